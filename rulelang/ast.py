@@ -1,0 +1,516 @@
+"""The abstract syntax tree of a rule file.
+
+Every node is a frozen attrs class with a ``span``: where in which file it was written.  The
+parser (:mod:`rulelang.parser`) builds these from Lark's parse tree; the checker reads them and
+reports diagnostics against their spans; the compiler turns them into closures.  Nodes hold
+only data; nothing here knows what a name means.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file: 1-based line and column of its start and end."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+
+def node(cls):
+    """Class decorator: a frozen attrs node whose identity is its object (nodes are keys in the
+    checker's tables, and two identical expressions at different places are different nodes)."""
+    return attrs.frozen(eq=False)(cls)
+
+
+# ---------------------------------------------------------------------------------------------
+# Expressions
+# ---------------------------------------------------------------------------------------------
+
+class Expr:
+    """Base class of expressions."""
+
+
+@node
+class Int(Expr):
+    """A whole number: ``7``."""
+    value: int
+    span: Span
+
+
+@node
+class Bool(Expr):
+    """``yes`` or ``no``."""
+    value: bool
+    span: Span
+
+
+@node
+class NoneLit(Expr):
+    """``none``: no card, no player, no suit."""
+    span: Span
+
+
+@node
+class Keyword(Expr):
+    """A word that names something the runtime knows: ``you``, ``current player``,
+    ``next player``, ``previous player``, ``random player``, ``players``, ``opponents``,
+    ``number of players``."""
+    word: str
+    span: Span
+
+
+@node
+class Seat(Expr):
+    """``player 2``: a seat, counted from 1."""
+    number: int
+    span: Span
+
+
+@node
+class Unary(Expr):
+    """A prefix form applied to one expression: ``player after X``, ``player before X``,
+    ``rank after X``, ``rank before X``, ``top of Z``, ``bottom of Z``, ``size of Z``,
+    ``score of P``, ``random card of Z``, ``not X``, ``- X``."""
+    op: str
+    operand: Expr
+    span: Span
+
+
+@node
+class TotalOf(Expr):
+    """``total value of Z``: the sum of a card attribute over the cards of a zone."""
+    attribute: str
+    zone: Expr
+    span: Span
+
+
+@node
+class Roll(Expr):
+    """``roll d6``: a die roll from the game's seeded generator."""
+    sides: int
+    span: Span
+
+
+@node
+class CardQuery(Expr):
+    """``any card in Z where C``, ``no card in Z where C`` and ``number of cards in Z where C``.
+    Inside the condition the card is called ``card``."""
+    kind: str            # "any", "no", "count"
+    zone: Expr
+    condition: Optional[Expr]
+    span: Span
+
+
+@node
+class Name(Expr):
+    """A bare name: a zone, variable, option, local, rank, suit, card or attribute value."""
+    name: str
+    span: Span
+
+
+@node
+class Of(Expr):
+    """``NAME of X``: an attribute of a card (``rank of c``), a player's zone (``hand of p``) or
+    a player's variable (``debt of p``)."""
+    name: str
+    name_span: Span
+    operand: Expr
+    span: Span
+
+
+@node
+class Call(Expr):
+    """``follows(c, d)``: use of a ``define``."""
+    name: str
+    args: tuple
+    span: Span
+
+
+@node
+class BoolOp(Expr):
+    """``A and B and C`` / ``A or B``."""
+    op: str
+    items: tuple
+    span: Span
+
+
+@node
+class Compare(Expr):
+    """``A is B``, ``A is not B``, ``A < B`` ..."""
+    op: str              # "==", "!=", "<", ">", "<=", ">="
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@node
+class IsEmpty(Expr):
+    """``Z is empty`` / ``Z is not empty``."""
+    zone: Expr
+    negate: bool
+    span: Span
+
+
+@node
+class Arith(Expr):
+    """``A + B``, ``A - B``, ``A * B``, ``A / B`` (whole division), ``A mod B``."""
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@node
+class Cases(Expr):
+    """``(A if C else B)`` and ``(A if C, B if D, E otherwise)``."""
+    cases: tuple         # of (value, condition)
+    default: Expr
+    span: Span
+
+
+# ---------------------------------------------------------------------------------------------
+# Statements
+# ---------------------------------------------------------------------------------------------
+
+class Stmt:
+    """Base class of statements."""
+
+
+@node
+class Shuffle(Stmt):
+    """``shuffle Z``."""
+    zone: Expr
+    span: Span
+
+
+@node
+class Deal(Stmt):
+    """``deal N from Z to hand of each player`` / ``deal all from ...`` (count is None)."""
+    count: Optional[Expr]
+    source: Expr
+    zone: str
+    zone_span: Span
+    span: Span
+
+
+@node
+class Selection:
+    """Which cards a ``move`` takes: ``top card``, ``bottom card``, ``random card``,
+    ``all cards``, ``all but top card``, ``all cards where C``, ``N cards`` (from the top) or
+    one particular card (``c``)."""
+    kind: str            # top, bottom, random, all, all_but_top, where, count, card
+    expr: Optional[Expr]
+    span: Span
+
+
+@node
+class Move(Stmt):
+    """``move SELECTION from Z to Z [turned over]``; ``to bottom of Z`` puts the cards under."""
+    selection: Selection
+    source: Expr
+    dest: Expr
+    to_bottom: bool
+    turned_over: bool
+    span: Span
+
+
+@node
+class Assign(Stmt):
+    """``set X to V`` (op "set"), ``add V to X`` (op "add"), ``subtract V from X`` (op "sub")."""
+    op: str
+    target: Expr
+    value: Expr
+    span: Span
+
+
+@node
+class Let(Stmt):
+    """``let x = V``: a name local to the rule."""
+    name: str
+    value: Expr
+    span: Span
+
+
+@node
+class Simple(Stmt):
+    """A statement of one word or phrase: ``stop``, ``return``, ``pass``, ``end turn``,
+    ``skip next player``, ``reverse direction``."""
+    word: str
+    span: Span
+
+
+@node
+class EndGame(Stmt):
+    """``end game with winner P`` / ``with loser P`` / ``with no winner`` /
+    ``by highest score`` / ``by lowest score``."""
+    kind: str            # winner, loser, draw, highest, lowest
+    player: Optional[Expr]
+    span: Span
+
+
+@node
+class NextTurn(Stmt):
+    """``next turn goes to P``."""
+    player: Expr
+    span: Span
+
+
+@node
+class CallRule(Stmt):
+    """``refill`` / ``transfer(n, t)`` / ``refill for p``: run a rule."""
+    name: str
+    args: tuple
+    for_player: Optional[Expr]
+    span: Span
+
+
+@node
+class Say(Stmt):
+    """``say "text", expr, ...``: a line in the game's transcript."""
+    parts: tuple         # str or Expr
+    span: Span
+
+
+@node
+class Reveal(Stmt):
+    """``reveal c``: show a card to every player (it appears in the transcript)."""
+    card: Expr
+    span: Span
+
+
+@node
+class If(Stmt):
+    """``if C: ... else if D: ... else: ...``."""
+    branches: tuple      # of (condition, body)
+    otherwise: Optional[tuple]
+    span: Span
+
+
+@node
+class Loop(Stmt):
+    """``repeat while C``, ``repeat until C``, ``repeat N times``, ``repeat`` (until ``stop``)."""
+    kind: str            # while, until, times, forever
+    expr: Optional[Expr]
+    body: tuple
+    span: Span
+
+
+@node
+class ForPlayer(Stmt):
+    """``for each player p [from P]:`` in the order of play."""
+    name: str
+    start: Optional[Expr]
+    body: tuple
+    span: Span
+
+
+@node
+class ForCard(Stmt):
+    """``for each card c in Z:`` over the cards as they were when the loop began, bottom first."""
+    name: str
+    zone: Expr
+    body: tuple
+    span: Span
+
+
+@node
+class Param:
+    """What an alternative is chosen with: ``card c from Z where C``, ``player p from S``,
+    ``suit s``, ``rank r``, ``number n from A to B``."""
+    kind: str
+    name: str
+    source: Optional[Expr]
+    high: Optional[Expr]
+    where: Optional[Expr]
+    span: Span
+
+
+@node
+class Alternative:
+    """One line of a ``choose``: a label, optionally a parameter, optionally ``if C``, a body."""
+    label: str
+    param: Optional[Param]
+    condition: Optional[Expr]
+    body: tuple
+    span: Span
+
+
+@node
+class Choose(Stmt):
+    """``choose [by P]:`` one decision of one player, or ``simultaneously choose by P, Q:``,
+    one secret decision of each of several players, revealed together."""
+    by: tuple            # of Expr; empty means ``you``
+    simultaneous: bool
+    alternatives: tuple
+    span: Span
+
+
+# ---------------------------------------------------------------------------------------------
+# Declarations
+# ---------------------------------------------------------------------------------------------
+
+class Decl:
+    """Base class of top-level declarations.  ``replace`` marks a declaration in a variant
+    file that replaces the one of the same name in the file it extends."""
+
+
+@node
+class Extends(Decl):
+    path: str
+    span: Span
+
+
+@node
+class GameName(Decl):
+    name: str
+    span: Span
+
+
+@node
+class Players(Decl):
+    low: int
+    high: int
+    span: Span
+
+
+@node
+class Option(Decl):
+    """``option NAME = DEFAULT [from A to B | one of X, Y] ["what it means"]``."""
+    name: str
+    default: object      # int, bool or str (a symbol)
+    low: Optional[int]
+    high: Optional[int]
+    choices: Optional[tuple]
+    doc: Optional[str]
+    replace: bool
+    span: Span
+
+
+@node
+class SuitDef:
+    name: str
+    symbol: Optional[str]
+    span: Span
+
+
+@node
+class RankDef:
+    name: str
+    number: int
+    symbol: Optional[str]
+    span: Span
+
+
+@node
+class DeckType(Decl):
+    """``deck type NAME:`` the suits, ranks and extra cards of a kind of deck."""
+    name: str
+    suits: tuple         # of SuitDef, sharing ``ranks``
+    ranks: tuple         # of RankDef
+    own_suits: tuple     # of (SuitDef, tuple of RankDef)
+    extras: tuple        # of (group name, tuple of (card name, span), RankDef)
+    replace: bool
+    span: Span
+
+
+@node
+class Deck(Decl):
+    """``deck NAME [with GROUP [if C]], copies N, into Z`` or ``..., one per player into Z``."""
+    name: str
+    with_group: Optional[str]
+    with_condition: Optional[Expr]
+    copies: Optional[Expr]
+    into: Optional[Expr]
+    per_player_into: Optional[str]
+    replace: bool
+    span: Span
+
+
+@node
+class Attribute(Decl):
+    """``attribute NAME:`` a value for every card, by rank, suit or card name."""
+    name: str
+    entries: tuple       # of (tuple of (selector, span), Expr)
+    otherwise: Optional[Expr]
+    replace: bool
+    span: Span
+
+
+@node
+class Zone(Decl):
+    """``zone NAME: per player | shared, face up | face down | top face up | seen by owner``."""
+    name: str
+    per_player: bool
+    visibility: str      # everyone, owner, nobody, top
+    size_hidden: bool
+    replace: bool
+    span: Span
+
+
+@node
+class Var(Decl):
+    """``var NAME[: TYPE] [per player] = VALUE``."""
+    name: str
+    type: Optional[str]
+    per_player: bool
+    init: Expr
+    replace: bool
+    span: Span
+
+
+@node
+class Define(Decl):
+    """``define NAME(PARAMS) = EXPR``: a named expression, used like ``NAME(args)``."""
+    name: str
+    params: tuple        # of (name, type or None)
+    body: Expr
+    replace: bool
+    span: Span
+
+
+@node
+class Score(Decl):
+    """``score: EXPR``: a player's score (``you`` is the player scored)."""
+    expr: Expr
+    replace: bool
+    span: Span
+
+
+@node
+class Rule(Decl):
+    """``rule NAME(PARAMS):``, ``setup:`` and ``turn:``."""
+    name: str
+    params: tuple
+    body: tuple
+    replace: bool
+    span: Span
+
+
+@node
+class Ending(Decl):
+    """``game ends when C:`` checked for each player (as ``you``) before every decision and
+    after every turn."""
+    condition: Expr
+    body: tuple
+    span: Span
+
+
+@node
+class Program:
+    """A parsed rule file."""
+    file: str
+    decls: tuple
+    source: str

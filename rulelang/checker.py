@@ -1,0 +1,1150 @@
+"""Stage 2: check a parsed rule file and resolve what every name means.
+
+:func:`merge` lays a variant over the file it ``extends``; :func:`check` then walks every
+declaration, collecting *all* diagnostics (it never stops at the first), and produces a
+:class:`Model`: the declarations by name, the deck, and for every expression node what it refers
+to and its type.  The compiler reads only the model.
+
+``define``s are macros: each use is replaced by a copy of the body in which the parameters are
+the arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast as A
+from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+
+# ---- types -----------------------------------------------------------------------------------
+NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
+    "number", "yes/no", "card", "player", "suit", "zone", "players", "symbol", "none", "any")
+TYPE_NAMES = {"number": NUMBER, "flag": FLAG, "card": CARD, "player": PLAYER, "suit": SUIT,
+              "rank": NUMBER, "zone": ZONE}
+NULLABLE = {CARD, PLAYER, SUIT, SYMBOL}
+
+BUILTIN_ATTRIBUTES = ("rank", "suit")
+
+
+def compatible(want: str, got: str) -> bool:
+    if want == ANY or got == ANY or want == got:
+        return True
+    if got == NONE and want in NULLABLE:
+        return True
+    if want == NUMBER and got == PLAYERS:
+        return True
+    return False
+
+
+@attrs.frozen(eq=False)
+class Expanded(A.Expr):
+    """A use of a ``define``: its body, copied, with the arguments in place of the parameters."""
+    name: str
+    body: A.Expr
+    span: A.Span
+
+
+@attrs.frozen(eq=False)
+class Arg(A.Expr):
+    """An argument placed inside a define's body; it is resolved where the define was used."""
+    expr: A.Expr
+    span: A.Span
+
+
+# ---- the model -------------------------------------------------------------------------------
+@attrs.define
+class OptionInfo:
+    decl: A.Option
+    type: str
+    value: object
+
+
+@attrs.define
+class VarInfo:
+    decl: A.Var
+    type: str
+
+
+@attrs.define
+class RuleInfo:
+    decl: A.Rule
+    param_types: list
+    nslots: int = 0
+    used: bool = False
+
+
+@attrs.define
+class Context:
+    """An expression evaluated outside any rule (an ending, the score, an attribute, a variable's
+    first value): how many local slots it needs."""
+    nslots: int = 0
+
+
+@attrs.define
+class Model:
+    """Everything the compiler needs, resolved and typed."""
+    file: str
+    name: str
+    players: tuple
+    options: dict                 # name -> OptionInfo (value = the value in force)
+    deck_types: dict
+    deck: Optional[A.Deck]
+    ranks: dict                   # rank name -> number
+    rank_symbols: dict            # number -> short display
+    suits: list                   # suit names in order
+    suit_symbols: dict
+    card_names: dict              # extra card name -> (group, rank number)
+    zones: dict                   # name -> A.Zone
+    vars: dict                    # name -> VarInfo
+    attributes: dict              # name -> (A.Attribute, type)
+    symbols: dict                 # symbol value name -> id
+    rules: dict                   # name -> RuleInfo
+    endings: list                 # (A.Ending, Context, nslots)
+    score: Optional[A.Score]
+    score_ctx: Context
+    var_ctx: Context
+    attr_ctx: Context
+    refs: dict                    # id(node) -> resolution tuple
+    types: dict                   # id(node) -> type
+    labels: dict                  # id(alternative) -> global alternative number
+    alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
+    choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
+
+
+# ---- variants --------------------------------------------------------------------------------
+def _key(d):
+    if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType)):
+        return (type(d).__name__, d.name)
+    if isinstance(d, (A.Score, A.Deck, A.GameName, A.Players)):
+        return (type(d).__name__,)
+    return None
+
+
+_KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
+               "Define": "define", "Rule": "rule", "DeckType": "deck type", "Score": "score",
+               "Deck": "deck", "GameName": "game", "Players": "players"}
+
+
+def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> list:
+    """Lay each program over the ones before it (base first).  Returns the merged declarations.
+    In the first layer ``replace`` is an error; in a variant, a declaration that exists in the
+    base must say ``replace``, and one that says ``replace`` must exist in the base."""
+    merged: dict = {}
+    order: list = []
+    endings: list = []
+    for p in prelude:
+        for d in p.decls:
+            k = _key(d)
+            if k is not None:
+                merged[k] = d
+                order.append(k)
+    prelude_keys = set(merged)
+    for depth, prog in enumerate(layers):
+        seen_here: set = set()
+        for d in prog.decls:
+            if isinstance(d, A.Extends):
+                continue
+            if isinstance(d, A.Ending):
+                endings.append(d)
+                continue
+            k = _key(d)
+            if k is None:
+                continue
+            word = _KIND_WORDS[k[0]] + (f" `{k[1]}`" if len(k) > 1 else "")
+            is_replace = getattr(d, "replace", False)
+            if k in seen_here:
+                diags.append(Diagnostic("RL120", ERROR, f"{word} is declared twice in this file",
+                                        d.span, "give it another name, or delete one of them"))
+                continue
+            seen_here.add(k)
+            exists = k in merged and k not in prelude_keys
+            if isinstance(d, (A.GameName, A.Players)):
+                pass                       # a variant simply restates these
+            elif is_replace and depth == 0:
+                diags.append(Diagnostic("RL121", ERROR,
+                                        f"`replace` {word}: this file extends no other file",
+                                        d.span, "remove `replace`, or add `extends \"base.cardrules\"`"))
+            elif is_replace and not exists:
+                diags.append(Diagnostic("RL122", ERROR,
+                                        f"`replace` {word}: the base file has no {word}",
+                                        d.span, did_you_mean(k[-1], [x[-1] for x in merged if x[0] == k[0]])
+                                        or "to add something new, leave out `replace`"))
+            elif exists and not is_replace:
+                diags.append(Diagnostic("RL123", ERROR, f"{word} is already declared in the base file",
+                                        d.span, f"write `replace {_KIND_WORDS[k[0]]} ...` to change it"))
+                continue
+            if k not in merged:
+                order.append(k)
+            merged[k] = d
+    return [merged[k] for k in order] + endings
+
+
+# ---- the checker -----------------------------------------------------------------------------
+class Scope:
+    """Names visible at a point in a rule: locals by name, and where ``you`` is."""
+
+    def __init__(self, owner, parent=None, you_slot=-1):
+        self.owner = owner                # the object counting slots (RuleInfo or Context)
+        self.parent = parent
+        self.names: dict = {}
+        self.you_slot = you_slot if parent is None else parent.you_slot
+        self.loops = 0 if parent is None else parent.loops
+        self.global_only = False
+
+    def child(self):
+        return Scope(self.owner, self)
+
+    def new_slot(self, name, typ):
+        slot = self.owner.nslots
+        self.owner.nslots += 1
+        self.names[name] = (slot, typ)
+        return slot
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            if s.global_only:
+                return None
+            s = s.parent
+        return None
+
+
+class Checker:
+    def __init__(self, decls: list, file: str, overrides: dict | None = None,
+                 players: int | None = None):
+        self.decls = decls
+        self.file = file
+        self.overrides = overrides or {}
+        self.players_asked = players
+        self.diags: list[Diagnostic] = []
+        self.refs: dict = {}
+        self.types: dict = {}
+        self.labels: dict = {}
+        self.alternatives: list = []
+        self.choose_slots: dict = {}
+        self.expanding: list = []
+
+    # -- reporting
+    def error(self, code, message, span, hint=None):
+        self.diags.append(Diagnostic(code, ERROR, message, span, hint))
+
+    def warning(self, code, message, span, hint=None):
+        self.diags.append(Diagnostic(code, WARNING, message, span, hint))
+
+    # -- driver
+    def run(self) -> Model:
+        by_type: dict = {}
+        for d in self.decls:
+            by_type.setdefault(type(d), []).append(d)
+        first = lambda t: (by_type.get(t) or [None])[-1]
+        game = first(A.GameName)
+        players = first(A.Players)
+        if players is None:
+            self.error("RL130", "the rule file does not say how many players play",
+                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `players 2 to 4`")
+            self.players = (2, 2)
+        else:
+            if players.low < 1 or players.high < players.low:
+                self.error("RL131", f"`players {players.low} to {players.high}` is no range of players",
+                           players.span, "write the smaller number first, e.g. `players 2 to 5`")
+            self.players = (players.low, max(players.low, players.high))
+        if self.players_asked is not None and not (self.players[0] <= self.players_asked <= self.players[1]):
+            self.error("RL132", f"this game is for {self.players[0]} to {self.players[1]} players, "
+                       f"not {self.players_asked}",
+                       players.span if players else None,
+                       f"choose a number of players from {self.players[0]} to {self.players[1]}")
+
+        self.options = {}
+        for o in by_type.get(A.Option, []):
+            self.check_option(o)
+        for name in self.overrides:
+            if name not in self.options:
+                self.error("RL140", f"there is no option `{name}` to set", None,
+                           did_you_mean(name, self.options) or
+                           ("this game has the options " + ", ".join(f"`{n}`" for n in self.options)
+                            if self.options else "this game has no options"))
+
+        self.deck_types = {d.name: d for d in by_type.get(A.DeckType, [])}
+        self.deck = first(A.Deck)
+        self.build_cards()
+
+        self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
+        self.symbols: dict = {}
+        self.attributes: dict = {}
+        self.attr_ctx = Context()
+        for a in by_type.get(A.Attribute, []):
+            self.check_attribute(a)
+        self.defines = {d.name: d for d in by_type.get(A.Define, [])}
+        self.rules = {r.name: RuleInfo(r, [None] * len(r.params)) for r in by_type.get(A.Rule, [])}
+        for r in self.rules.values():
+            for i, (pname, ptype) in enumerate(r.decl.params):
+                if ptype is not None:
+                    if ptype not in TYPE_NAMES:
+                        self.error("RL104", f"unknown type `{ptype}`", r.decl.span,
+                                   "types are number, flag, card, player, suit, rank")
+                    else:
+                        r.param_types[i] = TYPE_NAMES[ptype]
+        self.vars = {}
+        self.var_ctx = Context()
+        for v in by_type.get(A.Var, []):
+            self.check_var(v)
+        self.score = first(A.Score)
+        self.score_ctx = Context()
+        if self.score is not None:
+            s = Scope(self.score_ctx)
+            self.expect(self.score.expr, NUMBER, s, "a score")
+
+        self.check_deck_decl()
+
+        for name, z in self.zones.items():
+            pass
+        if "setup" not in self.rules:
+            self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
+                         "add a `setup:` block that shuffles and deals")
+        if "turn" not in self.rules:
+            self.error("RL151", "the game has no `turn:`", A.Span(self.file, 1, 1, 1, 1),
+                       "add a `turn:` block: what a player does on their turn")
+        for special in ("setup", "turn"):
+            if special in self.rules:
+                self.rules[special].used = True
+        self.endings = []
+        for e in by_type.get(A.Ending, []):
+            ctx = Context()
+            s = Scope(ctx)
+            self.expect(e.condition, FLAG, s, "the condition of `game ends when`")
+            body_ctx = RuleInfo(A.Rule("<ending>", (), e.body, False, e.span), [])
+            self.check_block(e.body, Scope(body_ctx))
+            self.endings.append((e, ctx, body_ctx))
+        # Rules are checked in an order where callers come first, so that parameter types can be
+        # learnt from the first call.
+        self.checked_rules: set = set()
+        for name in ("setup", "turn"):
+            if name in self.rules:
+                self.check_rule(self.rules[name])
+        for r in list(self.rules.values()):
+            self.check_rule(r)
+
+        self.check_reachability(by_type)
+        return Model(
+            file=self.file, name=game.name if game else self.file, players=self.players,
+            options=self.options, deck_types=self.deck_types, deck=self.deck, ranks=self.ranks,
+            rank_symbols=self.rank_symbols, suits=self.suits, suit_symbols=self.suit_symbols,
+            card_names=self.card_names, zones=self.zones, vars=self.vars,
+            attributes=self.attributes, symbols=self.symbols, rules=self.rules,
+            endings=self.endings, score=self.score, score_ctx=self.score_ctx,
+            var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
+            labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots)
+
+    # -- options
+    def check_option(self, o: A.Option):
+        if o.name in self.options:
+            return
+        d = o.default
+        typ = FLAG if isinstance(d, bool) else NUMBER if isinstance(d, int) else SYMBOL
+        if o.choices is not None:
+            kinds = {type(c) for c in o.choices}
+            if len(kinds) > 1 or (kinds and next(iter(kinds)) is not type(d)):
+                self.error("RL141", f"the choices of option `{o.name}` are of different kinds",
+                           o.span, "list values of one kind: numbers, yes/no, or words")
+            elif d not in o.choices:
+                self.error("RL142", f"the default `{_show(d)}` of option `{o.name}` is not one of its choices",
+                           o.span, "add it to the choices or pick one of them")
+            if typ == SYMBOL:
+                for c in o.choices:
+                    self.symbols.setdefault(c, len(self.symbols))
+        if o.low is not None and typ == NUMBER and not (o.low <= d <= o.high):
+            self.error("RL142", f"the default {d} of option `{o.name}` is outside {o.low} to {o.high}",
+                       o.span, f"give a default from {o.low} to {o.high}")
+        if typ == SYMBOL and o.choices is None:
+            self.error("RL143", f"option `{o.name}` has a word as its value but no list of choices",
+                       o.span, f"add `one of {d}, ...` after the default")
+        value = d
+        if o.name in self.overrides:
+            raw = self.overrides[o.name]
+            value = self.convert_option(o, typ, raw)
+        self.options[o.name] = OptionInfo(o, typ, value)
+        if typ == SYMBOL:
+            self.symbols.setdefault(d, len(self.symbols))
+
+    def convert_option(self, o, typ, raw):
+        if not isinstance(raw, str):
+            return raw
+        r = raw.strip().lower()
+        if typ == FLAG:
+            if r in ("yes", "true", "on", "1"):
+                return True
+            if r in ("no", "false", "off", "0"):
+                return False
+            self.error("RL144", f"option `{o.name}` is yes or no, not `{raw}`", o.span,
+                       f"use --set {o.name}=yes or --set {o.name}=no")
+            return o.default
+        if typ == NUMBER:
+            try:
+                v = int(r)
+            except ValueError:
+                self.error("RL144", f"option `{o.name}` is a number, not `{raw}`", o.span,
+                           f"e.g. --set {o.name}={o.default}")
+                return o.default
+            if o.low is not None and not (o.low <= v <= o.high):
+                self.error("RL145", f"option `{o.name}` must be from {o.low} to {o.high}, not {v}",
+                           o.span, f"choose a value from {o.low} to {o.high}")
+                return o.default
+            if o.choices is not None and v not in o.choices:
+                self.error("RL145", f"option `{o.name}` must be one of "
+                           + ", ".join(map(str, o.choices)) + f", not {v}", o.span, None)
+                return o.default
+            return v
+        if o.choices is not None and r not in o.choices:
+            self.error("RL145", f"option `{o.name}` must be one of " + ", ".join(o.choices) +
+                       f", not `{raw}`", o.span, did_you_mean(r, o.choices))
+            return o.default
+        return r
+
+    # -- cards
+    def build_cards(self):
+        self.ranks: dict = {}
+        self.rank_symbols: dict = {}
+        self.suits: list = []
+        self.suit_symbols: dict = {}
+        self.card_names: dict = {}
+        if self.deck is None:
+            self.error("RL160", "the game does not say which cards it is played with",
+                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `deck standard, into stock`")
+            return
+        dt = self.deck_types.get(self.deck.name)
+        if dt is None:
+            self.error("RL161", f"there is no deck type `{self.deck.name}`", self.deck.span,
+                       did_you_mean(self.deck.name, self.deck_types) or
+                       "declare it with `deck type NAME:` or use `standard`")
+            return
+
+        def add_ranks(ranks):
+            last = 0
+            for r in ranks:
+                num = r.number if r.number is not None else last + 1
+                last = num
+                if r.name in self.ranks and self.ranks[r.name] != num:
+                    self.error("RL162", f"rank `{r.name}` is given two numbers", r.span, None)
+                self.ranks[r.name] = num
+                self.rank_symbols.setdefault(r.name, r.symbol or r.name)
+
+        for s in dt.suits:
+            self.suits.append(s.name)
+            self.suit_symbols[s.name] = s.symbol
+        add_ranks(dt.ranks)
+        for suit, ranks in dt.own_suits:
+            self.suits.append(suit.name)
+            self.suit_symbols[suit.name] = suit.symbol
+            add_ranks(ranks)
+        groups = set()
+        for group, names, rank in dt.extras:
+            groups.add(group)
+            add_ranks([rank])
+            for n, sp in names:
+                self.card_names[n] = (group, self.ranks[rank.name])
+        if self.deck.with_group is not None and self.deck.with_group not in groups:
+            self.error("RL163", f"deck `{dt.name}` has no extra cards called `{self.deck.with_group}`",
+                       self.deck.span, did_you_mean(self.deck.with_group, groups) or
+                       (f"its extra groups are: {', '.join(sorted(groups))}" if groups else
+                        f"deck `{dt.name}` has no extra cards"))
+        for name in self.suits:
+            if name in self.ranks:
+                self.error("RL164", f"`{name}` is both a suit and a rank", dt.span, "rename one")
+
+    def check_deck_decl(self):
+        d = self.deck
+        if d is None:
+            return
+        s = Scope(self.var_ctx)
+        if d.with_condition is not None:
+            self.expect(d.with_condition, FLAG, s, "the condition for extra cards")
+        if d.copies is not None:
+            self.expect(d.copies, NUMBER, s, "the number of copies")
+        if d.into is not None:
+            t = self.expect(d.into, ZONE, s, "where the cards start")
+        if d.per_player_into is not None:
+            z = self.zones.get(d.per_player_into)
+            if z is None:
+                self.unknown_zone(d.per_player_into, d.span)
+            elif not z.per_player:
+                self.error("RL170", f"`{z.name}` is shared; each player's copy needs a zone of their own",
+                           d.span, f"declare `zone {z.name}: per player, ...`")
+        if d.into is None and d.per_player_into is None:
+            self.error("RL171", "the deck is not put anywhere", d.span,
+                       "add `, into ZONE`, the zone the cards start in")
+
+    # -- attributes and variables
+    def check_attribute(self, a: A.Attribute):
+        if a.name in BUILTIN_ATTRIBUTES:
+            self.error("RL165", f"`{a.name}` is built in and cannot be redeclared", a.span,
+                       "choose another name, such as `value`")
+            return
+        known = set(self.ranks) | set(self.suits) | set(self.card_names)
+        kinds = set()
+        for selectors, expr in a.entries:
+            for sel, sp in selectors:
+                if isinstance(sel, int):
+                    if sel not in self.ranks.values():
+                        self.error("RL166", f"no rank is numbered {sel}", sp, None)
+                elif sel not in known:
+                    self.error("RL101", f"`{sel}` is not a rank, suit or card of this deck", sp,
+                               did_you_mean(sel, known))
+            kinds.add(self.attr_value_type(expr))
+        if a.otherwise is not None:
+            kinds.add(self.attr_value_type(a.otherwise))
+        kinds.discard(NONE)
+        typ = NUMBER
+        if kinds == {SYMBOL}:
+            typ = SYMBOL
+        elif len(kinds) > 1:
+            self.error("RL105", f"attribute `{a.name}` mixes numbers and words", a.span,
+                       "give every card a number, or every card a word")
+        self.attributes[a.name] = (a, typ)
+
+    def attr_value_type(self, expr):
+        """Attribute values are numbers (expressions over ``card`` and options) or words."""
+        if isinstance(expr, A.Name) and expr.name not in self.options and expr.name not in self.ranks \
+                and expr.name != "card":
+            self.symbols.setdefault(expr.name, len(self.symbols))
+            self.refs[id(expr)] = ("symbol", self.symbols[expr.name])
+            self.types[id(expr)] = SYMBOL
+            return SYMBOL
+        if isinstance(expr, A.NoneLit):
+            self.types[id(expr)] = NONE
+            return NONE
+        s = Scope(self.attr_ctx)
+        s.new_slot("card", CARD)
+        return self.expr(expr, s)
+
+    def check_var(self, v: A.Var):
+        s = Scope(self.var_ctx)
+        t = self.expr(v.init, s)
+        if v.type is not None:
+            if v.type not in TYPE_NAMES:
+                self.error("RL104", f"unknown type `{v.type}`", v.span,
+                           "types are number, flag, card, player, suit, rank")
+                want = t
+            else:
+                want = TYPE_NAMES[v.type]
+            if not compatible(want, t):
+                self.error("RL102", f"variable `{v.name}` is a {want} but starts as a {t}",
+                           v.init.span, None)
+            t = want
+        elif t == NONE:
+            self.error("RL106", f"variable `{v.name}` starts as `none`; say what kind of thing it holds",
+                       v.span, f"write `var {v.name}: card = none` (or player, suit)")
+        if t == PLAYERS:
+            t = NUMBER
+        self.vars[v.name] = VarInfo(v, t)
+
+    # -- rules
+    def check_rule(self, r: RuleInfo):
+        if id(r) in self.checked_rules:
+            return
+        self.checked_rules.add(id(r))
+        s = Scope(r)
+        for i, (pname, _) in enumerate(r.decl.params):
+            s.new_slot(pname, r.param_types[i] or ANY)
+        self.check_block(r.decl.body, s)
+
+    def check_block(self, body, scope):
+        s = scope.child()
+        for st in body:
+            self.stmt(st, s)
+
+    def stmt(self, st, s: Scope):
+        m = getattr(self, "st_" + type(st).__name__)
+        m(st, s)
+
+    def st_Shuffle(self, st, s):
+        self.expect(st.zone, ZONE, s, "what to shuffle")
+
+    def st_Deal(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        if st.count is not None:
+            self.expect(st.count, NUMBER, s, "how many cards to deal")
+        self.expect(st.source, ZONE, s, "where the cards are dealt from")
+        z = self.zones.get(st.zone)
+        if z is None:
+            self.unknown_zone(st.zone, st.zone_span)
+        elif not z.per_player:
+            self.error("RL170", f"`{st.zone}` is shared; cards are dealt to a zone of each player",
+                       st.zone_span, f"declare `zone {st.zone}: per player, ...`")
+
+    def st_Move(self, st, s):
+        sel = st.selection
+        self.expect(st.source, ZONE, s, "where the cards are moved from")
+        self.expect(st.dest, ZONE, s, "where the cards are moved to")
+        if sel.kind == "card":
+            self.expect(sel.expr, CARD, s, "the card to move")
+        elif sel.kind == "count":
+            self.expect(sel.expr, NUMBER, s, "how many cards to move")
+        elif sel.kind == "where":
+            inner = s.child()
+            inner.new_slot("card", CARD)
+            self.refs[id(sel)] = ("slot", inner.names["card"][0])
+            self.expect(sel.expr, FLAG, inner, "which cards to move")
+
+    def st_Assign(self, st, s):
+        t = self.lvalue(st.target, s)
+        want = NUMBER if st.op in ("add", "sub") else t
+        if st.op in ("add", "sub") and t not in (NUMBER, ANY):
+            self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
+        self.expect(st.value, want, s, "the value")
+
+    def lvalue(self, target, s):
+        if isinstance(target, A.Name):
+            loc = s.lookup(target.name)
+            if loc is not None:
+                self.refs[id(target)] = ("slot", loc[0])
+                self.types[id(target)] = loc[1]
+                return loc[1]
+            v = self.vars.get(target.name)
+            if v is not None:
+                self.refs[id(target)] = ("var", target.name, v.decl.per_player)
+                self.types[id(target)] = v.type
+                return v.type
+            if target.name in self.options:
+                self.error("RL107", f"option `{target.name}` cannot be changed during the game",
+                           target.span, "declare a `var` that starts with the option's value")
+                return ANY
+        elif isinstance(target, A.Of):
+            v = self.vars.get(target.name)
+            if v is not None and v.decl.per_player:
+                self.expect(target.operand, PLAYER, s, f"whose `{target.name}`")
+                self.refs[id(target)] = ("var_of", target.name)
+                self.types[id(target)] = v.type
+                return v.type
+        elif isinstance(target, A.Keyword) and target.word == "current player":
+            self.refs[id(target)] = ("current",)
+            return PLAYER
+        self.error("RL108", "this cannot be set: only variables can", target.span,
+                   "declare it with `var NAME = ...`")
+        return ANY
+
+    def st_Let(self, st, s):
+        t = self.expr(st.value, s)
+        if t == NONE:
+            self.error("RL106", f"`let {st.name} = none`: say what kind of thing it holds", st.span,
+                       "give it a first value of its kind, or use a `var` with a type")
+        if t == PLAYERS:
+            t = NUMBER
+        self.refs[id(st)] = s.new_slot(st.name, t)
+
+    def st_Simple(self, st, s):
+        if st.word == "stop" and s.loops == 0:
+            self.error("RL180", "`stop` is outside any `repeat` or `for each`", st.span,
+                       "use `return` to leave a rule, `end turn` to end the turn")
+
+    def st_EndGame(self, st, s):
+        if st.player is not None:
+            self.expect(st.player, PLAYER, s, "the player")
+        if st.kind in ("highest", "lowest") and self.score is None:
+            self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
+                       "add a line such as `score: size of won`")
+
+    def st_NextTurn(self, st, s):
+        self.expect(st.player, PLAYER, s, "whose turn is next")
+
+    def st_CallRule(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        r = self.rules.get(st.name)
+        if r is None:
+            if st.name in self.defines:
+                self.error("RL109", f"`{st.name}` is a define (a value), not a rule to run", st.span,
+                           "use it in an expression, or declare `rule`")
+            else:
+                self.error("RL101", f"there is no rule `{st.name}`", st.span,
+                           did_you_mean(st.name, self.rules))
+            for a in st.args:
+                self.expr(a, s)
+            return
+        r.used = True
+        if st.name in ("setup", "turn"):
+            self.error("RL182", f"`{st.name}` is run by the game itself", st.span,
+                       "move what you want to run again into a `rule` of its own")
+        if len(st.args) != len(r.decl.params):
+            self.error("RL110", f"rule `{st.name}` takes {len(r.decl.params)} value(s), "
+                       f"not {len(st.args)}", st.span,
+                       f"rule {st.name}({', '.join(p for p, _ in r.decl.params)})")
+        for i, a in enumerate(st.args):
+            t = self.expr(a, s)
+            if i < len(r.param_types):
+                want = r.param_types[i]
+                if want is None:
+                    r.param_types[i] = NUMBER if t == PLAYERS else t
+                elif not compatible(want, t):
+                    self.error("RL102", f"rule `{st.name}` expects a {want} here, not a {t}",
+                               a.span, None)
+        if st.for_player is not None:
+            self.expect(st.for_player, PLAYER, s, "who runs the rule")
+        self.check_rule(r)
+
+    def st_Say(self, st, s):
+        for p in st.parts:
+            if not isinstance(p, str):
+                self.expr(p, s)
+
+    def st_Reveal(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        self.expect(st.card, CARD, s, "the card to reveal")
+
+    def st_If(self, st, s):
+        for cond, body in st.branches:
+            self.expect(cond, FLAG, s, "the condition")
+            self.check_block(body, s)
+        if st.otherwise is not None:
+            self.check_block(st.otherwise, s)
+
+    def st_Loop(self, st, s):
+        if st.kind in ("while", "until"):
+            self.expect(st.expr, FLAG, s, "the condition")
+        elif st.kind == "times":
+            self.expect(st.expr, NUMBER, s, "how many times")
+        inner = s.child()
+        inner.loops += 1
+        if st.kind == "times":
+            self.refs[id(st)] = inner.new_slot(" counter", NUMBER)
+        self.check_block(st.body, inner)
+
+    def st_ForPlayer(self, st, s):
+        if st.start is not None:
+            self.expect(st.start, PLAYER, s, "the first player")
+        inner = s.child()
+        inner.loops += 1
+        self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
+        self.check_block(st.body, inner)
+
+    def st_ForCard(self, st, s):
+        self.expect(st.zone, ZONE, s, "the zone")
+        inner = s.child()
+        inner.loops += 1
+        self.refs[id(st)] = (inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
+                             inner.new_slot(" index", NUMBER))
+        self.check_block(st.body, inner)
+
+    def st_Choose(self, st, s):
+        for b in st.by:
+            self.expect(b, PLAYER, s, "who chooses")
+        if st.simultaneous and len(st.by) < 2:
+            self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
+                       "name them: `simultaneously choose by attacker, defender:`")
+        chooser = s.child()
+        chooser_slot = chooser.new_slot(" chooser", PLAYER)
+        extra = chooser.new_slot(" choices", ANY) if st.simultaneous else None
+        chooser.you_slot = chooser_slot
+        labels = {}
+        param_slots = []
+        for alt in st.alternatives:
+            if alt.label in labels:
+                self.error("RL184", f"two alternatives are called `{alt.label}`", alt.span,
+                           "give each alternative of a choice its own name")
+            labels[alt.label] = alt
+            self.labels[id(alt)] = len(self.alternatives)
+            self.alternatives.append((alt, st))
+            inner = chooser.child()
+            slot = None
+            p = alt.param
+            if p is not None:
+                if p.kind == "card":
+                    self.expect(p.source, ZONE, inner, "where the card is chosen from")
+                    slot = inner.new_slot(p.name, CARD)
+                elif p.kind == "player":
+                    t = self.expr(p.source, inner)
+                    if t not in (PLAYERS, ANY):
+                        self.error("RL102", f"a player is chosen from `players` or `opponents`, "
+                                   f"not from a {t}", p.source.span, None)
+                    slot = inner.new_slot(p.name, PLAYER)
+                elif p.kind == "suit":
+                    slot = inner.new_slot(p.name, SUIT)
+                elif p.kind == "rank":
+                    slot = inner.new_slot(p.name, NUMBER)
+                else:
+                    self.expect(p.source, NUMBER, inner, "the smallest number")
+                    self.expect(p.high, NUMBER, inner, "the largest number")
+                    slot = inner.new_slot(p.name, NUMBER)
+                if p.where is not None:
+                    self.expect(p.where, FLAG, inner, "which choices are allowed")
+            if alt.condition is not None:
+                self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
+            param_slots.append(slot)
+            self.check_block(alt.body, inner)
+        self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+
+    # -- expressions
+    def expect(self, e, want, s, what):
+        t = self.expr(e, s)
+        if not compatible(want, t):
+            self.error("RL102", f"{what} must be a {want}, but this is a {t}", e.span,
+                       _type_hint(want, t))
+        return t
+
+    def expr(self, e, s) -> str:
+        t = getattr(self, "ex_" + type(e).__name__)(e, s)
+        self.types[id(e)] = t
+        return t
+
+    def ex_Int(self, e, s): return NUMBER
+    def ex_Bool(self, e, s): return FLAG
+    def ex_NoneLit(self, e, s): return NONE
+
+    def ex_Keyword(self, e, s):
+        self.refs[id(e)] = ("you", s.you_slot)
+        return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER}.get(e.word, PLAYER) \
+            if e.word not in ("you",) else PLAYER
+
+    def ex_Seat(self, e, s):
+        if not (1 <= e.number <= self.players[1]):
+            self.error("RL133", f"there is no player {e.number} in a game for at most "
+                       f"{self.players[1]} players", e.span, None)
+        return PLAYER
+
+    def ex_Unary(self, e, s):
+        op = e.op
+        if op in ("player after", "player before"):
+            self.expect(e.operand, PLAYER, s, f"`{op}`'s player")
+            return PLAYER
+        if op in ("rank after", "rank before"):
+            self.expect(e.operand, NUMBER, s, "the rank")
+            return NUMBER
+        if op in ("top", "bottom", "random card"):
+            self.expect(e.operand, ZONE, s, f"`{op} of`'s zone")
+            return CARD
+        if op == "size":
+            self.expect(e.operand, ZONE, s, "`size of`'s zone")
+            return NUMBER
+        if op == "score":
+            if self.score is None:
+                self.error("RL181", "`score of` but the game declares no score", e.span,
+                           "add a line such as `score: size of won`")
+            self.expect(e.operand, PLAYER, s, "whose score")
+            return NUMBER
+        if op == "not":
+            self.expect(e.operand, FLAG, s, "`not`'s condition")
+            return FLAG
+        if op == "neg":
+            self.expect(e.operand, NUMBER, s, "the number")
+            return NUMBER
+        raise AssertionError(op)
+
+    def ex_TotalOf(self, e, s):
+        self.expect(e.zone, ZONE, s, "the zone to total")
+        if e.attribute == "rank":
+            return NUMBER
+        a = self.attributes.get(e.attribute)
+        if a is None:
+            self.error("RL101", f"there is no card attribute `{e.attribute}`", e.span,
+                       did_you_mean(e.attribute, list(self.attributes) + ["rank"]))
+        elif a[1] != NUMBER:
+            self.error("RL102", f"attribute `{e.attribute}` is a word, it cannot be totalled",
+                       e.span, None)
+        return NUMBER
+
+    def ex_Roll(self, e, s):
+        if e.sides < 1:
+            self.error("RL111", "a die needs at least one side", e.span, "e.g. `roll d6`")
+        return NUMBER
+
+    def ex_CardQuery(self, e, s):
+        self.expect(e.zone, ZONE, s, "the zone")
+        if e.condition is not None:
+            inner = s.child()
+            self.refs[id(e)] = inner.new_slot("card", CARD)
+            self.expect(e.condition, FLAG, inner, "the condition on `card`")
+        return NUMBER if e.kind == "count" else FLAG
+
+    def ex_Name(self, e, s):
+        n = e.name
+        loc = s.lookup(n)
+        if loc is not None:
+            self.refs[id(e)] = ("slot", loc[0])
+            return loc[1]
+        v = self.vars.get(n)
+        if v is not None:
+            self.refs[id(e)] = ("var", n, v.decl.per_player, s.you_slot)
+            return v.type
+        z = self.zones.get(n)
+        if z is not None:
+            self.refs[id(e)] = ("zone", n, z.per_player, s.you_slot)
+            return ZONE
+        o = self.options.get(n)
+        if o is not None:
+            if o.type == SYMBOL:
+                self.refs[id(e)] = ("const", self.symbols.setdefault(o.value, len(self.symbols)))
+            else:
+                self.refs[id(e)] = ("const", int(o.value))
+            return o.type
+        if n in self.ranks:
+            self.refs[id(e)] = ("const", self.ranks[n])
+            return NUMBER
+        if n in self.suits:
+            self.refs[id(e)] = ("const", self.suits.index(n))
+            return SUIT
+        if n in self.card_names:
+            self.refs[id(e)] = ("card_name", n)
+            return CARD
+        if n in self.symbols:
+            self.refs[id(e)] = ("const", self.symbols[n])
+            return SYMBOL
+        d = self.defines.get(n)
+        if d is not None:
+            return self.expand(e, d, (), s)
+        if n in self.rules:
+            self.error("RL109", f"`{n}` is a rule; it is run as a statement, it has no value",
+                       e.span, None)
+            return ANY
+        self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
+                   or "declare it first (zone, var, option, define), or check the spelling")
+        self.refs[id(e)] = ("const", 0)
+        return ANY
+
+    def all_names(self, s):
+        names = set(self.vars) | set(self.zones) | set(self.options) | set(self.ranks) \
+            | set(self.suits) | set(self.card_names) | set(self.symbols) | set(self.defines)
+        sc = s
+        while sc is not None:
+            names |= set(sc.names)
+            sc = sc.parent
+        return names
+
+    def ex_Of(self, e, s):
+        n = e.name
+        if n in BUILTIN_ATTRIBUTES or n in self.attributes:
+            self.expect(e.operand, CARD, s, f"`{n} of`'s card")
+            if n == "rank":
+                self.refs[id(e)] = ("rank",)
+                return NUMBER
+            if n == "suit":
+                self.refs[id(e)] = ("suit",)
+                return SUIT
+            self.refs[id(e)] = ("attr", n)
+            return self.attributes[n][1]
+        z = self.zones.get(n)
+        if z is not None:
+            if not z.per_player:
+                self.error("RL112", f"`{n}` is shared; it belongs to no player", e.name_span,
+                           f"write just `{n}`")
+            self.expect(e.operand, PLAYER, s, f"whose `{n}`")
+            self.refs[id(e)] = ("zone_of", n)
+            return ZONE
+        v = self.vars.get(n)
+        if v is not None:
+            if not v.decl.per_player:
+                self.error("RL112", f"variable `{n}` is shared; it belongs to no player",
+                           e.name_span, f"write just `{n}`, or declare `var {n} per player = ...`")
+            self.expect(e.operand, PLAYER, s, f"whose `{n}`")
+            self.refs[id(e)] = ("var_of", n)
+            return v.type
+        d = self.defines.get(n)
+        if d is not None and len(d.params) == 1:
+            return self.expand(e, d, (e.operand,), s)
+        self.expr(e.operand, s)
+        self.error("RL101", f"`{n} of ...`: `{n}` is no card attribute, per-player zone or variable",
+                   e.name_span, did_you_mean(n, set(self.attributes) | set(BUILTIN_ATTRIBUTES)
+                                             | {z for z in self.zones} | set(self.vars)))
+        return ANY
+
+    def ex_Call(self, e, s):
+        d = self.defines.get(e.name)
+        if d is None:
+            if e.name in self.rules:
+                self.error("RL109", f"`{e.name}` is a rule; it is run as a statement, it has no value",
+                           e.span, "use a `define` for a value")
+            else:
+                self.error("RL101", f"unknown define `{e.name}`", e.span,
+                           did_you_mean(e.name, self.defines))
+            for a in e.args:
+                self.expr(a, s)
+            return ANY
+        if len(e.args) != len(d.params):
+            self.error("RL110", f"`{e.name}` takes {len(d.params)} value(s), not {len(e.args)}",
+                       e.span, f"define {e.name}({', '.join(p for p, _ in d.params)})")
+            for a in e.args:
+                self.expr(a, s)
+            return ANY
+        return self.expand(e, d, e.args, s)
+
+    def expand(self, use, d: A.Define, args, s):
+        if d.name in self.expanding:
+            self.error("RL113", f"define `{d.name}` uses itself", d.span,
+                       "a define is a formula; it cannot refer to itself")
+            return ANY
+        body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
+        ex = Expanded(d.name, body, use.span)
+        self.refs[id(use)] = ("expanded", ex)
+        # The define's own names are resolved where it was declared (globals only); each Arg in
+        # the copy is resolved in the scope of the use.
+        inner = Scope(s.owner, s)
+        inner.global_only = True
+        inner.caller = s
+        self.expanding.append(d.name)
+        try:
+            for (pname, ptype), a in zip(d.params, args):
+                if ptype is not None and ptype in TYPE_NAMES:
+                    t = self.expr(a, s)
+                    if not compatible(TYPE_NAMES[ptype], t):
+                        self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}",
+                                   a.span, None)
+            t = self.expr(body, inner)
+        finally:
+            self.expanding.pop()
+        self.types[id(ex)] = t
+        return t
+
+    def ex_Arg(self, e, s):
+        sc = s
+        while sc is not None and not hasattr(sc, "caller"):
+            sc = sc.parent
+        caller = sc.caller if sc is not None else s
+        if id(e.expr) in self.types:
+            return self.types[id(e.expr)]
+        return self.expr(e.expr, caller)
+
+    def ex_Expanded(self, e, s):
+        return self.expr(e.body, s)
+
+    def ex_BoolOp(self, e, s):
+        for i in e.items:
+            self.expect(i, FLAG, s, f"each side of `{e.op}`")
+        return FLAG
+
+    def ex_Compare(self, e, s):
+        a = self.expr(e.left, s)
+        b = self.expr(e.right, s)
+        if e.op in ("==", "!="):
+            if not (compatible(a, b) or compatible(b, a)):
+                self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
+                           e.span, _type_hint(a, b))
+        else:
+            for side, t in ((e.left, a), (e.right, b)):
+                if not compatible(NUMBER, t):
+                    self.error("RL102", f"`{e.op}` compares numbers, but this is a {t}", side.span,
+                               _type_hint(NUMBER, t))
+        return FLAG
+
+    def ex_IsEmpty(self, e, s):
+        self.expect(e.zone, ZONE, s, "`is empty`'s zone")
+        return FLAG
+
+    def ex_Arith(self, e, s):
+        self.expect(e.left, NUMBER, s, f"the left of `{e.op}`")
+        self.expect(e.right, NUMBER, s, f"the right of `{e.op}`")
+        return NUMBER
+
+    def ex_Cases(self, e, s):
+        types = []
+        for value, cond in e.cases:
+            self.expect(cond, FLAG, s, "the condition")
+            types.append(self.expr(value, s))
+        types.append(self.expr(e.default, s))
+        real = [t for t in types if t not in (NONE, ANY)]
+        if real and any(not compatible(real[0], t) for t in types):
+            self.error("RL102", "the choices of this expression are of different kinds: "
+                       + ", ".join(types), e.span, None)
+        return real[0] if real else types[0]
+
+    # -- names
+    def unknown_zone(self, name, span):
+        self.error("RL101", f"there is no zone `{name}`", span,
+                   did_you_mean(name, self.zones) or f"declare it: `zone {name}: shared, face down`")
+
+    # -- whole-game checks
+    def check_reachability(self, by_type):
+        used_rules = {n for n, r in self.rules.items() if r.used}
+        for n, r in self.rules.items():
+            if n not in used_rules:
+                self.warning("RL190", f"rule `{n}` is never used", r.decl.span,
+                             f"run it from another rule (`{n}`) or delete it")
+        has_end = bool(self.endings) or _mentions(self.decls, A.EndGame)
+        if not has_end:
+            self.error("RL191", "the game has no way to end", A.Span(self.file, 1, 1, 1, 1),
+                       "add `game ends when ...:` or an `end game with ...` statement")
+        used_names = set()
+        for node in _walk(self.decls):
+            if isinstance(node, (A.Name, A.Of)):
+                used_names.add(node.name)
+            elif isinstance(node, A.Deal):
+                used_names.add(node.zone)
+            elif isinstance(node, A.TotalOf):
+                used_names.add(node.attribute)
+        if self.deck is not None and self.deck.per_player_into:
+            used_names.add(self.deck.per_player_into)
+        for z in self.zones.values():
+            if z.name not in used_names:
+                self.warning("RL192", f"zone `{z.name}` is never used", z.span,
+                             "delete it, or use it")
+        for o in self.options.values():
+            if o.decl.name not in used_names and o.decl.span.file != "<prelude>":
+                self.warning("RL193", f"option `{o.decl.name}` is never used", o.decl.span,
+                             "use it in a rule, or delete it")
+
+
+def _type_hint(want, got):
+    if want == ZONE and got == CARD:
+        return "a card is not a zone; did you mean the zone it is in?"
+    if want == NUMBER and got == CARD:
+        return "use an attribute of the card, e.g. `rank of c` or `value of c`"
+    if want == PLAYER and got == ZONE:
+        return "a zone is not a player; `hand of p` is p's hand"
+    if want == CARD and got == ZONE:
+        return "a zone holds cards; take one with `top of ZONE`"
+    if want == FLAG:
+        return "a condition is yes or no, e.g. `size of hand is 0`"
+    return None
+
+
+def _show(v):
+    return "yes" if v is True else "no" if v is False else str(v)
+
+
+def _children(node):
+    if isinstance(node, (list, tuple)):
+        yield from node
+    elif attrs.has(type(node)):
+        for f in attrs.fields(type(node)):
+            v = getattr(node, f.name)
+            if isinstance(v, (list, tuple)) or attrs.has(type(v)):
+                yield v
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, (list, tuple)):
+            yield n
+        stack.extend(_children(n))
+
+
+def _mentions(decls, cls):
+    return any(isinstance(n, cls) for n in _walk(decls))
+
+
+def _substitute(node, mapping):
+    """A copy of an expression with each parameter name replaced by its argument."""
+    if isinstance(node, A.Name) and node.name in mapping:
+        return mapping[node.name]
+    if isinstance(node, tuple):
+        return tuple(_substitute(x, mapping) for x in node)
+    if isinstance(node, (Arg,)):
+        return node
+    if attrs.has(type(node)) and isinstance(node, A.Expr):
+        changes = {}
+        for f in attrs.fields(type(node)):
+            v = getattr(node, f.name)
+            if isinstance(v, (A.Expr, tuple)):
+                changes[f.name] = _substitute(v, mapping)
+        return attrs.evolve(node, **changes)
+    return node
+
+
+def check(decls: list, file: str, overrides: dict | None = None,
+          players: int | None = None) -> tuple[list[Diagnostic], Model]:
+    """Check merged declarations.  Returns every diagnostic and the resolved model (which the
+    compiler may use only when no diagnostic is an error)."""
+    c = Checker(decls, file, overrides, players)
+    model = c.run()
+    return c.diags, model

@@ -1,0 +1,1322 @@
+"""Stage 3: compile a checked model into closures.
+
+Every expression becomes a Python closure ``f(state, frame) -> int`` and every rule a list of
+instruction closures ``op(state, frame) -> next position``; nothing walks the AST while a game is
+played.  Cards are small ints (positions in the card table), zones are plain lists, players are
+seat numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
+``table[-1]`` is the value for ``none`` with no test.
+
+A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i`` is at index
+``3 + i`` and ``you`` at index 2 (slot -1).
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from . import ast as A
+from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
+from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
+                      VALUE_MASK, GameProblem, State)
+
+MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
+
+
+class Label:
+    __slots__ = ("pos",)
+
+    def __init__(self):
+        self.pos = None
+
+
+class Builder:
+    """Collects a rule's instructions.  ``emit(make, *labels)`` appends one; ``make`` is called
+    at the end with the position after the instruction and the labels' positions."""
+
+    def __init__(self):
+        self.items = []
+
+    def here(self) -> int:
+        return len(self.items)
+
+    def place(self, label: Label):
+        label.pos = len(self.items)
+
+    def emit(self, make, *labels):
+        self.items.append((make, labels))
+        return len(self.items) - 1
+
+    def finish(self):
+        return [make(i + 1, *[l.pos for l in labels]) for i, (make, labels) in enumerate(self.items)]
+
+
+class AltInfo:
+    """One alternative of a choice, as the runtime needs it."""
+    __slots__ = ("label", "kind", "slot", "body_pc", "span", "proc")
+
+    def __init__(self, label, kind, slot, span):
+        self.label, self.kind, self.slot, self.span = label, kind, slot, span
+        self.body_pc = -1
+        self.proc = -1
+
+
+class CompiledGame:
+    """A rule file compiled for one number of players and one set of option values."""
+
+    def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS):
+        self.model = model
+        self.name = model.name
+        self.n = n_players
+        self.max_steps = max_steps
+        self.types = model.types
+        self.refs = model.refs
+        self.problems: list = []
+        self._build_zones()
+        self._build_vars()
+        self._build_cards()
+        self._build_attributes()
+        self.alternatives = [None] * len(model.alternatives)
+        self.procs: list = []
+        self.proc_names: list = []
+        self.proc_index: dict = {}
+        self.rule_slots: dict = {}
+        for name, r in model.rules.items():
+            self.proc_index[name] = len(self.procs)
+            self.procs.append(None)
+            self.proc_names.append(name)
+        for name, r in model.rules.items():
+            self.procs[self.proc_index[name]] = self._compile_rule(r.decl.body, r.nslots)
+            self.rule_slots[name] = r.nslots
+        self.endings = []
+        for e, ctx, body_ctx in model.endings:
+            cond = self.cx(e.condition)
+            pid = len(self.procs)
+            self.procs.append(self._compile_rule(e.body, body_ctx.nslots))
+            self.proc_names.append("<ending>")
+            self.rule_slots[pid] = body_ctx.nslots
+            self.endings.append((cond, ctx.nslots, pid, body_ctx.nslots))
+        self.score_fn = self.cx(model.score.expr) if model.score is not None else None
+        self._build_root()
+        self.turn_proc = self.proc_index.get("turn", -1)
+
+    # ---- layout ----------------------------------------------------------------------------
+    def _build_zones(self):
+        self.zone_base = {}
+        self.zone_info = []
+        for name, z in self.model.zones.items():
+            self.zone_base[name] = len(self.zone_info)
+            if z.per_player:
+                for p in range(self.n):
+                    self.zone_info.append((name, p, z.visibility, z.size_hidden))
+            else:
+                self.zone_info.append((name, -1, z.visibility, z.size_hidden))
+
+    def _build_vars(self):
+        self.var_base = {}
+        self.var_info = []
+        for name, v in self.model.vars.items():
+            self.var_base[name] = len(self.var_info)
+            k = self.n if v.decl.per_player else 1
+            for p in range(k):
+                self.var_info.append((name, p if v.decl.per_player else -1, v.type))
+
+    def _scratch(self, nslots, you=0):
+        return [-1, 0, you] + [0] * nslots
+
+    def _const(self, e, nslots, you=0):
+        """Evaluate an expression that may use only options and the number of players."""
+        f = self.cx(e)
+        st = State.__new__(State)
+        st.n = self.n
+        st.zones = [[] for _ in self.zone_info]
+        st.vars = [0] * len(self.var_info)
+        st.cur = 0
+        st.dir = 1
+        st.rng = random.Random(0)
+        return f(st, self._scratch(nslots, you))
+
+    def _build_cards(self):
+        m = self.model
+        self.cards = []              # (rank name, rank number, suit index, extra name or None)
+        self.card_zone: list = []    # (copy, per_player) for where each card starts
+        deck = m.deck
+        dt = m.deck_types.get(deck.name) if deck is not None else None
+        if dt is None:
+            self.card_names = []
+            self.rank_of = [0]
+            self.suit_of = [-1]
+            self.rank_cycle = []
+            return
+        ctx_slots = m.var_ctx.nslots
+        include = deck.with_group is not None and (
+            deck.with_condition is None or bool(self._const(deck.with_condition, ctx_slots)))
+        per_player = deck.per_player_into is not None
+        copies = self.n if per_player else (
+            int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
+        rank_numbers = dict(m.ranks)
+        cycle = set()
+        for copy in range(max(0, copies)):
+            for si, suit in enumerate(dt.suits):
+                for r in dt.ranks:
+                    self.cards.append((r.name, rank_numbers[r.name], si, None))
+                    self.card_zone.append(copy)
+                    cycle.add(rank_numbers[r.name])
+            base = len(dt.suits)
+            for k, (suit, ranks) in enumerate(dt.own_suits):
+                for r in ranks:
+                    self.cards.append((r.name, rank_numbers[r.name], base + k, None))
+                    self.card_zone.append(copy)
+                    cycle.add(rank_numbers[r.name])
+            for group, names, rank in dt.extras:
+                if include and group == deck.with_group:
+                    for name, _ in names:
+                        self.cards.append((rank.name, rank_numbers[rank.name], -1, name))
+                        self.card_zone.append(copy)
+        if len(self.cards) > MAX_CARDS:
+            self.problems.append(("RL172", f"{len(self.cards)} cards is more than the "
+                                  f"{MAX_CARDS} a game may use", deck.span))
+        self.rank_cycle = sorted(cycle)
+        nxt = {}
+        prv = {}
+        for i, r in enumerate(self.rank_cycle):
+            nxt[r] = self.rank_cycle[(i + 1) % len(self.rank_cycle)]
+            prv[r] = self.rank_cycle[i - 1]
+        self.rank_next = nxt
+        self.rank_prev = prv
+        self.rank_of = [c[1] for c in self.cards] + [0]
+        self.suit_of = [c[2] for c in self.cards] + [-1]
+        names = []
+        for rname, num, si, extra in self.cards:
+            if extra is not None:
+                names.append(extra)
+                continue
+            suit = m.suits[si]
+            ssym = m.suit_symbols.get(suit)
+            if ssym:
+                names.append(f"{m.rank_symbols.get(rname, rname)}{ssym}")
+            elif si >= len(dt.suits):
+                names.append(rname)
+            else:
+                names.append(f"{rname} of {suit}")
+        self.card_names = names
+        # Card names that are constants in rules (extra cards) stand for their first copy.
+        self.card_name_ids = {}
+        for i, c in enumerate(self.cards):
+            if c[3] is not None:
+                self.card_name_ids.setdefault(c[3], i)
+        # Where the deck starts.
+        self.deck_start = []
+        if per_player:
+            base = self.zone_base.get(deck.per_player_into)
+            self.deck_start = [base + copy for copy in self.card_zone]
+        elif deck.into is not None:
+            zi = self._const(deck.into, ctx_slots)
+            self.deck_start = [zi] * len(self.cards)
+
+    def _build_attributes(self):
+        m = self.model
+        self.attr_tables = {}
+        slots = m.attr_ctx.nslots
+        for name, (a, typ) in m.attributes.items():
+            compiled = [(tuple(s for s, _ in sels), self.cx(expr)) for sels, expr in a.entries]
+            other = self.cx(a.otherwise) if a.otherwise is not None else None
+            table = []
+            st = State.__new__(State)
+            st.n = self.n
+            st.zones = [[] for _ in self.zone_info]
+            st.vars = [0] * len(self.var_info)
+            st.rng = random.Random(0)
+            for cid, (rname, num, si, extra) in enumerate(self.cards):
+                fr = [-1, 0, 0] + [cid] * slots
+                suit = m.suits[si] if si >= 0 else None
+                value = None
+                for sels, f in compiled:
+                    if any(s == rname or s == suit or s == extra or
+                           (isinstance(s, int) and s == num) for s in sels):
+                        value = f(st, fr)
+                        break
+                if value is None:
+                    value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                table.append(int(value))
+            table.append(0 if typ == NUMBER else -1)
+            self.attr_tables[name] = table
+
+    # ---- expressions -------------------------------------------------------------------------
+    def cx(self, e):
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def x_Int(self, e):
+        v = e.value
+        return lambda g, fr: v
+
+    def x_Bool(self, e):
+        v = 1 if e.value else 0
+        return lambda g, fr: v
+
+    def x_NoneLit(self, e):
+        return lambda g, fr: -1
+
+    def x_Keyword(self, e):
+        w = e.word
+        n = self.n
+        yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+        if w == "you":
+            return lambda g, fr: fr[yi]
+        if w == "current player":
+            return lambda g, fr: g.cur
+        if w == "next player":
+            return lambda g, fr: (fr[yi] + g.dir) % n
+        if w == "previous player":
+            return lambda g, fr: (fr[yi] - g.dir) % n
+        if w == "random player":
+            return lambda g, fr: g.rng.randrange(n)
+        if w in ("players", "number of players"):
+            return lambda g, fr: n
+        if w == "opponents":
+            return lambda g, fr: n - 1
+        raise AssertionError(w)
+
+    def players_source(self, e):
+        """The seats a ``player p from ...`` chooses among, in order of play from ``you``."""
+        n = self.n
+        if isinstance(e, A.Keyword) and e.word == "opponents":
+            yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+            return lambda g, fr: [(fr[yi] + g.dir * k) % n for k in range(1, n)]
+        return lambda g, fr: list(range(n))
+
+    def x_Seat(self, e):
+        v = e.number - 1
+        return lambda g, fr: v
+
+    def x_Unary(self, e):
+        op = e.op
+        f = self.cx(e.operand)
+        n = self.n
+        if op == "player after":
+            return lambda g, fr: (f(g, fr) + g.dir) % n
+        if op == "player before":
+            return lambda g, fr: (f(g, fr) - g.dir) % n
+        if op == "rank after":
+            nxt = self.rank_next
+            return lambda g, fr: nxt.get(f(g, fr), 0)
+        if op == "rank before":
+            prv = self.rank_prev
+            return lambda g, fr: prv.get(f(g, fr), 0)
+        if op == "top":
+            def top(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[-1] if z else -1
+            return top
+        if op == "bottom":
+            def bottom(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[0] if z else -1
+            return bottom
+        if op == "size":
+            return lambda g, fr: len(g.zones[f(g, fr)])
+        if op == "random card":
+            def rnd(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[g.rng.randrange(len(z))] if z else -1
+            return rnd
+        if op == "score":
+            return lambda g, fr: self.score_of(g, f(g, fr))
+        if op == "not":
+            return lambda g, fr: not f(g, fr)
+        if op == "neg":
+            return lambda g, fr: -f(g, fr)
+        raise AssertionError(op)
+
+    def score_of(self, g, p):
+        return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
+
+    def x_TotalOf(self, e):
+        table = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
+        f = self.cx(e.zone)
+        return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
+
+    def x_Roll(self, e):
+        sides = e.sides
+        return lambda g, fr: g.rng.randint(1, sides)
+
+    def x_CardQuery(self, e):
+        zf = self.cx(e.zone)
+        kind = e.kind
+        if e.condition is None:
+            if kind == "count":
+                return lambda g, fr: len(g.zones[zf(g, fr)])
+            if kind == "any":
+                return lambda g, fr: len(g.zones[zf(g, fr)]) > 0
+            return lambda g, fr: not g.zones[zf(g, fr)]
+        ci = 3 + self.refs[id(e)]
+        cond = self.cx(e.condition)
+        if kind == "any":
+            def any_(g, fr):
+                for c in g.zones[zf(g, fr)]:
+                    fr[ci] = c
+                    if cond(g, fr):
+                        return True
+                return False
+            return any_
+        if kind == "no":
+            def no_(g, fr):
+                for c in g.zones[zf(g, fr)]:
+                    fr[ci] = c
+                    if cond(g, fr):
+                        return False
+                return True
+            return no_
+
+        def count(g, fr):
+            k = 0
+            for c in g.zones[zf(g, fr)]:
+                fr[ci] = c
+                if cond(g, fr):
+                    k += 1
+            return k
+        return count
+
+    def x_Name(self, e):
+        ref = self.refs[id(e)]
+        kind = ref[0]
+        if kind == "slot":
+            i = 3 + ref[1]
+            return lambda g, fr: fr[i]
+        if kind == "var":
+            base = self.var_base[ref[1]]
+            if ref[2]:
+                yi = 3 + ref[3]
+                return lambda g, fr: g.vars[base + fr[yi]]
+            return lambda g, fr: g.vars[base]
+        if kind == "zone":
+            base = self.zone_base[ref[1]]
+            if ref[2]:
+                yi = 3 + ref[3]
+                return lambda g, fr: base + fr[yi]
+            return lambda g, fr: base
+        if kind == "const" or kind == "symbol":
+            v = ref[1]
+            return lambda g, fr: v
+        if kind == "card_name":
+            v = self.card_name_ids.get(ref[1], -1)
+            return lambda g, fr: v
+        if kind == "expanded":
+            return self.cx(ref[1].body)
+        raise AssertionError(ref)
+
+    def x_Of(self, e):
+        ref = self.refs[id(e)]
+        if ref[0] == "expanded":
+            return self.cx(ref[1].body)
+        f = self.cx(e.operand)
+        kind = ref[0]
+        if kind == "rank":
+            t = self.rank_of
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "suit":
+            t = self.suit_of
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "attr":
+            t = self.attr_tables[ref[1]]
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "zone_of":
+            base = self.zone_base[ref[1]]
+            return lambda g, fr: base + f(g, fr)
+        if kind == "var_of":
+            base = self.var_base[ref[1]]
+            return lambda g, fr: g.vars[base + f(g, fr)]
+        raise AssertionError(ref)
+
+    def x_Call(self, e):
+        return self.cx(self.refs[id(e)][1].body)
+
+    def x_Expanded(self, e):
+        return self.cx(e.body)
+
+    def x_Arg(self, e):
+        return self.cx(e.expr)
+
+    def x_BoolOp(self, e):
+        fs = [self.cx(i) for i in e.items]
+        if e.op == "and":
+            if len(fs) == 2:
+                a, b = fs
+                return lambda g, fr: a(g, fr) and b(g, fr)
+            return lambda g, fr: all(f(g, fr) for f in fs)
+        if len(fs) == 2:
+            a, b = fs
+            return lambda g, fr: a(g, fr) or b(g, fr)
+        return lambda g, fr: any(f(g, fr) for f in fs)
+
+    def x_Compare(self, e):
+        a, b = self.cx(e.left), self.cx(e.right)
+        op = e.op
+        if isinstance(e.right, (A.Int, A.NoneLit)) or (
+                isinstance(e.right, A.Name) and self.refs.get(id(e.right), ("",))[0] == "const"):
+            v = b(None, None)
+            if op == "==":
+                return lambda g, fr: a(g, fr) == v
+            if op == "!=":
+                return lambda g, fr: a(g, fr) != v
+        if op == "==":
+            return lambda g, fr: a(g, fr) == b(g, fr)
+        if op == "!=":
+            return lambda g, fr: a(g, fr) != b(g, fr)
+        if op == "<":
+            return lambda g, fr: a(g, fr) < b(g, fr)
+        if op == ">":
+            return lambda g, fr: a(g, fr) > b(g, fr)
+        if op == "<=":
+            return lambda g, fr: a(g, fr) <= b(g, fr)
+        return lambda g, fr: a(g, fr) >= b(g, fr)
+
+    def x_IsEmpty(self, e):
+        f = self.cx(e.zone)
+        if e.negate:
+            return lambda g, fr: len(g.zones[f(g, fr)]) > 0
+        return lambda g, fr: not g.zones[f(g, fr)]
+
+    def x_Arith(self, e):
+        a, b = self.cx(e.left), self.cx(e.right)
+        op = e.op
+        if op == "+":
+            return lambda g, fr: a(g, fr) + b(g, fr)
+        if op == "-":
+            return lambda g, fr: a(g, fr) - b(g, fr)
+        if op == "*":
+            return lambda g, fr: a(g, fr) * b(g, fr)
+        if op == "/":
+            def div(g, fr):
+                d = b(g, fr)
+                return a(g, fr) // d if d else 0
+            return div
+
+        def mod(g, fr):
+            d = b(g, fr)
+            return a(g, fr) % d if d else 0
+        return mod
+
+    def x_Cases(self, e):
+        cases = [(self.cx(v), self.cx(c)) for v, c in e.cases]
+        default = self.cx(e.default)
+        if len(cases) == 1:
+            (v, c), = cases
+            return lambda g, fr: v(g, fr) if c(g, fr) else default(g, fr)
+
+        def cases_(g, fr):
+            for v, c in cases:
+                if c(g, fr):
+                    return v(g, fr)
+            return default(g, fr)
+        return cases_
+
+    # ---- statements ---------------------------------------------------------------------------
+    def _compile_rule(self, body, nslots):
+        b = Builder()
+        self.loop_ends: list = []
+        self.proc_being_built = len(self.procs)
+        self.pending_alts: list = []
+        self.block(body, b)
+        b.emit(lambda nxt: (lambda g, fr: RETURN))
+        code = b.finish()
+        for aid, label in self.pending_alts:
+            self.alternatives[aid].body_pc = label.pos
+        return code
+
+    def block(self, body, b):
+        for st in body:
+            getattr(self, "s_" + type(st).__name__)(st, b)
+
+    def step(self, g):
+        g.steps += 1
+        if g.steps > g.max_steps:
+            raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+
+    def s_Shuffle(self, st, b):
+        zf = self.cx(st.zone)
+        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), nxt)[1]))
+
+    def s_Deal(self, st, b):
+        count = self.cx(st.count) if st.count is not None else None
+        src = self.cx(st.source)
+        base = self.zone_base.get(st.zone, 0)
+        n = self.n
+
+        def make(nxt):
+            def deal(g, fr):
+                s = g.zones[src(g, fr)]
+                zones = g.zones
+                order = [(g.cur + g.dir * k) % n for k in range(n)]
+                if count is None:
+                    i = 0
+                    while s:
+                        zones[base + order[i % n]].append(s.pop())
+                        i += 1
+                    return nxt
+                k = count(g, fr)
+                for _ in range(k):
+                    for p in order:
+                        if not s:
+                            return nxt
+                        zones[base + p].append(s.pop())
+                return nxt
+            return deal
+        b.emit(make)
+
+    def s_Move(self, st, b):
+        src = self.cx(st.source)
+        dst = self.cx(st.dest)
+        sel = st.selection
+        kind = sel.kind
+        bottom = st.to_bottom
+        turned = st.turned_over
+        span = st.span
+        names = self.card_names
+
+        def put_many(g, d, cards):
+            if turned:
+                cards.reverse()
+            if bottom:
+                d[:0] = cards
+            else:
+                d.extend(cards)
+
+        if kind == "top" and not bottom:
+            def make(nxt):
+                def move_top(g, fr):
+                    s = g.zones[src(g, fr)]
+                    if s:
+                        g.zones[dst(g, fr)].append(s.pop())
+                    return nxt
+                return move_top
+        elif kind in ("top", "bottom", "random"):
+            def make(nxt):
+                def move_one(g, fr):
+                    s = g.zones[src(g, fr)]
+                    if not s:
+                        return nxt
+                    if kind == "top":
+                        c = s.pop()
+                    elif kind == "bottom":
+                        c = s.pop(0)
+                    else:
+                        c = s.pop(g.rng.randrange(len(s)))
+                    d = g.zones[dst(g, fr)]
+                    if bottom:
+                        d.insert(0, c)
+                    else:
+                        d.append(c)
+                    return nxt
+                return move_one
+        elif kind == "card":
+            cf = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_card(g, fr):
+                    c = cf(g, fr)
+                    s = g.zones[src(g, fr)]
+                    try:
+                        s.remove(c)
+                    except ValueError:
+                        raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is not in "
+                                          f"{self.zone_label(src(g, fr))}", span) from None
+                    d = g.zones[dst(g, fr)]
+                    if bottom:
+                        d.insert(0, c)
+                    else:
+                        d.append(c)
+                    return nxt
+                return move_card
+        elif kind == "count":
+            cnt = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_n(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    k = cnt(g, fr)
+                    if k <= 0:
+                        return nxt
+                    taken = s[-k:]
+                    del s[-k:]
+                    taken.reverse()      # one at a time from the top: the first taken is lowest
+                    put_many(g, d, taken)
+                    return nxt
+                return move_n
+        elif kind in ("all", "all_but_top"):
+            def make(nxt):
+                def move_all(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    if s is d:
+                        return nxt
+                    if kind == "all":
+                        cards = s[:]
+                        s.clear()
+                    else:
+                        cards = s[:-1]
+                        del s[:-1]
+                    put_many(g, d, cards)
+                    return nxt
+                return move_all
+        else:  # where
+            ci = 3 + self.refs[id(sel)][1]
+            cond = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_where(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    keep, cards = [], []
+                    for c in s:
+                        fr[ci] = c
+                        (cards if cond(g, fr) else keep).append(c)
+                    s[:] = keep
+                    put_many(g, d, cards)
+                    return nxt
+                return move_where
+        b.emit(make)
+
+    def zone_label(self, zi):
+        name, owner, _, _ = self.zone_info[zi]
+        return name if owner < 0 else f"{name} of player {owner + 1}"
+
+    def s_Assign(self, st, b):
+        val = self.cx(st.value)
+        t = st.target
+        ref = self.refs.get(id(t))
+        op = st.op
+        if ref is None:
+            return
+        if ref[0] == "slot":
+            i = 3 + ref[1]
+
+            def setter(g, fr, v):
+                fr[i] = v
+
+            def getter(g, fr):
+                return fr[i]
+        elif ref[0] == "var":
+            base = self.var_base[ref[1]]
+            if ref[2]:
+                yi = 3 + self.refs[id(t)][3] if len(ref) > 3 else 2
+
+                def idx(g, fr):
+                    return base + fr[yi]
+            else:
+                def idx(g, fr):
+                    return base
+            setter = lambda g, fr, v: g.vars.__setitem__(idx(g, fr), v)
+            getter = lambda g, fr: g.vars[idx(g, fr)]
+        elif ref[0] == "var_of":
+            base = self.var_base[ref[1]]
+            pf = self.cx(t.operand)
+            setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
+            getter = lambda g, fr: g.vars[base + pf(g, fr)]
+        elif ref[0] == "current":
+            def setter(g, fr, v):
+                g.cur = v
+            getter = lambda g, fr: g.cur
+        else:
+            raise AssertionError(ref)
+        if op == "set":
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, int(val(g, fr))), nxt)[1]))
+        elif op == "add":
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) + val(g, fr)), nxt)[1]))
+        else:
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) - val(g, fr)), nxt)[1]))
+
+    def s_Let(self, st, b):
+        i = 3 + self.refs[id(st)]
+        val = self.cx(st.value)
+
+        def make(nxt):
+            def let(g, fr):
+                fr[i] = int(val(g, fr))
+                return nxt
+            return let
+        b.emit(make)
+
+    def s_Simple(self, st, b):
+        w = st.word
+        if w == "stop":
+            end = self.loop_ends[-1]
+            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+        elif w == "return":
+            b.emit(lambda nxt: (lambda g, fr: RETURN))
+        elif w == "pass":
+            pass
+        elif w == "end turn":
+            b.emit(lambda nxt: (lambda g, fr: END_TURN))
+        elif w == "skip":
+            def make(nxt):
+                def skip(g, fr):
+                    g.skip += 1
+                    return nxt
+                return skip
+            b.emit(make)
+        elif w == "reverse":
+            def make(nxt):
+                def reverse(g, fr):
+                    g.dir = -g.dir
+                    return nxt
+                return reverse
+            b.emit(make)
+
+    def s_EndGame(self, st, b):
+        kind = st.kind
+        pf = self.cx(st.player) if st.player is not None else None
+        n = self.n
+
+        def make(nxt):
+            def end(g, fr):
+                if kind == "winner":
+                    p = pf(g, fr)
+                    self.finish(g, [p], "win")
+                elif kind == "loser":
+                    p = pf(g, fr)
+                    self.finish(g, [q for q in range(n) if q != p], "loss")
+                elif kind == "draw":
+                    self.finish(g, [], "draw")
+                else:
+                    scores = [self.score_of(g, p) for p in range(n)]
+                    best = max(scores) if kind == "highest" else min(scores)
+                    ranking = sorted(range(n), key=lambda p: -scores[p] if kind == "highest" else scores[p])
+                    self.finish(g, [p for p in range(n) if scores[p] == best], "score",
+                                ranking, scores)
+                return HALT
+            return end
+        b.emit(make)
+
+    def finish(self, g, winners, outcome, ranking=None, scores=None):
+        g.terminal = True
+        g.winners = winners
+        g.outcome = outcome
+        g.ranking = ranking if ranking is not None else (
+            list(winners) + [p for p in range(g.n) if p not in winners])
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        if g.log is not None:
+            g.log.append(("end", outcome, list(winners), scores))
+
+    def s_NextTurn(self, st, b):
+        pf = self.cx(st.player)
+
+        def make(nxt):
+            def next_turn(g, fr):
+                g.next_turn = pf(g, fr)
+                return nxt
+            return next_turn
+        b.emit(make)
+
+    def s_CallRule(self, st, b):
+        if st.name not in self.proc_index:
+            return
+        pid = self.proc_index[st.name]
+        nslots = self.model.rules[st.name].nslots
+        args = [self.cx(a) for a in st.args]
+        yi = 3 + self.refs[id(st)]
+        pf = self.cx(st.for_player) if st.for_player is not None else None
+        pad = [0] * (nslots - len(args))
+
+        def make(nxt):
+            def call(g, fr):
+                self.step(g)
+                fr[1] = nxt
+                you = pf(g, fr) if pf is not None else fr[yi]
+                g.stack.append([pid, 0, you] + [a(g, fr) for a in args] + pad)
+                return CALL
+            return call
+        b.emit(make)
+
+    def s_Say(self, st, b):
+        parts = [p if isinstance(p, str) else (self.cx(p), self.types.get(id(p))) for p in st.parts]
+
+        def make(nxt):
+            def say(g, fr):
+                if g.log is not None:
+                    g.log.append(("say", fr[2], " ".join(
+                        p if isinstance(p, str) else self.format(g, p[0](g, fr), p[1]) for p in parts)))
+                return nxt
+            return say
+        b.emit(make)
+
+    def s_Reveal(self, st, b):
+        cf = self.cx(st.card)
+        yi = 3 + self.refs[id(st)]
+
+        def make(nxt):
+            def reveal(g, fr):
+                if g.log is not None:
+                    c = cf(g, fr)
+                    g.log.append(("reveal", fr[yi], self.card_names[c] if c >= 0 else "nothing"))
+                return nxt
+            return reveal
+        b.emit(make)
+
+    def s_If(self, st, b):
+        end = Label()
+        for cond, body in st.branches:
+            c = self.cx(cond)
+            nxt_branch = Label()
+            b.emit(lambda nxt, other: (lambda g, fr: nxt if c(g, fr) else other), nxt_branch)
+            self.block(body, b)
+            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+            b.place(nxt_branch)
+        if st.otherwise is not None:
+            self.block(st.otherwise, b)
+        b.place(end)
+
+    def _loop(self, b, head: Label, end: Label, body):
+        self.loop_ends.append(end)
+        self.block(body, b)
+        self.loop_ends.pop()
+
+        def make(nxt, head):
+            def back(g, fr):
+                g.steps += 1
+                if g.steps > g.max_steps:
+                    raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+                return head
+            return back
+        b.emit(make, head)
+        b.place(end)
+
+    def s_Loop(self, st, b):
+        head, end = Label(), Label()
+        if st.kind == "times":
+            i = 3 + self.refs[id(st)]
+            cnt = self.cx(st.expr)
+
+            def init(nxt):
+                def f(g, fr):
+                    fr[i] = cnt(g, fr)
+                    return nxt
+                return f
+            b.emit(init)
+            b.place(head)
+
+            def test(nxt, end):
+                def f(g, fr):
+                    if fr[i] <= 0:
+                        return end
+                    fr[i] -= 1
+                    return nxt
+                return f
+            b.emit(test, end)
+        else:
+            b.place(head)
+            if st.kind in ("while", "until"):
+                c = self.cx(st.expr)
+                if st.kind == "while":
+                    b.emit(lambda nxt, end: (lambda g, fr: nxt if c(g, fr) else end), end)
+                else:
+                    b.emit(lambda nxt, end: (lambda g, fr: end if c(g, fr) else nxt), end)
+        self._loop(b, head, end, st.body)
+
+    def s_ForPlayer(self, st, b):
+        pi, ki = (3 + s for s in self.refs[id(st)])
+        start = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
+        n = self.n
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[pi] = start(g, fr)
+                fr[ki] = n
+                return nxt
+            return f
+        b.emit(init)
+        skip_advance = Label()
+        b.emit(lambda nxt, target: (lambda g, fr: target), skip_advance)
+        b.place(head)
+
+        def advance(nxt):
+            def f(g, fr):
+                fr[pi] = (fr[pi] + g.dir) % n
+                return nxt
+            return f
+        b.emit(advance)
+        b.place(skip_advance)
+
+        def test(nxt, end):
+            def f(g, fr):
+                if fr[ki] <= 0:
+                    return end
+                fr[ki] -= 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body)
+
+    def s_ForCard(self, st, b):
+        ci, li, ii = (3 + s for s in self.refs[id(st)])
+        zf = self.cx(st.zone)
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[li] = tuple(g.zones[zf(g, fr)])
+                fr[ii] = 0
+                return nxt
+            return f
+        b.emit(init)
+        b.place(head)
+
+        def test(nxt, end):
+            def f(g, fr):
+                cards = fr[li]
+                k = fr[ii]
+                if k >= len(cards):
+                    return end
+                fr[ci] = cards[k]
+                fr[ii] = k + 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body)
+
+    # ---- choices -----------------------------------------------------------------------------
+    def _enumerator(self, alt, aid, slot):
+        base = aid << ACTION_SHIFT
+        cond = self.cx(alt.condition) if alt.condition is not None else None
+        p = alt.param
+        if p is None:
+            if cond is None:
+                return lambda g, fr, out: out.append(base)
+
+            def plain(g, fr, out):
+                if cond(g, fr):
+                    out.append(base)
+            return plain
+        si = 3 + slot
+        where = self.cx(p.where) if p.where is not None else None
+        if p.kind == "card":
+            zf = self.cx(p.source)
+
+            def values(g, fr):
+                return g.zones[zf(g, fr)]
+        elif p.kind == "player":
+            values = self.players_source(p.source)
+        elif p.kind == "suit":
+            suits = list(range(len(self.model.suits)))
+            values = lambda g, fr: suits
+        elif p.kind == "rank":
+            ranks = list(self.rank_cycle)
+            values = lambda g, fr: ranks
+        else:
+            lo, hi = self.cx(p.source), self.cx(p.high)
+            span = p.span
+
+            def values(g, fr):
+                a, z = lo(g, fr), hi(g, fr)
+                if a < 0 or z > VALUE_MASK:
+                    raise GameProblem("RL903", f"a number chosen from {a} to {z}: only 0 to "
+                                      f"{VALUE_MASK} can be chosen", span)
+                return range(a, z + 1)
+
+        def enum(g, fr, out):
+            if cond is not None and not cond(g, fr):
+                return
+            if where is None:
+                for v in values(g, fr):
+                    out.append(base + v)
+                return
+            for v in values(g, fr):
+                fr[si] = v
+                if where(g, fr):
+                    out.append(base + v)
+        return enum
+
+    def s_Choose(self, st, b):
+        chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
+        ci = 3 + chooser_slot
+        end = Label()
+        enums = []
+        alt_labels = []
+        for alt, slot in zip(st.alternatives, param_slots):
+            aid = self.model.labels[id(alt)]
+            info = AltInfo(alt.label, alt.param.kind if alt.param else None,
+                           3 + slot if slot is not None else -1, alt.span)
+            info.proc = self.proc_being_built
+            self.alternatives[aid] = info
+            enums.append(self._enumerator(alt, aid, slot))
+            alt_labels.append((aid, Label()))
+        span = st.span
+        if st.simultaneous:
+            self._simultaneous(st, b, ci, 3 + extra, enums, alt_labels, end, span)
+            return
+        by = self.cx(st.by[0]) if st.by else None
+
+        def make(nxt):
+            def choose(g, fr):
+                p = by(g, fr) if by is not None else fr[2]
+                fr[ci] = p
+                out = []
+                for en in enums:
+                    en(g, fr, out)
+                if not out:
+                    raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
+                if self.endings and self.check_endings(g):
+                    return CALL
+                g.pending = (p,)
+                g.legal = out
+                return SUSPEND
+            return choose
+        b.emit(make)
+        for (aid, label), alt in zip(alt_labels, st.alternatives):
+            b.place(label)
+            self.pending_alts.append((aid, label))
+            self.block(alt.body, b)
+            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+        b.place(end)
+
+    def _simultaneous(self, st, b, ci, xi, enums, alt_labels, end, span):
+        bys = [self.cx(x) for x in st.by]
+        dispatch = Label()
+
+        def make(nxt, dispatch):
+            def choose_together(g, fr):
+                players = []
+                for f in bys:
+                    p = f(g, fr)
+                    if p not in players:
+                        players.append(p)
+                legal = {}
+                for p in players:
+                    fr[ci] = p
+                    out = []
+                    for en in enums:
+                        en(g, fr, out)
+                    if not out:
+                        raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
+                    legal[p] = out
+                if self.endings and self.check_endings(g):
+                    return CALL
+                legal["order"] = players
+                legal["slot"] = xi
+                legal["dispatch"] = dispatch
+                g.pending = players
+                g.legal = legal
+                g.sim = {}
+                return SUSPEND
+            return choose_together
+        b.emit(make, dispatch)
+        b.place(dispatch)
+        alts = self.alternatives
+
+        def make_dispatch(nxt, end):
+            def dispatch_(g, fr):
+                ch = fr[xi]
+                if not ch:
+                    return end
+                p, a = ch[0]
+                fr[xi] = ch[1:]
+                fr[ci] = p
+                alt = alts[a >> ACTION_SHIFT]
+                if alt.slot >= 0:
+                    fr[alt.slot] = a & VALUE_MASK
+                return alt.body_pc
+            return dispatch_
+        b.emit(make_dispatch, end)
+        for (aid, label), alt in zip(alt_labels, st.alternatives):
+            b.place(label)
+            self.pending_alts.append((aid, label))
+            self.block(alt.body, b)
+            b.emit(lambda nxt, d: (lambda g, fr: d), dispatch)
+        b.place(end)
+
+    # ---- the game loop -----------------------------------------------------------------------
+    def check_endings(self, g) -> bool:
+        """Run before every decision and after every turn: if a ``game ends when`` condition
+        holds (for any player, from the current one on), run its body instead."""
+        n = self.n
+        for cond, nslots, pid, body_slots in self.endings:
+            for k in range(n):
+                p = (g.cur + g.dir * k) % n
+                if cond(g, [-1, 0, p] + [0] * nslots):
+                    g.stack[:] = [[self.root, self.root_halt, 0],
+                                  [pid, 0, p] + [0] * body_slots]
+                    return True
+        return False
+
+    def _build_root(self):
+        setup = self.proc_index.get("setup")
+        turn = self.proc_index.get("turn")
+        n = self.n
+        code = []
+
+        def call_setup(g, fr):
+            fr[1] = 1
+            if setup is not None:
+                g.stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
+                return CALL
+            return 1
+        code.append(call_setup)
+
+        def turn_start(g, fr):
+            if self.endings and self.check_endings(g):
+                return CALL
+            return 2
+        code.append(turn_start)
+
+        def call_turn(g, fr):
+            self.step(g)
+            fr[1] = 3
+            if turn is None:
+                raise GameProblem("RL151", "the game has no `turn:`")
+            g.stack.append([turn, 0, g.cur] + [0] * self.rule_slots["turn"])
+            return CALL
+        code.append(call_turn)
+
+        def advance(g, fr):
+            g.turns += 1
+            if g.next_turn >= 0:
+                g.cur = g.next_turn
+                g.next_turn = -1
+            else:
+                g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+            g.skip = 0
+            return 1
+        code.append(advance)
+
+        def halt(g, fr):
+            if not g.terminal:
+                self.finish(g, [], "draw")
+            return HALT
+        code.append(halt)
+        self.root = len(self.procs)
+        self.root_halt = 4
+        self.procs.append(code)
+        self.proc_names.append("<game>")
+
+    def run(self, g: State):
+        stack = g.stack
+        procs = self.procs
+        turn = self.turn_proc
+        try:
+            while True:
+                fr = stack[-1]
+                code = procs[fr[0]]
+                pc = fr[1]
+                while pc >= 0:
+                    pc = code[pc](g, fr)
+                if pc == CALL:
+                    stack = g.stack
+                    continue
+                if pc == RETURN:
+                    stack.pop()
+                    continue
+                if pc == END_TURN:
+                    while len(stack) > 1 and stack[-1][0] != turn:
+                        stack.pop()
+                    if len(stack) > 1:
+                        stack.pop()
+                    continue
+                return          # SUSPEND or HALT
+        except GameProblem as e:
+            g.terminal = True
+            g.outcome = "error"
+            g.winners = []
+            g.ranking = []
+            g.pending = None
+            g.legal = None
+            g.sim = None
+            sp = e.span
+            g.problem = {"code": e.code, "message": e.message,
+                         "span": None if sp is None else [sp.file, sp.line, sp.column]}
+
+    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
+        """The position after setup, at the first decision."""
+        g = State.__new__(State)
+        g.game = self
+        g.n = self.n
+        g.zones = [[] for _ in self.zone_info]
+        for cid, zi in enumerate(self.deck_start):
+            g.zones[zi].append(cid)
+        g.vars = [0] * len(self.var_info)
+        g.cur = 0
+        g.dir = 1
+        g.skip = 0
+        g.next_turn = -1
+        g.rng = random.Random(seed)
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        g.terminal = False
+        g.outcome = None
+        g.winners = []
+        g.ranking = []
+        g.steps = 0
+        g.decisions = 0
+        g.turns = 0
+        g.log = [] if log else None
+        g.problem = None
+        g.max_steps = max_steps or self.max_steps
+        nslots = self.model.var_ctx.nslots
+        for i, (name, owner, typ) in enumerate(self.var_info):
+            init = self._var_init[name]
+            g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
+        g.stack = [[self.root, 0, 0]]
+        self.run(g)
+        return g
+
+    @property
+    def _var_init(self):
+        cache = getattr(self, "_var_init_cache", None)
+        if cache is None:
+            cache = {name: self.cx(v.decl.init) for name, v in self.model.vars.items()}
+            self._var_init_cache = cache
+        return cache
+
+    # ---- words -------------------------------------------------------------------------------
+    def format(self, g, v, typ):
+        if typ == CARD:
+            return self.card_names[v] if 0 <= v < len(self.card_names) else "nothing"
+        if typ == PLAYER:
+            return f"player {v + 1}" if v >= 0 else "nobody"
+        if typ == SUIT:
+            return self.model.suits[v] if 0 <= v < len(self.model.suits) else "no suit"
+        if typ == FLAG:
+            return "yes" if v else "no"
+        if typ == SYMBOL:
+            for name, i in self.model.symbols.items():
+                if i == v:
+                    return name
+            return "none"
+        if typ == ZONE:
+            return self.zone_label(v)
+        return str(v)
+
+    def rank_name(self, num):
+        for name, v in self.model.ranks.items():
+            if v == num:
+                return name
+        return str(num)
+
+    def action_to_string(self, action: int, g=None) -> str:
+        alt = self.alternatives[action >> ACTION_SHIFT]
+        v = action & VALUE_MASK
+        if alt.kind is None:
+            return alt.label
+        if alt.kind == "card":
+            return f"{alt.label} {self.card_names[v]}"
+        if alt.kind == "player":
+            return f"{alt.label} player {v + 1}"
+        if alt.kind == "suit":
+            return f"{alt.label} {self.model.suits[v]}"
+        if alt.kind == "rank":
+            return f"{alt.label} {self.rank_name(v)}"
+        return f"{alt.label} {v}"
+
+    def describe_vars(self, g) -> dict:
+        out = {}
+        for i, (name, owner, typ) in enumerate(self.var_info):
+            val = self.format(g, g.vars[i], typ)
+            if owner < 0:
+                out[name] = val
+            else:
+                out.setdefault(name, []).append(val)
+        return out
+

@@ -1,0 +1,596 @@
+"""Stage 1: text to AST.
+
+Lark parses the text with ``grammar/cardrules.lark`` (LALR, indentation by a post-lexer,
+positions propagated); :class:`ToAst` turns the parse tree into :mod:`rulelang.ast` nodes.  This
+module is the one place where syntax errors are raised: :func:`parse` turns every Lark error into
+a :class:`~rulelang.diagnostics.Diagnostic` that says, in words, what was expected.
+"""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter, DedentError
+
+from . import ast as A
+from .diagnostics import ERROR, Diagnostic, RuleFileError
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return resources.files("rulelang").joinpath("grammar/cardrules.lark").read_text("utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
+                maybe_placeholders=True, cache=False)
+
+
+def _span(file: str, meta) -> A.Span:
+    return A.Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tspan(file: str, tok: Token) -> A.Span:
+    return A.Span(file, tok.line, tok.column, tok.end_line or tok.line,
+                  tok.end_column or tok.column + len(tok))
+
+
+def _unquote(tok) -> str:
+    return str(tok)[1:-1]
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Parse tree to AST.  Each method builds the node of one grammar rule."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def sp(self, meta):
+        return _span(self.file, meta)
+
+    # ---- top level ---------------------------------------------------------------------------
+    def start(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def extends_decl(self, meta, c):
+        return A.Extends(_unquote(c[0]), self.sp(meta))
+
+    def game_decl(self, meta, c):
+        return A.GameName(_unquote(c[0]), self.sp(meta))
+
+    def players_decl(self, meta, c):
+        lo = int(c[0])
+        hi = int(c[1]) if c[1] is not None else lo
+        return A.Players(lo, hi, self.sp(meta))
+
+    def replace_decl(self, meta, c):
+        d = c[0]
+        if hasattr(d, "replace"):
+            return attrs_evolve(d, replace=True)
+        return d
+
+    def signed_int(self, meta, c):
+        return -int(c[1]) if c[0] is not None else int(c[1])
+
+    def symbol(self, meta, c):
+        return str(c[0])
+
+    def opt_range(self, meta, c):
+        return ("range", c[0], c[1])
+
+    def opt_choices(self, meta, c):
+        return ("choices", tuple(_lit(x) for x in c))
+
+    def option_decl(self, meta, c):
+        name, default, constraint, doc = c
+        default = _lit(default)
+        low = high = choices = None
+        if constraint is not None:
+            if constraint[0] == "range":
+                low, high = constraint[1], constraint[2]
+            else:
+                choices = constraint[1]
+        return A.Option(str(name), default, low, high, choices,
+                        _unquote(doc) if doc is not None else None, False, self.sp(meta))
+
+    # ---- cards -------------------------------------------------------------------------------
+    def suit_def(self, meta, c):
+        return A.SuitDef(str(c[0]), _unquote(c[1]) if c[1] is not None else None, self.sp(meta))
+
+    def rank_def(self, meta, c):
+        toks = [t for t in c if t is not None]
+        symbol = None
+        if toks and toks[-1].type == "STRING":
+            symbol = _unquote(toks.pop())
+        if toks[0].type == "INT":
+            return A.RankDef(str(toks[0]), int(toks[0]), symbol, self.sp(meta))
+        number = int(toks[1]) if len(toks) > 1 else None
+        return A.RankDef(str(toks[0]), number, symbol, self.sp(meta))
+
+    def suits_item(self, meta, c):
+        return ("suits", tuple(c))
+
+    def ranks_item(self, meta, c):
+        return ("ranks", tuple(c))
+
+    def own_suit_item(self, meta, c):
+        return ("own_suit", (c[0], tuple(c[1:])))
+
+    def extras_item(self, meta, c):
+        group = str(c[0])
+        names = tuple((str(t), _tspan(self.file, t)) for t in c[1:-1])
+        return ("extras", (group, names, c[-1]))
+
+    def decktype_decl(self, meta, c):
+        name, items = str(c[0]), c[1:]
+        suits, ranks, own, extras = (), (), [], []
+        for kind, value in items:
+            if kind == "suits":
+                suits += value
+            elif kind == "ranks":
+                ranks += value
+            elif kind == "own_suit":
+                own.append(value)
+            else:
+                extras.append(value)
+        return A.DeckType(name, suits, ranks, tuple(own), tuple(extras), False, self.sp(meta))
+
+    def deck_with(self, meta, c):
+        return ("with", str(c[0]), c[1])
+
+    def deck_copies(self, meta, c):
+        return ("copies", c[0])
+
+    def deck_into(self, meta, c):
+        return ("into", c[0])
+
+    def deck_per_player(self, meta, c):
+        return ("per_player", str(c[0]))
+
+    def deck_decl(self, meta, c):
+        name = str(c[0])
+        group = cond = copies = into = per = None
+        for opt in c[1:]:
+            if opt is None:
+                continue
+            if opt[0] == "with":
+                group, cond = opt[1], opt[2]
+            elif opt[0] == "copies":
+                copies = opt[1]
+            elif opt[0] == "into":
+                into = opt[1]
+            else:
+                per = opt[1]
+        return A.Deck(name, group, cond, copies, into, per, False, self.sp(meta))
+
+    def sel_name(self, meta, c):
+        return (str(c[0]), _tspan(self.file, c[0]))
+
+    def sel_int(self, meta, c):
+        return (int(c[0]), _tspan(self.file, c[0]))
+
+    def attr_entry(self, meta, c):
+        return (tuple(c[:-1]), c[-1])
+
+    def attr_otherwise(self, meta, c):
+        return ("otherwise", c[0])
+
+    def attribute_decl(self, meta, c):
+        entries, otherwise = [], None
+        for e in c[1:]:
+            if e[0] == "otherwise":
+                otherwise = e[1]
+            else:
+                entries.append(e)
+        return A.Attribute(str(c[0]), tuple(entries), otherwise, False, self.sp(meta))
+
+    # ---- zones, variables, defines -----------------------------------------------------------
+    def per_player(self, meta, c): return "per_player"
+    def shared(self, meta, c): return "shared"
+    def face_up(self, meta, c): return "everyone"
+    def face_down(self, meta, c): return "nobody"
+    def top_face_up(self, meta, c): return "top"
+    def seen_owner(self, meta, c): return "owner"
+    def size_hidden(self, meta, c): return "size_hidden"
+
+    def zone_decl(self, meta, c):
+        props = list(c[1:])
+        vis = [p for p in props if p in ("everyone", "nobody", "top", "owner")]
+        return A.Zone(str(c[0]), "per_player" in props, vis[-1] if vis else "everyone",
+                      "size_hidden" in props, False, self.sp(meta))
+
+    def per_player_mark(self, meta, c):
+        return True
+
+    def var_decl(self, meta, c):
+        name, typ, per, init = c
+        return A.Var(str(name), str(typ) if typ is not None else None, bool(per), init, False,
+                     self.sp(meta))
+
+    def param(self, meta, c):
+        return (str(c[0]), str(c[1]) if c[1] is not None else None)
+
+    def params(self, meta, c):
+        return tuple(p for p in c if p is not None)
+
+    def define_decl(self, meta, c):
+        return A.Define(str(c[0]), c[1] or (), c[2], False, self.sp(meta))
+
+    def score_decl(self, meta, c):
+        return A.Score(c[0], False, self.sp(meta))
+
+    # ---- rules -------------------------------------------------------------------------------
+    def block(self, meta, c):
+        return tuple(s for s in c if s is not None)
+
+    def rule_decl(self, meta, c):
+        return A.Rule(str(c[0]), c[1] or (), c[2], False, self.sp(meta))
+
+    def setup_decl(self, meta, c):
+        return A.Rule("setup", (), c[0], False, self.sp(meta))
+
+    def turn_decl(self, meta, c):
+        return A.Rule("turn", (), c[0], False, self.sp(meta))
+
+    def ends_decl(self, meta, c):
+        return A.Ending(c[0], c[1], self.sp(meta))
+
+    # ---- statements --------------------------------------------------------------------------
+    def shuffle_stmt(self, meta, c):
+        return A.Shuffle(c[0], self.sp(meta))
+
+    def deal_all(self, meta, c):
+        return "all"
+
+    def deal_stmt(self, meta, c):
+        count = None if c[0] == "all" else c[0]
+        return A.Deal(count, c[1], str(c[2]), _tspan(self.file, c[2]), self.sp(meta))
+
+    def turned_over(self, meta, c):
+        return True
+
+    def _sel(kind):
+        def f(self, meta, c):
+            return A.Selection(kind, c[0] if c else None, self.sp(meta))
+        return f
+
+    sel_top = _sel("top")
+    sel_bottom = _sel("bottom")
+    sel_random = _sel("random")
+    sel_all = _sel("all")
+    sel_all_but_top = _sel("all_but_top")
+    sel_where = _sel("where")
+    sel_count = _sel("count")
+    sel_card = _sel("card")
+
+    def move_stmt(self, meta, c):
+        sel, src, dest, turned = c
+        to_bottom = False
+        if isinstance(dest, A.Unary) and dest.op == "bottom":
+            dest, to_bottom = dest.operand, True
+        elif isinstance(dest, A.Unary) and dest.op == "top":
+            dest = dest.operand
+        return A.Move(sel, src, dest, to_bottom, bool(turned), self.sp(meta))
+
+    def set_stmt(self, meta, c):
+        return A.Assign("set", c[0], c[1], self.sp(meta))
+
+    def add_stmt(self, meta, c):
+        return A.Assign("add", c[1], c[0], self.sp(meta))
+
+    def sub_stmt(self, meta, c):
+        return A.Assign("sub", c[1], c[0], self.sp(meta))
+
+    def let_stmt(self, meta, c):
+        return A.Let(str(c[0]), c[1], self.sp(meta))
+
+    def stop_stmt(self, meta, c): return A.Simple("stop", self.sp(meta))
+    def return_stmt(self, meta, c): return A.Simple("return", self.sp(meta))
+    def pass_stmt(self, meta, c): return A.Simple("pass", self.sp(meta))
+    def end_turn_stmt(self, meta, c): return A.Simple("end turn", self.sp(meta))
+    def skip_stmt(self, meta, c): return A.Simple("skip", self.sp(meta))
+    def reverse_stmt(self, meta, c): return A.Simple("reverse", self.sp(meta))
+
+    def end_winner(self, meta, c): return A.EndGame("winner", c[0], self.sp(meta))
+    def end_loser(self, meta, c): return A.EndGame("loser", c[0], self.sp(meta))
+    def end_draw(self, meta, c): return A.EndGame("draw", None, self.sp(meta))
+    def end_high(self, meta, c): return A.EndGame("highest", None, self.sp(meta))
+    def end_low(self, meta, c): return A.EndGame("lowest", None, self.sp(meta))
+
+    def next_turn_stmt(self, meta, c):
+        return A.NextTurn(c[0], self.sp(meta))
+
+    def call_args(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def call_stmt(self, meta, c):
+        return A.CallRule(str(c[0]), c[1] or (), c[2], self.sp(meta))
+
+    def say_stmt(self, meta, c):
+        parts = tuple(_unquote(p) if isinstance(p, Token) and p.type == "STRING" else p for p in c)
+        return A.Say(parts, self.sp(meta))
+
+    def reveal_stmt(self, meta, c):
+        return A.Reveal(c[0], self.sp(meta))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "else":
+                otherwise = extra[1]
+            else:
+                branches.append(extra)
+        return A.If(tuple(branches), otherwise, self.sp(meta))
+
+    def while_stmt(self, meta, c): return A.Loop("while", c[0], c[1], self.sp(meta))
+    def until_stmt(self, meta, c): return A.Loop("until", c[0], c[1], self.sp(meta))
+    def times_stmt(self, meta, c): return A.Loop("times", c[0], c[1], self.sp(meta))
+    def forever_stmt(self, meta, c): return A.Loop("forever", None, c[0], self.sp(meta))
+
+    def for_player_stmt(self, meta, c):
+        return A.ForPlayer(str(c[0]), c[1], c[2], self.sp(meta))
+
+    def for_card_stmt(self, meta, c):
+        return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
+
+    def param_card(self, meta, c):
+        return A.Param("card", str(c[0]), c[1], None, c[2], self.sp(meta))
+
+    def param_player(self, meta, c):
+        return A.Param("player", str(c[0]), c[1], None, c[2], self.sp(meta))
+
+    def param_suit(self, meta, c):
+        return A.Param("suit", str(c[0]), None, None, c[1], self.sp(meta))
+
+    def param_rank(self, meta, c):
+        return A.Param("rank", str(c[0]), None, None, c[1], self.sp(meta))
+
+    def param_number(self, meta, c):
+        return A.Param("number", str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
+    def alternative(self, meta, c):
+        return A.Alternative(str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
+    def choose_stmt(self, meta, c):
+        by = (c[0],) if c[0] is not None else ()
+        return A.Choose(by, False, tuple(c[1:]), self.sp(meta))
+
+    def simul_stmt(self, meta, c):
+        by = tuple(x for x in c if isinstance(x, A.Expr))
+        alts = tuple(x for x in c if isinstance(x, A.Alternative))
+        return A.Choose(by, True, alts, self.sp(meta))
+
+    # ---- expressions -------------------------------------------------------------------------
+    def or_expr(self, meta, c):
+        return A.BoolOp("or", tuple(c), self.sp(meta))
+
+    def and_expr(self, meta, c):
+        return A.BoolOp("and", tuple(c), self.sp(meta))
+
+    def not_(self, meta, c):
+        return A.Unary("not", c[0], self.sp(meta))
+
+    def compare(self, meta, c):
+        return A.Compare(str(c[1]), c[0], c[2], self.sp(meta))
+
+    def eq(self, meta, c):
+        return A.Compare("==", c[0], c[1], self.sp(meta))
+
+    def ne(self, meta, c):
+        return A.Compare("!=", c[0], c[1], self.sp(meta))
+
+    def is_empty(self, meta, c):
+        return A.IsEmpty(c[0], False, self.sp(meta))
+
+    def is_not_empty(self, meta, c):
+        return A.IsEmpty(c[0], True, self.sp(meta))
+
+    def arith(self, meta, c):
+        return A.Arith(str(c[1]), c[0], c[2], self.sp(meta))
+
+    def neg(self, meta, c):
+        return A.Unary("neg", c[0], self.sp(meta))
+
+    def int_lit(self, meta, c):
+        return A.Int(int(c[0]), self.sp(meta))
+
+    def none_lit(self, meta, c):
+        return A.NoneLit(self.sp(meta))
+
+    def _kw(word):
+        def f(self, meta, c):
+            return A.Keyword(word, self.sp(meta))
+        return f
+
+    you = _kw("you")
+    current_player = _kw("current player")
+    next_player = _kw("next player")
+    previous_player = _kw("previous player")
+    random_player = _kw("random player")
+    all_players = _kw("players")
+    opponents = _kw("opponents")
+    player_count = _kw("number of players")
+
+    def seat(self, meta, c):
+        return A.Seat(int(c[0]), self.sp(meta))
+
+    def _un(op):
+        def f(self, meta, c):
+            return A.Unary(op, c[0], self.sp(meta))
+        return f
+
+    player_after = _un("player after")
+    player_before = _un("player before")
+    rank_after = _un("rank after")
+    rank_before = _un("rank before")
+    top_of = _un("top")
+    bottom_of = _un("bottom")
+    size_of = _un("size")
+    score_of = _un("score")
+    random_card = _un("random card")
+
+    def total_of(self, meta, c):
+        return A.TotalOf(str(c[0]), c[1], self.sp(meta))
+
+    def roll(self, meta, c):
+        return A.Roll(int(str(c[0])[1:]), self.sp(meta))
+
+    def any_card(self, meta, c):
+        return A.CardQuery("any", c[0], c[1], self.sp(meta))
+
+    def no_card(self, meta, c):
+        return A.CardQuery("no", c[0], c[1], self.sp(meta))
+
+    def count_cards(self, meta, c):
+        return A.CardQuery("count", c[0], c[1], self.sp(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), self.sp(meta))
+
+    def call(self, meta, c):
+        return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self.sp(meta))
+
+    def rank_of(self, meta, c):
+        return A.Of("rank", _span(self.file, meta), c[0], self.sp(meta))
+
+    def suit_of(self, meta, c):
+        return A.Of("suit", _span(self.file, meta), c[0], self.sp(meta))
+
+    def of_expr(self, meta, c):
+        return A.Of(str(c[0]), _tspan(self.file, c[0]), c[1], self.sp(meta))
+
+    def if_else(self, meta, c):
+        return A.Cases(((c[0], c[1]),), c[2], self.sp(meta))
+
+    def cond_case(self, meta, c):
+        return (c[0], c[1])
+
+    def cond_cases(self, meta, c):
+        return A.Cases(tuple(c[:-1]), c[-1], self.sp(meta))
+
+    def yes(self, meta, c):
+        return A.Bool(True, self.sp(meta))
+
+    def no(self, meta, c):
+        return A.Bool(False, self.sp(meta))
+
+
+def _lit(x):
+    """An option's literal: ``yes``/``no`` arrive as Bool nodes."""
+    return x.value if isinstance(x, A.Bool) else x
+
+
+def attrs_evolve(node, **changes):
+    import attrs as _attrs
+    return _attrs.evolve(node, **changes)
+
+
+# Words for the terminals Lark reports, so that errors say what was expected in the user's terms.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": 'a "quoted text"', "_NL": "the end of the line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "COLON": "`:`",
+    "LPAR": "`(`", "RPAR": "`)`", "COMMA": "`,`", "EQUAL": "`=`", "DIE": "a die such as `d6`",
+    "COMP_OP": "a comparison", "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `mod`",
+    "$END": "the end of the file", "SIGN": "`-`",
+}
+
+
+def _describe_expected(expected) -> str:
+    words = []
+    for t in sorted(expected):
+        if t in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[t])
+        elif t.startswith("__ANON"):
+            continue
+        else:
+            words.append(f"`{t.lower()}`")
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    span = A.Span(file, line, col, line, col + 1)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text.splitlines()[line - 1][col - 1:col] if line <= len(text.splitlines()) else "?"
+        if ch == "\t":
+            return Diagnostic("RL002", ERROR, "a tab character here", span,
+                              "indent with spaces (four per level)")
+        return Diagnostic("RL002", ERROR, f"unexpected character `{ch}`", span,
+                          "names are letters, digits and `_`; text goes in double quotes")
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "_INDENT":
+            return Diagnostic("RL003", ERROR, "this line is indented more than the one before it",
+                              span, "indent only after a line that ends with `:`")
+        if tok.type == "_DEDENT" or tok.type == "$END":
+            what = "the end of the file" if tok.type == "$END" else "the end of the block"
+            return Diagnostic("RL001", ERROR, f"{what} came before this was complete", span,
+                              f"expected {_describe_expected(err.expected)}")
+        found = "the end of the line" if tok.type == "_NL" else f"`{tok}`"
+        if tok.type == "_NL" and "COLON" in err.expected:
+            return Diagnostic("RL004", ERROR, "expected `:` at the end of this line", span,
+                              "a line that starts a block (rule, if, choose, repeat ...) ends with `:`")
+        if tok.type == "_NL":
+            span = A.Span(file, line, col, line, col)
+        return Diagnostic("RL001", ERROR, f"unexpected {found}", span,
+                          f"expected {_describe_expected(err.expected)}")
+    return Diagnostic("RL001", ERROR, str(err).splitlines()[0], span, None)
+
+
+def parse(text: str, file: str = "<string>") -> A.Program:
+    """Parse a rule file.  Raises :class:`RuleFileError` with one diagnostic on a syntax error."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as err:
+        raise RuleFileError([_syntax_diagnostic(file, text, err)]) from None
+    except DedentError as err:
+        raise RuleFileError([Diagnostic(
+            "RL003", ERROR, "this line's indentation matches no block above it",
+            _dedent_span(file, text), "line it up with the block it belongs to")]) from None
+    decls = ToAst(file).transform(tree)
+    return A.Program(file, tuple(decls), text)
+
+
+def _dedent_span(file, text):
+    levels = [0]
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        ind = len(line) - len(line.lstrip(" "))
+        if ind > levels[-1]:
+            levels.append(ind)
+        else:
+            while levels and ind < levels[-1]:
+                levels.pop()
+            if not levels or ind != levels[-1]:
+                return A.Span(file, i, 1, i, ind + 1)
+    return A.Span(file, 1, 1, 1, 1)

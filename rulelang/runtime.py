@@ -1,0 +1,257 @@
+"""Stage 4: the game state and its API.
+
+A :class:`State` is plain data: lists of card numbers (one list per zone, top of the pile last),
+a list of variable values, whose turn it is, the direction of play, the call stack of the rules
+being run (each frame a list ``[rule, position, you, locals...]``), the pending decision and the
+random generator.  :meth:`State.clone` copies the lists, so search-based players can explore
+cheaply; :meth:`State.to_json` / :meth:`State.from_json` save and resume a game.
+
+The API follows OpenSpiel: :meth:`~State.current_player`, :meth:`~State.legal_actions`,
+:meth:`~State.apply_action`, :meth:`~State.is_terminal`, :meth:`~State.returns`,
+:meth:`~State.clone` and :meth:`~State.observation`, which holds only what one player may see.
+
+An action is an int: ``alternative * 1024 + value`` where the value is the chosen card, player,
+suit, rank or number (0 when the alternative takes none).  The same int means the same choice in
+every state of the game.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+SUSPEND, CALL, RETURN, HALT, END_TURN = -1, -2, -3, -4, -5
+ACTION_SHIFT = 10
+VALUE_MASK = (1 << ACTION_SHIFT) - 1
+DEFAULT_MAX_STEPS = 200_000
+
+
+class GameProblem(Exception):
+    """Raised inside a rule when the game cannot go on (a card that is not where the rule says,
+    a decision with no legal choice, the step budget spent).  The state records it and ends."""
+
+    def __init__(self, code: str, message: str, span=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.span = span
+
+
+class State:
+    """One position of one game.  Create with :meth:`rulelang.compiler.CompiledGame.new_game`."""
+
+    __slots__ = ("game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack", "rng",
+                 "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking", "steps",
+                 "decisions", "turns", "log", "problem", "max_steps")
+
+    # ---- the OpenSpiel-like API ------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat (0-based) that must decide now; -1 when the game is over.  At a simultaneous
+        decision this is the first seat that has not chosen yet (see :meth:`current_players`)."""
+        if self.terminal:
+            return -1
+        return self.pending[0]
+
+    def current_players(self) -> list[int]:
+        """Every seat that must still decide at this point (several at a simultaneous one)."""
+        return [] if self.terminal else list(self.pending)
+
+    def is_simultaneous(self) -> bool:
+        return self.sim is not None
+
+    def legal_actions(self, player: Optional[int] = None) -> list[int]:
+        """The legal actions of ``player`` (default: :meth:`current_player`)."""
+        if self.terminal:
+            return []
+        if self.sim is None:
+            if player is not None and player != self.pending[0]:
+                return []
+            return self.legal
+        p = self.pending[0] if player is None else player
+        if p not in self.pending:
+            return []
+        return self.legal[p]
+
+    def apply_action(self, action: int, player: Optional[int] = None) -> None:
+        """Apply ``action`` for ``player`` (default: the current player) and run the rules until
+        the next decision or the end of the game.  An illegal action raises ValueError."""
+        if self.terminal:
+            raise ValueError("the game is over")
+        g = self.game
+        if self.sim is None:
+            if action not in self.legal or (player is not None and player != self.pending[0]):
+                raise ValueError(f"illegal action {action}")
+            if self.log is not None:
+                self.log.append(("choice", self.pending[0], action))
+            fr = self.stack[-1]
+            alt = g.alternatives[action >> ACTION_SHIFT]
+            if alt.slot >= 0:
+                fr[alt.slot] = action & VALUE_MASK
+            fr[1] = alt.body_pc
+            self.decisions += 1
+            self.pending = None
+            self.legal = None
+            g.run(self)
+            return
+        p = self.pending[0] if player is None else player
+        if p not in self.pending or action not in self.legal[p]:
+            raise ValueError(f"illegal action {action} for player {p + 1}")
+        self.sim[p] = action
+        self.decisions += 1
+        pend = list(self.pending)
+        pend.remove(p)
+        self.pending = pend
+        if pend:
+            return
+        fr = self.stack[-1]
+        choices = self.sim
+        order = self.legal["order"]
+        if self.log is not None:
+            for q in order:
+                self.log.append(("choice", q, choices[q]))
+        fr[self.legal["slot"]] = tuple((q, choices[q]) for q in order)
+        fr[1] = self.legal["dispatch"]
+        self.sim = None
+        self.pending = None
+        self.legal = None
+        g.run(self)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """+1 for each winner and -1 for each other player; 0 for everyone when nobody won."""
+        if not self.terminal or not self.winners:
+            return [0.0] * self.n
+        w = set(self.winners)
+        return [1.0 if p in w else -1.0 for p in range(self.n)]
+
+    def clone(self) -> "State":
+        """An independent copy: changing one never changes the other."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.n = self.n
+        c.zones = [z[:] for z in self.zones]
+        c.vars = self.vars[:]
+        c.cur = self.cur
+        c.dir = self.dir
+        c.skip = self.skip
+        c.next_turn = self.next_turn
+        c.stack = [f[:] for f in self.stack]
+        r = random.Random()
+        r.setstate(self.rng.getstate())
+        c.rng = r
+        c.pending = self.pending
+        c.legal = self.legal if self.sim is None else dict(self.legal)
+        c.sim = None if self.sim is None else dict(self.sim)
+        c.terminal = self.terminal
+        c.outcome = self.outcome
+        c.winners = self.winners
+        c.ranking = self.ranking
+        c.steps = self.steps
+        c.decisions = self.decisions
+        c.turns = self.turns
+        c.log = None if self.log is None else list(self.log)
+        c.problem = self.problem
+        c.max_steps = self.max_steps
+        return c
+
+    # ---- what a player sees -----------------------------------------------------------------
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see: the cards of every zone visible to them, the sizes of the
+        others (unless a zone hides its size), the variables, whose turn it is and, if it is
+        theirs to decide, their legal actions.  Never a hidden card, never another player's
+        pending secret choice."""
+        g = self.game
+        zones = {}
+        for zi, (name, owner, vis, size_hidden) in enumerate(g.zone_info):
+            cards = self.zones[zi]
+            key = name if owner < 0 else f"{name}/{owner + 1}"
+            if vis == "everyone" or (vis == "owner" and owner == player):
+                zones[key] = [g.card_names[c] for c in cards]
+            elif vis == "top":
+                zones[key] = {"top": g.card_names[cards[-1]] if cards else None,
+                              "size": len(cards)}
+            else:
+                zones[key] = None if size_hidden else {"size": len(cards)}
+        obs = {
+            "player": player + 1,
+            "turn_of": self.cur + 1,
+            "to_decide": [p + 1 for p in self.current_players()],
+            "zones": zones,
+            "vars": g.describe_vars(self),
+            "terminal": self.terminal,
+        }
+        if not self.terminal and player in self.current_players():
+            obs["legal"] = [g.action_to_string(a, self) for a in self.legal_actions(player)]
+        if self.terminal:
+            obs["winners"] = [p + 1 for p in self.winners]
+        return obs
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action, self)
+
+    # ---- saving and resuming ----------------------------------------------------------------
+    def to_json(self) -> dict:
+        """Everything needed to resume this exact game (with the same rule file and options)."""
+        legal = self.legal
+        if isinstance(legal, dict):
+            legal = {str(k): v for k, v in legal.items()}
+        return {
+            "n": self.n, "zones": self.zones, "vars": self.vars, "cur": self.cur,
+            "dir": self.dir, "skip": self.skip, "next_turn": self.next_turn,
+            "stack": [list(map(_plain, f)) for f in self.stack],
+            "rng": _rng_to_json(self.rng), "pending": self.pending, "legal": legal,
+            "sim": None if self.sim is None else {str(k): v for k, v in self.sim.items()},
+            "terminal": self.terminal, "outcome": self.outcome, "winners": self.winners,
+            "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
+            "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
+        }
+
+    @classmethod
+    def from_json(cls, game, d: dict) -> "State":
+        s = cls.__new__(cls)
+        s.game = game
+        s.n = d["n"]
+        s.zones = [list(z) for z in d["zones"]]
+        s.vars = list(d["vars"])
+        s.cur, s.dir, s.skip, s.next_turn = d["cur"], d["dir"], d["skip"], d["next_turn"]
+        s.stack = [[_unplain(x) for x in f] for f in d["stack"]]
+        s.rng = _rng_from_json(d["rng"])
+        s.pending = d["pending"]
+        legal = d["legal"]
+        if isinstance(legal, dict):
+            legal = {(int(k) if k.isdigit() else k): v for k, v in legal.items()}
+        s.legal = legal
+        s.sim = None if d["sim"] is None else {int(k): v for k, v in d["sim"].items()}
+        s.terminal, s.outcome = d["terminal"], d["outcome"]
+        s.winners, s.ranking = d["winners"], d["ranking"]
+        s.steps, s.decisions, s.turns = d["steps"], d["decisions"], d["turns"]
+        s.problem = d["problem"]
+        s.max_steps = d["max_steps"]
+        s.log = None
+        return s
+
+
+def _plain(x):
+    if isinstance(x, tuple):
+        return {"tuple": [_plain(y) for y in x]}
+    return x
+
+
+def _unplain(x):
+    if isinstance(x, dict) and "tuple" in x:
+        return tuple(_unplain(y) for y in x["tuple"])
+    if isinstance(x, list):
+        return tuple(x)
+    return x
+
+
+def _rng_to_json(r):
+    version, internal, gauss = r.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(d):
+    r = random.Random()
+    r.setstate((d[0], tuple(d[1]), d[2]))
+    return r
