@@ -15,6 +15,7 @@ import random
 from typing import Optional
 
 from . import ast as A
+from .codegen import ExprGen, Unsupported
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -71,10 +72,12 @@ class CompiledGame:
         self.types = model.types
         self.refs = model.refs
         self.problems: list = []
+        self.gen = None
         self._build_zones()
         self._build_vars()
         self._build_cards()
         self._build_attributes()
+        self.gen = ExprGen(self)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []
         self.proc_names: list = []
@@ -89,12 +92,17 @@ class CompiledGame:
             self.rule_slots[name] = r.nslots
         self.endings = []
         for e, ctx, body_ctx in model.endings:
-            cond = self.cx(e.condition)
+            try:
+                per_player = self.gen.player_function(e.condition, ctx.nslots)
+            except Unsupported:
+                cond = self.cx(e.condition)
+                scratch = ctx.nslots
+                per_player = (lambda cond, k: lambda g, p: cond(g, [-1, 0, p] + [0] * k))(cond, scratch)
             pid = len(self.procs)
             self.procs.append(self._compile_rule(e.body, body_ctx.nslots))
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
-            self.endings.append((cond, ctx.nslots, pid, body_ctx.nslots))
+            self.endings.append((per_player, pid, body_ctx.nslots))
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
@@ -243,6 +251,13 @@ class CompiledGame:
 
     # ---- expressions -------------------------------------------------------------------------
     def cx(self, e):
+        """The compiled form of an expression: one generated function when the code generator
+        knows every node in it, otherwise a closure per node."""
+        if self.gen is not None:
+            try:
+                return self.gen.function(e)
+            except Unsupported:
+                pass
         return getattr(self, "x_" + type(e).__name__)(e)
 
     def x_Int(self, e):
@@ -993,6 +1008,10 @@ class CompiledGame:
         si = 3 + slot
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
+            try:
+                return self.gen.enumerator(p.source, p.where, alt.condition, si, base)
+            except Unsupported:
+                pass
             zf = self.cx(p.source)
 
             def values(g, fr):
@@ -1132,10 +1151,10 @@ class CompiledGame:
         """Run before every decision and after every turn: if a ``game ends when`` condition
         holds (for any player, from the current one on), run its body instead."""
         n = self.n
-        for cond, nslots, pid, body_slots in self.endings:
+        for cond, pid, body_slots in self.endings:
             for k in range(n):
                 p = (g.cur + g.dir * k) % n
-                if cond(g, [-1, 0, p] + [0] * nslots):
+                if cond(g, p):
                     g.stack[:] = [[self.root, self.root_halt, 0],
                                   [pid, 0, p] + [0] * body_slots]
                     return True

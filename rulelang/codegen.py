@@ -1,0 +1,289 @@
+"""Expressions compiled to Python functions, for speed.
+
+:class:`ExprGen` turns a checked expression into the source of one Python function
+``f(g, fr)`` and compiles it once, when the game is compiled.  One generated function replaces a
+tree of closures, which is what makes random play fast (a condition such as "the card matches the
+top of the discard pile by suit or rank" is evaluated for every card of every hand at every
+decision).
+
+Safety: a rule file is untrusted, so nothing of its text ever reaches the generated source.  The
+source is made only of integer literals formatted with ``int``, the fixed names ``g``, ``fr`` and
+``out``, names this module invents (``_t3``, ``_v1``) for tables and helpers it puts in the
+function's namespace, and Python operators.  Every identifier is checked against that alphabet
+before compiling (:func:`_safe`).  An expression kind this module does not know raises
+:class:`Unsupported`, and the compiler falls back to its closures for that expression.
+"""
+from __future__ import annotations
+
+import re
+
+from . import ast as A
+from .checker import Arg, Expanded
+
+
+class Unsupported(Exception):
+    pass
+
+
+_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|_[a-z]+\d*|and|or|not|if|else|for|in|len|sum|any|all"
+                            r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|get|append"
+                            r"|extend|None|True|False)$")
+
+
+def _safe(src: str) -> str:
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", src):
+        if not _ALLOWED_NAMES.match(word):
+            raise AssertionError(f"generated code would contain the name {word!r}")
+    if '"' in src or "'" in src or "\\" in src:
+        raise AssertionError("generated code would contain a string")
+    return src
+
+
+def _div(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+def _top(z):
+    return z[-1] if z else -1
+
+
+def _bottom(z):
+    return z[0] if z else -1
+
+
+class ExprGen:
+    """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
+
+    def __init__(self, cg):
+        self.cg = cg
+        self.refs = cg.refs
+        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
+        self.names = {}
+        self.counter = 0
+
+    def const(self, obj) -> str:
+        """A name in the namespace for a table or helper object."""
+        key = id(obj)
+        if key not in self.names:
+            self.counter += 1
+            name = f"_t{self.counter}"
+            self.names[key] = name
+            self.ns[name] = obj
+        return self.names[key]
+
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"_v{self.counter}"
+
+    # ---- building functions -------------------------------------------------------------------
+    def function(self, e, env=None):
+        """``f(g, fr)`` returning the value of ``e``."""
+        body = self.gen(e, env or {})
+        return self._compile(f"def _f(g, fr):\n    return {body}\n")
+
+    def player_function(self, e, nslots):
+        """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings)."""
+        body = self.gen(e, {2: "p"})
+        if "fr" in re.findall(r"[A-Za-z_]+", body):
+            raise Unsupported("uses locals")
+        return self._compile(f"def _f(g, p):\n    return {body}\n")
+
+    def enumerator(self, zone, where, cond, slot_index, base):
+        """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""
+        v = self.fresh()
+        z = self.gen(zone, {})
+        test = self.gen(where, {slot_index: v}) if where is not None else None
+        lines = ["def _f(g, fr, out):"]
+        indent = "    "
+        if cond is not None:
+            lines.append(f"    if not ({self.gen(cond, {})}):")
+            lines.append("        return")
+        if test is None:
+            lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
+        else:
+            lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}] if {test}])")
+        return self._compile("\n".join(lines) + "\n")
+
+    def _compile(self, src):
+        code = compile(_safe(src), "<rulelang>", "exec")
+        ns = dict(self.ns)
+        exec(code, ns)   # generated from the checked AST only; see the module docstring
+        return ns["_f"]
+
+    # ---- expressions --------------------------------------------------------------------------
+    def gen(self, e, env) -> str:
+        m = getattr(self, "g_" + type(e).__name__, None)
+        if m is None:
+            raise Unsupported(type(e).__name__)
+        return m(e, env)
+
+    def slot(self, index, env):
+        return env.get(index, f"fr[{int(index)}]")
+
+    def g_Int(self, e, env):
+        return str(int(e.value))
+
+    def g_Bool(self, e, env):
+        return "1" if e.value else "0"
+
+    def g_NoneLit(self, e, env):
+        return "(-1)"
+
+    def g_Keyword(self, e, env):
+        w = e.word
+        n = int(self.cg.n)
+        you = self.slot(3 + self.refs.get(id(e), ("you", -1))[1], env)
+        if w == "you":
+            return you
+        if w == "current player":
+            return "g.cur"
+        if w == "next player":
+            return f"(({you} + g.dir) % {n})"
+        if w == "previous player":
+            return f"(({you} - g.dir) % {n})"
+        if w == "random player":
+            return f"g.rng.randrange({n})"
+        if w in ("players", "number of players"):
+            return str(n)
+        if w == "opponents":
+            return str(n - 1)
+        raise Unsupported(w)
+
+    def g_Seat(self, e, env):
+        return str(int(e.number) - 1)
+
+    def g_Unary(self, e, env):
+        op = e.op
+        x = self.gen(e.operand, env)
+        n = int(self.cg.n)
+        if op == "player after":
+            return f"(({x} + g.dir) % {n})"
+        if op == "player before":
+            return f"(({x} - g.dir) % {n})"
+        if op == "rank after":
+            return f"{self.const(self.cg.rank_next)}.get({x}, 0)"
+        if op == "rank before":
+            return f"{self.const(self.cg.rank_prev)}.get({x}, 0)"
+        if op == "top":
+            return f"(g.zones[{x}] or _none)[-1]"     # an empty zone's top is none (-1)
+        if op == "bottom":
+            return f"(g.zones[{x}] or _none)[0]"
+        if op == "size":
+            return f"len(g.zones[{x}])"
+        if op == "not":
+            return f"(not {x})"
+        if op == "neg":
+            return f"(-{x})"
+        if op == "score":
+            return f"{self.const(self.cg.score_of)}(g, {x})"
+        raise Unsupported(op)
+
+    def g_TotalOf(self, e, env):
+        cg = self.cg
+        table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute)
+        if table is None:
+            raise Unsupported(e.attribute)
+        v = self.fresh()
+        return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
+
+    def g_Roll(self, e, env):
+        return f"g.rng.randint(1, {int(e.sides)})"
+
+    def g_CardQuery(self, e, env):
+        z = self.gen(e.zone, env)
+        if e.condition is None:
+            if e.kind == "count":
+                return f"len(g.zones[{z}])"
+            if e.kind == "any":
+                return f"(len(g.zones[{z}]) > 0)"
+            return f"(not g.zones[{z}])"
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        c = self.gen(e.condition, inner)
+        if e.kind == "any":
+            return f"any([1 for {v} in g.zones[{z}] if {c}])"
+        if e.kind == "no":
+            return f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
+        return f"len([1 for {v} in g.zones[{z}] if {c}])"
+
+    def g_Name(self, e, env):
+        ref = self.refs[id(e)]
+        kind = ref[0]
+        cg = self.cg
+        if kind == "slot":
+            return self.slot(3 + ref[1], env)
+        if kind == "var":
+            base = int(cg.var_base[ref[1]])
+            if ref[2]:
+                return f"g.vars[{base} + {self.slot(3 + ref[3], env)}]"
+            return f"g.vars[{base}]"
+        if kind == "zone":
+            base = int(cg.zone_base[ref[1]])
+            if ref[2]:
+                return f"({base} + {self.slot(3 + ref[3], env)})"
+            return str(base)
+        if kind in ("const", "symbol"):
+            return f"({int(ref[1])})"
+        if kind == "card_name":
+            return f"({int(cg.card_name_ids.get(ref[1], -1))})"
+        if kind == "expanded":
+            return self.gen(ref[1].body, env)
+        raise Unsupported(kind)
+
+    def g_Of(self, e, env):
+        ref = self.refs[id(e)]
+        if ref[0] == "expanded":
+            return self.gen(ref[1].body, env)
+        x = self.gen(e.operand, env)
+        cg = self.cg
+        kind = ref[0]
+        if kind == "rank":
+            return f"{self.const(cg.rank_of)}[{x}]"
+        if kind == "suit":
+            return f"{self.const(cg.suit_of)}[{x}]"
+        if kind == "attr":
+            return f"{self.const(cg.attr_tables[ref[1]])}[{x}]"
+        if kind == "zone_of":
+            return f"({int(cg.zone_base[ref[1]])} + {x})"
+        if kind == "var_of":
+            return f"g.vars[{int(cg.var_base[ref[1]])} + {x}]"
+        raise Unsupported(kind)
+
+    def g_Call(self, e, env):
+        return self.gen(self.refs[id(e)][1].body, env)
+
+    def g_Expanded(self, e, env):
+        return self.gen(e.body, env)
+
+    def g_Arg(self, e, env):
+        return self.gen(e.expr, env)
+
+    def g_BoolOp(self, e, env):
+        op = " and " if e.op == "and" else " or "
+        return "(" + op.join(self.gen(i, env) for i in e.items) + ")"
+
+    def g_Compare(self, e, env):
+        return f"({self.gen(e.left, env)} {e.op if e.op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
+
+    def g_IsEmpty(self, e, env):
+        z = self.gen(e.zone, env)
+        return f"(len(g.zones[{z}]) > 0)" if e.negate else f"(not g.zones[{z}])"
+
+    def g_Arith(self, e, env):
+        a, b = self.gen(e.left, env), self.gen(e.right, env)
+        if e.op in ("+", "-", "*"):
+            return f"({a} {e.op} {b})"
+        if e.op == "/":
+            return f"_div({a}, {b})"
+        return f"_mod({a}, {b})"
+
+    def g_Cases(self, e, env):
+        out = self.gen(e.default, env)
+        for value, cond in reversed(e.cases):
+            out = f"({self.gen(value, env)} if {self.gen(cond, env)} else {out})"
+        return out
