@@ -55,9 +55,10 @@ def _unquote(tok) -> str:
 class ToAst(Transformer):
     """Parse tree to AST.  Each method builds the node of one grammar rule."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, text: str = ""):
         super().__init__()
         self.file = file
+        self._lines = text.splitlines()
 
     def sp(self, meta):
         return _span(self.file, meta)
@@ -371,6 +372,17 @@ class ToAst(Transformer):
     def param_number(self, meta, c):
         return A.Param("number", str(c[0]), c[1], c[2], c[3], self.sp(meta))
 
+    def alt_label(self, meta, c):
+        return str(c[0])
+
+    def kw_label(self, meta, c):
+        return self._kw_text(meta)
+
+    def _kw_text(self, meta):
+        line = self._lines[meta.line - 1]
+        word = line[meta.column - 1:meta.end_column - 1]
+        return word
+
     def alternative(self, meta, c):
         return A.Alternative(str(c[0]), c[1], c[2], c[3], self.sp(meta))
 
@@ -576,7 +588,7 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         raise RuleFileError([Diagnostic(
             "RL003", ERROR, "this line's indentation matches no block above it",
             _dedent_span(file, text), "line it up with the block it belongs to")]) from None
-    decls = ToAst(file).transform(tree)
+    decls = ToAst(file, text).transform(tree)
     return A.Program(file, tuple(decls), text)
 
 

@@ -1,0 +1,186 @@
+"""rulelang's benchmarks: `python -m benchmarks [--seconds S] [--json PATH] [--quick]`.
+
+Measures, interleaving the runs so that machine noise affects both sides alike:
+  * Crazy Eights through rulelang's public runtime API against a hand-written Python version
+    (benchmarks/reference/crazy_eights.py), for 2 and 4 players: games/s, decisions/s, their
+    ratio, and mean decisions per game (which must agree within 3%: the two are the same game);
+  * every file in rules/: games/s, decisions/s, decisions per game (random play, every allowed
+    number of players from the smallest, capped at 3 counts);
+  * clone() time on a mid-game state; check time per file; the CLI's start-up time.
+Prints a table and writes the figures as JSON (default benchmarks/results/latest.json).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from rulelang.loader import check_file, load  # noqa: E402
+
+
+def play_rulelang(cg, seed):
+    """One random game through the public API; returns decisions."""
+    st = cg.new_game(seed=seed)
+    rng = random.Random(seed)
+    choice = rng.choice
+    while not st.is_terminal():
+        p = st.current_player()
+        st.apply_action(choice(st.legal_actions(p)), p)
+    return st.decisions, st.outcome
+
+
+def timed(fn, budget):
+    """Run fn(i) for i = 0, 1, ... for about `budget` seconds; (count, seconds, results)."""
+    out = []
+    t0 = time.perf_counter()
+    i = 0
+    while True:
+        out.append(fn(i))
+        i += 1
+        el = time.perf_counter() - t0
+        if el >= budget:
+            return i, el, out
+
+
+def crazy_eights(seconds, rounds):
+    from benchmarks.reference import crazy_eights as ref
+    game = load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    rows = []
+    for n in (2, 4):
+        cg = game.compiled(n)
+        rl = {"games": 0, "sec": 0.0, "dec": 0}
+        rf = {"games": 0, "sec": 0.0, "dec": 0}
+        seed = 0
+        for _ in range(rounds):            # interleave: rulelang, reference, rulelang, ...
+            k, el, res = timed(lambda i: play_rulelang(cg, seed + i)[0], seconds / rounds / 2)
+            rl["games"] += k; rl["sec"] += el; rl["dec"] += sum(res)
+            k, el, res = timed(lambda i: ref.play_game(random.Random(seed + i), n)[1],
+                               seconds / rounds / 2)
+            rf["games"] += k; rf["sec"] += el; rf["dec"] += sum(res)
+            seed += 100_000
+        row = {"players": n}
+        for name, d in (("rulelang", rl), ("reference", rf)):
+            row[name] = {"games_per_s": d["games"] / d["sec"], "decisions_per_s": d["dec"] / d["sec"],
+                         "decisions_per_game": d["dec"] / d["games"], "games": d["games"]}
+        row["ratio"] = row["reference"]["games_per_s"] / row["rulelang"]["games_per_s"]
+        a, b = row["rulelang"]["decisions_per_game"], row["reference"]["decisions_per_game"]
+        row["decisions_agree"] = abs(a - b) / b <= 0.03
+        rows.append(row)
+    return rows
+
+
+def rule_files(seconds):
+    rows = []
+    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))
+    for path in files:
+        try:
+            game = load(path)
+        except Exception as err:      # a broken file is reported, not fatal to the benchmark
+            rows.append({"file": os.path.relpath(path, ROOT), "error": str(err)[:200]})
+            continue
+        lo, hi = game.players
+        for n in sorted({lo, min(hi, lo + 2), hi})[:3]:
+            cg = game.compiled(n)
+            k, el, res = timed(lambda i: play_rulelang(cg, i), seconds / max(1, len(files)) / 2)
+            dec = sum(d for d, _ in res)
+            ended = sum(1 for _, o in res if o != "error")
+            rows.append({"file": os.path.relpath(path, ROOT), "players": n, "games": k,
+                         "games_per_s": k / el, "decisions_per_s": dec / el,
+                         "decisions_per_game": dec / k, "ended_normally": ended / k})
+    return rows
+
+
+def clone_time():
+    game = load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    st = game.compiled(4).new_game(seed=1)
+    rng = random.Random(1)
+    for _ in range(15):
+        if st.is_terminal():
+            break
+        st.apply_action(rng.choice(st.legal_actions()))
+    k = 20000
+    t0 = time.perf_counter()
+    for _ in range(k):
+        st.clone()
+    return (time.perf_counter() - t0) / k * 1e6
+
+
+def check_times():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
+                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+        check_file(path)                      # warm: the grammar is built once per process
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            check_file(path)
+            times.append(time.perf_counter() - t0)
+        out[os.path.relpath(path, ROOT)] = statistics.median(times) * 1000
+    return out
+
+
+def cli_startup():
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "rulelang", "--help"], cwd=ROOT,
+                           capture_output=True)
+        times.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            return None
+    return statistics.median(times) * 1000
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=20.0, help="time for the Crazy Eights duel")
+    ap.add_argument("--rules-seconds", type=float, default=30.0, help="time shared by rules/ files")
+    ap.add_argument("--quick", action="store_true", help="a tiny budget, to check the command runs")
+    ap.add_argument("--json", default=os.path.join(ROOT, "benchmarks", "results", "latest.json"))
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.seconds, a.rules_seconds = 0.4, 0.4
+    res = {"python": sys.version.split()[0], "crazy_eights": crazy_eights(a.seconds, 4 if not a.quick else 1),
+           "rules": rule_files(a.rules_seconds), "clone_us": clone_time() if not a.quick else None,
+           "check_ms": check_times(), "cli_help_ms": cli_startup() if not a.quick else None}
+    print("Crazy Eights, random play: rulelang vs hand-written Python")
+    print(f"{'players':>7} {'rulelang g/s':>13} {'reference g/s':>14} {'ratio':>6} "
+          f"{'rl dec/s':>10} {'rl dec/g':>9} {'ref dec/g':>9} agree")
+    for r in res["crazy_eights"]:
+        print(f"{r['players']:>7} {r['rulelang']['games_per_s']:>13.0f} {r['reference']['games_per_s']:>14.0f} "
+              f"{r['ratio']:>6.2f} {r['rulelang']['decisions_per_s']:>10.0f} "
+              f"{r['rulelang']['decisions_per_game']:>9.1f} {r['reference']['decisions_per_game']:>9.1f} "
+              f"{'yes' if r['decisions_agree'] else 'NO'}")
+    print("\nrules/, random play")
+    print(f"{'file':<44} {'n':>2} {'games/s':>9} {'dec/s':>9} {'dec/game':>9} {'ended':>6}")
+    for r in res["rules"]:
+        if "error" in r:
+            print(f"{r['file']:<44} error: {r['error']}")
+            continue
+        print(f"{r['file']:<44} {r['players']:>2} {r['games_per_s']:>9.0f} {r['decisions_per_s']:>9.0f} "
+              f"{r['decisions_per_game']:>9.1f} {r['ended_normally']:>6.0%}")
+    if res["clone_us"] is not None:
+        print(f"\nclone() of a mid-game 4-player Crazy Eights state: {res['clone_us']:.1f} µs")
+    print("\ncheck time per file (median of 5, in process):")
+    for f, ms in res["check_ms"].items():
+        print(f"  {f:<44} {ms:7.1f} ms")
+    if res["cli_help_ms"] is not None:
+        print(f"\n`rulelang --help` start-up: {res['cli_help_ms']:.0f} ms")
+    os.makedirs(os.path.dirname(a.json), exist_ok=True)
+    with open(a.json, "w") as fh:
+        json.dump(res, fh, indent=2)
+    print(f"\nfigures written to {os.path.relpath(a.json)}")
+
+
+if __name__ == "__main__":
+    main()
