@@ -604,7 +604,7 @@ class Checker:
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
-                self.refs[id(target)] = ("var", target.name, v.decl.per_player)
+                self.refs[id(target)] = ("var", target.name, v.decl.per_player, s.you_slot)
                 self.types[id(target)] = v.type
                 return v.type
             if target.name in self.options:

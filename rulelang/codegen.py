@@ -25,7 +25,7 @@ class Unsupported(Exception):
     pass
 
 
-_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|_[a-z]+\d*|and|or|not|if|else|for|in|len|sum|any|all"
+_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|_[a-z]+\d*|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
                             r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|get|append"
                             r"|extend|None|True|False)$")
 
@@ -91,6 +91,24 @@ class ExprGen:
         if "fr" in re.findall(r"[A-Za-z_]+", body):
             raise Unsupported("uses locals")
         return self._compile(f"def _f(g, p):\n    return {body}\n")
+
+    def endings_function(self, conditions):
+        """``f(g)`` returning ``(k, p)`` for the first ending ``k`` whose condition holds for a
+        player ``p`` (from the current player on, in the order of play), or None."""
+        if not conditions:
+            raise Unsupported("no endings")
+        n = int(self.cg.n)
+        lines = ["def _f(g):", "    _c = g.cur", "    _d = g.dir"]
+        for k, cond in enumerate(conditions):
+            body = self.gen(cond, {2: "p"})
+            if "fr" in re.findall(r"[A-Za-z_]+", body):
+                raise Unsupported("uses locals")
+            lines.append(f"    for _k in range({n}):")
+            lines.append(f"        p = (_c + _d * _k) % {n}")
+            lines.append(f"        if {body}:")
+            lines.append(f"            return ({k}, p)")
+        lines.append("    return None")
+        return self._compile("\n".join(lines) + "\n")
 
     def enumerator(self, zone, where, cond, slot_index, base):
         """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""
@@ -287,3 +305,152 @@ class ExprGen:
         for value, cond in reversed(e.cases):
             out = f"({self.gen(value, env)} if {self.gen(cond, env)} else {out})"
         return out
+
+
+# ---- statements -------------------------------------------------------------------------------
+# A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
+# generated function, so the run loop dispatches one instruction instead of one per statement.
+
+_SIMPLE = (A.Move, A.Assign, A.Let, A.Shuffle, A.NextTurn, A.Say, A.Reveal, A.Deal)
+
+
+class StatementGen:
+    """Fuses simple statements for the compiler ``cg`` (which provides closures as fallback)."""
+
+    def __init__(self, cg, exprs: ExprGen):
+        self.cg = cg
+        self.x = exprs
+        self.refs = cg.refs
+
+    def is_simple(self, st) -> bool:
+        if isinstance(st, A.Simple):
+            return st.word in ("skip", "reverse", "pass")
+        if isinstance(st, _SIMPLE):
+            return True
+        if isinstance(st, A.If):
+            return all(self.is_simple(s) for _, body in st.branches for s in body) and \
+                all(self.is_simple(s) for s in (st.otherwise or ()))
+        return False
+
+    def fused(self, stmts):
+        """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""
+        lines = []
+        for st in stmts:
+            self.stmt(st, lines, "    ")
+        src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
+        code = compile(_safe(src), "<rulelang>", "exec")
+        base = dict(self.x.ns)
+
+        def make(nxt):
+            ns = dict(base)
+            ns["_nxt"] = int(nxt)
+            exec(code, ns)   # generated from the checked AST only; see the module docstring
+            return ns["_f"]
+        return make
+
+    def stmt(self, st, lines, ind):
+        m = getattr(self, "t_" + type(st).__name__, None)
+        if m is None or not m(st, lines, ind):
+            self.embed(st, lines, ind)
+
+    def embed(self, st, lines, ind):
+        """Call the closure the compiler makes for this statement."""
+        from .compiler import Builder
+        tmp = Builder()
+        getattr(self.cg, "s_" + type(st).__name__)(st, tmp)
+        for make, labels in tmp.items:
+            if labels:
+                raise Unsupported("jumps")
+            lines.append(f"{ind}{self.x.const(make(0))}(g, fr)")
+
+    def e(self, expr):
+        return self.x.gen(expr, {})
+
+    def t_Simple(self, st, lines, ind):
+        if st.word == "skip":
+            lines.append(f"{ind}g.skip += 1")
+        elif st.word == "reverse":
+            lines.append(f"{ind}g.dir = -g.dir")
+        else:
+            lines.append(f"{ind}pass")
+        return True
+
+    def t_Shuffle(self, st, lines, ind):
+        lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+        return True
+
+    def t_NextTurn(self, st, lines, ind):
+        lines.append(f"{ind}g.next_turn = {self.e(st.player)}")
+        return True
+
+    def t_Let(self, st, lines, ind):
+        lines.append(f"{ind}fr[{3 + int(self.refs[id(st)])}] = int({self.e(st.value)})")
+        return True
+
+    def t_Assign(self, st, lines, ind):
+        t = st.target
+        ref = self.refs.get(id(t))
+        cg = self.cg
+        if ref is None:
+            return False
+        if ref[0] == "slot":
+            place = f"fr[{3 + int(ref[1])}]"
+        elif ref[0] == "var":
+            base = int(cg.var_base[ref[1]])
+            place = f"g.vars[{base} + fr[{3 + int(ref[3])}]]" if ref[2] else f"g.vars[{base}]"
+        elif ref[0] == "var_of":
+            place = f"g.vars[{int(cg.var_base[ref[1]])} + {self.e(t.operand)}]"
+        elif ref[0] == "current":
+            place = "g.cur"
+        else:
+            return False
+        v = self.e(st.value)
+        op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        lines.append(f"{ind}{place} {op} int({v})")
+        return True
+
+    def t_Move(self, st, lines, ind):
+        kind = st.selection.kind
+        if kind not in ("top", "card"):
+            return False
+        s, d = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        put = "insert(0, {})" if st.to_bottom else "append({})"
+        if kind == "top":
+            lines.append(f"{ind}if {s}:")
+            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(s + '.pop()')}")
+            return True
+        c = self.x.fresh()
+        missing = self.x.const(self._missing(st))
+        lines.append(f"{ind}{c} = {self.e(st.selection.expr)}")
+        lines.append(f"{ind}if {c} in {s}:")
+        lines.append(f"{ind}    {s}.remove({c})")
+        lines.append(f"{ind}else:")
+        lines.append(f"{ind}    {missing}(g, {c}, {self.e(st.source)})")
+        lines.append(f"{ind}g.zones[{self.e(st.dest)}].{put.format(c)}")
+        return True
+
+    def _missing(self, st):
+        cg = self.cg
+        span = st.span
+
+        def missing(g, c, zi):
+            from .runtime import GameProblem
+            raise GameProblem("RL902", f"card {cg.card_names[c] if c >= 0 else 'none'} is not in "
+                              f"{cg.zone_label(zi)}", span)
+        return missing
+
+    def t_If(self, st, lines, ind):
+        first = True
+        for cond, body in st.branches:
+            lines.append(f"{ind}{'if' if first else 'elif'} {self.e(cond)}:")
+            first = False
+            for s in body:
+                self.stmt(s, lines, ind + "    ")
+            if not body:
+                lines.append(f"{ind}    pass")
+        if st.otherwise:
+            lines.append(f"{ind}else:")
+            for s in st.otherwise:
+                self.stmt(s, lines, ind + "    ")
+        return True

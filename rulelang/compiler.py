@@ -15,7 +15,7 @@ import random
 from typing import Optional
 
 from . import ast as A
-from .codegen import ExprGen, Unsupported
+from .codegen import ExprGen, StatementGen, Unsupported
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -47,8 +47,47 @@ class Builder:
         self.items.append((make, labels))
         return len(self.items) - 1
 
+    def jump(self, label: Label):
+        """An unconditional jump.  Jumps are threaded: an instruction whose next instruction
+        (or whose target) is a jump goes straight to where the jump leads."""
+        self.items.append((_JUMP, (label,)))
+
+    def ret(self):
+        """Leave the rule; an instruction followed by ``ret`` returns at once."""
+        self.items.append((_RET, ()))
+
     def finish(self):
-        return [make(i + 1, *[l.pos for l in labels]) for i, (make, labels) in enumerate(self.items)]
+        items = self.items
+
+        def dest(i):
+            seen = 0
+            while i < len(items) and seen <= len(items):
+                make, labels = items[i]
+                if make is _JUMP:
+                    i = labels[0].pos
+                elif make is _RET:
+                    return RETURN
+                else:
+                    return i
+                seen += 1
+            return i
+
+        code = []
+        for i, (make, labels) in enumerate(items):
+            if make is _JUMP or make is _RET:
+                target = dest(i)
+                code.append((lambda t: (lambda g, fr: t))(target))
+            else:
+                code.append(make(dest(i + 1), *[dest(l.pos) for l in labels]))
+        return code
+
+
+def _JUMP(nxt, target):       # markers; finish() replaces them
+    raise AssertionError
+
+
+def _RET(nxt):
+    raise AssertionError
 
 
 class AltInfo:
@@ -73,11 +112,13 @@ class CompiledGame:
         self.refs = model.refs
         self.problems: list = []
         self.gen = None
+        self.stmts = None
         self._build_zones()
         self._build_vars()
         self._build_cards()
         self._build_attributes()
         self.gen = ExprGen(self)
+        self.stmts = StatementGen(self, self.gen)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []
         self.proc_names: list = []
@@ -103,6 +144,11 @@ class CompiledGame:
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
             self.endings.append((per_player, pid, body_ctx.nslots))
+        self.endings_fast = None
+        try:
+            self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])
+        except Unsupported:
+            pass
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
@@ -532,15 +578,31 @@ class CompiledGame:
         self.proc_being_built = len(self.procs)
         self.pending_alts: list = []
         self.block(body, b)
-        b.emit(lambda nxt: (lambda g, fr: RETURN))
+        b.ret()
         code = b.finish()
         for aid, label in self.pending_alts:
             self.alternatives[aid].body_pc = label.pos
         return code
 
     def block(self, body, b):
-        for st in body:
+        """Compile statements; runs of simple ones are fused into one generated instruction."""
+        body = list(body)
+        i = 0
+        while i < len(body):
+            j = i
+            if self.stmts is not None:
+                while j < len(body) and self.stmts.is_simple(body[j]):
+                    j += 1
+            if j > i:
+                try:
+                    b.emit(self.stmts.fused(body[i:j]))
+                    i = j
+                    continue
+                except Unsupported:
+                    pass
+            st = body[i]
             getattr(self, "s_" + type(st).__name__)(st, b)
+            i += 1
 
     def step(self, g):
         g.steps += 1
@@ -714,7 +776,7 @@ class CompiledGame:
         elif ref[0] == "var":
             base = self.var_base[ref[1]]
             if ref[2]:
-                yi = 3 + self.refs[id(t)][3] if len(ref) > 3 else 2
+                yi = 3 + ref[3]
 
                 def idx(g, fr):
                     return base + fr[yi]
@@ -756,9 +818,9 @@ class CompiledGame:
         w = st.word
         if w == "stop":
             end = self.loop_ends[-1]
-            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+            b.jump(end)
         elif w == "return":
-            b.emit(lambda nxt: (lambda g, fr: RETURN))
+            b.ret()
         elif w == "pass":
             pass
         elif w == "end turn":
@@ -877,7 +939,7 @@ class CompiledGame:
             nxt_branch = Label()
             b.emit(lambda nxt, other: (lambda g, fr: nxt if c(g, fr) else other), nxt_branch)
             self.block(body, b)
-            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+            b.jump(end)
             b.place(nxt_branch)
         if st.otherwise is not None:
             self.block(st.otherwise, b)
@@ -944,7 +1006,7 @@ class CompiledGame:
             return f
         b.emit(init)
         skip_advance = Label()
-        b.emit(lambda nxt, target: (lambda g, fr: target), skip_advance)
+        b.jump(skip_advance)
         b.place(head)
 
         def advance(nxt):
@@ -1088,7 +1150,7 @@ class CompiledGame:
             b.place(label)
             self.pending_alts.append((aid, label))
             self.block(alt.body, b)
-            b.emit(lambda nxt, end: (lambda g, fr: end), end)
+            b.jump(end)
         b.place(end)
 
     def _simultaneous(self, st, b, ci, xi, enums, alt_labels, end, span):
@@ -1143,7 +1205,7 @@ class CompiledGame:
             b.place(label)
             self.pending_alts.append((aid, label))
             self.block(alt.body, b)
-            b.emit(lambda nxt, d: (lambda g, fr: d), dispatch)
+            b.jump(dispatch)
         b.place(end)
 
     # ---- the game loop -----------------------------------------------------------------------
@@ -1151,6 +1213,14 @@ class CompiledGame:
         """Run before every decision and after every turn: if a ``game ends when`` condition
         holds (for any player, from the current one on), run its body instead."""
         n = self.n
+        if self.endings_fast is not None:
+            hit = self.endings_fast(g)
+            if hit is None:
+                return False
+            k, p = hit
+            pid, body_slots = self.endings[k][1], self.endings[k][2]
+            g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
+            return True
         for cond, pid, body_slots in self.endings:
             for k in range(n):
                 p = (g.cur + g.dir * k) % n
@@ -1165,6 +1235,7 @@ class CompiledGame:
         turn = self.proc_index.get("turn")
         n = self.n
         code = []
+        turn_pad = [0] * self.rule_slots.get("turn", 0)
 
         def call_setup(g, fr):
             fr[1] = 1
@@ -1174,22 +1245,22 @@ class CompiledGame:
             return 1
         code.append(call_setup)
 
-        def turn_start(g, fr):
+        max_steps_error = "the game did not end within {} steps"
+
+        def begin_turn(g, fr):
             if self.endings and self.check_endings(g):
                 return CALL
-            return 2
-        code.append(turn_start)
-
-        def call_turn(g, fr):
-            self.step(g)
-            fr[1] = 3
+            g.steps += 1
+            if g.steps > g.max_steps:
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps))
+            fr[1] = 2
             if turn is None:
                 raise GameProblem("RL151", "the game has no `turn:`")
-            g.stack.append([turn, 0, g.cur] + [0] * self.rule_slots["turn"])
+            g.stack.append([turn, 0, g.cur] + turn_pad)
             return CALL
-        code.append(call_turn)
+        code.append(begin_turn)
 
-        def advance(g, fr):
+        def next_turn(g, fr):
             g.turns += 1
             if g.next_turn >= 0:
                 g.cur = g.next_turn
@@ -1197,8 +1268,9 @@ class CompiledGame:
             else:
                 g.cur = (g.cur + g.dir * (1 + g.skip)) % n
             g.skip = 0
-            return 1
-        code.append(advance)
+            return begin_turn(g, fr)
+        code.append(next_turn)
+        code.append(lambda g, fr: HALT)   # unused position, keeps root_halt below stable
 
         def halt(g, fr):
             if not g.terminal:

@@ -22,7 +22,15 @@ class _NoGen:
     def function(self, *args):
         raise C.Unsupported("off")
 
-    player_function = enumerator = function
+    player_function = enumerator = endings_function = function
+
+
+class _NoFusion:
+    def __init__(self, cg, exprs):
+        pass
+
+    def is_simple(self, st):
+        return False
 
 
 def _transcripts(model, players, seeds):
@@ -42,6 +50,7 @@ def test_generated_code_plays_like_closures(path, monkeypatch):
     n = min(hi, lo + 1)
     fast = _transcripts(game.model, n, range(4))
     monkeypatch.setattr(C, "ExprGen", _NoGen)
+    monkeypatch.setattr(C, "StatementGen", _NoFusion)
     slow = _transcripts(game.model, n, range(4))
     assert fast == slow
 
