@@ -11,10 +11,10 @@ A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i
 """
 from __future__ import annotations
 
-import random
 from typing import Optional
 
 from . import ast as A
+from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
@@ -186,7 +186,7 @@ class CompiledGame:
         st.vars = [0] * len(self.var_info)
         st.cur = 0
         st.dir = 1
-        st.rng = random.Random(0)
+        st.rng = Rng(0)
         return f(st, self._scratch(nslots, you))
 
     def _build_cards(self):
@@ -279,7 +279,7 @@ class CompiledGame:
             st.n = self.n
             st.zones = [[] for _ in self.zone_info]
             st.vars = [0] * len(self.var_info)
-            st.rng = random.Random(0)
+            st.rng = Rng(0)
             for cid, (rname, num, si, extra) in enumerate(self.cards):
                 fr = [-1, 0, 0] + [cid] * slots
                 suit = m.suits[si] if si >= 0 else None
@@ -1331,7 +1331,7 @@ class CompiledGame:
         g.dir = 1
         g.skip = 0
         g.next_turn = -1
-        g.rng = random.Random(seed)
+        g.rng = Rng(seed)
         g.pending = None
         g.legal = None
         g.sim = None

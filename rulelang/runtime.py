@@ -16,8 +16,9 @@ every state of the game.
 """
 from __future__ import annotations
 
-import random
 from typing import Optional
+
+from .rng import Rng
 
 SUSPEND, CALL, RETURN, HALT, END_TURN = -1, -2, -3, -4, -5
 ACTION_SHIFT = 10
@@ -137,9 +138,7 @@ class State:
         c.skip = self.skip
         c.next_turn = self.next_turn
         c.stack = [f[:] for f in self.stack]
-        r = random.Random()
-        r.setstate(self.rng.getstate())
-        c.rng = r
+        c.rng = self.rng.copy()
         c.pending = self.pending
         c.legal = self.legal if self.sim is None else dict(self.legal)
         c.sim = None if self.sim is None else dict(self.sim)
@@ -200,7 +199,7 @@ class State:
             "n": self.n, "zones": self.zones, "vars": self.vars, "cur": self.cur,
             "dir": self.dir, "skip": self.skip, "next_turn": self.next_turn,
             "stack": [list(map(_plain, f)) for f in self.stack],
-            "rng": _rng_to_json(self.rng), "pending": self.pending, "legal": legal,
+            "rng": self.rng.s, "pending": self.pending, "legal": legal,
             "sim": None if self.sim is None else {str(k): v for k, v in self.sim.items()},
             "terminal": self.terminal, "outcome": self.outcome, "winners": self.winners,
             "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
@@ -216,7 +215,8 @@ class State:
         s.vars = list(d["vars"])
         s.cur, s.dir, s.skip, s.next_turn = d["cur"], d["dir"], d["skip"], d["next_turn"]
         s.stack = [[_unplain(x) for x in f] for f in d["stack"]]
-        s.rng = _rng_from_json(d["rng"])
+        s.rng = Rng.__new__(Rng)
+        s.rng.s = int(d["rng"])
         s.pending = d["pending"]
         legal = d["legal"]
         if isinstance(legal, dict):
@@ -244,14 +244,3 @@ def _unplain(x):
     if isinstance(x, list):
         return tuple(x)
     return x
-
-
-def _rng_to_json(r):
-    version, internal, gauss = r.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from_json(d):
-    r = random.Random()
-    r.setstate((d[0], tuple(d[1]), d[2]))
-    return r
