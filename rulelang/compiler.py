@@ -1132,6 +1132,8 @@ class CompiledGame:
 
         def make(nxt):
             def choose(g, fr):
+                if self.endings and self.check_endings(g):
+                    return CALL
                 p = by(g, fr) if by is not None else fr[2]
                 fr[ci] = p
                 out = []
@@ -1139,8 +1141,6 @@ class CompiledGame:
                     en(g, fr, out)
                 if not out:
                     raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
-                if self.endings and self.check_endings(g):
-                    return CALL
                 g.pending = (p,)
                 g.legal = out
                 return SUSPEND
@@ -1159,6 +1159,8 @@ class CompiledGame:
 
         def make(nxt, dispatch):
             def choose_together(g, fr):
+                if self.endings and self.check_endings(g):
+                    return CALL
                 players = []
                 for f in bys:
                     p = f(g, fr)
@@ -1173,8 +1175,6 @@ class CompiledGame:
                     if not out:
                         raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
                     legal[p] = out
-                if self.endings and self.check_endings(g):
-                    return CALL
                 legal["order"] = players
                 legal["slot"] = xi
                 legal["dispatch"] = dispatch
@@ -1247,8 +1247,14 @@ class CompiledGame:
 
         max_steps_error = "the game did not end within {} steps"
 
+        # When the turn opens with a decision, that decision checks the endings itself.
+        turn_rule = self.model.rules.get("turn")
+        opens_with_choice = bool(turn_rule and turn_rule.decl.body and
+                                 isinstance(turn_rule.decl.body[0], A.Choose))
+        check_first = bool(self.endings) and not opens_with_choice
+
         def begin_turn(g, fr):
-            if self.endings and self.check_endings(g):
+            if check_first and self.check_endings(g):
                 return CALL
             g.steps += 1
             if g.steps > g.max_steps:
