@@ -25,7 +25,7 @@ class Unsupported(Exception):
     pass
 
 
-_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|_[a-z]+\d*|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
+_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|pending|legal|sim|turns|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
                             r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|get|append"
                             r"|extend|None|True|False)$")
 
@@ -114,12 +114,16 @@ class ExprGen:
         """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""
         v = self.fresh()
         z = self.gen(zone, {})
-        test = self.gen(where, {slot_index: v}) if where is not None else None
+        hoisted = []
+        test = None
+        if where is not None:
+            test, hoisted = self.gen_hoisting(where, {slot_index: v}, v)
         lines = ["def _f(g, fr, out):"]
         indent = "    "
         if cond is not None:
             lines.append(f"    if not ({self.gen(cond, {})}):")
             lines.append("        return")
+        lines.extend(f"    {name} = {code}" for name, code in hoisted)
         if test is None:
             lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
         else:
@@ -137,7 +141,38 @@ class ExprGen:
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
+        hoist = getattr(self, "_hoist", None)
+        if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)):
+            # Inside a loop over cards: a part that does not depend on the card (and rolls no
+            # die) is computed once, before the loop.
+            self._hoist = None
+            try:
+                code = m(e, env)
+            finally:
+                self._hoist = hoist
+            loop_vars = hoist[0]
+            if not any(v in code for v in loop_vars) and "rng" not in code and \
+                    ("g." in code or "fr[" in code) and not code.startswith("fr["):
+                for name, c in hoist[1]:
+                    if c == code:
+                        return name
+                self.counter += 1
+                name = f"_h{self.counter}"
+                hoist[1].append((name, code))
+                return name
         return m(e, env)
+
+    def gen_hoisting(self, e, env, loop_var):
+        """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
+        compute before the loop."""
+        outer = getattr(self, "_hoist", None)
+        loop_vars = [loop_var] + (list(outer[0]) if outer else [])
+        self._hoist = (loop_vars, [])
+        try:
+            code = self.gen(e, env)
+            return code, self._hoist[1]
+        finally:
+            self._hoist = outer
 
     def slot(self, index, env):
         return env.get(index, f"fr[{int(index)}]")
@@ -222,12 +257,17 @@ class ExprGen:
         v = self.fresh()
         inner = dict(env)
         inner[3 + self.refs[id(e)]] = v
-        c = self.gen(e.condition, inner)
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
         if e.kind == "any":
-            return f"any([1 for {v} in g.zones[{z}] if {c}])"
-        if e.kind == "no":
-            return f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
-        return f"len([1 for {v} in g.zones[{z}] if {c}])"
+            out = f"any([1 for {v} in g.zones[{z}] if {c}])"
+        elif e.kind == "no":
+            out = f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
+        else:
+            out = f"len([1 for {v} in g.zones[{z}] if {c}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
 
     def g_Name(self, e, env):
         ref = self.refs[id(e)]

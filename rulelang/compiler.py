@@ -16,6 +16,7 @@ from typing import Optional
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
+from .rulegen import RuleGen
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -144,6 +145,7 @@ class CompiledGame:
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
             self.endings.append((per_player, pid, body_ctx.nslots))
+        self._generate_rules()
         self.endings_fast = None
         try:
             self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])
@@ -152,6 +154,23 @@ class CompiledGame:
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
+
+    def _generate_rules(self):
+        """Replace each rule's closures by one generated function where the generator knows
+        every statement in it (rulelang.rulegen); the closures stay for the others."""
+        if self.gen is None:
+            return
+        rg = RuleGen(self)
+        bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
+        bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
+        for pid, body in bodies:
+            try:
+                fn, alt_blocks = rg.compile_rule(body, pid)
+            except Unsupported:
+                continue
+            self.procs[pid] = fn
+            for aid, block in alt_blocks:
+                self.alternatives[aid].body_pc = block
 
     # ---- layout ----------------------------------------------------------------------------
     def _build_zones(self):
@@ -1297,8 +1316,11 @@ class CompiledGame:
                 fr = stack[-1]
                 code = procs[fr[0]]
                 pc = fr[1]
-                while pc >= 0:
-                    pc = code[pc](g, fr)
+                if code.__class__ is list:
+                    while pc >= 0:
+                        pc = code[pc](g, fr)
+                else:                       # a generated rule runs until it must stop
+                    pc = code(g, fr, pc)
                 if pc == CALL:
                     stack = g.stack
                     continue

@@ -25,6 +25,14 @@ class _NoGen:
     player_function = enumerator = endings_function = function
 
 
+class _NoRuleGen:
+    def __init__(self, cg):
+        pass
+
+    def compile_rule(self, body, pid):
+        raise C.Unsupported("off")
+
+
 class _NoFusion:
     def __init__(self, cg, exprs):
         pass
@@ -51,6 +59,7 @@ def test_generated_code_plays_like_closures(path, monkeypatch):
     fast = _transcripts(game.model, n, range(4))
     monkeypatch.setattr(C, "ExprGen", _NoGen)
     monkeypatch.setattr(C, "StatementGen", _NoFusion)
+    monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
     slow = _transcripts(game.model, n, range(4))
     assert fast == slow
 

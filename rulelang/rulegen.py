@@ -1,0 +1,451 @@
+"""Whole rules compiled to one generated Python function each.
+
+The closure compiler (:mod:`rulelang.compiler`) turns a rule into a list of instructions that the
+run loop calls one by one.  :class:`RuleGen` turns the same rule into a single function
+``f(g, fr, pc)`` that runs until the rule must stop: at a decision (SUSPEND), a call of another
+rule (CALL, with ``fr[1]`` set to where to resume), its end (RETURN), the end of the turn or of
+the game.  Inside, code without decisions or calls is ordinary structured Python (``if``,
+``while``); only the places where the rule can be resumed (the body of each alternative, the
+statement after a call) are blocks chosen by ``pc``.
+
+The generated source obeys the rules of :mod:`rulelang.codegen` (no text of the rule file in it;
+checked by ``_safe``).  A rule using a statement this module does not know keeps its closures.
+"""
+from __future__ import annotations
+
+import re
+
+from . import ast as A
+from .codegen import Unsupported, _safe
+from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+
+_SUSPENDING = (A.Choose, A.CallRule)
+
+
+def _suspends(st) -> bool:
+    """Does this statement (or anything in it) wait for a decision or call a rule?"""
+    if isinstance(st, _SUSPENDING):
+        return True
+    for body in _bodies(st):
+        if any(_suspends(s) for s in body):
+            return True
+    return False
+
+
+def _bodies(st):
+    if isinstance(st, A.If):
+        for _, body in st.branches:
+            yield body
+        if st.otherwise:
+            yield st.otherwise
+    elif isinstance(st, (A.Loop, A.ForPlayer, A.ForCard)):
+        yield st.body
+    elif isinstance(st, A.Choose):
+        for alt in st.alternatives:
+            yield alt.body
+
+
+class _Block:
+    def __init__(self, number):
+        self.number = number
+        self.lines = []
+        self.closed = False
+
+
+class RuleGen:
+    """Generates the function of one rule for the compiled game ``cg``."""
+
+    def __init__(self, cg):
+        self.cg = cg
+        self.x = cg.gen
+        self.s = cg.stmts
+        self.refs = cg.refs
+
+    def compile_rule(self, body, pid):
+        self.blocks = []
+        self.alt_blocks = []          # (alternative id, block number)
+        self.pid = pid
+        self.loops = []               # ("inline", None) or ("block", end_block)
+        cur = self.new_block()
+        cur = self.stmts(body, cur, "            ")
+        self.close(cur, f"return {RETURN}", "            ")
+        self.thread_jumps()
+        lines = ["def _f(g, fr, pc):", "    while True:"]
+        for b in self.blocks:
+            lines.append(f"        if pc == {b.number}:")
+            lines.extend(b.lines)
+        lines.append(f"        raise _bad(pc)")
+        src = "\n".join(lines) + "\n"
+        self.x.ns["_bad"] = _bad_pc
+        self.x.ns["_over"] = self._over
+        self.x.ns["_noch"] = _no_choice
+        self.x.ns["_ck"] = self.cg.check_endings
+        self.x.ns["_dec"] = _dec
+        self.x.ns["_nextcard"] = _nextcard
+        return self.x._compile(src), self.alt_blocks
+
+    # ---- blocks -------------------------------------------------------------------------------
+    def thread_jumps(self):
+        """A jump to a block that only jumps (or only returns) goes where that block leads."""
+        goto = re.compile(r"^(\s*)pc = (\d+); continue$")
+        final = {}
+        for b in self.blocks:
+            if len(b.lines) == 1:
+                m = goto.match(b.lines[0])
+                if m:
+                    final[b.number] = ("goto", int(m.group(2)))
+                elif b.lines[0].strip().startswith("return "):
+                    final[b.number] = ("return", b.lines[0].strip())
+
+        def resolve(n):
+            seen = set()
+            while n in final and final[n][0] == "goto" and n not in seen:
+                seen.add(n)
+                n = final[n][1]
+            if n in final and final[n][0] == "return":
+                return final[n][1]
+            return n
+
+        for b in self.blocks:
+            for i, line in enumerate(b.lines):
+                m = goto.match(line)
+                if m:
+                    target = resolve(int(m.group(2)))
+                    b.lines[i] = m.group(1) + (target if isinstance(target, str)
+                                               else f"pc = {target}; continue")
+
+    def new_block(self):
+        b = _Block(len(self.blocks))
+        self.blocks.append(b)
+        return b
+
+    def close(self, b, line, ind):
+        if not b.closed:
+            b.lines.append(ind + line)
+            b.closed = True
+
+    def goto(self, b, target, ind):
+        self.close(b, f"pc = {target.number}; continue", ind)
+
+    def step(self, lines, ind):
+        lines.append(f"{ind}g.steps += 1")
+        lines.append(f"{ind}if g.steps > g.max_steps: _over(g)")
+
+    @staticmethod
+    def _over(g):
+        raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+
+    # ---- statements ---------------------------------------------------------------------------
+    def stmts(self, body, cur, ind):
+        for st in body:
+            if cur.closed:                 # code after return/stop can never run
+                break
+            if _suspends(st):
+                cur = self.suspending(st, cur, ind)
+            else:
+                self.inline(st, cur.lines, ind)
+                if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
+                                                     st.word in ("return", "end turn", "stop")):
+                    cur.closed = True
+        return cur
+
+    def inline(self, st, lines, ind):
+        """A statement with no decision or call in it, as structured code."""
+        if isinstance(st, A.Simple):
+            w = st.word
+            if w == "stop":
+                kind, end = self.loops[-1]
+                lines.append(f"{ind}break" if kind == "inline" else f"{ind}pc = {end.number}; continue")
+            elif w == "return":
+                lines.append(f"{ind}return {RETURN}")
+            elif w == "end turn":
+                lines.append(f"{ind}return {END_TURN}")
+            else:
+                self.s.stmt(st, lines, ind)
+            return
+        if isinstance(st, A.EndGame):
+            self.s.embed(st, lines, ind)
+            lines.append(f"{ind}return {HALT}")
+            return
+        if isinstance(st, A.If):
+            first = True
+            for cond, body in st.branches:
+                lines.append(f"{ind}{'if' if first else 'elif'} {self.x.gen(cond, {})}:")
+                first = False
+                self.inline_body(body, lines, ind + "    ")
+            if st.otherwise:
+                lines.append(f"{ind}else:")
+                self.inline_body(st.otherwise, lines, ind + "    ")
+            return
+        if isinstance(st, A.Loop):
+            if st.kind == "times":
+                i = 3 + self.refs[id(st)]
+                lines.append(f"{ind}fr[{i}] = {self.x.gen(st.expr, {})}")
+                lines.append(f"{ind}while fr[{i}] > 0:")
+                lines.append(f"{ind}    fr[{i}] -= 1")
+            elif st.kind == "while":
+                lines.append(f"{ind}while {self.x.gen(st.expr, {})}:")
+            elif st.kind == "until":
+                lines.append(f"{ind}while not {self.x.gen(st.expr, {})}:")
+            else:
+                lines.append(f"{ind}while True:")
+            self.loop_body(st.body, lines, ind + "    ")
+            return
+        if isinstance(st, A.ForPlayer):
+            pi, ki = (3 + s for s in self.refs[id(st)])
+            start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
+            n = int(self.cg.n)
+            lines.append(f"{ind}fr[{pi}] = {start}")
+            lines.append(f"{ind}fr[{ki}] = {n}")
+            lines.append(f"{ind}while fr[{ki}] > 0:")
+            lines.append(f"{ind}    fr[{ki}] -= 1")
+            self.loop_body(st.body, lines, ind + "    ",
+                           after=[f"fr[{pi}] = (fr[{pi}] + g.dir) % {n}"])
+            return
+        if isinstance(st, A.ForCard):
+            ci, li, ii = (3 + s for s in self.refs[id(st)])
+            lines.append(f"{ind}fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])")
+            lines.append(f"{ind}fr[{ii}] = 0")
+            lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
+            lines.append(f"{ind}    fr[{ci}] = fr[{li}][fr[{ii}]]")
+            lines.append(f"{ind}    fr[{ii}] += 1")
+            self.loop_body(st.body, lines, ind + "    ")
+            return
+        if self.s.is_simple(st):
+            self.s.stmt(st, lines, ind)
+            return
+        raise Unsupported(type(st).__name__)
+
+    def inline_body(self, body, lines, ind):
+        start = len(lines)
+        for st in body:
+            self.inline(st, lines, ind)
+        if len(lines) == start:
+            lines.append(f"{ind}pass")
+
+    def loop_body(self, body, lines, ind, after=()):
+        self.loops.append(("inline", None))
+        for st in body:
+            self.inline(st, lines, ind)
+        self.loops.pop()
+        self.step(lines, ind)
+        for a in after:
+            lines.append(ind + a)
+
+    def suspending(self, st, cur, ind):
+        """A statement that waits for a decision or calls a rule: it ends the current block."""
+        m = getattr(self, "sus_" + type(st).__name__, None)
+        if m is None:
+            raise Unsupported(type(st).__name__)
+        return m(st, cur, ind)
+
+    def sus_CallRule(self, st, cur, ind):
+        cg = self.cg
+        if st.name not in cg.proc_index:
+            raise Unsupported("unknown rule")
+        pid = cg.proc_index[st.name]
+        nslots = cg.model.rules[st.name].nslots
+        args = [self.x.gen(a, {}) for a in st.args]
+        pad = nslots - len(args)
+        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
+        after = self.new_block()
+        self.step(cur.lines, ind)
+        cur.lines.append(f"{ind}fr[1] = {after.number}")
+        frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
+        cur.lines.append(f"{ind}g.stack.append([{frame}])")
+        self.close(cur, f"return {CALL}", ind)
+        return after
+
+    def sus_If(self, st, cur, ind):
+        end = self.new_block()
+        for cond, body in st.branches:
+            then = self.new_block()
+            other = self.new_block()
+            cur.lines.append(f"{ind}if {self.x.gen(cond, {})}:")
+            cur.lines.append(f"{ind}    pc = {then.number}; continue")
+            self.goto(cur, other, ind)
+            last = self.stmts(body, then, ind)
+            self.goto(last, end, ind)
+            cur = other
+        if st.otherwise:
+            cur = self.stmts(st.otherwise, cur, ind)
+        self.goto(cur, end, ind)
+        return end
+
+    def _block_loop(self, st, cur, ind, init, test, body, after=()):
+        head, end = self.new_block(), self.new_block()
+        cur.lines.extend(ind + l for l in init)
+        self.goto(cur, head, ind)
+        first = self.new_block()
+        head.lines.append(f"{ind}if not ({test}):")
+        head.lines.append(f"{ind}    pc = {end.number}; continue")
+        self.goto(head, first, ind)
+        self.loops.append(("block", end))
+        last = self.stmts(body, first, ind)
+        self.loops.pop()
+        if not last.closed:
+            self.step(last.lines, ind)
+            last.lines.extend(ind + a for a in after)
+            self.goto(last, head, ind)
+        return end
+
+    def sus_Loop(self, st, cur, ind):
+        if st.kind == "times":
+            i = 3 + self.refs[id(st)]
+            return self._block_loop(st, cur, ind, [f"fr[{i}] = {self.x.gen(st.expr, {})}"],
+                                    f"_dec(fr, {i})", st.body)
+        if st.kind == "while":
+            return self._block_loop(st, cur, ind, [], self.x.gen(st.expr, {}), st.body)
+        if st.kind == "until":
+            return self._block_loop(st, cur, ind, [], f"not {self.x.gen(st.expr, {})}", st.body)
+        return self._block_loop(st, cur, ind, [], "1", st.body)
+
+    def sus_ForPlayer(self, st, cur, ind):
+        pi, ki = (3 + s for s in self.refs[id(st)])
+        start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
+        n = int(self.cg.n)
+        return self._block_loop(st, cur, ind, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
+                                f"_dec(fr, {ki})", st.body,
+                                after=[f"fr[{pi}] = (fr[{pi}] + g.dir) % {n}"])
+
+    def sus_ForCard(self, st, cur, ind):
+        ci, li, ii = (3 + s for s in self.refs[id(st)])
+        init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
+        return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
+
+    def sus_Choose(self, st, cur, ind):
+        cg = self.cg
+        chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
+        ci = 3 + chooser_slot
+        end = self.new_block()
+        L = cur.lines
+        if cg.endings:
+            L.append(f"{ind}if _ck(g): return {CALL}")
+        enum_lines = []
+        alts = []
+        for alt, slot in zip(st.alternatives, param_slots):
+            aid = cg.model.labels[id(alt)]
+            alts.append((aid, alt, slot))
+            self.enum(alt, aid, slot, enum_lines, ind)
+        span = self.x.const(st.span)
+        if st.simultaneous:
+            xi = 3 + extra
+            dispatch = self.new_block()
+            bys = [self.x.gen(b, {}) for b in st.by]
+            L.append(f"{ind}_pl = []")
+            for b in bys:
+                L.append(f"{ind}_p = {b}")
+                L.append(f"{ind}if _p not in _pl: _pl.append(_p)")
+            L.append(f"{ind}_lg = {{}}")
+            L.append(f"{ind}for _p in _pl:")
+            L.append(f"{ind}    fr[{ci}] = _p")
+            L.append(f"{ind}    out = []")
+            L.extend("    " + l for l in enum_lines)
+            L.append(f"{ind}    if not out: _noch(_p, {span})")
+            L.append(f"{ind}    _lg[_p] = out")
+            L.append(f"{ind}_lg[_order] = _pl")
+            L.append(f"{ind}_lg[_slot] = {xi}")
+            L.append(f"{ind}_lg[_disp] = {dispatch.number}")
+            L.append(f"{ind}g.pending = _pl")
+            L.append(f"{ind}g.legal = _lg")
+            L.append(f"{ind}g.sim = {{}}")
+            self.close(cur, f"return {SUSPEND}", ind)
+            self.x.ns.update({"_order": "order", "_slot": "slot", "_disp": "dispatch",
+                              "_dispatch": _dispatch, "_alts": cg.alternatives})
+            D = dispatch.lines
+            D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
+            D.append(f"{ind}if _b < 0:")
+            D.append(f"{ind}    pc = {end.number}; continue")
+            self.close(dispatch, "pc = _b; continue", ind)
+            back = dispatch
+        else:
+            by = self.x.gen(st.by[0], {}) if st.by else "fr[2]"
+            L.append(f"{ind}fr[{ci}] = {by}")
+            L.append(f"{ind}out = []")
+            L.extend(enum_lines)
+            L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
+            L.append(f"{ind}g.pending = (fr[{ci}],)")
+            L.append(f"{ind}g.legal = out")
+            self.close(cur, f"return {SUSPEND}", ind)
+            back = end
+        for aid, alt, slot in alts:
+            b = self.new_block()
+            self.alt_blocks.append((aid, b.number))
+            last = self.stmts(alt.body, b, ind)
+            self.goto(last, back, ind)
+        return end
+
+    def enum(self, alt, aid, slot, lines, ind):
+        base = int(aid) << ACTION_SHIFT
+        p = alt.param
+        cond = self.x.gen(alt.condition, {}) if alt.condition is not None else None
+        inner = ind + ("    " if cond else "")
+        if cond:
+            lines.append(f"{ind}if {cond}:")
+        if p is None:
+            lines.append(f"{inner}out.append({base})")
+            return
+        si = 3 + slot
+        v = self.x.fresh()
+        test = ""
+        if p.where is not None:
+            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            lines.extend(f"{inner}{name} = {c}" for name, c in hoisted)
+            test = " if " + code
+        if p.kind == "card":
+            values = f"g.zones[{self.x.gen(p.source, {})}]"
+        elif p.kind == "player":
+            n = int(self.cg.n)
+            if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
+                you = self.x.slot(3 + self.refs.get(id(p.source), ("you", -1))[1], {})
+                values = f"[({you} + g.dir * _k) % {n} for _k in range(1, {n})]"
+            else:
+                values = f"range({n})"
+        elif p.kind == "suit":
+            values = f"range({len(self.cg.model.suits)})"
+        elif p.kind == "rank":
+            values = self.x.const(list(self.cg.rank_cycle))
+        else:
+            raise Unsupported("number parameter")
+        lines.append(f"{inner}out.extend([{base} + {v} for {v} in {values}{test}])")
+
+
+def _dec(fr, i):
+    """The test of ``repeat N times``: count one down, or say the loop is over."""
+    if fr[i] <= 0:
+        return False
+    fr[i] -= 1
+    return True
+
+
+def _nextcard(fr, ci, li, ii):
+    """The test of ``for each card``: take the next card, or say the loop is over."""
+    k = fr[ii]
+    cards = fr[li]
+    if k >= len(cards):
+        return False
+    fr[ci] = cards[k]
+    fr[ii] = k + 1
+    return True
+
+
+def _bad_pc(pc):
+    return AssertionError(f"no block {pc}")
+
+
+def _no_choice(p, span):
+    raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
+
+
+def _dispatch(fr, xi, ci, alts):
+    """Next secret choice to run after a simultaneous decision: its block, or -1 when done."""
+    ch = fr[xi]
+    if not ch:
+        return -1
+    p, a = ch[0]
+    fr[xi] = ch[1:]
+    fr[ci] = p
+    alt = alts[a >> ACTION_SHIFT]
+    if alt.slot >= 0:
+        fr[alt.slot] = a & ((1 << ACTION_SHIFT) - 1)
+    return alt.body_pc
