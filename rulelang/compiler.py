@@ -623,10 +623,10 @@ class CompiledGame:
             getattr(self, "s_" + type(st).__name__)(st, b)
             i += 1
 
-    def step(self, g):
+    def step(self, g, span=None):
         g.steps += 1
         if g.steps > g.max_steps:
-            raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+            raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps", span)
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
@@ -915,10 +915,11 @@ class CompiledGame:
         yi = 3 + self.refs[id(st)]
         pf = self.cx(st.for_player) if st.for_player is not None else None
         pad = [0] * (nslots - len(args))
+        span = st.span
 
         def make(nxt):
             def call(g, fr):
-                self.step(g)
+                self.step(g, span)
                 fr[1] = nxt
                 you = pf(g, fr) if pf is not None else fr[yi]
                 g.stack.append([pid, 0, you] + [a(g, fr) for a in args] + pad)
@@ -964,7 +965,7 @@ class CompiledGame:
             self.block(st.otherwise, b)
         b.place(end)
 
-    def _loop(self, b, head: Label, end: Label, body):
+    def _loop(self, b, head: Label, end: Label, body, span=None):
         self.loop_ends.append(end)
         self.block(body, b)
         self.loop_ends.pop()
@@ -973,7 +974,8 @@ class CompiledGame:
             def back(g, fr):
                 g.steps += 1
                 if g.steps > g.max_steps:
-                    raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+                    raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps",
+                                      span)
                 return head
             return back
         b.emit(make, head)
@@ -1009,7 +1011,7 @@ class CompiledGame:
                     b.emit(lambda nxt, end: (lambda g, fr: nxt if c(g, fr) else end), end)
                 else:
                     b.emit(lambda nxt, end: (lambda g, fr: end if c(g, fr) else nxt), end)
-        self._loop(b, head, end, st.body)
+        self._loop(b, head, end, st.body, st.span)
 
     def s_ForPlayer(self, st, b):
         pi, ki = (3 + s for s in self.refs[id(st)])
@@ -1044,7 +1046,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body)
+        self._loop(b, head, end, st.body, st.span)
 
     def s_ForCard(self, st, b):
         ci, li, ii = (3 + s for s in self.refs[id(st)])
@@ -1071,7 +1073,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body)
+        self._loop(b, head, end, st.body, st.span)
 
     # ---- choices -----------------------------------------------------------------------------
     def _enumerator(self, alt, aid, slot):
@@ -1271,13 +1273,15 @@ class CompiledGame:
         opens_with_choice = bool(turn_rule and turn_rule.decl.body and
                                  isinstance(turn_rule.decl.body[0], A.Choose))
         check_first = bool(self.endings) and not opens_with_choice
+        turn_span = turn_rule.decl.span if turn_rule else None
 
         def begin_turn(g, fr):
             if check_first and self.check_endings(g):
                 return CALL
             g.steps += 1
             if g.steps > g.max_steps:
-                raise GameProblem("RL901", max_steps_error.format(g.max_steps))
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
+                                  " (every turn was played and none ended it)", turn_span)
             fr[1] = 2
             if turn is None:
                 raise GameProblem("RL151", "the game has no `turn:`")

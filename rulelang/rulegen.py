@@ -127,13 +127,13 @@ class RuleGen:
     def goto(self, b, target, ind):
         self.close(b, f"pc = {target.number}; continue", ind)
 
-    def step(self, lines, ind):
+    def step(self, lines, ind, span=None):
         lines.append(f"{ind}g.steps += 1")
-        lines.append(f"{ind}if g.steps > g.max_steps: _over(g)")
+        lines.append(f"{ind}if g.steps > g.max_steps: _over(g, {self.x.const(span)})")
 
     @staticmethod
-    def _over(g):
-        raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps")
+    def _over(g, span):
+        raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps", span)
 
     # ---- statements ---------------------------------------------------------------------------
     def stmts(self, body, cur, ind):
@@ -189,7 +189,7 @@ class RuleGen:
                 lines.append(f"{ind}while not {self.x.gen(st.expr, {})}:")
             else:
                 lines.append(f"{ind}while True:")
-            self.loop_body(st.body, lines, ind + "    ")
+            self.loop_body(st.body, lines, ind + "    ", span=st.span)
             return
         if isinstance(st, A.ForPlayer):
             pi, ki = (3 + s for s in self.refs[id(st)])
@@ -199,7 +199,7 @@ class RuleGen:
             lines.append(f"{ind}fr[{ki}] = {n}")
             lines.append(f"{ind}while fr[{ki}] > 0:")
             lines.append(f"{ind}    fr[{ki}] -= 1")
-            self.loop_body(st.body, lines, ind + "    ",
+            self.loop_body(st.body, lines, ind + "    ", span=st.span,
                            after=[f"fr[{pi}] = (fr[{pi}] + g.dir) % {n}"])
             return
         if isinstance(st, A.ForCard):
@@ -209,7 +209,7 @@ class RuleGen:
             lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
             lines.append(f"{ind}    fr[{ci}] = fr[{li}][fr[{ii}]]")
             lines.append(f"{ind}    fr[{ii}] += 1")
-            self.loop_body(st.body, lines, ind + "    ")
+            self.loop_body(st.body, lines, ind + "    ", span=st.span)
             return
         if self.s.is_simple(st):
             self.s.stmt(st, lines, ind)
@@ -223,12 +223,12 @@ class RuleGen:
         if len(lines) == start:
             lines.append(f"{ind}pass")
 
-    def loop_body(self, body, lines, ind, after=()):
+    def loop_body(self, body, lines, ind, after=(), span=None):
         self.loops.append(("inline", None))
         for st in body:
             self.inline(st, lines, ind)
         self.loops.pop()
-        self.step(lines, ind)
+        self.step(lines, ind, span)
         for a in after:
             lines.append(ind + a)
 
@@ -249,7 +249,7 @@ class RuleGen:
         pad = nslots - len(args)
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
         after = self.new_block()
-        self.step(cur.lines, ind)
+        self.step(cur.lines, ind, st.span)
         cur.lines.append(f"{ind}fr[1] = {after.number}")
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
         cur.lines.append(f"{ind}g.stack.append([{frame}])")
@@ -284,7 +284,7 @@ class RuleGen:
         last = self.stmts(body, first, ind)
         self.loops.pop()
         if not last.closed:
-            self.step(last.lines, ind)
+            self.step(last.lines, ind, st.span)
             last.lines.extend(ind + a for a in after)
             self.goto(last, head, ind)
         return end
