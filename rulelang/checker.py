@@ -257,6 +257,7 @@ class Checker:
                        players.span if players else None,
                        f"choose a number of players from {self.players[0]} to {self.players[1]}")
 
+        self.symbols: dict = {}       # before the options: word options add their words
         self.options = {}
         for o in by_type.get(A.Option, []):
             self.check_option(o)
@@ -272,9 +273,9 @@ class Checker:
         self.build_cards()
 
         self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
-        self.symbols: dict = {}
         self.attributes: dict = {}
         self.attr_ctx = Context()
+        self.vars, self.defines, self.rules = {}, {}, {}   # attribute values may name options only
         for a in by_type.get(A.Attribute, []):
             self.check_attribute(a)
         self.defines = {d.name: d for d in by_type.get(A.Define, [])}
