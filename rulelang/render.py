@@ -1,0 +1,436 @@
+"""Diagnostics and game positions as text for the terminal.
+
+Everything here returns values (strings or ``rich`` renderables); only :mod:`rulelang.cli`
+prints.  A diagnostic looks like a good compiler's::
+
+    sevens.cardrules:7:13: error[RL101]: unknown name `stok`
+      7 |     shuffle stok
+        |             ^~~~
+      = hint: did you mean `stock`?
+
+``diagnostic_text(d).plain`` is that text without colour.  The source line is highlighted with the
+``.cardrules`` Pygments lexer when :mod:`rulelang.highlight` is available.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from rich.table import Table
+from rich.text import Text
+
+from .ast import Span
+from .diagnostics import ERROR, Diagnostic
+
+SEAT_STYLES = ["bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
+               "bold red", "bold white", "cyan", "magenta", "green"]
+RED_SUITS = ("♥", "♦")
+INTERNAL_ERROR = "RL999"
+
+# ---------------------------------------------------------------------------------------------
+# Diagnostics
+# ---------------------------------------------------------------------------------------------
+
+_sources: dict = {}
+
+
+def source_lines(path: str) -> Optional[list[str]]:
+    """The lines of a file (cached), or None if it cannot be read."""
+    if path not in _sources:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                _sources[path] = fh.read().splitlines()
+        except (OSError, UnicodeDecodeError, ValueError):
+            _sources[path] = None
+    return _sources[path]
+
+
+def forget_sources() -> None:
+    _sources.clear()
+
+
+def _highlighted(line: str, color: bool) -> Text:
+    if not color:
+        return Text(line)
+    try:
+        from rich.syntax import Syntax
+
+        from .highlight import CardrulesLexer
+        text = Syntax(line, CardrulesLexer(), theme="ansi_dark",
+                      background_color="default").highlight(line)
+        text.rstrip()
+        return text
+    except Exception:   # no lexer yet, or it failed: the line without colours is still right
+        return Text(line)
+
+
+def location(d: Diagnostic, default_file: Optional[str] = None) -> str:
+    sp = d.span
+    if sp is None or sp.line <= 0:
+        return (sp.file if sp is not None and sp.file != "<builtin>" else None) or default_file or "rulelang"
+    return f"{sp.file}:{sp.line}:{sp.column}"
+
+
+def diagnostic_text(d: Diagnostic, default_file: Optional[str] = None, color: bool = False,
+                    lines: Optional[list[str]] = None) -> Text:
+    """A diagnostic as a compiler prints it: location, severity, code and message; the source line
+    with a caret under the span; the hint.  ``lines`` overrides reading the span's file."""
+    sev_style = "bold red" if d.severity == ERROR else "bold yellow"
+    out = Text()
+    out.append(location(d, default_file) + ": ", style="bold")
+    out.append(f"{d.severity}[{d.code}]", style=sev_style)
+    out.append(": ")
+    out.append(d.message, style="bold")
+    sp = d.span
+    if sp is not None and sp.line > 0:
+        src = lines if lines is not None else source_lines(sp.file)
+        if src is not None and sp.line <= len(src):
+            line = src[sp.line - 1]
+            num = str(sp.line)
+            gutter = " " * len(num)
+            start = max(sp.column - 1, 0)
+            if sp.end_line == sp.line and sp.end_column > sp.column:
+                width = sp.end_column - sp.column
+            elif sp.end_line > sp.line:
+                width = max(len(line.rstrip()) - start, 1)
+            else:
+                width = 1
+            width = max(1, min(width, max(len(line) - start, 1)))
+            prefix = "".join(ch if ch == "\t" else " " for ch in line[:start])
+            if len(prefix) < start:
+                prefix += " " * (start - len(prefix))
+            out.append("\n  " + num + " | ", style="blue")
+            out.append_text(_highlighted(line, color))
+            out.append("\n  " + gutter + " | ", style="blue")
+            out.append(prefix)
+            out.append("^" + "~" * (width - 1), style=sev_style)
+    if d.hint:
+        out.append("\n  = ", style="blue")
+        out.append("hint", style="bold")
+        out.append(": " + d.hint)
+    return out
+
+
+def diagnostic_plain(d: Diagnostic, default_file: Optional[str] = None,
+                     lines: Optional[list[str]] = None) -> str:
+    return diagnostic_text(d, default_file, color=False, lines=lines).plain
+
+
+def summary_text(n_errors: int, n_warnings: int, n_files: int) -> Text:
+    def plural(n, word):
+        return f"{n} {word}{'' if n == 1 else 's'}"
+    t = Text()
+    files = plural(n_files, "file")
+    if not n_errors and not n_warnings:
+        t.append("ok", style="bold green")
+        t.append(f": no problems in {files}")
+        return t
+    t.append(plural(n_errors, "error"), style="bold red" if n_errors else "")
+    t.append(", ")
+    t.append(plural(n_warnings, "warning"), style="bold yellow" if n_warnings else "")
+    t.append(f" in {files}")
+    return t
+
+
+def problem_diagnostic(problem: dict, default_file: Optional[str] = None) -> Diagnostic:
+    """The runtime's ``state.problem`` (code, message, span as [file, line, column]) as a
+    diagnostic."""
+    sp = problem.get("span")
+    span = None
+    if sp:
+        file, line, col = sp[0], sp[1], sp[2]
+        span = Span(file, line, col, line, col + 1)
+    elif default_file:
+        span = Span(default_file, 0, 0, 0, 0)
+    hint = problem.get("hint")
+    if hint is None and problem.get("code") == "RL901":
+        hint = "give the game a way to end, or raise the budget with --max-steps"
+    return Diagnostic(problem.get("code", "RL900"), ERROR, problem.get("message", "the game failed"),
+                      span, hint)
+
+
+def internal_error(exc: BaseException, context: str = "") -> Diagnostic:
+    where = f" while {context}" if context else ""
+    return Diagnostic(INTERNAL_ERROR, ERROR,
+                      f"internal error{where}: {type(exc).__name__}: {exc}", None,
+                      "this is a bug in rulelang, not in your rule file; please report it with the "
+                      "file and the command that caused it")
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards, seats and moves
+# ---------------------------------------------------------------------------------------------
+
+def seat_style(seat: int) -> str:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+
+def seat_text(seat: int, you: Optional[int] = None) -> Text:
+    """``Player 2`` (seat is 0-based), or ``You`` for the human's seat."""
+    if you is not None and seat == you:
+        return Text("You", style="bold reverse")
+    return Text(f"Player {seat + 1}", style=seat_style(seat))
+
+
+def card_text(name: str) -> Text:
+    if any(s in name for s in RED_SUITS) or name.startswith("red"):
+        return Text(name, style="bold red")
+    return Text(name, style="bold")
+
+
+def cards_text(names, limit: int = 30) -> Text:
+    names = list(names)
+    t = Text()
+    if not names:
+        t.append("(empty)", style="dim")
+        return t
+    shown = names
+    if len(names) > limit:
+        shown = names[-limit:]
+        t.append(f"… {len(names) - limit} more, then ", style="dim")
+    for i, nm in enumerate(shown):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(nm))
+    return t
+
+
+def _highlight_cards(text: str) -> Text:
+    """Colour the red card names (``7♥``, ``Q♦``, ``red_joker``) inside a sentence."""
+    t = Text(text)
+    t.highlight_regex(r"\S*[♥♦]|\bred\w*", "bold red")
+    return t
+
+
+def move_text(seat: int, words: str, you: Optional[int] = None) -> Text:
+    t = Text("  ")
+    t.append_text(seat_text(seat, you))
+    t.append(": ")
+    t.append_text(_highlight_cards(words))
+    return t
+
+
+def say_text(seat: int, text: str, you: Optional[int] = None) -> Text:
+    t = Text("  ")
+    t.append_text(seat_text(seat, you))
+    t.append(f' says: "{text}"', style="italic")
+    return t
+
+
+def reveal_text(seat: int, card: str, you: Optional[int] = None) -> Text:
+    t = Text("  ")
+    t.append_text(seat_text(seat, you))
+    t.append(" reveals ")
+    t.append_text(card_text(card))
+    return t
+
+
+def choice_words(cg, action: int) -> str:
+    return cg.action_to_string(action)
+
+
+def hidden_choice_words(cg, action: int) -> str:
+    """A card choice told without naming the card: ``play a card``."""
+    from .runtime import ACTION_SHIFT
+    alt = cg.alternatives[action >> ACTION_SHIFT]
+    if alt.kind == "card":
+        return f"{alt.label} a card"
+    return cg.action_to_string(action)
+
+
+def card_of_action(cg, action: int) -> Optional[int]:
+    """The card an action chooses (its number), or None when it chooses no card."""
+    from .runtime import ACTION_SHIFT, VALUE_MASK
+    alt = cg.alternatives[action >> ACTION_SHIFT]
+    return (action & VALUE_MASK) if alt.kind == "card" else None
+
+
+def card_visible_to(cg, zones: list, card: int, seat: int) -> bool:
+    """Whether ``seat`` may see ``card`` where it lies in ``zones`` (a state's zone lists)."""
+    for zi, cards in enumerate(zones):
+        if card in cards:
+            name, owner, vis, _ = cg.zone_info[zi]
+            if vis == "everyone" or (vis == "owner" and owner == seat):
+                return True
+            return vis == "top" and cards[-1] == card
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------
+
+def zone_key(name: str, owner: int) -> str:
+    return name if owner < 0 else f"{name}/{owner + 1}"
+
+
+def spectator_zones(st) -> dict:
+    """Every zone as a spectator who sees every card would describe it, in the observation's
+    forms: a list of card names, ``{"top", "size"}`` for a pile with its top face up, and
+    ``{"size", "face_down"}`` for a pile nobody sees (its order is the rules' secret)."""
+    cg = st.game
+    out = {}
+    for zi, (name, owner, vis, _) in enumerate(cg.zone_info):
+        cards = st.zones[zi]
+        key = zone_key(name, owner)
+        if vis == "top":
+            out[key] = {"top": cg.card_names[cards[-1]] if cards else None, "size": len(cards)}
+        elif vis == "nobody" and owner < 0:
+            out[key] = {"size": len(cards), "face_down": True}
+        else:
+            out[key] = [cg.card_names[c] for c in cards]
+    return out
+
+
+def _zone_value(v) -> Text:
+    if v is None:
+        return Text("(hidden)", style="dim")
+    if isinstance(v, list):
+        t = cards_text(v)
+        if len(v) > 1:
+            t.append(f"  ({len(v)})", style="dim")
+        return t
+    size = v.get("size")
+    if "top" in v:
+        t = Text()
+        if v["top"] is None:
+            t.append("(empty)", style="dim")
+            return t
+        t.append("top ")
+        t.append_text(card_text(v["top"]))
+        t.append(f"  ({size} card{'' if size == 1 else 's'})", style="dim")
+        return t
+    return Text(f"{size} card{'' if size == 1 else 's'}, face down", style="dim")
+
+
+def _zone_label(key: str, you: Optional[int]) -> Text:
+    name, _, seat = key.partition("/")
+    if not seat:
+        return Text(name)
+    s = int(seat) - 1
+    t = Text(f"{name} of ")
+    if you is not None and s == you:
+        t.append("you", style="bold reverse")
+    else:
+        t.append(f"player {s + 1}", style=seat_style(s))
+    return t
+
+
+def _vars_text(vars_: dict, you: Optional[int] = None) -> Optional[Text]:
+    if not vars_:
+        return None
+    t = Text()
+    for i, (name, val) in enumerate(vars_.items()):
+        if i:
+            t.append("   ")
+        t.append(name, style="italic")
+        t.append(" = ")
+        if isinstance(val, list):
+            t.append(", ".join(f"{'you' if you == p else 'p' + str(p + 1)}: {v}"
+                               for p, v in enumerate(val)))
+        else:
+            t.append(str(val))
+    return t
+
+
+def table_renderable(zones: dict, vars_: dict, title: str = "", you: Optional[int] = None):
+    """The table as a rich Table: one row per zone (the viewer's own zones first), then the
+    variables."""
+    table = Table(title=title or None, show_header=False, box=None, padding=(0, 1),
+                  title_justify="left", title_style="bold")
+    table.add_column("zone", style="", no_wrap=True)
+    table.add_column("cards")
+    keys = list(zones)
+    if you is not None:
+        mine = [k for k in keys if k.endswith(f"/{you + 1}")]
+        keys = mine + [k for k in keys if k not in mine]
+    for k in keys:
+        table.add_row(_zone_label(k, you), _zone_value(zones[k]))
+    vt = _vars_text(vars_, you)
+    if vt is not None:
+        table.add_row(Text("vars", style="dim"), vt)
+    return table
+
+
+def spectator_table(st, title: str = ""):
+    return table_renderable(spectator_zones(st), st.game.describe_vars(st), title)
+
+
+def observation_table(obs: dict, title: str = ""):
+    return table_renderable(obs["zones"], obs.get("vars", {}), title, you=obs["player"] - 1)
+
+
+def choices_text(words: list[str]) -> Text:
+    t = Text()
+    width = len(str(len(words)))
+    for i, w in enumerate(words, 1):
+        if i > 1:
+            t.append("\n")
+        t.append(f"  {i:>{width}}) ", style="bold cyan")
+        t.append_text(_highlight_cards(w))
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+def scores_of(st) -> Optional[list]:
+    """Each seat's score at the end, when the game declares a score."""
+    cg = st.game
+    if getattr(cg, "score_fn", None) is None:
+        return None
+    try:
+        return [cg.score_of(st, p) for p in range(st.n)]
+    except Exception:
+        return None
+
+
+def result_text(st, you: Optional[int] = None) -> Text:
+    t = Text()
+    if st.outcome == "error":
+        t.append("The game stopped: ", style="bold red")
+        t.append((st.problem or {}).get("message", "a rule failed"))
+        return t
+    winners = list(st.winners)
+    if not winners:
+        t.append("No winner.", style="bold")
+    else:
+        for i, w in enumerate(winners):
+            if i:
+                t.append(" and " if i == len(winners) - 1 else ", ")
+            t.append_text(seat_text(w, you))
+        if you is not None and winners == [you]:
+            t.append(" win!", style="bold")
+        else:
+            t.append(" wins!" if len(winners) == 1 else " win!", style="bold")
+    t.append(f"  ({st.decisions} decisions, {st.turns} turns)", style="dim")
+    scores = scores_of(st)
+    if scores is not None:
+        t.append("\nScores: ")
+        for p, s in enumerate(scores):
+            if p:
+                t.append(", ")
+            t.append_text(seat_text(p, you))
+            t.append(f" {s}")
+    return t
+
+
+def summary_table(stats: dict):
+    """The ``run --games K`` summary: a heading, a table of wins per seat, the averages."""
+    from rich.console import Group
+    n = stats["games"]
+    head = Text(stats["game"], style="bold")
+    head.append(f": {n} games, {stats['players']} players, seeds {stats['seed']}.."
+                f"{stats['seed'] + n - 1}", style="")
+    table = Table()
+    table.add_column("seat")
+    table.add_column("agent")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for p, w in enumerate(stats["wins"]):
+        table.add_row(seat_text(p), stats["agents"][p], str(w), f"{100.0 * w / n:.1f}%" if n else "-")
+    foot = Text(f"no winner: {stats['no_winner']}   errors: {stats['errors']}\n"
+                f"mean decisions: {stats['mean_decisions']:.1f}   "
+                f"mean turns: {stats['mean_turns']:.1f}\n"
+                f"{stats['games_per_second']:.0f} games/s ({stats['seconds']:.2f} s)")
+    return Group(head, table, foot)
