@@ -546,6 +546,12 @@ def _describe_expected(expected) -> str:
 
 
 def _syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    """One diagnostic for a syntax error, in words (see :mod:`rulelang.syntax_errors`)."""
+    from .syntax_errors import syntax_diagnostic
+    return syntax_diagnostic(file, text, err)
+
+
+def _basic_syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     line = getattr(err, "line", 1) or 1
     col = getattr(err, "column", 1) or 1
     span = A.Span(file, line, col, line, col + 1)
