@@ -103,10 +103,25 @@ class UsageError(Exception):
         self.message, self.hint = message, hint
 
 
+def _missing_file(path: str):
+    """A diagnostic when the file named on the command line is not there."""
+    if os.path.isfile(path):
+        return None
+    from .diagnostics import ERROR, Diagnostic
+    what = "is a folder, not a rule file" if os.path.isdir(path) else "does not exist"
+    return Diagnostic("RL125", ERROR, f"`{path}` {what}", None,
+                      "give the path of a .cardrules file, relative to the current folder "
+                      f"({os.getcwd()}) or absolute")
+
+
 def _load_game(path: str, overrides: dict, err: Out):
     """The checked game, or None after printing its diagnostics."""
     from .diagnostics import RuleFileError
     from .loader import load
+    missing = _missing_file(path)
+    if missing is not None:
+        _diag_out(err, missing, path)
+        return None
     try:
         return load(path, overrides)
     except RuleFileError as e:
@@ -477,6 +492,9 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
     from .loader import Game, check_file
     from .render import internal_error
     internal = False
+    missing = _missing_file(path)
+    if missing is not None:
+        return [missing], False
     try:
         diags, model, decls = check_file(path, overrides, players=players)
         diags = list(diags)
@@ -521,7 +539,16 @@ def cmd_check(args) -> int:
     overrides = _overrides(args)
     all_diags = []
     internal = False
-    for path in args.files:
+    files = []
+    for path in args.files:          # a folder means every rule file in it
+        if os.path.isdir(path):
+            inside = sorted(os.path.join(path, f) for f in os.listdir(path)
+                            if f.endswith(".cardrules"))
+            files.extend(inside or [path])
+        else:
+            files.append(path)
+    args.files = files
+    for path in files:
         diags, bad = check_one(path, overrides, args.players, args.simulate)
         internal |= bad
         all_diags.extend((path, d) for d in diags)
@@ -689,6 +716,7 @@ CHECK_EPILOG = """\
 examples:
   rulelang check examples/crazy_eights.cardrules
   rulelang check rules/*.cardrules
+  rulelang check rules/                           every .cardrules file in a folder
   rulelang check rules/ciq.cardrules --set decks=2 --players 4
   rulelang check --simulate 100 rules/ciq.cardrules
   rulelang check --json broken.cardrules          for editors and CI

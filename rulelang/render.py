@@ -299,7 +299,8 @@ def _zone_value(v) -> Text:
         t.append_text(card_text(v["top"]))
         t.append(f"  ({size} card{'' if size == 1 else 's'})", style="dim")
         return t
-    return Text(f"{size} card{'' if size == 1 else 's'}, face down", style="dim")
+    words = f"{size} card{'' if size == 1 else 's'}"
+    return Text(words + (", face down" if v.get("face_down") else ""), style="dim")
 
 
 def _zone_label(key: str, you: Optional[int]) -> Text:
@@ -335,8 +336,7 @@ def _vars_text(vars_: dict, you: Optional[int] = None) -> Optional[Text]:
 def table_renderable(zones: dict, vars_: dict, title: str = "", you: Optional[int] = None):
     """The table as a rich Table: one row per zone (the viewer's own zones first), then the
     variables."""
-    table = Table(title=title or None, show_header=False, box=None, padding=(0, 1),
-                  title_justify="left", title_style="bold")
+    table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column("zone", style="", no_wrap=True)
     table.add_column("cards")
     keys = list(zones)
@@ -348,7 +348,10 @@ def table_renderable(zones: dict, vars_: dict, title: str = "", you: Optional[in
     vt = _vars_text(vars_, you)
     if vt is not None:
         table.add_row(Text("vars", style="dim"), vt)
-    return table
+    if not title:
+        return table
+    from rich.console import Group
+    return Group(Text(title, style="bold underline"), table)
 
 
 def spectator_table(st, title: str = ""):
