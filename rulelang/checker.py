@@ -174,10 +174,48 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
                 diags.append(Diagnostic("RL123", ERROR, f"{word} is already declared in the base file",
                                         d.span, f"write `replace {_KIND_WORDS[k[0]]} ...` to change it"))
                 continue
+            if is_replace and isinstance(d, A.Option) and k in merged:
+                d = _replaced_option(merged[k], d, diags)
             if k not in merged:
                 order.append(k)
             merged[k] = d
     return [merged[k] for k in order] + endings
+
+
+def _kind_of_value(v):
+    return "yes/no" if isinstance(v, bool) else "number" if isinstance(v, int) else "word"
+
+
+def _replaced_option(base: A.Option, new: A.Option, diags: list) -> A.Option:
+    """``replace option x = V`` in a variant: without a range or choices of its own, the option
+    keeps the base's (and its description), so that V is checked against them; V must be of the
+    base's kind."""
+    if _kind_of_value(base.default) != _kind_of_value(new.default) and new.low is None \
+            and new.choices is None:
+        diags.append(Diagnostic("RL146", ERROR, f"option `{new.name}` is a {_kind_of_value(base.default)} "
+                                f"in the base file, but this sets it to the {_kind_of_value(new.default)} "
+                                f"`{_show(new.default)}`", new.span,
+                                f"give it a {_kind_of_value(base.default)}, e.g. `replace option "
+                                f"{new.name} = {_show(base.default)}`"))
+        return attrs.evolve(new, default=base.default)
+    if new.low is None and new.choices is None:
+        v = new.default
+        allowed = None
+        if base.low is not None and isinstance(v, int) and not base.low <= v <= base.high:
+            allowed = f"from {base.low} to {base.high}"
+        elif base.choices is not None and v not in base.choices:
+            allowed = "one of " + ", ".join(_show(c) for c in base.choices)
+        if allowed is not None:
+            diags.append(Diagnostic("RL145", ERROR, f"option `{new.name}` must be {allowed}, "
+                                    f"not `{_show(v)}`", new.span,
+                                    f"the base file allows {allowed}; to allow other values, give a "
+                                    f"new range: `replace option {new.name} = {_show(v)} "
+                                    + (f"from {base.low} to {max(base.high, v)}`" if base.low is not None
+                                       else f"one of {_show(v)}, ...`")))
+            new = attrs.evolve(new, default=base.default)
+        return attrs.evolve(new, low=base.low, high=base.high, choices=base.choices,
+                            doc=new.doc if new.doc is not None else base.doc)
+    return new
 
 
 # ---- the checker -----------------------------------------------------------------------------
@@ -329,6 +367,7 @@ class Checker:
             self.check_rule(r)
 
         self.check_reachability(by_type)
+        self.check_deals()
         return Model(
             file=self.file, name=game.name if game else self.file, players=self.players,
             options=self.options, deck_types=self.deck_types, deck=self.deck, ranks=self.ranks,
@@ -553,8 +592,15 @@ class Checker:
 
     def check_block(self, body, scope):
         s = scope.child()
+        left = None
         for st in body:
+            if left is not None and left != "reported":
+                self.warning("RL194", f"this line can never run: `{left}` just before it always "
+                             "leaves", st.span, "delete it, or move it before that line")
+                left = "reported"
             self.stmt(st, s)
+            if left is None:
+                left = _leaves(st)
 
     def stmt(self, st, s: Scope):
         m = getattr(self, "st_" + type(st).__name__)
@@ -1053,12 +1099,37 @@ class Checker:
                    did_you_mean(name, self.zones) or f"declare it: `zone {name}: shared, face down`")
 
     # -- whole-game checks
+    def check_deals(self):
+        _check_deals(self)
+
     def check_reachability(self, by_type):
-        used_rules = {n for n, r in self.rules.items() if r.used}
+        # A rule runs when setup, turn or an ending runs it, or a rule that runs does.
+        calls = {n: {c.name for c in _walk(r.decl.body) if isinstance(c, A.CallRule)}
+                 for n, r in self.rules.items()}
+        reached = {"setup", "turn"} & set(self.rules)
+        for e, _ctx, _body in self.endings:
+            reached |= {c.name for c in _walk(e.body) if isinstance(c, A.CallRule)}
+        todo = list(reached)
+        while todo:
+            for callee in calls.get(todo.pop(), ()):
+                if callee in self.rules and callee not in reached:
+                    reached.add(callee)
+                    todo.append(callee)
         for n, r in self.rules.items():
-            if n not in used_rules:
-                self.warning("RL190", f"rule `{n}` is never used", r.decl.span,
-                             f"run it from another rule (`{n}`) or delete it")
+            if n in reached:
+                continue
+            callers = sorted(m for m, cs in calls.items() if n in cs and m != n)
+            if callers:
+                self.warning("RL190", f"rule `{n}` can never run: only "
+                             + ", ".join(f"`{m}`" for m in callers)
+                             + (" runs" if len(callers) == 1 else " run")
+                             + " it, and " + ("that rule is" if len(callers) == 1 else "they are")
+                             + " never run", r.decl.span,
+                             "run one of them from `setup`, `turn` or another rule that runs, "
+                             "or delete them")
+            else:
+                self.warning("RL190", f"rule `{n}` is never run", r.decl.span,
+                             f"run it from `turn` or another rule (a line `{n}`), or delete it")
         has_end = bool(self.endings) or _mentions(self.decls, A.EndGame)
         if not has_end:
             self.error("RL191", "the game has no way to end", A.Span(self.file, 1, 1, 1, 1),
@@ -1081,6 +1152,143 @@ class Checker:
             if o.decl.name not in used_names and o.decl.span.file != "<prelude>":
                 self.warning("RL193", f"option `{o.decl.name}` is never used", o.decl.span,
                              "use it in a rule, or delete it")
+
+
+# ---- constant values (options and the number of players are known) ----------------------------
+class _NotConstant(Exception):
+    pass
+
+
+def const_value(checker, e, n):
+    """The value of an expression that depends only on options and the number of players ``n``,
+    or None."""
+    try:
+        return _const(checker, e, n)
+    except (_NotConstant, ZeroDivisionError, TypeError, RecursionError):
+        return None
+
+
+def _const(c, e, n):
+    if isinstance(e, A.Int):
+        return e.value
+    if isinstance(e, A.Bool):
+        return e.value
+    if isinstance(e, A.Keyword) and e.word == "number of players":
+        return n
+    if isinstance(e, A.Name):
+        ref = c.refs.get(id(e))
+        if ref and ref[0] == "expanded":
+            return _const(c, ref[1].body, n)
+        o = c.options.get(e.name)
+        if o is not None and o.type in (NUMBER, FLAG) and ref and ref[0] == "const":
+            return o.value
+        raise _NotConstant
+    if isinstance(e, (Expanded,)):
+        return _const(c, e.body, n)
+    if isinstance(e, Arg):
+        return _const(c, e.expr, n)
+    if isinstance(e, A.Call):
+        ref = c.refs.get(id(e))
+        if ref and ref[0] == "expanded":
+            return _const(c, ref[1].body, n)
+        raise _NotConstant
+    if isinstance(e, A.Arith):
+        a, b = _const(c, e.left, n), _const(c, e.right, n)
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                "/": lambda: a // b, "mod": lambda: a % b}[e.op]()
+    if isinstance(e, A.Unary) and e.op == "neg":
+        return -_const(c, e.operand, n)
+    if isinstance(e, A.Unary) and e.op == "not":
+        return not _const(c, e.operand, n)
+    if isinstance(e, A.Compare):
+        a, b = _const(c, e.left, n), _const(c, e.right, n)
+        return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[e.op]
+    if isinstance(e, A.BoolOp):
+        vals = [_const(c, i, n) for i in e.items]
+        return all(vals) if e.op == "and" else any(vals)
+    if isinstance(e, A.Cases):
+        for value, cond in e.cases:
+            if _const(c, cond, n):
+                return _const(c, value, n)
+        return _const(c, e.default, n)
+    raise _NotConstant
+
+
+def _checker_deck_size(c, n):
+    """How many cards the deck has for ``n`` players, or None when that depends on the game."""
+    d = c.deck
+    if d is None:
+        return None
+    dt = c.deck_types.get(d.name)
+    if dt is None:
+        return None
+    per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits)
+    if d.with_group is not None:
+        include = True if d.with_condition is None else const_value(c, d.with_condition, n)
+        if include is None:
+            return None
+        if include:
+            per_copy += sum(len(names) for g, names, _r in dt.extras if g == d.with_group)
+    if d.per_player_into is not None:
+        copies = n
+    elif d.copies is None:
+        copies = 1
+    else:
+        copies = const_value(c, d.copies, n)
+        if copies is None:
+            return None
+    return per_copy * max(0, copies)
+
+
+def _check_deals(c):
+    """Deals that need more cards than the deck has, for any allowed number of players.  The
+    deals at the top of ``setup`` add up (each takes from what the ones before left); a deal
+    anywhere else is compared with the whole deck."""
+    lo, hi = c.players
+    if hi - lo > 64:
+        return
+    setup = c.rules.get("setup")
+    top = set()
+    if setup is not None:
+        top = {id(st) for st in setup.decl.body if isinstance(st, A.Deal)}
+    deals = [n for n in _walk([r.decl.body for r in c.rules.values()]) if isinstance(n, A.Deal)]
+    for st in deals:
+        if st.count is None:
+            continue
+        bad = []
+        for n in range(lo, hi + 1):
+            size = _checker_deck_size(c, n)
+            k = const_value(c, st.count, n)
+            if size is None or k is None or isinstance(k, bool):
+                continue
+            before = 0
+            if id(st) in top:
+                for other in setup.decl.body:
+                    if other is st:
+                        break
+                    if isinstance(other, A.Deal) and other.count is not None:
+                        kk = const_value(c, other.count, n)
+                        if kk is not None and not isinstance(kk, bool):
+                            before += kk * n
+            if before + k * n > size and before <= size:
+                bad.append((n, k, size, before))
+        if bad:
+            n, k, size, before = bad[0]
+            counts = ", ".join(str(b[0]) for b in bad)
+            earlier = f" after {before} already dealt" if before else ""
+            c.error("RL173", f"dealing {k} cards to each of {n} players needs {k * n} cards{earlier}, "
+                    f"but the deck has {size}", st.span,
+                    f"this happens with {counts} players; deal fewer cards, use more copies of "
+                    f"the deck, or allow fewer players")
+
+
+def _leaves(st):
+    """The words of a statement after which the rest of its block never runs, or None."""
+    if isinstance(st, A.Simple) and st.word in ("stop", "return", "end turn"):
+        return st.word
+    if isinstance(st, A.EndGame):
+        return "end game"
+    return None
 
 
 def _type_hint(want, got):
