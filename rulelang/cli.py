@@ -114,23 +114,25 @@ def _missing_file(path: str):
                       f"({os.getcwd()}) or absolute")
 
 
-def _load_game(path: str, overrides: dict, err: Out):
-    """The checked game, or None after printing its diagnostics."""
+def _load_game(path: str, overrides: dict, err: Out, failed=None):
+    """The checked game, or None after printing its diagnostics (also added to ``failed``)."""
     from .diagnostics import RuleFileError
     from .loader import load
     missing = _missing_file(path)
-    if missing is not None:
-        _diag_out(err, missing, path)
-        return None
-    try:
-        return load(path, overrides)
-    except RuleFileError as e:
-        for d in e.diagnostics:
-            _diag_out(err, d, path)
-        return None
+    diags = [missing] if missing is not None else []
+    if not diags:
+        try:
+            return load(path, overrides)
+        except RuleFileError as e:
+            diags = e.diagnostics
+    for d in diags:
+        _diag_out(err, d, path)
+    if failed is not None:
+        failed.extend(diags)
+    return None
 
 
-def _compile(game, players, path, err: Out):
+def _compile(game, players, path, err: Out, failed=None):
     from .diagnostics import RuleFileError
     n = players if players is not None else game.players[0]
     try:
@@ -138,7 +140,24 @@ def _compile(game, players, path, err: Out):
     except RuleFileError as e:
         for d in e.diagnostics:
             _diag_out(err, d, path)
+        if failed is not None:
+            failed.extend(e.diagnostics)
         return None
+
+
+def _json_failure(out: Out, args, diags) -> int:
+    """``run --json`` on a file that cannot be played: still one JSON object."""
+    import json
+    items = []
+    for d in diags:
+        j = d.to_json()
+        j.setdefault("file", args.file)
+        items.append(j)
+    res = {"game": None, "players": args.players, "seed": args.seed, "outcome": "invalid",
+           "winners": [], "decisions": 0, "turns": 0,
+           "problem": items[0] if items else None, "diagnostics": items}
+    out.stream.write(json.dumps(res, ensure_ascii=False) + "\n")
+    return EXIT_ERRORS
 
 
 def _agent_names(spec, seats, default="random"):
@@ -182,13 +201,14 @@ def cmd_run(args) -> int:
     import json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
-    game = _load_game(args.file, overrides, err)
+    failed: list = []
+    game = _load_game(args.file, overrides, err, failed)
     if game is None:
-        return EXIT_ERRORS
+        return _json_failure(out, args, failed) if args.json else EXIT_ERRORS
     n = args.players if args.players is not None else game.players[0]
-    cg = _compile(game, n, args.file, err)
+    cg = _compile(game, n, args.file, err, failed)
     if cg is None:
-        return EXIT_ERRORS
+        return _json_failure(out, args, failed) if args.json else EXIT_ERRORS
     names = _agent_names(args.agents, n)
     if "human" in names:
         raise UsageError("`run` plays computer agents only",

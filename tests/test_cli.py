@@ -150,6 +150,15 @@ def test_bad_set_value_is_a_diagnostic(capsys):
     assert "Traceback" not in err
 
 
+def test_bad_set_value_with_json_is_still_one_object(capsys):
+    code = main(["run", SEVENS, "--set", "hand_size=abc", "--json"])
+    cap = capsys.readouterr()
+    assert code == 1
+    res = json.loads(cap.out)
+    assert res["outcome"] == "invalid" and res["problem"]["code"].startswith("RL")
+    assert "hand_size" in cap.err
+
+
 def test_set_without_equals_is_a_usage_error(capsys):
     assert main(["run", SEVENS, "--set", "hand_size"]) == 2
     assert "NAME=VALUE" in capsys.readouterr().err
@@ -334,6 +343,23 @@ def test_no_color_env_and_color_on_terminal(monkeypatch, tmp_rules):
     monkeypatch.setenv("NO_COLOR", "1")
     assert main(["check", path]) == 1
     assert "\x1b[" not in tty2.getvalue() and "^~~~" in tty2.getvalue()
+
+
+def test_source_line_highlighted_with_the_lexer(monkeypatch, tmp_rules):
+    import types
+
+    from pygments.lexers import PythonLexer
+
+    from rulelang.render import diagnostic_text
+    from rulelang.diagnostics import Diagnostic
+    from rulelang.ast import Span
+    fake = types.ModuleType("rulelang.highlight")
+    fake.CardrulesLexer = PythonLexer
+    monkeypatch.setitem(sys.modules, "rulelang.highlight", fake)
+    d = Diagnostic("RL101", "error", "unknown name `stok`", Span("g", 1, 9, 1, 13), None)
+    t = diagnostic_text(d, lines=['shuffle "stok"'], color=True)
+    assert t.plain.splitlines()[1] == '  1 | shuffle "stok"'
+    assert len(t.spans) > 5                          # the line has styles of its own
 
 
 # ---- explain ------------------------------------------------------------------------------------
