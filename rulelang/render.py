@@ -210,9 +210,12 @@ def move_text(seat: int, words: str, you: Optional[int] = None) -> Text:
 
 
 def say_text(seat: int, text: str, you: Optional[int] = None) -> Text:
-    t = Text("  ")
+    """What a rule says (``say``), told as narration about the seat it ran for."""
+    t = Text("  » ", style="dim")
     t.append_text(seat_text(seat, you))
-    t.append(f' says: "{text}"', style="italic")
+    t.append(": ")
+    t.append_text(_highlight_cards(text))
+    t.stylize("italic", 4)
     return t
 
 
@@ -266,7 +269,8 @@ def zone_key(name: str, owner: int) -> str:
 def spectator_zones(st) -> dict:
     """Every zone as a spectator who sees every card would describe it, in the observation's
     forms: a list of card names, ``{"top", "size"}`` for a pile with its top face up, and
-    ``{"size", "face_down"}`` for a pile nobody sees (its order is the rules' secret)."""
+    ``{"size", "face_down"}`` for a face-down pile (its order is the rules' secret, and a long
+    list of cards nobody can see would only hide the cards that matter)."""
     cg = st.game
     out = {}
     for zi, (name, owner, vis, _) in enumerate(cg.zone_info):
@@ -274,7 +278,7 @@ def spectator_zones(st) -> dict:
         key = zone_key(name, owner)
         if vis == "top":
             out[key] = {"top": cg.card_names[cards[-1]] if cards else None, "size": len(cards)}
-        elif vis == "nobody" and owner < 0:
+        elif vis == "nobody":
             out[key] = {"size": len(cards), "face_down": True}
         else:
             out[key] = [cg.card_names[c] for c in cards]
