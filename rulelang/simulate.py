@@ -1,0 +1,175 @@
+"""Find runtime problems by playing random games (``rulelang check --simulate N``).
+
+:func:`simulate` plays ``n_games`` games with uniformly random choices for every allowed number of
+players, first with the options as they are, then with each value of every yes/no or
+``one of`` option (one option changed at a time).  What goes wrong becomes a diagnostic that
+points at the rule that was running:
+
+* RL901 a game that does not end within the step budget;
+* RL902 a move of a card that is not in the zone the rule names;
+* RL903 a number choice with an impossible range;
+* RL904 a decision with no legal choice;
+* RL905 a card created or lost between two decisions (the number of cards in all zones changed);
+* RL999 an internal error of rulelang while playing.
+
+Moves from an empty zone are not reported: the runtime treats them as doing nothing (which is
+what most rule books mean), and detecting them would slow every game down.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from .ast import Span
+from .diagnostics import ERROR, Diagnostic, RuleFileError
+from .loader import load
+
+DEFAULT_MAX_STEPS = 100_000
+MAX_DECISIONS = 20_000
+
+
+def option_settings(game) -> list[dict]:
+    """The option settings to try: none changed, then each other value of each yes/no or choice
+    option, one at a time."""
+    out = [{}]
+    for name, info in game.model.options.items():
+        decl = info.decl
+        if getattr(decl.span, "file", None) == "<prelude>":
+            continue
+        if isinstance(decl.default, bool):
+            values = [not info.value]
+        elif decl.choices is not None:
+            values = [c for c in decl.choices if c != info.value]
+        else:
+            continue
+        for v in values:
+            out.append({name: "yes" if v is True else "no" if v is False else str(v)})
+    return out
+
+
+def _describe(n, overrides, seed):
+    opts = "".join(f", --set {k}={v}" for k, v in overrides.items())
+    return f"{n} players{opts}, seed {seed}"
+
+
+def _rule_span(cg, st, file) -> Optional[Span]:
+    """The span of the rule whose frame is on top of the stack (the one making the decision)."""
+    try:
+        for fr in reversed(st.stack):
+            name = cg.proc_names[fr[0]]
+            r = cg.model.rules.get(name)
+            if r is not None:
+                return r.decl.span
+    except (AttributeError, IndexError, TypeError):
+        pass
+    return Span(file, 0, 0, 0, 0)
+
+
+def _rule_name(cg, st) -> str:
+    try:
+        for fr in reversed(st.stack):
+            name = cg.proc_names[fr[0]]
+            if name in cg.model.rules:
+                return name
+    except (AttributeError, IndexError, TypeError):
+        pass
+    return "?"
+
+
+def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
+    """Play one random game.  Returns None, or (code, message, span, hint)."""
+    file = game.file
+    cg = game.compiled(n)
+    rnd = random.Random(seed)
+    st = game.new_game(n, seed=seed, max_steps=max_steps)
+    total = sum(len(z) for z in st.zones)
+    decisions = 0
+    while not st.is_terminal():
+        if decisions >= MAX_DECISIONS:
+            return ("RL901", f"the game did not end within {MAX_DECISIONS} decisions",
+                    _rule_span(cg, st, file), "give the game a way to end")
+        players = st.current_players()
+        span = _rule_span(cg, st, file)
+        name = _rule_name(cg, st)
+        for p in players:
+            legal = st.legal_actions(p)
+            if not legal:
+                return ("RL904", f"player {p + 1} has no legal choice in rule `{name}`", span,
+                        "add an alternative that is always allowed, such as `pass:`")
+            st.apply_action(rnd.choice(legal), p)
+            decisions += 1
+            if st.is_terminal() or st.sim is None and p != players[-1]:
+                break
+        if st.problem is None:
+            now = sum(len(z) for z in st.zones)
+            if now != total:
+                what = "created" if now > total else "lost"
+                return ("RL905", f"{abs(now - total)} card(s) {what} after a choice in rule `{name}` "
+                        f"({total} before, {now} after)", span,
+                        "this is a bug in rulelang: every move takes a card from one zone to another")
+    if st.problem is not None:
+        p = st.problem
+        sp = p.get("span")
+        span = Span(sp[0], sp[1], sp[2], sp[1], sp[2] + 1) if sp else Span(file, 0, 0, 0, 0)
+        return (p.get("code", "RL900"), p.get("message", "the game failed"), span, None)
+    return None
+
+
+_HINTS = {
+    "RL901": "make sure every path of a turn moves the game towards an end, or add "
+             "`game ends when ...:`",
+    "RL902": "make sure the card is still in that zone when the rule runs, or move it from "
+             "the zone it is in",
+    "RL904": "add an alternative that is always allowed, such as `pass:`",
+}
+
+
+def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
+             max_steps: int = DEFAULT_MAX_STEPS) -> list[Diagnostic]:
+    """Play ``n_games`` random games per number of players and option setting; every runtime
+    problem found, once per place and kind, as a diagnostic."""
+    overrides = dict(overrides or {})
+    try:
+        game = load(path, overrides)
+    except RuleFileError as err:
+        return err.diagnostics
+    diags: list = []
+    seen: set = set()
+    settings = [dict(overrides, **s) for s in option_settings(game)]
+    lo, hi = game.players
+    for setting in settings:
+        try:
+            g = game if setting == overrides else load(path, setting)
+        except RuleFileError as err:
+            for d in err.diagnostics:
+                key = (d.code, d.message)
+                if key not in seen:
+                    seen.add(key)
+                    diags.append(d)
+            continue
+        for n in range(lo, hi + 1):
+            for k in range(n_games):
+                s = seed + k
+                try:
+                    found = play_one(g, n, s, max_steps)
+                except RuleFileError as err:
+                    for d in err.diagnostics:
+                        if (d.code, d.message) not in seen:
+                            seen.add((d.code, d.message))
+                            diags.append(d)
+                    break
+                except Exception as exc:   # a bug in rulelang: say so, do not crash
+                    found = ("RL999", f"internal error while playing: {type(exc).__name__}: {exc}",
+                             Span(path, 0, 0, 0, 0), "this is a bug in rulelang, not in your rule "
+                             "file; please report it")
+                if found is None:
+                    continue
+                code, message, span, hint = found
+                key = (code, span.file if span else None, span.line if span else None)
+                if key in seen:
+                    continue
+                seen.add(key)
+                diags.append(Diagnostic(code, ERROR, f"{message} (in a random game: "
+                                        f"{_describe(n, {k2: v for k2, v in setting.items()}, s)})",
+                                        span, hint or _HINTS.get(code)))
+    return diags
