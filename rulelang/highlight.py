@@ -1,0 +1,61 @@
+"""A Pygments lexer for ``.cardrules`` files.
+
+Registered as the Pygments lexer ``cardrules`` (entry point in pyproject.toml), so
+``pygmentize -l cardrules FILE`` works once rulelang is installed; :mod:`rulelang.render` uses it
+to colour source lines in diagnostics.
+"""
+from __future__ import annotations
+
+from pygments.lexer import RegexLexer, bygroups, words
+from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
+                            Whitespace)
+
+# Words that begin declarations.
+_DECLARATIONS = ("extends", "game", "players", "option", "deck", "type", "attribute", "zone",
+                 "var", "define", "score", "rule", "setup", "turn", "replace", "ends", "when")
+# Words that begin or shape statements.
+_STATEMENTS = ("shuffle", "deal", "move", "set", "add", "subtract", "let", "stop", "return",
+               "pass", "end", "skip", "reverse", "direction", "next", "goes", "say", "reveal",
+               "if", "else", "repeat", "while", "until", "times", "for", "each", "in", "choose",
+               "simultaneously", "by", "from", "to", "with", "winner", "loser", "highest",
+               "lowest", "turned", "over", "where", "otherwise", "all", "but", "into", "copies",
+               "one", "per", "of", "suits", "ranks", "suit", "extra", "face", "up", "down", "seen",
+               "owner", "everyone", "nobody", "shared", "size", "hidden", "top", "bottom",
+               "random", "card", "cards", "player", "rank", "total", "roll", "any", "number",
+               "after", "before", "current", "previous", "opponents")
+_OPERATORS = ("and", "or", "not", "is", "empty", "mod")
+_CONSTANTS = ("yes", "no", "none", "you")
+
+
+class CardrulesLexer(RegexLexer):
+    """Lexer for cardrules, the language of card games written as data."""
+
+    name = "cardrules"
+    aliases = ["cardrules"]
+    filenames = ["*.cardrules"]
+    mimetypes = ["text/x-cardrules"]
+    url = "https://example.invalid/rulelang"
+
+    tokens = {
+        "root": [
+            (r"\n", Whitespace),
+            (r"[ \t\f]+", Whitespace),
+            (r"#.*?$", Comment.Single),
+            (r'"[^"\n]*"?', String.Double),
+            (r"\b(rule)(\s+)([A-Za-z_]\w*)", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
+            (r"\b(define)(\s+)([A-Za-z_]\w*)", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
+            (r"\b(zone|var|option|attribute)(\s+)([A-Za-z_]\w*)",
+             bygroups(Keyword.Declaration, Whitespace, Name.Variable)),
+            (words(_DECLARATIONS, prefix=r"\b", suffix=r"\b"), Keyword.Declaration),
+            (words(_OPERATORS, prefix=r"\b", suffix=r"\b"), Operator.Word),
+            (words(_CONSTANTS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
+            (words(_STATEMENTS, prefix=r"\b", suffix=r"\b"), Keyword),
+            (r"\bd[0-9]+\b", Number.Integer),
+            (r"[0-9]+", Number.Integer),
+            (r"[A-Za-z_]\w*", Name),
+            (r"<=|>=|[<>+\-*/=]", Operator),
+            (r"[():,]", Punctuation),
+            (r"\\\n", Text),
+            (r".", Text),
+        ],
+    }
