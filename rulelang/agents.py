@@ -55,7 +55,7 @@ class Agent:
         raise NotImplementedError
 
 
-class RandomAgent(Agent):
+class UniformRandom(Agent):
     """Uniformly random among the legal actions.  Its generator is seeded from the game's seed
     and its seat, so the same seed replays the same game."""
 
@@ -71,7 +71,7 @@ class RandomAgent(Agent):
         return legal[self.rng.randrange(len(legal))]
 
 
-class FirstAgent(Agent):
+class FirstChoice(Agent):
     """Always the first legal action: deterministic, handy for tests."""
 
     name = "first"
@@ -102,7 +102,7 @@ class HumanAgent(Agent):
         return self.ask(view)
 
 
-AGENTS: dict[str, type] = {cls.name: cls for cls in (RandomAgent, FirstAgent, HumanAgent)}
+AGENTS: dict[str, type] = {cls.name: cls for cls in (UniformRandom, FirstChoice, HumanAgent)}
 
 
 class AgentError(ValueError):

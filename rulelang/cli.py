@@ -682,12 +682,11 @@ lets you take a seat against them; `rulelang explain` tells what an error code m
 
 MAIN_EPILOG = """\
 examples:
-  rulelang run rules/ciq.cardrules                 watch one game, move by move
-  rulelang run examples/crazy_eights.cardrules --players 4 --seed 7
-  rulelang run examples/crazy_eights.cardrules --games 1000   win rates and games/s
-  rulelang play examples/crazy_eights.cardrules    play seat 1 against random players
-  rulelang check rules/*.cardrules                 find every mistake in the files
-  rulelang explain RL101                           what an error code means and how to fix it
+  rulelang run examples/crazy_eights.cardrules               watch one game, move by move
+  rulelang run examples/crazy_eights.cardrules --games 1000  win rates and games/s
+  rulelang play examples/crazy_eights.cardrules              play seat 1 against the computer
+  rulelang check rules/*.cardrules                           find every mistake in the files
+  rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
 Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line,
@@ -703,7 +702,7 @@ has errors or a rule failed while playing (reported like `check` reports errors)
 
 RUN_EPILOG = """\
 examples:
-  rulelang run rules/ciq.cardrules
+  rulelang run examples/crazy_eights.cardrules
   rulelang run examples/crazy_eights.cardrules --players 3 --seed 42
   rulelang run examples/crazy_eights.cardrules --agents first,random --json
   rulelang run examples/sevens.cardrules --set hand_size=5 --quiet
@@ -737,8 +736,8 @@ examples:
   rulelang check examples/crazy_eights.cardrules
   rulelang check rules/*.cardrules
   rulelang check rules/                           every .cardrules file in a folder
-  rulelang check rules/ciq.cardrules --set decks=2 --players 4
-  rulelang check --simulate 100 rules/ciq.cardrules
+  rulelang check examples/crazy_eights.cardrules --players 4
+  rulelang check --simulate 100 examples/crazy_eights.cardrules
   rulelang check --json broken.cardrules          for editors and CI
   rulelang explain RL101                          more about one code
 

@@ -21,8 +21,8 @@ from rich.text import Text
 from .ast import Span
 from .diagnostics import ERROR, Diagnostic
 
-SEAT_STYLES = ["bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
-               "bold red", "bold white", "cyan", "magenta", "green"]
+SEAT_STYLES = ["bold cyan", "bold purple", "bold green", "bold yellow", "bold blue",
+               "bold red", "bold white", "cyan", "purple", "green"]
 RED_SUITS = ("♥", "♦")
 INTERNAL_ERROR = "RL999"
 

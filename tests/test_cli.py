@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from rulelang import cli
-from rulelang.agents import AgentError, FirstAgent, RandomAgent, View, agent_names, make_agent
+from rulelang.agents import AgentError, FirstChoice, UniformRandom, View, agent_names, make_agent
 from rulelang.cli import main
 from rulelang.loader import load
 from rulelang.render import diagnostic_plain
@@ -493,10 +493,10 @@ def test_agents_see_only_their_view():
     assert v.legal == st.legal_actions(st.current_player())
     assert v.observation == st.observation(st.current_player())
     assert not hasattr(v, "state") and not hasattr(v, "zones")
-    assert FirstAgent(0).act(v) == v.legal[0]
-    a, b = RandomAgent(0, seed=9), RandomAgent(0, seed=9)
+    assert FirstChoice(0).act(v) == v.legal[0]
+    a, b = UniformRandom(0, seed=9), UniformRandom(0, seed=9)
     assert [a.act(v) for _ in range(20)] == [b.act(v) for _ in range(20)]
-    assert isinstance(make_agent("random", 1, 3), RandomAgent)
+    assert isinstance(make_agent("random", 1, 3), UniformRandom)
 
 
 # ---- rendering ----------------------------------------------------------------------------------
