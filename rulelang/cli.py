@@ -349,8 +349,8 @@ def cmd_play(args) -> int:
     import random as _random
 
     from .agents import HumanAgent, QuitGame, make_agent
-    from .render import (card_of_action, card_visible_to, choices_text, hidden_choice_words,
-                         move_text, observation_table, result_text, reveal_text, say_text)
+    from .render import (card_of_action, card_visible_to, choices_text, gained_text,
+                         hidden_choice_words, move_text, observation_table, result_text, reveal_text, say_text)
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
@@ -432,6 +432,9 @@ def cmd_play(args) -> int:
             elif kind == "reveal":
                 out.text(reveal_text(entry[1], entry[2], you))
         seen[0] = len(st.log)
+        if before is not None:
+            for t in gained_text(cg, before, st.zones, you):
+                out.text(t)
 
     flush()
     try:

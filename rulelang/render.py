@@ -258,6 +258,23 @@ def card_visible_to(cg, zones: list, card: int, seat: int) -> bool:
     return False
 
 
+def gained_text(cg, before: list, after: list, seat: int) -> list:
+    """``you get 5♠ (hand)``: the cards that arrived in the seat's own zones that it may see,
+    between two zone snapshots."""
+    out = []
+    for zi, (name, owner, vis, _) in enumerate(cg.zone_info):
+        if owner != seat or vis not in ("owner", "everyone"):
+            continue
+        old = set(before[zi])
+        new = [c for c in after[zi] if c not in old]
+        if new:
+            t = Text("  you get ", style="dim")
+            t.append_text(cards_text([cg.card_names[c] for c in new]))
+            t.append(f" ({name})", style="dim")
+            out.append(t)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------

@@ -418,6 +418,7 @@ def test_play_with_piped_input(capsys, monkeypatch):
     assert code == 0
     assert "please type a number from 1 to" in out
     assert "You: " in out
+    assert "You: draw\n  you get " in out              # the card you drew is shown to you
     assert "wins!" in out or "win!" in out
 
 
