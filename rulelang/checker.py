@@ -153,6 +153,11 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
                 continue
             word = _KIND_WORDS[k[0]] + (f" `{k[1]}`" if len(k) > 1 else "")
             is_replace = getattr(d, "replace", False)
+            if is_replace and depth == 0 and k in seen_here:
+                diags.append(Diagnostic("RL121", ERROR,
+                                        f"`replace` {word}: this file extends no other file",
+                                        d.span, "remove `replace`, or add `extends \"base.cardrules\"`"))
+                continue
             if k in seen_here:
                 diags.append(Diagnostic("RL120", ERROR, f"{word} is declared twice in this file",
                                         d.span, "give it another name, or delete one of them"))
@@ -170,6 +175,7 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
                                         f"`replace` {word}: the base file has no {word}",
                                         d.span, did_you_mean(k[-1], [x[-1] for x in merged if x[0] == k[0]])
                                         or "to add something new, leave out `replace`"))
+                continue
             elif exists and not is_replace:
                 diags.append(Diagnostic("RL123", ERROR, f"{word} is already declared in the base file",
                                         d.span, f"write `replace {_KIND_WORDS[k[0]]} ...` to change it"))
@@ -264,6 +270,7 @@ class Checker:
         self.alternatives: list = []
         self.choose_slots: dict = {}
         self.expanding: list = []
+        self.named_rules: set = set()     # rules named in an error (so not "never run" too)
 
     # -- reporting
     def error(self, code, message, span, hint=None):
@@ -704,8 +711,10 @@ class Checker:
                 self.error("RL109", f"`{st.name}` is a define (a value), not a rule to run", st.span,
                            "use it in an expression, or declare `rule`")
             else:
-                self.error("RL101", f"there is no rule `{st.name}`", st.span,
-                           did_you_mean(st.name, self.rules))
+                hint = did_you_mean(st.name, self.rules)
+                if hint:
+                    self.named_rules.add(hint.split("`")[1])
+                self.error("RL101", f"there is no rule `{st.name}`", st.span, hint)
             for a in st.args:
                 self.expr(a, s)
             return
@@ -940,6 +949,7 @@ class Checker:
         if d is not None:
             return self.expand(e, d, (), s)
         if n in self.rules:
+            self.named_rules.add(n)
             self.error("RL109", f"`{n}` is a rule; it is run as a statement, it has no value",
                        e.span, None)
             return ANY
@@ -998,6 +1008,7 @@ class Checker:
         d = self.defines.get(e.name)
         if d is None:
             if e.name in self.rules:
+                self.named_rules.add(e.name)
                 self.error("RL109", f"`{e.name}` is a rule; it is run as a statement, it has no value",
                            e.span, "use a `define` for a value")
             else:
@@ -1116,7 +1127,7 @@ class Checker:
                     reached.add(callee)
                     todo.append(callee)
         for n, r in self.rules.items():
-            if n in reached:
+            if n in reached or n in self.named_rules:
                 continue
             callers = sorted(m for m, cs in calls.items() if n in cs and m != n)
             if callers:

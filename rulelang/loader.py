@@ -34,12 +34,13 @@ def read_layers(path: str, diags: list, text: Optional[str] = None) -> list[A.Pr
     layers: list = []
     seen: list = []
     current, src_text, via = path, text, None
+    first_via = None        # the `extends` line of the file being checked
     while True:
         real = os.path.realpath(current)
         if real in seen:
             diags.append(Diagnostic("RL124", ERROR, "these files extend each other in a circle: "
                                     + " -> ".join(os.path.basename(s) for s in seen + [real]),
-                                    via, "one of them must be the base and extend nothing"))
+                                    first_via or via, "one of them must be the base and extend nothing"))
             break
         seen.append(real)
         if src_text is None:
@@ -70,6 +71,8 @@ def read_layers(path: str, diags: list, text: Optional[str] = None) -> list[A.Pr
                                     None))
             break
         via = ext[0].span
+        if first_via is None:
+            first_via = via
         current = os.path.join(os.path.dirname(current), ext[0].path)
         src_text = None
     layers.reverse()

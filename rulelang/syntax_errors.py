@@ -275,6 +275,22 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
         return _diag("RL006", "this `(` is never closed", A.Span(file, l, c, l, c + 1),
                      "add the `)` that closes it; a value in parentheses cannot go on past the line")
 
+    # A `(` opened earlier on this line and not closed where the line goes on.
+    if isinstance(err, UnexpectedToken) and "RPAR" in set(err.accepts or ()) and err.token.type != "RPAR":
+        depth_open = []
+        for c, w in words:
+            if c >= col:
+                break
+            if w == "(":
+                depth_open.append(c)
+            elif w == ")" and depth_open:
+                depth_open.pop()
+        if depth_open:
+            c = depth_open[-1]
+            return _diag("RL006", f"this `(` is not closed before {_found(err.token)}",
+                         A.Span(file, line, c, line, c + 1),
+                         "add the `)` that closes it where the value in parentheses ends")
+
     # Tabs in the indentation around the error.
     if "\t" in _indent(cur) and (isinstance(err, UnexpectedCharacters) or _is_indent_error(err)):
         return _diag("RL002", "this line is indented with a tab", A.Span(file, line, 1, line, 2),
@@ -283,7 +299,7 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         ch = cur[col - 1:col] if col <= len(cur) else "?"
         if ch == '"':
-            return _diag("RL005", "this text has no closing `\"`", tok_span(len(cur) - col + 1),
+            return _diag("RL005", "this text has no closing quote `\"`", tok_span(len(cur) - col + 1),
                          "text in double quotes must end on the same line")
         if ch == "'":
             return _diag("RL005", "text goes in double quotes, not single quotes", span,
@@ -317,8 +333,16 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     found = _found(tok)
 
     if tok.type == "_INDENT":
+        # The indenter places INDENT on the line end before the indented line.
+        line = min(getattr(tok, "end_line", None) or line + 1, len(lines))
+        cur = lines[line - 1]
+        if "\t" in _indent(cur):
+            return _diag("RL002", "this line is indented with a tab", A.Span(file, line, 1, line, 2),
+                         "indent with spaces (four per level); tabs count as four spaces and hide "
+                         "mistakes")
         return _diag("RL003", "this line is indented more than the one before it",
-                     A.Span(file, line, 1, line, col), "indent only after a line that ends with `:`")
+                     A.Span(file, line, 1, line, len(_indent(cur)) + 1),
+                     "indent only after a line that ends with `:`")
     if tok.type in ("$END", "_DEDENT"):
         what = "the end of the file" if tok.type == "$END" else "the end of the indented block"
         # The error is reported on the last line that has something on it.
@@ -371,6 +395,9 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if first is not None and not _indent(cur) and col == words[0][0] and tok.type == "NAME" \
             and first not in KEYWORDS:
         close = difflib.get_close_matches(first, DECL_WORDS, n=1, cutoff=0.6)
+        if close:
+            return _diag("RL007", f"`{first}` is not a word cardrules knows here; did you mean "
+                         f"`{close[0]}`?", tok_span(len(first)), f"write `{close[0]}`")
         return _diag("RL007", f"`{first}` cannot begin a line at the top level",
                      tok_span(len(first)),
                      f"did you mean `{close[0]}`?" if close else
