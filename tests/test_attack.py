@@ -252,6 +252,19 @@ def test_opening_flip():
     assert ties > 0
 
 
+def test_what_each_player_sees():
+    # "Each player can look back at their own Victory Deck and Deck of Champions, but can not look
+    # at the other player's Decks.  Neither player can look at their Fight Decks."
+    st = setup(victory_deck_1=["A♠"], champions_1=["A♥"], victory_deck_2=["A♣"], champions_2=["A♦"])
+    play(st, "play 7♥")
+    seen = st.observation(0)["zones"]
+    assert seen["victory_deck/1"] == ["A♠"] and seen["champions/1"] == ["A♥"]
+    assert seen["victory_deck/2"] == {"size": 1} and seen["champions/2"] == {"size": 1}
+    assert seen["fight_deck/1"] == {"size": 5} and seen["fight_deck/2"] == {"size": 5}
+    assert seen["hand/1"] == ["2♣", "9♦", "3♠", "4♣"] and seen["hand/2"] == {"size": 5}
+    assert seen["field/1"] == ["7♥"]                  # the Field of Battle is face up
+
+
 # ---- the variants ---------------------------------------------------------------------------
 
 def test_cross_attack_reuses_the_deck_of_champions():
@@ -381,13 +394,17 @@ def test_speed_attack_push_when_a_fight_deck_runs_out():
 
 
 def test_two_decks_each_player_their_own_deck():
+    # "each player uses his or her own deck.  The two decks are not shuffled together."
     cg = game("two_decks").compiled(2)
     assert len(cg.cards) == 104
+    every = set(cg.card_names)
     for seed in range(10):
-        st = cg.new_game(seed=seed)
+        st = cg.new_game(seed=seed)                  # at the opening choice
+        flipped = [c for z in ("victory_deck", "champions") for p in (1, 2) for c in zone(st, f"{z}/{p}")]
         for p in (1, 2):
-            mine = zone(st, f"fight_deck/{p}") + zone(st, f"hand/{p}")
-            assert len(set(mine)) == len(mine)       # never two of a card: one deck each
+            mine = zone(st, f"fight_deck/{p}")
+            assert len(set(mine)) == len(mine) == 52 - len(flipped) // 2   # a whole deck each
+            assert every - set(mine) <= set(flipped)
         flipped = sum(len(zone(st, f"{z}/{p}")) for z in ("victory_deck", "champions") for p in (1, 2))
         assert len(zone(st, "fight_deck/1")) + len(zone(st, "fight_deck/2")) + flipped == 104
 
