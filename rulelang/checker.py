@@ -647,7 +647,11 @@ class Checker:
         want = NUMBER if st.op in ("add", "sub") else t
         if st.op in ("add", "sub") and t not in (NUMBER, ANY):
             self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
-        self.expect(st.value, want, s, "the value")
+        what = {"add": "what is added", "sub": "what is subtracted"}.get(st.op)
+        if what is None:
+            tn = getattr(st.target, "name", None)
+            what = f"the new value of `{tn}`" if tn else "the new value"
+        self.expect(st.value, want, s, what)
 
     def lvalue(self, target, s):
         if isinstance(target, A.Name):
@@ -855,7 +859,9 @@ class Checker:
     def ex_Seat(self, e, s):
         if not (1 <= e.number <= self.players[1]):
             self.error("RL133", f"there is no player {e.number} in a game for at most "
-                       f"{self.players[1]} players", e.span, None)
+                       f"{self.players[1]} players", e.span,
+                       f"seats are numbered from 1 to {self.players[1]}; `player after you`, "
+                       "`next player` and `for each player p` name players without numbers")
         return PLAYER
 
     def ex_Unary(self, e, s):
@@ -1313,6 +1319,22 @@ def _type_hint(want, got):
         return "a zone holds cards; take one with `top of ZONE`"
     if want == FLAG:
         return "a condition is yes or no, e.g. `size of hand is 0`"
+    if want == CARD and got == NUMBER:
+        return "a number is not a card; take a card with `top of ZONE`, or choose one with `card c from ZONE`"
+    if want == PLAYER and got == NUMBER:
+        return "a number is not a player; a seat is written `player 2`"
+    if want == ZONE and got == PLAYER:
+        return "a player is not a zone; `hand of p` is p's hand"
+    if want == NUMBER and got == FLAG:
+        return "yes/no is not a number; `(1 if C else 0)` turns a condition into a number"
+    if want == FLAG and got == NUMBER:
+        return "compare the number with something, e.g. `x > 0`"
+    if want == NUMBER and got == ZONE:
+        return "a zone is not a number; did you mean `size of` it?"
+    if got == SYMBOL or want == SYMBOL:
+        return "words are the values of an option or an attribute; compare them with `is`"
+    if {want, got} == {NUMBER, FLAG} or want != got:
+        return f"compare or combine values of the same kind (here a {want} and a {got})"
     return None
 
 
