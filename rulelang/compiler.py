@@ -160,17 +160,66 @@ class CompiledGame:
         every statement in it (rulelang.rulegen); the closures stay for the others."""
         if self.gen is None:
             return
-        rg = RuleGen(self)
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
+        # First learn which rules the generator can write; then write them again, calling the
+        # rules that never wait for a decision directly, as Python functions.
+        generable = set()
         for pid, body in bodies:
             try:
-                fn, alt_blocks = rg.compile_rule(body, pid)
+                RuleGen(self).compile_rule(body, pid)
+                generable.add(pid)
             except Unsupported:
+                pass
+        direct = {self.proc_index[n] for n in self._never_suspending()} & generable
+        self.direct_rules = direct
+        for pid, body in bodies:
+            if pid not in generable:
                 continue
+            fn, alt_blocks = RuleGen(self, direct).compile_rule(body, pid)
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
+
+    def _never_suspending(self) -> set:
+        """Rules that can never stop for a decision: no choice in them or in any rule they call,
+        and no recursion (a direct Python call must not recurse without bound)."""
+        rules = self.model.rules
+        calls, chooses = {}, {}
+        for name, r in rules.items():
+            found_calls, found_choose = set(), False
+            stack = list(r.decl.body)
+            while stack:
+                st = stack.pop()
+                if isinstance(st, A.Choose):
+                    found_choose = True
+                if isinstance(st, A.CallRule):
+                    found_calls.add(st.name)
+                for f in ("body", "otherwise"):
+                    stack.extend(getattr(st, f, None) or ())
+                if isinstance(st, A.If):
+                    for _, b in st.branches:
+                        stack.extend(b)
+            calls[name], chooses[name] = found_calls, found_choose
+        result = set()
+        for name in rules:
+            seen, todo, ok = set(), [name], True
+            while todo and ok:
+                n = todo.pop()
+                if n in seen:
+                    ok = n != name and ok
+                    continue
+                seen.add(n)
+                if n not in rules or chooses[n]:
+                    ok = False
+                    break
+                for c in calls[n]:
+                    if c == name:
+                        ok = False
+                    todo.append(c)
+            if ok:
+                result.add(name)
+        return result
 
     # ---- layout ----------------------------------------------------------------------------
     def _build_zones(self):

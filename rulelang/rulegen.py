@@ -19,15 +19,15 @@ from . import ast as A
 from .codegen import Unsupported, _safe
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
 
-_SUSPENDING = (A.Choose, A.CallRule)
-
-
-def _suspends(st) -> bool:
-    """Does this statement (or anything in it) wait for a decision or call a rule?"""
-    if isinstance(st, _SUSPENDING):
+def _suspends(st, direct_names=frozenset()) -> bool:
+    """Does this statement (or anything in it) wait for a decision, or call a rule through the
+    run loop?  (Rules in ``direct_names`` are called as plain functions.)"""
+    if isinstance(st, A.Choose):
+        return True
+    if isinstance(st, A.CallRule) and st.name not in direct_names:
         return True
     for body in _bodies(st):
-        if any(_suspends(s) for s in body):
+        if any(_suspends(s, direct_names) for s in body):
             return True
     return False
 
@@ -55,11 +55,13 @@ class _Block:
 class RuleGen:
     """Generates the function of one rule for the compiled game ``cg``."""
 
-    def __init__(self, cg):
+    def __init__(self, cg, direct=frozenset()):
         self.cg = cg
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
+        self.direct = direct
+        self.direct_names = frozenset(n for n, i in cg.proc_index.items() if i in direct)
 
     def compile_rule(self, body, pid):
         self.blocks = []
@@ -80,6 +82,7 @@ class RuleGen:
         self.x.ns["_over"] = self._over
         self.x.ns["_noch"] = _no_choice
         self.x.ns["_ck"] = self.cg.check_endings
+        self.x.ns["_procs"] = self.cg.procs
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         return self.x._compile(src), self.alt_blocks
@@ -140,7 +143,7 @@ class RuleGen:
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
-            if _suspends(st):
+            if _suspends(st, self.direct_names):
                 cur = self.suspending(st, cur, ind)
             else:
                 self.inline(st, cur.lines, ind)
@@ -211,10 +214,27 @@ class RuleGen:
             lines.append(f"{ind}    fr[{ii}] += 1")
             self.loop_body(st.body, lines, ind + "    ", span=st.span)
             return
+        if isinstance(st, A.CallRule) and st.name in self.direct_names:
+            self.direct_call(st, lines, ind)
+            return
         if self.s.is_simple(st):
             self.s.stmt(st, lines, ind)
             return
         raise Unsupported(type(st).__name__)
+
+    def direct_call(self, st, lines, ind):
+        """Call a rule that never waits for a decision as a Python function: its frame is never
+        saved, because no state can be observed while it runs."""
+        cg = self.cg
+        pid = cg.proc_index[st.name]
+        nslots = cg.model.rules[st.name].nslots
+        args = [self.x.gen(a, {}) for a in st.args]
+        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
+        frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
+        self.step(lines, ind, st.span)
+        rc = self.x.fresh()
+        lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, [{frame}], 0)")
+        lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
 
     def inline_body(self, body, lines, ind):
         start = len(lines)
