@@ -1,0 +1,56 @@
+"""check --simulate: random games find the runtime problems of a rule file."""
+import glob
+import os
+
+import pytest
+
+from rulelang.simulate import option_settings, simulate
+from rulelang.loader import load
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def sim(name, n=3):
+    return simulate(os.path.join(HERE, "simulate", name + ".cardrules"), n)
+
+
+def test_a_game_that_never_ends_points_at_the_turn():
+    diags = sim("never_ends")
+    assert [d.code for d in diags] == ["RL901"]
+    assert diags[0].span.line == 10 and "2 players" in diags[0].message
+
+
+def test_a_card_moved_from_where_it_is_not_is_found_with_the_option_on():
+    diags = sim("card_moved_twice")
+    assert [d.code for d in diags] == ["RL902"]
+    assert diags[0].span.line == 17 and "--set double=yes" in diags[0].message
+
+
+def test_no_legal_choice_is_found_for_the_player_count_where_it_happens():
+    diags = sim("no_choice", 5)
+    assert {d.code for d in diags} == {"RL904"}
+    assert all("4 players" in d.message for d in diags)
+
+
+def test_option_settings_try_each_choice_and_flag_once():
+    game = load(os.path.join(HERE, "simulate", "card_moved_twice.cardrules"))
+    assert option_settings(game) == [{}, {"double": "yes"}]
+
+
+def test_errors_in_the_file_are_returned_instead_of_playing():
+    diags = simulate(os.path.join(HERE, "errors", "unknown_zone.cardrules"), 2)
+    assert [d.code for d in diags] == ["RL101"]
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))
+                                        + glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))),
+                         ids=os.path.basename)
+def test_the_real_rule_files_have_no_runtime_problems(path):
+    diags = simulate(path, 3)
+    if os.path.basename(path) == "sevens_strict.cardrules":
+        # A real finding: when only the next rank up may be played, the stock can run out with
+        # nobody able to play, and then everybody passes for ever.
+        assert [d.code for d in diags] == ["RL901"]
+        return
+    assert diags == []
