@@ -12,8 +12,12 @@ points at the rule that was running:
 * RL905 a card created or lost between two decisions (the number of cards in all zones changed);
 * RL999 an internal error of rulelang while playing.
 
-Moves from an empty zone are not reported: the runtime treats them as doing nothing (which is
-what most rule books mean), and detecting them would slow every game down.
+* RL906 (a warning) a move of the top, bottom or a random card, or of N cards, from a zone that
+  is empty at that moment, so that nothing (or less) is moved.
+
+To see moves from empty zones, the games are compiled by :class:`WatchedGame`: the closures only
+(no generated rule functions, no fused statements) with a check before each such move.  Normal
+play never pays for that check.
 """
 from __future__ import annotations
 
@@ -21,11 +25,52 @@ import random
 from typing import Optional
 
 from .ast import Span
-from .diagnostics import ERROR, Diagnostic, RuleFileError
+from .compiler import CompiledGame
+from .diagnostics import ERROR, WARNING, Diagnostic, RuleFileError
 from .loader import load
 
 DEFAULT_MAX_STEPS = 100_000
 MAX_DECISIONS = 20_000
+
+
+class WatchedGame(CompiledGame):
+    """A compiled game that notes every move from an empty zone in :attr:`empty_moves`
+    (span -> zone label).  Slower than :class:`CompiledGame`; for simulation only."""
+
+    def __init__(self, model, n_players, max_steps=DEFAULT_MAX_STEPS):
+        self.empty_moves: dict = {}
+        super().__init__(model, n_players, max_steps)
+
+    def block(self, body, b):
+        saved, self.stmts = self.stmts, None      # one closure per statement, so moves are seen
+        try:
+            super().block(body, b)
+        finally:
+            self.stmts = saved
+
+    def _generate_rules(self):
+        self.direct_rules = set()
+
+    def s_Move(self, st, b):
+        kind = st.selection.kind
+        if kind in ("top", "bottom", "random", "count"):
+            src = self.cx(st.source)
+            count = self.cx(st.selection.expr) if kind == "count" else None
+            span = st.span
+            seen = self.empty_moves
+            label = self.zone_label
+
+            def make(nxt):
+                def watch(g, fr):
+                    z = src(g, fr)
+                    have = len(g.zones[z])
+                    if have == 0 or (count is not None and have < count(g, fr)):
+                        if span not in seen:
+                            seen[span] = (label(z), have)
+                    return nxt
+                return watch
+            b.emit(make)
+        super().s_Move(st, b)
 
 
 def option_settings(game) -> list[dict]:
@@ -79,9 +124,9 @@ def _rule_name(cg, st) -> str:
 def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
     """Play one random game.  Returns None, or (code, message, span, hint)."""
     file = game.file
-    cg = game.compiled(n)
+    cg = _watched(game, n)
     rnd = random.Random(seed)
-    st = game.new_game(n, seed=seed, max_steps=max_steps)
+    st = cg.new_game(seed=seed, max_steps=max_steps)
     total = sum(len(z) for z in st.zones)
     decisions = 0
     while not st.is_terminal():
@@ -113,6 +158,15 @@ def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
         span = Span(sp[0], sp[1], sp[2], sp[1], sp[2] + 1) if sp else Span(file, 0, 0, 0, 0)
         return (p.get("code", "RL900"), p.get("message", "the game failed"), span, None)
     return None
+
+
+def _watched(game, n):
+    """The game compiled for ``n`` players with its moves watched (cached on the game)."""
+    game.compiled(n)                      # the normal compilation's diagnostics, if any
+    cache = game.__dict__.setdefault("_watched", {})
+    if n not in cache:
+        cache[n] = WatchedGame(game.model, n)
+    return cache[n]
 
 
 _HINTS = {
@@ -162,6 +216,18 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
                     found = ("RL999", f"internal error while playing: {type(exc).__name__}: {exc}",
                              Span(path, 0, 0, 0, 0), "this is a bug in rulelang, not in your rule "
                              "file; please report it")
+                for span, (zone, have) in _watched(g, n).empty_moves.items():
+                    key = ("RL906", span.file, span.line)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    what = "empty" if have == 0 else f"down to {have} card(s)"
+                    diags.append(Diagnostic(
+                        "RL906", WARNING, f"a move from {zone}, which was {what}, so "
+                        f"{'nothing' if have == 0 else 'fewer cards'} moved (in a random game: "
+                        f"{_describe(n, setting, s)})", span,
+                        "if that can happen, say what happens then: `if ZONE is empty: ...` "
+                        "(refill it, or end the game)"))
                 if found is None:
                     continue
                 code, message, span, hint = found
