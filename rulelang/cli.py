@@ -218,7 +218,7 @@ def cmd_run(args) -> int:
 
     from .agents import make_agent
     from .render import (move_text, problem_diagnostic, result_text, reveal_text, say_text,
-                         scores_of, spectator_table)
+                         scores_of, spectator_table, with_turn)
     seed = args.seed
     show = not (args.json or args.quiet)
     st = cg.new_game(seed=seed, log=show, max_steps=args.max_steps)
@@ -232,19 +232,29 @@ def cmd_run(args) -> int:
         if opts:
             head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
         out.text(head)
-        state = {"seen": 0, "table_turn": 0}
+        state = {"seen": 0, "table_turn": 0, "turn": 0, "shown_turn": None}
 
         def flush(_before=None):
             log = st.log
             for entry in log[state["seen"]:]:
                 kind = entry[0]
-                if kind == "choice":
-                    out.text(move_text(entry[1], cg.action_to_string(entry[2])))
+                turn = None
+                if kind == "choice":     # logged when made, so it belongs to the turn before
+                    line = move_text(entry[1], cg.action_to_string(entry[2]))
+                    turn = state["turn"] + 1
+                    if turn == state["shown_turn"]:
+                        turn = None
+                    else:
+                        state["shown_turn"] = turn
                 elif kind == "say":
-                    out.text(say_text(entry[1], entry[2]))
+                    line = say_text(entry[1], entry[2])
                 elif kind == "reveal":
-                    out.text(reveal_text(entry[1], entry[2]))
+                    line = reveal_text(entry[1], entry[2])
+                else:
+                    continue
+                out.text(with_turn(turn, line))
             state["seen"] = len(log)
+            state["turn"] = st.turns
             if not st.terminal and st.turns - state["table_turn"] >= max(n, 1) * args.table_every:
                 state["table_turn"] = st.turns
                 out.show(spectator_table(st, f"after turn {st.turns}"))

@@ -227,6 +227,14 @@ def reveal_text(seat: int, card: str, you: Optional[int] = None) -> Text:
     return t
 
 
+def with_turn(turn: Optional[int], line: Text) -> Text:
+    """An event line with the turn number in a margin (blank when the turn is the same as the
+    line above's)."""
+    t = Text(f"{turn:>4}  " if turn is not None else "      ", style="dim")
+    t.append_text(line[2:] if line.plain.startswith("  ") else line)
+    return t
+
+
 def choice_words(cg, action: int) -> str:
     return cg.action_to_string(action)
 
