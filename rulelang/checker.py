@@ -457,15 +457,21 @@ class Checker:
         self.suits: list = []
         self.suit_symbols: dict = {}
         self.card_names: dict = {}
+        # Without a usable deck, the names of the standard deck's cards are still known, so
+        # that every `queen` and `hearts` is not reported as well.
+        fallback = self.deck_types.get("standard") or next(iter(self.deck_types.values()), None)
         if self.deck is None:
             self.error("RL160", "the game does not say which cards it is played with",
                        A.Span(self.file, 1, 1, 1, 1), "add a line such as `deck standard, into stock`")
-            return
-        dt = self.deck_types.get(self.deck.name)
+            dt = fallback
+        else:
+            dt = self.deck_types.get(self.deck.name)
+            if dt is None:
+                self.error("RL161", f"there is no deck type `{self.deck.name}`", self.deck.span,
+                           did_you_mean(self.deck.name, self.deck_types) or
+                           "declare it with `deck type NAME:` or use `standard`")
+                dt = fallback
         if dt is None:
-            self.error("RL161", f"there is no deck type `{self.deck.name}`", self.deck.span,
-                       did_you_mean(self.deck.name, self.deck_types) or
-                       "declare it with `deck type NAME:` or use `standard`")
             return
 
         def add_ranks(ranks):
@@ -492,7 +498,8 @@ class Checker:
             add_ranks([rank])
             for n, sp in names:
                 self.card_names[n] = (group, self.ranks[rank.name])
-        if self.deck.with_group is not None and self.deck.with_group not in groups:
+        if self.deck is not None and self.deck.with_group is not None \
+                and self.deck.with_group not in groups and dt.name == self.deck.name:
             self.error("RL163", f"deck `{dt.name}` has no extra cards called `{self.deck.with_group}`",
                        self.deck.span, did_you_mean(self.deck.with_group, groups) or
                        (f"its extra groups are: {', '.join(sorted(groups))}" if groups else
