@@ -1396,4 +1396,11 @@ def check(decls: list, file: str, overrides: dict | None = None,
     compiler may use only when no diagnostic is an error)."""
     c = Checker(decls, file, overrides, players)
     model = c.run()
-    return c.diags, model
+    # A mistake inside a define is found again at each use of the define: report it once.
+    unique, seen = [], set()
+    for d in c.diags:
+        key = (d.code, d.message, d.span)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique, model
