@@ -194,6 +194,10 @@ def _position(e):
     return getattr(st, "position", st)
 
 
+# Mistakes recognised only when the token found is of the same type as in the example.
+_EXACT = {"compare_eq", "set_eq", "assign"}
+
+
 def _match(e: UnexpectedToken) -> Optional[str]:
     pos, acc, typ = _position(e), frozenset(e.accepts or ()), e.token.type
     fallback = None
@@ -201,7 +205,7 @@ def _match(e: UnexpectedToken) -> Optional[str]:
         if kpos == pos and kacc == acc:
             if ktyp == typ:
                 return label
-            if fallback is None:
+            if fallback is None and label not in _EXACT:
                 fallback = label
     return fallback
 
@@ -392,6 +396,10 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
             return _diag("RL007", f"`{first}` is not a word cardrules knows here; did you mean "
                          f"`{close[0]}`?", A.Span(file, line, c0, line, c0 + len(first)),
                          f"write `{close[0]}`")
+    if first in STMT_WORDS and not _indent(cur) and col == words[0][0] and first not in DECL_WORDS:
+        return _diag("RL003", f"`{first}` begins a statement, but this line is not indented",
+                     tok_span(len(first)), "statements go inside `setup:`, `turn:`, a `rule` or "
+                     "`game ends when ...:`, indented under it")
     if first is not None and not _indent(cur) and col == words[0][0] and tok.type == "NAME" \
             and first not in KEYWORDS:
         close = difflib.get_close_matches(first, DECL_WORDS, n=1, cutoff=0.6)
@@ -405,7 +413,18 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
                      "define, rule, setup, turn, `game ends when ...:`; statements go indented "
                      "inside them")
 
+    if first is not None and _indent(cur) and first not in KEYWORDS and tok.line == line \
+            and len(words) > 1 and col == words[1][0] and re.match(r"[A-Za-z_]\w*$", first) \
+            and words[1][1] not in ("(", "for", "=", ":") and tok.type != "_NL":
+        return _diag("RL007", f"`{first}` is not a statement word",
+                     A.Span(file, line, words[0][0], line, words[0][0] + len(first)),
+                     "a line in a block starts with a statement (move, deal, set, add, if, choose, "
+                     "repeat, for each, say ...) or is the name of a rule to run, alone on its line")
     # `==` and `=` where a comparison belongs.
+    if tok.type == "EQUAL" and cur[col - 2:col] == "==" and first in ("var", "option", "let",
+                                                                      "define", "replace"):
+        return _diag("RL009", "write one `=` here", A.Span(file, line, col - 1, line, col + 1),
+                     "a declaration gives its value with `=`: `var passes = 0`")
     if tok.type == "EQUAL" and cur[col - 1:col + 1] == "==":
         return _diag("RL009", "to compare, write `is`, not `==`", tok_span(2),
                      "e.g. `if rank of c is 8:`")
