@@ -751,6 +751,7 @@ class Checker:
         self.check_rule(r)
 
     def st_Say(self, st, s):
+        self.refs[id(st)] = s.you_slot          # the line is said by the chooser inside a choice
         for p in st.parts:
             if not isinstance(p, str):
                 self.expr(p, s)

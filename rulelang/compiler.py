@@ -978,11 +978,12 @@ class CompiledGame:
 
     def s_Say(self, st, b):
         parts = [p if isinstance(p, str) else (self.cx(p), self.types.get(id(p))) for p in st.parts]
+        yi = 3 + self.refs.get(id(st), -1)
 
         def make(nxt):
             def say(g, fr):
                 if g.log is not None:
-                    g.log.append(("say", fr[2], " ".join(
+                    g.log.append(("say", fr[yi], " ".join(
                         p if isinstance(p, str) else self.format(g, p[0](g, fr), p[1]) for p in parts)))
                 return nxt
             return say
@@ -1006,7 +1007,8 @@ class CompiledGame:
         for cond, body in st.branches:
             c = self.cx(cond)
             nxt_branch = Label()
-            b.emit(lambda nxt, other: (lambda g, fr: nxt if c(g, fr) else other), nxt_branch)
+            # bind c now: the instruction is made after the loop, when c is the last condition
+            b.emit(lambda nxt, other, c=c: (lambda g, fr: nxt if c(g, fr) else other), nxt_branch)
             self.block(body, b)
             b.jump(end)
             b.place(nxt_branch)
