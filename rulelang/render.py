@@ -222,7 +222,7 @@ def say_text(seat: int, text: str, you: Optional[int] = None) -> Text:
 def reveal_text(seat: int, card: str, you: Optional[int] = None) -> Text:
     t = Text("  ")
     t.append_text(seat_text(seat, you))
-    t.append(" reveals ")
+    t.append(" reveal " if you is not None and seat == you else " reveals ")
     t.append_text(card_text(card))
     return t
 
@@ -268,13 +268,16 @@ def card_visible_to(cg, zones: list, card: int, seat: int) -> bool:
 
 def gained_text(cg, before: list, after: list, seat: int) -> list:
     """``you get 5♠ (hand)``: the cards that arrived in the seat's own zones that it may see,
-    between two zone snapshots."""
+    between two zone snapshots.  A card the seat already saw in a zone of its own (a card played
+    from its hand to its side of the table, say) is not news."""
     out = []
+    own_seen = {c for zi, (_, owner, vis, _) in enumerate(cg.zone_info)
+                if owner == seat and vis in ("owner", "everyone") for c in before[zi]}
     for zi, (name, owner, vis, _) in enumerate(cg.zone_info):
         if owner != seat or vis not in ("owner", "everyone"):
             continue
         old = set(before[zi])
-        new = [c for c in after[zi] if c not in old]
+        new = [c for c in after[zi] if c not in old and c not in own_seen]
         if new:
             t = Text("  you get ", style="dim")
             t.append_text(cards_text([cg.card_names[c] for c in new]))
