@@ -98,7 +98,12 @@ class ExprGen:
         if not conditions:
             raise Unsupported("no endings")
         n = int(self.cg.n)
-        lines = ["def _f(g):", "    _c = g.cur", "    _d = g.dir"]
+        lines = ["def _f(g):"]
+        try:
+            lines += [f"    if not {self.endings_quick(conditions)}:", "        return None"]
+        except Unsupported:
+            pass
+        lines += ["    _c = g.cur", "    _d = g.dir"]
         for k, cond in enumerate(conditions):
             body = self.gen(cond, {2: "p"})
             if "fr" in re.findall(r"[A-Za-z_]+", body):
@@ -109,6 +114,26 @@ class ExprGen:
             lines.append(f"            return ({k}, p)")
         lines.append("    return None")
         return self._compile("\n".join(lines) + "\n")
+
+    def endings_quick(self, conditions):
+        """Code (an expression of ``g``) that is true when some ending's condition holds for some
+        player, each seat a constant: a cheap test, made before every decision, that nothing has
+        ended; only when it holds are the endings checked in the order of play.  (Conditions that
+        roll dice or draw at random are not tested twice: Unsupported.)"""
+        if not conditions:
+            raise Unsupported("no endings")
+        n = int(self.cg.n)
+        parts = []
+        for cond in conditions:
+            for p in range(n):
+                body = self.gen(cond, {2: str(p)})
+                names = re.findall(r"[A-Za-z_]+", body)
+                if "fr" in names or "rng" in names:
+                    raise Unsupported("uses locals or chance")
+                parts.append(body)
+        code = "(" + " or ".join(parts) + ")"
+        _safe(code)
+        return code
 
     def enumerator(self, zone, where, cond, slot_index, base):
         """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""

@@ -1306,16 +1306,8 @@ class CompiledGame:
         setup = self.proc_index.get("setup")
         turn = self.proc_index.get("turn")
         n = self.n
-        code = []
         turn_pad = [0] * self.rule_slots.get("turn", 0)
-
-        def call_setup(g, fr):
-            fr[1] = 1
-            if setup is not None:
-                g.stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
-                return CALL
-            return 1
-        code.append(call_setup)
+        procs = self.procs
 
         max_steps_error = "the game did not end within {} steps"
 
@@ -1326,40 +1318,56 @@ class CompiledGame:
         check_first = bool(self.endings) and not opens_with_choice
         turn_span = turn_rule.decl.span if turn_rule else None
 
-        def begin_turn(g, fr):
-            if check_first and self.check_endings(g):
-                return CALL
-            g.steps += 1
-            if g.steps > g.max_steps:
-                raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                  " (every turn was played and none ended it)", turn_span)
-            fr[1] = 2
-            if turn is None:
-                raise GameProblem("RL151", "the game has no `turn:`")
-            g.stack.append([turn, 0, g.cur] + turn_pad)
-            return CALL
-        code.append(begin_turn)
+        check = self.check_endings
 
-        def next_turn(g, fr):
-            g.turns += 1
-            if g.next_turn >= 0:
-                g.cur = g.next_turn
-                g.next_turn = -1
-            else:
-                g.cur = (g.cur + g.dir * (1 + g.skip)) % n
-            g.skip = 0
-            return begin_turn(g, fr)
-        code.append(next_turn)
-        code.append(lambda g, fr: HALT)   # unused position, keeps root_halt below stable
-
-        def halt(g, fr):
-            if not g.terminal:
-                self.finish(g, [], "draw")
-            return HALT
-        code.append(halt)
+        def root(g, fr, pc):
+            """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
+            A generated turn rule is called directly, and turn follows turn in this loop until
+            a rule must stop (a decision, a call, the end)."""
+            stack = g.stack
+            while True:
+                if pc == 1:
+                    if check_first and check(g):
+                        return CALL
+                    g.steps += 1
+                    if g.steps > g.max_steps:
+                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
+                                          " (every turn was played and none ended it)", turn_span)
+                    fr[1] = 2
+                    if turn is None:
+                        raise GameProblem("RL151", "the game has no `turn:`")
+                    tf = [turn, 0, g.cur] + turn_pad
+                    stack.append(tf)
+                    code = procs[turn]
+                    if code.__class__ is list:
+                        return CALL
+                    pc = code(g, tf, 0)
+                    if pc != RETURN:
+                        return pc
+                    stack.pop()
+                    pc = 2
+                if pc == 2:
+                    g.turns += 1
+                    if g.next_turn >= 0:
+                        g.cur = g.next_turn
+                        g.next_turn = -1
+                    else:
+                        g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+                    g.skip = 0
+                    pc = 1
+                elif pc == 0:
+                    fr[1] = 1
+                    if setup is not None:
+                        stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
+                        return CALL
+                    pc = 1
+                elif pc != 1:
+                    if not g.terminal:
+                        self.finish(g, [], "draw")
+                    return HALT
         self.root = len(self.procs)
         self.root_halt = 4
-        self.procs.append(code)
+        self.procs.append(root)
         self.proc_names.append("<game>")
 
     def run(self, g: State):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from . import ast as A
+from .checker import Expanded
 from .codegen import Unsupported, _safe
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
 
@@ -333,6 +334,19 @@ class RuleGen:
         init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
+    def endings_quick(self):
+        """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
+        endings must be checked in full before every decision."""
+        cg = self.cg
+        quick = getattr(cg, "_endings_quick", None)
+        if quick is None:
+            try:
+                quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
+            except Unsupported:
+                quick = ""
+            cg._endings_quick = quick
+        return quick
+
     def sus_Choose(self, st, cur, ind):
         cg = self.cg
         chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
@@ -340,9 +354,11 @@ class RuleGen:
         end = self.new_block()
         L = cur.lines
         if cg.endings:
-            L.append(f"{ind}if _ck(g): return {CALL}")
+            quick = self.endings_quick()
+            L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         enum_lines = []
         alts = []
+        self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         for alt, slot in zip(st.alternatives, param_slots):
             aid = cg.model.labels[id(alt)]
             alts.append((aid, alt, slot))
@@ -395,10 +411,40 @@ class RuleGen:
             self.goto(last, back, ind)
         return end
 
+    def _card_query(self, e):
+        """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, A.Call) or (isinstance(e, A.Name) and
+                                           self.refs.get(id(e), ("",))[0] == "expanded"):
+                e = self.refs[id(e)][1].body
+            else:
+                break
+        if isinstance(e, A.CardQuery) and e.kind in ("any", "no") and e.condition is not None:
+            return e
+        return None
+
+    def _same_cards(self, e):
+        """Code for an alternative's condition ``any/no card in Z where C`` when an earlier
+        alternative of the same choice offers exactly the cards of Z where C: then the answer is
+        whether that alternative added any action, and the cards are not looked at twice."""
+        q = self._card_query(e)
+        if q is None:
+            return None
+        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {3 + self.refs[id(q)]: "_cv"}))
+        seen = self.counted.get(key)
+        if seen is None:
+            return None
+        before, after = seen
+        return f"({after} > {before})" if q.kind == "any" else f"({after} == {before})"
+
     def enum(self, alt, aid, slot, lines, ind):
         base = int(aid) << ACTION_SHIFT
         p = alt.param
-        cond = self.x.gen(alt.condition, {}) if alt.condition is not None else None
+        cond = None
+        if alt.condition is not None:
+            cond = self._same_cards(alt.condition) or self.x.gen(alt.condition, {})
         inner = ind + ("    " if cond else "")
         if cond:
             lines.append(f"{ind}if {cond}:")
@@ -427,7 +473,18 @@ class RuleGen:
             values = self.x.const(list(self.cg.rank_cycle))
         else:
             raise Unsupported("number parameter")
+        key = None
+        if p.kind == "card" and p.where is not None and not cond:
+            key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
+            if "rng" in key[0] or "rng" in key[1] or key in self.counted:
+                key = None
+        if key is not None:
+            before, after = self.x.fresh(), self.x.fresh()
+            lines.append(f"{inner}{before} = len(out)")
         lines.append(f"{inner}out.extend([{base} + {v} for {v} in {values}{test}])")
+        if key is not None:
+            lines.append(f"{inner}{after} = len(out)")
+            self.counted[key] = (before, after)
 
 
 def _dec(fr, i):
