@@ -6,6 +6,7 @@ chain and the transfer fallback.  Golden transcripts pin a few seeded random gam
 with RULELANG_REGEN=1 after a deliberate change); the random-game properties of tests/gameprops.py
 hold for every number of players from 2 to 6.
 """
+import json
 import os
 import random
 
@@ -515,6 +516,21 @@ def test_an_endless_game_is_stopped_by_the_step_budget():
     st = game().compiled(3).new_game(seed=1, max_steps=300)
     random_playout(st, random.Random(1))
     assert st.outcome == "error" and st.problem["code"] == "RL901"
+
+
+def test_the_command_line_reports_the_step_budget(capsys):
+    from rulelang.cli import main
+    code = main(["run", RULES, "--players", "3", "--seed", "2", "--max-steps", "300", "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 1 and res["outcome"] == "error" and "300 steps" in res["problem"]["message"]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_command_line_plays_to_a_winner(capsys, players):
+    from rulelang.cli import main
+    code = main(["run", RULES, "--players", str(players), "--seed", "5", "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 0 and res["outcome"] == "win" and len(res["winners"]) == 1
 
 
 # ---- random games ---------------------------------------------------------------------------
