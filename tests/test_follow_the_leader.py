@@ -449,6 +449,65 @@ def test_the_winner_has_no_card_left(config):
         assert all(zone(st, f"hand/{p}") for p in (1, 2, 3) if p != w + 1)
 
 
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def rank(name):
+    """The rank number of a card's display name ("10♥" -> 10); jokers are 0."""
+    return 0 if "joker" in name else RANKS.get(name[:-1]) or int(name[:-1])
+
+
+def oracle_playable(card, top, joker_on, one_lower):
+    """The text's rule, written independently of the rule file."""
+    def follows(r, s):
+        d = (r - s) % 13
+        return d in ((0, 1, 12) if one_lower else (0, 1))
+    if rank(card) == 0:
+        return True
+    if rank(top) == 0:
+        if joker_on == 0:
+            return True
+        could_be = [r for r in range(1, 14) if follows(r, joker_on)]
+        return any(follows(rank(card), r) for r in could_be)
+    return follows(rank(card), rank(top))
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_every_decision_in_random_games_agrees_with_the_text(config, players):
+    # At every decision of random games, the choices offered are exactly what the text allows:
+    # a lead only on an empty pile or after a whole round without a discard (with no card that
+    # could follow), otherwise every card that matches or is one higher (one lower, jokers).
+    variant, overrides = CONFIGS[config]
+    cg = game(variant, **overrides).compiled(players)
+    one_lower = variant == "one_lower" or overrides.get("one_lower") == "yes"
+    kinds = set()
+    for seed in range(8):
+        st = cg.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            p = st.current_player()
+            hand = zone(st, f"hand/{p + 1}")
+            pile = zone(st, "discard")
+            offered = legal(st)
+            kind = offered[0].split()[0]
+            kinds.add(kind)
+            if kind == "lead":
+                assert offered == sorted("lead " + c for c in hand)
+                if pile:
+                    assert var(st, "quiet_turns") >= players
+                    assert not any(oracle_playable(c, pile[-1], var(st, "joker_on"), one_lower)
+                                   for c in hand)
+            elif kind == "play":
+                assert offered == sorted("play " + c for c in hand if oracle_playable(
+                    c, pile[-1], var(st, "joker_on"), one_lower))
+            else:
+                assert kind == "joker_was" and rank(pile[-1]) == 0
+            st.apply_action(rng.choice(st.legal_actions()))
+    assert "play" in kinds and "lead" in kinds
+    assert ("joker_was" in kinds) == (variant == "jokers")
+
+
 # ---- golden transcripts ------------------------------------------------------------------------
 
 def transcript(variant, players, seed):
