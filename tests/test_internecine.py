@@ -500,12 +500,14 @@ def test_the_checker_is_able_to_fail():
     assert _strings(obs, set()) & hidden
 
 
-def test_play_at_the_terminal_never_shows_a_civilian(capsys, monkeypatch):
+@pytest.mark.parametrize("seat", [1, 2])
+def test_play_at_the_terminal_never_shows_a_civilian(capsys, monkeypatch, seat):
     # `rulelang play` with piped answers ("1" every time: the first choice, like the `first` agent)
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 2000))
-    assert main(["play", FILE, "--seed", "4", "--agents", "first"]) == 0
+    assert main(["play", FILE, "--seed", "4", "--agents", "first", "--seat", str(seat)]) == 0
     out = capsys.readouterr().out
     assert "the others choose at the same time, in secret" in out
+    assert "  You reveal " in out and f"  Player {3 - seat} reveals " in out
     assert "wins" in out or "win!" in out or "No winner" in out
     # the same game through the API: every card that was ever a civilian ends as a casualty or a
     # civilian, and none of them is ever named at the terminal
