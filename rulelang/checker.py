@@ -1089,13 +1089,25 @@ class Checker:
         if e.op in ("==", "!="):
             if not (compatible(a, b) or compatible(b, a)):
                 self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
-                           e.span, _type_hint(a, b))
+                           e.span, self.word_clash(e.left) or self.word_clash(e.right) or _type_hint(a, b))
         else:
             for side, t in ((e.left, a), (e.right, b)):
                 if not compatible(NUMBER, t):
                     self.error("RL102", f"`{e.op}` compares numbers, but this is a {t}", side.span,
                                _type_hint(NUMBER, t))
         return FLAG
+
+    def word_clash(self, e):
+        """A hint when ``e`` is a word of an option or attribute that the deck also uses as the
+        name of a rank, suit or card: there the deck's meaning wins, so the word cannot be meant."""
+        if not isinstance(e, A.Name) or e.name not in self.symbols:
+            return None
+        what = ("rank" if e.name in self.ranks else "suit" if e.name in self.suits
+                else "card" if e.name in self.card_names else None)
+        if what is None:
+            return None
+        return (f"`{e.name}` is also a {what} of the deck, and here it means the {what}; "
+                f"give the option's or attribute's word another name")
 
     def ex_IsEmpty(self, e, s):
         self.expect(e.zone, ZONE, s, "`is empty`'s zone")
