@@ -9,6 +9,7 @@ hold for every number of players from 2 to 6.
 import json
 import os
 import random
+import re
 
 import pytest
 
@@ -70,7 +71,8 @@ def test_every_decision_is_documented():
         in_rules = fh.read().count("DECISION:")
     with open(os.path.join(HERE, "..", "docs", "games", "ciq.md"), encoding="utf-8") as fh:
         doc = fh.read()
-    numbered = [ln for ln in doc.split("## Decisions", 1)[1].splitlines() if ln[:1].isdigit()]
+    section = doc.split("## Decisions", 1)[1].split("\n## ", 1)[0]
+    numbered = re.findall(r"^\d+\. ", section, re.M)
     assert in_rules == len(numbered)
 
 
