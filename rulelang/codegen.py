@@ -27,7 +27,7 @@ class Unsupported(Exception):
 
 _ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|pending|legal|sim|turns|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
                             r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|get|append"
-                            r"|extend|None|True|False)$")
+                            r"|extend|None|True|False|log|is|del)$")
 
 
 def _safe(src: str) -> str:
@@ -474,8 +474,18 @@ class StatementGen:
         lines.append(f"{ind}{place} {op} int({v})")
         return True
 
+    def t_Say(self, st, lines, ind):
+        """Words are made only for a game that keeps a log: otherwise not even a call."""
+        lines.append(f"{ind}if g.log is not None:")
+        self.embed(st, lines, ind + "    ")
+        return True
+
+    t_Reveal = t_Say
+
     def t_Move(self, st, lines, ind):
         kind = st.selection.kind
+        if kind in ("all", "all_but_top"):
+            return self._move_all(st, kind, lines, ind)
         if kind not in ("top", "card"):
             return False
         s, d = self.x.fresh(), self.x.fresh()
@@ -493,6 +503,23 @@ class StatementGen:
         lines.append(f"{ind}else:")
         lines.append(f"{ind}    {missing}(g, {c}, {self.e(st.source)})")
         lines.append(f"{ind}g.zones[{self.e(st.dest)}].{put.format(c)}")
+        return True
+
+    def _move_all(self, st, kind, lines, ind):
+        """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
+        turned over), put on top or at the bottom; nothing happens from a zone to itself."""
+        s, d = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        lines.append(f"{ind}{d} = g.zones[{self.e(st.dest)}]")
+        lines.append(f"{ind}if {s} is not {d}:")
+        part = {("all", False): "[:]", ("all", True): "[::-1]",
+                ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
+            kind, bool(st.turned_over)]
+        if st.to_bottom:
+            lines.append(f"{ind}    {d}[:0] = {s}{part}")
+        else:
+            lines.append(f"{ind}    {d}.extend({s}{part if part != '[:]' else ''})")
+        lines.append(f"{ind}    del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
 
     def _missing(self, st):

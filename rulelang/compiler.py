@@ -16,7 +16,7 @@ from typing import Optional
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
-from .rulegen import RuleGen
+from .rulegen import RuleGen, not_recursive
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -173,6 +173,9 @@ class CompiledGame:
                 pass
         direct = {self.proc_index[n] for n in self._never_suspending()} & generable
         self.direct_rules = direct
+        # Rules that may wait for a decision but can never call themselves again (through any
+        # chain of calls) are entered by a direct Python call too, their frame on the stack.
+        self.entered_rules = {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable
         for pid, body in bodies:
             if pid not in generable:
                 continue

@@ -46,6 +46,33 @@ def _bodies(st):
             yield alt.body
 
 
+def not_recursive(rules) -> set:
+    """Names of the rules that no chain of calls leads back to (so a chain of direct Python
+    calls through them is never deeper than the number of rules)."""
+    calls = {}
+    for name, r in rules.items():
+        found, todo = set(), list(r.decl.body)
+        while todo:
+            st = todo.pop()
+            if isinstance(st, A.CallRule):
+                found.add(st.name)
+            for body in _bodies(st):
+                todo.extend(body)
+        calls[name] = found
+    out = set()
+    for name in rules:
+        seen, todo = set(), list(calls[name])
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in calls:
+                continue
+            seen.add(n)
+            todo.extend(calls[n])
+        if name not in seen:
+            out.add(name)
+    return out
+
+
 class _Block:
     def __init__(self, number):
         self.number = number
@@ -273,6 +300,17 @@ class RuleGen:
         self.step(cur.lines, ind, st.span)
         cur.lines.append(f"{ind}fr[1] = {after.number}")
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
+        if pid in getattr(cg, "entered_rules", ()):
+            # Entered at once, as the run loop would: its frame on the stack, so that it can
+            # stop for a decision; when it simply returns, go on here.
+            f, rc = self.x.fresh(), self.x.fresh()
+            cur.lines.append(f"{ind}{f} = [{frame}]")
+            cur.lines.append(f"{ind}g.stack.append({f})")
+            cur.lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, {f}, 0)")
+            cur.lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
+            cur.lines.append(f"{ind}g.stack.pop()")
+            self.goto(cur, after, ind)
+            return after
         cur.lines.append(f"{ind}g.stack.append([{frame}])")
         self.close(cur, f"return {CALL}", ind)
         return after
