@@ -426,6 +426,8 @@ def cmd_play(args) -> int:
     seen = [0]
 
     def flush(before=None):
+        # a card the rules reveal in the same moves may be named in the choice that played it
+        revealed = {(e[1], e[2]) for e in st.log[seen[0]:] if e[0] == "reveal"}
         for entry in st.log[seen[0]:]:
             kind = entry[0]
             if kind == "choice":
@@ -433,7 +435,8 @@ def cmd_play(args) -> int:
                 words = cg.action_to_string(action)
                 if seat != you:
                     c = card_of_action(cg, action)
-                    if c is not None and not (card_visible_to(cg, st.zones, c, you) or (
+                    if c is not None and (seat, cg.card_names[c]) not in revealed and not (
+                            card_visible_to(cg, st.zones, c, you) or (
                             before is not None and card_visible_to(cg, before, c, you))):
                         words = hidden_choice_words(cg, action)
                 out.text(move_text(seat, words, you))

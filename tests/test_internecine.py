@@ -508,6 +508,9 @@ def test_play_at_the_terminal_never_shows_a_civilian(capsys, monkeypatch, seat):
     out = capsys.readouterr().out
     assert "the others choose at the same time, in secret" in out
     assert "  You reveal " in out and f"  Player {3 - seat} reveals " in out
+    # every army card played is revealed, so the other player's choice names its card (once
+    # both are in), even when the card has gone back face down by the time it is printed
+    assert f"Player {3 - seat}: play a card" not in out and f"Player {3 - seat}: play " in out
     assert "wins" in out or "win!" in out or "No winner" in out
     # the same game through the API: every card that was ever a civilian ends as a casualty or a
     # civilian, and none of them is ever named at the terminal
