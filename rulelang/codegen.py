@@ -39,6 +39,11 @@ def _safe(src: str) -> str:
     return src
 
 
+def _as_int(code: str) -> str:
+    """Code for the value as an int (a comparison gives a bool): a literal number as it is."""
+    return code if re.fullmatch(r"\(?-?\d+\)?", code) else f"int({code})"
+
+
 def _div(a, b):
     return a // b if b else 0
 
@@ -449,7 +454,7 @@ class StatementGen:
         return True
 
     def t_Let(self, st, lines, ind):
-        lines.append(f"{ind}fr[{3 + int(self.refs[id(st)])}] = int({self.e(st.value)})")
+        lines.append(f"{ind}fr[{3 + int(self.refs[id(st)])}] = {_as_int(self.e(st.value))}")
         return True
 
     def t_Assign(self, st, lines, ind):
@@ -471,7 +476,7 @@ class StatementGen:
             return False
         v = self.e(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
-        lines.append(f"{ind}{place} {op} int({v})")
+        lines.append(f"{ind}{place} {op} {_as_int(v)}")
         return True
 
     def t_Say(self, st, lines, ind):

@@ -154,6 +154,9 @@ class CompiledGame:
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
+        # Where each alternative's body starts, and the local slot of its chosen value.
+        self.entries = [(a.slot, a.body_pc) if a is not None else (-1, -1)
+                        for a in self.alternatives]
 
     def _generate_rules(self):
         """Replace each rule's closures by one generated function where the generator knows
@@ -1339,12 +1342,13 @@ class CompiledGame:
                     fr[1] = 2
                     if turn is None:
                         raise GameProblem("RL151", "the game has no `turn:`")
-                    tf = [turn, 0, g.cur] + turn_pad
-                    stack.append(tf)
                     code = procs[turn]
                     if code.__class__ is list:
+                        stack.append([turn, 0, g.cur] + turn_pad)
                         return CALL
-                    pc = code(g, tf, 0)
+                    tf = [turn_top, 0, g.cur] + turn_pad
+                    stack.append(tf)
+                    pc = turn_loop(g, tf, 0)
                     if pc != RETURN:
                         return pc
                     stack.pop()
@@ -1368,15 +1372,88 @@ class CompiledGame:
                     if not g.terminal:
                         self.finish(g, [], "draw")
                     return HALT
+        def turn_loop(g, fr, pc):
+            """The turn rule in the frame right above the root: when a turn is over, the next
+            one begins in this same frame (as positions 2 and 1 of the root would), without a
+            round trip through the run loop."""
+            turnf = procs[turn]
+            while True:
+                pc = turnf(g, fr, pc)
+                if pc != RETURN:
+                    if pc != END_TURN:
+                        return pc
+                    stack = g.stack
+                    while stack[-1] is not fr:
+                        stack.pop()
+                g.turns += 1
+                if g.next_turn >= 0:
+                    g.cur = g.next_turn
+                    g.next_turn = -1
+                else:
+                    g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+                g.skip = 0
+                if check_first and check(g):
+                    return CALL
+                g.steps += 1
+                if g.steps > g.max_steps:
+                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
+                                      " (every turn was played and none ended it)", turn_span)
+                fr[1] = 0
+                fr[2] = g.cur
+                if turn_pad:
+                    fr[3:] = turn_pad
+                pc = 0
+
         self.root = len(self.procs)
         self.root_halt = 4
         self.procs.append(root)
         self.proc_names.append("<game>")
+        turn_top = self.turn_top = len(self.procs)     # the turn, as run by turn_loop
+        self.procs.append(turn_loop)
+        self.proc_names.append("turn")
+
+    def resume(self, g: State, fr, pc):
+        """Go on from position ``pc`` of the top frame ``fr`` (after a decision): its function
+        is called here, and the run loop is entered only when it does more than stop at the
+        next decision."""
+        code = self.procs[fr[0]]
+        if code.__class__ is list:
+            return self.run(g)
+        try:
+            pc = code(g, fr, pc)
+        except GameProblem as e:
+            return self._problem(g, e)
+        if pc == SUSPEND or pc == HALT:
+            return
+        stack = g.stack
+        if pc == RETURN:
+            stack.pop()
+        elif pc == END_TURN:
+            self._end_turn(stack)
+        self.run(g)
+
+    def _end_turn(self, stack):
+        turn, turn_top = self.turn_proc, self.turn_top
+        while len(stack) > 1 and stack[-1][0] != turn and stack[-1][0] != turn_top:
+            stack.pop()
+        if len(stack) > 1:
+            stack.pop()
+
+    def _problem(self, g, e):
+        g.terminal = True
+        g.outcome = "error"
+        g.winners = []
+        g.ranking = []
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        sp = e.span
+        g.problem = {"code": e.code, "message": e.message,
+                     "span": None if sp is None else [sp.file, sp.line, sp.column]}
 
     def run(self, g: State):
         stack = g.stack
         procs = self.procs
-        turn = self.turn_proc
         try:
             while True:
                 fr = stack[-1]
@@ -1394,23 +1471,11 @@ class CompiledGame:
                     stack.pop()
                     continue
                 if pc == END_TURN:
-                    while len(stack) > 1 and stack[-1][0] != turn:
-                        stack.pop()
-                    if len(stack) > 1:
-                        stack.pop()
+                    self._end_turn(stack)
                     continue
                 return          # SUSPEND or HALT
         except GameProblem as e:
-            g.terminal = True
-            g.outcome = "error"
-            g.winners = []
-            g.ranking = []
-            g.pending = None
-            g.legal = None
-            g.sim = None
-            sp = e.span
-            g.problem = {"code": e.code, "message": e.message,
-                         "span": None if sp is None else [sp.file, sp.line, sp.column]}
+            self._problem(g, e)
 
     def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
         """The position after setup, at the first decision."""

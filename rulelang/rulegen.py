@@ -101,9 +101,7 @@ class RuleGen:
         self.close(cur, f"return {RETURN}", "            ")
         self.thread_jumps()
         lines = ["def _f(g, fr, pc):", "    while True:"]
-        for b in self.blocks:
-            lines.append(f"        if pc == {b.number}:")
-            lines.extend(b.lines)
+        self.dispatch(self.blocks, lines, "        ", "")
         lines.append(f"        raise _bad(pc)")
         src = "\n".join(lines) + "\n"
         self.x.ns["_bad"] = _bad_pc
@@ -116,6 +114,25 @@ class RuleGen:
         return self.x._compile(src), self.alt_blocks
 
     # ---- blocks -------------------------------------------------------------------------------
+    def dispatch(self, blocks, lines, ind, extra):
+        """Choose the block for ``pc``: block 0 (where every call enters) first, then halves of
+        the others, so that resuming deep in a long rule takes a few tests, not one per block.
+        ``extra`` indents the blocks' own lines (written for the top level) when nested."""
+        if blocks and blocks[0].number == 0:
+            lines.append(f"{ind}if pc == 0:")
+            lines.extend(extra + l for l in blocks[0].lines)
+            blocks = blocks[1:]
+        if len(blocks) <= 3:
+            for b in blocks:
+                lines.append(f"{ind}if pc == {b.number}:")
+                lines.extend(extra + l for l in b.lines)
+            return
+        mid = len(blocks) // 2
+        lines.append(f"{ind}if pc < {blocks[mid].number}:")
+        self.dispatch(blocks[:mid], lines, ind + "    ", extra + "    ")
+        lines.append(f"{ind}else:")
+        self.dispatch(blocks[mid:], lines, ind + "    ", extra + "    ")
+
     def thread_jumps(self):
         """A jump to a block that only jumps (or only returns) goes where that block leads."""
         goto = re.compile(r"^(\s*)pc = (\d+); continue$")

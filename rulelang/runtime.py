@@ -75,24 +75,29 @@ class State:
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
         the next decision or the end of the game.  An illegal action raises ValueError."""
-        if self.terminal:
-            raise ValueError("the game is over")
-        g = self.game
         if self.sim is None:
-            if action not in self.legal or (player is not None and player != self.pending[0]):
+            legal = self.legal
+            if legal is None or action not in legal or (
+                    player is not None and player != self.pending[0]):
+                if self.terminal:
+                    raise ValueError("the game is over")
                 raise ValueError(f"illegal action {action}")
+            g = self.game
             if self.log is not None:
                 self.log.append(("choice", self.pending[0], action))
             fr = self.stack[-1]
-            alt = g.alternatives[action >> ACTION_SHIFT]
-            if alt.slot >= 0:
-                fr[alt.slot] = action & VALUE_MASK
-            fr[1] = alt.body_pc
+            slot, pc = g.entries[action >> ACTION_SHIFT]
+            if slot >= 0:
+                fr[slot] = action & VALUE_MASK
+            fr[1] = pc
             self.decisions += 1
             self.pending = None
             self.legal = None
-            g.run(self)
+            g.resume(self, fr, pc)
             return
+        if self.terminal:
+            raise ValueError("the game is over")
+        g = self.game
         p = self.pending[0] if player is None else player
         if p not in self.pending or action not in self.legal[p]:
             raise ValueError(f"illegal action {action} for player {p + 1}")
