@@ -1362,14 +1362,25 @@ def _show(v):
     return "yes" if v is True else "no" if v is False else str(v)
 
 
+_FIELD_NAMES: dict = {}     # class -> names of its attrs fields (None: not an attrs class)
+
+
+def _fields_of(cls):
+    names = _FIELD_NAMES.get(cls, ())
+    if names == ():
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+    return names
+
+
 def _children(node):
     if isinstance(node, (list, tuple)):
-        yield from node
-    elif attrs.has(type(node)):
-        for f in attrs.fields(type(node)):
-            v = getattr(node, f.name)
-            if isinstance(v, (list, tuple)) or attrs.has(type(v)):
-                yield v
+        return node
+    out = []
+    for name in _fields_of(type(node)) or ():
+        v = getattr(node, name)
+        if isinstance(v, (list, tuple)) or _fields_of(type(v)) is not None:
+            out.append(v)
+    return out
 
 
 def _walk(node):
