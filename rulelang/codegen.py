@@ -44,6 +44,11 @@ def _as_int(code: str) -> str:
     return code if re.fullmatch(r"\(?-?\d+\)?", code) else f"int({code})"
 
 
+def _literal(code: str):
+    """0 or 1 when generated code is the constant no or yes (an option's value), else None."""
+    return {"0": 0, "(0)": 0, "1": 1, "(1)": 1}.get(code)
+
+
 def _div(a, b):
     return a // b if b else 0
 
@@ -352,8 +357,25 @@ class ExprGen:
         return self.gen(e.expr, env)
 
     def g_BoolOp(self, e, env):
-        op = " and " if e.op == "and" else " or "
-        return "(" + op.join(self.gen(i, env) for i in e.items) + ")"
+        # Options are constants: `x and no` is no, `x or no` is x.  Parts after a deciding
+        # constant are never generated, so nothing of them is computed (or hoisted) at all.
+        is_and = e.op == "and"
+        parts = []
+        for item in e.items:
+            code = self.gen(item, env)
+            lit = _literal(code)
+            if lit is None:
+                parts.append(code)
+                continue
+            if lit == is_and:                  # `yes` in an and, `no` in an or: no effect
+                continue
+            if not any("rng" in p for p in parts):
+                return "1" if lit else "0"
+            parts.append(code)                 # earlier parts still roll their dice
+            break
+        if not parts:
+            return "1" if is_and else "0"
+        return "(" + (" and " if is_and else " or ").join(parts) + ")"
 
     def g_Compare(self, e, env):
         return f"({self.gen(e.left, env)} {e.op if e.op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
@@ -371,9 +393,22 @@ class ExprGen:
         return f"_mod({a}, {b})"
 
     def g_Cases(self, e, env):
-        out = self.gen(e.default, env)
-        for value, cond in reversed(e.cases):
-            out = f"({self.gen(value, env)} if {self.gen(cond, env)} else {out})"
+        cases = []
+        out = None
+        for value, cond in e.cases:
+            c = self.gen(cond, env)
+            lit = _literal(c)
+            if lit == 0:                       # a case that can never hold
+                continue
+            v = self.gen(value, env)
+            if lit == 1:                       # a case that always holds: the rest never count
+                out = v
+                break
+            cases.append((v, c))
+        if out is None:
+            out = self.gen(e.default, env)
+        for v, c in reversed(cases):
+            out = f"({v} if {c} else {out})"
         return out
 
 
