@@ -202,26 +202,28 @@ def test_equal_scores_both_win():
     assert st.is_terminal() and sorted(st.winners) == [0, 1]
 
 
-def test_option_2_scores_total_value_and_the_king_option():
+def test_option_2_scores_total_value_with_king_14_as_the_text_says():
+    # "the greatest total value (Jack=11, Queen=12 and King=14) in his or her Victory Deck"
     zones = dict(hand_1=[], fight_deck_1=[], victory_deck_1=["K♠", "A♠"], victory_deck_2=["Q♥", "2♥"])
     st = setup("value_scoring", **zones)
-    assert end_scores(st) == [14, 14] and sorted(st.winners) == [0, 1]    # King=13, Ace=1
-    st = setup("value_scoring", overrides={"king_value": 14}, **zones)
-    assert end_scores(st) == [15, 14] and st.winners == [0]
-    st = setup(overrides={"scoring": "value", "ace_value": 14}, **zones)
-    assert end_scores(st) == [27, 14]
+    assert end_scores(st) == [15, 14] and st.winners == [0]               # King=14, Ace=1
+    st = setup("value_scoring", overrides={"king_value": 13}, **zones)    # the King read as 13
+    assert end_scores(st) == [14, 14] and sorted(st.winners) == [0, 1]
+    st = setup(overrides={"scoring": "value", "aces": "high"}, **zones)   # Ace one more than a King
+    assert end_scores(st) == [29, 14]
     st = setup(**zones)                                                   # counting cards
     assert end_scores(st) == [2, 2]
 
 
-def test_ace_value_option():
+def test_aces_option():
     st = setup(hand_1=["A♥", "2♣", "3♣", "4♣", "5♣"], hand_2=["K♠", "9♥", "J♥", "J♦", "9♦"])
     play(st, "play A♥")
     assert legal(st) == ["play K♠"]
-    st = setup(overrides={"ace_value": 14},
-               hand_1=["A♥", "2♣", "3♣", "4♣", "5♣"], hand_2=["K♠", "A♠", "J♥", "J♦", "9♦"])
-    play(st, "play A♥")
-    assert legal(st) == ["play A♠"]                            # a King no longer holds an Ace
+    for king in (13, 14):
+        st = setup(overrides={"aces": "high", "king_value": king},
+                   hand_1=["A♥", "2♣", "3♣", "4♣", "5♣"], hand_2=["K♠", "A♠", "J♥", "J♦", "9♦"])
+        play(st, "play A♥")
+        assert legal(st) == ["play A♠"]                        # a King no longer holds a high Ace
 
 
 def test_opening_flip():
@@ -306,7 +308,7 @@ def test_counter_attack_every_round_is_a_battle_until_a_king():
     assert st.current_player() == 0 and zone(st, "field/1") == ["2♣"]
     play(st, "play 9♦", "play K♠")                  # a King: the last round
     # "Each player adds up the face value of all of his or her cards lying on the Field of Battle"
-    # 2 + 9 = 11 against 5 + 13 = 18
+    # 2 + 9 = 11 against 5 + 14 = 19
     assert zone(st, "victory_deck/2") == ["2♣", "9♦"]
     assert zone(st, "champions/2") == ["5♥", "K♠"]
     assert st.current_player() == 1
@@ -318,6 +320,17 @@ def test_counter_attack_king_by_the_attacker_still_gets_an_answer():
     assert st.current_player() == 1                 # the defender still plays this round
     play(st, "play 5♥")
     assert zone(st, "victory_deck/1") == ["5♥"] and zone(st, "champions/1") == ["K♦"]
+
+
+def test_counter_attack_king_counts_14():
+    # "(Jack=11, Queen=12 and King=14).  The player who'se cards have the highest total Value wins."
+    hands = dict(hand_1=["3♣", "K♦", "2♣", "4♣", "5♣"], hand_2=["J♣", "5♥", "6♠", "9♠", "Q♠"])
+    st = setup("counter", **hands)
+    play(st, "play 3♣", "play J♣", "play K♦", "play 5♥")       # 3 + 14 = 17 against 11 + 5 = 16
+    assert zone(st, "victory_deck/1") == ["J♣", "5♥"] and zone(st, "champions/1") == ["3♣", "K♦"]
+    st = setup("counter", overrides={"king_value": 13}, **hands)
+    play(st, "play 3♣", "play J♣", "play K♦", "play 5♥")       # 16 against 16: a Push
+    assert zone(st, "champions/1") == ["3♣", "K♦"] and zone(st, "champions/2") == ["J♣", "5♥"]
 
 
 def test_counter_attack_hands_played_out_and_equal_totals_push():
