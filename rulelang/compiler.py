@@ -1348,7 +1348,7 @@ class CompiledGame:
                         return CALL
                     tf = [turn_top, 0, g.cur] + turn_pad
                     stack.append(tf)
-                    pc = turn_loop(g, tf, 0)
+                    pc = procs[turn_top](g, tf, 0)
                     if pc != RETURN:
                         return pc
                     stack.pop()
@@ -1408,9 +1408,20 @@ class CompiledGame:
         self.root_halt = 4
         self.procs.append(root)
         self.proc_names.append("<game>")
-        turn_top = self.turn_top = len(self.procs)     # the turn, as run by turn_loop
+        turn_top = self.turn_top = len(self.procs)     # the turn, run in the frame above the root
         self.procs.append(turn_loop)
         self.proc_names.append("turn")
+        # Better: the generated turn rule itself goes on to the next turn where it ends.
+        if turn is not None and procs[turn].__class__ is not list:
+            def over(g):
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
+                                  " (every turn was played and none ended it)", turn_span)
+            try:
+                looping, _ = RuleGen(self, self.direct_rules).compile_rule(
+                    turn_rule.decl.body, turn, next_turn=(check_first, turn_pad, over))
+                self.procs[turn_top] = looping
+            except Unsupported:
+                pass
 
     def resume(self, g: State, fr, pc):
         """Go on from position ``pc`` of the top frame ``fr`` (after a decision): its function
@@ -1422,7 +1433,11 @@ class CompiledGame:
         try:
             pc = code(g, fr, pc)
         except GameProblem as e:
-            return self._problem(g, e)
+            return self.problem_stop(g, e)
+        self.after(g, pc)
+
+    def after(self, g: State, pc):
+        """Go on after the top frame's function returned ``pc`` (see :meth:`resume`)."""
         if pc == SUSPEND or pc == HALT:
             return
         stack = g.stack
@@ -1439,7 +1454,8 @@ class CompiledGame:
         if len(stack) > 1:
             stack.pop()
 
-    def _problem(self, g, e):
+    def problem_stop(self, g, e):
+        """The game cannot go on (a GameProblem raised in a rule): it ends, with the problem."""
         g.terminal = True
         g.outcome = "error"
         g.winners = []
@@ -1475,7 +1491,7 @@ class CompiledGame:
                     continue
                 return          # SUSPEND or HALT
         except GameProblem as e:
-            self._problem(g, e)
+            self.problem_stop(g, e)
 
     def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
         """The position after setup, at the first decision."""

@@ -91,15 +91,25 @@ class RuleGen:
         self.direct = direct
         self.direct_names = frozenset(n for n, i in cg.proc_index.items() if i in direct)
 
-    def compile_rule(self, body, pid):
+    def compile_rule(self, body, pid, next_turn=None):
+        """The function of one rule.  With ``next_turn`` (the game's turn, run in the frame
+        right above the root): where the rule ends, the next turn begins in the same frame and
+        the function goes on, as the root would do it (see CompiledGame._build_root)."""
         self.blocks = []
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
         cur = self.new_block()
         cur = self.stmts(body, cur, "            ")
-        self.close(cur, f"return {RETURN}", "            ")
+        if next_turn is None:
+            self.close(cur, f"return {RETURN}", "            ")
+        else:
+            nt = self.new_block()     # the last block: the other blocks keep their numbers
+            self.goto(cur, nt, "            ")
+            self.next_turn_block(nt, next_turn, "            ")
         self.thread_jumps()
+        if next_turn is not None:
+            self.inline_block(nt)
         lines = ["def _f(g, fr, pc):", "    while True:"]
         self.dispatch(self.blocks, lines, "        ", "")
         lines.append(f"        raise _bad(pc)")
@@ -161,6 +171,22 @@ class RuleGen:
                     target = resolve(int(m.group(2)))
                     b.lines[i] = m.group(1) + (target if isinstance(target, str)
                                                else f"pc = {target}; continue")
+
+    def inline_block(self, target):
+        """Copy a block's lines to every jump to it (the next turn: one test of ``pc`` less)."""
+        goto = re.compile(r"^(\s*)pc = %d; continue$" % target.number)
+        base = "            "
+        for b in self.blocks:
+            if b is target:
+                continue
+            out = []
+            for line in b.lines:
+                m = goto.match(line)
+                if m:
+                    out.extend(m.group(1) + l[len(base):] for l in target.lines)
+                else:
+                    out.append(line)
+            b.lines = out
 
     def new_block(self):
         b = _Block(len(self.blocks))
@@ -388,6 +414,31 @@ class RuleGen:
         ci, li, ii = (3 + s for s in self.refs[id(st)])
         init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
+
+    def next_turn_block(self, b, spec, ind):
+        """The turn is over: the next seat (or the one named), endings when the turn does not
+        open with a decision, the step budget, then the turn again from its start."""
+        check_first, pad, over = spec
+        n = int(self.cg.n)
+        L = b.lines
+        L.append(f"{ind}g.turns += 1")
+        L.append(f"{ind}if g.next_turn >= 0:")
+        L.append(f"{ind}    g.cur = g.next_turn")
+        L.append(f"{ind}    g.next_turn = -1")
+        L.append(f"{ind}else:")
+        L.append(f"{ind}    g.cur = (g.cur + g.dir * (1 + g.skip)) % {n}")
+        L.append(f"{ind}g.skip = 0")
+        if check_first:
+            quick = self.endings_quick()
+            L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
+        self.x.ns["_overturn"] = over
+        L.append(f"{ind}g.steps += 1")
+        L.append(f"{ind}if g.steps > g.max_steps: _overturn(g)")
+        L.append(f"{ind}fr[1] = 0")
+        L.append(f"{ind}fr[2] = g.cur")
+        if pad:
+            L.append(f"{ind}fr[3:] = {self.x.const(list(pad))}")
+        self.close(b, "pc = 0; continue", ind)
 
     def endings_quick(self):
         """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the

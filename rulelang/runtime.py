@@ -93,7 +93,17 @@ class State:
             self.decisions += 1
             self.pending = None
             self.legal = None
-            g.resume(self, fr, pc)
+            code = g.procs[fr[0]]
+            if code.__class__ is list:
+                g.run(self)
+                return
+            try:        # the rule's function, called here: most often it stops at the next decision
+                pc = code(self, fr, pc)
+            except GameProblem as e:
+                g.problem_stop(self, e)
+                return
+            if pc != SUSPEND:
+                g.after(self, pc)
             return
         if self.terminal:
             raise ValueError("the game is over")
