@@ -54,9 +54,5 @@ def test_errors_in_the_file_are_returned_instead_of_playing():
                          ids=os.path.basename)
 def test_the_real_rule_files_have_no_runtime_problems(path):
     diags = simulate(path, 3)
-    if os.path.basename(path) == "sevens_strict.cardrules":
-        # A real finding: when only the next rank up may be played, the stock can run out with
-        # nobody able to play, and then everybody passes for ever.
-        assert [d.code for d in diags if d.is_error] == ["RL901"]
-        return
+    # (sevens_strict once passed for ever when nobody could play: the game now ends then.)
     assert [d for d in diags if d.is_error] == []
