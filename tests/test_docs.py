@@ -1,0 +1,395 @@
+"""The documentation is true, and stays true.
+
+- every ```cardrules block that is a whole game (`game "..."` with a `turn:`) checks without
+  errors and plays to its end;
+- every other ```cardrules block parses, as it stands or as the body of a rule or of a `choose`
+  (a fragment); the "Wrong" examples of the syntax errors in errors.md do not;
+- the snippets of docs/language.md said to come from the seed games' rule files are lines of
+  those files, and the tutorial builds exactly examples/sevens.cardrules;
+- every error code documented in rulelang/errors.md is emitted by rulelang/ and vice versa;
+- every `rulelang ...` command shown in README.md, docs/tutorial.md and docs/games/*.md runs
+  and exits with status 0 (with fewer games, `play` answered with `q`);
+- every rule file has a page in docs/games/ that names it and numbers as many decisions as the
+  files of that game have `DECISION:` comments.
+"""
+import glob
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rulelang.cli import main
+from rulelang.loader import check_file, load
+from rulelang.parser import parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = ([os.path.join(ROOT, "README.md")]
+        + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+        + sorted(glob.glob(os.path.join(ROOT, "docs", "games", "*.md"))))
+ERRORS_MD = os.path.join(ROOT, "rulelang", "errors.md")
+RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def fenced(text, lang):
+    """(line number of the first line, text) of every ```lang block ("": blocks without a language)."""
+    inside, start, body = None, 0, []
+    for i, line in enumerate(text.splitlines(), 1):
+        if inside is None and line.startswith("```"):
+            inside, start, body = line[3:].strip(), i + 1, []
+        elif inside is not None and line.rstrip() == "```":
+            if inside == lang:
+                yield start, "".join(l + "\n" for l in body)
+            inside = None
+        elif inside is not None:
+            body.append(line)
+
+
+def is_whole_game(block):
+    return block.startswith('game "') and re.search(r"^turn:", block, re.M) is not None
+
+
+def strip_comment(line):
+    """The line without its `# comment` (a `#` inside a quoted text stays), whitespace-normalised."""
+    out, quoted = [], False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            break
+        out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def code_lines(text):
+    return [n for n in (strip_comment(l) for l in text.splitlines()) if n]
+
+
+# ---- (a) whole games check clean and play ---------------------------------------------------
+
+WHOLE = [(rel(p), line, b) for p in DOCS if not p.endswith("errors.md")
+         for line, b in fenced(read(p), "cardrules") if is_whole_game(b)]
+
+
+def test_there_are_whole_games_in_the_docs():
+    assert {p for p, _l, _b in WHOLE} >= {"README.md", os.path.join("docs", "language.md")}
+
+
+@pytest.mark.parametrize("doc,line,block", WHOLE, ids=[f"{p}:{l}" for p, l, _b in WHOLE])
+def test_whole_game_block_checks_and_plays(tmp_path, doc, line, block):
+    path = tmp_path / "doc_game.cardrules"
+    path.write_text(block, encoding="utf-8")
+    diags, model, _ = check_file(str(path))
+    assert model is not None and not [str(d) for d in diags], f"{doc}:{line}: {diags}"
+    game = load(str(path))
+    for players in sorted({model.players[0], model.players[-1]}):
+        for seed in range(3):
+            st = game.new_game(players, seed=seed)
+            while not st.is_terminal():
+                p = st.current_players()[0]
+                acts = st.legal_actions(p)
+                assert acts, f"{doc}:{line}: no legal choice"
+                st.apply_action(acts[seed % len(acts)], p)
+
+
+def test_language_md_complete_game_is_the_crazy_eights_example():
+    doc = read(os.path.join(ROOT, "docs", "language.md"))
+    section = doc.split("## A small complete game", 1)[1]
+    block = next(b for _l, b in fenced(section, "cardrules"))
+    assert code_lines(block) == code_lines(read(os.path.join(ROOT, "examples", "crazy_eights.cardrules")))
+
+
+# ---- (b) fragments parse ---------------------------------------------------------------------
+
+def parses(text):
+    try:
+        parse(text, "<doc>")
+        return True
+    except Exception:                   # RuleFileError (a syntax error) or anything else
+        return False
+
+
+def chunks(text):
+    """Split a block at blank lines followed by an unindented line: its separate examples."""
+    out, cur = [], []
+    for line in text.splitlines():
+        if line.strip() and not line[0].isspace() and cur and not cur[-1].strip():
+            out.append("\n".join(cur) + "\n")
+            cur = []
+        cur.append(line)
+    if cur:
+        out.append("\n".join(cur) + "\n")
+    return [c for c in out if c.strip()]
+
+
+def wrappings(chunk):
+    chunk = re.sub(r"(?m)^(\s*)\.\.\.\s*$", r"\1pass", chunk)        # `...` stands for more lines
+    yield chunk                                                      # declarations
+    yield "rule doc_fragment:\n" + textwrap.indent(chunk, "    ")    # statements
+    yield "rule doc_fragment:\n    choose:\n" + textwrap.indent(chunk, "        ")   # alternatives
+
+
+def parses_as_fragment(text):
+    return parses(text) or all(any(parses(w) for w in wrappings(c)) for c in chunks(text))
+
+
+FRAGMENTS = [(rel(p), line, b) for p in DOCS if not p.endswith("errors.md")
+             for line, b in fenced(read(p), "cardrules") if not is_whole_game(b)]
+
+
+def test_fragment_wrapping_rejects_nonsense():
+    assert parses_as_fragment("move top card from stock to hand")
+    assert parses_as_fragment("zone hand: per player, seen by owner\n\nshuffle stock\n")
+    assert not parses_as_fragment("move top card from stock to")
+    assert not parses_as_fragment("zone hand per player")
+
+
+@pytest.mark.parametrize("doc,line,block", FRAGMENTS, ids=[f"{p}:{l}" for p, l, _b in FRAGMENTS])
+def test_fragment_block_parses(doc, line, block):
+    assert parses_as_fragment(block), f"{doc}:{line} does not parse:\n{block}"
+
+
+def error_entries():
+    return re.findall(r"^## (RL\d{3}): .*\n((?:(?!^## ).*\n?)*)", read(ERRORS_MD), re.M)
+
+
+@pytest.mark.parametrize("code,body", error_entries(), ids=[c for c, _b in error_entries()])
+def test_errors_md_examples(code, body):
+    """The right example parses; the wrong one of a syntax error (RL0xx) does not."""
+    blocks = [b for _l, b in fenced(body, "cardrules")]
+    assert len(blocks) >= 2
+    assert parses_as_fragment(blocks[-1]), f"{code}: the right example does not parse"
+    if code.startswith("RL0"):
+        assert not parses_as_fragment(blocks[0]), f"{code}: the wrong example parses"
+    else:
+        assert parses_as_fragment(blocks[0]), f"{code}: the wrong example is a syntax error"
+
+
+# ---- (b) snippets said to come from the rule files ------------------------------------------
+
+GAME_OF_HEADING = {"CIQ": "ciq", "Internecine": "internecine", "Follow the Leader": "follow_the_leader",
+                   "Mages Wild": "mages_wild", "Attack!": "attack"}
+
+
+def mechanics_sections():
+    doc = read(os.path.join(ROOT, "docs", "language.md"))
+    part = doc.split("## How the hard mechanics of the seed games are written", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^### (.*)\n((?:(?!^### ).*\n?)*)", part, re.M)
+
+
+@pytest.mark.parametrize("heading,body", mechanics_sections(), ids=[h for h, _b in mechanics_sections()])
+def test_mechanics_snippet_lines_are_in_the_rule_files(heading, body):
+    games = [g for name, g in GAME_OF_HEADING.items() if heading.split(":")[0].find(name) >= 0]
+    assert games, f"which game is {heading!r}?"
+    files = [f for g in games for f in RULE_FILES if os.path.basename(f).startswith(g)]
+    said = re.findall(r"rules/(\w+\.cardrules)", body)        # "from `rules/X.cardrules`"
+    if said:
+        files = [os.path.join(ROOT, "rules", f) for f in said]
+    real = {n for f in files for n in code_lines(read(f))}
+    blocks = [b for _l, b in fenced(body, "cardrules")]
+    assert blocks
+    missing = [n for b in blocks for n in code_lines(b) if n not in real]
+    assert not missing, f"{heading}: not in {[rel(f) for f in files]}: {missing}"
+
+
+def top_level_items(text):
+    """Each declaration with its indented lines, as a tuple of code lines."""
+    items = []
+    for line in text.splitlines():
+        code = strip_comment(line)
+        if not code:
+            continue
+        if line[0].isspace() and items:
+            items[-1].append(code)
+        else:
+            items.append([code])
+    return [tuple(i) for i in items]
+
+
+def test_tutorial_builds_the_sevens_example():
+    tut = read(os.path.join(ROOT, "docs", "tutorial.md"))
+    blocks = [b for _l, b in fenced(tut, "cardrules")]
+    variant = [b for b in blocks if "extends" in b]
+    base = [b for b in blocks if "extends" not in b]
+    assert len(variant) == 1
+    strict = code_lines(read(os.path.join(ROOT, "examples", "sevens_strict.cardrules")))
+    built = {}                          # a later `setup:` (step 8) replaces the first (step 3)
+    for b in base:
+        for item in top_level_items(b):
+            built[item[0]] = item
+    assert sorted(built.values()) == sorted(top_level_items(read(os.path.join(ROOT, "examples", "sevens.cardrules"))))
+    assert code_lines(variant[0]) == strict
+    # steps 1-5, one after the other, are a game that checks clean (step 8 adds the option)
+    first = "\n".join(b for b in base if "hand_size" not in b)
+    diags, model, _ = check_file("tutorial.cardrules", text=first)
+    assert model is not None and not [str(d) for d in diags]
+
+
+# ---- (c) error codes: documented <-> emitted ---------------------------------------------------
+
+def test_error_codes_documented_and_emitted_agree():
+    documented = {c for c, _b in error_entries()}
+    emitted = set()
+    for src in glob.glob(os.path.join(ROOT, "rulelang", "*.py")):
+        emitted |= set(re.findall(r'"(RL\d{3})"', read(src)))
+    assert sorted(documented - emitted) == [], "documented in errors.md but emitted nowhere"
+    assert sorted(emitted - documented) == [], "emitted by rulelang/ but not in errors.md"
+
+
+# ---- (d) the command lines of the docs run -------------------------------------------------
+
+def shown_commands():
+    """(doc, command line, working directory) of every `rulelang ...` line in a ```sh block."""
+    out = []
+    for doc, cwd in ([("README.md", ROOT), (os.path.join("docs", "tutorial.md"), os.path.join(ROOT, "examples"))]
+                     + [(rel(p), ROOT) for p in sorted(glob.glob(os.path.join(ROOT, "docs", "games", "*.md")))]):
+        for _l, block in fenced(read(os.path.join(ROOT, doc)), "sh"):
+            for line in block.splitlines():
+                for part in strip_comment(line).split("&&"):
+                    if part.strip().startswith("rulelang "):
+                        out.append((doc, part.strip(), cwd))
+    return out
+
+
+COMMANDS = shown_commands()
+
+
+def test_commands_are_found():
+    docs = {d for d, _c, _w in COMMANDS}
+    assert "README.md" in docs and os.path.join("docs", "tutorial.md") in docs
+    assert len(docs) >= 7 and len(COMMANDS) >= 40
+
+
+def runnable(command, cwd):
+    """argv for a shown command: globs expanded, fewer games and simulations; and the input."""
+    words = shlex.split(command)[1:]
+    argv = []
+    for i, w in enumerate(words):
+        if i > 0 and words[i - 1] in ("--games", "--simulate"):
+            w = str(min(int(w), 10 if words[i - 1] == "--games" else 3))
+        if any(ch in w for ch in "*?") and not w.startswith("-"):
+            found = sorted(glob.glob(os.path.join(cwd, w)))
+            assert found, f"{w} names no file"
+            argv += [os.path.relpath(f, cwd) for f in found]
+        else:
+            argv.append(w)
+    return argv, ("q\n" if words[0] == "play" else "")
+
+
+@pytest.mark.parametrize("doc,command,cwd", COMMANDS, ids=[f"{d}: {c}" for d, c, _w in COMMANDS])
+def test_shown_command_runs(doc, command, cwd, monkeypatch, capsys):
+    """In process, as `rulelang` would run it from `cwd` (a subprocess each costs a second)."""
+    argv, stdin = runnable(command, cwd)
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == 0, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
+
+
+def test_shown_check_output_is_what_check_prints(tmp_path):
+    """The diagnostic shown after `rulelang check` (README, tutorial): sevens.cardrules with
+    `stock` mistyped `stok` in the draw."""
+    text = read(os.path.join(ROOT, "examples", "sevens.cardrules"))
+    broken = text.replace("move top card from stock to hand", "move top card from stok to hand")
+    assert broken != text
+    (tmp_path / "sevens.cardrules").write_text(broken, encoding="utf-8")
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=ROOT)
+    p = subprocess.run([sys.executable, "-m", "rulelang", "check", "sevens.cardrules"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert p.returncode == 1
+    for doc in ("README.md", os.path.join("docs", "tutorial.md")):
+        shown = [b for _l, b in fenced(read(os.path.join(ROOT, doc)), "") if "error[RL101]" in b]
+        assert len(shown) == 1, doc
+        for line in shown[0].splitlines():
+            assert line.rstrip() in [l.rstrip() for l in p.stdout.splitlines()], f"{doc}: {line!r}\n{p.stdout}"
+
+
+# ---- (e) every rule file's decisions are on its game's page ----------------------------------
+
+DECISION = re.compile(r"DECISION( \([^)]*\))?:")
+
+
+def page_of(rule_file):
+    """docs/games/<longest prefix of the file's name with a page>.md"""
+    parts = os.path.basename(rule_file)[:-len(".cardrules")].split("_")
+    for k in range(len(parts), 0, -1):
+        page = os.path.join(ROOT, "docs", "games", "_".join(parts[:k]) + ".md")
+        if os.path.exists(page):
+            return page
+    return None
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=[os.path.basename(p) for p in RULE_FILES])
+def test_rule_file_has_a_page_that_names_it(path):
+    page = page_of(path)
+    assert page, f"no page in docs/games/ for {rel(path)}"
+    assert os.path.basename(path) in read(page)
+
+
+PAGES = sorted({page_of(f) for f in RULE_FILES if page_of(f)})
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[os.path.basename(p) for p in PAGES])
+def test_page_numbers_every_decision_of_its_files(page):
+    files = [f for f in RULE_FILES if page_of(f) == page]
+    in_rules = sum(len(DECISION.findall(read(f))) for f in files)
+    doc = read(page)
+    assert "## Decisions" in doc
+    section = doc.split("## Decisions", 1)[1].split("\n## ", 1)[0]
+    numbered = [int(n) for n in re.findall(r"^(\d+)\. ", section, re.M)]
+    assert numbered == list(range(1, len(numbered) + 1)), "decisions are numbered 1, 2, 3 ..."
+    assert in_rules == len(numbered), (
+        f"{[os.path.basename(f) for f in files]} have {in_rules} DECISION comments, "
+        f"{rel(page)} numbers {len(numbered)} decisions")
+
+
+# ---- README: the table of games --------------------------------------------------------------
+
+def readme_game_rows():
+    rows = {}
+    for line in read(os.path.join(ROOT, "README.md")).splitlines():
+        m = re.match(r"\| \[`((?:rules|examples)/\w+\.cardrules)`\]\(\1\) \|(.*)\|\s*$", line)
+        if m:
+            cells = [c.strip() for c in m.group(2).split("|")]
+            rows[m.group(1)] = cells
+    return rows
+
+
+def test_readme_lists_every_game_with_its_players_options_and_page():
+    rows = readme_game_rows()
+    files = sorted(rel(f) for f in RULE_FILES + glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
+    assert sorted(rows) == files
+    for path, (_name, players, options, page) in rows.items():
+        diags, model, _ = check_file(os.path.join(ROOT, path))
+        assert model is not None, path
+        low, high = model.players
+        assert players == (str(low) if low == high else f"{low}–{high}"), path
+        assert set(re.findall(r"`(\w+)`", options)) == set(model.options), path
+        for link in re.findall(r"\]\(([^)]+)\)", page):
+            assert os.path.exists(os.path.join(ROOT, link)), f"{path}: {link}"
+        if path.startswith("rules/"):
+            assert f"docs/games/{os.path.basename(page_of(os.path.join(ROOT, path)))}" in page, path
+
+
+def test_readme_json_example_is_what_run_prints(capsys):
+    shown = next(b for _l, b in fenced(read(os.path.join(ROOT, "README.md")), "json"))
+    expected = json.loads(shown)
+    assert main(["run", os.path.join(ROOT, "examples", "crazy_eights.cardrules"), "--json",
+                 "--seed", str(expected["seed"]), "--players", str(expected["players"])]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
