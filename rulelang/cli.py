@@ -260,7 +260,9 @@ def cmd_run(args) -> int:
                 out.show(spectator_table(st, f"after turn {st.turns}"))
 
         flush()
-        out.show(spectator_table(st, "the table after setup"))
+        # Turns that needed no decision may already have been played (and printed above).
+        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
+                                 else "the table after setup"))
         _play_out(st, agents, flush)
         flush()
         out.show(spectator_table(st, "the table at the end"))
