@@ -32,10 +32,27 @@ def grammar_text() -> str:
     return resources.files("rulelang").joinpath("grammar/cardrules.lark").read_text("utf-8")
 
 
+def _cache_file():
+    """Where the built parser is kept between runs: the user's own cache folder, never a shared
+    temporary one (the cache is a pickle).  ``False`` (build it every time) if there is none."""
+    import hashlib
+    import os
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulelang")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    digest = hashlib.sha256(grammar_text().encode("utf-8")).hexdigest()[:16]
+    return os.path.join(folder, f"parser-{digest}.lark")
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
+    # Building the LALR tables takes ~0.4 s; Lark keeps them in the cache file, checked against
+    # a hash of the grammar, the options and Lark's version, and rebuilds them if they differ.
     return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
-                maybe_placeholders=True, cache=False)
+                maybe_placeholders=True, cache=_cache_file())
 
 
 def _span(file: str, meta) -> A.Span:
