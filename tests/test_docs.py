@@ -393,3 +393,57 @@ def test_readme_json_example_is_what_run_prints(capsys):
     assert main(["run", os.path.join(ROOT, "examples", "crazy_eights.cardrules"), "--json",
                  "--seed", str(expected["seed"]), "--players", str(expected["players"])]) == 0
     assert json.loads(capsys.readouterr().out) == expected
+
+
+# ---- every file the docs name exists -----------------------------------------------------------
+
+PATH_RE = re.compile(r"(?<![\w/.])((?:rules|examples|tests|docs|rulelang|benchmarks|grammar)/[\w./*<>{},-]*[\w*>}])")
+
+
+def expand_braces(p):
+    m = re.search(r"\{([^{}]*)\}", p)
+    if not m:
+        return [p]
+    return [q for alt in m.group(1).split(",") for q in expand_braces(p[:m.start()] + alt + p[m.end():])]
+
+
+@pytest.mark.parametrize("doc", [rel(p) for p in DOCS])
+def test_every_path_named_exists(doc):
+    here = os.path.dirname(os.path.join(ROOT, doc))
+    missing = []
+    for m in PATH_RE.finditer(read(os.path.join(ROOT, doc))):
+        for p in expand_braces(m.group(1)):
+            pattern = re.sub(r"<[^>]*>", "*", p)
+            if not (glob.glob(os.path.join(ROOT, pattern)) or glob.glob(os.path.join(here, pattern))):
+                missing.append(m.group(1))
+    assert not missing, f"{doc} names files that do not exist: {missing}"
+
+
+def test_rule_line_counts_on_the_game_pages():
+    """The pages' tables of files give each file's lines that are neither blank nor comments."""
+    rows = [(page, m.group(1), int(m.group(2)))
+            for page in sorted(glob.glob(os.path.join(ROOT, "docs", "games", "*.md")))
+            for m in re.finditer(r"^\| `(rules/\w+\.cardrules)` \|.*\| (\d+) \|\s*$", read(page), re.M)]
+    assert len(rows) >= len(RULE_FILES) - 1
+    for page, path, shown in rows:
+        lines = [l for l in read(os.path.join(ROOT, path)).splitlines() if l.strip() and not l.strip().startswith("#")]
+        assert shown == len(lines), f"{rel(page)}: {path} has {len(lines)} rule lines, not {shown}"
+
+
+def test_option_tables_on_the_game_pages():
+    """Each row `| `name` | `default` | ...` of a page's Options table is an option of one of the
+    page's files, with that default; and every option of the page's files has its row."""
+    def shown(v):
+        return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+    for page in PAGES:
+        doc = read(page)
+        if "## Options" not in doc:
+            continue
+        table = doc.split("## Options", 1)[1].split("\n## ", 1)[0]
+        rows = dict(re.findall(r"^\| `(\w+)`[^|]*\| `([^`]*)` \|", table, re.M))
+        options = {}
+        for f in RULE_FILES:
+            if page_of(f) == page and "replace option" not in read(f):
+                _d, model, _ = check_file(f)
+                options.update({n: shown(o.decl.default) for n, o in model.options.items()})
+        assert rows == options, rel(page)
