@@ -6,6 +6,7 @@ itself for a number of players on demand (:meth:`Game.compiled`).
 """
 from __future__ import annotations
 
+import functools
 import os
 from importlib import resources
 from typing import Optional
@@ -20,12 +21,18 @@ MAX_EXTENDS_DEPTH = 16
 
 
 def prelude() -> list[A.Program]:
+    """The parsed prelude files (parsed once per process: the nodes are immutable)."""
+    return list(_prelude())
+
+
+@functools.lru_cache(maxsize=1)
+def _prelude() -> tuple:
     out = []
     for entry in sorted(resources.files("rulelang").joinpath("prelude").iterdir(),
                         key=lambda p: p.name):
         if entry.name.endswith(".cardrules"):
             out.append(parse(entry.read_text("utf-8"), "<prelude>"))
-    return out
+    return tuple(out)
 
 
 def read_layers(path: str, diags: list, text: Optional[str] = None) -> list[A.Program]:
