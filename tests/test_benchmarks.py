@@ -22,6 +22,7 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
     assert res["rules"] and all("error" not in row for row in res["rules"])
     assert res["clone_us"] > 0 and res["cli_help_ms"] > 0 and res["python_startup_ms"] > 0
     assert set(res["check_ms"]) >= {"examples/crazy_eights.cardrules"}
+    assert set(res["check_cpu_ms"]) == set(res["check_ms"])
     assert set(res["targets"]) == {"crazy_eights_ratio_4p", "min_decisions_per_s", "clone_us",
                                    "largest_check_ms", "cli_help_ms"}
     for t in res["targets"].values():
