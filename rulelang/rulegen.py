@@ -465,6 +465,7 @@ class RuleGen:
         enum_lines = []
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
+        self.appended = False      # may an earlier alternative have added actions to out?
         for alt, slot in zip(st.alternatives, param_slots):
             aid = cg.model.labels[id(alt)]
             alts.append((aid, alt, slot))
@@ -556,6 +557,7 @@ class RuleGen:
             lines.append(f"{ind}if {cond}:")
         if p is None:
             lines.append(f"{inner}out.append({base})")
+            self.appended = True
             return
         si = 3 + slot
         v = self.x.fresh()
@@ -586,8 +588,13 @@ class RuleGen:
                 key = None
         if key is not None:
             before, after = self.x.fresh(), self.x.fresh()
-            lines.append(f"{inner}{before} = len(out)")
-        lines.append(f"{inner}out.extend([{base} + {v} for {v} in {values}{test}])")
+            if self.appended:
+                lines.append(f"{inner}{before} = len(out)")
+            else:
+                before = "0"               # nothing is in out yet
+        action = f"{base} + {v}" if base else v
+        lines.append(f"{inner}out.extend([{action} for {v} in {values}{test}])")
+        self.appended = True
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
