@@ -8,9 +8,12 @@
   those files, and the tutorial builds exactly examples/sevens.cardrules;
 - every error code documented in rulelang/errors.md is emitted by rulelang/ and vice versa;
 - every `rulelang ...` command shown in README.md, docs/tutorial.md and docs/games/*.md runs
-  and exits with status 0 (with fewer games, `play` answered with `q`);
+  and exits with status 0, or the one its comment gives (with fewer games, `play` answered `q`);
 - every rule file has a page in docs/games/ that names it and numbers as many decisions as the
-  files of that game have `DECISION:` comments.
+  files of that game have `DECISION:` comments; the pages' rule-line counts, option tables and
+  the declarations they name agree with the files;
+- README.md's table of games (players, options, pages), its JSON example and the diagnostic shown
+  after `rulelang check` are what rulelang says; every repository path the docs name exists.
 """
 import glob
 import io
@@ -253,15 +256,17 @@ def test_error_codes_documented_and_emitted_agree():
 # ---- (d) the command lines of the docs run -------------------------------------------------
 
 def shown_commands():
-    """(doc, command line, working directory) of every `rulelang ...` line in a ```sh block."""
+    """(doc, command line, working directory) of every `rulelang ...` line in a ```sh block.
+    A command expected to fail says so in its comment: `# exit status 1`."""
     out = []
     for doc, cwd in ([("README.md", ROOT), (os.path.join("docs", "tutorial.md"), os.path.join(ROOT, "examples"))]
                      + [(rel(p), ROOT) for p in sorted(glob.glob(os.path.join(ROOT, "docs", "games", "*.md")))]):
         for _l, block in fenced(read(os.path.join(ROOT, doc)), "sh"):
             for line in block.splitlines():
+                status = re.search(r"#.*\bexit status (\d+)", line)
                 for part in strip_comment(line).split("&&"):
                     if part.strip().startswith("rulelang "):
-                        out.append((doc, part.strip(), cwd))
+                        out.append((doc, part.strip(), cwd, int(status.group(1)) if status else 0))
     return out
 
 
@@ -269,7 +274,7 @@ COMMANDS = shown_commands()
 
 
 def test_commands_are_found():
-    docs = {d for d, _c, _w in COMMANDS}
+    docs = {d for d, _c, _w, _s in COMMANDS}
     assert "README.md" in docs and os.path.join("docs", "tutorial.md") in docs
     assert len(docs) >= 7 and len(COMMANDS) >= 40
 
@@ -290,8 +295,8 @@ def runnable(command, cwd):
     return argv, ("q\n" if words[0] == "play" else "")
 
 
-@pytest.mark.parametrize("doc,command,cwd", COMMANDS, ids=[f"{d}: {c}" for d, c, _w in COMMANDS])
-def test_shown_command_runs(doc, command, cwd, monkeypatch, capsys):
+@pytest.mark.parametrize("doc,command,cwd,expected", COMMANDS, ids=[f"{d}: {c}" for d, c, _w, _s in COMMANDS])
+def test_shown_command_runs(doc, command, cwd, expected, monkeypatch, capsys):
     """In process, as `rulelang` would run it from `cwd` (a subprocess each costs a second)."""
     argv, stdin = runnable(command, cwd)
     monkeypatch.chdir(cwd)
@@ -299,7 +304,7 @@ def test_shown_command_runs(doc, command, cwd, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     status = main(argv)
     out, err = capsys.readouterr()
-    assert status == 0, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
+    assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
 
 
 def test_shown_check_output_is_what_check_prints(tmp_path):
@@ -447,3 +452,14 @@ def test_option_tables_on_the_game_pages():
                 _d, model, _ = check_file(f)
                 options.update({n: shown(o.decl.default) for n, o in model.options.items()})
         assert rows == options, rel(page)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[os.path.basename(p) for p in PAGES])
+def test_declarations_named_on_a_page_exist(page):
+    """`rule X`, `define X`, `zone X`, `var X`, `attribute X`, `option X` on a game's page are
+    declared in one of its files."""
+    text = "\n".join(read(f) for f in RULE_FILES if page_of(f) == page)
+    missing = [f"{kind} {name}" for kind, name in
+               re.findall(r"`(?:replace )?(rule|define|zone|var|attribute|option) (\w+)", read(page))
+               if not re.search(rf"^(?:replace )?{kind} {name}\b", text, re.M)]
+    assert not missing, f"{rel(page)} names what its files do not declare: {missing}"
