@@ -463,3 +463,37 @@ def test_declarations_named_on_a_page_exist(page):
                re.findall(r"`(?:replace )?(rule|define|zone|var|attribute|option) (\w+)", read(page))
                if not re.search(rf"^(?:replace )?{kind} {name}\b", text, re.M)]
     assert not missing, f"{rel(page)} names what its files do not declare: {missing}"
+
+
+def inline_commands():
+    """`rulelang ...` written inside a sentence, when it names no placeholder (FILE, N, CODE):
+    (doc, command, working directory, expected status, code it reports).  "`...` reports RLnnn"
+    means exit status 1 with that code."""
+    out = []
+    for path in DOCS:
+        doc = rel(path)
+        cwd = os.path.join(ROOT, "examples") if doc.endswith("tutorial.md") else ROOT
+        text = read(path)
+        for m in re.finditer(r"`(rulelang [^`]*)`", text):
+            words = m.group(1).split()
+            if any(re.fullmatch(r"[A-Z]+", w) for w in words) or (len(words) < 3 and "--help" not in words):
+                continue
+            reports = re.match(r"\s*reports (RL\d{3})", text[m.end():m.end() + 40])
+            out.append((doc, m.group(1), cwd, 1 if reports else 0, reports.group(1) if reports else None))
+    return out
+
+
+INLINE = inline_commands()
+
+
+@pytest.mark.parametrize("doc,command,cwd,expected,code", INLINE, ids=[f"{d}: {c}" for d, c, *_r in INLINE])
+def test_inline_command_runs(doc, command, cwd, expected, code, monkeypatch, capsys):
+    argv, stdin = runnable(command, cwd)
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
+    if code:
+        assert code in out + err, f"{doc}: {command} does not report {code}"
