@@ -497,3 +497,24 @@ def test_inline_command_runs(doc, command, cwd, expected, code, monkeypatch, cap
     assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
     if code:
         assert code in out + err, f"{doc}: {command} does not report {code}"
+
+
+def test_language_md_snippets_that_name_their_file_are_lines_of_it():
+    """A block of docs/language.md whose paragraph just before names `rules/X.cardrules` or
+    `examples/X.cardrules`, or that has comment lines `# X.cardrules`, is made of lines of those
+    files (comments aside)."""
+    text = read(os.path.join(ROOT, "docs", "language.md"))
+    lines = text.splitlines()
+    checked = 0
+    for start, block in fenced(text, "cardrules"):
+        before = "\n".join(lines[:start - 2]).rsplit("```", 1)[-1].rstrip().rsplit("\n\n", 1)[-1]
+        named = re.findall(r"((?:rules|examples)/\w+\.cardrules)", before)
+        named += [f"rules/{f}" for f in re.findall(r"^#\s*(\w+\.cardrules)\b", block, re.M)]
+        named = [n for n in named if os.path.exists(os.path.join(ROOT, n))]
+        if not named:
+            continue
+        real = {n for f in named for n in code_lines(read(os.path.join(ROOT, f)))}
+        missing = [n for n in code_lines(block) if n not in real]
+        assert not missing, f"docs/language.md:{start}: not in {named}: {missing}"
+        checked += 1
+    assert checked >= 8
