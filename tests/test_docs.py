@@ -518,3 +518,13 @@ def test_language_md_snippets_that_name_their_file_are_lines_of_it():
         assert not missing, f"docs/language.md:{start}: not in {named}: {missing}"
         checked += 1
     assert checked >= 8
+
+
+ALL_RULE_FILES = RULE_FILES + sorted(glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
+
+
+@pytest.mark.parametrize("path", ALL_RULE_FILES, ids=[rel(p) for p in ALL_RULE_FILES])
+def test_rule_files_check_without_errors_or_warnings(path):
+    """The game pages say `rulelang check` finds "no errors, no warnings" in the rule files."""
+    diags, model, _ = check_file(path)
+    assert model is not None and [str(d) for d in diags] == []
