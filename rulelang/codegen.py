@@ -74,6 +74,8 @@ class ExprGen:
         self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
         self.names = {}
         self.counter = 0
+        # The direction of play: the constant 1 in a game that never reverses it.
+        self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
     def const(self, obj) -> str:
         """A name in the namespace for a table or helper object."""
@@ -230,9 +232,9 @@ class ExprGen:
         if w == "current player":
             return "g.cur"
         if w == "next player":
-            return f"(({you} + g.dir) % {n})"
+            return f"(({you} + {self.dir}) % {n})"
         if w == "previous player":
-            return f"(({you} - g.dir) % {n})"
+            return f"(({you} - {self.dir}) % {n})"
         if w == "random player":
             return f"g.rng.randrange({n})"
         if w in ("players", "number of players"):
@@ -249,9 +251,9 @@ class ExprGen:
         x = self.gen(e.operand, env)
         n = int(self.cg.n)
         if op == "player after":
-            return f"(({x} + g.dir) % {n})"
+            return f"(({x} + {self.dir}) % {n})"
         if op == "player before":
-            return f"(({x} - g.dir) % {n})"
+            return f"(({x} - {self.dir}) % {n})"
         if op == "rank after":
             return f"{self.const(self.cg.rank_next)}.get({x}, 0)"
         if op == "rank before":

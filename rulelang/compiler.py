@@ -83,6 +83,31 @@ class Builder:
         return code
 
 
+def _turn_flow(model) -> frozenset:
+    """Which of "skip", "reverse" and "next_turn" some statement of the game can do.  A game that
+    never does one keeps its default (no skip, direction 1, no named next seat) for ever, so the
+    generated code leaves it out."""
+    found = set()
+    todo = [r.decl.body for r in model.rules.values()] + [e.body for e, _, _ in model.endings]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (tuple, list)):
+            todo.extend(x)
+        elif isinstance(x, A.Simple):
+            if x.word in ("skip", "reverse"):
+                found.add(x.word)
+        elif isinstance(x, A.NextTurn):
+            found.add("next_turn")
+        elif isinstance(x, A.Choose):
+            todo.extend(a.body for a in x.alternatives)
+        elif isinstance(x, A.If):
+            todo.extend(b for _, b in x.branches)
+            todo.append(getattr(x, "otherwise", None) or ())
+        elif hasattr(x, "body"):
+            todo.append(x.body or ())
+    return frozenset(found)
+
+
 def _JUMP(nxt, target):       # markers; finish() replaces them
     raise AssertionError
 
@@ -118,6 +143,7 @@ class CompiledGame:
         self._build_vars()
         self._build_cards()
         self._build_attributes()
+        self.flow = _turn_flow(model)
         self.gen = ExprGen(self)
         self.stmts = StatementGen(self, self.gen)
         self.alternatives = [None] * len(model.alternatives)

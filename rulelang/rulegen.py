@@ -274,7 +274,7 @@ class RuleGen:
             lines.append(f"{ind}while fr[{ki}] > 0:")
             lines.append(f"{ind}    fr[{ki}] -= 1")
             self.loop_body(st.body, lines, ind + "    ", span=st.span,
-                           after=[f"fr[{pi}] = (fr[{pi}] + g.dir) % {n}"])
+                           after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
             ci, li, ii = (3 + s for s in self.refs[id(st)])
@@ -408,7 +408,7 @@ class RuleGen:
         n = int(self.cg.n)
         return self._block_loop(st, cur, ind, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
                                 f"_dec(fr, {ki})", st.body,
-                                after=[f"fr[{pi}] = (fr[{pi}] + g.dir) % {n}"])
+                                after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
 
     def sus_ForCard(self, st, cur, ind):
         ci, li, ii = (3 + s for s in self.refs[id(st)])
@@ -421,13 +421,21 @@ class RuleGen:
         check_first, pad, over = spec
         n = int(self.cg.n)
         L = b.lines
+        flow = self.cg.flow           # what the game never does, the code leaves out
+        step = "g.dir" if "reverse" in flow else "1"
+        if "skip" in flow:
+            step = f"{step} * (1 + g.skip)"
         L.append(f"{ind}g.turns += 1")
-        L.append(f"{ind}if g.next_turn >= 0:")
-        L.append(f"{ind}    g.cur = g.next_turn")
-        L.append(f"{ind}    g.next_turn = -1")
-        L.append(f"{ind}else:")
-        L.append(f"{ind}    g.cur = (g.cur + g.dir * (1 + g.skip)) % {n}")
-        L.append(f"{ind}g.skip = 0")
+        if "next_turn" in flow:
+            L.append(f"{ind}if g.next_turn >= 0:")
+            L.append(f"{ind}    g.cur = g.next_turn")
+            L.append(f"{ind}    g.next_turn = -1")
+            L.append(f"{ind}else:")
+            L.append(f"{ind}    g.cur = (g.cur + {step}) % {n}")
+        else:
+            L.append(f"{ind}g.cur = (g.cur + {step}) % {n}")
+        if "skip" in flow:
+            L.append(f"{ind}g.skip = 0")
         if check_first:
             quick = self.endings_quick()
             L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
@@ -439,6 +447,10 @@ class RuleGen:
         if pad:
             L.append(f"{ind}fr[3:] = {self.x.const(list(pad))}")
         self.close(b, "pc = 0; continue", ind)
+
+    def dir(self):
+        """The direction of play in generated code: 1 in a game that never reverses it."""
+        return "g.dir" if "reverse" in self.cg.flow else "1"
 
     def endings_quick(self):
         """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
@@ -572,7 +584,7 @@ class RuleGen:
             n = int(self.cg.n)
             if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
                 you = self.x.slot(3 + self.refs.get(id(p.source), ("you", -1))[1], {})
-                values = f"[({you} + g.dir * _k) % {n} for _k in range(1, {n})]"
+                values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             else:
                 values = f"range({n})"
         elif p.kind == "suit":

@@ -69,3 +69,29 @@ def test_generated_source_rejects_foreign_names():
         _safe("def _f(g, fr):\n    return __import__(1)\n")
     with pytest.raises(AssertionError):
         _safe("def _f(g, fr):\n    return 'x'\n")
+
+
+def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypatch):
+    """The generated code leaves out what a game never does (skip, reverse, a named next seat);
+    _turn_flow must find each wherever it is: in a choice, an if, a loop, a rule."""
+    assert C._turn_flow(load("examples/crazy_eights.cardrules").model) == frozenset()
+    assert C._turn_flow(load("rules/mages_wild.cardrules").model) >= {"skip", "reverse"}
+    path = tmp_path / "flow.cardrules"
+    path.write_text(
+        'game "Flow"\nplayers 3 to 4\ndeck standard, into stock\n'
+        'zone stock: shared, face down\nzone hand: per player, seen by owner\n'
+        'game ends when stock is empty:\n    end game with no winner\n'
+        'setup:\n    shuffle stock\n'
+        'turn:\n    choose:\n        draw:\n            move top card from stock to hand\n'
+        '            if rank of top of hand is 5:\n                repeat 1 times:\n'
+        '                    next turn goes to player 1\n'
+        '        wait:\n            hop\n'
+        'rule hop:\n    skip next player\n')
+    game = load(str(path))
+    assert C._turn_flow(game.model) == {"skip", "next_turn"}
+    fast = _transcripts(game.model, 4, range(6))
+    assert all(o == "draw" for _, _, o in fast)
+    monkeypatch.setattr(C, "ExprGen", _NoGen)
+    monkeypatch.setattr(C, "StatementGen", _NoFusion)
+    monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
+    assert _transcripts(game.model, 4, range(6)) == fast
