@@ -16,7 +16,7 @@ from typing import Optional
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
-from .rulegen import RuleGen, not_recursive
+from .rulegen import RuleGen, inline_body, not_recursive
 from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -194,13 +194,21 @@ class CompiledGame:
         # First learn which rules the generator can write; then write them again, calling the
         # rules that never wait for a decision directly, as Python functions.
         generable = set()
+        self.inline_bodies = {}
+        rule_pids = {self.proc_index[name]: r.nslots for name, r in self.model.rules.items()}
         for pid, body in bodies:
             try:
-                RuleGen(self).compile_rule(body, pid)
+                rg = RuleGen(self)
+                rg.compile_rule(body, pid)
                 generable.add(pid)
             except Unsupported:
-                pass
+                continue
+            if rule_pids.get(pid) == 0:
+                lines = inline_body(rg.src)
+                if lines is not None:
+                    self.inline_bodies[pid] = lines
         direct = {self.proc_index[n] for n in self._never_suspending()} & generable
+        self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.

@@ -114,6 +114,7 @@ class RuleGen:
         self.dispatch(self.blocks, lines, "        ", "")
         lines.append(f"        raise _bad(pc)")
         src = "\n".join(lines) + "\n"
+        self.src = src
         self.x.ns["_bad"] = _bad_pc
         self.x.ns["_over"] = self._over
         self.x.ns["_noch"] = _no_choice
@@ -303,6 +304,14 @@ class RuleGen:
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(lines, ind, st.span)
+        body = getattr(cg, "inline_bodies", {}).get(pid)
+        if body is not None:          # a rule without locals, read only `you`: copied in place
+            if not re.fullmatch(r"fr\[\d+\]", you):
+                y = self.x.fresh()
+                lines.append(f"{ind}{y} = {you}")
+                you = y
+            lines.extend(ind + re.sub(r"\bfr\[2\]", you, l) for l in body)
+            return
         rc = self.x.fresh()
         lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, [{frame}], 0)")
         lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
@@ -610,6 +619,28 @@ class RuleGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+
+def inline_body(src):
+    """The lines of a generated rule function that can be copied where the rule is called, made
+    relative to the call's indentation; None when it cannot: more than the one block, a return
+    before the end, a local slot of its own or the whole frame (only ``fr[2]``, its ``you``, may
+    be read), a call."""
+    lines = src.split("\n")
+    while lines and not lines[-1]:
+        lines.pop()
+    head, body, tail = lines[:3], lines[3:-2], lines[-2:]
+    if head != ["def _f(g, fr, pc):", "    while True:", "        if pc == 0:"] or tail != [
+            f"            return {RETURN}", "        raise _bad(pc)"]:
+        return None
+    text = "\n".join(body)
+    if re.search(r"\b(return|continue|pc|_procs|yield)\b", text):
+        return None
+    if re.search(r"\bfr\b(?!\[2\])|\bfr\[2\]\s*[-+*/]?=(?!=)", text):
+        return None
+    if any(not l.startswith("            ") for l in body):
+        return None
+    return [l[12:] for l in body]
 
 
 def _dec(fr, i):

@@ -95,3 +95,20 @@ def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypat
     monkeypatch.setattr(C, "StatementGen", _NoFusion)
     monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
     assert _transcripts(game.model, 4, range(6)) == fast
+
+
+def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called():
+    """A rule that never decides, with no local of its own, is copied into its caller (one
+    call and one frame less); one with a slot of its own, a return before its end, or a call
+    stays a call.  test_generated_code_plays_like_closures checks that the copies play alike."""
+    from rulelang.rulegen import inline_body
+    head = "def _f(g, fr, pc):\n    while True:\n        if pc == 0:\n"
+    tail = "            return -3\n        raise _bad(pc)\n"
+    ok = head + "            g.zones[(1 + fr[2])].append(0)\n" + tail
+    assert inline_body(ok) == ["g.zones[(1 + fr[2])].append(0)"]
+    for body in ("            fr[3] = 1\n", "            if x: return -3\n",
+                 "            _t1(g, fr)\n", "            fr[2] = 0\n",
+                 "            _v = _procs[1](g, [1, 0, fr[2]], 0)\n"):
+        assert inline_body(head + body + tail) is None
+    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    assert cg.inline_bodies      # refill_stock: no locals, no decision
