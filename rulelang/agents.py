@@ -20,7 +20,7 @@ from .diagnostics import did_you_mean
 class View:
     """What one seat may know when it must decide."""
 
-    __slots__ = ("seat", "legal", "_observe", "_words", "_obs")
+    __slots__ = ("seat", "legal", "_observe", "_words", "_obs", "_sample")
 
     def __init__(self, state, seat: int):
         self.seat = seat                                  # 0-based
@@ -28,6 +28,14 @@ class View:
         self._observe = state.observation
         self._words = state.action_to_string
         self._obs = None
+        self._sample = state.determinize
+
+    def sample(self, rng):
+        """A whole game state that this seat cannot tell from the real one: the cards it may not
+        see dealt again at random, other seats' secret choices forgotten, the future reseeded
+        (:meth:`rulelang.runtime.State.determinize` from this seat).  A new one at every call,
+        free to play on: searching agents play their what-ifs on these, never on the real game."""
+        return self._sample(self.seat, rng)
 
     @property
     def observation(self) -> dict:
@@ -102,7 +110,91 @@ class HumanAgent(Agent):
         return self.ask(view)
 
 
-AGENTS: dict[str, type] = {cls.name: cls for cls in (UniformRandom, FirstChoice, HumanAgent)}
+class MonteCarlo(Agent):
+    """Flat Monte Carlo with determinization.  For each legal action it plays ``playouts`` games
+    to the end (at most ``max_decisions`` decisions each) with every seat choosing uniformly at
+    random, each from a fresh :meth:`View.sample` (a world consistent with what this seat sees),
+    and takes the action whose games gave this seat the best mean return (+1 a win, -1 a loss,
+    0 no winner or unfinished).  The playouts of one decision are shared among its actions
+    (``budget`` in all, at least ``min_playouts`` per action).  It never sees hidden cards: it
+    knows only its view, and samples hidden cards afresh for every playout.  Seeded from the
+    game's seed and its seat, so the same seed replays the same game."""
+
+    name = "mc"
+    description = ("flat Monte Carlo: tries each choice in random playouts of worlds sampled "
+                   "from what it sees (never the hidden cards); stronger, slower")
+
+    def __init__(self, seat: int, seed: int = 0, budget: int = 100, min_playouts: int = 4,
+                 max_decisions: int = 2000):
+        super().__init__(seat, seed)
+        self.rng = random.Random(f"rulelang:mc:{seed}:{seat}")
+        self.budget = budget
+        self.min_playouts = min_playouts
+        self.max_decisions = max_decisions
+
+    def act(self, view: View) -> int:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng = self.rng
+        seat = self.seat
+        per = max(self.min_playouts, self.budget // len(legal))
+        totals = [0.0] * len(legal)
+        # Common random numbers: the i-th playout of every action starts from the same sampled
+        # world and makes the same random choices wherever it can (the k-th choice of each seat
+        # takes the legal action with the highest random key for (seat, k, action), a uniform
+        # choice), so the actions are compared on equal terms, not on luck.
+        for _ in range(per):
+            world = view.sample(rng)
+            key = rng.getrandbits(64)
+            for k, a in enumerate(legal):
+                st = world.clone()
+                st.apply_action(a, seat)
+                totals[k] += self._playout(st, key)[seat]
+        best = max(range(len(legal)), key=totals.__getitem__)
+        return legal[best]
+
+    def _playout(self, st, key: int) -> list:
+        """Play ``st`` to the end (or ``max_decisions``) at random and return its returns."""
+        left = self.max_decisions
+        count = [0] * st.n
+        while not st.terminal and left > 0:
+            left -= 1
+            if st.sim is None:
+                q = st.pending[0]
+                st.apply_action(_pick(st.legal, key, q, count[q]))
+                count[q] += 1
+            else:
+                for q in list(st.pending):
+                    st.apply_action(_pick(st.legal[q], key, q, count[q]), q)
+                    count[q] += 1
+                    if st.terminal or st.sim is None:
+                        break
+        return st.returns()
+
+
+_M64 = (1 << 64) - 1
+
+
+def _pick(legal: list, key: int, seat: int, k: int) -> int:
+    """The legal action with the highest pseudo-random key for (key, seat, k, action): a uniform
+    choice among ``legal``, the same one again for the same arguments and an action legal in both."""
+    if len(legal) == 1:
+        return legal[0]
+    base = (key ^ (seat * 0x9E3779B97F4A7C15) ^ (k * 0xBF58476D1CE4E5B9)) & _M64
+    best, best_h = legal[0], -1
+    for a in legal:
+        h = ((base ^ (a * 0x94D049BB133111EB)) * 0xD6E8FEB86659FD93) & _M64
+        h ^= h >> 32
+        h = (h * 0xD6E8FEB86659FD93) & _M64
+        h ^= h >> 29
+        if h > best_h:
+            best, best_h = a, h
+    return best
+
+
+AGENTS: dict[str, type] = {cls.name: cls
+                           for cls in (UniformRandom, FirstChoice, MonteCarlo, HumanAgent)}
 
 
 class AgentError(ValueError):

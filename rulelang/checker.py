@@ -72,6 +72,7 @@ class RuleInfo:
     param_types: list
     nslots: int = 0
     used: bool = False
+    slot_types: dict = attrs.field(factory=dict)   # local slot -> its type (for determinizing)
 
 
 @attrs.define
@@ -79,6 +80,7 @@ class Context:
     """An expression evaluated outside any rule (an ending, the score, an attribute, a variable's
     first value): how many local slots it needs."""
     nslots: int = 0
+    slot_types: dict = attrs.field(factory=dict)   # local slot -> its type
 
 
 @attrs.define
@@ -243,6 +245,9 @@ class Scope:
         slot = self.owner.nslots
         self.owner.nslots += 1
         self.names[name] = (slot, typ)
+        types = getattr(self.owner, "slot_types", None)
+        if types is not None:
+            types[slot] = typ
         return slot
 
     def lookup(self, name):

@@ -723,11 +723,14 @@ examples:
   rulelang run examples/crazy_eights.cardrules
   rulelang run examples/crazy_eights.cardrules --players 3 --seed 42
   rulelang run examples/crazy_eights.cardrules --agents first,random --json
+  rulelang run examples/crazy_eights.cardrules --agents mc,random --games 20
   rulelang run examples/sevens.cardrules --set hand_size=5 --quiet
   rulelang run examples/crazy_eights.cardrules --games 2000 --json
 
 agents: random (uniform among the legal choices, seeded from --seed and the seat),
-        first (always the first legal choice)."""
+        first (always the first legal choice),
+        mc (flat Monte Carlo: plays each choice out in random games of worlds sampled from
+            what its seat sees, never the hidden cards; stronger and slower)."""
 
 PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own

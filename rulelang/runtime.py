@@ -204,6 +204,87 @@ class State:
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action, self)
 
+    # ---- a world consistent with what one player sees -----------------------------------------
+    def determinize(self, player: int, rng_or_seed=0) -> "State":
+        """A new state that ``player`` cannot tell from this one: every card they may not see
+        (in zones hidden from them, and below the top of a ``top face up`` pile) is dealt again at
+        random among those same hidden places, each zone keeping its size.  Their observation is
+        exactly the same, no card is created or lost, the clone's random generator is reseeded
+        (the future is not the real one), and other players' secret choices of a simultaneous
+        decision are forgotten: one already made is drawn again among that player's choices.
+
+        Kept in place: cards named by a variable (variables are visible) and cards named in
+        ``player``'s own legal actions (they see them).  A card a running rule holds in a local
+        name, or another player's card choice, follows its place: it becomes the card dealt there.
+        Not modelled: what the player remembers having seen earlier (a full memory is the
+        agent's business); a card choice of another player is not filtered again by its ``where``.
+        """
+        g = self.game
+        rng = rng_or_seed if hasattr(rng_or_seed, "randrange") else Rng(int(rng_or_seed))
+        c = self.clone()
+        c.log = None
+        zones = c.zones
+        places = []                      # (zone index, position) of the cards to deal again
+        for zi, (_name, owner, vis, _sh) in enumerate(g.zone_info):
+            if vis == "everyone" or (vis == "owner" and owner == player):
+                continue
+            z = zones[zi]
+            stop = len(z) - 1 if vis == "top" else len(z)
+            places.extend((zi, i) for i in range(stop))
+        if places:
+            kept = set()
+            cards_n = len(g.card_names)
+            types = _slot_types(g)
+            card_t = types.get("card")
+            for i, (_name, _owner, typ) in enumerate(g.var_info):
+                if typ == card_t:
+                    kept.add(self.vars[i])
+            pending = self.pending if not self.terminal and self.pending is not None else ()
+            alts = g.alternatives
+            if player in pending:
+                for a in self.legal_actions(player):
+                    if alts[a >> ACTION_SHIFT].kind == "card":
+                        kept.add(a & VALUE_MASK)
+            places = [pl for pl in places if zones[pl[0]][pl[1]] not in kept]
+            old = [zones[zi][i] for zi, i in places]
+            new = old[:]
+            for i in range(len(new) - 1, 0, -1):
+                j = rng.randrange(i + 1)
+                new[i], new[j] = new[j], new[i]
+            for (zi, i), card in zip(places, new):
+                zones[zi][i] = card
+            to = dict(zip(old, new))      # the card that now lies where this one lay
+            # Local names of the running rules that hold a card follow its place.
+            for fr in c.stack:
+                for s in types["frames"].get(fr[0], ()):
+                    k = 3 + s
+                    if k < len(fr) and fr[k].__class__ is int and 0 <= fr[k] < cards_n:
+                        fr[k] = to.get(fr[k], fr[k])
+
+            def follow(actions):
+                out = []
+                for a in actions:
+                    if alts[a >> ACTION_SHIFT].kind == "card":
+                        v = a & VALUE_MASK
+                        a = a - v + to.get(v, v)
+                    out.append(a)
+                return out
+            if pending:
+                if c.sim is None:
+                    if pending[0] != player:
+                        c.legal = follow(c.legal)
+                else:
+                    for q in c.legal.get("order", ()):
+                        if q != player and q in c.legal:
+                            c.legal[q] = follow(c.legal[q])
+        if c.sim is not None:
+            for q in list(c.sim):
+                if q != player:
+                    choices = c.legal[q]
+                    c.sim[q] = choices[rng.randrange(len(choices))]
+        c.rng = Rng(rng.randrange(1 << 30) * (1 << 30) + rng.randrange(1 << 30))
+        return c
+
     # ---- saving and resuming ----------------------------------------------------------------
     def to_json(self) -> dict:
         """Everything needed to resume this exact game (with the same rule file and options)."""
@@ -245,6 +326,28 @@ class State:
         s.max_steps = d["max_steps"]
         s.log = None
         return s
+
+
+def _slot_types(game) -> dict:
+    """For :meth:`State.determinize`: the type that means a card, and for each rule (by its
+    number in ``game.procs``) the local slots that hold a card.  Computed once per game."""
+    cached = getattr(game, "_determinize_slots", None)
+    if cached is not None:
+        return cached
+    from .checker import CARD
+    model = game.model
+    frames = {}
+    ending_ctx = {pid: ctx for (_f, pid, _k), (_e, _c, ctx) in zip(game.endings, model.endings)}
+    for pid, name in enumerate(game.proc_names):
+        info = model.rules.get(name) if name in model.rules else ending_ctx.get(pid)
+        types = getattr(info, "slot_types", None) or {}
+        frames[pid] = [s for s, t in types.items() if t == CARD]
+    cached = {"card": CARD, "frames": frames}
+    try:
+        game._determinize_slots = cached
+    except AttributeError:
+        pass
+    return cached
 
 
 def _plain(x):

@@ -1,0 +1,167 @@
+"""State.determinize (a world one player cannot tell from the real one) and the `mc` agent
+(flat Monte Carlo over such worlds)."""
+import collections
+import glob
+import random
+
+import pytest
+
+from rulelang.agents import MonteCarlo, View, make_agent
+from rulelang.cli import _play_out
+from rulelang.loader import load
+
+FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))
+CRAZY = "examples/crazy_eights.cardrules"
+
+
+def _step(st, rng):
+    """One random decision (every pending seat's, at a simultaneous one)."""
+    for q in list(st.current_players()):
+        legal = st.legal_actions(q)
+        st.apply_action(legal[rng.randrange(len(legal))], q)
+        if st.is_terminal() or st.sim is None:
+            break
+
+
+def _mid_game_states(game, players, seeds=(1, 2, 3), every=5, limit=120):
+    """Positions of random games: at the start and after every ``every`` decisions."""
+    for seed in seeds:
+        st = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        k = 0
+        while not st.is_terminal() and k < limit:
+            if k % every == 0:
+                yield seed, k, st
+            _step(st, rng)
+            k += 1
+
+
+def _cards(st):
+    return collections.Counter(c for z in st.zones for c in z)
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_determinize_keeps_what_the_player_sees_and_every_card(path):
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, min(hi, lo + 1)}):
+        for seed, k, st in _mid_game_states(game, n):
+            before = [z[:] for z in st.zones]
+            for p in range(n):
+                obs = st.observation(p)
+                d = st.determinize(p, seed * 1000 + k)
+                assert d.observation(p) == obs, f"{path} {n}p seed {seed} step {k} seat {p + 1}"
+                assert _cards(d) == _cards(st)
+                assert [len(z) for z in d.zones] == [len(z) for z in st.zones]
+                assert d.current_players() == st.current_players()
+                # the sampled world can be played on, and playing it leaves the real one alone
+                _step(d, random.Random(k)) if not d.is_terminal() else None
+            assert st.zones == before
+
+
+def test_determinize_deals_hidden_cards_again():
+    game = load(CRAZY)
+    st = game.new_game(2, seed=5)
+    opp = game.compiled(2).zone_base["hand"] + 1          # hand of player 2
+    stock = game.compiled(2).zone_base["stock"]
+    seen = {tuple(st.determinize(0, s).zones[opp]) for s in range(20)}
+    assert len(seen) > 15                  # player 2's hand, as player 1 imagines it, varies
+    d = st.determinize(0, 1)
+    assert d.zones[stock] != st.zones[stock]
+    assert d.zones[game.compiled(2).zone_base["hand"]] == st.zones[game.compiled(2).zone_base["hand"]]
+    # the same seed gives the same world; the clone's future randomness is not the real one
+    assert st.determinize(0, 7).zones == st.determinize(0, 7).zones
+    assert st.determinize(0, 7).rng.s != st.rng.s
+
+
+def test_determinize_keeps_the_top_of_a_top_face_up_pile():
+    game = load(CRAZY)
+    st = game.new_game(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(30):
+        _step(st, rng)
+    discard = game.compiled(2).zone_base["discard"]
+    changed = False
+    for s in range(10):
+        d = st.determinize(0, s)
+        assert d.zones[discard][-1] == st.zones[discard][-1]
+        changed |= d.zones[discard][:-1] != st.zones[discard][:-1]
+    assert changed
+
+
+def test_determinize_forgets_another_players_secret_choice():
+    game = load("rules/internecine.cardrules")
+    found = 0
+    for seed in range(30):
+        st = game.new_game(2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if st.is_terminal():
+                break
+            if st.sim is not None and len(st.current_players()) == 2:
+                first, second = st.current_players()
+                legal = st.legal_actions(first)
+                if len(legal) < 2:
+                    _step(st, rng)
+                    continue
+                st.apply_action(legal[0], first)           # first has chosen, in secret
+                assert st.current_players() == [second]
+                obs = st.observation(second)
+                chosen = set()
+                for s in range(40):
+                    d = st.determinize(second, s)
+                    assert d.observation(second) == obs
+                    assert d.current_players() == [second]
+                    assert d.sim[first] in d.legal_actions(first) or d.sim[first] in d.legal[first]
+                    chosen.add(d.sim[first])
+                    assert _cards(d) == _cards(st)
+                # the real choice is not always the one the sampled worlds hold
+                assert len(chosen) > 1
+                found += 1
+                _step(st, rng)
+                if found >= 3:
+                    return
+            else:
+                _step(st, rng)
+    assert found, "no simultaneous decision with a choice reached"
+
+
+def test_view_offers_samples_of_its_own_seat_only():
+    game = load(CRAZY)
+    st = game.new_game(2, seed=2)
+    view = View(st, st.current_player())
+    d = view.sample(random.Random(1))
+    assert d is not st
+    assert d.observation(view.seat) == st.observation(view.seat)
+    assert not hasattr(view, "state")
+
+
+def test_mc_is_deterministic_and_legal():
+    game = load(CRAZY)
+    results = []
+    for _ in range(2):
+        st = game.new_game(2, seed=11, log=True)
+        _play_out(st, [make_agent("mc", 0, 11), make_agent("random", 1, 11)])
+        results.append((st.log, st.winners))
+    assert results[0] == results[1]
+    assert results[0][1]
+
+
+def test_mc_plays_simultaneous_games():
+    game = load("rules/internecine.cardrules")
+    st = game.new_game(2, seed=4)
+    _play_out(st, [MonteCarlo(0, 4, budget=20), make_agent("random", 1, 4)])
+    assert st.is_terminal() and st.outcome != "error"
+
+
+def test_mc_beats_random_at_crazy_eights():
+    game = load(CRAZY)
+    games, wins = 100, 0
+    for seed in range(games):
+        seat = seed % 2
+        agents = [make_agent("random", p, seed) for p in range(2)]
+        agents[seat] = MonteCarlo(seat, seed, budget=40)
+        st = game.new_game(2, seed=seed)
+        _play_out(st, agents)
+        wins += seat in st.winners
+    assert wins > games * 0.55, f"mc won {wins} of {games}"
