@@ -525,8 +525,7 @@ class RuleGen:
         else:
             by = self.x.gen(st.by[0], {}) if st.by else "fr[2]"
             L.append(f"{ind}fr[{ci}] = {by}")
-            L.append(f"{ind}out = []")
-            L.extend(enum_lines)
+            L.extend(_first_list(enum_lines, ind))
             L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
             L.append(f"{ind}g.pending = (fr[{ci}],)")
             L.append(f"{ind}g.legal = out")
@@ -619,6 +618,19 @@ class RuleGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+
+def _first_list(enum_lines, ind):
+    """``out = []`` and the lines that fill it; when the first of them to touch ``out`` adds a
+    list made there, ``out`` is that list (no empty list, no extend)."""
+    first = "out.extend(["
+    for i, line in enumerate(enum_lines):
+        if re.search(r"\bout\b", line):
+            if line.startswith(ind + first) and line.endswith("])") and line[len(ind)] != " ":
+                return (enum_lines[:i] + [f"{ind}out = {line[len(ind) + len(first) - 1:-1]}"]
+                        + enum_lines[i + 1:])
+            break
+    return [f"{ind}out = []"] + enum_lines
 
 
 def inline_body(src):
