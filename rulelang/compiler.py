@@ -1532,9 +1532,13 @@ class CompiledGame:
         g = State.__new__(State)
         g.game = self
         g.n = self.n
-        g.zones = [[] for _ in self.zone_info]
-        for cid, zi in enumerate(self.deck_start):
-            g.zones[zi].append(cid)
+        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+        if start is None:
+            start = [[] for _ in self.zone_info]
+            for cid, zi in enumerate(self.deck_start):
+                start[zi].append(cid)
+            self._start_zones = start
+        g.zones = [z[:] for z in start]
         g.vars = [0] * len(self.var_info)
         g.cur = 0
         g.dir = 1
