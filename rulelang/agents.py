@@ -118,7 +118,8 @@ class MonteCarlo(Agent):
     0 no winner or unfinished).  The playouts of one decision are shared among its actions
     (``budget`` in all, at least ``min_playouts`` per action).  It never sees hidden cards: it
     knows only its view, and samples hidden cards afresh for every playout.  Seeded from the
-    game's seed and its seat, so the same seed replays the same game."""
+    game's seed and its seat, so the same seed replays the same game.  ``--agents mc:N`` sets
+    the budget to N playouts per decision."""
 
     name = "mc"
     description = ("flat Monte Carlo: tries each choice in random playouts of worlds sampled "
@@ -213,6 +214,12 @@ def agent_names(spec: Optional[str], seats: int, default: str = "random") -> lis
         return [default] * seats
     names = [s.strip().lower() for s in spec.split(",")]
     for nm in names:
+        base, colon, arg = nm.partition(":")
+        if colon and base in AGENTS:
+            if base != MonteCarlo.name or not arg.isdigit() or int(arg) < 1:
+                raise AgentError(f"bad agent `{nm}`",
+                                 f"only `mc` takes a number: `mc:N` plays N playouts per decision")
+            continue
         if nm not in AGENTS:
             hint = did_you_mean(nm, AGENTS) or ""
             known = ", ".join(AGENTS)
@@ -228,10 +235,13 @@ def agent_names(spec: Optional[str], seats: int, default: str = "random") -> lis
 
 def make_agent(name: str, seat: int, seed: int = 0, **kwargs) -> Agent:
     """A new agent called ``name`` for ``seat`` (0-based)."""
+    base, colon, arg = name.partition(":")
     try:
-        cls = AGENTS[name]
+        cls = AGENTS[base]
     except KeyError:
         raise AgentError(f"unknown agent `{name}`", did_you_mean(name, AGENTS)) from None
     if cls is HumanAgent:
         return cls(seat, seed, **kwargs)
+    if colon and cls is MonteCarlo and arg.isdigit() and int(arg) > 0:
+        return cls(seat, seed, budget=int(arg))
     return cls(seat, seed)

@@ -730,7 +730,8 @@ examples:
 agents: random (uniform among the legal choices, seeded from --seed and the seat),
         first (always the first legal choice),
         mc (flat Monte Carlo: plays each choice out in random games of worlds sampled from
-            what its seat sees, never the hidden cards; stronger and slower)."""
+            what its seat sees, never the hidden cards; stronger and slower; mc:N plays
+            N playouts per decision, default 100)."""
 
 PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
