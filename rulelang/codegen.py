@@ -15,6 +15,7 @@ before compiling (:func:`_safe`).  An expression kind this module does not know 
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from . import ast as A
@@ -37,6 +38,15 @@ def _safe(src: str) -> str:
     if '"' in src or "'" in src or "\\" in src:
         raise AssertionError("generated code would contain a string")
     return src
+
+
+@functools.lru_cache(maxsize=4096)
+def _code(src: str):
+    """The code object of a generated source, compiled once per process: the same source comes
+    again for each number of players (most of a game's functions do not depend on it) and when
+    a rule is generated twice (first to learn whether it can be).  The names it uses are bound
+    at each exec, in that game's own namespace."""
+    return compile(_safe(src), "<rulelang>", "exec")
 
 
 def _as_int(code: str) -> str:
@@ -168,7 +178,7 @@ class ExprGen:
         return self._compile("\n".join(lines) + "\n")
 
     def _compile(self, src):
-        code = compile(_safe(src), "<rulelang>", "exec")
+        code = _code(src)
         ns = dict(self.ns)
         exec(code, ns)   # generated from the checked AST only; see the module docstring
         return ns["_f"]
