@@ -732,6 +732,16 @@ class CompiledGame:
                 s = g.zones[src(g, fr)]
                 zones = g.zones
                 order = [(g.cur + g.dir * k) % n for k in range(n)]
+                dest = [zones[base + p] for p in order]
+                if all(d is not s for d in dest):
+                    # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
+                    total = len(s) if count is None else min(len(s), max(0, count(g, fr)) * n)
+                    if total:
+                        r = s[:-total - 1:-1]
+                        for i, d in enumerate(dest):
+                            d.extend(r[i::n])
+                        del s[-total:]
+                    return nxt
                 if count is None:
                     i = 0
                     while s:

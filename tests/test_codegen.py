@@ -126,3 +126,27 @@ def test_generated_source_is_compiled_once_per_process():
     assert after.misses == before.misses and after.hits > before.hits
     assert _transcripts(game.model, 3, range(2)) == _transcripts(game.model, 3, range(2))
     assert cg.new_game(seed=1).legal_actions()
+
+
+@pytest.mark.parametrize("count, players", [("2", 3), ("10", 4), ("10", 5), ("all", 3), ("all", 5), ("0", 2)])
+def test_deal_gives_cards_one_at_a_time_in_turn(tmp_path, count, players):
+    """A deal hands the top card to each player in turn from the current one (done in bulk)."""
+    path = tmp_path / "deal.cardrules"
+    path.write_text(
+        'game "Deal"\nplayers 2 to 5\ndeck standard, into stock\n'
+        'zone stock: shared, face down\nzone hand: per player, seen by owner\n'
+        f'setup:\n    deal {count} from stock to hand of each player\n'
+        'turn:\n    choose:\n        stop_here:\n            end game with no winner\n')
+    cg = load(str(path)).compiled(players)
+    st = cg.new_game(seed=0)
+    stock = list(range(len(cg.cards)))
+    hands = [[] for _ in range(players)]
+    k = None if count == "all" else int(count)
+    i = 0
+    while stock and (k is None or i < k * players):
+        hands[i % players].append(stock.pop())
+        i += 1
+    zi = {name: z for z, (name, owner, _, _) in enumerate(cg.zone_info) if owner < 0}
+    assert st.zones[zi["stock"]] == stock
+    hz = [z for z, (name, owner, _, _) in enumerate(cg.zone_info) if name == "hand"]
+    assert [st.zones[z] for z in hz] == hands
