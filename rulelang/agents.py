@@ -30,12 +30,13 @@ class View:
         self._obs = None
         self._sample = state.determinize
 
-    def sample(self, rng):
+    def sample(self, rng, known: Optional[dict] = None):
         """A whole game state that this seat cannot tell from the real one: the cards it may not
         see dealt again at random, other seats' secret choices forgotten, the future reseeded
         (:meth:`rulelang.runtime.State.determinize` from this seat).  A new one at every call,
-        free to play on: searching agents play their what-ifs on these, never on the real game."""
-        return self._sample(self.seat, rng)
+        free to play on: searching agents play their what-ifs on these, never on the real game.
+        ``known``: cards the agent remembers under the top of piles (see ``State.determinize``)."""
+        return self._sample(self.seat, rng, known)
 
     @property
     def observation(self) -> dict:
@@ -132,11 +133,43 @@ class MonteCarlo(Agent):
         self.budget = budget
         self.min_playouts = min_playouts
         self.max_decisions = max_decisions
+        self.memory: dict = {}     # top-face-up pile -> card names it has seen there, bottom first
+
+    def observe(self, view: View) -> None:
+        """Called (when the caller can) after every move: remember the tops of the piles."""
+        self._remember(view.observation)
+
+    def _remember(self, obs: dict) -> None:
+        """What it has seen on top of each ``top face up`` pile, position by position, while the
+        pile grew; forgotten where it cannot tell any more (cards taken from under the top)."""
+        mem = self.memory
+        for key, z in obs["zones"].items():
+            if not isinstance(z, dict) or "top" not in z:
+                continue
+            size, top = z["size"], z["top"]
+            m = mem.get(key)
+            if m is None:
+                m = [None] * size
+            elif size < len(m):
+                m = m[:size]
+                if m and m[-1] is not None and m[-1] != top:
+                    m = [None] * size
+            elif size > len(m):
+                m = m + [None] * (size - len(m))
+            if size:
+                m[-1] = top
+            mem[key] = m
+
+    def _known(self) -> dict:
+        return {key: {i: c for i, c in enumerate(m[:-1]) if c is not None}
+                for key, m in self.memory.items() if len(m) > 1}
 
     def act(self, view: View) -> int:
+        self._remember(view.observation)
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        known = self._known()
         rng = self.rng
         seat = self.seat
         per = max(self.min_playouts, self.budget // len(legal))
@@ -146,7 +179,7 @@ class MonteCarlo(Agent):
         # takes the legal action with the highest random key for (seat, k, action), a uniform
         # choice), so the actions are compared on equal terms, not on luck.
         for _ in range(per):
-            world = view.sample(rng)
+            world = view.sample(rng, known)
             key = rng.getrandbits(64)
             for k, a in enumerate(legal):
                 st = world.clone()

@@ -172,12 +172,15 @@ def _play_out(st, agents, after=None):
     """Play ``st`` to the end: each pending seat's agent decides from its own view.  ``after`` is
     called after every action with the zones as they were before it."""
     from .agents import View
+    watching = [ag for ag in agents if hasattr(ag, "observe")]   # agents that remember
     while not st.terminal:
         if st.sim is None:
             p = st.pending[0]
             a = agents[p].act(View(st, p))
             before = [z[:] for z in st.zones] if after is not None else None
             st.apply_action(a, p)
+            for ag in watching:
+                ag.observe(View(st, ag.seat))
             if after is not None:
                 after(before)
         else:
@@ -185,6 +188,8 @@ def _play_out(st, agents, after=None):
                 a = agents[p].act(View(st, p))
                 before = [z[:] for z in st.zones] if after is not None else None
                 st.apply_action(a, p)
+                for ag in watching:
+                    ag.observe(View(st, ag.seat))
                 if after is not None:
                     after(before)
                 if st.terminal or st.sim is None:

@@ -205,7 +205,7 @@ class State:
         return self.game.action_to_string(action, self)
 
     # ---- a world consistent with what one player sees -----------------------------------------
-    def determinize(self, player: int, rng_or_seed=0) -> "State":
+    def determinize(self, player: int, rng_or_seed=0, known: Optional[dict] = None) -> "State":
         """A new state that ``player`` cannot tell from this one: every card they may not see
         (in zones hidden from them, and below the top of a ``top face up`` pile) is dealt again at
         random among those same hidden places, each zone keeping its size.  Their observation is
@@ -216,8 +216,11 @@ class State:
         Kept in place: cards named by a variable (variables are visible) and cards named in
         ``player``'s own legal actions (they see them).  A card a running rule holds in a local
         name, or another player's card choice, follows its place: it becomes the card dealt there.
-        Not modelled: what the player remembers having seen earlier (a full memory is the
-        agent's business); a card choice of another player is not filtered again by its ``where``.
+        What the player remembers having seen earlier is the caller's business: ``known`` maps a
+        zone's observation key (``"discard"``, ``"hand/2"``) to ``{position: card name}``, cards the
+        player believes lie there (position 0 the bottom); each such card still among the cards
+        dealt again is put there (a belief that cannot hold is ignored).  Not modelled: a card
+        choice of another player is not filtered again by its ``where``.
         """
         g = self.game
         rng = rng_or_seed if hasattr(rng_or_seed, "randrange") else Rng(int(rng_or_seed))
@@ -251,6 +254,8 @@ class State:
             for i in range(len(new) - 1, 0, -1):
                 j = rng.randrange(i + 1)
                 new[i], new[j] = new[j], new[i]
+            if known:
+                new = _place_known(g, places, new, known)
             for (zi, i), card in zip(places, new):
                 zones[zi][i] = card
             to = dict(zip(old, new))      # the card that now lies where this one lay
@@ -326,6 +331,34 @@ class State:
         s.max_steps = d["max_steps"]
         s.log = None
         return s
+
+
+def _place_known(game, places, cards, known) -> list:
+    """``cards`` (a random deal of ``places``) changed so that each card ``known`` names at one
+    of ``places`` is there: it changes places with the card dealt there."""
+    keys = {}
+    for zi, (name, owner, _vis, _sh) in enumerate(game.zone_info):
+        keys[zi] = name if owner < 0 else f"{name}/{owner + 1}"
+    index = {pl: k for k, pl in enumerate(places)}
+    names = game.card_names
+    fixed = set()
+    for zi, key in keys.items():
+        beliefs = known.get(key)
+        if not beliefs:
+            continue
+        for pos, cname in beliefs.items():
+            k = index.get((zi, pos))
+            if k is None or k in fixed:
+                continue
+            if names[cards[k]] == cname:
+                fixed.add(k)
+                continue
+            for j, c in enumerate(cards):
+                if j not in fixed and names[c] == cname:
+                    cards[k], cards[j] = cards[j], cards[k]
+                    fixed.add(k)
+                    break
+    return cards
 
 
 def _slot_types(game) -> dict:

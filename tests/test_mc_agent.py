@@ -170,11 +170,12 @@ def _mc_against_random(path, games, budget):
 
 
 def test_mc_beats_random_at_crazy_eights():
-    # Measured: 56, 58, 66 and 64 wins in the 100 games of seeds 0-99, 100-199, 200-299, 300-399
-    # (a hand-written strategy, 8s kept, the longest suit named, wins 57%: luck decides most of
-    # this game).  Two random players win 50% each.
+    # Measured: 67, 59, 65 and 63 wins in the 100 games of seeds 0-99, 100-199, 200-299, 300-399
+    # (56, 58, 66, 64 without remembering the cards it saw played; a hand-written strategy, 8s
+    # kept, the longest suit named, wins 57%: luck decides much of this game).  Two random
+    # players win 50% each.
     wins, _ = _mc_against_random(CRAZY, 100, budget=40)
-    assert wins > 52, f"mc won {wins} of 100"
+    assert wins > 57, f"mc won {wins} of 100"
 
 
 def test_mc_beats_random_where_random_play_rarely_finishes():
@@ -193,3 +194,37 @@ def test_agents_option_sets_the_mc_budget():
     for bad in ("mc:0", "mc:x", "random:3"):
         with pytest.raises(AgentError):
             agent_names(bad, 2)
+
+
+def test_determinize_puts_remembered_cards_where_they_were_seen():
+    game = load("examples/sevens.cardrules")
+    st = game.new_game(2, seed=3)
+    rng = random.Random(1)
+    for _ in range(12):
+        _step(st, rng)
+    cg = st.game
+    pile = cg.zone_base["pile"]
+    names = [cg.card_names[c] for c in st.zones[pile]]
+    assert len(names) > 3
+    known = {"pile": dict(enumerate(names[:-1]))}
+    for s in range(5):
+        d = st.determinize(0, s, known)
+        assert [cg.card_names[c] for c in d.zones[pile]] == names
+        assert d.observation(0) == st.observation(0)
+        assert _cards(d) == _cards(st)
+    # a belief that cannot hold (a card the player holds) is ignored
+    mine = cg.card_names[st.zones[cg.zone_base["hand"]][0]]
+    d = st.determinize(0, 1, {"pile": {0: mine}})
+    assert d.observation(0) == st.observation(0)
+
+
+def test_mc_remembers_the_tops_it_has_seen():
+    agent = MonteCarlo(0, 1)
+    pile = lambda size, top: {"zones": {"pile": {"top": top, "size": size}, "stock": {"size": 9}}}
+    agent._remember(pile(1, "3♣"))
+    agent._remember(pile(2, "4♣"))
+    agent._remember(pile(4, "9♥"))
+    assert agent.memory["pile"] == ["3♣", "4♣", None, "9♥"]
+    assert agent._known() == {"pile": {0: "3♣", 1: "4♣"}}
+    agent._remember(pile(1, "9♥"))          # all but the top taken away: nothing known below
+    assert agent._known() == {}
