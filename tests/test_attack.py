@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.loader import check_file
 from rulelang.scenario import play, position, var, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
+from gametest import legal, log_lines, match_golden, played, rules_game
 
 HERE = os.path.dirname(__file__)
 RULES = os.path.join(HERE, "..", "rules")
-GOLDEN = os.path.join(HERE, "golden")
 
 VARIANTS = {
     "base": "attack.cardrules",
@@ -28,19 +28,8 @@ VARIANTS = {
     "speed": "attack_speed.cardrules",
 }
 
-_games: dict = {}
-
-
 def game(variant="base", **overrides):
-    key = (variant, tuple(sorted(overrides.items())))
-    if key not in _games:
-        _games[key] = load(os.path.join(RULES, VARIANTS[variant]),
-                           {k: str(v) for k, v in overrides.items()})
-    return _games[key]
-
-
-def legal(st):
-    return sorted(st.action_to_string(a) for a in st.legal_actions())
+    return rules_game(VARIANTS[variant], **overrides)
 
 
 def end_scores(st):
@@ -450,23 +439,12 @@ def test_victory_and_champions_hold_every_card_at_the_end(variant):
 
 def transcript(variant, seed):
     cg = game(variant).compiled(2)
-    st = cg.new_game(seed=seed, log=True)
-    random_playout(st, random.Random(seed))
+    st = played(cg, seed)
     lines = [f"# {cg.model.name} ({VARIANTS[variant]}), seed {seed}, uniformly random choices"]
-    for entry in st.log:
-        kind = entry[0]
-        if kind == "choice":
-            lines.append(f"P{entry[1] + 1}: {st.action_to_string(entry[2])}")
-        elif kind == "say":
-            lines.append(f"   P{entry[1] + 1} | {entry[2]}")
-        elif kind == "reveal":
-            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
-        else:
-            _, outcome, winners, scores = entry
-            lines.append(f"END {outcome}: winners {[w + 1 for w in winners]}, scores {scores}")
+    lines += log_lines(st, scores=True)
     for p in (1, 2):
         lines.append(f"P{p} victory deck: {' '.join(zone(st, f'victory_deck/{p}'))}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 GOLDEN_CASES = [(v, k) for v in sorted(VARIANTS) for k in (1, 2, 3)]
@@ -474,11 +452,4 @@ GOLDEN_CASES = [(v, k) for v in sorted(VARIANTS) for k in (1, 2, 3)]
 
 @pytest.mark.parametrize("variant,seed", GOLDEN_CASES)
 def test_golden_transcript(variant, seed):
-    path = os.path.join(GOLDEN, f"attack_{variant}_seed{seed}.txt")
-    text = transcript(variant, seed)
-    if os.environ.get("RULELANG_REGEN"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    with open(path, encoding="utf-8") as fh:
-        assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
+    match_golden(f"attack_{variant}_seed{seed}.txt", transcript(variant, seed))

@@ -12,31 +12,17 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.loader import check_file
 from rulelang.scenario import play, position, var, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
+from gametest import legal, log_lines, match_golden, played, rules_game, says
 
 HERE = os.path.dirname(__file__)
 RULES = os.path.join(HERE, "..", "rules", "ciq.cardrules")
-GOLDEN = os.path.join(HERE, "golden")
-
-_games: dict = {}
-
 
 def game(**overrides):
-    key = tuple(sorted(overrides.items()))
-    if key not in _games:
-        _games[key] = load(RULES, {k: str(v) for k, v in overrides.items()})
-    return _games[key]
-
-
-def legal(st):
-    return sorted(st.action_to_string(a) for a in st.legal_actions())
-
-
-def says(st):
-    return [(e[1] + 1, e[2]) for e in st.log if e[0] == "say"]
+    return rules_game("ciq.cardrules", **overrides)
 
 
 # Every player has an 8 in their Defense Pile unless a test says otherwise; every card not named
@@ -554,24 +540,13 @@ def test_the_winner_has_no_card_left(players):
 
 def transcript(players, seed):
     cg = game().compiled(players)
-    st = cg.new_game(seed=seed, log=True)
-    random_playout(st, random.Random(seed))
+    st = played(cg, seed)
     lines = [f"# {cg.model.name} (ciq.cardrules), {players} players, seed {seed}, uniformly random choices"]
-    for entry in st.log:
-        kind = entry[0]
-        if kind == "choice":
-            lines.append(f"P{entry[1] + 1}: {st.action_to_string(entry[2])}")
-        elif kind == "say":
-            lines.append(f"   P{entry[1] + 1} | {entry[2]}")
-        elif kind == "reveal":
-            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
-        else:
-            _, outcome, winners, scores = entry
-            lines.append(f"END {outcome}: winners {[w + 1 for w in winners]}")
+    lines += log_lines(st)
     for p in range(1, players + 1):
         lines.append(f"P{p} damage pile: {' '.join(zone(st, f'damage_pile/{p}'))}")
         lines.append(f"P{p} defense pile: {' '.join(zone(st, f'defense_pile/{p}'))}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 GOLDEN_CASES = [(2, 1), (3, 2), (4, 3), (6, 4)]
@@ -579,11 +554,4 @@ GOLDEN_CASES = [(2, 1), (3, 2), (4, 3), (6, 4)]
 
 @pytest.mark.parametrize("players,seed", GOLDEN_CASES)
 def test_golden_transcript(players, seed):
-    path = os.path.join(GOLDEN, f"ciq_{players}p_seed{seed}.txt")
-    text = transcript(players, seed)
-    if os.environ.get("RULELANG_REGEN"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    with open(path, encoding="utf-8") as fh:
-        assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
+    match_golden(f"ciq_{players}p_seed{seed}.txt", transcript(players, seed))

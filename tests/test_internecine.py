@@ -16,32 +16,23 @@ from hypothesis import given, settings, strategies as hs
 
 from rulelang.agents import FirstChoice
 from rulelang.cli import _play_out, main
-from rulelang.loader import check_file, load
+from rulelang.loader import check_file
 from rulelang.runtime import VALUE_MASK
-from rulelang.scenario import play, position, var, zone
+from rulelang.scenario import play, position, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
+from gametest import legal, log_lines, match_golden, played, rules_game, says
 
 HERE = os.path.dirname(__file__)
 RULES = os.path.join(HERE, "..", "rules")
 FILE = os.path.join(RULES, "internecine.cardrules")
-GOLDEN = os.path.join(HERE, "golden")
-
-_game = []
-
 
 def game():
-    if not _game:
-        _game.append(load(FILE))
-    return _game[0]
-
-
-def legal(st):
-    return sorted(st.action_to_string(a) for a in st.legal_actions())
+    return rules_game("internecine.cardrules")
 
 
 def said(st):
-    return [e[2] for e in st.log if e[0] == "say"]
+    return [text for _seat, text in says(st)]
 
 
 def reveals(st):
@@ -545,33 +536,15 @@ def test_cards_are_never_created_or_lost_and_games_end():
 
 def transcript(seed):
     cg = game().compiled(2)
-    st = cg.new_game(seed=seed, log=True)
-    random_playout(st, random.Random(seed))
+    st = played(cg, seed)
     lines = [f"# {cg.model.name} (internecine.cardrules), seed {seed}, uniformly random choices"]
-    for entry in st.log:
-        kind = entry[0]
-        if kind == "choice":
-            lines.append(f"P{entry[1] + 1}: {st.action_to_string(entry[2])}")
-        elif kind == "say":
-            lines.append(f"   P{entry[1] + 1} | {entry[2]}")
-        elif kind == "reveal":
-            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
-        else:
-            _, outcome, winners, scores = entry
-            lines.append(f"END {outcome}: winners {[w + 1 for w in winners]}")
+    lines += log_lines(st)
     for p in (1, 2):
         lines.append(f"P{p} civilians left: {len(zone(st, f'civilians/{p}'))}, "
                      f"population {len(zone(st, f'population/{p}'))}, army {' '.join(zone(st, f'army/{p}'))}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 167])   # 167: two wars
 def test_golden_transcript(seed):
-    path = os.path.join(GOLDEN, f"internecine_seed{seed}.txt")
-    text = transcript(seed)
-    if os.environ.get("RULELANG_REGEN"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    with open(path, encoding="utf-8") as fh:
-        assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
+    match_golden(f"internecine_seed{seed}.txt", transcript(seed))

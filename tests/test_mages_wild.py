@@ -11,14 +11,14 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.loader import check_file
 from rulelang.scenario import play, position, var, zone
 
-from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
+from gameprops import check_random_games, clone_independent, same_seed_same_game
+from gametest import legal, log_lines, match_golden, played, rules_game, says
 
 HERE = os.path.dirname(__file__)
 RULES = os.path.join(HERE, "..", "rules")
-GOLDEN = os.path.join(HERE, "golden")
 
 VARIANTS = {
     "base": "mages_wild.cardrules",
@@ -29,24 +29,8 @@ SUITS = ["winds", "flames", "stones", "waves", "leaves"]
 RANKS = ["queen", "king", "prince", "princess", "warrior", "merchant", "worker", "mage", "fool"]
 GODS = ["lady", "dark_lord", "judge", "healer", "hunter", "maker", "sage", "thief", "minion"]
 
-_games: dict = {}
-
-
 def game(variant="base", **overrides):
-    key = (variant, tuple(sorted(overrides.items())))
-    if key not in _games:
-        _games[key] = load(os.path.join(RULES, VARIANTS[variant]),
-                           {k: str(v) for k, v in overrides.items()})
-    return _games[key]
-
-
-def legal(st):
-    return sorted(st.action_to_string(a) for a in st.legal_actions())
-
-
-def says(st):
-    """What the rules said, as (seat counted from 1, text)."""
-    return [(e[1] + 1, e[2]) for e in st.log if e[0] == "say"]
+    return rules_game(VARIANTS[variant], **overrides)
 
 
 # Hands for the players a test says nothing about: each holds a mage, which can always be played,
@@ -546,25 +530,14 @@ def test_every_ending_happens(ending):
 
 def transcript(variant, players, ending, seed):
     cg = game(variant, ending=ending).compiled(players)
-    st = cg.new_game(seed=seed, log=True)
-    random_playout(st, random.Random(seed))
+    st = played(cg, seed)
     lines = [f"# {cg.model.name} ({VARIANTS[variant]}), {players} players, ending={ending}, "
              f"seed {seed}, uniformly random choices"]
-    for entry in st.log:
-        kind = entry[0]
-        if kind == "choice":
-            lines.append(f"P{entry[1] + 1}: {st.action_to_string(entry[2])}")
-        elif kind == "say":
-            lines.append(f"   P{entry[1] + 1} | {entry[2]}")
-        elif kind == "reveal":
-            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
-        else:
-            _, outcome, winners, scores = entry
-            lines.append(f"END {outcome}: winners {[w + 1 for w in winners]}")
+    lines += log_lines(st)
     for p in range(1, players + 1):
         lines.append(f"P{p} hand at the end: {' '.join(hand(st, p))}")
     lines.append(f"top of the discard pile: {zone(st, 'discard')[-1]}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # Every player count with the default ending; each other ending with a seed whose game is short
@@ -578,11 +551,4 @@ GOLDEN_CASES = ([("base", n, "nobody_wins", 1) for n in (2, 3, 4, 5)]
 
 @pytest.mark.parametrize("variant,players,ending,seed", GOLDEN_CASES)
 def test_golden_transcript(variant, players, ending, seed):
-    path = os.path.join(GOLDEN, f"mages_wild_{variant}_{players}p_{ending}_seed{seed}.txt")
-    text = transcript(variant, players, ending, seed)
-    if os.environ.get("RULELANG_REGEN"):
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    with open(path, encoding="utf-8") as fh:
-        assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
+    match_golden(f"mages_wild_{variant}_{players}p_{ending}_seed{seed}.txt", transcript(variant, players, ending, seed))

@@ -1,0 +1,73 @@
+"""What every game's tests share: loading a rule file once, the legal choices and the rules' words
+in a position, and seeded golden transcripts (regenerate with RULELANG_REGEN=1 after a
+deliberate change)."""
+from __future__ import annotations
+
+import functools
+import os
+import random
+
+from rulelang.loader import load
+
+from gameprops import random_playout
+
+HERE = os.path.dirname(__file__)
+RULES = os.path.join(HERE, "..", "rules")
+GOLDEN = os.path.join(HERE, "golden")
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path, overrides):
+    return load(path, dict(overrides))
+
+
+def rules_game(filename, **overrides):
+    """The game of ``rules/<filename>`` with options set, loaded once per test session."""
+    return _load(os.path.join(RULES, filename), tuple(sorted((k, str(v)) for k, v in overrides.items())))
+
+
+def legal(st):
+    """The legal choices of the player to decide, in words, sorted."""
+    return sorted(st.action_to_string(a) for a in st.legal_actions())
+
+
+def says(st):
+    """What the rules said, as (seat counted from 1, text)."""
+    return [(e[1] + 1, e[2]) for e in st.log if e[0] == "say"]
+
+
+def played(cg, seed):
+    """A game of ``cg`` played to its end with uniformly random choices seeded by ``seed``, logged."""
+    st = cg.new_game(seed=seed, log=True)
+    random_playout(st, random.Random(seed))
+    return st
+
+
+def log_lines(st, scores=False):
+    """The game's log, a line an entry: choices, what the rules said, reveals, the end."""
+    lines = []
+    for entry in st.log:
+        kind = entry[0]
+        if kind == "choice":
+            lines.append(f"P{entry[1] + 1}: {st.action_to_string(entry[2])}")
+        elif kind == "say":
+            lines.append(f"   P{entry[1] + 1} | {entry[2]}")
+        elif kind == "reveal":
+            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
+        else:
+            _, outcome, winners, score = entry
+            end = f"END {outcome}: winners {[w + 1 for w in winners]}"
+            lines.append(f"{end}, scores {score}" if scores else end)
+    return lines
+
+
+def match_golden(name, lines):
+    """The transcript ``lines`` is the one kept in ``tests/golden/<name>``."""
+    path = os.path.join(GOLDEN, name)
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("RULELANG_REGEN"):
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    with open(path, encoding="utf-8") as fh:
+        assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
