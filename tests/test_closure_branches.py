@@ -8,6 +8,8 @@ import rulelang.compiler as C
 from rulelang.loader import load
 from rulelang.scenario import play
 
+from closures import closures_only
+
 GAME = '''game "Branches"
 players 2
 deck standard, into stock
@@ -34,42 +36,14 @@ turn:
 '''
 
 
-class _NoGen:
-    def __init__(self, cg):
-        pass
-
-    def function(self, *args):
-        raise C.Unsupported("off")
-
-    player_function = enumerator = endings_function = function
-
-
-class _NoRuleGen:
-    def __init__(self, cg):
-        pass
-
-    def compile_rule(self, body, pid):
-        raise C.Unsupported("off")
-
-
-class _NoFusion:
-    def __init__(self, cg, exprs):
-        pass
-
-    def is_simple(self, st):
-        return False
-
-
-@pytest.mark.parametrize("closures_only", [False, True])
+@pytest.mark.parametrize("closure_only", [False, True])
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_if_chain_takes_the_branch_that_holds(tmp_path, monkeypatch, closures_only, n):
+def test_if_chain_takes_the_branch_that_holds(tmp_path, monkeypatch, closure_only, n):
     path = tmp_path / "branches.cardrules"
     path.write_text(GAME, encoding="utf-8")
     game = load(str(path))
-    if closures_only:
-        monkeypatch.setattr(C, "ExprGen", _NoGen)
-        monkeypatch.setattr(C, "StatementGen", _NoFusion)
-        monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
+    if closure_only:
+        closures_only(monkeypatch)
     cg = C.CompiledGame(game.model, 2)
     st = cg.new_game(seed=1, log=True)
     play(st, f"pick {n}", "answer")

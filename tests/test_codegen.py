@@ -5,40 +5,13 @@ import random
 import pytest
 
 import rulelang.compiler as C
-from rulelang.codegen import ExprGen, _safe
+from rulelang.codegen import _safe
 from rulelang.loader import load
 
+from closures import closures_only
 from gameprops import random_playout
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
-
-
-class _NoGen:
-    """Stands in for ExprGen and refuses everything, so the compiler uses closures only."""
-
-    def __init__(self, cg):
-        pass
-
-    def function(self, *args):
-        raise C.Unsupported("off")
-
-    player_function = enumerator = endings_function = function
-
-
-class _NoRuleGen:
-    def __init__(self, cg):
-        pass
-
-    def compile_rule(self, body, pid):
-        raise C.Unsupported("off")
-
-
-class _NoFusion:
-    def __init__(self, cg, exprs):
-        pass
-
-    def is_simple(self, st):
-        return False
 
 
 def _transcripts(model, players, seeds):
@@ -57,9 +30,7 @@ def test_generated_code_plays_like_closures(path, monkeypatch):
     lo, hi = game.players
     n = min(hi, lo + 1)
     fast = _transcripts(game.model, n, range(4))
-    monkeypatch.setattr(C, "ExprGen", _NoGen)
-    monkeypatch.setattr(C, "StatementGen", _NoFusion)
-    monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
+    closures_only(monkeypatch)
     slow = _transcripts(game.model, n, range(4))
     assert fast == slow
 
@@ -91,9 +62,7 @@ def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypat
     assert C._turn_flow(game.model) == {"skip", "next_turn"}
     fast = _transcripts(game.model, 4, range(6))
     assert all(o == "draw" for _, _, o in fast)
-    monkeypatch.setattr(C, "ExprGen", _NoGen)
-    monkeypatch.setattr(C, "StatementGen", _NoFusion)
-    monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
+    closures_only(monkeypatch)
     assert _transcripts(game.model, 4, range(6)) == fast
 
 

@@ -295,15 +295,21 @@ def runnable(command, cwd):
     return argv, ("q\n" if words[0] == "play" else "")
 
 
-@pytest.mark.parametrize("doc,command,cwd,expected", COMMANDS, ids=[f"{d}: {c}" for d, c, _w, _s in COMMANDS])
-def test_shown_command_runs(doc, command, cwd, expected, monkeypatch, capsys):
-    """In process, as `rulelang` would run it from `cwd` (a subprocess each costs a second)."""
+def run_shown(command, cwd, monkeypatch, capsys):
+    """Run a command the docs show, in process, as `rulelang` would run it from `cwd` (a
+    subprocess each costs a second); (exit status, stdout, stderr)."""
     argv, stdin = runnable(command, cwd)
     monkeypatch.chdir(cwd)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     status = main(argv)
     out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("doc,command,cwd,expected", COMMANDS, ids=[f"{d}: {c}" for d, c, _w, _s in COMMANDS])
+def test_shown_command_runs(doc, command, cwd, expected, monkeypatch, capsys):
+    status, out, err = run_shown(command, cwd, monkeypatch, capsys)
     assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
 
 
@@ -501,12 +507,7 @@ INLINE = inline_commands()
 
 @pytest.mark.parametrize("doc,command,cwd,expected,code", INLINE, ids=[f"{d}: {c}" for d, c, *_r in INLINE])
 def test_inline_command_runs(doc, command, cwd, expected, code, monkeypatch, capsys):
-    argv, stdin = runnable(command, cwd)
-    monkeypatch.chdir(cwd)
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    status = main(argv)
-    out, err = capsys.readouterr()
+    status, out, err = run_shown(command, cwd, monkeypatch, capsys)
     assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
     if code:
         assert code in out + err, f"{doc}: {command} does not report {code}"
