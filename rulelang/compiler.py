@@ -1419,7 +1419,10 @@ class CompiledGame:
         def turn_loop(g, fr, pc):
             """The turn rule in the frame right above the root: when a turn is over, the next
             one begins in this same frame (as positions 2 and 1 of the root would), without a
-            round trip through the run loop."""
+            round trip through the run loop.
+            Passing the turn on and the step budget are written out here as in ``root`` (pc 2
+            and 1), not called, because this is the innermost loop of play; the two must agree,
+            and tests/test_codegen.py plays every rule file both ways (closures only: ``root``)."""
             turnf = procs[turn]
             while True:
                 pc = turnf(g, fr, pc)
