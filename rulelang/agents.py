@@ -55,6 +55,8 @@ class Agent:
 
     name = "agent"
     description = ""
+    # An agent that takes a number (``NAME:N``): the keyword it is given as, and what it means.
+    number: Optional[tuple] = None
 
     def __init__(self, seat: int, seed: int = 0):
         self.seat = seat
@@ -125,6 +127,7 @@ class MonteCarlo(Agent):
     name = "mc"
     description = ("flat Monte Carlo: tries each choice in random playouts of worlds sampled "
                    "from what it sees (never the hidden cards); stronger, slower")
+    number = ("budget", "`mc:N` plays N playouts per decision")
 
     def __init__(self, seat: int, seed: int = 0, budget: int = 100, min_playouts: int = 4,
                  max_decisions: int = 2000):
@@ -240,6 +243,23 @@ class AgentError(ValueError):
         self.hint = hint
 
 
+def _spec(name: str) -> tuple:
+    """The class and keyword arguments of the agent named ``name`` (``NAME`` or ``NAME:N``)."""
+    base, colon, arg = name.partition(":")
+    cls = AGENTS.get(base)
+    if cls is None:
+        hint = did_you_mean(base, AGENTS) or ""
+        raise AgentError(f"unknown agent `{name}`",
+                         (hint + " " if hint else "") + f"the agents are: {', '.join(AGENTS)}")
+    if not colon:
+        return cls, {}
+    if cls.number is None or not arg.isdigit() or int(arg) < 1:
+        takes = [f"{c.number[1]}" for c in AGENTS.values() if c.number]
+        raise AgentError(f"bad agent `{name}`", "a number goes only after an agent that takes one: "
+                         + "; ".join(takes))
+    return cls, {cls.number[0]: int(arg)}
+
+
 def agent_names(spec: Optional[str], seats: int, default: str = "random") -> list[str]:
     """One agent name per seat from ``--agents``: a single name for every seat or a
     comma-separated list with one name per seat."""
@@ -247,17 +267,7 @@ def agent_names(spec: Optional[str], seats: int, default: str = "random") -> lis
         return [default] * seats
     names = [s.strip().lower() for s in spec.split(",")]
     for nm in names:
-        base, colon, arg = nm.partition(":")
-        if colon and base in AGENTS:
-            if base != MonteCarlo.name or not arg.isdigit() or int(arg) < 1:
-                raise AgentError(f"bad agent `{nm}`",
-                                 f"only `mc` takes a number: `mc:N` plays N playouts per decision")
-            continue
-        if nm not in AGENTS:
-            hint = did_you_mean(nm, AGENTS) or ""
-            known = ", ".join(AGENTS)
-            raise AgentError(f"unknown agent `{nm}`",
-                             (hint + " " if hint else "") + f"the agents are: {known}")
+        _spec(nm)
     if len(names) == 1:
         return names * seats
     if len(names) != seats:
@@ -267,14 +277,8 @@ def agent_names(spec: Optional[str], seats: int, default: str = "random") -> lis
 
 
 def make_agent(name: str, seat: int, seed: int = 0, **kwargs) -> Agent:
-    """A new agent called ``name`` for ``seat`` (0-based)."""
-    base, colon, arg = name.partition(":")
-    try:
-        cls = AGENTS[base]
-    except KeyError:
-        raise AgentError(f"unknown agent `{name}`", did_you_mean(name, AGENTS)) from None
+    """A new agent called ``name`` (``NAME`` or ``NAME:N``) for ``seat`` (0-based)."""
+    cls, args = _spec(name)
     if cls is HumanAgent:
         return cls(seat, seed, **kwargs)
-    if colon and cls is MonteCarlo and arg.isdigit() and int(arg) > 0:
-        return cls(seat, seed, budget=int(arg))
-    return cls(seat, seed)
+    return cls(seat, seed, **args)
