@@ -1377,20 +1377,10 @@ def _fields_of(cls):
     return names
 
 
-def _children(node):
-    if isinstance(node, (list, tuple)):
-        return node
-    out = []
-    for name in _fields_of(type(node)) or ():
-        v = getattr(node, name)
-        if isinstance(v, (list, tuple)) or _fields_of(type(v)) is not None:
-            out.append(v)
-    return out
-
-
 def _walk(node):
-    """Every node under ``node`` (lists flattened), in the order of :func:`_children`, written out
-    inline: the checker walks the whole file several times, and this is a fifth of its time."""
+    """Every node under ``node``, depth first: lists and tuples are flattened, and from a node
+    the walk goes into those of its fields that hold nodes, lists or tuples.  Kept tight: the
+    checker walks the whole file several times, and this was a fifth of its time."""
     stack = [node]
     pop, push, extend, get = stack.pop, stack.append, stack.extend, _FIELD_NAMES.get
     seq = (list, tuple)

@@ -173,25 +173,22 @@ def _play_out(st, agents, after=None):
     called after every action with the zones as they were before it."""
     from .agents import View
     watching = [ag for ag in agents if hasattr(ag, "observe")]   # agents that remember
+
+    def step(p):
+        a = agents[p].act(View(st, p))
+        before = [z[:] for z in st.zones] if after is not None else None
+        st.apply_action(a, p)
+        for ag in watching:
+            ag.observe(View(st, ag.seat))
+        if after is not None:
+            after(before)
+
     while not st.terminal:
         if st.sim is None:
-            p = st.pending[0]
-            a = agents[p].act(View(st, p))
-            before = [z[:] for z in st.zones] if after is not None else None
-            st.apply_action(a, p)
-            for ag in watching:
-                ag.observe(View(st, ag.seat))
-            if after is not None:
-                after(before)
+            step(st.pending[0])
         else:
             for p in list(st.current_players()):
-                a = agents[p].act(View(st, p))
-                before = [z[:] for z in st.zones] if after is not None else None
-                st.apply_action(a, p)
-                for ag in watching:
-                    ag.observe(View(st, ag.seat))
-                if after is not None:
-                    after(before)
+                step(p)
                 if st.terminal or st.sim is None:
                     break
     return st
