@@ -523,7 +523,7 @@ class Checker:
         if d.copies is not None:
             self.expect(d.copies, NUMBER, s, "the number of copies")
         if d.into is not None:
-            t = self.expect(d.into, ZONE, s, "where the cards start")
+            self.expect(d.into, ZONE, s, "where the cards start")
         if d.per_player_into is not None:
             z = self.zones.get(d.per_player_into)
             if z is None:

@@ -19,7 +19,6 @@ import functools
 import re
 
 from . import ast as A
-from .checker import Arg, Expanded
 
 
 class Unsupported(Exception):
@@ -540,7 +539,7 @@ class StatementGen:
             return self._move_all(st, kind, lines, ind)
         if kind not in ("top", "card"):
             return False
-        s, d = self.x.fresh(), self.x.fresh()
+        s = self.x.fresh()
         lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
         put = "insert(0, {})" if st.to_bottom else "append({})"
         if kind == "top":

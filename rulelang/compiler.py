@@ -17,7 +17,7 @@ from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
 from .rulegen import RuleGen, inline_body, not_recursive
-from .checker import CARD, FLAG, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, ZONE, Arg, Expanded, Model
+from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 
@@ -1470,21 +1470,10 @@ class CompiledGame:
             except Unsupported:
                 pass
 
-    def resume(self, g: State, fr, pc):
-        """Go on from position ``pc`` of the top frame ``fr`` (after a decision): its function
-        is called here, and the run loop is entered only when it does more than stop at the
-        next decision."""
-        code = self.procs[fr[0]]
-        if code.__class__ is list:
-            return self.run(g)
-        try:
-            pc = code(g, fr, pc)
-        except GameProblem as e:
-            return self.problem_stop(g, e)
-        self.after(g, pc)
-
     def after(self, g: State, pc):
-        """Go on after the top frame's function returned ``pc`` (see :meth:`resume`)."""
+        """Go on after the top frame's function returned ``pc``: ``State.apply_action`` calls the
+        rule's function itself after a decision (most often it stops at the next decision), and
+        only otherwise enters the run loop through here."""
         if pc == SUSPEND or pc == HALT:
             return
         stack = g.stack

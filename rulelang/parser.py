@@ -607,7 +607,7 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         tree = _lark().parse(text)
     except UnexpectedInput as err:
         raise RuleFileError([_syntax_diagnostic(file, text, err)]) from None
-    except DedentError as err:
+    except DedentError:
         raise RuleFileError([Diagnostic(
             "RL003", ERROR, "this line's indentation matches no block above it",
             _dedent_span(file, text), "line it up with the block it belongs to")]) from None

@@ -17,7 +17,7 @@ import re
 
 from . import ast as A
 from .checker import Expanded
-from .codegen import Unsupported, _safe
+from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
 
 def _suspends(st, direct_names=frozenset()) -> bool:
@@ -112,7 +112,7 @@ class RuleGen:
             self.inline_block(nt)
         lines = ["def _f(g, fr, pc):", "    while True:"]
         self.dispatch(self.blocks, lines, "        ", "")
-        lines.append(f"        raise _bad(pc)")
+        lines.append("        raise _bad(pc)")
         src = "\n".join(lines) + "\n"
         self.src = src
         self.x.ns["_bad"] = _bad_pc
