@@ -699,34 +699,32 @@ def cmd_check(args) -> int:
     limit = args.max_errors
     if limit is None:
         limit = DEFAULT_MAX_JSON if args.json else DEFAULT_MAX_ERRORS
-    shown, left_out = [], []          # left_out: (file, errors, warnings) not printed
-    for path, diags in per_file:
+    cut = []                          # per file: (path, diagnostics printed, errors and
+    for path, diags in per_file:      # warnings left out)
         keep = diags if not limit else diags[:limit]
-        shown.extend((path, d) for d in keep)
         rest = diags[len(keep):]
-        if rest:
-            e = sum(d.is_error for d in rest)
-            left_out.append((path, e, len(rest) - e))
+        e = sum(d.is_error for d in rest)
+        cut.append((path, keep, e, len(rest) - e))
     if args.json:
         items = []
-        for path, d in shown:
-            j = d.to_json()
-            j.setdefault("file", path)
-            items.append(j)
+        for path, keep, _e, _w in cut:
+            for d in keep:
+                j = d.to_json()
+                j.setdefault("file", path)
+                items.append(j)
         out.write(safe_json(items, indent=2) + "\n")
-        for path, e, w in left_out:
-            err.text(f"{path}: {_more_text(e, w)} not in the JSON (--max-errors N to change "
-                     "the limit, 0 for no limit)")
+        for path, _keep, e, w in cut:
+            if e or w:
+                err.text(f"{path}: {_more_text(e, w)} not in the JSON (--max-errors N to change "
+                         "the limit, 0 for no limit)")
     else:
         from .render import diagnostic_text, summary_text
-        more = {path: (e, w) for path, e, w in left_out}
-        last = {path: i for i, (path, _d) in enumerate(shown)}
-        for i, (path, d) in enumerate(shown):
-            out.text(diagnostic_text(d, path, color=out.color))
-            out.blank()
-            if last.get(path) == i and path in more:
-                out.text(f"{path}: {_more_text(*more[path])} (--max-errors N shows more, "
-                         "0 all)")
+        for path, keep, e, w in cut:
+            for d in keep:
+                out.text(diagnostic_text(d, path, color=out.color))
+                out.blank()
+            if e or w:
+                out.text(f"{path}: {_more_text(e, w)} (--max-errors N shows more, 0 all)")
                 out.blank()
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))

@@ -229,6 +229,13 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) 
     layers: list = []
     seen: list = []
     if text is None:
+        if not _inside(os.path.realpath(path), roots):
+            diags.append(Diagnostic(
+                "RL128", ERROR, f"cannot use `{path}`: it is a link to a file outside its folder",
+                None, "name the file it links to instead (rulelang reads rule files only inside "
+                "the folder of the file named, so that a folder of contributed files cannot "
+                "point it elsewhere)"))
+            return layers
         src_text = _read_main(path, diags)
         if src_text is None:
             return layers
