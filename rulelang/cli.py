@@ -832,8 +832,9 @@ examples:
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
-Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line,
-3 internal error (please report it), 130 interrupted."""
+Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line (also a
+number of players or an option the game does not have), 3 internal error (please report it),
+130 interrupted.  Rule files are untrusted input: see docs/security.md."""
 
 RUN_DESCRIPTION = """\
 Play one whole game between computer agents and show it move by move: every choice,
@@ -876,7 +877,8 @@ Check rule files and print every problem found, each with its place (file:line:c
 code, the source line with a caret under the mistake, and a hint on how to fix it.  Errors
 stop a game from running; warnings (unused zones, options, rules) do not.  With --simulate N,
 also play N random games for every allowed number of players and report what goes wrong at
-run time.  Exit 0 when there are no errors (warnings allowed), 1 when there is an error."""
+run time.  At most 100 diagnostics are printed per file (--max-errors).  Exit 0 when there are
+no errors (warnings allowed), 1 when there is an error, 2 when the command line is wrong."""
 
 CHECK_EPILOG = """\
 examples:
@@ -886,13 +888,15 @@ examples:
   rulelang check examples/crazy_eights.cardrules --players 4
   rulelang check --simulate 100 examples/crazy_eights.cardrules
   rulelang check --json broken.cardrules          for editors and CI
+  rulelang check variant.cardrules --include ../bases    a variant whose base is elsewhere
   rulelang explain RL101                          more about one code
 
-Colours only on a terminal; set NO_COLOR=1 for plain text."""
+`extends` reads only .cardrules files inside the checked file's folder and the --include
+folders (docs/security.md).  Colours only on a terminal; set NO_COLOR=1 for plain text."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain an error code printed by `rulelang check`: what it means, a wrong example and a
-right one.  The code may be written RL101, rl101 or 101."""
+right one.  The code may be written RL101, rl101 or 101.  Exit 2 when it is not a code."""
 
 EXPLAIN_EPILOG = """\
 examples:
