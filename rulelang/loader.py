@@ -6,6 +6,7 @@ itself for a number of players on demand (:meth:`Game.compiled`).
 """
 from __future__ import annotations
 
+import errno
 import functools
 import os
 from importlib import resources
@@ -81,11 +82,12 @@ def decode_rule_text(data: bytes, path: str):
             "save the file as UTF-8 (rule files are plain text)")
 
 
-def read_rule_bytes(path: str, limit: int = MAX_FILE_BYTES):
+def read_rule_bytes(path: str, limit: int = MAX_FILE_BYTES, follow: bool = True):
     """The bytes of a regular file of at most ``limit`` bytes: ``(data, None)``, or ``(None,
     reason)`` with reason ``"missing"``, ``"not-regular"``, ``"too-large"`` or an OSError.
     The file type is checked before the file is opened (a fifo, a device or /proc file is never
-    opened) and again on the open file; at most ``limit + 1`` bytes are read."""
+    opened) and again on the open file; at most ``limit + 1`` bytes are read.  ``follow=False``
+    (for a path already resolved by ``realpath``) refuses a link put in its place meanwhile."""
     import stat
     try:
         st = os.stat(path)
@@ -98,10 +100,15 @@ def read_rule_bytes(path: str, limit: int = MAX_FILE_BYTES):
     if st.st_size > limit:
         return None, "too-large"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        if not follow:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         return None, "missing"
     except OSError as err:
+        if not follow and err.errno == errno.ELOOP:
+            return None, "not-regular"         # a link appeared where the resolved file was
         return None, err
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):      # swapped for something else meanwhile
@@ -185,7 +192,7 @@ def _find_base(name: str, current: str, roots: list, via, diags: list) -> Option
         if not _inside(real, roots):
             continue
         inside_any = True
-        data, why = read_rule_bytes(real)
+        data, why = read_rule_bytes(real, follow=False)
         if why == "missing":
             continue
         if why == "not-regular":

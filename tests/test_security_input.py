@@ -164,6 +164,15 @@ def test_the_prelude_stays_available(tree):
     assert model.deck.name == "standard" and model.suits == ["clubs", "diamonds", "hearts", "spades"]
 
 
+def test_a_link_swapped_in_after_the_path_was_resolved_is_not_followed(tmp_path):
+    """`extends` opens the resolved path without following links, so a file replaced by a link
+    between the check and the open is refused, not read."""
+    (tmp_path / "secret.cardrules").write_text(SECRET, encoding="utf-8")
+    os.symlink(tmp_path / "secret.cardrules", tmp_path / "swapped.cardrules")
+    assert read_rule_bytes(str(tmp_path / "swapped.cardrules"), follow=False) == (None, "not-regular")
+    assert read_rule_bytes(str(tmp_path / "swapped.cardrules"))[0] == SECRET.encode()
+
+
 # ---- the size limit --------------------------------------------------------------------------
 
 def test_main_file_over_the_limit(tmp_path, capsys):
