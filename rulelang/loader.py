@@ -146,8 +146,8 @@ def _read_main(path: str, diags: list) -> Optional[str]:
         diags.append(Diagnostic("RL125", ERROR, f"cannot find the file `{path}`", None,
                                 "give the path of a .cardrules file"))
     elif why == "not-regular":
-        diags.append(Diagnostic("RL126", ERROR, f"`{path}` is not a rule file (not a regular "
-                                "file)", None, "give the path of a .cardrules file"))
+        diags.append(Diagnostic("RL125", ERROR, f"`{path}` is not a regular file", None,
+                                "give the path of a .cardrules file"))
     elif why == "too-large":
         diags.append(_too_large(path, _size(path), None))
     elif why is not None:
