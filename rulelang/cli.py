@@ -32,7 +32,11 @@ def _wants_color(stream) -> bool:
 
 
 class Out:
-    """One output stream, with colour only on a terminal (and never with NO_COLOR)."""
+    """One output stream, with colour only on a terminal (and never with NO_COLOR).
+
+    Everything printed goes through :func:`rulelang.termsafe.safe` (a control character or a
+    bidi override from a rule file is shown escaped, never sent to the terminal) and ``rich``
+    markup is never interpreted (``markup=False``): see docs/security.md."""
 
     def __init__(self, stream=None):
         from rich.console import Console
@@ -40,20 +44,46 @@ class Out:
         self.color = _wants_color(self.stream)
         self.console = Console(file=self.stream, color_system="auto" if self.color else None,
                                force_terminal=self.color or None, highlight=False, emoji=False,
-                               soft_wrap=False)
+                               soft_wrap=False, markup=False)
 
     def text(self, text) -> None:
         """A line (or lines) of text, never wrapped: diagnostics must stay greppable."""
+        from .termsafe import is_safe, safe
+        plain = text.plain if hasattr(text, "plain") else str(text)
         if self.color:
+            if not hasattr(text, "plain") or not is_safe(plain):
+                text = self._safe_text(text)
             self.console.print(text, soft_wrap=True)
         else:
-            plain = text.plain if hasattr(text, "plain") else str(text)
-            self.stream.write(plain + "\n")
+            self.stream.write(safe(plain, keep_newlines=True) + "\n")
             self.stream.flush()
 
+    def _safe_text(self, text):
+        """A rich Text (or a str) with its styles kept and its characters made safe."""
+        from rich.text import Text
+
+        from .termsafe import safe
+        if not hasattr(text, "plain"):
+            return Text(safe(str(text), keep_newlines=True))
+        return Text.assemble(*[(safe(seg.text, keep_newlines=True), seg.style)
+                               for seg in text.render(self.console, end="") if not seg.control])
+
     def show(self, renderable) -> None:
-        """A rich renderable (table, panel...), laid out for the terminal's width."""
-        self.console.print(renderable)
+        """A rich renderable (table, panel...), laid out for the terminal's width; its text is
+        made safe after layout (the cells were made safe when built, see rulelang.render)."""
+        from rich.segment import Segment, Segments
+
+        from .termsafe import is_safe, safe
+        segs = list(self.console.render(renderable))
+        if not all(seg.control or is_safe(seg.text) for seg in segs):
+            segs = [seg if seg.control else Segment(safe(seg.text, keep_newlines=True), seg.style)
+                    for seg in segs]
+        self.console.print(Segments(segs), end="")
+
+    def write(self, text: str) -> None:
+        """Raw text (a prompt, a JSON line), made safe like the rest."""
+        from .termsafe import safe
+        self.stream.write(safe(text, keep_newlines=True))
 
     def blank(self) -> None:
         self.stream.write("\n")
@@ -86,6 +116,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {v}")
+    return v
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
@@ -97,6 +137,35 @@ def _overrides(args) -> dict:
     return dict(args.set or [])
 
 
+def _folder(text: str) -> str:
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def _include(args) -> tuple:
+    return tuple(getattr(args, "include", None) or ())
+
+
+def _unknown_set_option(diags):
+    """The diagnostic of a `--set NAME=...` naming no option of the game (a usage error), or
+    None.  The checker reports it without a place in the file (RL140)."""
+    for d in diags:
+        if d.code == "RL140" and d.span is None:
+            return d
+    return None
+
+
+def _players_usage(game, players) -> None:
+    """`--players N` outside the game's range is a usage error (exit 2), said in words."""
+    lo, hi = game.players
+    if players is not None and not lo <= players <= hi:
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise UsageError(f"`{game.name}` is for {count} players, not {players}",
+                         f"choose --players from {lo} to {hi}" if lo != hi
+                         else f"leave out --players, or give --players {lo}")
+
+
 class UsageError(Exception):
     def __init__(self, message, hint=None):
         super().__init__(message)
@@ -104,27 +173,33 @@ class UsageError(Exception):
 
 
 def _missing_file(path: str):
-    """A diagnostic when the file named on the command line is not there."""
+    """A diagnostic when the file named on the command line is not there (or is not a regular
+    file: a fifo or a device is never opened)."""
     if os.path.isfile(path):
         return None
     from .diagnostics import ERROR, Diagnostic
-    what = "is a folder, not a rule file" if os.path.isdir(path) else "does not exist"
+    what = ("is a folder, not a rule file" if os.path.isdir(path)
+            else "is not a regular file" if os.path.exists(path) else "does not exist")
     return Diagnostic("RL125", ERROR, f"`{path}` {what}", None,
                       "give the path of a .cardrules file, relative to the current folder "
                       f"({os.getcwd()}) or absolute")
 
 
-def _load_game(path: str, overrides: dict, err: Out, failed=None):
-    """The checked game, or None after printing its diagnostics (also added to ``failed``)."""
+def _load_game(path: str, overrides: dict, err: Out, failed=None, include=()):
+    """The checked game, or None after printing its diagnostics (also added to ``failed``).
+    A `--set` naming no option of the game is a usage error."""
     from .diagnostics import RuleFileError
     from .loader import load
     missing = _missing_file(path)
     diags = [missing] if missing is not None else []
     if not diags:
         try:
-            return load(path, overrides)
+            return load(path, overrides, include=include)
         except RuleFileError as e:
             diags = e.diagnostics
+        unknown = _unknown_set_option(diags)
+        if unknown is not None:
+            raise UsageError(unknown.message, unknown.hint)
     for d in diags:
         _diag_out(err, d, path)
     if failed is not None:
@@ -147,7 +222,7 @@ def _compile(game, players, path, err: Out, failed=None):
 
 def _json_failure(out: Out, args, diags) -> int:
     """``run --json`` on a file that cannot be played: still one JSON object."""
-    import json
+    from .termsafe import safe_json
     items = []
     for d in diags:
         j = d.to_json()
@@ -156,7 +231,7 @@ def _json_failure(out: Out, args, diags) -> int:
     res = {"game": None, "players": args.players, "seed": args.seed, "outcome": "invalid",
            "winners": [], "decisions": 0, "turns": 0,
            "problem": items[0] if items else None, "diagnostics": items}
-    out.stream.write(json.dumps(res, ensure_ascii=False) + "\n")
+    out.write(safe_json(res) + "\n")
     return EXIT_ERRORS
 
 
@@ -200,13 +275,14 @@ def _play_out(st, agents, after=None):
 
 
 def cmd_run(args) -> int:
-    import json
+    from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
     failed: list = []
-    game = _load_game(args.file, overrides, err, failed)
+    game = _load_game(args.file, overrides, err, failed, _include(args))
     if game is None:
         return _json_failure(out, args, failed) if args.json else EXIT_ERRORS
+    _players_usage(game, args.players)
     n = args.players if args.players is not None else game.players[0]
     cg = _compile(game, n, args.file, err, failed)
     if cg is None:
@@ -228,11 +304,13 @@ def cmd_run(args) -> int:
 
     if show:
         from rich.text import Text
-        head = Text(game.name, style="bold")
+        from .termsafe import safe
+        head = Text(safe(game.name), style="bold")
         head.append(f" — {n} players, seed {seed}, agents {', '.join(names)}", style="dim")
         opts = game.options()
         if opts:
-            head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+            head.append("\noptions: " + safe(", ".join(f"{k}={v}" for k, v in opts.items())),
+                        style="dim")
         out.text(head)
         state = {"seen": 0, "table_turn": 0, "turn": 0, "shown_turn": None}
 
@@ -285,7 +363,7 @@ def cmd_run(args) -> int:
             res["ranking"] = [p + 1 for p in st.ranking]
         if st.problem:
             res["problem"] = st.problem
-        out.stream.write(json.dumps(res, ensure_ascii=False) + "\n")
+        out.write(safe_json(res) + "\n")
     elif args.quiet:
         out.text(result_text(st))
     if st.outcome == "error":
@@ -295,8 +373,9 @@ def cmd_run(args) -> int:
 
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
-    import json
     import time
+
+    from .termsafe import safe_json
 
     from .agents import make_agent
     from .render import problem_diagnostic, summary_table
@@ -341,7 +420,7 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     if game.options():
         stats["options"] = game.options()
     if args.json:
-        out.stream.write(json.dumps(stats, ensure_ascii=False) + "\n")
+        out.write(safe_json(stats) + "\n")
     else:
         out.show(summary_table(stats))
     if first_problem is not None:
@@ -365,12 +444,14 @@ def cmd_play(args) -> int:
     from .agents import HumanAgent, QuitGame, make_agent
     from .render import (card_of_action, card_visible_to, choices_text, gained_text,
                          hidden_choice_words, move_text, observation_table, result_text, reveal_text, say_text)
+    from .termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
-    game = _load_game(args.file, overrides, err)
+    game = _load_game(args.file, overrides, err, include=_include(args))
     if game is None:
         return EXIT_ERRORS
+    _players_usage(game, args.players)
     n = args.players if args.players is not None else game.players[0]
     cg = _compile(game, n, args.file, err)
     if cg is None:
@@ -394,7 +475,7 @@ def cmd_play(args) -> int:
         out.show(observation_table(obs, title))
         if len(words) == 1:
             t = Text("  your only choice: ", style="dim")
-            t.append(words[0], style="bold")
+            t.append(safe(words[0]), style="bold")
             out.text(t)
             return view.legal[0]
         out.text(choices_text(words))
@@ -405,7 +486,7 @@ def cmd_play(args) -> int:
             if line is None:
                 raise QuitGame("end of input")
             if echo:
-                out.stream.write(line + "\n")
+                out.write(line + "\n")
             s = line.strip().lower()
             if s in ("q", "quit", "exit"):
                 raise QuitGame("quit")
@@ -423,7 +504,7 @@ def cmd_play(args) -> int:
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
-    head = Text(game.name, style="bold")
+    head = Text(safe(game.name), style="bold")
     head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
                 f"; seed {seed}", style="dim")
     out.text(head)
@@ -525,7 +606,7 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=()):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -536,10 +617,11 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
     if missing is not None:
         return [missing], False
     try:
-        diags, model, decls = check_file(path, overrides, players=players)
+        diags, model, decls = check_file(path, overrides, players=players, include=include)
         diags = list(diags)
         if model is not None and not any(d.is_error for d in diags):
             game = Game(model, diags, decls, path, overrides)
+            game.include = tuple(include)
             lo, hi = model.players
             counts = [players] if players is not None else range(lo, hi + 1)
             seen = {(d.code, d.message) for d in diags}
@@ -560,7 +642,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
                     sys.stderr.write("note: --simulate is not available in this version of "
                                      "rulelang; only the static checks ran\n")
                 else:
-                    diags.extend(run_simulation(path, simulate, overrides))
+                    diags.extend(run_simulation(path, simulate, overrides, include=include))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -573,9 +655,23 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
     return diags, internal
 
 
+DEFAULT_MAX_ERRORS = 100          # diagnostics printed per file (`check --max-errors`)
+DEFAULT_MAX_JSON = 1000           # diagnostics per file in `check --json` unless --max-errors
+
+
+def _more_text(errors: int, warnings: int) -> str:
+    """``... and 49,950 more errors`` (and warnings) for diagnostics left out."""
+    parts = []
+    if errors:
+        parts.append(f"{errors:,} more error{'' if errors == 1 else 's'}")
+    if warnings:
+        parts.append(f"{warnings:,} more warning{'' if warnings == 1 else 's'}")
+    return "... and " + " and ".join(parts)
+
+
 def cmd_check(args) -> int:
-    import json
-    out = Out(sys.stdout)
+    from .termsafe import safe_json
+    out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
     all_diags = []
     internal = False
@@ -588,24 +684,48 @@ def cmd_check(args) -> int:
         else:
             files.append(path)
     args.files = files
+    per_file = []
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate)
+        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args))
         internal |= bad
-        all_diags.extend((path, d) for d in diags)
+        per_file.append((path, diags))
+    # A `--set NAME=...` that no checked file has an option for is a bad command line.
+    unknown = [_unknown_set_option(diags) for _path, diags in per_file]
+    if per_file and all(u is not None for u in unknown) and not internal:
+        raise UsageError(unknown[0].message, unknown[0].hint)
+    all_diags = [(path, d) for path, diags in per_file for d in diags]
     n_err = sum(d.is_error for _, d in all_diags)
     n_warn = len(all_diags) - n_err
+    limit = args.max_errors
+    if limit is None:
+        limit = DEFAULT_MAX_JSON if args.json else DEFAULT_MAX_ERRORS
+    cut = []                          # per file: (path, diagnostics printed, errors and
+    for path, diags in per_file:      # warnings left out)
+        keep = diags if not limit else diags[:limit]
+        rest = diags[len(keep):]
+        e = sum(d.is_error for d in rest)
+        cut.append((path, keep, e, len(rest) - e))
     if args.json:
         items = []
-        for path, d in all_diags:
-            j = d.to_json()
-            j.setdefault("file", path)
-            items.append(j)
-        out.stream.write(json.dumps(items, ensure_ascii=False, indent=2) + "\n")
+        for path, keep, _e, _w in cut:
+            for d in keep:
+                j = d.to_json()
+                j.setdefault("file", path)
+                items.append(j)
+        out.write(safe_json(items, indent=2) + "\n")
+        for path, _keep, e, w in cut:
+            if e or w:
+                err.text(f"{path}: {_more_text(e, w)} not in the JSON (--max-errors N to change "
+                         "the limit, 0 for no limit)")
     else:
         from .render import diagnostic_text, summary_text
-        for path, d in all_diags:
-            out.text(diagnostic_text(d, path, color=out.color))
-            out.blank()
+        for path, keep, e, w in cut:
+            for d in keep:
+                out.text(diagnostic_text(d, path, color=out.color))
+                out.blank()
+            if e or w:
+                out.text(f"{path}: {_more_text(e, w)} (--max-errors N shows more, 0 all)")
+                out.blank()
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))
     if internal:
@@ -676,16 +796,19 @@ def cmd_explain(args) -> int:
     entries = error_entries(text)
     entry = entries.get(code)
     if entry is None:
+        import re
         hint = did_you_mean(code, entries)
-        err.text(f"error: there is no error code `{args.code}`" + (f"; {hint}" if hint else ""))
-        if entries:
-            err.text("  = note: the codes are " + ", ".join(sorted(entries)))
-        return EXIT_ERRORS
+        if re.fullmatch(r"RL\d{3}", code):
+            message = f"there is no error code `{code}`"
+        else:
+            message = f"`{args.code}` is not an error code"
+        raise UsageError(message, (hint + " " if hint else "")
+                         + "error codes look like RL101; they are: " + ", ".join(sorted(entries)))
     if out.color:
         from rich.markdown import Markdown
         out.show(Markdown(entry))
     else:
-        out.stream.write(entry)
+        out.write(entry)
     return EXIT_OK
 
 
@@ -709,8 +832,9 @@ examples:
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
-Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line,
-3 internal error (please report it), 130 interrupted."""
+Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line (also a
+number of players or an option the game does not have), 3 internal error (please report it),
+130 interrupted.  Rule files are untrusted input: see docs/security.md."""
 
 RUN_DESCRIPTION = """\
 Play one whole game between computer agents and show it move by move: every choice,
@@ -753,7 +877,8 @@ Check rule files and print every problem found, each with its place (file:line:c
 code, the source line with a caret under the mistake, and a hint on how to fix it.  Errors
 stop a game from running; warnings (unused zones, options, rules) do not.  With --simulate N,
 also play N random games for every allowed number of players and report what goes wrong at
-run time.  Exit 0 when there are no errors (warnings allowed), 1 when there is an error."""
+run time.  At most 100 diagnostics are printed per file (--max-errors).  Exit 0 when there are
+no errors (warnings allowed), 1 when there is an error, 2 when the command line is wrong."""
 
 CHECK_EPILOG = """\
 examples:
@@ -763,13 +888,15 @@ examples:
   rulelang check examples/crazy_eights.cardrules --players 4
   rulelang check --simulate 100 examples/crazy_eights.cardrules
   rulelang check --json broken.cardrules          for editors and CI
+  rulelang check variant.cardrules --include ../bases    a variant whose base is elsewhere
   rulelang explain RL101                          more about one code
 
-Colours only on a terminal; set NO_COLOR=1 for plain text."""
+`extends` reads only .cardrules files inside the checked file's folder and the --include
+folders (docs/security.md).  Colours only on a terminal; set NO_COLOR=1 for plain text."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain an error code printed by `rulelang check`: what it means, a wrong example and a
-right one.  The code may be written RL101, rl101 or 101."""
+right one.  The code may be written RL101, rl101 or 101.  Exit 2 when it is not a code."""
 
 EXPLAIN_EPILOG = """\
 examples:
@@ -781,6 +908,9 @@ def _add_game_options(p, players_help="number of players (default: the fewest th
     p.add_argument("--players", "-n", type=_positive, metavar="N", help=players_help)
     p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="change one of the game's options (repeatable), e.g. --set decks=2")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that `extends` may also read base files from (repeatable); "
+                        "by default only the rule file's own folder (see docs/security.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -834,6 +964,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play N random games per player count and report run-time problems")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
+    p.add_argument("--max-errors", type=_count, metavar="N",
+                   help=f"print at most N diagnostics per file, then how many more there are "
+                        f"(default: {DEFAULT_MAX_ERRORS}, or {DEFAULT_MAX_JSON} with --json; "
+                        "0: no limit)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
@@ -856,9 +990,10 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except UsageError as e:
-        sys.stderr.write(f"rulelang {args.command}: error: {e.message}\n")
+        from .termsafe import safe
+        sys.stderr.write(f"rulelang {args.command}: error: {safe(e.message)}\n")
         if e.hint:
-            sys.stderr.write(f"  = hint: {e.hint}\n")
+            sys.stderr.write(f"  = hint: {safe(e.hint)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
