@@ -514,6 +514,88 @@ def _input():
 
 
 # ---------------------------------------------------------------------------------------------
+# rulelang test, rulelang replay (and the logs of `run --log`)
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_test(args) -> int:
+    """Run the rule tests of `.cardtest` files and report like pytest (rulelang/cardtest.py)."""
+    import time
+
+    from rich.text import Text
+
+    from .cardtest import check_test_file, run_test
+    out = Out(sys.stdout)
+    files = []
+    for path in args.files:             # a folder means every test file in it
+        if os.path.isdir(path):
+            files.extend(sorted(os.path.join(path, f) for f in os.listdir(path)
+                                if f.endswith(".cardtest")) or [path])
+        else:
+            files.append(path)
+    t0 = time.perf_counter()
+    counts = {"passed": 0, "failed": 0, "error": 0}
+    failures = []
+    for path in files:
+        missing = _missing_file(path)
+        if missing is not None:
+            _diag_out(out, missing, path)
+            counts["error"] += 1
+            continue
+        tf = check_test_file(path)
+        out.text(Text(path, style="bold") + Text(
+            f"  ({os.path.relpath(tf.rules_path)})" if getattr(tf, "rules_path", None) else "",
+            style="dim"))
+        for d in tf.diagnostics:
+            _diag_out(out, d, path)
+        if tf.diagnostics and not any(t.plan for t in tf.tests):
+            counts["error"] += 1
+        for test in tf.tests:
+            if args.k and args.k.lower() not in test.name.lower():
+                continue
+            if test.plan is None:
+                counts["error"] += 1
+                out.text(Text("  ERROR ", style="bold red") + Text(test.name)
+                         + Text(f"  ({path}:{test.line.no}: see above)", style="dim"))
+                continue
+            failure = run_test(test)
+            if failure is None:
+                counts["passed"] += 1
+                out.text(Text("  PASS  ", style="bold green") + Text(test.name))
+            else:
+                counts["failed"] += 1
+                failures.append((path, test, failure))
+                out.text(Text("  FAIL  ", style="bold red") + Text(test.name)
+                         + Text(f"  ({path}:{failure.line.no})", style="dim"))
+    if failures:
+        out.blank()
+        out.text(Text(" FAILURES ".center(70, "="), style="bold red"))
+        for path, test, f in failures:
+            out.text(Text(f" {test.name} ".center(70, "_"), style="bold"))
+            out.text(Text(f"{path}:{f.line.no}: ", style="bold") + Text("expected: " + f.message))
+            for found in f.found:
+                out.text(Text("  found:    ", style="red") + Text(found))
+            if f.transcript:
+                shown = f.transcript[-args.context:]
+                out.text(Text("  transcript" + (f" (the last {len(shown)} entries)"
+                                                 if len(shown) < len(f.transcript) else "") + ":",
+                              style="dim"))
+                for line_no, text in shown:
+                    if line_no:
+                        out.text(Text(f"    {text:<44}") + Text(f"   line {line_no}", style="dim"))
+                    else:
+                        out.text(Text(f"    {text}"))
+            out.text(Text(f"  {f.line.no:>4} | ", style="dim") + Text(f.line.text, style="bold"))
+    total = time.perf_counter() - t0
+    parts = [f"{v} {k}" for k, v in (("failed", counts["failed"]), ("passed", counts["passed"]),
+                                     ("error", counts["error"])) if v]
+    bad = counts["failed"] or counts["error"]
+    out.text(Text(f" {', '.join(parts) or 'no tests ran'} in {total:.2f}s ".center(70, "="),
+                  style="bold red" if bad else "bold green"))
+    return EXIT_ERRORS if bad or not counts["passed"] else EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
 # rulelang check
 # ---------------------------------------------------------------------------------------------
 
@@ -777,6 +859,20 @@ examples:
   rulelang explain 145"""
 
 
+TEST_DESCRIPTION = """\
+Run rule tests: scenario tests written in `.cardtest` files (docs/workbench.md, "Rule tests").
+Each test sets up a position in the rule file's words, plays choices as the game words them
+and checks what must hold afterwards.  Prints PASS or FAIL for each test; for a failure, the
+file:line of the expectation that failed, what was found, and the transcript of the test up to
+there.  Exit 0 when every test passed, 1 when one failed or a test file has a mistake."""
+
+TEST_EPILOG = """\
+examples:
+  rulelang test rules/ciq.cardtest
+  rulelang test rules/                          every .cardtest file in a folder
+  rulelang test rules/internecine.cardtest -k escalation"""
+
+
 def _add_game_options(p, players_help="number of players (default: the fewest the game allows)"):
     p.add_argument("--players", "-n", type=_positive, metavar="N", help=players_help)
     p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
@@ -835,6 +931,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("test", help="run the rule tests of .cardtest files",
+                       description=TEST_DESCRIPTION, epilog=TEST_EPILOG, formatter_class=fmt)
+    p.add_argument("files", nargs="+", metavar="FILE", help=".cardtest files (or folders of them)")
+    p.add_argument("-k", metavar="TEXT", help="run only the tests whose name contains TEXT")
+    p.add_argument("--context", type=_positive, default=12, metavar="N",
+                   help="show the last N entries of a failed test's transcript (default: 12)")
+    p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)
