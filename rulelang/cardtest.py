@@ -432,6 +432,7 @@ def check_test_file(path: str, text: Optional[str] = None, base: Optional[str] =
                         plan.steps.append(("expect", ln, check))
         if not test.broken:
             test.plan = plan
+    tf.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     return tf
 
 
@@ -554,7 +555,7 @@ def _plan_expect(tf, env, cg, test, ln):
                   "the game is over": st.terminal}.get(t, not st.terminal)
             return None if ok else [_end_words(st)]
         return over
-    m = re.fullmatch(r"(the game|player\s+(\d+))\s+(says|does not say)\s+(\".*)", t)
+    m = re.fullmatch(r"(the game|player\s+(\d+))\s+(says|does not say)\s+(.*)", t)
     if m:
         texts, rest = [], m.group(4)
         pos = m.start(4)
@@ -699,7 +700,7 @@ def _expr_check(st, got, cg):
             v = f(st, _frame(st, nslots))
         except Exception:
             continue
-        if t == FLAG:
+        if t == FLAG or isinstance(node, (A.Int, A.Bool)):
             continue
         out.append(f"`{_source(node)}` is {cg.format(st, v, t)}")
     return out or ["it is no"]
@@ -798,7 +799,7 @@ def run_test(test) -> Optional[Failure]:
         if step[0] == "play":
             _kind, ln, seat, words = step
             if st.terminal:
-                return Failure(ln, f"play `{words}`", [_end_words(st)], _transcript(st, marks))
+                return Failure(ln, f"to play `{words}`", [_end_words(st)], _transcript(st, marks))
             p = st.current_player() if seat is None else seat - 1
             if p not in st.current_players():
                 return Failure(ln, f"player {seat} to play `{words}`", [_decider_words(st)],
@@ -810,7 +811,8 @@ def run_test(test) -> Optional[Failure]:
                          + ", ".join(sorted(options))]
                 if hint:
                     found.append(hint)
-                return Failure(ln, f"play `{words}`", found, _transcript(st, marks))
+                return Failure(ln, f"`{words}` to be a choice of player {p + 1}", found,
+                               _transcript(st, marks))
             at = len(st.log)
             st.apply_action(options[words], p)
             marks.append((at, ln.no))
