@@ -216,6 +216,8 @@ def cmd_run(args) -> int:
         raise UsageError("`run` plays computer agents only",
                          "use `rulelang play FILE --seat K` to play a seat yourself")
     if args.games is not None:
+        if args.log:
+            raise UsageError("--log records one game", "leave out --games, or --log")
         return _run_many(args, game, cg, n, names, out, err)
 
     from .agents import make_agent
@@ -223,7 +225,7 @@ def cmd_run(args) -> int:
                          scores_of, spectator_table, with_turn)
     seed = args.seed
     show = not (args.json or args.quiet)
-    st = cg.new_game(seed=seed, log=show, max_steps=args.max_steps)
+    st = cg.new_game(seed=seed, log=show or bool(args.log), max_steps=args.max_steps)
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
 
     if show:
@@ -271,6 +273,8 @@ def cmd_run(args) -> int:
         out.text(result_text(st))
     else:
         _play_out(st, agents)
+    if args.log:
+        _write_log(args.log, args.file, overrides, n, seed, names, st, err)
 
     if args.json:
         res = {"game": game.name, "players": n, "seed": seed, "outcome": st.outcome,
@@ -367,6 +371,11 @@ def cmd_play(args) -> int:
                          hidden_choice_words, move_text, observation_table, result_text, reveal_text, say_text)
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
+    saved = _resume_args(args, err) if args.resume else None
+    if saved is False:
+        return EXIT_ERRORS
+    if args.file is None:
+        raise UsageError("which game? name a rule file, or --resume a saved game")
     overrides = _overrides(args)
     game = _load_game(args.file, overrides, err)
     if game is None:
@@ -382,6 +391,9 @@ def cmd_play(args) -> int:
     others = _others(args.agents, n, you)
     seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
+    if saved is not None:
+        from .saves import resume_state
+        st = resume_state(cg, saved, args.resume)
     echo = not _isatty(sys.stdin)
     read = _input
 
@@ -409,6 +421,9 @@ def cmd_play(args) -> int:
             s = line.strip().lower()
             if s in ("q", "quit", "exit"):
                 raise QuitGame("quit")
+            if s == "save" or s.startswith("save "):
+                save(line.strip()[4:].strip() or args.save)
+                continue
             if s in ("?", "t", "table", "h", "help"):
                 out.show(observation_table(obs, title))
                 out.text(choices_text(words))
@@ -423,10 +438,37 @@ def cmd_play(args) -> int:
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
+    if saved is not None:
+        from .saves import restore_agent
+        for agent, state in zip(agents, saved["agent_states"]):
+            if state is not None and agent is not agents[you]:
+                restore_agent(agent, state)
+
+    def save(path):
+        """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
+        from .saves import GameFileError, write_save
+        if not path:
+            out.text(Text("  save where? type `save FILE` (or start with --save FILE)",
+                          style="yellow"))
+            return False
+        try:
+            write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
+                       agents=others, seed=seed, st=st, agent_objects=agents)
+        except GameFileError as e:
+            _diag_out(err, e.diagnostic)
+            return False
+        except OSError as e:
+            out.text(Text(f"  cannot save to {path}: {e.strerror or e}", style="yellow"))
+            return False
+        out.text(Text(f"  Game saved to {path}; go on with `rulelang play --resume {path}`.",
+                      style="bold"))
+        return True
     head = Text(game.name, style="bold")
     head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
                 f"; seed {seed}", style="dim")
     out.text(head)
+    if saved is not None:
+        out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
     seen = [0]
 
     def flush(before=None):
@@ -458,7 +500,8 @@ def cmd_play(args) -> int:
         _play_out(st, agents, flush)
     except QuitGame:
         out.blank()
-        out.text(Text("Game abandoned.", style="bold"))
+        if not (args.save and save(args.save)):
+            out.text(Text("Game abandoned.", style="bold"))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
@@ -473,6 +516,28 @@ def cmd_play(args) -> int:
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def _resume_args(args, err):
+    """`play --resume PATH`: the saved game's file, options, players, seat, agents and seed in
+    ``args`` (a rule file named as well must be the same text); the save, or False."""
+    from .saves import GameFileError, read_save, rule_file_of
+    try:
+        saved = read_save(args.resume)
+        args.file = rule_file_of(saved, args.resume, args.file)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.resume)
+        return False
+    if args.set or args.players is not None or args.agents is not None or args.seed is not None:
+        raise UsageError("--resume goes on with the saved game's options, players, agents "
+                         "and seed", "leave out --set, --players, --agents and --seed")
+    args.set = sorted(saved["options"].items())
+    args.players = saved["players"]
+    args.seat = saved["seat"]
+    args.agents = ",".join(a for k, a in enumerate(saved["agents"]) if k != args.seat - 1) or None
+    args.seed = saved["seed"]
+    args.save = args.save or args.resume
+    return saved
 
 
 def _others(spec, n, you):
@@ -593,6 +658,193 @@ def cmd_test(args) -> int:
     out.text(Text(f" {', '.join(parts) or 'no tests ran'} in {total:.2f}s ".center(70, "="),
                   style="bold red" if bad else "bold green"))
     return EXIT_ERRORS if bad or not counts["passed"] else EXIT_OK
+
+
+def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
+    """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
+    from .saves import GameFileError, make_log, write_log
+    try:
+        write_log(path, make_log(file, overrides, n, seed, names, st))
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic)
+    except OSError as e:
+        raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
+
+
+class _Narrator:
+    """The moves, what the rules say and reveal, and the table now and then, told as `rulelang
+    run` tells them (a choice with its turn number in the margin)."""
+
+    def __init__(self, out, st, n, table_every):
+        self.out, self.st, self.n, self.table_every = out, st, n, table_every
+        self.seen = self.table_turn = self.turn = 0
+        self.shown_turn = None
+
+    def flush(self, tables=True):
+        from .render import move_text, reveal_text, say_text, spectator_table, with_turn
+        st = self.st
+        cg = st.game
+        for entry in st.log[self.seen:]:
+            kind = entry[0]
+            turn = None
+            if kind == "choice":
+                line = move_text(entry[1], cg.action_to_string(entry[2]))
+                turn = self.turn + 1
+                if turn == self.shown_turn:
+                    turn = None
+                else:
+                    self.shown_turn = turn
+            elif kind == "say":
+                line = say_text(entry[1], entry[2])
+            elif kind == "reveal":
+                line = reveal_text(entry[1], entry[2])
+            else:
+                continue
+            self.out.text(with_turn(turn, line))
+        self.seen = len(st.log)
+        self.turn = st.turns
+        if tables and not st.terminal and \
+                st.turns - self.table_turn >= max(self.n, 1) * self.table_every:
+            self.table_turn = st.turns
+            self.out.show(spectator_table(st, f"after turn {st.turns}"))
+
+
+def cmd_replay(args) -> int:
+    """Step through a game log written by `rulelang run --log` (rulelang/saves.py)."""
+    from rich.text import Text
+
+    from .render import result_text, spectator_table
+    from .saves import GameFileError, read_log, replay_state, rule_file_of
+    out, err = Out(sys.stdout), Out(sys.stderr)
+    try:
+        data = read_log(args.log)
+        file = rule_file_of(data, args.log, args.rules)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    game = _load_game(file, data["options"], err)
+    if game is None:
+        return EXIT_ERRORS
+    cg = _compile(game, data["players"], file, err)
+    if cg is None:
+        return EXIT_ERRORS
+    total = len(data["actions"])
+    turn_at = [0] * (total + 1)          # turns played after k actions
+
+    def note(k, st):
+        turn_at[k + 1] = st.turns
+    try:
+        final = replay_state(cg, data, on_action=note)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    turn_at[0] = cg.new_game(seed=data["seed"], max_steps=data.get("max_steps")).turns
+    head = Text(game.name, style="bold")
+    head.append(f" — replay of {args.log}: {data['players']} players, seed {data['seed']}, "
+                f"agents {', '.join(data['agents'])}, {total} moves", style="dim")
+    opts = game.options()
+    if opts:
+        head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+    out.text(head)
+
+    def moves_to_turn(t):
+        """The number of moves after which turn ``t`` is being played (or the game is over)."""
+        for k in range(total + 1):
+            if turn_at[k] >= t - 1:
+                return k
+        return total
+
+    if args.to_end or args.turn is not None:
+        upto = total if args.to_end else moves_to_turn(args.turn)
+        st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+        told = _Narrator(out, st, data["players"], args.table_every)
+        told.flush()
+        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
+                                 else "the table after setup"))
+        for seat, action, _words in data["actions"][:upto]:
+            st.apply_action(action, seat - 1)
+            told.flush()
+        told.flush()
+        if upto == total:
+            out.show(spectator_table(st, "the table at the end"))
+            out.text(result_text(st))
+        else:
+            out.show(spectator_table(st, f"the table at the start of turn {args.turn} "
+                                         f"(after move {upto} of {total})"))
+        return EXIT_OK
+
+    # Interactive: one move at a time, back, jump to a turn.
+    echo = not _isatty(sys.stdin)
+    st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+    pos = 0
+    help_text = ("  Enter or n: next move   b: back one move   t N (or N): go to turn N   "
+                 "s: start   e: end   q: quit")
+
+    def where(k):
+        if k == total and final.terminal:
+            return f"move {k} of {total}, the end"
+        return f"move {k} of {total}, turn {turn_at[k] + 1}"
+
+    def show_table(k, state):
+        out.show(spectator_table(state, where(k)))
+        if k == total and state.terminal:
+            out.text(result_text(state))
+
+    def tell(state, since):
+        told = _Narrator(out, state, data["players"], 0)
+        told.seen = since
+        told.turn = turn_at[max(pos - 1, 0)]
+        told.flush(tables=False)
+
+    show_table(0, st)
+    out.text(Text(help_text, style="dim"))
+    while True:
+        out.stream.write(f"[{where(pos)}] > ")
+        out.stream.flush()
+        line = _input()
+        if line is None:
+            out.blank()
+            return EXIT_OK
+        if echo:
+            out.stream.write(line + "\n")
+        cmd = line.strip().lower()
+        target = None
+        if cmd in ("", "n", "next", "f"):
+            if pos == total:
+                out.text(Text("  this is the end of the game (b: back, q: quit)", style="yellow"))
+                continue
+            since = len(st.log)
+            seat, action, _w = data["actions"][pos]
+            st.apply_action(action, seat - 1)
+            pos += 1
+            tell(st, since)
+            show_table(pos, st)
+            continue
+        if cmd in ("q", "quit", "exit"):
+            return EXIT_OK
+        if cmd in ("?", "h", "help"):
+            out.text(help_text)
+            continue
+        if cmd in ("b", "back", "p"):
+            target = max(pos - 1, 0)
+        elif cmd in ("s", "start"):
+            target = 0
+        elif cmd in ("e", "end"):
+            target = total
+        else:
+            words = cmd.split()
+            if words and words[0] in ("t", "turn"):
+                words = words[1:]
+            if len(words) == 1 and words[0].isdigit():
+                target = moves_to_turn(int(words[0]))
+            else:
+                out.text(Text(f"  not a command: {line.strip()!r}", style="yellow"))
+                out.text(help_text)
+                continue
+        pos = target
+        st = replay_state(cg, data, pos)
+        out.text(Text(f"  ... {where(pos)}", style="bold"))
+        show_table(pos, st)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -873,6 +1125,21 @@ examples:
   rulelang test rules/internecine.cardtest -k escalation"""
 
 
+REPLAY_DESCRIPTION = """\
+Replay a game written by `rulelang run --log LOG`: the same game again, move by move, from the
+seed and the actions in the log.  By default it waits for a command after every move: Enter (or
+n) for the next move, b to go back one, t N to go to turn N, s and e for the start and the end,
+q to quit.  --to-end and --turn N print instead, for scripts.  A log is refused when its rule
+file has changed since (the same moves would mean something else)."""
+
+REPLAY_EPILOG = """\
+examples:
+  rulelang run examples/crazy_eights.cardrules --seed 3 --log game.json
+  rulelang replay game.json                    step through it
+  rulelang replay game.json --turn 5           the game up to the start of turn 5
+  rulelang replay game.json --to-end           the whole game, as `run` showed it"""
+
+
 def _add_game_options(p, players_help="number of players (default: the fewest the game allows)"):
     p.add_argument("--players", "-n", type=_positive, metavar="N", help=players_help)
     p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
@@ -904,11 +1171,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="show the table every R rounds (default: 3)")
+    p.add_argument("--log", metavar="PATH",
+                   help="also write the game to PATH (JSON) for `rulelang replay PATH`")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a seat yourself against computer agents",
                        description=PLAY_DESCRIPTION, epilog=PLAY_EPILOG, formatter_class=fmt)
-    p.add_argument("file", metavar="FILE", help="the .cardrules file")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="the .cardrules file (not needed with --resume)")
     _add_game_options(p)
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
@@ -918,6 +1188,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")
     p.add_argument("--max-steps", type=_positive, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument("--save", metavar="PATH",
+                   help="save the game to PATH when you quit (`q`) or type `save`")
+    p.add_argument("--resume", metavar="PATH", help="go on with a game saved with --save")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("check", help="find every mistake in rule files",
@@ -939,6 +1212,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--context", type=_positive, default=12, metavar="N",
                    help="show the last N entries of a failed test's transcript (default: 12)")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("replay", help="step through a game log written by `run --log`",
+                       description=REPLAY_DESCRIPTION, epilog=REPLAY_EPILOG, formatter_class=fmt)
+    p.add_argument("log", metavar="LOG", help="the log (JSON) written by `rulelang run --log LOG`")
+    p.add_argument("--rules", metavar="FILE",
+                   help="the rule file, when it is no longer at the path the log names")
+    p.add_argument("--to-end", action="store_true",
+                   help="print the whole game as `rulelang run` shows it, then stop")
+    p.add_argument("--turn", type=_positive, metavar="N",
+                   help="print the game up to the start of turn N, then stop")
+    p.add_argument("--table-every", type=_positive, default=3, metavar="R",
+                   help="with --to-end or --turn: show the table every R rounds (default: 3)")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)
