@@ -453,7 +453,8 @@ def cmd_play(args) -> int:
             return False
         try:
             write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
-                       agents=others, seed=seed, st=st, agent_objects=agents)
+                       agents=["human" if k == you else a for k, a in enumerate(others)],
+                       seed=seed, st=st, agent_objects=agents)
         except GameFileError as e:
             _diag_out(err, e.diagnostic)
             return False
