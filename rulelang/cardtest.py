@@ -22,7 +22,7 @@ states what must hold afterwards::
 Expectations are the rule language's own conditions (``size of hand of player 2 is 5``, parsed,
 checked and compiled by the language's own stages, so a typo is reported like one in a rule file)
 or a few forms in words (``... has N cards``, ``... holds: CARDS``, ``winner is player 1``,
-``the game says "..."``, ``choices: ...``).  docs/workbench.md ("Rule tests") is the reference.
+``the game says "..."``, ``choices: ...``).  docs/testing.md ("Rule tests") is the reference.
 
 :func:`check_test_file` turns a file into runnable tests and diagnostics (codes RL5xx, with
 line and column); :func:`run_test` plays one test and returns its failure or None.  Only

@@ -1113,7 +1113,7 @@ examples:
 
 
 TEST_DESCRIPTION = """\
-Run rule tests: scenario tests written in `.cardtest` files (docs/workbench.md, "Rule tests").
+Run rule tests: scenario tests written in `.cardtest` files (docs/testing.md, "Rule tests").
 Each test sets up a position in the rule file's words, plays choices as the game words them
 and checks what must hold afterwards.  Prints PASS or FAIL for each test; for a failure, the
 file:line of the expectation that failed, what was found, and the transcript of the test up to

@@ -1,4 +1,4 @@
-"""`rulelang test` and the .cardtest format (rulelang/cardtest.py; docs/workbench.md).
+"""`rulelang test` and the .cardtest format (rulelang/cardtest.py; docs/testing.md).
 
 The seed games' worked examples, written as rule tests in rules/*.cardtest, pass; a test made
 wrong fails, reported at the line of the expectation with what was found and the transcript;
@@ -9,6 +9,7 @@ their comments say (as the error corpus of tests/errors/ does for rule files).
 import glob
 import os
 import re
+import shutil
 
 import pytest
 
@@ -144,3 +145,55 @@ def test_a_folder_and_k_select_tests(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, os.path.join(ROOT, "rules"), "-k", "queen")
     assert status == 0
     assert out.count("  PASS  ") == 2          # CIQ's Queen, Internecine's Queen
+
+
+# ---- docs/testing.md is true ------------------------------------------------------------------
+
+def doc_blocks(lang):
+    """The ```lang blocks of docs/testing.md ("": blocks without a language)."""
+    blocks, inside = [], None
+    with open(os.path.join(ROOT, "docs", "testing.md"), encoding="utf-8") as fh:
+        for line in fh:
+            if inside is None and line.startswith("```"):
+                inside, body = line[3:].strip(), []
+            elif inside is not None and line.rstrip() == "```":
+                if inside == lang:
+                    blocks.append("".join(body))
+                inside = None
+            elif inside is not None:
+                body.append(line)
+    return blocks
+
+
+@pytest.mark.parametrize("block", doc_blocks("cardtest"), ids=lambda b: b.split("\n")[3][:40])
+def test_the_documented_rule_tests_check_and_pass(block):
+    tf = check_test_file(os.path.join(ROOT, "example.cardtest"), block, base=ROOT)
+    assert tf.diagnostics == [] and tf.tests
+    assert [run_test(t) for t in tf.tests] == [None] * len(tf.tests)
+
+
+def test_the_documented_failure_report_is_what_test_prints(tmp_path, capsys, monkeypatch):
+    shown = next(b for b in doc_blocks("") if "FAILURES" in b)
+    text = open(os.path.join(ROOT, "rules", "ciq.cardtest"), encoding="utf-8").read()
+    assert text.count("has 1 + 7 cards") == 1
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("rules")
+    shutil.copy(os.path.join(ROOT, "rules", "ciq.cardrules"), "rules")
+    with open(os.path.join("rules", "ciq.cardtest"), "w", encoding="utf-8") as fh:
+        fh.write(text.replace("has 1 + 7 cards", "has 1 + 8 cards"))
+    status, out = run(capsys, monkeypatch, os.path.join("rules", "ciq.cardtest"))
+    assert status == 1
+    timeless = lambda s: re.sub(r"in [\d.]+s =+", "", re.sub(r"=+ ", "", s))
+    assert [timeless(ln) for ln in out.splitlines()] == [timeless(ln) for ln in shown.splitlines()]
+
+
+def test_the_documented_python_runs():
+    code = next(b for b in doc_blocks("python") if "State.from_json" in b)
+    scope = {}
+    cwd = os.getcwd()
+    try:
+        os.chdir(ROOT)
+        exec(compile(code, "docs/testing.md", "exec"), scope)
+    finally:
+        os.chdir(cwd)
+    assert scope["again"].to_json() == scope["data"]
