@@ -3,21 +3,23 @@
 A test sets up a position in the rule file's own words, plays choices as the game words them and
 states what must hold afterwards::
 
-    rules "ciq.cardrules"
+    rules "crazy_eights.cardrules"
     players 2
 
-    test "a Queen against a Defense of 7 transfers 7 cards":
+    test "an eight names the suit to follow":
         given:
-            hand of player 1: Q♥, Q♠, 2♥, 3♦, 4♦
-            defense_pile of player 2: 7♣
-            the rest: attack_pile of player 1
+            hand of player 1: 8♣, 3♥
+            hand of player 2: 4♦, 5♠
+            discard: 9♥
+            the rest: stock
             turn of player 1
         play:
-            attack_damage_pile player 2
-            play Q♥
+            play 8♣
+            name spades
         expect:
-            damage_pile of player 2 has 8 cards
-            hand of player 1 contains: Q♠
+            player 2 to play
+            choices: play 5♠
+            hand of player 1 has 1 card
 
 Expectations are the rule language's own conditions (``size of hand of player 2 is 5``, parsed,
 checked and compiled by the language's own stages, so a typo is reported like one in a rule file)
@@ -148,7 +150,7 @@ def parse_test_file(path: str, text: str) -> TestFile:
         i += 1
     if tf.rules is None:
         tf.error("RL502", "the test file does not say which rule file it tests",
-                 A.Span(path, 1, 1, 1, 1), 'add a first line such as `rules "ciq.cardrules"` '
+                 A.Span(path, 1, 1, 1, 1), 'add a first line such as `rules "crazy_eights.cardrules"` '
                  "(the path is relative to the test file)")
     if not tf.tests and tf.rules is not None:
         tf.error("RL502", "the test file has no test", A.Span(path, 1, 1, 1, 1),
@@ -563,7 +565,7 @@ def _plan_expect(tf, env, cg, test, ln):
             mm = re.match(r'\s*"([^"]*)"\s*', rest)
             if not mm:
                 tf.error("RL507", "what the game says is written in double quotes",
-                         ln.span(pos), 'e.g. `the game says "transfers 24 cards to player 2"`, '
+                         ln.span(pos), 'e.g. `the game says "draws a card"`, '
                          'several in order: `the game says "a", then "b"`', test)
                 return None
             texts.append(mm.group(1))

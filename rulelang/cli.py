@@ -1121,9 +1121,9 @@ there.  Exit 0 when every test passed, 1 when one failed or a test file has a mi
 
 TEST_EPILOG = """\
 examples:
-  rulelang test rules/ciq.cardtest
+  rulelang test rules/*.cardtest
   rulelang test rules/                          every .cardtest file in a folder
-  rulelang test rules/internecine.cardtest -k escalation"""
+  rulelang test rules/ -k Queen                 the tests whose name says Queen"""
 
 
 REPLAY_DESCRIPTION = """\
