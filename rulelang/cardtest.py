@@ -405,10 +405,21 @@ def check_test_file(path: str, text: Optional[str] = None, base: Optional[str] =
         if env is None:
             env = envs[key] = GameEnv(rules, plan.overrides)
         if env.game is None:
-            if not any(d.code == "RL510" for d in tf.diagnostics):
+            errors = [d for d in env.diagnostics if d.is_error]
+            if all(d.code.startswith("RL14") for d in errors):
+                # a bad `option` line of the test file: said at that line
+                lines = [ln for ln in tf.header + test.given if ln.text.startswith("option")]
+                for d in errors:
+                    ln = next((ln for ln in lines if f"`{ln.text.split()[1].split('=')[0]}`"
+                               in d.message), lines[-1] if lines else tf.rules_line)
+                    if not any(x.code == d.code and x.span.line == ln.no for x in tf.diagnostics):
+                        hint = re.sub(r"--set (\w+)=(\S+)", r"`option \1 = \2`", d.hint or "")
+                        tf.error(d.code, d.message, ln.span(), hint.replace("``", "`") or None)
+            elif not getattr(env, "reported", False):
+                env.reported = True
                 tf.error("RL510", f"the rule file `{tf.rules}` has errors: `rulelang check {rules}`"
                          " shows them", tf.rules_line.span(), None)
-                tf.diagnostics.extend(d for d in env.diagnostics if d.is_error)
+                tf.diagnostics.extend(errors)
             test.broken = True
             continue
         game = env.game
