@@ -516,8 +516,8 @@ def _plan_given(tf, env, cg, test, plan, lines):
         want = Counter(c for cards in plan.zones.values() for c in cards)
         for name, k in want.items():
             if k > have[name]:
-                ln = next(ln for ln in lines if name in ln.text)
-                col = ln.text.index(name)
+                ln = [ln for ln in lines if name in ln.text][-1]     # where it is named again
+                col = ln.text.rindex(name)
                 tf.error("RL504", f"the position names `{name}` {k} times, but the deck has "
                          f"{have[name]}", ln.span(col, col + len(name)),
                          "each card of the deck lies in one place", test)
