@@ -594,6 +594,12 @@ def _plan_expect(tf, env, cg, test, ln):
         seat = int(m.group(2)) - 1 if m.group(2) else None
         negate = m.group(3) == "does not say"
         return lambda st: _says_check(st, seat, texts, negate)
+    m = re.fullmatch(r"(the game|player\s+(\d+))\s+(reveals|does not reveal)\s*:\s*(.*)", t)
+    if m:
+        seat = int(m.group(2)) - 1 if m.group(2) else None
+        cards = _cards(tf, cg, ln, m.group(4), m.start(4), test)
+        negate = m.group(3) == "does not reveal"
+        return lambda st: _reveals_check(st, seat, cards, negate)
     m = re.fullmatch(r"player\s+(\d+)\s+to\s+(?:play|choose)", t)
     if m:
         seat = int(m.group(1)) - 1
@@ -679,6 +685,15 @@ def _says_check(st, seat, texts, negate):
         return None
     who = "the game" if seat is None else f"player {seat + 1}"
     return [f"{who} said: " + ("; ".join(f'"{s}"' for s in said) if said else "nothing")]
+
+
+def _reveals_check(st, seat, cards, negate):
+    shown = [e[2] for e in st.log if e[0] == "reveal" and (seat is None or e[1] == seat)]
+    ok = not any(c in shown for c in cards) if negate else all(c in shown for c in cards)
+    if ok:
+        return None
+    who = "the game" if seat is None else f"player {seat + 1}"
+    return [f"{who} revealed: {_list(shown)}"]
 
 
 def _choices_check(st, seat, how, words):
