@@ -377,6 +377,7 @@ def check_test_file(path: str, text: Optional[str] = None, base: Optional[str] =
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     tf = parse_test_file(path, text)
+    _SOURCES[path] = text.splitlines()        # for quoting the parts of a failed condition
     if tf.rules is None:
         return tf
     rules = os.path.join(base if base is not None else os.path.dirname(path), tf.rules)
