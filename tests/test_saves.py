@@ -46,6 +46,8 @@ ANSWERS = ["2", "1", "3", "1", "2"] + ["1"] * 300     # a number out of range is
     (CRAZY, ["--seed", "5"], 3),
     (CRAZY, ["--players", "3", "--seat", "2", "--seed", "8", "--agents", "mc:6,random"], 4),
     (FTL, ["--players", "3", "--seed", "2", "--set", "jokers=yes"], 5),
+    # saved while player 1's secret choice of a simultaneous decision is made, player 2's not
+    (os.path.join(ROOT, "rules", "internecine.cardrules"), ["--seat", "2", "--seed", "3"], 6),
 ])
 def test_save_then_resume_goes_on_as_playing_on(path, args, stop, tmp_path, capsys, monkeypatch):
     status, whole, _ = play(capsys, monkeypatch, path, *args, answers=ANSWERS)
@@ -55,6 +57,9 @@ def test_save_then_resume_goes_on_as_playing_on(path, args, stop, tmp_path, caps
                             answers=ANSWERS[:stop] + ["q"])
     assert status == 0 and f"Game saved to {save}; go on with `rulelang play --resume {save}`" in first
     assert "Game abandoned" not in first
+    if "internecine" in path:       # player 1 has chosen in secret, player 2 (you) not yet
+        state = read_save(save)["state"]
+        assert state["sim"] == {"0": state["sim"]["0"]} and state["pending"] == [1]
     status, second, _ = play(capsys, monkeypatch, "--resume", save, answers=ANSWERS[stop:])
     assert status == 0
     assert f"(the game saved in {save}, at turn " in second
