@@ -82,7 +82,7 @@ def read_lines(path: str, text: str) -> list:
 # What a test file says, before it is tied to a game
 # ---------------------------------------------------------------------------------------------
 
-class TestCase:
+class RuleTest:
     """One ``test "NAME":`` block: the lines of its ``given:`` and its ``play:``/``expect:``
     sections in order."""
 
@@ -94,11 +94,14 @@ class TestCase:
         self.broken = False            # a diagnostic concerns this test
 
 
-class TestFile:
+class RuleTestFile:
+    """A `.cardtest` file: its rule file, the settings of every test, its tests, its mistakes."""
+
     def __init__(self, path):
         self.path = path
         self.rules: Optional[str] = None
         self.rules_line: Optional[Line] = None
+        self.rules_path: Optional[str] = None      # the rule file, found from the test file's folder
         self.header: list = []         # `players`, `option`, `seed` lines that apply to every test
         self.tests: list = []
         self.diagnostics: list = []
@@ -113,9 +116,9 @@ _TEST_HEAD = re.compile(r'test\s+"([^"]*)"\s*:$')
 _RULES = re.compile(r'rules\s+"([^"]+)"$')
 
 
-def parse_test_file(path: str, text: str) -> TestFile:
+def parse_test_file(path: str, text: str) -> RuleTestFile:
     """The shape of the file: header lines, tests, sections (no game needed yet)."""
-    tf = TestFile(path)
+    tf = RuleTestFile(path)
     lines = read_lines(path, text)
     i = 0
     while i < len(lines):
@@ -127,7 +130,7 @@ def parse_test_file(path: str, text: str) -> TestFile:
             continue
         m = _TEST_HEAD.match(ln.text)
         if m:
-            test = TestCase(m.group(1), ln)
+            test = RuleTest(m.group(1), ln)
             tf.tests.append(test)
             i = _parse_test_body(tf, test, lines, i + 1)
             continue
@@ -369,7 +372,8 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     return (fn, t, ctx.nslots, expr)
 
 
-def check_test_file(path: str, text: Optional[str] = None, base: Optional[str] = None) -> TestFile:
+def check_test_file(path: str, text: Optional[str] = None,
+                    base: Optional[str] = None) -> RuleTestFile:
     """Read, parse and tie every test to its game.  ``tf.diagnostics`` lists every mistake;
     each test without one has a ``plan``.  ``base`` is the folder the `rules` path is relative
     to (default: the test file's)."""

@@ -610,7 +610,7 @@ def cmd_test(args) -> int:
             continue
         tf = check_test_file(path)
         out.text(Text(path, style="bold") + Text(
-            f"  ({os.path.relpath(tf.rules_path)})" if getattr(tf, "rules_path", None) else "",
+            f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
             style="dim"))
         for d in tf.diagnostics:
             _diag_out(out, d, path)
