@@ -479,7 +479,9 @@ def _plan_given(tf, env, cg, test, plan, lines):
                 continue
             per_player = cg.var_info[cg.var_base[name]][1] >= 0
             if per_player != bool(seat):
-                tf.error("RL505", f"`{name}` is {'a variable of each player: say whose' if per_player else 'one variable for the game: it belongs to no player'}",
+                what = ("a variable of each player: say whose" if per_player
+                        else "one variable for the game: it belongs to no player")
+                tf.error("RL505", f"`{name}` is {what}",
                          ln.span(m.start(1), m.end(2) if seat else m.end(1)),
                          f"write `set {name} of player 1 to ...`" if per_player
                          else f"write `set {name} to ...`", test)

@@ -127,7 +127,7 @@ def test_mistakes_in_a_test_file_are_diagnostics_with_their_place(capsys, monkey
         assert fragment in text, (fragment, text)
     assert all(t.plan is None for t in tf.tests)      # a test with a mistake does not run
     status, out = run(capsys, monkeypatch, path)
-    assert status == 1 and "PASS" not in out and out.count("  ERROR ") == len(tf.tests) == 4
+    assert status == 1 and "PASS" not in out and out.count("  ERROR ") == len(tf.tests) == 5
     assert "broken.cardtest:9:35: error[RL504]: there is no card `3X`" in out
 
 
