@@ -1063,6 +1063,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --agents mc,random --games 20
   rulelang run examples/sevens.cardrules --set hand_size=5 --quiet
   rulelang run examples/crazy_eights.cardrules --games 2000 --json
+  rulelang run examples/crazy_eights.cardrules --log game.json    then: rulelang replay game.json
 
 agents: random (uniform among the legal choices, seeded from --seed and the seat),
         first (always the first legal choice),
@@ -1074,14 +1075,18 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  With
+--save PATH the game is saved when you quit (`save` at a prompt saves and goes on), and
+--resume PATH goes on with it later."""
 
 PLAY_EPILOG = """\
 examples:
   rulelang play examples/crazy_eights.cardrules
   rulelang play examples/crazy_eights.cardrules --players 3 --seat 2 --seed 5
   rulelang play examples/crazy_eights.cardrules --agents first     # predictable opponents
-  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice"""
+  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice
+  rulelang play examples/crazy_eights.cardrules --save game.json   # q saves the game
+  rulelang play --resume game.json                                 # and goes on with it"""
 
 CHECK_DESCRIPTION = """\
 Check rule files and print every problem found, each with its place (file:line:column), a

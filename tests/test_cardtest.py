@@ -197,3 +197,9 @@ def test_the_documented_python_runs():
     finally:
         os.chdir(cwd)
     assert scope["again"].to_json() == scope["data"]
+
+
+def test_help(capsys, monkeypatch):
+    assert main(["test", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "rulelang test rules/" in out and "-k TEXT" in out

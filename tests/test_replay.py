@@ -168,3 +168,13 @@ def test_not_a_log_and_an_edited_log(tmp_path, capsys, monkeypatch):
     assert status == 1 and "error[RL522]: the log does not match the game at move 4" in err
     status, _o, err = cli(capsys, monkeypatch, "run", CRAZY, "--games", "3", "--log", str(log))
     assert status == 2 and "--log records one game" in err
+
+
+def test_help(capsys):
+    assert main(["replay", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "--to-end" in out and "--turn N" in out
+    assert main(["run", "--help"]) == 0 and "--log PATH" in capsys.readouterr().out
+    assert main(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--save PATH" in out and "--resume PATH" in out
