@@ -602,37 +602,45 @@ def cmd_test(args) -> int:
     t0 = time.perf_counter()
     counts = {"passed": 0, "failed": 0, "error": 0}
     failures = []
-    for path in files:
-        missing = _missing_file(path)
-        if missing is not None:
-            _diag_out(out, missing, path)
-            counts["error"] += 1
-            continue
-        tf = check_test_file(path)
-        out.text(Text(path, style="bold") + Text(
-            f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
-            style="dim"))
-        for d in tf.diagnostics:
-            _diag_out(out, d, path)
-        if tf.diagnostics and not tf.tests:
-            counts["error"] += 1
-        for test in tf.tests:
-            if args.k and args.k.lower() not in test.name.lower():
-                continue
-            if test.plan is None:
+
+    def run_files():
+        for path in files:
+            missing = _missing_file(path)
+            if missing is not None:
+                _diag_out(out, missing, path)
                 counts["error"] += 1
-                out.text(Text("  ERROR ", style="bold red") + Text(test.name)
-                         + Text(f"  ({path}:{test.line.no}: see above)", style="dim"))
                 continue
-            failure = run_test(test)
-            if failure is None:
-                counts["passed"] += 1
-                out.text(Text("  PASS  ", style="bold green") + Text(test.name))
-            else:
-                counts["failed"] += 1
-                failures.append((path, test, failure))
-                out.text(Text("  FAIL  ", style="bold red") + Text(test.name)
-                         + Text(f"  ({path}:{failure.line.no})", style="dim"))
+            tf = check_test_file(path)
+            out.text(Text(path, style="bold") + Text(
+                f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
+                style="dim"))
+            for d in tf.diagnostics:
+                _diag_out(out, d, path)
+            if tf.diagnostics and not tf.tests:
+                counts["error"] += 1
+            for test in tf.tests:
+                if args.k and args.k.lower() not in test.name.lower():
+                    continue
+                if test.plan is None:
+                    counts["error"] += 1
+                    out.text(Text("  ERROR ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{test.line.no}: see above)", style="dim"))
+                    continue
+                failure = run_test(test)
+                if failure is None:
+                    counts["passed"] += 1
+                    out.text(Text("  PASS  ", style="bold green") + Text(test.name))
+                else:
+                    counts["failed"] += 1
+                    failures.append((path, test, failure))
+                    out.text(Text("  FAIL  ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{failure.line.no})", style="dim"))
+    interrupted = False
+    try:
+        run_files()
+    except KeyboardInterrupt:          # Ctrl-C: the report of the tests run so far
+        interrupted = True
+        out.text(Text("  interrupted", style="bold yellow"))
     if failures:
         out.blank()
         out.text(Text(" FAILURES ".center(70, "="), style="bold red"))
@@ -658,6 +666,8 @@ def cmd_test(args) -> int:
     bad = counts["failed"] or counts["error"]
     out.text(Text(f" {', '.join(parts) or 'no tests ran'} in {total:.2f}s ".center(70, "="),
                   style="bold red" if bad else "bold green"))
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_ERRORS if bad or not counts["passed"] else EXIT_OK
 
 

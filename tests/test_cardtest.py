@@ -203,3 +203,19 @@ def test_help(capsys, monkeypatch):
     assert main(["test", "--help"]) == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "rulelang test rules/" in out and "-k TEXT" in out
+
+
+def test_ctrl_c_gives_the_report_so_far(capsys, monkeypatch):
+    import rulelang.cardtest as ct
+    real, calls = ct.run_test, []
+
+    def interrupted_at_the_second(test):
+        calls.append(test.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(test)
+    monkeypatch.setattr(ct, "run_test", interrupted_at_the_second)
+    status, out = run(capsys, monkeypatch, os.path.join(ROOT, "rules", "ciq.cardtest"))
+    assert status == 130
+    assert out.count("  PASS  ") == 1 and "  interrupted" in out
+    assert re.search(r"=+ 1 passed in [\d.]+s =+", out)
