@@ -292,6 +292,8 @@ def cmd_run(args) -> int:
         raise UsageError("`run` plays computer agents only",
                          "use `rulelang play FILE --seat K` to play a seat yourself")
     if args.games is not None:
+        if args.log:
+            raise UsageError("--log records one game", "leave out --games, or --log")
         return _run_many(args, game, cg, n, names, out, err)
 
     from .agents import make_agent
@@ -299,7 +301,7 @@ def cmd_run(args) -> int:
                          scores_of, spectator_table, with_turn)
     seed = args.seed
     show = not (args.json or args.quiet)
-    st = cg.new_game(seed=seed, log=show, max_steps=args.max_steps)
+    st = cg.new_game(seed=seed, log=show or bool(args.log), max_steps=args.max_steps)
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
 
     if show:
@@ -349,6 +351,8 @@ def cmd_run(args) -> int:
         out.text(result_text(st))
     else:
         _play_out(st, agents)
+    if args.log:
+        _write_log(args.log, args.file, overrides, n, seed, names, st, err)
 
     if args.json:
         res = {"game": game.name, "players": n, "seed": seed, "outcome": st.outcome,
@@ -447,6 +451,11 @@ def cmd_play(args) -> int:
     from .termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
+    saved = _resume_args(args, err) if args.resume else None
+    if saved is False:
+        return EXIT_ERRORS
+    if args.file is None:
+        raise UsageError("which game? name a rule file, or --resume a saved game")
     overrides = _overrides(args)
     game = _load_game(args.file, overrides, err, include=_include(args))
     if game is None:
@@ -463,6 +472,9 @@ def cmd_play(args) -> int:
     others = _others(args.agents, n, you)
     seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
+    if saved is not None:
+        from .saves import resume_state
+        st = resume_state(cg, saved, args.resume)
     echo = not _isatty(sys.stdin)
     read = _input
 
@@ -490,6 +502,9 @@ def cmd_play(args) -> int:
             s = line.strip().lower()
             if s in ("q", "quit", "exit"):
                 raise QuitGame("quit")
+            if s == "save" or s.startswith("save "):
+                save(line.strip()[4:].strip() or args.save)
+                continue
             if s in ("?", "t", "table", "h", "help"):
                 out.show(observation_table(obs, title))
                 out.text(choices_text(words))
@@ -504,10 +519,38 @@ def cmd_play(args) -> int:
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
+    if saved is not None:
+        from .saves import restore_agent
+        for agent, state in zip(agents, saved["agent_states"]):
+            if state is not None and agent is not agents[you]:
+                restore_agent(agent, state)
+
+    def save(path):
+        """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
+        from .saves import GameFileError, write_save
+        if not path:
+            out.text(Text("  save where? type `save FILE` (or start with --save FILE)",
+                          style="yellow"))
+            return False
+        try:
+            write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
+                       agents=["human" if k == you else a for k, a in enumerate(others)],
+                       seed=seed, st=st, agent_objects=agents)
+        except GameFileError as e:
+            _diag_out(err, e.diagnostic)
+            return False
+        except OSError as e:
+            out.text(Text(f"  cannot save to {path}: {e.strerror or e}", style="yellow"))
+            return False
+        out.text(Text(f"  Game saved to {path}; go on with `rulelang play --resume {path}`.",
+                      style="bold"))
+        return True
     head = Text(safe(game.name), style="bold")
     head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
                 f"; seed {seed}", style="dim")
     out.text(head)
+    if saved is not None:
+        out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
     seen = [0]
 
     def flush(before=None):
@@ -539,7 +582,8 @@ def cmd_play(args) -> int:
         _play_out(st, agents, flush)
     except QuitGame:
         out.blank()
-        out.text(Text("Game abandoned.", style="bold"))
+        if not (args.save and save(args.save)):
+            out.text(Text("Game abandoned.", style="bold"))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
@@ -554,6 +598,28 @@ def cmd_play(args) -> int:
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def _resume_args(args, err):
+    """`play --resume PATH`: the saved game's file, options, players, seat, agents and seed in
+    ``args`` (a rule file named as well must be the same text); the save, or False."""
+    from .saves import GameFileError, read_save, rule_file_of
+    try:
+        saved = read_save(args.resume)
+        args.file = rule_file_of(saved, args.resume, args.file)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.resume)
+        return False
+    if args.set or args.players is not None or args.agents is not None or args.seed is not None:
+        raise UsageError("--resume goes on with the saved game's options, players, agents "
+                         "and seed", "leave out --set, --players, --agents and --seed")
+    args.set = sorted(saved["options"].items())
+    args.players = saved["players"]
+    args.seat = saved["seat"]
+    args.agents = ",".join(a for k, a in enumerate(saved["agents"]) if k != args.seat - 1) or None
+    args.seed = saved["seed"]
+    args.save = args.save or args.resume
+    return saved
 
 
 def _others(spec, n, you):
@@ -592,6 +658,285 @@ def _input():
     if not line:
         return None
     return line.rstrip("\r\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# rulelang test, rulelang replay (and the logs of `run --log`)
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_test(args) -> int:
+    """Run the rule tests of `.cardtest` files and report like pytest (rulelang/cardtest.py)."""
+    import time
+
+    from rich.text import Text
+
+    from .cardtest import check_test_file, run_test
+    out = Out(sys.stdout)
+    files = []
+    for path in args.files:             # a folder means every test file in it
+        if os.path.isdir(path):
+            files.extend(sorted(os.path.join(path, f) for f in os.listdir(path)
+                                if f.endswith(".cardtest")) or [path])
+        else:
+            files.append(path)
+    t0 = time.perf_counter()
+    counts = {"passed": 0, "failed": 0, "error": 0}
+    failures = []
+
+    def run_files():
+        for path in files:
+            missing = _missing_file(path)
+            if missing is not None:
+                _diag_out(out, missing, path)
+                counts["error"] += 1
+                continue
+            tf = check_test_file(path)
+            out.text(Text(path, style="bold") + Text(
+                f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
+                style="dim"))
+            for d in tf.diagnostics:
+                _diag_out(out, d, path)
+            if tf.diagnostics and not tf.tests:
+                counts["error"] += 1
+            for test in tf.tests:
+                if args.k and args.k.lower() not in test.name.lower():
+                    continue
+                if test.plan is None:
+                    counts["error"] += 1
+                    out.text(Text("  ERROR ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{test.line.no}: see above)", style="dim"))
+                    continue
+                failure = run_test(test)
+                if failure is None:
+                    counts["passed"] += 1
+                    out.text(Text("  PASS  ", style="bold green") + Text(test.name))
+                else:
+                    counts["failed"] += 1
+                    failures.append((path, test, failure))
+                    out.text(Text("  FAIL  ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{failure.line.no})", style="dim"))
+    interrupted = False
+    try:
+        run_files()
+    except KeyboardInterrupt:          # Ctrl-C: the report of the tests run so far
+        interrupted = True
+        out.text(Text("  interrupted", style="bold yellow"))
+    if failures:
+        out.blank()
+        out.text(Text(" FAILURES ".center(70, "="), style="bold red"))
+        for path, test, f in failures:
+            out.text(Text(f" {test.name} ".center(70, "_"), style="bold"))
+            out.text(Text(f"{path}:{f.line.no}: ", style="bold") + Text("expected: " + f.message))
+            for found in f.found:
+                out.text(Text("  found:    ", style="red") + Text(found))
+            if f.transcript:
+                shown = f.transcript[-args.context:]
+                out.text(Text("  transcript" + (f" (the last {len(shown)} entries)"
+                                                 if len(shown) < len(f.transcript) else "") + ":",
+                              style="dim"))
+                for line_no, text in shown:
+                    if line_no:
+                        out.text(Text(f"    {text:<44}") + Text(f"   line {line_no}", style="dim"))
+                    else:
+                        out.text(Text(f"    {text}"))
+            out.text(Text(f"  {f.line.no:>4} | ", style="dim") + Text(f.line.text, style="bold"))
+    total = time.perf_counter() - t0
+    parts = [f"{v} {k}" for k, v in (("failed", counts["failed"]), ("passed", counts["passed"]),
+                                     ("error", counts["error"])) if v]
+    bad = counts["failed"] or counts["error"]
+    out.text(Text(f" {', '.join(parts) or 'no tests ran'} in {total:.2f}s ".center(70, "="),
+                  style="bold red" if bad else "bold green"))
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_ERRORS if bad or not counts["passed"] else EXIT_OK
+
+
+def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
+    """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
+    from .saves import GameFileError, make_log, write_log
+    try:
+        write_log(path, make_log(file, overrides, n, seed, names, st))
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic)
+    except OSError as e:
+        raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
+
+
+class _Narrator:
+    """The moves, what the rules say and reveal, and the table now and then, told as `rulelang
+    run` tells them (a choice with its turn number in the margin)."""
+
+    def __init__(self, out, st, n, table_every):
+        self.out, self.st, self.n, self.table_every = out, st, n, table_every
+        self.seen = self.table_turn = self.turn = 0
+        self.shown_turn = None
+
+    def flush(self, tables=True):
+        from .render import move_text, reveal_text, say_text, spectator_table, with_turn
+        st = self.st
+        cg = st.game
+        for entry in st.log[self.seen:]:
+            kind = entry[0]
+            turn = None
+            if kind == "choice":
+                line = move_text(entry[1], cg.action_to_string(entry[2]))
+                turn = self.turn + 1
+                if turn == self.shown_turn:
+                    turn = None
+                else:
+                    self.shown_turn = turn
+            elif kind == "say":
+                line = say_text(entry[1], entry[2])
+            elif kind == "reveal":
+                line = reveal_text(entry[1], entry[2])
+            else:
+                continue
+            self.out.text(with_turn(turn, line))
+        self.seen = len(st.log)
+        self.turn = st.turns
+        if tables and not st.terminal and \
+                st.turns - self.table_turn >= max(self.n, 1) * self.table_every:
+            self.table_turn = st.turns
+            self.out.show(spectator_table(st, f"after turn {st.turns}"))
+
+
+def cmd_replay(args) -> int:
+    """Step through a game log written by `rulelang run --log` (rulelang/saves.py)."""
+    from rich.text import Text
+
+    from .render import result_text, spectator_table
+    from .saves import GameFileError, read_log, replay_state, rule_file_of
+    out, err = Out(sys.stdout), Out(sys.stderr)
+    try:
+        data = read_log(args.log)
+        file = rule_file_of(data, args.log, args.rules)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    game = _load_game(file, data["options"], err)
+    if game is None:
+        return EXIT_ERRORS
+    cg = _compile(game, data["players"], file, err)
+    if cg is None:
+        return EXIT_ERRORS
+    total = len(data["actions"])
+    turn_at = [0] * (total + 1)          # turns played after k actions
+
+    def note(k, st):
+        turn_at[k + 1] = st.turns
+    try:
+        final = replay_state(cg, data, on_action=note)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    turn_at[0] = cg.new_game(seed=data["seed"], max_steps=data.get("max_steps")).turns
+    head = Text(game.name, style="bold")
+    head.append(f" — replay of {args.log}: {data['players']} players, seed {data['seed']}, "
+                f"agents {', '.join(data['agents'])}, {total} moves", style="dim")
+    opts = game.options()
+    if opts:
+        head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+    out.text(head)
+
+    def moves_to_turn(t):
+        """The number of moves after which turn ``t`` is being played (or the game is over)."""
+        for k in range(total + 1):
+            if turn_at[k] >= t - 1:
+                return k
+        return total
+
+    if args.to_end or args.turn is not None:
+        upto = total if args.to_end else moves_to_turn(args.turn)
+        st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+        told = _Narrator(out, st, data["players"], args.table_every)
+        told.flush()
+        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
+                                 else "the table after setup"))
+        for seat, action, _words in data["actions"][:upto]:
+            st.apply_action(action, seat - 1)
+            told.flush()
+        told.flush()
+        if upto == total:
+            out.show(spectator_table(st, "the table at the end"))
+            out.text(result_text(st))
+        else:
+            out.show(spectator_table(st, f"the table at the start of turn {args.turn} "
+                                         f"(after move {upto} of {total})"))
+        return EXIT_OK
+
+    # Interactive: one move at a time, back, jump to a turn.
+    echo = not _isatty(sys.stdin)
+    st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+    pos = 0
+    help_text = ("  Enter or n: next move   b: back one move   t N (or N): go to turn N   "
+                 "s: start   e: end   q: quit")
+
+    def where(k):
+        if k == total and final.terminal:
+            return f"move {k} of {total}, the end"
+        return f"move {k} of {total}, turn {turn_at[k] + 1}"
+
+    def show_table(k, state):
+        out.show(spectator_table(state, where(k)))
+        if k == total and state.terminal:
+            out.text(result_text(state))
+
+    def tell(state, since):
+        told = _Narrator(out, state, data["players"], 0)
+        told.seen = since
+        told.turn = turn_at[max(pos - 1, 0)]
+        told.flush(tables=False)
+
+    show_table(0, st)
+    out.text(Text(help_text, style="dim"))
+    while True:
+        out.stream.write(f"[{where(pos)}] > ")
+        out.stream.flush()
+        line = _input()
+        if line is None:
+            out.blank()
+            return EXIT_OK
+        if echo:
+            out.stream.write(line + "\n")
+        cmd = line.strip().lower()
+        target = None
+        if cmd in ("", "n", "next", "f"):
+            if pos == total:
+                out.text(Text("  this is the end of the game (b: back, q: quit)", style="yellow"))
+                continue
+            since = len(st.log)
+            seat, action, _w = data["actions"][pos]
+            st.apply_action(action, seat - 1)
+            pos += 1
+            tell(st, since)
+            show_table(pos, st)
+            continue
+        if cmd in ("q", "quit", "exit"):
+            return EXIT_OK
+        if cmd in ("?", "h", "help"):
+            out.text(help_text)
+            continue
+        if cmd in ("b", "back", "p"):
+            target = max(pos - 1, 0)
+        elif cmd in ("s", "start"):
+            target = 0
+        elif cmd in ("e", "end"):
+            target = total
+        else:
+            words = cmd.split()
+            if words and words[0] in ("t", "turn"):
+                words = words[1:]
+            if len(words) == 1 and words[0].isdigit():
+                target = moves_to_turn(int(words[0]))
+            else:
+                out.text(Text(f"  not a command: {line.strip()!r}", style="yellow"))
+                out.text(help_text)
+                continue
+        pos = target
+        st = replay_state(cg, data, pos)
+        out.text(Text(f"  ... {where(pos)}", style="bold"))
+        show_table(pos, st)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -852,6 +1197,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --agents mc,random --games 20
   rulelang run examples/sevens.cardrules --set hand_size=5 --quiet
   rulelang run examples/crazy_eights.cardrules --games 2000 --json
+  rulelang run examples/crazy_eights.cardrules --log game.json    then: rulelang replay game.json
 
 agents: random (uniform among the legal choices, seeded from --seed and the seat),
         first (always the first legal choice),
@@ -863,14 +1209,18 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  With
+--save PATH the game is saved when you quit (`save` at a prompt saves and goes on), and
+--resume PATH goes on with it later."""
 
 PLAY_EPILOG = """\
 examples:
   rulelang play examples/crazy_eights.cardrules
   rulelang play examples/crazy_eights.cardrules --players 3 --seat 2 --seed 5
   rulelang play examples/crazy_eights.cardrules --agents first     # predictable opponents
-  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice"""
+  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice
+  rulelang play examples/crazy_eights.cardrules --save game.json   # q saves the game
+  rulelang play --resume game.json                                 # and goes on with it"""
 
 CHECK_DESCRIPTION = """\
 Check rule files and print every problem found, each with its place (file:line:column), a
@@ -902,6 +1252,35 @@ EXPLAIN_EPILOG = """\
 examples:
   rulelang explain RL101
   rulelang explain 145"""
+
+
+TEST_DESCRIPTION = """\
+Run rule tests: scenario tests written in `.cardtest` files (docs/testing.md, "Rule tests").
+Each test sets up a position in the rule file's words, plays choices as the game words them
+and checks what must hold afterwards.  Prints PASS or FAIL for each test; for a failure, the
+file:line of the expectation that failed, what was found, and the transcript of the test up to
+there.  Exit 0 when every test passed, 1 when one failed or a test file has a mistake."""
+
+TEST_EPILOG = """\
+examples:
+  rulelang test rules/*.cardtest
+  rulelang test rules/                          every .cardtest file in a folder
+  rulelang test rules/ -k Queen                 the tests whose name says Queen"""
+
+
+REPLAY_DESCRIPTION = """\
+Replay a game written by `rulelang run --log LOG`: the same game again, move by move, from the
+seed and the actions in the log.  By default it waits for a command after every move: Enter (or
+n) for the next move, b to go back one, t N to go to turn N, s and e for the start and the end,
+q to quit.  --to-end and --turn N print instead, for scripts.  A log is refused when its rule
+file has changed since (the same moves would mean something else)."""
+
+REPLAY_EPILOG = """\
+examples:
+  rulelang run examples/crazy_eights.cardrules --seed 3 --log game.json
+  rulelang replay game.json                    step through it
+  rulelang replay game.json --turn 5           the game up to the start of turn 5
+  rulelang replay game.json --to-end           the whole game, as `run` showed it"""
 
 
 def _add_game_options(p, players_help="number of players (default: the fewest the game allows)"):
@@ -938,11 +1317,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="show the table every R rounds (default: 3)")
+    p.add_argument("--log", metavar="PATH",
+                   help="also write the game to PATH (JSON) for `rulelang replay PATH`")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a seat yourself against computer agents",
                        description=PLAY_DESCRIPTION, epilog=PLAY_EPILOG, formatter_class=fmt)
-    p.add_argument("file", metavar="FILE", help="the .cardrules file")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="the .cardrules file (not needed with --resume)")
     _add_game_options(p)
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
@@ -952,6 +1334,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")
     p.add_argument("--max-steps", type=_positive, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument("--save", metavar="PATH",
+                   help="save the game to PATH when you quit (`q`) or type `save`")
+    p.add_argument("--resume", metavar="PATH", help="go on with a game saved with --save")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("check", help="find every mistake in rule files",
@@ -969,6 +1354,27 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default: {DEFAULT_MAX_ERRORS}, or {DEFAULT_MAX_JSON} with --json; "
                         "0: no limit)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("test", help="run the rule tests of .cardtest files",
+                       description=TEST_DESCRIPTION, epilog=TEST_EPILOG, formatter_class=fmt)
+    p.add_argument("files", nargs="+", metavar="FILE", help=".cardtest files (or folders of them)")
+    p.add_argument("-k", metavar="TEXT", help="run only the tests whose name contains TEXT")
+    p.add_argument("--context", type=_positive, default=12, metavar="N",
+                   help="show the last N entries of a failed test's transcript (default: 12)")
+    p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("replay", help="step through a game log written by `run --log`",
+                       description=REPLAY_DESCRIPTION, epilog=REPLAY_EPILOG, formatter_class=fmt)
+    p.add_argument("log", metavar="LOG", help="the log (JSON) written by `rulelang run --log LOG`")
+    p.add_argument("--rules", metavar="FILE",
+                   help="the rule file, when it is no longer at the path the log names")
+    p.add_argument("--to-end", action="store_true",
+                   help="print the whole game as `rulelang run` shows it, then stop")
+    p.add_argument("--turn", type=_positive, metavar="N",
+                   help="print the game up to the start of turn N, then stop")
+    p.add_argument("--table-every", type=_positive, default=3, metavar="R",
+                   help="with --to-end or --turn: show the table every R rounds (default: 3)")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)
