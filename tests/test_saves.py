@@ -35,7 +35,8 @@ def play(capsys, monkeypatch, *argv, answers):
 def moves_and_end(out):
     """What happened in the game, in order (the others' moves, what was said, the result)."""
     lines = [ln for ln in out.splitlines()
-             if re.match(r"\s+(Player \d|You|»)", ln) or "win" in ln or "No winner" in ln]
+             if re.match(r"\s+(Player \d|You|»)", ln) or re.search(r"\bwins?\b", ln)
+             or "No winner" in ln]
     return [ln for ln in lines if not ln.startswith("Crazy") and "Game saved" not in ln]
 
 
