@@ -86,11 +86,18 @@ def _positive(text: str) -> int:
     return v
 
 
+SEED_LIMIT = 1 << 64     # a seed is a 64-bit number: the game's generator keeps 64 bits
+
+
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= v < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
+                                         f"not {v}")
+    return v
 
 
 def _overrides(args) -> dict:
@@ -359,8 +366,31 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def _replay_commands(args, n, seed) -> list:
+    """The commands that replay a game of `play` (shown only once it is over): the same deal
+    and the same opponents with `play`, the same deal between computer agents with `run`."""
+    import shlex
+    common = [shlex.quote(args.file), "--seed", str(seed), "--players", str(n)]
+    for name, value in args.set or []:
+        common += ["--set", shlex.quote(f"{name}={value}")]
+    play = ["rulelang", "play", *common, "--seat", str(args.seat)]
+    if args.agents is not None:
+        play += ["--agents", shlex.quote(args.agents)]
+    return [" ".join(play), " ".join(["rulelang", "run", *common])]
+
+
+def _replay_text(args, n, seed):
+    from rich.text import Text
+    play, run = _replay_commands(args, n, seed)
+    t = Text("To play this deal again: ", style="dim")
+    t.append(play)
+    t.append("\nTo watch it between computer agents: ", style="dim")
+    t.append(run)
+    return t
+
+
 def cmd_play(args) -> int:
-    import random as _random
+    import secrets
 
     from .agents import HumanAgent, QuitGame, make_agent
     from .render import (card_of_action, card_visible_to, choices_text, gained_text,
@@ -380,7 +410,9 @@ def cmd_play(args) -> int:
                          f"choose --seat from 1 to {n}")
     you = args.seat - 1
     others = _others(args.agents, n, you)
-    seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
+    # The seed deals every hidden card: it is drawn from the operating system (64 bits, too many
+    # to search for the one that dealt your hand) and shown only when the game is over.
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
     echo = not _isatty(sys.stdin)
     read = _input
@@ -424,8 +456,8 @@ def cmd_play(args) -> int:
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
     head = Text(game.name, style="bold")
-    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
-                f"; seed {seed}", style="dim")
+    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}",
+                style="dim")
     out.text(head)
     seen = [0]
 
@@ -459,15 +491,18 @@ def cmd_play(args) -> int:
     except QuitGame:
         out.blank()
         out.text(Text("Game abandoned.", style="bold"))
+        out.text(_replay_text(args, n, seed))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
         out.text(Text("Game abandoned (interrupted).", style="bold"))
+        out.text(_replay_text(args, n, seed))
         return EXIT_INTERRUPTED
     flush()
     out.blank()
     out.show(observation_table(st.observation(you), "The table at the end"))
     out.text(result_text(st, you))
+    out.text(_replay_text(args, n, seed))
     if st.outcome == "error":
         from .render import problem_diagnostic
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
@@ -796,7 +831,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the .cardrules file")
     _add_game_options(p)
     p.add_argument("--seed", "-s", type=_seed, default=1, metavar="S",
-                   help="the game's seed; the same seed plays the same game (default: 1)")
+                   help="the game's seed, from 0 to 2**64-1; the same seed plays the same game "
+                        "(default: 1)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="one agent for every seat, or a comma-separated list with one per seat "
                         "(default: random)")
@@ -817,7 +853,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
     p.add_argument("--seed", "-s", type=_seed, metavar="S",
-                   help="the game's seed (default: a random one, shown at the start)")
+                   help="the game's seed, from 0 to 2**64-1 (default: a random one from the "
+                        "operating system, shown when the game is over)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")

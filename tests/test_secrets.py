@@ -1,0 +1,159 @@
+"""Keeping every secret (issue 11): `play` never shows the seed before the game is over and draws
+an unseeded game's seed from the operating system; the game's generator takes a 64-bit seed.
+"""
+import os
+import pty
+import re
+import select
+import shlex
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rulelang.cli import SEED_LIMIT, main
+from rulelang.rng import Rng
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CRAZY = os.path.join("examples", "crazy_eights.cardrules")
+SEVENS = os.path.join("examples", "sevens.cardrules")
+REPLAY = "To play this deal again: "
+
+
+def _env():
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               NO_COLOR="1")
+    env.pop("FORCE_COLOR", None)
+    return env
+
+
+def _play(*args, stdin="1\n" * 400):
+    return subprocess.run([sys.executable, "-m", "rulelang", "play", *args], capture_output=True,
+                          text=True, input=stdin, env=_env(), cwd=ROOT, timeout=120)
+
+
+def _replay_seed(out: str) -> tuple:
+    """(the text before the replay lines, the seed they give, the play command they give)."""
+    before, sep, after = out.partition(REPLAY)
+    assert sep, out[-2000:]
+    play = after.splitlines()[0]
+    words = shlex.split(play)
+    return before, int(words[words.index("--seed") + 1]), words
+
+
+# ---- play: the seed ---------------------------------------------------------------------------
+
+def test_unseeded_play_hides_its_seed_until_the_end_and_then_gives_the_replay():
+    p = _play(SEVENS, "--set", "hand_size=4")
+    assert p.returncode == 0, p.stderr
+    before, seed, words = _replay_seed(p.stdout)
+    assert "seed" not in before.lower()
+    assert str(seed) not in before
+    assert re.search(r"wins?!", before)          # the replay lines come after the result
+    assert words[:3] == ["rulelang", "play", SEVENS]
+    assert words[words.index("--set") + 1] == "hand_size=4"
+    assert "To watch it between computer agents: rulelang run " + SEVENS + f" --seed {seed} " \
+        "--players 2 --set hand_size=4" in p.stdout
+    # the command it gives replays exactly this game (the same deal, the same opponents)
+    again = _play(*words[2:])
+    assert again.returncode == 0
+    assert again.stdout == p.stdout
+
+
+def test_unseeded_seeds_are_64_bit_and_differ():
+    seeds = {_replay_seed(_play(CRAZY, stdin="q\n").stdout)[1] for _ in range(3)}
+    assert len(seeds) == 3
+    assert all(0 <= s < SEED_LIMIT for s in seeds)
+    assert max(seeds) >= 1 << 40     # not the old 1..999,999 (fails with probability 2**-72)
+
+
+def test_a_given_seed_is_not_shown_before_the_end_either(capsys, monkeypatch):
+    import io
+    seed = str(SEED_LIMIT - 12345)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", os.path.join(ROOT, CRAZY), "--seed", seed, "--players", "3",
+                 "--seat", "2", "--agents", "first"]) == 0
+    out = capsys.readouterr().out
+    before, got, words = _replay_seed(out)
+    assert got == int(seed) and seed not in before
+    assert words[words.index("--seat") + 1] == "2" and words[words.index("--agents") + 1] == "first"
+
+
+def test_abandoned_game_gives_its_replay_after_it_ends():
+    p = _play(CRAZY, stdin="q\n")
+    before, seed, _ = _replay_seed(p.stdout)
+    assert "Game abandoned" in before and str(seed) not in before
+
+
+def test_play_through_a_terminal_hides_the_seed_until_the_end():
+    """As a person plays it: stdin and stdout a pty (colours on, answers typed one at a time)."""
+    master, slave = pty.openpty()
+    env = _env()
+    env.pop("NO_COLOR")
+    env["COLUMNS"] = "200"
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "play", SEVENS], stdin=slave,
+                            stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+    deadline = time.time() + 120
+    try:
+        while time.time() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:           # the other end closed: the game is over
+                break
+            if not chunk:
+                break
+            out += chunk
+            if chunk.rstrip().endswith(b"to quit):"):
+                os.write(master, b"1\n")
+    finally:
+        proc.wait(timeout=30)
+        os.close(master)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.decode("utf-8", "replace"))
+    assert proc.returncode == 0, text[-2000:]
+    assert "\x1b[" in out.decode("utf-8", "replace")     # it was a terminal: colours
+    before, seed, _ = _replay_seed(text)
+    assert "Your choice" in before and str(seed) not in before
+
+
+# ---- seeds: 64 bits everywhere ---------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", ["-1", str(SEED_LIMIT), "1e5", "9" * 5000])
+def test_seed_outside_64_bits_is_a_usage_error(bad, capsys):
+    assert main(["run", os.path.join(ROOT, CRAZY), "--seed", bad]) == 2
+    assert "seed" in capsys.readouterr().err
+
+
+def test_run_accepts_the_largest_seed(capsys):
+    import json
+    assert main(["run", os.path.join(ROOT, CRAZY), "--seed", str(SEED_LIMIT - 1), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == SEED_LIMIT - 1
+
+
+def test_rng_uses_every_bit_of_a_64_bit_seed():
+    """Seeds that differ in any one of their 64 bits start different generators, and play
+    different games; a seed is the same game each time."""
+    base = 0x0123456789ABCDEF
+    states = {Rng(base).s}
+    for bit in range(64):
+        states.add(Rng(base ^ (1 << bit)).s)
+    assert len(states) == 65
+    big = Rng(SEED_LIMIT - 1)
+    assert 0 <= big.s < SEED_LIMIT
+    draws = [big.randbelow(52) for _ in range(20)]
+    again = Rng(SEED_LIMIT - 1)
+    assert draws == [again.randbelow(52) for _ in range(20)]
+    assert len(set(draws)) > 5
+    from rulelang.loader import load
+    cg = load(os.path.join(ROOT, CRAZY)).compiled(2)
+    a, b = cg.new_game(seed=SEED_LIMIT - 1), cg.new_game(seed=(SEED_LIMIT - 1) ^ (1 << 63))
+    assert a.zones != b.zones
+    assert cg.new_game(seed=SEED_LIMIT - 1).zones == a.zones
