@@ -112,6 +112,7 @@ class Model:
     labels: dict                  # id(alternative) -> global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
+    digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
 
 
 # ---- variants --------------------------------------------------------------------------------

@@ -157,3 +157,142 @@ def test_rng_uses_every_bit_of_a_64_bit_seed():
     a, b = cg.new_game(seed=SEED_LIMIT - 1), cg.new_game(seed=(SEED_LIMIT - 1) ^ (1 << 63))
     assert a.zones != b.zones
     assert cg.new_game(seed=SEED_LIMIT - 1).zones == a.zones
+
+
+# ---- saves: the game's identity, and positions that cannot be --------------------------------
+
+import copy  # noqa: E402
+import glob  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+
+from gameprops import random_playout  # noqa: E402
+from rulelang.loader import load  # noqa: E402
+from rulelang.runtime import SaveError, State  # noqa: E402
+
+GAME_FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
+                    + glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
+
+
+def _mid_game(cg, seed=4, decisions=6, log=False):
+    st = cg.new_game(seed=seed, log=log)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if st.is_terminal():
+            break
+        p = st.current_player()
+        st.apply_action(rng.choice(st.legal_actions(p)), p)
+    return st, rng
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=[os.path.basename(p)[:-10] for p in GAME_FILES])
+def test_a_save_resumes_the_same_game_from_a_game_or_a_compiled_game(path):
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, hi}):
+        cg = game.compiled(n)
+        for seed in (1, 2):
+            whole = random_playout(cg.new_game(seed=seed, log=True), random.Random(seed))
+            for stop in (0, 3, 11):
+                st, rng = _mid_game(cg, seed, stop, log=True)
+                saved = json.loads(json.dumps(st.to_json()))
+                assert saved["game"]["players"] == n and saved["game"]["name"] == game.name
+                for target in (game, cg):
+                    resumed = State.from_json(target, copy.deepcopy(saved))
+                    assert resumed.game is cg
+                    resumed.log = list(st.log)
+                    random_playout(resumed, copy.deepcopy(rng))
+                    assert (resumed.log, resumed.winners, resumed.outcome) == \
+                        (whole.log, whole.winners, whole.outcome), (path, n, seed, stop)
+
+
+def _save(path, n=2, overrides=None, seed=3):
+    cg = load(os.path.join(ROOT, path), overrides).compiled(n)
+    st, _ = _mid_game(cg, seed)
+    return cg, json.loads(json.dumps(st.to_json()))
+
+
+def _refused(game, save, *words):
+    with pytest.raises(SaveError) as e:
+        State.from_json(game, save)
+    msg = str(e.value)
+    for w in words:
+        assert w in msg, msg
+    assert isinstance(e.value, ValueError)
+    return msg
+
+
+def test_a_save_of_another_game_is_refused():
+    _cg, crazy = _save(CRAZY)
+    sevens = load(os.path.join(ROOT, SEVENS))
+    _refused(sevens, crazy, "Crazy Eights", "Sevens in a Row")
+    _refused(sevens.compiled(2), crazy, "Crazy Eights", "Sevens in a Row")
+
+
+def test_a_save_of_other_options_or_players_is_refused():
+    _cg, five = _save(SEVENS, overrides={"hand_size": 5})
+    seven = load(os.path.join(ROOT, SEVENS))
+    _refused(seven, five, "hand_size=5", "hand_size=7")
+    _cg, three = _save(CRAZY, n=3)
+    _refused(load(os.path.join(ROOT, CRAZY)).compiled(2), three, "3 players", "not 2")
+    # from a Game, the save's number of players is used; out of the game's range it is refused
+    three["n"] = three["game"]["players"] = 9
+    _refused(load(os.path.join(ROOT, CRAZY)), three, "9 players", "2 to 4")
+
+
+def test_a_save_of_changed_rules_is_refused(tmp_path):
+    base = (tmp_path / "base.cardrules")
+    base.write_text(open(os.path.join(ROOT, SEVENS), encoding="utf-8").read())
+    variant = tmp_path / "variant.cardrules"
+    variant.write_text('extends "base.cardrules"\ngame "Sevens variant"\n')
+    cg = load(str(variant)).compiled(2)
+    st, _ = _mid_game(cg)
+    saved = st.to_json()
+    assert State.from_json(load(str(variant)), saved).to_json() == saved
+    # the base changes (even only a comment): the variant's saves are of other rules
+    base.write_text(base.read_text() + "# a new comment\n")
+    _refused(load(str(variant)), saved, "has changed")
+
+
+def _broken(change):
+    cg, save = _save(CRAZY)
+    change(save, cg)
+    return cg, save
+
+
+def _swap_first_two(save, cg):
+    hand = cg.zone_base["hand"]
+    save["zones"][hand][0] = save["zones"][hand][1]
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda s, cg: s["zones"][cg.zone_base["hand"]].append(52), ["card 52", "no such card"]),
+    (lambda s, cg: s["zones"][cg.zone_base["hand"]].append("K♠"), ["card \"K\\u2660\"", "no such"]),
+    (_swap_first_two, ["in two places", "hand of player 1"]),
+    (lambda s, cg: s["zones"][cg.zone_base["stock"]].pop(), ["nowhere"]),
+    (lambda s, cg: s.__setitem__("cur", 2), ["`cur`", "out of its range 0 to 1"]),
+    (lambda s, cg: s.__setitem__("cur", "1"), ["`cur`", "whole number, not text"]),
+    (lambda s, cg: s.__setitem__("decisions", -4), ["`decisions`", "-4"]),
+    (lambda s, cg: s.__setitem__("pending", [5]), ["`pending`"]),
+    (lambda s, cg: s.__setitem__("legal", [99 << 10]), ["no such choice"]),
+    (lambda s, cg: s.__setitem__("legal", [s["legal"][0] | 1023]), ["does not exist"]),
+    (lambda s, cg: s.__setitem__("cheat", True), ["field `cheat`"]),
+    (lambda s, cg: s.pop("rng"), ["no field `rng`"]),
+    (lambda s, cg: s.__setitem__("rng", 1 << 64), ["`rng`"]),
+    (lambda s, cg: s.__setitem__("dir", 2), ["`dir`"]),
+    (lambda s, cg: s.__setitem__("terminal", "no"), ["`terminal`"]),
+    (lambda s, cg: s.__setitem__("format", 0), ["format 0"]),
+    (lambda s, cg: s["stack"].append([cg.proc_index["turn"], 0, 0]), ["local names"]),
+    (lambda s, cg: s["stack"][-1].__setitem__(0, 10 ** 6), ["`stack`"]),
+    (lambda s, cg: s["vars"].append(1), ["`vars`"]),
+    (lambda s, cg: s.__setitem__("winners", [0, 0]), ["twice"]),
+])
+def test_a_save_that_is_no_position_is_refused_in_words(change, words):
+    cg, save = _broken(change)
+    _refused(cg, save, *words)
+
+
+def test_a_save_that_is_no_object_is_refused():
+    cg, _ = _save(CRAZY)
+    _refused(cg, [1, 2], "JSON object")
+    _refused(cg, {}, "no field")
