@@ -296,3 +296,170 @@ def test_a_save_that_is_no_object_is_refused():
     cg, _ = _save(CRAZY)
     _refused(cg, [1, 2], "JSON object")
     _refused(cg, {}, "no field")
+
+
+# ---- hidden information: what each seat is shown ---------------------------------------------
+
+from rulelang import cli  # noqa: E402
+from rulelang.checker import CARD  # noqa: E402
+from rulelang.diagnostics import RuleFileError  # noqa: E402
+from rulelang.render import card_visible_to  # noqa: E402
+from rulelang.runtime import ACTION_SHIFT, VALUE_MASK  # noqa: E402
+
+
+def _public_cards(st) -> set:
+    """The cards named by variables: variables are public."""
+    return {v for v, (_n, _o, typ) in zip(st.vars, st.game.var_info) if typ == CARD and v >= 0}
+
+
+def _may_see(st, zones, card, seat) -> bool:
+    return card_visible_to(st.game, zones, card, seat) or card in _public_cards(st)
+
+
+def _seat_view_ok(st, p, seed):
+    """Seat ``p`` is shown nothing of the hidden cards: its observation is the same in a world
+    where they are dealt again, and each card its legal choices name is a card it may see."""
+    cg = st.game
+    obs = st.observation(p)
+    assert st.determinize(p, seed).observation(p) == obs
+    for a in st.legal_actions(p):
+        if cg.alternatives[a >> ACTION_SHIFT].kind == "card":
+            c = a & VALUE_MASK
+            assert _may_see(st, st.zones, c, p), \
+                f"player {p + 1} is offered `{cg.action_to_string(a)}`, a card they may not see"
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=[os.path.basename(p)[:-10] for p in GAME_FILES])
+def test_no_seat_is_shown_a_hidden_card_in_random_games(path):
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, min(hi, lo + 1)}):
+        cg = game.compiled(n)
+        for seed in range(3):
+            st = cg.new_game(seed=seed, max_steps=20_000)
+            rng = random.Random(seed)
+            k = 0
+            while True:
+                for p in range(n):
+                    _seat_view_ok(st, p, seed * 7919 + k)
+                if st.is_terminal() or k >= 150:
+                    break
+                p = st.current_player()
+                st.apply_action(rng.choice(st.legal_actions(p)), p)
+                k += 1
+
+
+CARD_WORD = r"(?<![\w♠♣♥♦]){}(?![\w♠♣♥♦])"
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=[os.path.basename(p)[:-10] for p in GAME_FILES])
+def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
+    """`rulelang play` as seat 1 against random agents: after each move, the lines printed since
+    the move before name only cards the seat saw before or after it (or the rules revealed, or
+    a variable names).  The lines of `say` (shown after `»`) are the rules' own announcements
+    to every player, like `reveal`: what they name is public by the rule file's word."""
+    import io
+    game = load(path)
+    cg = game.compiled(game.players[0])
+    chunks = []
+    out = io.StringIO()
+    orig = cli._play_out
+
+    def spy(st, agents, after=None):
+        mark = [0]
+
+        def after2(before):
+            after(before)
+            text = out.getvalue()
+            chunks.append((st, text[mark[0]:], before, [z[:] for z in st.zones], _public_cards(st),
+                           {e[2] for e in st.log if e[0] == "reveal"}))
+            mark[0] = len(text)
+        return orig(st, agents, after2)
+
+    monkeypatch.setattr(cli, "_play_out", spy)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["play", path, "--seed", "5", "--max-steps", "20000"]) in (0, 1)
+    assert chunks
+    names = cg.card_names
+    checked = 0
+    for st, text, before, after, public, revealed in chunks:
+        seen = {names[c] for c in range(len(names))
+                if card_visible_to(cg, before, c, 0) or card_visible_to(cg, after, c, 0)
+                or c in public}
+        seen |= revealed
+        text = "\n".join(line for line in text.splitlines() if not line.startswith("  » "))
+        for c in range(len(names)):
+            if names[c] in seen:
+                continue
+            assert not re.search(CARD_WORD.format(re.escape(names[c])), text), \
+                f"{path}: seat 1 was shown {names[c]}, a card it may not see, in:\n{text}"
+            checked += 1
+    assert checked
+
+
+# ---- the blind pick of issue 11 ---------------------------------------------------------------
+
+BLIND = '''game "Blind pick"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone won: per player, face up
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    choose by player 1:
+        pick card c from hand of player 2:
+            move c from hand of player 2 to won of player 1
+    if no card in hand of player 2 where rank of card > rank of top of won of player 1:
+        end game with winner player 1
+    end game with winner player 2
+'''
+
+BLIND_FAIR = BLIND.replace('''        pick card c from hand of player 2:
+            move c from hand of player 2 to won of player 1''', '''        pick:
+            move random card from hand of player 2 to won of player 1
+        pass:
+            move random card from hand of player 2 to won of player 1''')
+
+
+def _mc_wins(path, games=30):
+    from rulelang.agents import make_agent
+    cg = load(path).compiled(2)
+    wins = 0
+    for seed in range(games):
+        st = cg.new_game(seed=seed)
+        cli._play_out(st, [make_agent("mc:40", 0, seed), make_agent("random", 1, seed)])
+        wins += st.winners == [0]
+    return wins
+
+
+def test_the_blind_pick_of_issue_11_is_a_check_error(tmp_path, monkeypatch):
+    path = tmp_path / "blind.cardrules"
+    path.write_text(BLIND, encoding="utf-8")
+    with pytest.raises(RuleFileError) as e:
+        load(str(path))
+    (d,) = e.value.diagnostics
+    assert d.code == "RL185" and d.span.line == 12 and "random card of hand of player 2" in d.hint
+    assert main(["check", str(path)]) == 1
+    # Without the rule, the leak is there: the labels name player 2's cards, so `mc` (which keeps
+    # the cards its own choices name where they are) picks the highest card every time.
+    from rulelang.checker import Checker
+    monkeypatch.setattr(Checker, "check_choice_visibility", lambda self: None)
+    assert _mc_wins(str(path)) == 30
+    # and the properties above see it: seat 1 is offered player 2's cards by name
+    st = load(str(path)).compiled(2).new_game(seed=1)
+    with pytest.raises(AssertionError, match="a card they may not see"):
+        _seat_view_ok(st, 0, 1)
+    with pytest.raises(AssertionError, match="a card it may not see"):
+        test_play_never_prints_a_card_its_seat_may_not_see(str(path), monkeypatch)
+    monkeypatch.undo()
+    # Taken unseen, the pick is luck: `mc` wins about as often as a random pick does.
+    fair = tmp_path / "fair.cardrules"
+    fair.write_text(BLIND_FAIR, encoding="utf-8")
+    assert load(str(fair)).diagnostics == []
+    assert _mc_wins(str(fair)) <= 18
