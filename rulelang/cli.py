@@ -774,7 +774,9 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  The seed
+(it deals every hidden card) is shown only when the game is over, with the commands that replay
+it; without --seed it is a random 64-bit number from the operating system."""
 
 PLAY_EPILOG = """\
 examples:
