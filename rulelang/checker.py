@@ -1163,14 +1163,18 @@ class Checker:
             oid = id(owner)
             chooser = {("you", oid, chooser_slot)}
             if not st.simultaneous:
-                chooser.add(_canon(self, st.by[0], oid) if st.by else ("you", oid, you_slot))
+                try:
+                    chooser.add(_canon(self, st.by[0], oid) if st.by else ("you", oid, you_slot))
+                except RecursionError:
+                    pass
             p = alt.param
             try:
                 targets = self._zones_of(p.source, oid, 0)
-            except _Unknown:
+                whys = [(zone, _hidden_from_chooser(self, zone, whose, chooser, p, oid, slot))
+                        for zone, whose in targets]
+            except (_Unknown, RecursionError):
                 continue
-            for zone, whose in targets:
-                why = _hidden_from_chooser(self, zone, whose, chooser, p, oid, slot)
+            for zone, why in whys:
                 if why is not None:
                     src = _plain_expr(p.source) or zone.name
                     self.error("RL185", f"`{alt.label}` chooses among the cards of "
@@ -1330,6 +1334,8 @@ def _canon(c: "Checker", e, oid):
         return ("name", e.name)
     if isinstance(e, A.Unary) and e.op == "random card":
         return ("random", object())
+    if not attrs.has(type(e)):
+        return ("unknown", object())
     parts = [type(e).__name__]
     for f in attrs.fields(type(e)):
         if f.name in ("span", "name_span"):
