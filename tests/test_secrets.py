@@ -87,6 +87,31 @@ def test_abandoned_game_gives_its_replay_after_it_ends():
     assert "Game abandoned" in before and str(seed) not in before
 
 
+STUCK = '''game "Stuck"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+setup:
+    shuffle stock
+turn:
+    choose:
+        draw if stock is not empty:
+            move top card from stock to hand
+game ends when hand is empty and stock is empty:
+    end game with no winner
+'''
+
+
+def test_a_game_stopped_by_a_rule_error_also_gives_its_replay(tmp_path):
+    path = tmp_path / "stuck.cardrules"
+    path.write_text(STUCK, encoding="utf-8")
+    p = _play(str(path), "--agents", "first")
+    assert p.returncode == 1 and "RL904" in p.stderr
+    before, seed, _ = _replay_seed(p.stdout)
+    assert "The game stopped" in before and str(seed) not in before
+
+
 def test_play_through_a_terminal_hides_the_seed_until_the_end():
     """As a person plays it: stdin and stdout a pty (colours on, answers typed one at a time)."""
     master, slave = pty.openpty()
