@@ -602,6 +602,8 @@ class Checker:
         if t == PLAYERS:
             t = NUMBER
         self.vars[v.name] = VarInfo(v, t)
+        if t == ZONE:
+            self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
 
     # -- rules
     def check_rule(self, r: RuleInfo):
@@ -671,6 +673,8 @@ class Checker:
         ref = self.refs.get(id(st.target))
         if t == ZONE and ref is not None and ref[0] == "slot":
             self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
+        elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
+            self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
 
     def lvalue(self, target, s):
         if isinstance(target, A.Name):
@@ -1214,8 +1218,8 @@ class Checker:
             if z is None:
                 raise _Unknown
             return [(z, _canon(self, e.operand, oid))]
-        if ref[0] == "slot":
-            values = self.zone_values.get((oid, ref[1]))
+        if ref[0] in ("slot", "var", "var_of"):
+            values = self.zone_values.get((oid if ref[0] == "slot" else "var", ref[1]))
             if not values:
                 raise _Unknown
             out = []
@@ -1223,10 +1227,13 @@ class Checker:
                 if via is None:
                     out += self._zones_of(value, oid, depth + 1)
                     continue
-                caller, you = via          # a rule's value: the caller's `you` is this rule's
-                you = you if isinstance(you, tuple) else _canon(self, you, caller)
+                # a value set elsewhere (a variable's), or given to a rule (the caller's `you`,
+                # or `for P`'s, is the rule's `you`); other names of that place mean nothing here
+                caller, you = via
+                if you is not None and not isinstance(you, tuple):
+                    you = _canon(self, you, caller)
                 for z, whose in self._zones_of(value, caller, depth + 1):
-                    if whose == you:
+                    if you is not None and whose == you:
                         whose = ("you", oid, -1)
                     elif whose is not None and _mentions_locals(whose):
                         whose = ("unknown", object())
