@@ -1,8 +1,20 @@
-"""Keeping every secret (issue 11): `play` never shows the seed before the game is over and draws
-an unseeded game's seed from the operating system; the game's generator takes a 64-bit seed.
+"""Keeping every secret (issue 11).
+
+- `play` never shows the seed before the game is over, draws an unseeded game's seed from the
+  operating system (64 bits) and ends with the commands that replay it; `--seed` and the game's
+  generator take 64-bit seeds;
+- a save carries its game's identity, and `State.from_json` refuses another game's save and
+  positions that cannot be; a save resumes the same game, from a Game or a compiled game;
+- no seat is shown a card it may not see (observations, its choices, the lines `play` prints)
+  in random games of every rule file; the blind pick of the issue is check error RL185.
 """
+import copy
+import glob
+import io
+import json
 import os
 import pty
+import random
 import re
 import select
 import shlex
@@ -12,8 +24,15 @@ import time
 
 import pytest
 
+from gameprops import random_playout
+from rulelang import cli
+from rulelang.checker import CARD
 from rulelang.cli import SEED_LIMIT, main
+from rulelang.diagnostics import RuleFileError
+from rulelang.loader import load
+from rulelang.render import card_visible_to
 from rulelang.rng import Rng
+from rulelang.runtime import ACTION_SHIFT, VALUE_MASK, SaveError, State
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRAZY = os.path.join("examples", "crazy_eights.cardrules")
@@ -69,7 +88,6 @@ def test_unseeded_seeds_are_64_bit_and_differ():
 
 
 def test_a_given_seed_is_not_shown_before_the_end_either(capsys, monkeypatch):
-    import io
     seed = str(SEED_LIMIT - 12345)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
@@ -160,7 +178,6 @@ def test_seed_outside_64_bits_is_a_usage_error(bad, capsys):
 
 
 def test_run_accepts_the_largest_seed(capsys):
-    import json
     assert main(["run", os.path.join(ROOT, CRAZY), "--seed", str(SEED_LIMIT - 1), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seed"] == SEED_LIMIT - 1
 
@@ -179,7 +196,6 @@ def test_rng_uses_every_bit_of_a_64_bit_seed():
     again = Rng(SEED_LIMIT - 1)
     assert draws == [again.randbelow(52) for _ in range(20)]
     assert len(set(draws)) > 5
-    from rulelang.loader import load
     cg = load(os.path.join(ROOT, CRAZY)).compiled(2)
     a, b = cg.new_game(seed=SEED_LIMIT - 1), cg.new_game(seed=(SEED_LIMIT - 1) ^ (1 << 63))
     assert a.zones != b.zones
@@ -188,14 +204,7 @@ def test_rng_uses_every_bit_of_a_64_bit_seed():
 
 # ---- saves: the game's identity, and positions that cannot be --------------------------------
 
-import copy  # noqa: E402
-import glob  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
 
-from gameprops import random_playout  # noqa: E402
-from rulelang.loader import load  # noqa: E402
-from rulelang.runtime import SaveError, State  # noqa: E402
 
 GAME_FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
                     + glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
@@ -327,11 +336,6 @@ def test_a_save_that_is_no_object_is_refused():
 
 # ---- hidden information: what each seat is shown ---------------------------------------------
 
-from rulelang import cli  # noqa: E402
-from rulelang.checker import CARD  # noqa: E402
-from rulelang.diagnostics import RuleFileError  # noqa: E402
-from rulelang.render import card_visible_to  # noqa: E402
-from rulelang.runtime import ACTION_SHIFT, VALUE_MASK  # noqa: E402
 
 
 def _public_cards(st) -> set:
@@ -385,7 +389,6 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     the move before name only cards the seat saw before or after it (or the rules revealed, or
     a variable names).  The lines of `say` (shown after `»`) are the rules' own announcements
     to every player, like `reveal`: what they name is public by the rule file's word."""
-    import io
     game = load(path)
     cg = game.compiled(game.players[0])
     chunks = []
