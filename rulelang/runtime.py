@@ -499,18 +499,20 @@ def _check_save(g, d: dict) -> None:
 
     # -- the running rules: [rule, position, you, its local names...]
     slot_count = _frame_slots(g)
-    card_slots = _slot_types(g)["frames"]
+    slot_types = _frame_types(g)
     stack = listof("stack", d["stack"])
     for fr in stack:
         if not isinstance(fr, (list, tuple)) or len(fr) < 3:
             bad("stack", "holds something that is no running rule")
         pid = integer("stack", fr[0], 0, len(g.procs) - 1)
-        integer("stack", fr[1])
+        lo, hi = _positions(g, pid)
+        integer("stack", fr[1], lo, hi)
         seat("stack", fr[2])
         if len(fr) != 3 + slot_count[pid]:
             bad("stack", f"has {len(fr) - 3} local names for a rule that has {slot_count[pid]}")
+        types = slot_types.get(pid, {})
         for k, x in enumerate(fr[3:]):
-            _check_local(x, bad, k in card_slots.get(pid, ()), ncards, n, g)
+            _check_local(x, bad, types.get(k), ncards, n, g)
 
     # -- the decision waiting, and the choices it offers
     terminal = d["terminal"]
@@ -581,18 +583,21 @@ def _check_action(a, bad, g) -> None:
         bad("legal", f"offers the action {a}: {what} {v} does not exist in this game")
 
 
-def _check_local(x, bad, is_card, ncards, n, g) -> None:
-    """A local name of a running rule: a whole number (a card in a card's name), a list of
-    cards (what `for each card` goes through) or a list of [seat, action] pairs (the choices of a
-    simultaneous decision)."""
+def _check_local(x, bad, typ, ncards, n, g) -> None:
+    """A local name of a running rule: a whole number of its kind (a card, a seat, a suit, a
+    zone, within their ranges), or in a name of no declared kind a list of cards (what `for each
+    card` goes through) or of [seat, action] pairs (the choices of a simultaneous decision)."""
+    from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE
+    top = {CARD: ncards - 1, PLAYER: n - 1, SUIT: len(g.model.suits) - 1,
+           ZONE: len(g.zone_info) - 1}.get(typ)
     if x.__class__ is int or x.__class__ is bool:
-        if is_card and not -1 <= x < ncards:
-            bad("stack", f"holds the card {x}: this game has no such card")
+        if top is not None and not -1 <= x <= top:
+            bad("stack", f"holds {x} where a {typ} from 0 to {top} (or none) is expected")
         return
     if isinstance(x, dict) and set(x) == {"tuple"}:
         x = x["tuple"]
-    if not isinstance(x, (list, tuple)) or is_card:
-        bad("stack", f"holds {_show(x)} where a number or a list is expected")
+    if not isinstance(x, (list, tuple)) or top is not None or typ in (FLAG, NUMBER):
+        bad("stack", f"holds {_show(x)} where a {typ or 'number'} is expected")
     for y in x:
         if isinstance(y, dict) and set(y) == {"tuple"}:
             y = y["tuple"]
@@ -605,6 +610,36 @@ def _check_local(x, bad, is_card, ncards, n, g) -> None:
             _check_action(y[1], bad, g)
         else:
             bad("stack", f"holds {_show(y)} where a card or a choice is expected")
+
+
+def _positions(g, pid) -> tuple:
+    """The lowest and highest position a frame of rule ``pid`` can be at: a step of a rule made
+    of closures or of the game's root (or a code such as RETURN, below 0), a block of a
+    generated rule."""
+    code = g.procs[pid]
+    if code.__class__ is list:
+        return END_TURN, len(code) - 1
+    if pid == g.root:
+        return END_TURN, g.root_halt
+    blocks = getattr(g, "proc_blocks", {})
+    if pid in blocks:
+        return 0, blocks[pid] - 1
+    if pid == g.turn_top and g.turn_proc in blocks:
+        return 0, blocks[g.turn_proc] - 1
+    return END_TURN, 1 << 62
+
+
+def _frame_types(g) -> dict:
+    """The kind of each local name of each rule's frame (by the rule's number in ``g.procs``)."""
+    model = g.model
+    out = {}
+    for name, r in model.rules.items():
+        out[g.proc_index[name]] = dict(getattr(r, "slot_types", None) or {})
+    for (_f, pid, _k), (_e, _c, ctx) in zip(g.endings, model.endings):
+        out[pid] = dict(getattr(ctx, "slot_types", None) or {})
+    if g.turn_proc >= 0:
+        out[g.turn_top] = out.get(g.turn_proc, {})
+    return out
 
 
 def _frame_slots(g) -> dict:

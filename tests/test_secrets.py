@@ -320,12 +320,56 @@ def _swap_first_two(save, cg):
     (lambda s, cg: s.__setitem__("format", 0), ["format 0"]),
     (lambda s, cg: s["stack"].append([cg.proc_index["turn"], 0, 0]), ["local names"]),
     (lambda s, cg: s["stack"][-1].__setitem__(0, 10 ** 6), ["`stack`"]),
+    (lambda s, cg: s["stack"][0].__setitem__(1, 99), ["`stack`", "out of its range"]),
     (lambda s, cg: s["vars"].append(1), ["`vars`"]),
     (lambda s, cg: s.__setitem__("winners", [0, 0]), ["twice"]),
 ])
 def test_a_save_that_is_no_position_is_refused_in_words(change, words):
     cg, save = _broken(change)
     _refused(cg, save, *words)
+
+
+JUNK = [None, True, False, -1, 0, 1, 2, 10 ** 30, 1.5, "x", "1", [], [0], [[0]], {}, {"tuple": [1]},
+        {"a": 1}, [None], ["0"]]
+
+
+def _places(x, at=()):
+    yield at
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _places(v, at + (k,))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _places(v, at + (i,))
+
+
+@pytest.mark.parametrize("path", [CRAZY, os.path.join("rules", "internecine.cardrules"),
+                                  os.path.join("rules", "ciq.cardrules")])
+def test_a_save_with_any_value_changed_is_refused_or_plays_on(path):
+    """Any one value of a save replaced by junk: from_json refuses it with SaveError, or the
+    position it gives plays on (never another exception, now or while playing)."""
+    game = load(os.path.join(ROOT, path))
+    cg = game.compiled(game.players[0])
+    rng = random.Random(11)
+    refused = 0
+    for seed in range(3):
+        st, _ = _mid_game(cg, seed, 3 + 9 * seed)
+        base = json.loads(json.dumps(st.to_json()))
+        places = list(_places(base))[1:]
+        for _ in range(150):
+            save = copy.deepcopy(base)
+            at = rng.choice(places)
+            target = save
+            for k in at[:-1]:
+                target = target[k]
+            target[at[-1]] = rng.choice(JUNK)
+            try:
+                resumed = State.from_json(cg, save)
+            except SaveError:
+                refused += 1
+                continue
+            random_playout(resumed, random.Random(0), max_decisions=200_000)
+    assert refused > 300
 
 
 def test_a_save_that_is_no_object_is_refused():
