@@ -322,7 +322,7 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     t0 = time.perf_counter()
     try:
         for i in range(k):
-            seed = args.seed + i
+            seed = (args.seed + i) % SEED_LIMIT      # still a seed that --seed takes
             st = cg.new_game(seed=seed, max_steps=args.max_steps)
             _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
             decisions += st.decisions

@@ -182,6 +182,19 @@ def test_run_accepts_the_largest_seed(capsys):
     assert json.loads(capsys.readouterr().out)["seed"] == SEED_LIMIT - 1
 
 
+def test_games_from_the_largest_seed_go_on_from_0(capsys):
+    """--games K plays seeds S..S+K-1, wrapping past 2**64-1 to 0: each is a seed --seed takes
+    (a failed game's note says to replay it with its seed)."""
+    assert main(["run", os.path.join(ROOT, CRAZY), "--seed", str(SEED_LIMIT - 1), "--json"]) == 0
+    last = json.loads(capsys.readouterr().out)
+    assert main(["run", os.path.join(ROOT, CRAZY), "--seed", "0", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(["run", os.path.join(ROOT, CRAZY), "--seed", str(SEED_LIMIT - 1), "--games", "2",
+                 "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["mean_decisions"] == (last["decisions"] + first["decisions"]) / 2
+
+
 def test_rng_uses_every_bit_of_a_64_bit_seed():
     """Seeds that differ in any one of their 64 bits start different generators, and play
     different games; a seed is the same game each time."""
