@@ -126,11 +126,18 @@ def _count(text: str) -> int:
     return v
 
 
+SEED_LIMIT = 1 << 64     # a seed is a 64-bit number: the game's generator keeps 64 bits
+
+
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= v < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
+                                         f"not {v}")
+    return v
 
 
 def _overrides(args) -> dict:
@@ -398,7 +405,7 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     t0 = time.perf_counter()
     try:
         for i in range(k):
-            seed = args.seed + i
+            seed = (args.seed + i) % SEED_LIMIT      # still a seed that --seed takes
             st = cg.new_game(seed=seed, max_steps=args.max_steps)
             _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
             decisions += st.decisions
@@ -442,8 +449,31 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def _replay_commands(args, n, seed) -> list:
+    """The commands that replay a game of `play` (shown only once it is over): the same deal
+    and the same opponents with `play`, the same deal between computer agents with `run`."""
+    import shlex
+    common = [shlex.quote(args.file), "--seed", str(seed), "--players", str(n)]
+    for name, value in args.set or []:
+        common += ["--set", shlex.quote(f"{name}={value}")]
+    play = ["rulelang", "play", *common, "--seat", str(args.seat)]
+    if args.agents is not None:
+        play += ["--agents", shlex.quote(args.agents)]
+    return [" ".join(play), " ".join(["rulelang", "run", *common])]
+
+
+def _replay_text(args, n, seed):
+    from rich.text import Text
+    play, run = _replay_commands(args, n, seed)
+    t = Text("To play this deal again: ", style="dim")
+    t.append(play)
+    t.append("\nTo watch it between computer agents: ", style="dim")
+    t.append(run)
+    return t
+
+
 def cmd_play(args) -> int:
-    import random as _random
+    import secrets
 
     from .agents import HumanAgent, QuitGame, make_agent
     from .render import (card_of_action, card_visible_to, choices_text, gained_text,
@@ -470,7 +500,9 @@ def cmd_play(args) -> int:
                          f"choose --seat from 1 to {n}")
     you = args.seat - 1
     others = _others(args.agents, n, you)
-    seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
+    # The seed deals every hidden card: it is drawn from the operating system (64 bits, too many
+    # to search for the one that dealt your hand) and shown only when the game is over.
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
     if saved is not None:
         from .saves import resume_state
@@ -546,8 +578,8 @@ def cmd_play(args) -> int:
                       style="bold"))
         return True
     head = Text(safe(game.name), style="bold")
-    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
-                f"; seed {seed}", style="dim")
+    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}",
+                style="dim")
     out.text(head)
     if saved is not None:
         out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
@@ -584,15 +616,18 @@ def cmd_play(args) -> int:
         out.blank()
         if not (args.save and save(args.save)):
             out.text(Text("Game abandoned.", style="bold"))
+            out.text(_replay_text(args, n, seed))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
         out.text(Text("Game abandoned (interrupted).", style="bold"))
+        out.text(_replay_text(args, n, seed))
         return EXIT_INTERRUPTED
     flush()
     out.blank()
     out.show(observation_table(st.observation(you), "The table at the end"))
     out.text(result_text(st, you))
+    out.text(_replay_text(args, n, seed))
     if st.outcome == "error":
         from .render import problem_diagnostic
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
@@ -1209,9 +1244,11 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  With
---save PATH the game is saved when you quit (`save` at a prompt saves and goes on), and
---resume PATH goes on with it later."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  The seed
+(it deals every hidden card) is shown only when the game is over, with the commands that replay
+it; without --seed it is a random 64-bit number from the operating system.  With --save PATH
+the game is saved when you quit (`save` at a prompt saves and goes on), and --resume PATH goes
+on with it later."""
 
 PLAY_EPILOG = """\
 examples:
@@ -1305,7 +1342,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the .cardrules file")
     _add_game_options(p)
     p.add_argument("--seed", "-s", type=_seed, default=1, metavar="S",
-                   help="the game's seed; the same seed plays the same game (default: 1)")
+                   help="the game's seed, from 0 to 2**64-1; the same seed plays the same game "
+                        "(default: 1)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="one agent for every seat, or a comma-separated list with one per seat "
                         "(default: random)")
@@ -1329,7 +1367,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
     p.add_argument("--seed", "-s", type=_seed, metavar="S",
-                   help="the game's seed (default: a random one, shown at the start)")
+                   help="the game's seed, from 0 to 2**64-1 (default: a random one from the "
+                        "operating system, shown when the game is over)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")

@@ -194,6 +194,7 @@ class CompiledGame:
         # First learn which rules the generator can write; then write them again, calling the
         # rules that never wait for a decision directly, as Python functions.
         generable = set()
+        self.proc_blocks = {}
         self.inline_bodies = {}
         rule_pids = {self.proc_index[name]: r.nslots for name, r in self.model.rules.items()}
         for pid, body in bodies:
@@ -216,7 +217,9 @@ class CompiledGame:
         for pid, body in bodies:
             if pid not in generable:
                 continue
-            fn, alt_blocks = RuleGen(self, direct).compile_rule(body, pid)
+            rg = RuleGen(self, direct)
+            fn, alt_blocks = rg.compile_rule(body, pid)
+            self.proc_blocks[pid] = len(rg.blocks)      # its positions (checked in a save)
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
@@ -1464,9 +1467,11 @@ class CompiledGame:
                 raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
                                   " (every turn was played and none ended it)", turn_span)
             try:
-                looping, _ = RuleGen(self, self.direct_rules).compile_rule(
-                    turn_rule.decl.body, turn, next_turn=(check_first, turn_pad, over))
+                rg = RuleGen(self, self.direct_rules)
+                looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
+                                             next_turn=(check_first, turn_pad, over))
                 self.procs[turn_top] = looping
+                self.proc_blocks[turn_top] = len(rg.blocks)
             except Unsupported:
                 pass
 
