@@ -16,7 +16,7 @@ from typing import Optional
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
-from .rulegen import RuleGen, inline_body, not_recursive
+from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -207,7 +207,8 @@ class CompiledGame:
                 lines = inline_body(rg.src)
                 if lines is not None:
                     self.inline_bodies[pid] = lines
-        direct = {self.proc_index[n] for n in self._never_suspending()} & generable
+        direct = {self.proc_index[n] for n in self._never_suspending(
+            {n for n, i in self.proc_index.items() if i in generable})}
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
@@ -221,11 +222,16 @@ class CompiledGame:
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
 
-    def _never_suspending(self) -> set:
-        """Rules that can never stop for a decision: no choice in them or in any rule they call,
-        and no recursion (a direct Python call must not recurse without bound)."""
+    def _never_suspending(self, generable=None) -> set:
+        """Rules that can never stop for a decision, so that they can be called as plain Python
+        functions: no choice in them, no chain of calls leading back to them (a direct Python
+        call must not recurse without bound), and every rule they call is one of these too (a
+        rule called through the run loop would return to the frame of the caller's caller, which
+        is not on the stack: the caller would be run again from its start).  With
+        ``generable`` (rule names), only those rules."""
         rules = self.model.rules
-        calls, chooses = {}, {}
+        calls, result = {}, set()
+        plain = not_recursive(rules)
         for name, r in rules.items():
             found_calls, found_choose = set(), False
             stack = list(r.decl.body)
@@ -235,30 +241,17 @@ class CompiledGame:
                     found_choose = True
                 if isinstance(st, A.CallRule):
                     found_calls.add(st.name)
-                for f in ("body", "otherwise"):
-                    stack.extend(getattr(st, f, None) or ())
-                if isinstance(st, A.If):
-                    for _, b in st.branches:
-                        stack.extend(b)
-            calls[name], chooses[name] = found_calls, found_choose
-        result = set()
-        for name in rules:
-            seen, todo, ok = set(), [name], True
-            while todo and ok:
-                n = todo.pop()
-                if n in seen:
-                    ok = n != name and ok
-                    continue
-                seen.add(n)
-                if n not in rules or chooses[n]:
-                    ok = False
-                    break
-                for c in calls[n]:
-                    if c == name:
-                        ok = False
-                    todo.append(c)
-            if ok:
+                stack.extend(s for body in rule_bodies(st) for s in body)
+            calls[name] = found_calls
+            if not found_choose and name in plain and (generable is None or name in generable):
                 result.add(name)
+        changed = True
+        while changed:
+            changed = False
+            for name in list(result):
+                if not calls[name] <= result:
+                    result.discard(name)
+                    changed = True
         return result
 
     # ---- layout ----------------------------------------------------------------------------

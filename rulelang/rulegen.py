@@ -27,13 +27,14 @@ def _suspends(st, direct_names=frozenset()) -> bool:
         return True
     if isinstance(st, A.CallRule) and st.name not in direct_names:
         return True
-    for body in _bodies(st):
+    for body in rule_bodies(st):
         if any(_suspends(s, direct_names) for s in body):
             return True
     return False
 
 
-def _bodies(st):
+def rule_bodies(st):
+    """The statement lists inside a statement (branches, loop bodies, alternatives)."""
     if isinstance(st, A.If):
         for _, body in st.branches:
             yield body
@@ -56,7 +57,7 @@ def not_recursive(rules) -> set:
             st = todo.pop()
             if isinstance(st, A.CallRule):
                 found.add(st.name)
-            for body in _bodies(st):
+            for body in rule_bodies(st):
                 todo.extend(body)
         calls[name] = found
     out = set()
