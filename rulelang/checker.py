@@ -275,6 +275,7 @@ class Checker:
         self.alternatives: list = []
         self.choose_slots: dict = {}
         self.expanding: list = []
+        self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
 
     # -- reporting
@@ -1045,10 +1046,26 @@ class Checker:
         return self.expand(e, d, e.args, s)
 
     def expand(self, use, d: A.Define, args, s):
+        # The arguments belong to the use: checked where it is, before the body (so `f(f(1))`
+        # is not taken for a define that uses itself).
+        for (pname, ptype), a in zip(d.params, args):
+            t = self.expr(a, s)
+            if ptype is not None and ptype in TYPE_NAMES and not compatible(TYPE_NAMES[ptype], t):
+                self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}", a.span, None)
         if d.name in self.expanding:
             self.error("RL113", f"define `{d.name}` uses itself", d.span,
                        "a define is a formula; it cannot refer to itself")
             return ANY
+        # One checked copy of the body serves every use of the define with the same arguments
+        # in the same scope (the same rule, `you`, names): `define d2 = d1 + d1` checks `d1`
+        # once, so a chain of defines each using the one below twice is linear, not exponential.
+        # The backends see the copy shared too (ExprGen makes a function of a large one).
+        key = (d.name, id(s.owner), s.you_slot, id(s), _shape(args))
+        hit = self.expansions.get(key)
+        if hit is not None:
+            ex = hit[0]
+            self.refs[id(use)] = ("expanded", ex)
+            return self.types[id(ex)]
         body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
         ex = Expanded(d.name, body, use.span)
         self.refs[id(use)] = ("expanded", ex)
@@ -1059,16 +1076,11 @@ class Checker:
         inner.caller = s
         self.expanding.append(d.name)
         try:
-            for (pname, ptype), a in zip(d.params, args):
-                if ptype is not None and ptype in TYPE_NAMES:
-                    t = self.expr(a, s)
-                    if not compatible(TYPE_NAMES[ptype], t):
-                        self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}",
-                                   a.span, None)
             t = self.expr(body, inner)
         finally:
             self.expanding.pop()
         self.types[id(ex)] = t
+        self.expansions[key] = (ex, s, args)    # (s and args kept alive: their ids are in key)
         return t
 
     def ex_Arg(self, e, s):
@@ -1220,19 +1232,19 @@ def _const(c, e, n):
     if isinstance(e, A.Name):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         o = c.options.get(e.name)
         if o is not None and o.type in (NUMBER, FLAG) and ref and ref[0] == "const":
             return o.value
         raise _NotConstant
     if isinstance(e, (Expanded,)):
-        return _const(c, e.body, n)
+        return _const_expanded(c, e, n)
     if isinstance(e, Arg):
         return _const(c, e.expr, n)
     if isinstance(e, A.Call):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         raise _NotConstant
     if isinstance(e, A.Arith):
         a, b = _const(c, e.left, n), _const(c, e.right, n)
@@ -1254,6 +1266,21 @@ def _const(c, e, n):
                 return _const(c, value, n)
         return _const(c, e.default, n)
     raise _NotConstant
+
+
+def _const_expanded(c, ex, n):
+    """The value of a use of a define, computed once per shared copy (see Checker.expand)."""
+    memo = c.__dict__.setdefault("_const_memo", {})
+    key = (id(ex), n)
+    if key not in memo:
+        try:
+            memo[key] = (_const(c, ex.body, n), ex)
+        except _NotConstant:
+            memo[key] = (_NotConstant, ex)
+    value = memo[key][0]
+    if value is _NotConstant:
+        raise _NotConstant
+    return value
 
 
 def _checker_deck_size(c, n):
@@ -1407,6 +1434,23 @@ def _walk(node):
 
 def _mentions(decls, cls):
     return any(isinstance(n, cls) for n in _walk(decls))
+
+
+def _shape(node):
+    """A key equal for two argument lists that mean the same in the same scope: the structure
+    without spans; an argument already placed (Arg) by the node it stands for."""
+    if isinstance(node, Arg):
+        while isinstance(node, Arg):
+            node = node.expr
+        return ("arg", id(node))
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    if isinstance(node, A.Span):
+        return None
+    if attrs.has(type(node)):
+        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name))
+                                              for f in attrs.fields(type(node)))
+    return node
 
 
 def _substitute(node, mapping):

@@ -74,6 +74,9 @@ def _bottom(z):
     return z[0] if z else -1
 
 
+HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
+
+
 class ExprGen:
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
@@ -83,6 +86,9 @@ class ExprGen:
         self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
         self.names = {}
         self.counter = 0
+        self._expanded = {}       # see expanded()
+        self._helpers = {}
+        self._prelude = self._prelude_args = None
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
@@ -336,13 +342,13 @@ class ExprGen:
         if kind == "card_name":
             return f"({int(cg.card_name_ids.get(ref[1], -1))})"
         if kind == "expanded":
-            return self.gen(ref[1].body, env)
+            return self.expanded(ref[1], env)
         raise Unsupported(kind)
 
     def g_Of(self, e, env):
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
-            return self.gen(ref[1].body, env)
+            return self.expanded(ref[1], env)
         x = self.gen(e.operand, env)
         cg = self.cg
         kind = ref[0]
@@ -359,10 +365,68 @@ class ExprGen:
         raise Unsupported(kind)
 
     def g_Call(self, e, env):
-        return self.gen(self.refs[id(e)][1].body, env)
+        return self.expanded(self.refs[id(e)][1], env)
 
     def g_Expanded(self, e, env):
-        return self.gen(e.body, env)
+        return self.expanded(e, env)
+
+    def expanded(self, ex, env):
+        """Code for a use of a define.  The checker shares one copy of a define's body between
+        its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
+        place (``env``, the loop it may be hoisted out of, the function it is in) and copied where
+        it is used, or, when it is longer than ``HELPER_SIZE``, becomes a function called there,
+        so that the code of a chain of defines grows with the text of the rule file, not with its
+        expansion."""
+        hoist = getattr(self, "_hoist", None)
+        ctx = (hoist and hoist[1], self._prelude)
+        key = (id(ex), tuple(sorted(env.items())))
+        hit = self._expanded.get(key)
+        if hit is not None and hit[1][0] is ctx[0] and hit[1][1] is ctx[1]:
+            return hit[0]
+        code = self.gen(ex.body, env)
+        if len(code) > HELPER_SIZE:
+            code = self.helper(ex, env)
+        self._expanded[key] = (code, ctx, ex)   # ex and ctx kept alive: their ids are compared
+        return code
+
+    def helper(self, ex, env):
+        """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
+        the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``
+        are passed (and so seen in the call) when the body uses them.  Inside such a function,
+        a call of another that rolls no die and needs only the function's own arguments is made
+        once, first (the value cannot change while an expression is computed, and computing it
+        cannot fail): ``define d3 = d2 + d2`` calls ``d2``'s function once."""
+        keys = sorted(env)
+        hkey = (id(ex), tuple(keys))
+        made = self._helpers.get(hkey)
+        if made is None:
+            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args
+            self._hoist, self._prelude = None, []
+            self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
+            try:
+                body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+                first = self._prelude
+            finally:
+                self._hoist, self._prelude, self._prelude_args = saved
+            names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
+            params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
+            params += [f"_a{i}" for i in range(len(keys))]
+            lines = [f"def _f({', '.join(params)}):"]
+            lines += [f"    {name} = {code}" for name, code in first]
+            lines.append(f"    return {body}")
+            fn = self._compile("\n".join(lines) + "\n")
+            made = self._helpers[hkey] = (self.const(fn), params, ex)
+        name, params, _ = made
+        args = [{"g": "g", "fr": "fr", "_rng": "g.rng"}.get(p) or env[keys[int(p[2:])]]
+                for p in params]
+        call = f"{name}({', '.join(args)})"
+        if self._prelude is not None and "_rng" not in params and \
+                set(args) <= self._prelude_args:
+            self.counter += 1
+            local = f"_c{self.counter}"
+            self._prelude.append((local, call))
+            return local
+        return call
 
     def g_Arg(self, e, env):
         return self.gen(e.expr, env)

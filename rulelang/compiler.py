@@ -563,13 +563,13 @@ class CompiledGame:
             v = self.card_name_ids.get(ref[1], -1)
             return lambda g, fr: v
         if kind == "expanded":
-            return self.cx(ref[1].body)
+            return self.x_Expanded(ref[1])
         raise AssertionError(ref)
 
     def x_Of(self, e):
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
-            return self.cx(ref[1].body)
+            return self.x_Expanded(ref[1])
         f = self.cx(e.operand)
         kind = ref[0]
         if kind == "rank":
@@ -590,10 +590,16 @@ class CompiledGame:
         raise AssertionError(ref)
 
     def x_Call(self, e):
-        return self.cx(self.refs[id(e)][1].body)
+        return self.x_Expanded(self.refs[id(e)][1])
 
     def x_Expanded(self, e):
-        return self.cx(e.body)
+        """A use of a define: the checker shares one copy of its body between uses with the
+        same arguments, and so do its closures (a chain of defines stays linear)."""
+        memo = self.__dict__.setdefault("_expanded", {})
+        hit = memo.get(id(e))
+        if hit is None:
+            hit = memo[id(e)] = (self.cx(e.body), e)
+        return hit[0]
 
     def x_Arg(self, e):
         return self.cx(e.expr)
