@@ -5,8 +5,9 @@ declaration, collecting *all* diagnostics (it never stops at the first), and pro
 :class:`Model`: the declarations by name, the deck, and for every expression node what it refers
 to and its type.  The compiler reads only the model.
 
-``define``s are macros: each use is replaced by a copy of the body in which the parameters are
-the arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose).
+A use of a ``define`` refers to a checked copy of the body in which the parameters are the
+arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose); uses with the
+same arguments in the same place share one copy (:meth:`Checker.expand`).
 """
 from __future__ import annotations
 
