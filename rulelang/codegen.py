@@ -74,6 +74,11 @@ def _bottom(z):
     return z[0] if z else -1
 
 
+def _rnd(z, rng):
+    """``random card of Z``: a card drawn at random (as the closures draw it), none if empty."""
+    return z[rng.randrange(len(z))] if z else -1
+
+
 HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
 
 
@@ -83,7 +88,8 @@ class ExprGen:
     def __init__(self, cg):
         self.cg = cg
         self.refs = cg.refs
-        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
+        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,),
+                   "_rnd": _rnd}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -279,6 +285,8 @@ class ExprGen:
             return f"(g.zones[{x}] or _none)[0]"
         if op == "size":
             return f"len(g.zones[{x}])"
+        if op == "random card":                   # `rng` in the code: never hoisted
+            return f"_rnd(g.zones[{x}], g.rng)"
         if op == "not":
             return f"(not {x})"
         if op == "neg":

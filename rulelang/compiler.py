@@ -222,6 +222,12 @@ class CompiledGame:
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
 
+    def closure_rules(self) -> list:
+        """The names of the rules (``<ending>`` for an ending's body) that the code generator
+        could not write and that run as closures, slower: tests/test_vocabulary.py lists them
+        for every rule file, so that a rule falling back is seen."""
+        return [self.proc_names[i] for i, p in enumerate(self.procs) if p.__class__ is list]
+
     def _never_suspending(self, generable=None) -> set:
         """Rules that can never stop for a decision, so that they can be called as plain Python
         functions: no choice in them, no chain of calls leading back to them (a direct Python

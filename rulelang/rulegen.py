@@ -18,7 +18,7 @@ import re
 from . import ast as A
 from .checker import Expanded
 from .codegen import Unsupported
-from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -601,7 +601,9 @@ class RuleGen:
         elif p.kind == "rank":
             values = self.x.const(list(self.cg.rank_cycle))
         else:
-            raise Unsupported("number parameter")
+            lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
+            self.x.ns["_nums"] = _numbers
+            values = f"_nums({lo}, {hi}, {self.x.const(p.span)})"
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
@@ -673,6 +675,14 @@ def _nextcard(fr, ci, li, ii):
     fr[ci] = cards[k]
     fr[ii] = k + 1
     return True
+
+
+def _numbers(lo, hi, span):
+    """The values of ``number n from LO to HI``: at most what an action can carry."""
+    if lo < 0 or hi > VALUE_MASK:
+        raise GameProblem("RL903", f"a number chosen from {lo} to {hi}: only 0 to "
+                          f"{VALUE_MASK} can be chosen", span)
+    return range(lo, hi + 1)
 
 
 def _bad_pc(pc):
