@@ -352,8 +352,6 @@ class Checker:
 
         self.check_deck_decl()
 
-        for name, z in self.zones.items():
-            pass
         if "setup" not in self.rules:
             self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
                          "add a `setup:` block that shuffles and deals")

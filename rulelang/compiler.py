@@ -1,9 +1,15 @@
-"""Stage 3: compile a checked model into closures.
+"""Stage 3: compile a checked model into Python functions.
 
-Every expression becomes a Python closure ``f(state, frame) -> int`` and every rule a list of
-instruction closures ``op(state, frame) -> next position``; nothing walks the AST while a game is
-played.  Cards are small ints (positions in the card table), zones are plain lists, players are
-seat numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
+Each rule becomes one generated Python function (:mod:`rulelang.rulegen`, its expressions and
+simple statements from :mod:`rulelang.codegen`); this module lays out the cards, zones and
+variables, drives the generator, runs the game loop, and keeps the closure backend: there an
+expression is a Python closure ``f(state, frame) -> int`` and a rule a list of instruction
+closures ``op(state, frame) -> next position``, used for what the generator cannot write
+(:meth:`CompiledGame.closure_rules` names such rules) and by the watched games of
+:mod:`rulelang.simulate`.  Either way nothing walks the AST while a game is played.
+
+Cards are small ints (positions in the card table), zones are plain lists, players are seat
+numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
 ``table[-1]`` is the value for ``none`` with no test.
 
 A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i`` is at index
@@ -118,12 +124,11 @@ def _RET(nxt):
 
 class AltInfo:
     """One alternative of a choice, as the runtime needs it."""
-    __slots__ = ("label", "kind", "slot", "body_pc", "span", "proc")
+    __slots__ = ("label", "kind", "slot", "body_pc", "span")
 
     def __init__(self, label, kind, slot, span):
         self.label, self.kind, self.slot, self.span = label, kind, slot, span
         self.body_pc = -1
-        self.proc = -1
 
 
 class CompiledGame:
@@ -688,7 +693,6 @@ class CompiledGame:
     def _compile_rule(self, body, nslots):
         b = Builder()
         self.loop_ends: list = []
-        self.proc_being_built = len(self.procs)
         self.pending_alts: list = []
         self.block(body, b)
         b.ret()
@@ -1247,7 +1251,6 @@ class CompiledGame:
             aid = self.model.labels[id(alt)]
             info = AltInfo(alt.label, alt.param.kind if alt.param else None,
                            3 + slot if slot is not None else -1, alt.span)
-            info.proc = self.proc_being_built
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
             alt_labels.append((aid, Label()))
