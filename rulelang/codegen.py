@@ -499,7 +499,11 @@ class ExprGen:
 # A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
 # generated function, so the run loop dispatches one instruction instead of one per statement.
 
-_SIMPLE = (A.Move, A.Assign, A.Let, A.Shuffle, A.NextTurn, A.Say, A.Reveal, A.Deal)
+# The statements that decide where a rule goes on (blocks, jumps, calls, decisions, the end):
+# the generators write each of these themselves.  Every other statement is simple: a ``t_``
+# method below writes it, or the generated code calls its closure (``embed``), so a new plain
+# statement is generated as soon as the closure backend knows it.
+_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.Choose)
 
 
 class StatementGen:
@@ -513,12 +517,10 @@ class StatementGen:
     def is_simple(self, st) -> bool:
         if isinstance(st, A.Simple):
             return st.word in ("skip", "reverse", "pass")
-        if isinstance(st, _SIMPLE):
-            return True
         if isinstance(st, A.If):
             return all(self.is_simple(s) for _, body in st.branches for s in body) and \
                 all(self.is_simple(s) for s in (st.otherwise or ()))
-        return False
+        return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
 
     def fused(self, stmts):
         """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""
