@@ -129,3 +129,19 @@ def test_which_rules_of_each_rule_file_fall_back_to_closures(path):
     lo, hi = game.players
     for n in range(lo, hi + 1):
         assert game.compiled(n).closure_rules() == []
+
+
+def test_internals_md_shows_the_code_generated_for_crazy_eights(monkeypatch):
+    """docs/internals.md shows block 0 of the generated turn rule: it must be the real code."""
+    from rulelang import codegen
+    text = open(os.path.join(HERE, "..", "docs", "internals.md"), encoding="utf-8").read()
+    shown = text.split("```python\n", 1)[1].split("```", 1)[0]
+    sources = []
+    compile_ = codegen.ExprGen._compile
+
+    def keep(self, src):
+        sources.append(src)
+        return compile_(self, src)
+    monkeypatch.setattr(codegen.ExprGen, "_compile", keep)
+    C.CompiledGame(load(os.path.join(HERE, "..", "examples", "crazy_eights.cardrules")).model, 2)
+    assert any(src.startswith(shown) for src in sources)
