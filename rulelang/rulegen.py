@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from . import ast as A
-from .checker import Expanded
+from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 
@@ -315,7 +315,7 @@ class RuleGen:
         self.step(lines, ind, st.span)
         body = getattr(cg, "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals, read only `you`: copied in place
-            if not re.fullmatch(r"fr\[\d+\]", you):
+            if not self._is_slot(st.for_player):
                 y = self.x.fresh()
                 lines.append(f"{ind}{y} = {you}")
                 you = y
@@ -324,6 +324,26 @@ class RuleGen:
         rc = self.x.fresh()
         lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, [{frame}], 0)")
         lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
+
+    def _is_slot(self, e):
+        """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
+        slot of the frame (``fr[i]``), cheap to copy where the rule's body is copied?"""
+        while True:
+            if e is None:
+                return True
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(e, (A.Name, A.Call, A.Of)) and \
+                    self.refs.get(id(e), ("",))[0] == "expanded":
+                e = self.refs[id(e)][1]
+            elif isinstance(e, A.Keyword):
+                return e.word == "you"
+            elif isinstance(e, A.Name):
+                return self.refs.get(id(e), ("",))[0] == "slot"
+            else:
+                return False
 
     def inline_body(self, body, lines, ind):
         start = len(lines)
