@@ -160,3 +160,40 @@ def test_run_reports_runaway_recursion_as_a_problem_of_the_game_not_a_crash(tmp_
                        timeout=120)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "RL901" in r.stdout + r.stderr and "RecursionError" not in r.stdout + r.stderr
+
+
+LEAF = HEAD + '''rule leaf:
+    say "leaf"
+rule middle:
+    leaf
+    say "middle done"
+setup:
+    shuffle stock
+turn:
+    middle
+    say "after middle"
+    end game with no winner
+'''
+
+
+def test_a_rule_calling_a_rule_left_to_the_closures_is_not_called_as_a_python_function(
+        tmp_path, monkeypatch):
+    """Only a rule whose callees are all generated may be called as a plain function: a rule
+    left to the closures is run by the run loop and returns to the frame below it."""
+    import rulelang.compiler as C
+    from rulelang.codegen import Unsupported
+    game = load(str(_file(tmp_path, LEAF)))
+    leaf_body = game.model.rules["leaf"].decl.body
+    compile_rule = C.RuleGen.compile_rule
+
+    def refuse_leaf(self, body, pid, next_turn=None):
+        if body is leaf_body:
+            raise Unsupported("leaf")
+        return compile_rule(self, body, pid, next_turn)
+    monkeypatch.setattr(C.RuleGen, "compile_rule", refuse_leaf)
+    cg = C.CompiledGame(game.model, 1)
+    assert cg.closure_rules() == ["leaf"]
+    assert cg.proc_index["middle"] not in cg.direct_rules
+    st = cg.new_game(seed=1, log=True)
+    random_playout(st, random.Random(1))
+    assert [e[2] for e in st.log if e[0] == "say"] == ["leaf", "middle done", "after middle"]
