@@ -1056,10 +1056,12 @@ class Checker:
                        "a define is a formula; it cannot refer to itself")
             return ANY
         # One checked copy of the body serves every use of the define with the same arguments
-        # in the same scope (the same rule, `you`, names): `define d2 = d1 + d1` checks `d1`
-        # once, so a chain of defines each using the one below twice is linear, not exponential.
+        # (the same shape, each name meaning the same) in the same rule for the same `you`:
+        # `define d2 = d1 + d1` checks `d1` once, so a chain of defines each using the one below
+        # twice is linear, not exponential.  (The body sees only globals and its parameters;
+        # the slots of its own `any card in ...` are the rule's, used only while it is computed.)
         # The backends see the copy shared too (ExprGen makes a function of a large one).
-        key = (d.name, id(s.owner), s.you_slot, id(s), _shape(args))
+        key = (d.name, id(s.owner), s.you_slot, _shape(args, self.refs))
         hit = self.expansions.get(key)
         if hit is not None:
             ex = hit[0]
@@ -1079,7 +1081,7 @@ class Checker:
         finally:
             self.expanding.pop()
         self.types[id(ex)] = t
-        self.expansions[key] = (ex, s, args)    # (s and args kept alive: their ids are in key)
+        self.expansions[key] = (ex, s, args)    # (kept alive: ids in the key stay theirs)
         return t
 
     def ex_Arg(self, e, s):
@@ -1435,20 +1437,22 @@ def _mentions(decls, cls):
     return any(isinstance(n, cls) for n in _walk(decls))
 
 
-def _shape(node):
-    """A key equal for two argument lists that mean the same in the same scope: the structure
-    without spans; an argument already placed (Arg) by the node it stands for."""
+def _shape(node, refs):
+    """A key equal for two checked argument lists that mean the same: the structure without
+    spans, with what each node was resolved to; an argument already placed (Arg) by the node
+    it stands for."""
     if isinstance(node, Arg):
         while isinstance(node, Arg):
             node = node.expr
         return ("arg", id(node))
     if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
+        return tuple(_shape(x, refs) for x in node)
     if isinstance(node, A.Span):
         return None
     if attrs.has(type(node)):
-        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name))
-                                              for f in attrs.fields(type(node)))
+        ref = refs.get(id(node))
+        return (type(node).__name__, ref if isinstance(ref, (tuple, int, type(None))) else id(node)) + \
+            tuple(_shape(getattr(node, f.name), refs) for f in attrs.fields(type(node)))
     return node
 
 

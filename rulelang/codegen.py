@@ -18,7 +18,10 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
+
 from . import ast as A
+from .checker import Expanded
 
 
 class Unsupported(Exception):
@@ -95,6 +98,7 @@ class ExprGen:
         self._expanded = {}       # see expanded()
         self._helpers = {}
         self._prelude = self._prelude_args = None
+        self._slots_used = {}
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
@@ -208,9 +212,12 @@ class ExprGen:
                 code = m(e, env)
             finally:
                 self._hoist = hoist
-            loop_vars = hoist[0]
-            if not any(v in code for v in loop_vars) and "rng" not in code and \
-                    ("g." in code or "fr[" in code) and not code.startswith("fr["):
+            # It depends on the card when it reads a slot bound to a loop's card (from the tree,
+            # not by looking for the loop's name in the code); it is worth computing first when
+            # it reads the game (`g.`, a slot, or a function given the game: `(g`).
+            loop_slots = {k for k, v in env.items() if v in hoist[0]}
+            if not (self.slots_used(e) & loop_slots) and "rng" not in code and \
+                    ("g." in code or "fr[" in code or "(g" in code) and not code.startswith("fr["):
                 for name, c in hoist[1]:
                     if c == code:
                         return name
@@ -387,15 +394,45 @@ class ExprGen:
         expansion."""
         hoist = getattr(self, "_hoist", None)
         ctx = (hoist and hoist[1], self._prelude)
+        used = self.slots_used(ex)
+        env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         key = (id(ex), tuple(sorted(env.items())))
         hit = self._expanded.get(key)
-        if hit is not None and hit[1][0] is ctx[0] and hit[1][1] is ctx[1]:
-            return hit[0]
+        if hit is not None and hit[1][1] is ctx[1] and (hit[1][0] is ctx[0] or hit[3]):
+            return hit[0]                        # (a function's call fits any loop)
         code = self.gen(ex.body, env)
-        if len(code) > HELPER_SIZE:
+        call = len(code) > HELPER_SIZE
+        if call:
             code = self.helper(ex, env)
-        self._expanded[key] = (code, ctx, ex)   # ex and ctx kept alive: their ids are compared
+        self._expanded[key] = (code, ctx, ex, call)   # ex, ctx kept alive: their ids compared
         return code
+
+    def slots_used(self, e) -> frozenset:
+        """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
+        ``you`` (a define's copy: once, kept)."""
+        if isinstance(e, Expanded):
+            hit = self._slots_used.get(id(e))
+            if hit is None:
+                hit = self._slots_used[id(e)] = (self.slots_used(e.body), e)
+            return hit[0]
+        out = set()
+        ref = self.refs.get(id(e))
+        if isinstance(ref, tuple) and ref:
+            if ref[0] == "expanded":
+                return self.slots_used(ref[1])
+            if ref[0] in ("slot", "you"):
+                out.add(3 + ref[1])
+            elif ref[0] in ("var", "zone"):
+                out.add(3 + ref[3])
+        elif isinstance(e, A.Keyword):
+            out.add(2)
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                for y in (x if isinstance(x, tuple) else (x,)):
+                    if isinstance(y, A.Expr):
+                        out |= self.slots_used(y)
+        return frozenset(out)
 
     def helper(self, ex, env):
         """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
