@@ -5,8 +5,9 @@ declaration, collecting *all* diagnostics (it never stops at the first), and pro
 :class:`Model`: the declarations by name, the deck, and for every expression node what it refers
 to and its type.  The compiler reads only the model.
 
-``define``s are macros: each use is replaced by a copy of the body in which the parameters are
-the arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose).
+A use of a ``define`` refers to a checked copy of the body in which the parameters are the
+arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose); uses with the
+same arguments in the same place share one copy (:meth:`Checker.expand`).
 """
 from __future__ import annotations
 
@@ -276,6 +277,7 @@ class Checker:
         self.alternatives: list = []
         self.choose_slots: dict = {}
         self.expanding: list = []
+        self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
@@ -353,8 +355,6 @@ class Checker:
 
         self.check_deck_decl()
 
-        for name, z in self.zones.items():
-            pass
         if "setup" not in self.rules:
             self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
                          "add a `setup:` block that shuffles and deals")
@@ -1063,10 +1063,28 @@ class Checker:
         return self.expand(e, d, e.args, s)
 
     def expand(self, use, d: A.Define, args, s):
+        # The arguments belong to the use: checked where it is, before the body (so `f(f(1))`
+        # is not taken for a define that uses itself).
+        for (pname, ptype), a in zip(d.params, args):
+            t = self.expr(a, s)
+            if ptype is not None and ptype in TYPE_NAMES and not compatible(TYPE_NAMES[ptype], t):
+                self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}", a.span, None)
         if d.name in self.expanding:
             self.error("RL113", f"define `{d.name}` uses itself", d.span,
                        "a define is a formula; it cannot refer to itself")
             return ANY
+        # One checked copy of the body serves every use of the define with the same arguments
+        # (the same shape, each name meaning the same) in the same rule for the same `you`:
+        # `define d2 = d1 + d1` checks `d1` once, so a chain of defines each using the one below
+        # twice is linear, not exponential.  (The body sees only globals and its parameters;
+        # the slots of its own `any card in ...` are the rule's, used only while it is computed.)
+        # The backends see the copy shared too (ExprGen makes a function of a large one).
+        key = (d.name, id(s.owner), s.you_slot, _shape(args, self.refs))
+        hit = self.expansions.get(key)
+        if hit is not None:
+            ex = hit[0]
+            self.refs[id(use)] = ("expanded", ex)
+            return self.types[id(ex)]
         body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
         ex = Expanded(d.name, body, use.span)
         self.refs[id(use)] = ("expanded", ex)
@@ -1077,16 +1095,11 @@ class Checker:
         inner.caller = s
         self.expanding.append(d.name)
         try:
-            for (pname, ptype), a in zip(d.params, args):
-                if ptype is not None and ptype in TYPE_NAMES:
-                    t = self.expr(a, s)
-                    if not compatible(TYPE_NAMES[ptype], t):
-                        self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}",
-                                   a.span, None)
             t = self.expr(body, inner)
         finally:
             self.expanding.pop()
         self.types[id(ex)] = t
+        self.expansions[key] = (ex, s, args)    # (kept alive: ids in the key stay theirs)
         return t
 
     def ex_Arg(self, e, s):
@@ -1461,19 +1474,19 @@ def _const(c, e, n):
     if isinstance(e, A.Name):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         o = c.options.get(e.name)
         if o is not None and o.type in (NUMBER, FLAG) and ref and ref[0] == "const":
             return o.value
         raise _NotConstant
     if isinstance(e, (Expanded,)):
-        return _const(c, e.body, n)
+        return _const_expanded(c, e, n)
     if isinstance(e, Arg):
         return _const(c, e.expr, n)
     if isinstance(e, A.Call):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         raise _NotConstant
     if isinstance(e, A.Arith):
         a, b = _const(c, e.left, n), _const(c, e.right, n)
@@ -1495,6 +1508,21 @@ def _const(c, e, n):
                 return _const(c, value, n)
         return _const(c, e.default, n)
     raise _NotConstant
+
+
+def _const_expanded(c, ex, n):
+    """The value of a use of a define, computed once per shared copy (see Checker.expand)."""
+    memo = c.__dict__.setdefault("_const_memo", {})
+    key = (id(ex), n)
+    if key not in memo:
+        try:
+            memo[key] = (_const(c, ex.body, n), ex)
+        except _NotConstant:
+            memo[key] = (_NotConstant, ex)
+    value = memo[key][0]
+    if value is _NotConstant:
+        raise _NotConstant
+    return value
 
 
 def _checker_deck_size(c, n):
@@ -1648,6 +1676,25 @@ def _walk(node):
 
 def _mentions(decls, cls):
     return any(isinstance(n, cls) for n in _walk(decls))
+
+
+def _shape(node, refs):
+    """A key equal for two checked argument lists that mean the same: the structure without
+    spans, with what each node was resolved to; an argument already placed (Arg) by the node
+    it stands for."""
+    if isinstance(node, Arg):
+        while isinstance(node, Arg):
+            node = node.expr
+        return ("arg", id(node))
+    if isinstance(node, tuple):
+        return tuple(_shape(x, refs) for x in node)
+    if isinstance(node, A.Span):
+        return None
+    if attrs.has(type(node)):
+        ref = refs.get(id(node))
+        return (type(node).__name__, ref if isinstance(ref, (tuple, int, type(None))) else id(node)) + \
+            tuple(_shape(getattr(node, f.name), refs) for f in attrs.fields(type(node)))
+    return node
 
 
 def _substitute(node, mapping):

@@ -1014,15 +1014,8 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                             seen.add((d.code, d.message))
                             diags.append(d)
             if simulate and not any(d.is_error for d in diags):
-                try:
-                    from .simulate import simulate as run_simulation
-                except ImportError:
-                    run_simulation = None
-                if run_simulation is None:
-                    sys.stderr.write("note: --simulate is not available in this version of "
-                                     "rulelang; only the static checks ran\n")
-                else:
-                    diags.extend(run_simulation(path, simulate, overrides, include=include))
+                from .simulate import simulate as run_simulation
+                diags.extend(run_simulation(path, simulate, overrides, include=include))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,

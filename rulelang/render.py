@@ -243,10 +243,6 @@ def with_turn(turn: Optional[int], line: Text) -> Text:
     return t
 
 
-def choice_words(cg, action: int) -> str:
-    return cg.action_to_string(action)
-
-
 def hidden_choice_words(cg, action: int) -> str:
     """A card choice told without naming the card: ``play a card``."""
     from .runtime import ACTION_SHIFT
