@@ -296,62 +296,57 @@ def cmd_run(args) -> int:
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
     import json
-    import time
 
-    from .agents import make_agent
+    from .parallel import default_workers, progress_bar
     from .render import problem_diagnostic, summary_table
+    from .stats import play_games, summarize
     k = args.games
-    wins = [0] * n
-    no_winner = errors = decisions = turns = 0
-    first_problem = None
-    progress = None
-    if k >= 200 and not args.quiet and _wants_color(sys.stderr):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
-        progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), console=err.console, transient=True)
-        task = progress.add_task("games", total=k)
-        progress.start()
-    t0 = time.perf_counter()
+    workers = args.workers or default_workers()
+    bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
+    if bar is not None:
+        bar.start()
     try:
-        for i in range(k):
-            seed = args.seed + i
-            st = cg.new_game(seed=seed, max_steps=args.max_steps)
-            _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
-            decisions += st.decisions
-            turns += st.turns
-            if st.outcome == "error":
-                errors += 1
-                if first_problem is None:
-                    first_problem = (seed, st.problem or {})
-            elif not st.winners:
-                no_winner += 1
-            for w in st.winners:
-                wins[w] += 1
-            if progress is not None and (i % 50 == 49 or i == k - 1):
-                progress.update(task, completed=i + 1)
+        played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
+                            coverage=False, workers=workers, advance=advance)
     finally:
-        if progress is not None:
-            progress.stop()
-    elapsed = max(time.perf_counter() - t0, 1e-9)
+        if bar is not None:
+            bar.stop()
+    r = summarize(played, game.name, n, args.seed, names, None, workers)
+    k = r["games"]
     stats = {"game": game.name, "players": n, "seed": args.seed, "games": k, "agents": names,
-             "wins": wins, "no_winner": no_winner, "errors": errors,
-             "mean_decisions": decisions / k, "mean_turns": turns / k,
-             "games_per_second": k / elapsed, "seconds": elapsed}
+             "wins": [s["wins"] for s in r["seats"]],
+             "shared_wins": [s["shared_wins"] for s in r["seats"]],
+             "shared": r["shared_wins"], "draws": r["draws"], "no_winner": r["no_winner"],
+             "errors": r["errors"], "budget_stops": r["budget_stops"],
+             "mean_decisions": r["length"]["decisions"]["mean"],
+             "mean_turns": r["length"]["turns"]["mean"],
+             "games_per_second": r["games_per_second"], "seconds": r["seconds"],
+             "workers": workers}
+    if played.interrupted:
+        stats["interrupted"] = True
     if game.options():
         stats["options"] = game.options()
     if args.json:
         out.stream.write(json.dumps(stats, ensure_ascii=False) + "\n")
     else:
         out.show(summary_table(stats))
-    if first_problem is not None:
-        seed, problem = first_problem
-        d = problem_diagnostic(problem, args.file)
+    failed = [rec for rec in played.records if rec[1] == "error"]
+    if failed:
+        seed = args.seed + failed[0][0]
+        d = problem_diagnostic(_problem_of(cg, names, seed, args.max_steps), args.file)
         _diag_out(err, d, args.file)
-        err.text(f"  = note: {errors} of {k} games failed; the first was seed {seed} "
+        err.text(f"  = note: {len(failed)} of {k} games failed; the first was seed {seed} "
                  f"(replay it with --seed {seed})")
         return EXIT_ERRORS
-    return EXIT_OK
+    return EXIT_INTERRUPTED if played.interrupted else EXIT_OK
+
+
+def _problem_of(cg, names, seed, max_steps) -> dict:
+    """The problem of the failed game ``seed`` (played again)."""
+    from .agents import make_agent
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
+    return st.problem or {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -804,6 +799,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     p.add_argument("--games", "-g", type=_positive, metavar="K",
                    help="play K games (seeds S..S+K-1) and print a summary")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --games: processes to play on (default: the number of cores)")
     p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
@@ -835,6 +832,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.set_defaults(func=cmd_check)
+
+    from .workbench import add_commands
+    add_commands(sub, sys.modules[__name__])          # stats, compare
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)
