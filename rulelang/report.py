@@ -150,12 +150,8 @@ def compare_renderable(c: dict, label_a: str, label_b: str):
     a, b = c["a"], c["b"]
     head = Group(_heading(a, "A"), _heading(b, "B"))
     side = Table(show_edge=False, pad_edge=False)
-    side.add_column("")
-    side.add_column("A", justify="right")
-    side.add_column("B", justify="right")
-    side.add_column("B − A", justify="right")
-    side.add_column("95% interval / test", justify="left")
-    side.add_column("", justify="left")
+    for name in ("", "A", "B", "B − A", "95% interval", "p", "p<.05"):
+        side.add_column(name, justify="left" if not name else "right", no_wrap=True)
     for d in c["differences"]:
         is_rate = "share" in d["what"] or "rate" in d["what"]
         fmt = _pct if is_rate else (lambda x: f"{x:.1f}")
@@ -164,18 +160,28 @@ def compare_renderable(c: dict, label_a: str, label_b: str):
             dtxt = f"{100 * diff:+.1f} pts"
         else:
             rel = d.get("relative")
-            dtxt = f"{diff:+.1f}" + (f" ({100 * rel:+.0f}%)" if rel is not None else "")
+            dtxt = f"{diff:+.1f}" + (f" {100 * rel:+.0f}%" if rel is not None else "")
         ci = d.get("ci95")
-        how = (f"[{ci[0]:+.1f}, {ci[1]:+.1f}] " if ci else "") + d["test"] + f", {_p(d['p_value'])}"
-        mark = Text("significant", style="bold") if d["significant"] else Text("—", style="dim")
-        side.add_row(d["what"], fmt(d["a"]), fmt(d["b"]), dtxt, Text(how, style="dim"), mark)
-    lines = [head, Text(f"A = {label_a}   B = {label_b}", style="dim"), Text(""), side, Text("")]
+        p = d["p_value"]
+        what = _SHORT.get(d["what"], d["what"]).replace(" win rate", " wins")
+        side.add_row(what, fmt(d["a"]), fmt(d["b"]), dtxt,
+                     f"{ci[0]:+.1f} {ci[1]:+.1f}" if ci else "",
+                     "<0.001" if p < 0.001 else f"{p:.3f}",
+                     Text("yes", style="bold") if d["significant"] else Text("no", style="dim"))
+    lines = [head, Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
+             Text("lengths: Welch's t-test; rates and shares: two-proportion z-test; "
+                  "significant: p < 0.05", style="dim"), Text("")]
     for key, r in (("A", a), ("B", b)):
         line = _seat_line(r)
         lines.append(Text(f"{key}: ") + line)
     lines.append(Text(""))
     lines.append(Text("in short: " + verdict(c), style="bold"))
     return Group(*lines)
+
+
+_SHORT = {"mean decisions per game": "decisions/game", "mean turns per game": "turns/game",
+          "share of draws": "draws", "share of shared wins": "shared wins",
+          "share of games stopped by the step budget": "budget stops"}
 
 
 def verdict(c: dict) -> str:
