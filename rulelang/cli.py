@@ -297,11 +297,11 @@ def cmd_run(args) -> int:
 def _run_many(args, game, cg, n, names, out, err) -> int:
     import json
 
-    from .parallel import default_workers, progress_bar
+    from .parallel import progress_bar
     from .render import problem_diagnostic, summary_table
     from .stats import play_games, summarize
     k = args.games
-    workers = args.workers or default_workers()
+    workers = _workers(args)
     bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
     if bar is not None:
         bar.start()
@@ -520,7 +520,7 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None):
+def check_one(path: str, overrides: dict, players=None, simulate=None, workers=1):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -555,7 +555,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
                     sys.stderr.write("note: --simulate is not available in this version of "
                                      "rulelang; only the static checks ran\n")
                 else:
-                    diags.extend(run_simulation(path, simulate, overrides))
+                    diags.extend(run_simulation(path, simulate, overrides, workers=workers))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -566,6 +566,11 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
         internal = True
     diags.sort(key=_sort_key)
     return diags, internal
+
+
+def _workers(args) -> int:
+    from .parallel import default_workers
+    return getattr(args, "workers", None) or default_workers()
 
 
 def cmd_check(args) -> int:
@@ -584,7 +589,7 @@ def cmd_check(args) -> int:
             files.append(path)
     args.files = files
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate)
+        diags, bad = check_one(path, overrides, args.players, args.simulate, _workers(args))
         internal |= bad
         all_diags.extend((path, d) for d in diags)
     n_err = sum(d.is_error for _, d in all_diags)
@@ -829,6 +834,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the diagnostics as a JSON list (for editors and CI)")
     p.add_argument("--simulate", type=_positive, metavar="N",
                    help="also play N random games per player count and report run-time problems")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --simulate: processes to play on (default: the number of cores)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.set_defaults(func=cmd_check)

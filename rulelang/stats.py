@@ -33,8 +33,14 @@ _CACHE: dict = {}
 
 def _prepared(job):
     """The compiled game of ``job`` (and its coverage counter), made once per process."""
-    key = (job["path"], tuple(sorted(job["overrides"].items())), job["players"], job["coverage"],
-           job.get("text"))
+    import os
+    try:
+        st = os.stat(job["path"])
+        stamp = (st.st_mtime_ns, st.st_size)       # the file may have changed since
+    except OSError:
+        stamp = None
+    key = (job["path"], stamp, tuple(sorted(job["overrides"].items())), job["players"],
+           job["coverage"], job.get("text"))
     got = _CACHE.get(key)
     if got is None:
         from .compiler import CompiledGame

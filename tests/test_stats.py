@@ -274,3 +274,13 @@ def test_report_without_matplotlib_says_how(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_mpl)
     assert main(["stats", CRAZY, "--games", "2", "--report", "x.html"]) == 2
     assert "rulelang[report]" in capsys.readouterr().err
+
+
+def test_check_simulate_same_for_any_workers(capsys):
+    folder = os.path.join(HERE, "simulate")
+    outs = []
+    for k in ("1", "2"):
+        main(["check", "--simulate", "8", folder, "--workers", k, "--json"])
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert {d["code"] for d in outs[0]} >= {"RL901", "RL904"}
