@@ -26,9 +26,9 @@ def default_workers() -> int:
 
 def chunks(items: list, workers: int) -> list:
     """The items cut into chunks: several per worker (so that the work stays balanced and the
-    progress bar moves), each at most 250 items."""
+    progress bar moves), each at most 100 items."""
     k = len(items)
-    size = max(1, min(250, k // max(1, workers * 8)))
+    size = max(1, min(100, k // max(1, workers * 8)))
     return [items[i:i + size] for i in range(0, k, size)]
 
 

@@ -185,6 +185,15 @@ def cmd_compare(args, cli) -> int:
     reports = []
     for key, (path, opts, (game, n, names)) in zip("AB", sides):
         reports.append(_play(cli, path, game, n, names, args, err, False, f"playing {key}"))
+        if reports[-1].get("interrupted"):
+            break
+    if len(reports) < 2:            # Ctrl-C while A was played: what there is of A
+        from .report import stats_renderable
+        if args.json:
+            out.stream.write(json.dumps({"a": reports[0]}, ensure_ascii=False) + "\n")
+        else:
+            out.show(stats_renderable(reports[0]))
+        return cli.EXIT_INTERRUPTED
     c = compare_reports(*reports)
     la, lb = _label(pa, oa), _label(pb, ob)
     c["labels"] = [la, lb]
