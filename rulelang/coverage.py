@@ -44,6 +44,9 @@ def _walk(body, rule, points, where):
             if st.otherwise:
                 first = st.otherwise[0]
                 span = getattr(first, "span", None) or st.span
+                line = _else_line(span.file, st.span.line, span.line)
+                if line is not None:
+                    span = A.Span(span.file, line, 1, line, 1)
                 _add(points, where, st.otherwise,
                      Point("else", rule, f"else of the if at line {st.span.line}", span))
                 _walk(st.otherwise, rule, points, where)
@@ -56,6 +59,30 @@ def _walk(body, rule, points, where):
             inner = getattr(st, "body", None)
             if isinstance(inner, (tuple, list)):
                 _walk(inner, rule, points, where)
+
+
+_LINES: dict = {}
+
+
+def source_line(file, line) -> str:
+    """Line ``line`` of ``file``, stripped ("" when it cannot be read)."""
+    lines = _LINES.get(file)
+    if lines is None:
+        try:
+            with open(file, encoding="utf-8") as fh:
+                lines = fh.read().splitlines()
+        except (OSError, UnicodeDecodeError, TypeError):
+            lines = []
+        _LINES[file] = lines
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _else_line(file, if_line, first_line):
+    """The line of the ``else:`` between an if's line and the first statement under it."""
+    for k in range(first_line - 1, if_line, -1):
+        if source_line(file, k).startswith("else"):
+            return k
+    return None
 
 
 def _add(points, where, body, point):
@@ -135,6 +162,7 @@ def coverage_rows(points, taken, games) -> list[dict]:
     rows = []
     for i, p in enumerate(points):
         rows.append({"rule": p.rule, "kind": p.kind, "what": p.what, "file": p.file,
-                     "line": p.line, "taken": taken[i], "games": games[i]})
+                     "line": p.line, "source": source_line(p.file, p.line),
+                     "taken": taken[i], "games": games[i]})
     rows.sort(key=lambda r: (r["taken"] > 0, r["file"], r["line"]))
     return rows

@@ -108,19 +108,23 @@ def length_histogram(r: dict, width: int = 40) -> Table:
     return t
 
 
+def _shorten(text: str, k: int = 48) -> str:
+    return text if len(text) <= k else text[:k - 1] + "…"
+
+
 def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
     rows = r.get("coverage") or []
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("ran", justify="right")
     t.add_column("in games", justify="right")
-    t.add_column("where")
-    t.add_column("rule")
-    t.add_column("what")
+    t.add_column("where", no_wrap=True)
+    t.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=16)
+    t.add_column("the line", no_wrap=True, overflow="ellipsis")
     for row in rows[:limit]:
         style = "bold red" if row["taken"] == 0 else None
         t.add_row(str(row["taken"]), str(row["games"]),
                   f"{os.path.basename(row['file'])}:{row['line']}",
-                  row["rule"], row["what"], style=style)
+                  row["rule"], _shorten(row.get("source") or row["what"]), style=style)
     return t
 
 
@@ -296,7 +300,8 @@ def figures(r: dict, plt=None) -> dict:
                             va="center", xytext=(2, 0), textcoords="offset points")
         ax.set_xscale("log")
         ax.set_yticks(y)
-        ax.set_yticklabels([f"{x['line']}: {x['what']}"[:48] for x in shown], fontsize=7)
+        ax.set_yticklabels([_shorten(f"{x['line']}: {x.get('source') or x['what']}", 44)
+                            for x in shown], fontsize=7)
         ax.set_xlabel("times run per game (log scale)")
         ax.set_title("rule coverage (in file order)")
         figs["coverage"] = fig
@@ -363,9 +368,9 @@ def html_page(r: dict) -> str:
                    f"(listed first, in red).</p>")
         if "coverage" in imgs:
             out.append(f"<img alt='coverage' src='data:image/png;base64,{imgs['coverage']}'>")
-        out.append(_table(["ran", "in games", "where", "rule", "what"],
+        out.append(_table(["ran", "in games", "where", "rule", "the line"],
                           [((x["taken"], x["games"], f"{x['file']}:{x['line']}", x["rule"],
-                             x["what"]), "never" if x["taken"] == 0 else "")
+                             x.get("source") or x["what"]), "never" if x["taken"] == 0 else "")
                            for x in r["coverage"]], left=(2, 3, 4)))
     out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
                f"{r['workers']} workers. Made by rulelang stats.</p></body></html>")
