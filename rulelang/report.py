@@ -96,6 +96,11 @@ def length_table(r: dict) -> Table:
 def length_histogram(r: dict, width: int = 40) -> Table:
     """Decisions per game as a horizontal histogram."""
     h = r["length"]["decisions"]["histogram"]
+    edges, counts = list(h["edges"]), list(h["counts"])
+    while len(counts) > 10:              # the terminal gets ten rows at most
+        counts = [sum(counts[i:i + 2]) for i in range(0, len(counts), 2)]
+        edges = edges[::2] + ([edges[-1]] if (len(edges) - 1) % 2 else [])
+    h = {"edges": edges, "counts": counts}
     t = Table(show_edge=False, pad_edge=False, show_header=True)
     t.add_column("decisions")
     t.add_column("games", justify="right")
@@ -113,18 +118,29 @@ def _shorten(text: str, k: int = 48) -> str:
 
 
 def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
-    rows = r.get("coverage") or []
+    """Coverage rows; the place is a line number when every row is in one file (named above
+    the table), file:line when a variant and its base both have rows."""
+    rows = (r.get("coverage") or [])[:limit]
+    one_file = len({x["file"] for x in rows}) <= 1
+
+    def where(x):
+        return str(x["line"]) if one_file else f"{os.path.basename(x['file'])}:{x['line']}"
+
+    def widest(texts, least):
+        return max([least] + [len(x) for x in texts])
     t = Table(show_edge=False, pad_edge=False)
-    t.add_column("ran", justify="right")
-    t.add_column("in games", justify="right")
-    t.add_column("where", no_wrap=True)
-    t.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=16)
-    t.add_column("the line", no_wrap=True, overflow="ellipsis")
-    for row in rows[:limit]:
+    t.add_column("ran", justify="right", no_wrap=True,
+                 min_width=widest([str(x["taken"]) for x in rows], 3))
+    t.add_column("in games", justify="right", no_wrap=True,
+                 min_width=widest([str(x["games"]) for x in rows], 8))
+    t.add_column("line" if one_file else "where", justify="right" if one_file else "left",
+                 no_wrap=True, min_width=widest([where(x) for x in rows], 4))
+    t.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=14)
+    t.add_column("the line", no_wrap=True, overflow="ellipsis", max_width=48)
+    for row in rows:
         style = "bold red" if row["taken"] == 0 else None
-        t.add_row(str(row["taken"]), str(row["games"]),
-                  f"{os.path.basename(row['file'])}:{row['line']}",
-                  row["rule"], _shorten(row.get("source") or row["what"]), style=style)
+        t.add_row(str(row["taken"]), str(row["games"]), where(row), row["rule"],
+                  _shorten(row.get("source") or row["what"]), style=style)
     return t
 
 
@@ -141,7 +157,9 @@ def stats_renderable(r: dict):
         parts.append(Text(""))
         parts.append(Text(f"rule coverage: {total - never} of {total} rules, alternatives, "
                           f"branches and endings ran; {never} never ran"
-                          + (" (listed first)" if never else ""),
+                          + (" (listed first)" if never else "")
+                          + (f"; lines of {r['coverage'][0]['file']}"
+                             if len({x["file"] for x in r["coverage"]}) == 1 else ""),
                           style="bold red" if never else "bold"))
         parts.append(coverage_table(r))
     parts.append(Text(f"{r['games_per_second']:.0f} games/s ({r['seconds']:.2f} s, "
