@@ -263,10 +263,10 @@ def figures(r: dict, plt=None) -> dict:
         ax.bar(h["edges"][:-1], h["counts"], width=widths, align="edge", color="#4c9a6a",
                edgecolor="white")
     d = r["length"]["decisions"]
-    for x, style, name in ((d["median"], "-", "median"), (d["p10"], ":", "p10"),
-                           (d["p90"], ":", "p90")):
+    for (x, style, name), height in zip(((d["p10"], ":", "p10"), (d["median"], "-", "median"),
+                                         (d["p90"], ":", "p90")), (0.95, 0.85, 0.95)):
         ax.axvline(x, color="#333333", linestyle=style, linewidth=1)
-        ax.annotate(name, (x, ax.get_ylim()[1] * 0.95), fontsize=8, ha="left",
+        ax.annotate(f"{name} {x:g}", (x, ax.get_ylim()[1] * height), fontsize=8, ha="left",
                     xytext=(2, 0), textcoords="offset points")
     ax.set_xlabel("decisions per game")
     ax.set_ylabel("games")
@@ -294,8 +294,8 @@ def figures(r: dict, plt=None) -> dict:
     ax.barh(y, rates, xerr=[los, his], color="#4a7fb5", capsize=4, height=0.6)
     fair = 1 / max(1, r["players"])
     ax.axvline(fair, color="#aa3333", linestyle="--", linewidth=1)
-    ax.annotate("equal chances", (fair, y[0] + 0.45), fontsize=8, color="#aa3333",
-                xytext=(3, 0), textcoords="offset points")
+    ax.text(fair, 1.01, " equal chances", fontsize=8, color="#aa3333",
+            transform=ax.get_xaxis_transform(), va="bottom")
     ax.set_yticks(y)
     ax.set_yticklabels(labels)
     ax.set_xlabel("share of games (bars: 95% Wilson interval)")
@@ -310,16 +310,20 @@ def figures(r: dict, plt=None) -> dict:
         y = list(range(len(shown)))[::-1]
         per_game = [x["taken"] / k for x in shown]
         colors = ["#cc3333" if x["taken"] == 0 else "#4a7fb5" for x in shown]
-        ax.barh(y, [max(v, 1e-3) if x["taken"] else 0 for v, x in zip(per_game, shown)],
-                color=colors, height=0.7)
+        left = min([v for v in per_game if v > 0] + [1.0]) / 10
+        ax.barh(y, [v if v > 0 else 0 for v in per_game], left=0, color=colors, height=0.7)
+        ax.set_xscale("log")
+        ax.set_xlim(left=left)
         for yy, x in zip(y, shown):
             if x["taken"] == 0:
-                ax.annotate("never ran", (1e-3, yy), fontsize=7, color="#cc3333",
-                            va="center", xytext=(2, 0), textcoords="offset points")
-        ax.set_xscale("log")
+                ax.annotate("never ran", (left, yy), fontsize=7, color="#cc3333",
+                            va="center", xytext=(3, 0), textcoords="offset points")
         ax.set_yticks(y)
         ax.set_yticklabels([_shorten(f"{x['line']}: {x.get('source') or x['what']}", 44)
                             for x in shown], fontsize=7)
+        for label, x in zip(ax.get_yticklabels(), shown):
+            if x["taken"] == 0:
+                label.set_color("#cc3333")
         ax.set_xlabel("times run per game (log scale)")
         ax.set_title("rule coverage (in file order)")
         figs["coverage"] = fig
