@@ -24,11 +24,12 @@ Ctrl-C stops early and reports on the games played so far."""
 
 STATS_EPILOG = """\
 examples:
-  rulelang stats rules/ciq.cardrules --games 2000
-  rulelang stats rules/follow_the_leader.cardrules --players 4 --set decks=2
+  rulelang stats examples/crazy_eights.cardrules --games 2000
+  rulelang stats examples/crazy_eights.cardrules --players 4 --workers 2
+  rulelang stats examples/sevens.cardrules --set hand_size=5
   rulelang stats examples/crazy_eights.cardrules --agents mc:20,random --games 50
-  rulelang stats rules/attack.cardrules --json > attack.json
-  rulelang stats rules/ciq.cardrules --report ciq.html      # a page with plots (matplotlib)
+  rulelang stats examples/crazy_eights.cardrules --json > report.json
+  rulelang stats examples/crazy_eights.cardrules --report report.html   # a page with plots
 
 In --json: `wins` counts games a seat won alone; a shared win (a tie for the best score) is
 counted in `shared_wins`, not as a win of each; `no_winner` = `draws` (the rules ended the game
@@ -42,9 +43,9 @@ rate, the share of draws, shared wins and step-budget stops (two-proportion z-te
 
 COMPARE_EPILOG = """\
 examples:
-  rulelang compare rules/follow_the_leader.cardrules rules/follow_the_leader_one_lower.cardrules
-  rulelang compare rules/attack.cardrules --b-set scoring=value --games 2000
-  rulelang compare rules/ciq.cardrules --players 3 --a-set decks=1 --b-set decks=2
+  rulelang compare examples/sevens.cardrules examples/sevens_strict.cardrules
+  rulelang compare examples/sevens.cardrules --a-set hand_size=5 --b-set hand_size=9
+  rulelang compare examples/sevens.cardrules --players 3 --b-set hand_size=9 --games 2000
 
 --set applies to both sides, --a-set to A only, --b-set to B only (each repeatable)."""
 
