@@ -284,3 +284,10 @@ def test_check_simulate_same_for_any_workers(capsys):
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1]
     assert {d["code"] for d in outs[0]} >= {"RL901", "RL904"}
+
+
+def test_playouts_of_mc_are_not_counted(capsys):
+    r = stats_json(capsys, CRAZY, "--agents", "mc:8,random", "--games", "3", "--workers", "1")
+    taken = {c["what"]: c["taken"] for c in r["coverage"]}
+    turns = round(r["length"]["turns"]["mean"] * 3)
+    assert taken["setup"] == 3 and taken["turn"] == turns + 3   # each game's last turn: its end
