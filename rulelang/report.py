@@ -395,7 +395,8 @@ def html_page(r: dict) -> str:
                              x.get("source") or x["what"]), "never" if x["taken"] == 0 else "")
                            for x in r["coverage"]], left=(2, 3, 4)))
     out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
-               f"{r['workers']} workers. Made by rulelang stats.</p></body></html>")
+               f"{r['workers']} worker{'s' if r['workers'] != 1 else ''}. Made by rulelang stats."
+               "</p></body></html>")
     return "\n".join(out)
 
 
