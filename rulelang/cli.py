@@ -706,6 +706,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --games 1000  win rates and games/s
   rulelang play examples/crazy_eights.cardrules              play seat 1 against the computer
   rulelang check rules/*.cardrules                           find every mistake in the files
+  rulelang stats examples/crazy_eights.cardrules             balance and rule coverage
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
