@@ -384,64 +384,59 @@ def cmd_run(args) -> int:
 
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
-    import time
-
     from .termsafe import safe_json
 
-    from .agents import make_agent
+    from .parallel import progress_bar
     from .render import problem_diagnostic, summary_table
+    from .stats import play_games, summarize
     k = args.games
-    wins = [0] * n
-    no_winner = errors = decisions = turns = 0
-    first_problem = None
-    progress = None
-    if k >= 200 and not args.quiet and _wants_color(sys.stderr):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
-        progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), console=err.console, transient=True)
-        task = progress.add_task("games", total=k)
-        progress.start()
-    t0 = time.perf_counter()
+    workers = _workers(args)
+    bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
+    if bar is not None:
+        bar.start()
     try:
-        for i in range(k):
-            seed = (args.seed + i) % SEED_LIMIT      # still a seed that --seed takes
-            st = cg.new_game(seed=seed, max_steps=args.max_steps)
-            _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
-            decisions += st.decisions
-            turns += st.turns
-            if st.outcome == "error":
-                errors += 1
-                if first_problem is None:
-                    first_problem = (seed, st.problem or {})
-            elif not st.winners:
-                no_winner += 1
-            for w in st.winners:
-                wins[w] += 1
-            if progress is not None and (i % 50 == 49 or i == k - 1):
-                progress.update(task, completed=i + 1)
+        played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
+                            coverage=False, workers=workers, advance=advance,
+                            include=_include(args))
     finally:
-        if progress is not None:
-            progress.stop()
-    elapsed = max(time.perf_counter() - t0, 1e-9)
+        if bar is not None:
+            bar.stop()
+    r = summarize(played, game.name, n, args.seed, names, None, workers)
+    k = r["games"]
     stats = {"game": game.name, "players": n, "seed": args.seed, "games": k, "agents": names,
-             "wins": wins, "no_winner": no_winner, "errors": errors,
-             "mean_decisions": decisions / k, "mean_turns": turns / k,
-             "games_per_second": k / elapsed, "seconds": elapsed}
+             "wins": [s["wins"] for s in r["seats"]],
+             "shared_wins": [s["shared_wins"] for s in r["seats"]],
+             "shared": r["shared_wins"], "draws": r["draws"], "no_winner": r["no_winner"],
+             "errors": r["errors"], "budget_stops": r["budget_stops"],
+             "mean_decisions": r["length"]["decisions"]["mean"],
+             "mean_turns": r["length"]["turns"]["mean"],
+             "games_per_second": r["games_per_second"], "seconds": r["seconds"],
+             "workers": workers}
+    if played.interrupted:
+        stats["interrupted"] = True
     if game.options():
         stats["options"] = game.options()
     if args.json:
         out.write(safe_json(stats) + "\n")
     else:
         out.show(summary_table(stats))
-    if first_problem is not None:
-        seed, problem = first_problem
-        d = problem_diagnostic(problem, args.file)
+    failed = [rec for rec in played.records if rec[1] == "error"]
+    if failed:
+        seed = (args.seed + failed[0][0]) % SEED_LIMIT
+        d = problem_diagnostic(_problem_of(cg, names, seed, args.max_steps), args.file)
         _diag_out(err, d, args.file)
-        err.text(f"  = note: {errors} of {k} games failed; the first was seed {seed} "
+        err.text(f"  = note: {len(failed)} of {k} games failed; the first was seed {seed} "
                  f"(replay it with --seed {seed})")
         return EXIT_ERRORS
-    return EXIT_OK
+    return EXIT_INTERRUPTED if played.interrupted else EXIT_OK
+
+
+def _problem_of(cg, names, seed, max_steps) -> dict:
+    """The problem of the failed game ``seed`` (played again)."""
+    from .agents import make_agent
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
+    return st.problem or {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -986,7 +981,7 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None, include=()):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -1015,7 +1010,8 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                             diags.append(d)
             if simulate and not any(d.is_error for d in diags):
                 from .simulate import simulate as run_simulation
-                diags.extend(run_simulation(path, simulate, overrides, include=include))
+                diags.extend(run_simulation(path, simulate, overrides, include=include,
+                                            workers=workers))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -1042,6 +1038,11 @@ def _more_text(errors: int, warnings: int) -> str:
     return "... and " + " and ".join(parts)
 
 
+def _workers(args) -> int:
+    from .parallel import default_workers
+    return getattr(args, "workers", None) or default_workers()
+
+
 def cmd_check(args) -> int:
     from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -1059,7 +1060,8 @@ def cmd_check(args) -> int:
     args.files = files
     per_file = []
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args))
+        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
+                               _workers(args))
         internal |= bad
         per_file.append((path, diags))
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
@@ -1202,6 +1204,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --games 1000  win rates and games/s
   rulelang play examples/crazy_eights.cardrules              play seat 1 against the computer
   rulelang check rules/*.cardrules                           find every mistake in the files
+  rulelang stats examples/crazy_eights.cardrules             balance and rule coverage
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
@@ -1344,6 +1347,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     p.add_argument("--games", "-g", type=_positive, metavar="K",
                    help="play K games (seeds S..S+K-1) and print a summary")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --games: processes to play on (default: the number of cores)")
     p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
@@ -1379,6 +1384,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the diagnostics as a JSON list (for editors and CI)")
     p.add_argument("--simulate", type=_positive, metavar="N",
                    help="also play N random games per player count and report run-time problems")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --simulate: processes to play on (default: the number of cores)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.add_argument("--max-errors", type=_count, metavar="N",
@@ -1407,6 +1414,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="with --to-end or --turn: show the table every R rounds (default: 3)")
     p.set_defaults(func=cmd_replay)
+
+    from .workbench import add_commands
+    add_commands(sub, sys.modules[__name__])          # stats, compare
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)

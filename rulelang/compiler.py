@@ -134,8 +134,12 @@ class AltInfo:
 class CompiledGame:
     """A rule file compiled for one number of players and one set of option values."""
 
-    def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
+                 coverage=None):
         self.model = model
+        # With a rulelang.coverage.Coverage: count every rule, branch and alternative run
+        # (closures only, one counting instruction per counted block; see ``block``).
+        self.coverage = coverage
         self.name = model.name
         self.n = n_players
         self.max_steps = max_steps
@@ -151,6 +155,8 @@ class CompiledGame:
         self.flow = _turn_flow(model)
         self.gen = ExprGen(self)
         self.stmts = StatementGen(self, self.gen)
+        if coverage is not None:
+            self.stmts = coverage.statements(self.stmts)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []
         self.proc_names: list = []
@@ -193,6 +199,9 @@ class CompiledGame:
         """Replace each rule's closures by one generated function where the generator knows
         every statement in it (rulelang.rulegen); the closures stay for the others."""
         if self.gen is None:
+            return
+        if self.coverage is not None:      # counted games keep their closures
+            self.direct_rules = set()
             return
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
@@ -706,6 +715,8 @@ class CompiledGame:
 
     def block(self, body, b):
         """Compile statements; runs of simple ones are fused into one generated instruction."""
+        if self.coverage is not None:
+            self.coverage.emit(body, b)
         body = list(body)
         i = 0
         while i < len(body):
