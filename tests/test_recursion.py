@@ -11,7 +11,7 @@ from rulelang.loader import load
 from closures import closures_only
 from gameprops import random_playout
 
-HEAD = ('game "g"\nplayers 1\ndeck standard, into stock\nzone stock: shared, face down\n'
+HEAD = ('game "g"\nplayers 1\ndeck standard, into stock\nzone stock: shared, face up\n'
         'zone hand: per player, seen by owner\n')
 
 # The minimal file of the issue: before the fix, `outer` was called as a plain Python function
