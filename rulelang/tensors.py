@@ -120,6 +120,11 @@ class ActionSpace:
             self.offsets.append(k)
             k += w
         self.wait = k                    # the no-op at a simultaneous decision
+        seen: dict = {}
+        self.copy_of = []                # card number -> how many cards of its name come before
+        for nm in cg.card_names:
+            self.copy_of.append(seen.get(nm, 0))
+            seen[nm] = seen.get(nm, 0) + 1
         self.size = k + 1
 
     def to_id(self, action: int) -> int:
@@ -144,9 +149,17 @@ class ActionSpace:
         return (lo << ACTION_SHIFT) + aid - self.offsets[lo]
 
     def words(self, aid: int) -> str:
+        """The action in words; a card of which the deck has several copies is told apart by
+        its copy number (``play 7♥ (copy 2)``), so that distinct ids have distinct words."""
         if aid == self.wait:
             return "wait"
-        return self.cg.action_to_string(self.to_action(aid))
+        action = self.to_action(aid)
+        text = self.cg.action_to_string(action)
+        if self.cg.alternatives[action >> ACTION_SHIFT].kind == "card":
+            copy = self.copy_of[action & VALUE_MASK]
+            if copy:
+                text += f" (copy {copy + 1})"
+        return text
 
 
 class Encoding:
