@@ -208,6 +208,25 @@ class RulelangState(pyspiel.State):
                 break
         self.trail.after(st)
 
+    def resample_from_infostate(self, player, sampler=None):
+        """A state ``player`` cannot tell from this one (:meth:`State.determinize` from their
+        seat, seeded from ``sampler`` when it is a ``random.Random``-like object with
+        ``randrange``, else from the state).  The other seats' trails keep their own actions
+        and what they see in the new world.  Used by :func:`resampler` for OpenSpiel's
+        ISMCTS bot."""
+        st = self.st
+        if st is None or st.terminal:
+            return self.clone()
+        rng = sampler if hasattr(sampler, "randrange") else st.decisions * 7919 + player
+        world = st.determinize(player, rng)
+        trail = self.trail.copy()
+        for p in range(st.n):
+            if p != player:
+                trail.seen[p] = self.enc.seen_cards(world, p)
+        out = self.get_game().new_initial_state()
+        out.box = _Box(self.box.short, world, trail)
+        return out
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
@@ -226,6 +245,17 @@ class RulelangState(pyspiel.State):
         if self.st is None:
             return "(before the deal)"
         return json.dumps(self.st.to_json(), sort_keys=True)
+
+
+def resampler(seed: int = 0):
+    """A resampling function for OpenSpiel's ISMCTS bot (``bot.set_resampler(resampler())``):
+    each call deals the hidden cards again from the searching seat's view."""
+    import random
+    rng = random.Random(f"rulelang:ismcts:{seed}")
+
+    def resample(state, player):
+        return state.resample_from_infostate(player, rng)
+    return resample
 
 
 def _game_by_name(short: str, seed: int, deals: int):
