@@ -320,3 +320,46 @@ def test_ismcts_beats_random_at_crazy_eights():
     games = 120 if SLOW else 60
     r = measure(CRAZY, "ismcts", "random", games, 30)
     assert r["wins"] > (77 if SLOW else 37), r
+
+
+# ---- docs/ai.md ------------------------------------------------------------------------------
+def _python_blocks():
+    from test_docs import ROOT, fenced, read
+    return [(line, block) for line, block in fenced(read(os.path.join(ROOT, "docs", "ai.md")),
+                                                   "python")]
+
+
+def test_ai_md_has_an_example_for_each_adapter():
+    blocks = [b for _l, b in _python_blocks()]
+    assert any("rulelang.openspiel" in b for b in blocks)
+    assert any("rulelang.pettingzoo" in b for b in blocks)
+
+
+@pytest.mark.parametrize("line,block", _python_blocks(), ids=lambda x: str(x)[:20])
+def test_ai_md_example_runs(line, block, monkeypatch, capsys):
+    pytest.importorskip("pyspiel" if "openspiel" in block else "pettingzoo")
+    from test_docs import ROOT
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, f"docs/ai.md:{line}", "exec"), {"__name__": "ai_md"})
+    out = capsys.readouterr().out
+    assert "returns:" in out or "won" in out
+
+
+def test_adapters_take_options_and_players():
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    from rulelang.openspiel import load_game
+    from rulelang.pettingzoo import env
+    sevens = "examples/sevens.cardrules"
+    five, seven = load_game(sevens, options={"hand_size": 5}), load_game(sevens)
+    assert str(five) != str(seven)
+    sizes = []
+    for g in (five, seven):
+        st = g.new_initial_state()
+        st.apply_action(0)
+        sizes.append(len(st.st.zones[st.st.game.zone_base["hand"]]))
+    assert sizes == [5, 7]
+    e = env(sevens, players=4, options={"hand_size": 3})
+    e.reset(seed=0)
+    assert e.possible_agents == ["player_1", "player_2", "player_3", "player_4"]
+    assert e.state_.zones[e.cg.zone_base["hand"] + 3] and len(e.state_.zones[e.cg.zone_base["hand"]]) == 3
