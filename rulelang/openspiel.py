@@ -74,7 +74,6 @@ def load_game(path: str, players: Optional[int] = None, options: Optional[dict] 
             parameter_specification={"seed": 0, "deals": DEALS})
         _TYPES[short] = gtype
         cls = type(f"RulelangGame_{short}", (RulelangGame,), {"_short": short})
-        globals()[cls.__name__] = cls    # so that pickle finds it
         pyspiel.register_game(gtype, cls)
     return pyspiel.load_game(short, {"seed": int(seed), "deals": int(deals or DEALS)})
 
