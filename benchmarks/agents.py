@@ -4,7 +4,8 @@ For each rule file (default: the seed games in rules/), at 2 players, plays G ga
 match-up (default: ismcts against random, ismcts against mc, mc against random), the two agents
 changing seats every game and every game with its own seed, and prints the first agent's win
 rate with its 95% Wilson interval (a game without a winner counts as not won), and each agent's
-mean time per decision.  ``--budget N`` gives both search agents N playouts (mc) or iterations
+mean CPU time per decision (process time: on a shared machine wall time mostly measures the
+others).  ``--budget N`` gives both search agents N playouts (mc) or iterations
 (ismcts) per decision (default 100: the same number of random playouts each).  ``--markdown``
 prints the table as Markdown (as in docs/ai.md); ``--json PATH`` writes the figures.
 """
@@ -51,10 +52,10 @@ def play(cg, names: list, seed: int, budget: int) -> tuple:
     watching = [ag for ag in agents if hasattr(ag, "observe")]
     while not st.terminal:
         for p in list(st.current_players()):
-            t = time.perf_counter()
+            t = time.process_time()
             a = agents[p].act(View(st, p))
             spent[p][0] += 1
-            spent[p][1] += time.perf_counter() - t
+            spent[p][1] += time.process_time() - t
             st.apply_action(a, p)
             for ag in watching:
                 ag.observe(View(st, ag.seat))
@@ -85,6 +86,19 @@ def measure(path: str, first: str, second: str, games: int, budget: int) -> dict
             "ms_per_decision": {nm: 1000 * s / max(1, k) for nm, (k, s) in dec.items()}}
 
 
+HEADER = ("| game | match-up | games | first wins | no winner | win rate of the first (95% CI) "
+          "| CPU ms per decision |\n|---|---|---|---|---|---|---|")
+
+
+def markdown_row(r: dict) -> str:
+    first, second = r["first"], r["second"]
+    ms = r["ms_per_decision"]
+    lo, hi = r["ci"]
+    return (f"| {r['game']} | {first} vs {second} | {r['games']} | {r['wins']} | {r['no_winner']} "
+            f"| {r['rate']:.2f} ({lo:.2f}–{hi:.2f}) | {first} {ms[first]:.1f}, "
+            f"{second} {ms[second]:.1f} |")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*", default=SEED_GAMES)
@@ -92,11 +106,19 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=100)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--table", nargs="+", metavar="JSON",
+                    help="print the Markdown table of figures written by --json, and stop")
     args = ap.parse_args(argv)
+    if args.table:
+        print(HEADER)
+        for path in args.table:
+            with open(path) as fh:
+                for r in json.load(fh):
+                    print(markdown_row(r))
+        return 0
     rows = []
     if args.markdown:
-        print("| game | match-up | games | first wins | win rate (95% CI) | ms/decision |")
-        print("|---|---|---|---|---|---|")
+        print(HEADER)
     for path in args.files:
         for first, second in MATCHUPS:
             r = measure(path, first, second, args.games, args.budget)
@@ -105,8 +127,7 @@ def main(argv=None) -> int:
             times = f"{first} {ms[first]:.1f}, {second} {ms[second]:.1f}"
             lo, hi = r["ci"]
             if args.markdown:
-                print(f"| {r['game']} | {first} vs {second} | {r['games']} | {r['wins']} "
-                      f"| {r['rate']:.2f} ({lo:.2f}–{hi:.2f}) | {times} |", flush=True)
+                print(markdown_row(r), flush=True)
             else:
                 print(f"{r['game']:<24} {first:>6} vs {second:<6} {r['wins']:>3}/{r['games']:<3} "
                       f"{r['rate']:.2f} [{lo:.2f}, {hi:.2f}]  no winner {r['no_winner']}  "
