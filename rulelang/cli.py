@@ -1234,7 +1234,9 @@ agents: random (uniform among the legal choices, seeded from --seed and the seat
         first (always the first legal choice),
         mc (flat Monte Carlo: plays each choice out in random games of worlds sampled from
             what its seat sees, never the hidden cards; stronger and slower; mc:N plays
-            N playouts per decision, default 100)."""
+            N playouts per decision, default 100),
+        ismcts (information-set MCTS: one search tree over worlds sampled from what its seat
+            sees; ismcts:N runs N iterations per decision, default 200; see docs/ai.md)."""
 
 PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
