@@ -346,6 +346,7 @@ class Alternative:
     condition: Optional[Expr]
     body: tuple
     span: Span
+    display: Optional[str] = None    # ``LABEL "words for people" ...``
 
 
 @node
@@ -397,6 +398,7 @@ class Option(Decl):
     doc: Optional[str]
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``option NAME "how players call it" = ...``
 
 
 @node
@@ -424,6 +426,7 @@ class DeckType(Decl):
     extras: tuple        # of (group name, tuple of (card name, span), RankDef)
     replace: bool
     span: Span
+    display: tuple = ()  # of (extra card name, how players call it)
 
 
 @node
@@ -458,6 +461,9 @@ class Zone(Decl):
     size_hidden: bool
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``zone NAME "Its Name": ...``
+    shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
+    shown_with: Optional[tuple] = None   # ``shown with DEFINE``: (name, span)
 
 
 @node
@@ -469,6 +475,7 @@ class Var(Decl):
     init: Expr
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``var NAME "Its Name" ...``: shown to the players
 
 
 @node
