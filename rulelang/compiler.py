@@ -116,6 +116,17 @@ def _RET(nxt):
     raise AssertionError
 
 
+def log_turn(g):
+    """For the words of a game (``new_game(log=True)``): a turn is over and the next one begins;
+    ``("turn", turns played, whose turn now, direction, the zones now)``."""
+    g.log.append(("turn", g.turns, g.cur, g.dir, [z[:] for z in g.zones]))
+
+
+def log_shuffle(g, zi):
+    if g.log is not None:
+        g.log.append(("shuffle", zi))
+
+
 class AltInfo:
     """One alternative of a choice, as the runtime needs it."""
     __slots__ = ("label", "kind", "slot", "body_pc", "span", "proc")
@@ -719,7 +730,8 @@ class CompiledGame:
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
-        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), nxt)[1]))
+        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), log_shuffle(g, zf(g, fr)),
+                                            nxt)[2]))
 
     def s_Deal(self, st, b):
         count = self.cx(st.count) if st.count is not None else None
@@ -1405,6 +1417,8 @@ class CompiledGame:
                     else:
                         g.cur = (g.cur + g.dir * (1 + g.skip)) % n
                     g.skip = 0
+                    if g.log is not None:
+                        log_turn(g)
                     pc = 1
                 elif pc == 0:
                     fr[1] = 1
@@ -1439,6 +1453,8 @@ class CompiledGame:
                 else:
                     g.cur = (g.cur + g.dir * (1 + g.skip)) % n
                 g.skip = 0
+                if g.log is not None:
+                    log_turn(g)
                 if check_first and check(g):
                     return CALL
                 g.steps += 1
