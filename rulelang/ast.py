@@ -463,7 +463,6 @@ class Zone(Decl):
     span: Span
     display: Optional[str] = None    # ``zone NAME "Its Name": ...``
     shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
-    shown_with: Optional[tuple] = None   # ``shown with DEFINE``: (name, span)
 
 
 @node

@@ -245,18 +245,15 @@ class ToAst(Transformer):
     def size_hidden(self, meta, c): return "size_hidden"
     def not_shown(self, meta, c): return ("shown", "no")
     def shown_in_use(self, meta, c): return ("shown", "in use")
-    def shown_with(self, meta, c): return ("with", str(c[0]), _tspan(self.file, c[0]))
 
     def zone_decl(self, meta, c):
         props = list(c[2:])
         vis = [p for p in props if p in ("everyone", "nobody", "top", "owner")]
         shown = [p[1] for p in props if isinstance(p, tuple) and p[0] == "shown"]
-        beside = [p[1:] for p in props if isinstance(p, tuple) and p[0] == "with"]
         return A.Zone(str(c[0]), "per_player" in props, vis[-1] if vis else "everyone",
                       "size_hidden" in props, False, self.sp(meta),
                       display=_unquote(c[1]) if c[1] is not None else None,
-                      shown=shown[-1] if shown else "yes",
-                      shown_with=beside[-1] if beside else None)
+                      shown=shown[-1] if shown else "yes")
 
     def per_player_mark(self, meta, c):
         return True
