@@ -1389,6 +1389,8 @@ class CompiledGame:
             stack = g.stack
             while True:
                 if pc == 1:
+                    if g.log is not None and g.turns == 0 and not any(e[0] == "turn" for e in g.log):
+                        log_turn(g)             # the zones after setup, before the first turn
                     if check_first and check(g):
                         return CALL
                     g.steps += 1
