@@ -315,7 +315,7 @@ def cmd_run(args) -> int:
             head.append("\noptions: " + safe(words.options(opts)), style="dim")
         out.text(head)
         story = Narrator(words, st)
-        out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup"))
+        out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup" if story.seen else "the table at the start"))
         state = {"table_turn": 0}
 
         def flush(_before=None):
@@ -425,7 +425,7 @@ def cmd_play(args) -> int:
     import random as _random
 
     from .agents import HumanAgent, QuitGame, make_agent
-    from .render import (Narrator, changed_rows, choices_text, gained_text, result_text,
+    from .render import (Narrator, changed_rows, choices_text, result_text,
                          rows_table, seat_style, seat_text, zone_rows)
     from .words import Words
     from .termsafe import safe
@@ -476,8 +476,9 @@ def cmd_play(args) -> int:
         if st.sim is not None:
             head.append(" (the others choose at the same time, in secret)")
         if st.cur != you:
-            head.append(" in the turn of ")
+            head.append(", in the turn of ")
             head.append_text(seat_text(st.cur, you))
+            head.append(",")
         head.append(": " + safe(" or ".join(labels)))
         out.text(head)
         if len(choices) == 1:
@@ -533,9 +534,6 @@ def cmd_play(args) -> int:
     def flush(before=None):
         for line in story.lines():
             out.text(line)
-        if before is not None:
-            for t in gained_text(cg, before, st.zones, you):
-                out.text(t)
 
     flush()
     try:

@@ -3,9 +3,9 @@
 The machine identity of a game (``State.action_to_string``, the log, JSON, golden transcripts)
 uses the rule file's identifiers.  People read the rulebook's words instead: a zone, a choice
 label, an option, a variable or an extra card may be given its display text in the rule file
-(``zone attack_pile "Attack Pile": ...``, ``let_it_happen "let it happen":``), and otherwise
+(``zone draw_pile "Draw Pile": ...``, ``let_it_happen "let it happen":``), and otherwise
 the identifier is read with its underscores as spaces (a zone's words capitalised:
-``attack_pile`` reads "Attack Pile", ``let_it_happen`` "let it happen").
+``draw_pile`` reads "Draw Pile", ``let_it_happen`` "let it happen").
 
 :class:`Words` holds those names for one compiled game; :mod:`rulelang.render` and
 :mod:`rulelang.cli` use it for ``run`` and ``play``.  Nothing here names a particular game.
@@ -16,7 +16,7 @@ import re
 from typing import Optional
 
 PLURAL_NOUNS = ("card", "point", "turn", "round", "trick", "player", "game", "deck", "pile",
-                "time", "win", "life", "civilian", "soldier", "battle", "decision")
+                "time", "win", "life", "battle", "decision")
 _ONE_PLURAL = re.compile(r"(?<![\d.,])\b1 (" + "|".join(PLURAL_NOUNS) + r")s\b")
 _LIVES = re.compile(r"(?<![\d.,])\b1 lives\b")
 _PLAYER = re.compile(r"\bplayer (\d+)\b")
@@ -29,7 +29,7 @@ def humanize(ident: str) -> str:
 
 
 def title(ident: str) -> str:
-    """``attack_pile`` -> ``Attack Pile`` (words already capitalised are kept)."""
+    """``draw_pile`` -> ``Draw Pile`` (words already capitalised are kept)."""
     return " ".join(w[:1].upper() + w[1:] for w in humanize(ident).split())
 
 
@@ -98,7 +98,7 @@ class Words:
 
     # ---- choices -----------------------------------------------------------------------------
     def action(self, action: int, you: Optional[int] = None, hide_card: bool = False) -> str:
-        """The words of a choice for people (``attack the Damage Pile of Player 2``); the machine's
+        """The words of a choice for people (``take a card from Player 2``); the machine's
         words stay :meth:`State.action_to_string`.  ``hide_card``: a card the viewer may not see
         is "a card"."""
         from .runtime import ACTION_SHIFT, VALUE_MASK
