@@ -472,13 +472,13 @@ def cmd_play(args) -> int:
         choices = [words.action(a, you) for a in view.legal]
         out.blank()
         table("The table", not last_rows)
-        head = Text("Your decision", style="bold")
+        head = Text()
+        if st.cur != you:
+            head.append_text(seat_text(st.cur, you))
+            head.append("'s turn, ")
+        head.append("your decision" if st.cur != you else "Your decision", style="bold")
         if st.sim is not None:
             head.append(" (the others choose at the same time, in secret)")
-        if st.cur != you:
-            head.append(", in the turn of ")
-            head.append_text(seat_text(st.cur, you))
-            head.append(",")
         head.append(": " + safe(" or ".join(labels)))
         out.text(head)
         if len(choices) == 1:

@@ -124,8 +124,12 @@ class Words:
             value = str(v)
         pname = decl.param.name if decl.param is not None else None
         if pname and "{" + pname + "}" in label:
-            return label.replace("{" + pname + "}", value)
-        return f"{label} {value}"
+            text = label.replace("{" + pname + "}", value)
+        else:
+            text = f"{label} {value}"
+        if value == "you":             # "the Damage Pile of you" -> "your Damage Pile"
+            text = re.sub(r"\bthe ((?:[A-Z][\w']* ?)+) of you\b", lambda m: "your " + m.group(1).strip(), text)
+        return text
 
     def label(self, action: int) -> str:
         """The words of a choice's label alone (``block``), for a prompt's heading."""
