@@ -315,17 +315,21 @@ def cmd_run(args) -> int:
             head.append("\noptions: " + safe(words.options(opts)), style="dim")
         out.text(head)
         story = Narrator(words, st)
-        out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup" if story.seen else "the table at the start"))
         state = {"table_turn": 0}
+        after_setup = story.seen > 0
+        if after_setup:         # the zones as setup left them (the log kept them)
+            out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup"))
 
         def flush(_before=None):
             for line in story.lines():
                 out.text(line)
             if not st.terminal and st.turns - state["table_turn"] >= max(n, 1) * args.table_every:
                 state["table_turn"] = st.turns
-                out.show(rows_table(zone_rows(words, st.zones, None, st), f"after turn {st.turns}"))
+                out.show(rows_table(zone_rows(words, st.zones, None, st), f"the table in turn {story.turn}"))
 
         flush()
+        if not after_setup:     # setup stopped for a decision: what it did is told above
+            out.show(rows_table(zone_rows(words, st.zones, None, st), "the table at the first decision"))
         _play_out(st, agents, flush)
         flush()
         out.show(rows_table(zone_rows(words, st.zones, None, st), "the table at the end"))

@@ -180,7 +180,7 @@ def seat_text(seat: int, you: Optional[int] = None) -> Text:
 
 def card_text(name: str) -> Text:
     name = safe(name)
-    if any(s in name for s in RED_SUITS) or name.startswith("red"):
+    if any(s in name for s in RED_SUITS) or name.lower().startswith("red"):
         return Text(name, style="bold red")
     return Text(name, style="bold")
 
@@ -206,7 +206,7 @@ def _highlight_cards(text: str) -> Text:
     """Colour the red card names (``7♥``, ``Q♦``, ``red_joker``) inside a sentence (made safe
     for the terminal first: it comes from the rule file)."""
     t = Text(safe(text))
-    t.highlight_regex(r"\S*[♥♦]|\bred\w*", "bold red")
+    t.highlight_regex(r"\S*[♥♦]|\b[Rr]ed\w*(?: [Jj]oker)?", "bold red")
     return t
 
 
@@ -559,9 +559,10 @@ def _cards_value(words, cg, zi, cards, viewer, size_hidden, limit) -> Text:
     shown = names
     if len(names) > limit:
         shown = names[-limit:]
+    sep = ", " if any(" " in nm for nm in names) else " "     # names of several words
     for i, nm in enumerate(shown):
         if i:
-            t.append(" ")
+            t.append(sep)
         t.append_text(card_text(nm))
     if len(names) > limit:
         t.append(f"  (the top {limit} of {len(names)}: ... and {len(names) - limit} more below)",
@@ -691,10 +692,12 @@ def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()
         k = len(moved)
         if all(seen for _c, seen in moved) and k <= 8:
             what = Text()
-            for i, (c, _s) in enumerate(moved):
+            names = [words.card(cg.card_names[c]) for c, _s in moved]
+            sep = ", " if any(" " in nm for nm in names) else " "
+            for i, nm in enumerate(names):
                 if i:
-                    what.append(" ")
-                what.append_text(card_text(words.card(cg.card_names[c])))
+                    what.append(sep)
+                what.append_text(card_text(nm))
         else:
             what = Text("a card" if k == 1 else f"{k} cards")
             if k > 1 and not after[src] and len(before[src]) == k:
