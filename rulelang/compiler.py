@@ -123,8 +123,9 @@ def log_turn(g):
 
 
 def log_shuffle(g, zi):
+    """``("shuffle", zone, the zones now)``: the words tell the moves before it first."""
     if g.log is not None:
-        g.log.append(("shuffle", zi))
+        g.log.append(("shuffle", zi, [z[:] for z in g.zones]))
 
 
 class AltInfo:

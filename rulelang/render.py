@@ -729,7 +729,8 @@ class Narrator:
         self.numbered = 0           # the last turn number printed in the margin
         self.cur = st.cur
         self.dir = st.dir
-        self.zones = [z[:] for z in st.zones]
+        start = getattr(words.cg, "_start_zones", None)     # where the deck lay before setup
+        self.zones = [z[:] for z in (start if start is not None else st.zones)]
         for i, e in enumerate(st.log or ()):     # the table after setup: the story starts there
             if e[0] == "turn" and e[1] == 0:
                 self.seen = i + 1
@@ -788,6 +789,9 @@ class Narrator:
                 self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
             elif kind == "shuffle":
                 name = cg.zone_info[e[1]][0]
+                for t in moves_lines(w, self.zones, e[2], viewer, told):
+                    self._out(out, t)
+                self.zones = e[2]
                 if w.shown(name) != "no":
                     self._out(out, Text("  · " + safe(w.zone_of(e[1], viewer)) + " is shuffled",
                                         style="dim"))

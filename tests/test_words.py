@@ -284,3 +284,38 @@ def test_only_choice_is_not_a_question(capsys, monkeypatch):
     assert "(your only choice, made for you)" in out
     for m in re.finditer(r"\(your only choice, made for you\)\n(.*)", out):
         assert "Choose" not in m.group(1)
+
+
+# ---- docs/transcripts.md shows what the commands print ---------------------------------------
+
+def _doc_blocks():
+    text = open(os.path.join(ROOT, "docs", "transcripts.md"), encoding="utf-8").read()
+    return re.findall(r"```text\n\$ ([^\n]*)\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("command,body", _doc_blocks())
+def test_transcripts_doc_is_what_rulelang_prints(command, body, capsys, monkeypatch):
+    stdin = None
+    m = re.match(r"printf '(.*)' \| rulelang (.*)", command)
+    if m:
+        stdin, args = m.group(1).replace("\\n", "\n"), m.group(2).split()
+    else:
+        args = command.split()[1:]
+    args = [os.path.join(ROOT, a) if a.endswith(".cardrules") else a for a in args]
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(args) == 0
+    out = [ln.rstrip() for ln in capsys.readouterr().out.split("\n")]
+    pos = 0
+    for chunk in body.rstrip("\n").split("\n...\n") if "\n...\n" in body.strip("\n") else [body]:
+        lines = [ln for ln in chunk.strip("\n").split("\n") if ln != "..."]
+        if not lines:
+            continue
+        for i in range(pos, len(out) - len(lines) + 1):
+            if out[i:i + len(lines)] == lines:
+                pos = i + len(lines)
+                break
+        else:
+            raise AssertionError(f"not printed by `{command}`:\n" + "\n".join(lines))
