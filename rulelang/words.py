@@ -127,7 +127,7 @@ class Words:
             text = label.replace("{" + pname + "}", value)
         else:
             text = f"{label} {value}"
-        if value == "you":             # "the Damage Pile of you" -> "your Damage Pile"
+        if value == "you":             # "the Draw Pile of you" -> "your Draw Pile"
             text = re.sub(r"\bthe ((?:[A-Z][\w']* ?)+) of you\b", lambda m: "your " + m.group(1).strip(), text)
         return text
 
