@@ -727,6 +727,7 @@ class Narrator:
         self.seen = 0
         self.turn = 1               # the number of the turn being played
         self.numbered = 0           # the last turn number printed in the margin
+        self.preamble = []          # what setup said, when the story starts after setup
         self.cur = st.cur
         self.dir = st.dir
         start = getattr(words.cg, "_start_zones", None)     # where the deck lay before setup
@@ -735,6 +736,8 @@ class Narrator:
             if e[0] == "turn" and e[1] == 0:
                 self.seen = i + 1
                 self.cur, self.dir, self.zones = e[2], e[3], e[4]
+                # what setup said is still told (what it moved is the table after setup)
+                self.preamble = [x for x in st.log[:i] if x[0] in ("say", "reveal")]
                 break
 
     def _out(self, out: list, line: Text):
@@ -758,6 +761,11 @@ class Narrator:
         st, w, viewer = self.st, self.words, self.viewer
         cg = w.cg
         out: list = []
+        for e in self.preamble:
+            line = said_text(w, e[1], e[2], viewer) if e[0] == "say" else \
+                reveal_text(e[1], w.card(e[2]), viewer)
+            out.append(with_turn(None, line))
+        self.preamble = []
         log = st.log
         entries = log[self.seen:]
         self.seen = len(log)
