@@ -788,11 +788,15 @@ class Narrator:
                 t.append_text(_highlight_cards(text))
                 self._out(out, t)
             elif kind == "say":
-                text = w.text(e[2], viewer)
-                if last_choice is not None and last_choice[0] == e[1] and \
-                        _same_words(text, last_choice[1]):
-                    continue
-                self._out(out, said_text(w, e[1], e[2], viewer))
+                raw = e[2]
+                if last_choice is not None and last_choice[0] == e[1]:
+                    # `pass` then "cannot draw: passes": the reason is news, the choice is not
+                    if _same_words(w.text(raw, viewer), last_choice[1]):
+                        continue
+                    head, sep, tail = raw.rpartition(": ")
+                    if sep and head and _same_words(w.text(tail, viewer), last_choice[1]):
+                        raw = head
+                self._out(out, said_text(w, e[1], raw, viewer))
             elif kind == "reveal":
                 self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
             elif kind == "shuffle":

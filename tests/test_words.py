@@ -71,6 +71,12 @@ def test_run_transcript_reads_like_the_game(capsys, path, players):
     assert result and int(result.group(2)) == len(numbers)
 
 
+def test_a_say_that_repeats_the_choice_is_not_told_twice(capsys):
+    out = _run(capsys, "rules/internecine.cardrules", 2, 1)
+    assert re.search(r"Player \d: wait\n +» Player \d has no army and no population\n", out)
+    assert "no population: waits" not in out
+
+
 def test_a_game_without_decisions_numbers_every_turn(capsys):
     out = _run(capsys, "rules/attack_speed.cardrules", 2, 3)
     numbers = [int(m) for m in re.findall(r"^ {0,3}(\d+)  \S", out, re.M)]
@@ -257,6 +263,8 @@ def test_play_through_a_terminal(path, players, seat, seed):
         assert re.search(r"[Yy]our decision[^:]*: \S", heading)
         assert re.search(r"^\s+1\) \S", s, re.M)
     assert "You are player %d of %d" % (seat, players) in text
+    if "internecine" in path:     # the seat's colour is told
+        assert "your Colour: " + ("red" if seat == 1 else "black") in text
     # the whole table once at the first prompt and once for `?`; otherwise only what changed
     assert text.count("\nThe table\n") == 2
     last = {}
