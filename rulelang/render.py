@@ -679,12 +679,15 @@ def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()
             if key not in groups:
                 groups[key] = []
                 order.append(key)
-            groups[key].append((c, b[1] or _sees(cg, zi, i, size, viewer)))
+            groups[key].append((c, b[1] or _sees(cg, zi, i, size, viewer), i))
     lines = []
     for src, dst in order:
-        moved = [(c, seen) for c, seen in groups[(src, dst)] if c not in told]
+        moved = [(c, seen) for c, seen, _i in groups[(src, dst)] if c not in told]
         if not moved:
             continue
+        # under the pile: every card moved lies below every card that was there already
+        under = len(after[dst]) > len(groups[(src, dst)]) and \
+            max(i for _c, _s, i in groups[(src, dst)]) < len(groups[(src, dst)])
         sname, dname = cg.zone_info[src][0], cg.zone_info[dst][0]
         s_shown, d_shown = words.shown(sname) != "no", words.shown(dname) != "no"
         if not s_shown and not d_shown:
@@ -707,7 +710,7 @@ def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()
         if s_shown:
             t.append(" from " + safe(words.zone_of(src, viewer)))
         if d_shown:
-            t.append(" to " + safe(words.zone_of(dst, viewer)))
+            t.append((" to the bottom of " if under else " to ") + safe(words.zone_of(dst, viewer)))
         else:
             t.append(" put aside")
         lines.append(t)
