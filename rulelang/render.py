@@ -686,8 +686,8 @@ def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()
         if not moved:
             continue
         # under the pile: every card moved lies below every card that was there already
-        under = len(after[dst]) > len(groups[(src, dst)]) and \
-            max(i for _c, _s, i in groups[(src, dst)]) < len(groups[(src, dst)])
+        stayed = [i for i, c in enumerate(after[dst]) if where_before.get(c, (None,))[0] == dst]
+        under = bool(stayed) and max(i for _c, _s, i in groups[(src, dst)]) < min(stayed)
         sname, dname = cg.zone_info[src][0], cg.zone_info[dst][0]
         s_shown, d_shown = words.shown(sname) != "no", words.shown(dname) != "no"
         if not s_shown and not d_shown:

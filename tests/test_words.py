@@ -327,3 +327,30 @@ def test_transcripts_doc_is_what_rulelang_prints(command, body, capsys, monkeypa
                 break
         else:
             raise AssertionError(f"not printed by `{command}`:\n" + "\n".join(lines))
+
+
+def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
+    from rulelang.render import moves_lines
+    path = tmp_path / "shown.cardrules"
+    path.write_text(SHOWN, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    words = Words(cg)
+    st = cg.new_game(seed=1)
+    zi = {(name, owner): i for i, (name, owner, _v, _s) in enumerate(cg.zone_info)}
+    draw, hand0 = zi[("draw_pile", -1)], zi[("hand", 0)]
+    before = [z[:] for z in st.zones]
+    after = [z[:] for z in st.zones]
+    card = after[draw].pop()
+    after[hand0].insert(0, card)                      # under the cards already in the hand
+    name = words.card(cg.card_names[card])
+    spectator = [t.plain for t in moves_lines(words, before, after, None)]
+    assert spectator == [f"  · {name} from Draw Pile to the bottom of Hand of Player 1"]
+    other = [t.plain for t in moves_lines(words, before, after, 1)]
+    assert other == ["  · a card from Draw Pile to the bottom of Hand of Player 1"]
+    owner = [t.plain for t in moves_lines(words, before, after, 0)]
+    assert owner == [f"  · {name} from Draw Pile to the bottom of your Hand"]
+    after[hand0].remove(card)
+    after[hand0].append(card)                         # on top
+    assert [t.plain for t in moves_lines(words, before, after, None)] == \
+        [f"  · {name} from Draw Pile to Hand of Player 1"]
+    assert moves_lines(words, before, after, None, told={card}) == []
