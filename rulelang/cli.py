@@ -493,7 +493,7 @@ def cmd_play(args) -> int:
     echo = not _isatty(sys.stdin)
     read = _input
     words = Words(cg)
-    story = Narrator(words, st, you)
+    story = Narrator(words, st, you, resumed=saved is not None)
     last_rows: dict = {}
 
     def table(title, whole):

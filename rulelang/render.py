@@ -725,7 +725,7 @@ class Narrator:
     call into lines, each turn numbered in the margin (turns without a decision too), with what
     the rules did between them: cards moved, piles turned over, skips, reversals, shuffles."""
 
-    def __init__(self, words, st, viewer: Optional[int] = None):
+    def __init__(self, words, st, viewer: Optional[int] = None, resumed: bool = False):
         self.words = words
         self.st = st
         self.viewer = viewer
@@ -736,6 +736,9 @@ class Narrator:
         self.cur = st.cur
         self.dir = st.dir
         start = getattr(words.cg, "_start_zones", None)     # where the deck lay before setup
+        if resumed:                 # a saved game goes on: the story starts where it stands
+            start = st.zones
+            self.turn = st.turns + 1
         self.zones = [z[:] for z in (start if start is not None else st.zones)]
         for i, e in enumerate(st.log or ()):     # the table after setup: the story starts there
             if e[0] == "turn" and e[1] == 0:
