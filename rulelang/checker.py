@@ -16,6 +16,7 @@ import attrs
 
 from . import ast as A
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from .limits import MAX_EXPR_DEPTH
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
@@ -276,6 +277,8 @@ class Checker:
         self.choose_slots: dict = {}
         self.expanding: list = []
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
+        self.depth = 0                    # expressions being checked inside one another (RL202)
+        self.deep_roots: set = set()      # the expressions already reported too deep
 
     # -- reporting
     def error(self, code, message, span, hint=None):
@@ -856,9 +859,27 @@ class Checker:
         return t
 
     def expr(self, e, s) -> str:
-        t = getattr(self, "ex_" + type(e).__name__)(e, s)
+        if self.depth == 0:
+            self.root = e
+        elif self.depth >= MAX_EXPR_DEPTH:
+            return self.too_deep()
+        self.depth += 1
+        try:
+            t = getattr(self, "ex_" + type(e).__name__)(e, s)
+        finally:
+            self.depth -= 1
         self.types[id(e)] = t
         return t
+
+    def too_deep(self):
+        """RL202 for an expression that only its defines make too deep (the parser reports the
+        ones written so); nothing deeper is checked, so no walk of it can recurse without end."""
+        if id(self.root) not in self.deep_roots:
+            self.deep_roots.add(id(self.root))
+            self.error("RL202", f"this expression is nested more than {MAX_EXPR_DEPTH} deep once "
+                       "its defines are put in place", self.root.span,
+                       "compute a part first with `let NAME = ...`, or make the defines simpler")
+        return ANY
 
     def ex_Int(self, e, s): return NUMBER
     def ex_Bool(self, e, s): return FLAG

@@ -45,7 +45,18 @@ def _code(src: str):
     again for each number of players (most of a game's functions do not depend on it) and when
     a rule is generated twice (first to learn whether it can be).  The names it uses are bound
     at each exec, in that game's own namespace."""
-    return compile(_safe(src), "<rulelang>", "exec")
+    return _compile_source(src)
+
+
+def _compile_source(src: str):
+    """Compile generated source.  Python refuses some sources that the language allows (more
+    than 20 loops inside one another, 100 levels of indentation, 200 nested parentheses, an
+    expression too deep for its compiler): then the compiler keeps its closures (Unsupported),
+    which have no such limits."""
+    try:
+        return compile(_safe(src), "<rulelang>", "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:
+        raise Unsupported(f"Python cannot compile it: {err}") from None
 
 
 def _as_int(code: str) -> str:
@@ -454,7 +465,7 @@ class StatementGen:
         for st in stmts:
             self.stmt(st, lines, "    ")
         src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
-        code = compile(_safe(src), "<rulelang>", "exec")
+        code = _compile_source(src)
         base = dict(self.x.ns)
 
         def make(nxt):
