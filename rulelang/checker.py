@@ -16,7 +16,8 @@ import attrs
 
 from . import ast as A
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from .limits import MAX_EXPR_DEPTH
+from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS
+from .runtime import VALUE_MASK as MAX_CARDS
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
@@ -304,6 +305,11 @@ class Checker:
                 self.error("RL131", f"`players {players.low} to {players.high}` is no range of players",
                            players.span, "write the smaller number first, e.g. `players 2 to 5`")
             self.players = (players.low, max(players.low, players.high))
+            if self.players[1] > MAX_PLAYERS:
+                self.error("RL204", f"a game is for at most {MAX_PLAYERS} players, not "
+                           f"{self.players[1]}", players.span,
+                           f"write a number of players up to {MAX_PLAYERS}")
+                self.players = (min(self.players[0], MAX_PLAYERS), MAX_PLAYERS)
         if self.players_asked is not None and not (self.players[0] <= self.players_asked <= self.players[1]):
             self.error("RL132", f"this game is for {self.players[0]} to {self.players[1]} players, "
                        f"not {self.players_asked}",
@@ -442,6 +448,10 @@ class Checker:
             except ValueError:
                 self.error("RL144", f"option `{o.name}` is a number, not `{raw}`", o.span,
                            f"e.g. --set {o.name}={o.default}")
+                return o.default
+            if abs(v) > MAX_NUMBER:
+                self.error("RL145", f"option `{o.name}` must be at most {MAX_NUMBER} (10^15) "
+                           "either way", o.span, f"e.g. --set {o.name}={o.default}")
                 return o.default
             if o.low is not None and not (o.low <= v <= o.high):
                 self.error("RL145", f"option `{o.name}` must be from {o.low} to {o.high}, not {v}",
@@ -1163,6 +1173,7 @@ class Checker:
 
     # -- whole-game checks
     def check_deals(self):
+        _check_deck_size(self)
         _check_deals(self)
 
     def check_reachability(self, by_type):
@@ -1303,46 +1314,84 @@ def _checker_deck_size(c, n):
     return per_copy * max(0, copies)
 
 
+def _counted(c, e, counts):
+    """The value of ``e`` for each number of players in ``counts`` (None where it is not known
+    before the game), worked out once when ``e`` does not depend on the number of players."""
+    k = const_value(c, e, None)
+    if k is not None:
+        return {n: k for n in counts}
+    return {n: const_value(c, e, n) for n in counts}
+
+
+def _ranges(counts) -> str:
+    """``2, 3, 4, 7`` as ``2 to 4, 7``."""
+    out, start, prev = [], None, None
+    for n in list(counts) + [None]:
+        if start is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            out.append(str(start) if start == prev else
+                       f"{start}, {prev}" if prev == start + 1 else f"{start} to {prev}")
+        start = prev = n
+    return ", ".join(out)
+
+
+def _check_deck_size(c):
+    """A deck of more cards than a game may use (RL172), for any allowed number of players whose
+    deck is known before the game (the compiler reports the others)."""
+    lo, hi = c.players
+    bad = [(n, size) for n in range(lo, hi + 1)
+           for size in [_checker_deck_size(c, n)] if size is not None and size > MAX_CARDS]
+    if bad and c.deck is not None:
+        n, size = bad[0]
+        c.error("RL172", f"{size} cards is more than the {MAX_CARDS} a game may use",
+                c.deck.span, "use fewer copies of the deck" if lo == hi else
+                f"this happens with {_ranges(b[0] for b in bad)} players; use fewer copies of "
+                "the deck, or allow fewer players")
+
+
 def _check_deals(c):
     """Deals that need more cards than the deck has, for any allowed number of players.  The
     deals at the top of ``setup`` add up (each takes from what the ones before left); a deal
-    anywhere else is compared with the whole deck."""
+    anywhere else is compared with the whole deck.  Each deal's count is worked out once per
+    number of players, so the work grows with the deals times the counts (at most
+    MAX_PLAYERS), never with the deals squared."""
     lo, hi = c.players
-    if hi - lo > 64:
-        return
+    counts = range(lo, hi + 1)
+    sizes = {n: _checker_deck_size(c, n) for n in counts}
     setup = c.rules.get("setup")
     top = set()
     if setup is not None:
         top = {id(st) for st in setup.decl.body if isinstance(st, A.Deal)}
+    dealt = {n: 0 for n in counts}        # by the deals at the top of setup so far
     deals = [n for n in _walk([r.decl.body for r in c.rules.values()]) if isinstance(n, A.Deal)]
+    if setup is not None:                 # the top of setup first, in its order
+        first = [st for st in setup.decl.body if isinstance(st, A.Deal)]
+        deals = first + [st for st in deals if id(st) not in top]
     for st in deals:
         if st.count is None:
             continue
+        ks = _counted(c, st.count, counts)
         bad = []
-        for n in range(lo, hi + 1):
-            size = _checker_deck_size(c, n)
-            k = const_value(c, st.count, n)
-            if size is None or k is None or isinstance(k, bool):
+        for n in counts:
+            size, k = sizes[n], ks[n]
+            if k is None or isinstance(k, bool):
                 continue
-            before = 0
+            before = dealt[n] if id(st) in top else 0
             if id(st) in top:
-                for other in setup.decl.body:
-                    if other is st:
-                        break
-                    if isinstance(other, A.Deal) and other.count is not None:
-                        kk = const_value(c, other.count, n)
-                        if kk is not None and not isinstance(kk, bool):
-                            before += kk * n
+                dealt[n] += k * n
+            if size is None:
+                continue
             if before + k * n > size and before <= size:
                 bad.append((n, k, size, before))
         if bad:
             n, k, size, before = bad[0]
-            counts = ", ".join(str(b[0]) for b in bad)
             earlier = f" after {before} already dealt" if before else ""
             c.error("RL173", f"dealing {k} cards to each of {n} players needs {k * n} cards{earlier}, "
                     f"but the deck has {size}", st.span,
-                    f"this happens with {counts} players; deal fewer cards, use more copies of "
-                    f"the deck, or allow fewer players")
+                    f"this happens with {_ranges(b[0] for b in bad)} players; deal fewer cards, "
+                    "use more copies of the deck, or allow fewer players")
 
 
 def _leaves(st):

@@ -317,6 +317,12 @@ class CompiledGame:
             int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
         rank_numbers = dict(m.ranks)
         cycle = set()
+        per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits) + sum(
+            len(names) for group, names, _r in dt.extras if include and group == deck.with_group)
+        if per_copy * copies > MAX_CARDS:      # reported below; not built (copies may be huge)
+            too_many, copies = per_copy * copies, 0
+        else:
+            too_many = 0
         for copy in range(max(0, copies)):
             for si, suit in enumerate(dt.suits):
                 for r in dt.ranks:
@@ -334,8 +340,8 @@ class CompiledGame:
                     for name, _ in names:
                         self.cards.append((rank.name, rank_numbers[rank.name], -1, name))
                         self.card_zone.append(copy)
-        if len(self.cards) > MAX_CARDS:
-            self.problems.append(("RL172", f"{len(self.cards)} cards is more than the "
+        if too_many or len(self.cards) > MAX_CARDS:
+            self.problems.append(("RL172", f"{too_many or len(self.cards)} cards is more than the "
                                   f"{MAX_CARDS} a game may use", deck.span))
         self.rank_cycle = sorted(cycle)
         nxt = {}

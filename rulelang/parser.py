@@ -650,8 +650,8 @@ def _limits(tree, file: str) -> list:
                 if len(digits) > MAX_NUMBER_DIGITS or (digits and int(digits) > MAX_NUMBER):
                     shown = str(node) if len(node) <= 24 else f"{str(node)[:12]}...({len(node)} digits)"
                     out.append(Diagnostic(
-                        "RL203", ERROR, f"the number {shown} is too large: numbers go up to "
-                        f"{MAX_NUMBER:,}".replace(",", "_"), _tspan(file, node),
+                        "RL203", ERROR, f"the number {shown} is too large: numbers are at most "
+                        f"{MAX_NUMBER} (10^{MAX_NUMBER_DIGITS - 1})", _tspan(file, node),
                         "a game needs no such number; write a smaller one"))
             continue
         if node is None:
