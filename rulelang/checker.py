@@ -1152,7 +1152,20 @@ class Checker:
     def ex_Arith(self, e, s):
         self.expect(e.left, NUMBER, s, f"the left of `{e.op}`")
         self.expect(e.right, NUMBER, s, f"the right of `{e.op}`")
+        if e.op in ("/", "mod"):
+            self.check_divisor(e)
         return NUMBER
+
+    def check_divisor(self, e):
+        """RL205: a division by a number known before the game (options, the number of players)
+        that is zero.  (One known only while the game is played stops it with RL911.)"""
+        counts = range(self.players[0], self.players[1] + 1)
+        zero = [n for n, k in _counted(self, e.right, counts).items()
+                if k is not None and not isinstance(k, bool) and k == 0]
+        if zero:
+            self.error("RL205", f"`{e.op}` by zero" + ("" if len(zero) == len(counts) else
+                       f" with {_ranges(zero)} players"), e.right.span,
+                       "a number cannot be divided by zero; divide by something that is never 0")
 
     def ex_Cases(self, e, s):
         types = []

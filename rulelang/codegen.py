@@ -19,6 +19,8 @@ import functools
 import re
 
 from . import ast as A
+from .limits import MAX_NUMBER
+from .runtime import GameProblem
 
 
 class Unsupported(Exception):
@@ -69,12 +71,51 @@ def _literal(code: str):
     return {"0": 0, "(0)": 0, "1": 1, "(1)": 1}.get(code)
 
 
-def _div(a, b):
-    return a // b if b else 0
+def _div(a, b, span=None):
+    if b:
+        return a // b
+    raise GameProblem("RL911", f"{a} is divided by zero", span)
 
 
-def _mod(a, b):
-    return a % b if b else 0
+def _mod(a, b, span=None):
+    if b:
+        return a % b
+    raise GameProblem("RL911", f"{a} mod 0: a number cannot be divided by zero", span)
+
+
+def _mul(a, b, span=None):
+    v = a * b
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise too_large(v, span)
+
+
+def too_large(v, span=None):
+    """RL910: a number computed beyond the bound of every number (rulelang/limits.py)."""
+    return GameProblem("RL910", f"the number {v} is too large: numbers are at most {MAX_NUMBER} "
+                       "(10^15) either way", span)
+
+
+def _big(v, span):
+    raise too_large(v, span)
+
+
+def computes(e, refs) -> bool:
+    """Does ``e`` add, subtract or multiply (through its defines too)?  A number stored from such
+    an expression is checked against the bound (RL910): without that, a rule that doubles a
+    variable again and again would fill the memory before the step budget runs out."""
+    from .checker import Expanded, _walk
+    todo = [e]
+    while todo:
+        for n in _walk(todo.pop()):
+            if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
+                return True
+            ref = refs.get(id(n)) if isinstance(n, (A.Name, A.Call, A.Of)) else None
+            if ref is not None and ref[0] == "expanded":
+                todo.append(ref[1])
+            elif isinstance(n, Expanded):
+                pass               # _walk goes into its body
+    return False
 
 
 def _top(z):
@@ -91,7 +132,8 @@ class ExprGen:
     def __init__(self, cg):
         self.cg = cg
         self.refs = cg.refs
-        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
+        self.ns = {"_div": _div, "_mod": _mod, "_mul": _mul, "_big": _big, "_top": _top,
+                   "_bottom": _bottom, "_none": (-1,)}
         self.names = {}
         self.counter = 0
         # The direction of play: the constant 1 in a game that never reverses it.
@@ -408,11 +450,14 @@ class ExprGen:
 
     def g_Arith(self, e, env):
         a, b = self.gen(e.left, env), self.gen(e.right, env)
-        if e.op in ("+", "-", "*"):
+        if e.op in ("+", "-"):
             return f"({a} {e.op} {b})"
+        span = self.const(e.span)
+        if e.op == "*":                        # the one operator that can grow a number fast
+            return f"_mul({a}, {b}, {span})"
         if e.op == "/":
-            return f"_div({a}, {b})"
-        return f"_mod({a}, {b})"
+            return f"_div({a}, {b}, {span})"
+        return f"_mod({a}, {b}, {span})"
 
     def g_Cases(self, e, env):
         cases = []
@@ -511,8 +556,17 @@ class StatementGen:
         return True
 
     def t_Let(self, st, lines, ind):
-        lines.append(f"{ind}fr[{3 + int(self.refs[id(st)])}] = {_as_int(self.e(st.value))}")
+        place = f"fr[{3 + int(self.refs[id(st)])}]"
+        lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
+        if computes(st.value, self.refs):
+            self.bound(place, st, lines, ind)
         return True
+
+    def bound(self, place, st, lines, ind):
+        """The number just stored in ``place`` (code without side effects) must be within the
+        bound (RL910)."""
+        lines.append(f"{ind}if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
+                     f"_big({place}, {self.x.const(st.span)})")
 
     def t_Assign(self, st, lines, ind):
         t = st.target
@@ -533,7 +587,12 @@ class StatementGen:
             return False
         v = self.e(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        checked = st.op != "set" or computes(st.value, self.refs)
+        if checked and "rng" in place:        # the place must be read again: leave it to closures
+            return False
         lines.append(f"{ind}{place} {op} {_as_int(v)}")
+        if checked:
+            self.bound(place, st, lines, ind)
         return True
 
     def t_Say(self, st, lines, ind):

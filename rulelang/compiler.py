@@ -15,7 +15,8 @@ from typing import Optional
 
 from . import ast as A
 from .rng import Rng
-from .codegen import ExprGen, StatementGen, Unsupported
+from .codegen import ExprGen, StatementGen, Unsupported, computes, too_large
+from .limits import MAX_NUMBER
 from .rulegen import RuleGen, inline_body, not_recursive
 from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
@@ -295,7 +296,11 @@ class CompiledGame:
         st.cur = 0
         st.dir = 1
         st.rng = Rng(0)
-        return f(st, self._scratch(nslots, you))
+        try:
+            return f(st, self._scratch(nslots, you))
+        except GameProblem as e:        # divided by zero, too large: the game cannot be made
+            self.problems.append((e.code, e.message, e.span))
+            return 0
 
     def _build_cards(self):
         m = self.model
@@ -398,13 +403,18 @@ class CompiledGame:
                 fr = [-1, 0, 0] + [cid] * slots
                 suit = m.suits[si] if si >= 0 else None
                 value = None
-                for sels, f in compiled:
-                    if any(s == rname or s == suit or s == extra or
-                           (isinstance(s, int) and s == num) for s in sels):
-                        value = f(st, fr)
-                        break
-                if value is None:
-                    value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                try:
+                    for sels, f in compiled:
+                        if any(s == rname or s == suit or s == extra or
+                               (isinstance(s, int) and s == num) for s in sels):
+                            value = f(st, fr)
+                            break
+                    if value is None:
+                        value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                except GameProblem as e:    # divided by zero, too large: reported by `check`
+                    if (e.code, e.message, e.span) not in self.problems:
+                        self.problems.append((e.code, e.message, e.span))
+                    value = 0
                 table.append(int(value))
             table.append(0 if typ == NUMBER else -1)
             self.attr_tables[name] = table
@@ -658,17 +668,27 @@ class CompiledGame:
             return lambda g, fr: a(g, fr) + b(g, fr)
         if op == "-":
             return lambda g, fr: a(g, fr) - b(g, fr)
+        span = e.span
         if op == "*":
-            return lambda g, fr: a(g, fr) * b(g, fr)
+            def mul(g, fr):
+                v = a(g, fr) * b(g, fr)
+                if -MAX_NUMBER <= v <= MAX_NUMBER:
+                    return v
+                raise too_large(v, span)
+            return mul
         if op == "/":
             def div(g, fr):
-                d = b(g, fr)
-                return a(g, fr) // d if d else 0
+                x, d = a(g, fr), b(g, fr)
+                if d:
+                    return x // d
+                raise GameProblem("RL911", f"{x} is divided by zero", span)
             return div
 
         def mod(g, fr):
-            d = b(g, fr)
-            return a(g, fr) % d if d else 0
+            x, d = a(g, fr), b(g, fr)
+            if d:
+                return x % d
+            raise GameProblem("RL911", f"{x} mod 0: a number cannot be divided by zero", span)
         return mod
 
     def x_Cases(self, e):
@@ -920,6 +940,9 @@ class CompiledGame:
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)
+        if op != "set" or computes(st.value, self.refs):
+            val = self._bounded(val, op, getter, st.span)
+            op = "set"
         if op == "set":
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, int(val(g, fr))), nxt)[1]))
         elif op == "add":
@@ -927,9 +950,26 @@ class CompiledGame:
         else:
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) - val(g, fr)), nxt)[1]))
 
+    @staticmethod
+    def _bounded(val, op, getter, span):
+        """The value a ``set``, ``add`` or ``subtract`` stores, checked against the bound of
+        every number (RL910; see codegen.computes)."""
+        def value(g, fr):
+            v = int(val(g, fr))
+            if op == "add":
+                v = getter(g, fr) + v
+            elif op == "sub":
+                v = getter(g, fr) - v
+            if -MAX_NUMBER <= v <= MAX_NUMBER:
+                return v
+            raise too_large(v, span)
+        return value
+
     def s_Let(self, st, b):
         i = 3 + self.refs[id(st)]
         val = self.cx(st.value)
+        if computes(st.value, self.refs):
+            val = self._bounded(val, "set", None, st.span)
 
         def make(nxt):
             def let(g, fr):
@@ -1567,10 +1607,14 @@ class CompiledGame:
         g.problem = None
         g.max_steps = max_steps or self.max_steps
         nslots = self.model.var_ctx.nslots
-        for i, (name, owner, typ) in enumerate(self.var_info):
-            init = self._var_init[name]
-            g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
         g.stack = [[self.root, 0, 0]]
+        try:
+            for i, (name, owner, typ) in enumerate(self.var_info):
+                init = self._var_init[name]
+                g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
+        except GameProblem as e:       # a first value divided by zero, or too large
+            self.problem_stop(g, e)
+            return g
         self.run(g)
         return g
 
