@@ -15,9 +15,29 @@ from typing import Optional
 import attrs
 
 from . import ast as A
-from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
-from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS
+from .diagnostics import ERROR, WARNING, Diagnostic
+from .diagnostics import did_you_mean as _closest
+from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, no_gc
 from .runtime import VALUE_MASK as MAX_CARDS
+
+# A "did you mean" hint compares a name with every known name: for a file with thousands of
+# unknown names and thousands of known ones that is quadratic.  Each check gets this many name
+# comparisons for its hints (a file of a few hundred names with a hundred mistakes needs a
+# tenth of it); the diagnostics after that come without a hint.
+HINT_BUDGET = 50_000
+_hint_budget = [HINT_BUDGET]
+
+
+def did_you_mean(name, candidates):
+    if len(name) > 64:                      # nobody misspells a name that long
+        return None
+    if not hasattr(candidates, "__len__"):
+        candidates = list(candidates)
+    if _hint_budget[0] < len(candidates):
+        return None
+    _hint_budget[0] -= len(candidates)
+    return _closest(name, candidates)
+
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
@@ -279,6 +299,8 @@ class Checker:
         self.expanding: list = []
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.depth = 0                    # expressions being checked inside one another (RL202)
+        _hint_budget[0] = HINT_BUDGET
+        self.global_names = None          # every declared name, made at the first unknown one
         self.deep_roots: set = set()      # the expressions already reported too deep
 
     # -- reporting
@@ -1009,8 +1031,13 @@ class Checker:
         return ANY
 
     def all_names(self, s):
-        names = set(self.vars) | set(self.zones) | set(self.options) | set(self.ranks) \
-            | set(self.suits) | set(self.card_names) | set(self.symbols) | set(self.defines)
+        if self.global_names is None or self.global_names[1] != len(self.symbols):
+            self.global_names = (set(self.vars) | set(self.zones) | set(self.options)
+                                 | set(self.ranks) | set(self.suits) | set(self.card_names)
+                                 | set(self.symbols) | set(self.defines), len(self.symbols))
+        if _hint_budget[0] < len(self.global_names[0]):   # no hint will be made
+            return ()
+        names = set(self.global_names[0])
         sc = s
         while sc is not None:
             names |= set(sc.names)
@@ -1202,10 +1229,15 @@ class Checker:
                 if callee in self.rules and callee not in reached:
                     reached.add(callee)
                     todo.append(callee)
+        callers_of: dict = {}
+        for m, cs in calls.items():
+            for c in cs:
+                if c != m:
+                    callers_of.setdefault(c, []).append(m)
         for n, r in self.rules.items():
             if n in reached or n in self.named_rules:
                 continue
-            callers = sorted(m for m, cs in calls.items() if n in cs and m != n)
+            callers = sorted(callers_of.get(n, ()))
             if callers:
                 self.warning("RL190", f"rule `{n}` can never run: only "
                              + ", ".join(f"`{m}`" for m in callers)
@@ -1515,7 +1547,8 @@ def check(decls: list, file: str, overrides: dict | None = None,
     """Check merged declarations.  Returns every diagnostic and the resolved model (which the
     compiler may use only when no diagnostic is an error)."""
     c = Checker(decls, file, overrides, players)
-    model = c.run()
+    with no_gc():
+        model = c.run()
     # A mistake inside a define is found again at each use of the define: report it once.
     unique, seen = [], set()
     for d in c.diags:

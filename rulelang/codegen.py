@@ -231,9 +231,23 @@ class ExprGen:
 
     def _compile(self, src):
         code = _code(src)
-        ns = dict(self.ns)
+        ns = self.namespace(code)
         exec(code, ns)   # generated from the checked AST only; see the module docstring
         return ns["_f"]
+
+    def namespace(self, code) -> dict:
+        """A namespace for a generated function: the tables and helpers it names, not all of the
+        game's (copying them all for each function made compiling quadratic in the rules)."""
+        names = self.ns
+        out = {}
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            for name in c.co_names:
+                if name in names:
+                    out[name] = names[name]
+            todo.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+        return out
 
     # ---- expressions --------------------------------------------------------------------------
     def gen(self, e, env) -> str:
@@ -511,7 +525,7 @@ class StatementGen:
             self.stmt(st, lines, "    ")
         src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
         code = _compile_source(src)
-        base = dict(self.x.ns)
+        base = self.x.namespace(code)
 
         def make(nxt):
             ns = dict(base)

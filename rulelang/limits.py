@@ -25,3 +25,20 @@ MAX_NUMBER_DIGITS = len(str(MAX_NUMBER))
 # RL204: players in one game (every per-player zone and variable exists once per player, and
 # a game is compiled for each allowed number of players).
 MAX_PLAYERS = 64
+
+
+class no_gc:
+    """``with no_gc():`` the garbage collector does not run.  Parsing and checking a large file
+    make hundreds of thousands of objects that live on (the tree, the checker's tables); the
+    collector's passes over them were a third of the check time of a 1 MiB file, and found
+    nothing: they make few cycles.  (Memory is unchanged: 150 MB for that file either way.)"""
+
+    def __enter__(self):
+        import gc
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        import gc
+        if self.was:
+            gc.enable()

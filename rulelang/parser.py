@@ -16,7 +16,7 @@ from lark.indenter import Indenter, DedentError
 
 from . import ast as A
 from .diagnostics import ERROR, Diagnostic, RuleFileError
-from .limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER, MAX_NUMBER_DIGITS
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER, MAX_NUMBER_DIGITS, no_gc
 
 
 class _Indenter(Indenter):
@@ -605,7 +605,8 @@ def parse(text: str, file: str = "<string>") -> A.Program:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = _lark().parse(text)
+        with no_gc():
+            tree = _lark().parse(text)
     except UnexpectedInput as err:
         raise RuleFileError([_syntax_diagnostic(file, text, err)]) from None
     except DedentError:
@@ -615,7 +616,8 @@ def parse(text: str, file: str = "<string>") -> A.Program:
     too_much = _limits(tree, file)
     if too_much:
         raise RuleFileError(too_much)
-    decls = ToAst(file, text).transform(tree)
+    with no_gc():
+        decls = ToAst(file, text).transform(tree)
     return A.Program(file, tuple(decls), text)
 
 
