@@ -25,6 +25,10 @@ from .runtime import VALUE_MASK as MAX_CARDS
 # comparisons for its hints (a file of a few hundred names with a hundred mistakes needs a
 # tenth of it); the diagnostics after that come without a hint.
 HINT_BUDGET = 50_000
+
+# A rule is checked at its first call, inside the check of the caller (so that its parameters'
+# types are learnt from that call); a chain deeper than this is checked from a loop instead.
+RULE_CHECK_DEPTH = 4
 _hint_budget = [HINT_BUDGET]
 
 
@@ -299,6 +303,8 @@ class Checker:
         self.expanding: list = []
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.depth = 0                    # expressions being checked inside one another (RL202)
+        self.rule_depth = 0               # rules being checked, each from a call in the one before
+        self.deferred: list = []          # rules to check once the chain above them is done
         _hint_budget[0] = HINT_BUDGET
         self.global_names = None          # every declared name, made at the first unknown one
         self.deep_roots: set = set()      # the expressions already reported too deep
@@ -408,6 +414,8 @@ class Checker:
                 self.check_rule(self.rules[name])
         for r in list(self.rules.values()):
             self.check_rule(r)
+        while self.deferred:
+            self.check_rule(self.deferred.pop())
 
         self.check_reachability(by_type)
         self.check_deals()
@@ -638,11 +646,21 @@ class Checker:
     def check_rule(self, r: RuleInfo):
         if id(r) in self.checked_rules:
             return
+        if self.rule_depth >= RULE_CHECK_DEPTH:
+            # A rule run from a rule run from ... is checked later, from the driver's loop (a
+            # chain of thousands of rules would exhaust Python's stack); its parameters' types
+            # are already learnt from this first call.
+            self.deferred.append(r)
+            return
         self.checked_rules.add(id(r))
         s = Scope(r)
         for i, (pname, _) in enumerate(r.decl.params):
             s.new_slot(pname, r.param_types[i] or ANY)
-        self.check_block(r.decl.body, s)
+        self.rule_depth += 1
+        try:
+            self.check_block(r.decl.body, s)
+        finally:
+            self.rule_depth -= 1
 
     def check_block(self, body, scope):
         s = scope.child()

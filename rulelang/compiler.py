@@ -23,6 +23,7 @@ from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RET
                       VALUE_MASK, GameProblem, State)
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
+MAX_CALL_CHAIN = 32     # rules called as Python functions, one inside another
 
 
 class Label:
@@ -208,12 +209,13 @@ class CompiledGame:
                 lines = inline_body(rg.src)
                 if lines is not None:
                     self.inline_bodies[pid] = lines
-        direct = {self.proc_index[n] for n in self._never_suspending()} & generable
+        direct = self._shallow({self.proc_index[n] for n in self._never_suspending()} & generable)
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
-        self.entered_rules = {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable
+        self.entered_rules = self._shallow(
+            {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable)
         for pid, body in bodies:
             if pid not in generable:
                 continue
@@ -221,6 +223,36 @@ class CompiledGame:
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
+
+    def _shallow(self, pids: set) -> set:
+        """Of the rules ``pids`` (none of which can run itself again), those that keep every chain
+        of them calling one another, as Python functions, at most MAX_CALL_CHAIN long; the others
+        are called through the run loop, which keeps its frames in a list (a chain of thousands
+        of rules, each running the next, exhausted Python's stack).  A chain is cut at its top: a
+        rule that is called directly calls only rules that are (see _never_suspending)."""
+        from .checker import _walk
+        names = {self.proc_index[n]: n for n in self.model.rules}
+        calls = {}
+        for pid in pids:
+            body = self.model.rules[names[pid]].decl.body
+            calls[pid] = {self.proc_index[c.name] for c in _walk(body)
+                          if isinstance(c, A.CallRule) and c.name in self.proc_index} & pids
+        height: dict = {}
+        keep = set(pids)
+        for root in pids:                      # heights bottom up, with a stack of our own
+            stack = [(root, False)]
+            while stack:
+                pid, done = stack.pop()
+                if pid in height:
+                    continue
+                if not done:
+                    stack.append((pid, True))
+                    stack.extend((c, False) for c in calls[pid] if c not in height)
+                    continue
+                height[pid] = h = 1 + max((height[c] for c in calls[pid]), default=0)
+                if h > MAX_CALL_CHAIN:
+                    keep.discard(pid)          # and so every rule that runs it
+        return keep
 
     def _never_suspending(self) -> set:
         """Rules that can never stop for a decision: no choice in them or in any rule they call,

@@ -290,3 +290,18 @@ def test_the_deal_check_covers_every_count_and_is_linear(tmp_path):
     found = [(d.code, d.hint) for d in check_file(str(path))[0]]
     assert found == [("RL173", "this happens with 11 to 64 players; deal fewer cards, use more "
                       "copies of the deck, or allow fewer players")]
+
+
+@pytest.mark.parametrize("choice", [False, True], ids=["plain rules", "rules that choose"])
+def test_a_chain_of_thousands_of_rules_checks_and_runs(tmp_path, choice):
+    """Each rule runs the next: the checker checked each callee inside its caller, and the
+    compiler called rules that cannot recurse as Python functions, one inside another, so both
+    ran out of Python's stack (a location-less error in check, exit 3 in run)."""
+    n = 3000
+    choose = "    choose:\n        a:\n            pass\n        b:\n            pass\n" if choice else ""
+    rules = "".join(f"rule r{i}:\n    r{i + 1}\n{choose}" for i in range(n))
+    text = HEAD + rules + f"rule r{n}:\n    set x to 3\n" + turn("r0")[len(HEAD):]
+    assert codes(tmp_path, text) == (0, [])
+    status, out = cli(tmp_path, text, "run", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["winners"] == [1] and result["decisions"] == (n if choice else 0)
