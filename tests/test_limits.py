@@ -297,7 +297,7 @@ def test_a_chain_of_thousands_of_rules_checks_and_runs(tmp_path, choice):
     """Each rule runs the next: the checker checked each callee inside its caller, and the
     compiler called rules that cannot recurse as Python functions, one inside another, so both
     ran out of Python's stack (a location-less error in check, exit 3 in run)."""
-    n = 3000
+    n = 1200
     choose = "    choose:\n        a:\n            pass\n        b:\n            pass\n" if choice else ""
     rules = "".join(f"rule r{i}:\n    r{i + 1}\n{choose}" for i in range(n))
     text = HEAD + rules + f"rule r{n}:\n    set x to 3\n" + turn("r0")[len(HEAD):]
