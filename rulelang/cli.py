@@ -968,6 +968,18 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
+def _counts_to_compile(model):
+    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
+    not count (compiling is what finds the count-dependent problems, RL172: the checker has
+    already tried the others)."""
+    from .checker import _checker_deck_size
+    lo, hi = model.players
+    if hi - lo < 4:
+        return range(lo, hi + 1)
+    return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
+
+
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
               progress=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
@@ -988,7 +1000,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
             game = Game(model, diags, decls, path, overrides)
             game.include = tuple(include)
             lo, hi = model.players
-            counts = [players] if players is not None else range(lo, hi + 1)
+            counts = [players] if players is not None else _counts_to_compile(model)
             seen = {(d.code, d.message) for d in diags}
             for k in counts:
                 try:
