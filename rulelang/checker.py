@@ -17,6 +17,7 @@ import attrs
 
 from . import ast as A
 from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from .vocabulary import RESERVED_WORDS
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
@@ -312,6 +313,7 @@ class Checker:
                        players.span if players else None,
                        f"choose a number of players from {self.players[0]} to {self.players[1]}")
 
+        self.check_declared_names(by_type)
         self.symbols: dict = {}       # before the options: word options add their words
         self.options = {}
         for o in by_type.get(A.Option, []):
@@ -605,6 +607,32 @@ class Checker:
         if t == ZONE:
             self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
 
+    # -- names
+    def reserved(self, name, span, what):
+        """A word of the language cannot name something: where it is used it would be read as
+        the language's word (`top` as `top of`), so it is refused where it is declared."""
+        if name in RESERVED_WORDS:
+            from .syntax_errors import reserved_message
+            self.error("RL114", *reserved_message(name, what)[:1], span, reserved_message(name, what)[1])
+
+    def check_declared_names(self, by_type):
+        kinds = ((A.Var, "a variable"), (A.Define, "a define"), (A.Rule, "a rule"),
+                 (A.Zone, "a zone"), (A.Option, "an option"), (A.Attribute, "an attribute"))
+        for typ, what in kinds:
+            for d in by_type.get(typ, []):
+                self.reserved(d.name, d.span, what)
+                for pname, _ in getattr(d, "params", None) or ():
+                    self.reserved(pname, d.span, "a parameter")
+        for d in by_type.get(A.DeckType, []):
+            for sd in d.suits:
+                self.reserved(sd.name, sd.span, "a suit")
+            for rd in d.ranks:
+                self.reserved(rd.name, rd.span, "a rank")
+            for sd, ranks in d.own_suits:
+                self.reserved(sd.name, sd.span, "a suit")
+                for rd in ranks:
+                    self.reserved(rd.name, rd.span, "a rank")
+
     # -- rules
     def check_rule(self, r: RuleInfo):
         if id(r) in self.checked_rules:
@@ -700,13 +728,17 @@ class Checker:
                 self.types[id(target)] = v.type
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
-            self.refs[id(target)] = ("current",)
+            # In `setup`, `you` is the current player: setting it there moves `you` too, so that
+            # `next player` and unqualified per-player names after it mean the new one's.
+            in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
+            self.refs[id(target)] = ("current", in_setup and s.you_slot == -1)
             return PLAYER
         self.error("RL108", "this cannot be set: only variables can", target.span,
                    "declare it with `var NAME = ...`")
         return ANY
 
     def st_Let(self, st, s):
+        self.reserved(st.name, st.span, "a value")
         t = self.expr(st.value, s)
         if t == NONE:
             self.error("RL106", f"`let {st.name} = none`: say what kind of thing it holds", st.span,
@@ -802,6 +834,7 @@ class Checker:
     def st_ForPlayer(self, st, s):
         if st.start is not None:
             self.expect(st.start, PLAYER, s, "the first player")
+        self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
         self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
@@ -809,6 +842,7 @@ class Checker:
 
     def st_ForCard(self, st, s):
         self.expect(st.zone, ZONE, s, "the zone")
+        self.reserved(st.name, st.span, "a card")
         inner = s.child()
         inner.loops += 1
         self.refs[id(st)] = (inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
@@ -838,6 +872,7 @@ class Checker:
             slot = None
             p = alt.param
             if p is not None:
+                self.reserved(p.name, p.span, f"the {p.kind} chosen")
                 if p.kind == "card":
                     self.expect(p.source, ZONE, inner, "where the card is chosen from")
                     slot = inner.new_slot(p.name, CARD)

@@ -634,6 +634,8 @@ class StatementGen:
         v = self.e(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
         lines.append(f"{ind}{place} {op} {_as_int(v)}")
+        if ref[0] == "current" and ref[1]:
+            lines.append(f"{ind}fr[2] = g.cur")      # in setup, `you` is the current player
         return True
 
     def t_Say(self, st, lines, ind):

@@ -932,8 +932,12 @@ class CompiledGame:
             setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
             getter = lambda g, fr: g.vars[base + pf(g, fr)]
         elif ref[0] == "current":
+            moves_you = ref[1]                  # in setup, `you` is the current player
+
             def setter(g, fr, v):
                 g.cur = v
+                if moves_you:
+                    fr[2] = v
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)

@@ -1,0 +1,91 @@
+"""Issue 14's constructs and defects, as scenarios: small rule files played (in the generated
+code and in the closures) and checked, with what each must say or report."""
+import random
+
+import pytest
+
+from rulelang.loader import check_file, load
+
+from closures import closures_only
+from gameprops import random_playout
+
+HEAD = ('game "g"\nplayers 3\ndeck standard, into stock\nzone stock: shared, face up\n'
+        'zone hand: per player, seen by owner\n')
+
+
+def _file(tmp_path, text, name="g.cardrules"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _play(path, backend, monkeypatch, players=3, choose=None, **opts):
+    if backend == "closures":
+        closures_only(monkeypatch)
+    game = load(str(path), {k: str(v) for k, v in opts.items()})
+    st = game.new_game(players, seed=1, log=True)
+    if choose is None:
+        random_playout(st, random.Random(1))
+    else:
+        while not st.is_terminal():
+            names = {st.action_to_string(a): a for a in st.legal_actions()}
+            st.apply_action(names[choose(names)])
+    return [e[2] for e in st.log if e[0] == "say"], st
+
+
+def _codes(path):
+    diags, _m, _d = check_file(str(path))
+    return [(d.code, d.span.line, d.message) for d in diags if d.is_error]
+
+
+# ---- item 9: in setup, `you` is the current player --------------------------------------------
+
+SETUP_YOU = HEAD + '''setup:
+    shuffle stock
+    say "before", you, next player
+    set current player to player 2
+    say "after", you, next player, previous player
+    move top card from stock to hand of next player
+    move top card from stock to hand          # the hand of `you`: player 2
+    deal_one
+rule deal_one:
+    say "rule", you
+turn:
+    say "turn", you, size of hand of player 1, size of hand of player 2, size of hand of player 3
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_next_player_after_setting_the_current_player_in_setup(tmp_path, monkeypatch, backend):
+    says, st = _play(_file(tmp_path, SETUP_YOU), backend, monkeypatch)
+    assert says == ["before player 1 player 2", "after player 2 player 3 player 1",
+                    "rule player 2", "turn player 2 0 1 1"]
+    assert st.problem is None
+
+
+# ---- item 9: reserved words refused where they are declared -----------------------------------
+
+@pytest.mark.parametrize("decl,use,word,line", [
+    ("    let top = 3", "    say top", "top", 8),
+    ("    let total = 3", "    add 1 to total", "total", 8),
+    ("    let players = 3", "    say players", "players", 8),
+])
+def test_a_reserved_word_is_refused_where_it_is_declared(tmp_path, decl, use, word, line):
+    text = HEAD + f"setup:\n    shuffle stock\n{decl}\n{use}\nturn:\n    end game with no winner\n"
+    got = _codes(_file(tmp_path, text))
+    assert [(c, l) for c, l, _m in got] == [("RL114", line)]
+    assert f"`{word}`" in got[0][2]
+
+
+def test_a_reserved_word_as_a_rule_parameter_is_named_at_the_parameter(tmp_path):
+    text = HEAD + ("rule r(size):\n    say size\nsetup:\n    shuffle stock\n"
+                   "turn:\n    r(2)\n    end game with no winner\n")
+    diags, _m, _d = check_file(str(_file(tmp_path, text)))
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("RL114", 6, 8)]
+
+
+def test_a_kind_named_after_a_colon_is_no_parameter_name(tmp_path):
+    text = HEAD + ("define red(s: suit) = s is hearts or s is diamonds\nsetup:\n    shuffle stock\n"
+                   "turn:\n    say red(suit of top of stock)\n    end game with no winner\n")
+    assert _codes(_file(tmp_path, text)) == []
