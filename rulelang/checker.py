@@ -273,6 +273,7 @@ class Checker:
         self.players_asked = players
         self.diags: list[Diagnostic] = []
         self.refs: dict = {}
+        self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
         self.types: dict = {}
         self.labels: dict = {}
         self.alternatives: list = []
@@ -300,7 +301,7 @@ class Checker:
         players = first(A.Players)
         if players is None:
             self.error("RL130", "the rule file does not say how many players play",
-                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `players 2 to 4`")
+                       self.file_span(), "add a line such as `players 2 to 4`")
             self.players = (2, 2)
         else:
             if players.low < 1 or players.high < players.low:
@@ -358,10 +359,10 @@ class Checker:
         self.check_deck_decl()
 
         if "setup" not in self.rules:
-            self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
+            self.warning("RL150", "the game has no `setup:`", self.file_span(),
                          "add a `setup:` block that shuffles and deals")
         if "turn" not in self.rules:
-            self.error("RL151", "the game has no `turn:`", A.Span(self.file, 1, 1, 1, 1),
+            self.error("RL151", "the game has no `turn:`", self.file_span(),
                        "add a `turn:` block: what a player does on their turn")
         for special in ("setup", "turn"):
             if special in self.rules:
@@ -473,7 +474,7 @@ class Checker:
         fallback = self.deck_types.get("standard") or next(iter(self.deck_types.values()), None)
         if self.deck is None:
             self.error("RL160", "the game does not say which cards it is played with",
-                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `deck standard, into stock`")
+                       self.file_span(), "add a line such as `deck standard, into stock`")
             dt = fallback
         else:
             dt = self.deck_types.get(self.deck.name)
@@ -607,6 +608,17 @@ class Checker:
         if t == ZONE:
             self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
 
+    def file_span(self):
+        """Where a diagnostic about the whole file points: its `game` line, or else its first
+        declaration (not line 1, which may be a comment)."""
+        own = [d for d in self.decls if getattr(getattr(d, "span", None), "file", None) == self.file]
+        d = next((d for d in own if isinstance(d, A.GameName)), own[0] if own else None)
+        if d is None:
+            return A.Span(self.file, 1, 1, 1, 1)
+        sp = d.span
+        end = sp.end_column if sp.end_line == sp.line else sp.column + 1
+        return A.Span(self.file, sp.line, sp.column, sp.line, max(end, sp.column + 1))
+
     # -- names
     def reserved(self, name, span, what):
         """A word of the language cannot name something: where it is used it would be read as
@@ -620,6 +632,8 @@ class Checker:
                  (A.Zone, "a zone"), (A.Option, "an option"), (A.Attribute, "an attribute"))
         for typ, what in kinds:
             for d in by_type.get(typ, []):
+                if typ is A.Attribute and d.name in ("rank", "suit"):
+                    continue                  # RL165 says more
                 self.reserved(d.name, d.span, what)
                 for pname, _ in getattr(d, "params", None) or ():
                     self.reserved(pname, d.span, "a parameter")
@@ -981,6 +995,7 @@ class Checker:
         if e.condition is not None:
             inner = s.child()
             self.refs[id(e)] = inner.new_slot("card", CARD)
+            self.where_of[id(e.condition)] = e
             self.expect(e.condition, FLAG, inner, "the condition on `card`")
         return NUMBER if e.kind == "count" else FLAG
 
@@ -1162,10 +1177,18 @@ class Checker:
                 self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
                            e.span, self.word_clash(e.left) or self.word_clash(e.right) or _type_hint(a, b))
         else:
+            q = self.where_of.get(id(e))
             for side, t in ((e.left, a), (e.right, b)):
                 if not compatible(NUMBER, t):
+                    hint = _type_hint(NUMBER, t)
+                    if q is not None and side is e.left and q.kind == "count":
+                        # `number of cards in hand where playable(card) > 1`: the `> 1` went
+                        # into the condition, since a `where` runs to the end of the value.
+                        hint = ("a `where` runs to the end of the value, so this `" + e.op +
+                                "` is part of the condition on `card`; to compare the count, "
+                                "write `(number of cards in ZONE where CONDITION) " + e.op + " ...`")
                     self.error("RL102", f"`{e.op}` compares numbers, but this is a {t}", side.span,
-                               _type_hint(NUMBER, t))
+                               hint)
         return FLAG
 
     def word_clash(self, e):
@@ -1328,7 +1351,7 @@ class Checker:
                              f"run it from `turn` or another rule (a line `{n}`), or delete it")
         has_end = bool(self.endings) or _mentions(self.decls, A.EndGame)
         if not has_end:
-            self.error("RL191", "the game has no way to end", A.Span(self.file, 1, 1, 1, 1),
+            self.error("RL191", "the game has no way to end", self.file_span(),
                        "add `game ends when ...:` or an `end game with ...` statement")
         used_names = set()
         for node in _walk(self.decls):

@@ -86,6 +86,7 @@ class ToAst(Transformer):
         super().__init__()
         self.file = file
         self._lines = source_lines_of(text)
+        self.problems: list = []       # a mistake the grammar lets through (RL010)
 
     def sp(self, meta):
         return _span(self.file, meta)
@@ -433,13 +434,45 @@ class ToAst(Transformer):
         return A.Unary("not", c[0], self.sp(meta))
 
     def compare(self, meta, c):
+        self._where_ends(c[0], c[2], str(c[1]))
         return A.Compare(str(c[1]), c[0], c[2], self.sp(meta))
 
     def eq(self, meta, c):
+        self._where_ends(c[0], c[1], "is")
         return A.Compare("==", c[0], c[1], self.sp(meta))
 
     def ne(self, meta, c):
+        self._where_ends(c[0], c[1], "is not")
         return A.Compare("!=", c[0], c[1], self.sp(meta))
+
+    def _where_ends(self, left, right, op):
+        """RL010 when a comparison follows a `where` whose condition is itself a comparison, with
+        no parentheses: `number of cards in hand where rank of card is 8 > 1`.  A `where` runs to
+        the end of the value, but a comparison cannot take another, so the parser would end the
+        `where` early and compare the count: the same words mean the other thing after a condition
+        that is not a comparison.  Neither reading is silently taken."""
+        if not isinstance(left, A.CardQuery) or left.condition is None or self.problems:
+            return
+        a, b = left.span, right.span
+        if (a.end_line, a.end_column) >= (b.line, b.column):
+            return
+        if a.end_line == b.line:
+            between = self._lines[b.line - 1][a.end_column - 1:b.column - 1]
+        else:                         # a line continued with `\`
+            between = self._lines[a.end_line - 1][a.end_column - 1:] + "".join(
+                self._lines[i - 1] for i in range(a.end_line + 1, b.line)) + \
+                self._lines[b.line - 1][:b.column - 1]
+        if ")" in between:
+            return
+        what = {"count": "number of cards in ZONE where CONDITION",
+                "any": "any card in ZONE where CONDITION",
+                "no": "no card in ZONE where CONDITION"}[left.kind]
+        self.problems.append(Diagnostic(
+            "RL010", ERROR, f"does this `{op}` belong to the `where`? A `where` runs to the end of "
+            f"the value, but its condition is already a comparison",
+            A.Span(self.file, a.line, a.column, b.end_line, b.end_column),
+            f"put parentheses round what you mean: `({what}) {op} ...` to compare the "
+            f"{'count' if left.kind == 'count' else 'answer'}, or `where (...)` for the condition"))
 
     def is_empty(self, meta, c):
         return A.IsEmpty(c[0], False, self.sp(meta))
@@ -594,7 +627,10 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         raise RuleFileError([d]) from None
     if tab is not None:
         raise RuleFileError([tab])
-    decls = ToAst(file, text).transform(tree)
+    to_ast = ToAst(file, text)
+    decls = to_ast.transform(tree)
+    if to_ast.problems:
+        raise RuleFileError(to_ast.problems[:1])
     return A.Program(file, tuple(decls), text)
 
 

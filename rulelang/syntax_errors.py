@@ -329,6 +329,13 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if reserved is not None:
         return reserved
 
+    each = re.search(r"\bof\s+each\s+player\b", cur.split("#", 1)[0])
+    if first == "move" and each is not None:
+        return _diag("RL011", "`of each player` goes with `deal`; `move` moves cards to one zone",
+                     A.Span(file, line, each.start() + 1, line, each.end() + 1),
+                     "deal them (`deal 1 from stock to hand of each player`), or move them in a "
+                     "loop: `for each player p:` then `move top card from stock to hand of p`")
+
     if tok.type == "_INDENT":
         # The indenter places INDENT on the line end before the indented line.
         line = min(getattr(tok, "end_line", None) or line + 1, len(lines))
