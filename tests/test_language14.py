@@ -89,3 +89,70 @@ def test_a_kind_named_after_a_colon_is_no_parameter_name(tmp_path):
     text = HEAD + ("define red(s: suit) = s is hearts or s is diamonds\nsetup:\n    shuffle stock\n"
                    "turn:\n    say red(suit of top of stock)\n    end game with no winner\n")
     assert _codes(_file(tmp_path, text)) == []
+
+
+# ---- item 9: what language.md now says -----------------------------------------------------
+
+def test_the_python_api_block_of_language_md_runs(capsys, monkeypatch):
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "docs", "language.md"), encoding="utf-8") as fh:
+        block = re.search(r"```python\n(.*?)```", fh.read(), re.S).group(1)
+    monkeypatch.chdir(root)
+    exec(compile(block, "language.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 3
+    assert lines[0].split(" ", 1)[0] == "1"          # seat 0, shown as player 1, begins
+    assert {l.split(" ", 1)[0] for l in lines[:-1]} <= {"1", "2", "3"}
+    returns = eval(lines[-1])
+    assert sorted(returns) == [-1.0, -1.0, 1.0]
+
+
+ZONE_PARAMS = HEAD + '''zone table: shared, face up
+define top_rank(z: zone) = rank of top of z
+define longer(z, y) = size of z > size of y
+rule show(z):
+    say "top", top_rank(z), size of z
+setup:
+    shuffle stock
+    move top card from stock to table
+    deal 2 from stock to hand of each player
+    move top card from stock to hand of player 2
+turn:
+    say top_rank(table) is rank of top of table, longer(hand of player 2, hand), longer(hand, table)
+    show(hand of player 2)
+    if size of table > 0:
+        end game with no winner
+        return
+    say "never"
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_zones_as_parameters_of_defines_and_rules(tmp_path, monkeypatch, backend):
+    says, st = _play(_file(tmp_path, ZONE_PARAMS), backend, monkeypatch)
+    assert says[0] == "yes yes yes"
+    assert says[1].startswith("top ") and says[1].endswith(" 3")
+    assert st.problem is None and len(says) == 2
+
+
+RETURN_ENDS_TURN = HEAD + '''var turns = 0
+game ends when turns >= 4:
+    end game with no winner
+setup:
+    shuffle stock
+turn:
+    add 1 to turns
+    say "turn", turns, you
+    if turns mod 2 is 1:
+        return
+    say "second half", turns
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_return_in_turn_ends_the_turn(tmp_path, monkeypatch, backend):
+    says, st = _play(_file(tmp_path, RETURN_ENDS_TURN), backend, monkeypatch)
+    assert says == ["turn 1 player 1", "turn 2 player 2", "second half 2", "turn 3 player 3",
+                    "turn 4 player 1", "second half 4"]
