@@ -50,6 +50,20 @@ class Int(Expr):
 
 
 @node
+class Text(Expr):
+    """A text in double quotes, as a value: ``"gin!"``."""
+    value: str
+    span: Span
+
+
+@node
+class CardsIn:
+    """``the cards in ZONE``, a part of ``say``: the cards of a zone, named."""
+    zone: Expr
+    span: Span
+
+
+@node
 class Bool(Expr):
     """``yes`` or ``no``."""
     value: bool

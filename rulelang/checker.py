@@ -22,8 +22,9 @@ from .vocabulary import RESERVED_WORDS
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
     "number", "yes/no", "card", "player", "suit", "zone", "players", "symbol", "none", "any")
+TEXT, CARDS, RANK = "text", "cards", "rank"   # CARDS only in `say`; RANK only how `say` shows it
 TYPE_NAMES = {"number": NUMBER, "flag": FLAG, "card": CARD, "player": PLAYER, "suit": SUIT,
-              "rank": NUMBER, "zone": ZONE}
+              "rank": NUMBER, "zone": ZONE, "text": TEXT}
 NULLABLE = {CARD, PLAYER, SUIT, SYMBOL}
 
 BUILTIN_ATTRIBUTES = ("rank", "suit")
@@ -115,6 +116,8 @@ class Model:
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
+    texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
+    say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -274,6 +277,9 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.refs: dict = {}
         self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
+        self.texts: dict = {}         # text -> its index (a text value is that number)
+        self.say_as: dict = {}
+        self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types: dict = {}
         self.labels: dict = {}
         self.alternatives: list = []
@@ -395,7 +401,8 @@ class Checker:
             attributes=self.attributes, symbols=self.symbols, rules=self.rules,
             endings=self.endings, score=self.score, score_ctx=self.score_ctx,
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
-            labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots)
+            labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
+            texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -653,8 +660,10 @@ class Checker:
             return
         self.checked_rules.add(id(r))
         s = Scope(r)
-        for i, (pname, _) in enumerate(r.decl.params):
-            s.new_slot(pname, r.param_types[i] or ANY)
+        for i, (pname, ptype) in enumerate(r.decl.params):
+            slot = s.new_slot(pname, r.param_types[i] or ANY)
+            if ptype == "rank":
+                self.rank_slots.add((id(r), slot))
         self.check_block(r.decl.body, s)
 
     def check_block(self, body, scope):
@@ -760,6 +769,8 @@ class Checker:
         if t == PLAYERS:
             t = NUMBER
         self.refs[id(st)] = s.new_slot(st.name, t)
+        if self.rankish(st.value, s):
+            self.rank_slots.add((id(s.owner), self.refs[id(st)]))
         if t == ZONE:
             self.zone_values.setdefault((id(s.owner), self.refs[id(st)]), []).append((st.value, None))
 
@@ -806,22 +817,71 @@ class Checker:
             if i < len(r.param_types):
                 want = r.param_types[i]
                 if want is None:
-                    r.param_types[i] = NUMBER if t == PLAYERS else t
+                    # `none` says nothing of the kind: a later call (or `p: card`) decides it.
+                    if t not in (NONE, ANY):
+                        r.param_types[i] = NUMBER if t == PLAYERS else t
                 elif not compatible(want, t):
+                    pname = r.decl.params[i][0]
+                    given = r.decl.params[i][1] is not None
                     self.error("RL102", f"rule `{st.name}` expects a {want} here, not a {t}",
-                               a.span, None)
+                               a.span, None if given else
+                               f"the kind of `{pname}` comes from the first call that gives it a "
+                               f"value of a kind; to say which, write `rule {st.name}("
+                               + ", ".join(f"{q}: KIND" if q == pname else (f"{q}: {k}" if k else q)
+                                           for q, k in r.decl.params) +
+                               "):` (number, flag, card, player, suit, rank, zone, text)")
             if t == ZONE:       # a zone given to a rule: its `you` is the caller's or `for P`'s
                 you = st.for_player if st.for_player is not None else ("you", id(s.owner), s.you_slot)
                 self.zone_values.setdefault((id(r), i), []).append((a, (id(s.owner), you)))
         if st.for_player is not None:
             self.expect(st.for_player, PLAYER, s, "who runs the rule")
-        self.check_rule(r)
+        if None not in r.param_types[:len(st.args)]:
+            self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
     def st_Say(self, st, s):
         self.refs[id(st)] = s.you_slot          # the line is said by the chooser inside a choice
         for p in st.parts:
-            if not isinstance(p, str):
+            if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
+                self.expect(p.zone, ZONE, s, "the zone whose cards are said")
+                self.types[id(p)] = CARDS
+            elif not isinstance(p, str):
                 self.expr(p, s)
+                if self.rankish(p, s):          # a rank is said by its name, not its number
+                    self.say_as[id(p)] = RANK
+
+    def rankish(self, e, s) -> bool:
+        """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
+        holds one (`rank r` chosen, `let r = rank of c`, a parameter `r: rank`), a variable
+        declared `: rank`, or a define or conditional made of these."""
+        if isinstance(e, A.Of) and e.name == "rank" and self.refs.get(id(e)) == ("rank",):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
+            return True
+        ref = self.refs.get(id(e))
+        if isinstance(e, A.Name):
+            if ref is None:
+                return False
+            if ref[0] == "slot":
+                return (id(s.owner), ref[1]) in self.rank_slots
+            if ref[0] == "var":
+                return self.vars[ref[1]].decl.type == "rank"
+            if ref[0] == "const":
+                return e.name in self.ranks and s.lookup(e.name) is None
+        if isinstance(e, A.Of) and ref is not None and ref[0] == "var_of":
+            return self.vars[ref[1]].decl.type == "rank"
+        if ref is not None and ref[0] == "expanded":
+            return self.rankish(ref[1].body, s)
+        if isinstance(e, Expanded):
+            return self.rankish(e.body, s)
+        if isinstance(e, Arg):
+            return self.rankish(e.expr, s)
+        if isinstance(e, A.Cases):
+            return all(self.rankish(v, s) for v in [c[0] for c in e.cases] + [e.default])
+        return False
+
+    def ex_Text(self, e, s):
+        self.refs[id(e)] = ("const", self.texts.setdefault(e.value, len(self.texts)))
+        return TEXT
 
     def st_Reveal(self, st, s):
         self.refs[id(st)] = s.you_slot
@@ -900,6 +960,7 @@ class Checker:
                     slot = inner.new_slot(p.name, SUIT)
                 elif p.kind == "rank":
                     slot = inner.new_slot(p.name, NUMBER)
+                    self.rank_slots.add((id(inner.owner), slot))
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")

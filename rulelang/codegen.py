@@ -245,6 +245,9 @@ class ExprGen:
     def g_Int(self, e, env):
         return str(int(e.value))
 
+    def g_Text(self, e, env):
+        return str(int(self.refs[id(e)][1]))     # a text is its index in model.texts
+
     def g_Bool(self, e, env):
         return "1" if e.value else "0"
 

@@ -23,7 +23,7 @@ from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
-from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
+from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 
@@ -432,6 +432,10 @@ class CompiledGame:
 
     def x_Int(self, e):
         v = e.value
+        return lambda g, fr: v
+
+    def x_Text(self, e):
+        v = self.refs[id(e)][1]              # a text is its index in model.texts
         return lambda g, fr: v
 
     def x_Bool(self, e):
@@ -1054,7 +1058,10 @@ class CompiledGame:
         b.emit(make)
 
     def s_Say(self, st, b):
-        parts = [p if isinstance(p, str) else (self.cx(p), self.types.get(id(p))) for p in st.parts]
+        parts = [p if isinstance(p, str) else
+                 (self.cx(p.zone), CARDS) if isinstance(p, A.CardsIn) else
+                 (self.cx(p), self.model.say_as.get(id(p)) or self.types.get(id(p)))
+                 for p in st.parts]
         yi = 3 + self.refs.get(id(st), -1)
 
         def make(nxt):
@@ -1621,6 +1628,21 @@ class CompiledGame:
             return "none"
         if typ == ZONE:
             return self.zone_label(v)
+        if typ == TEXT:
+            texts = self.model.texts
+            return texts[v] if 0 <= v < len(texts) else "?"
+        if typ == RANK:
+            return self.rank_name(v)
+        if typ == CARDS:                     # only what everyone may see is named
+            cards = g.zones[v]
+            _name, _owner, vis, size_hidden = self.zone_info[v]
+            shown = cards if vis == "everyone" else cards[-1:] if vis == "top" else []
+            words = [self.card_names[c] for c in shown]
+            hidden = len(cards) - len(shown)
+            if hidden:
+                words.insert(0, "hidden cards" if size_hidden else
+                             f"{hidden} hidden card{'s' if hidden != 1 else ''}")
+            return ", ".join(words) if words else "no cards"
         return str(v)
 
     def rank_name(self, num):

@@ -350,8 +350,14 @@ class ToAst(Transformer):
         return A.CallRule(str(c[0]), c[1] or (), c[2], self.sp(meta))
 
     def say_stmt(self, meta, c):
-        parts = tuple(_unquote(p) if isinstance(p, Token) and p.type == "STRING" else p for p in c)
+        parts = tuple(p.value if isinstance(p, A.Text) else p for p in c)   # a text said as is
         return A.Say(parts, self.sp(meta))
+
+    def text(self, meta, c):
+        return A.Text(_unquote(c[0]), self.sp(meta))
+
+    def cards_in(self, meta, c):
+        return A.CardsIn(c[0], self.sp(meta))
 
     def reveal_stmt(self, meta, c):
         return A.Reveal(c[0], self.sp(meta))

@@ -156,3 +156,102 @@ def test_return_in_turn_ends_the_turn(tmp_path, monkeypatch, backend):
     says, st = _play(_file(tmp_path, RETURN_ENDS_TURN), backend, monkeypatch)
     assert says == ["turn 1 player 1", "turn 2 player 2", "second half 2", "turn 3 player 3",
                     "turn 4 player 1", "second half 4"]
+
+
+# ---- item 7: texts as values; `say` shows ranks by name and names a zone's cards --------------
+
+TEXTS = '''game "g"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+zone pile: shared, top face up
+var best: rank = king
+var last_word: text = "nothing yet"
+define call_out(g) = ("gin!" if g else "knock")
+rule tell(t, r: rank):
+    say t, r
+setup:
+    shuffle stock
+    move 2 cards from stock to pile
+    deal 3 from stock to hand of each player
+turn:
+    move top card from hand to table
+    tell("hello", rank of top of table)
+    tell(last_word, queen)
+    say ("gin!" if size of hand > 9 else "knock"), call_out(yes), best, rank after best, 7
+    let r = rank of top of table
+    say "table:", the cards in table, "pile:", the cards in pile, "hand:", the cards in hand, r
+    set last_word to call_out(no)
+    say last_word, last_word is "knock", last_word is "gin!"
+    choose:
+        call rank c where c is jack or c is 5:
+            say "called", c
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_texts_are_values_and_say_names_ranks_and_cards(tmp_path, monkeypatch, backend):
+    says, st = _play(_file(tmp_path, TEXTS), backend, monkeypatch, players=2,
+                     choose=lambda names: "call jack")
+    g = st.game
+    rank_word = says[0].split(" ", 1)[1]
+    assert says[0].startswith("hello ") and rank_word in g.model.ranks   # a name, not a number
+    assert says[1] == "nothing yet queen"
+    assert says[2] == "knock gin! king ace 7"
+    assert says[3].startswith("table: ") and ", " not in says[3].split("pile:")[0]
+    assert "pile: 1 hidden card, " in says[3]                    # top face up: the top only
+    assert "hand: 2 hidden cards " in says[3]                    # seen by its owner: none named
+    assert says[3].endswith(" " + rank_word)
+    assert says[4] == "knock yes no"
+    assert says[5] == "called jack"
+
+
+def test_a_text_given_to_a_rule_is_no_syntax_error(tmp_path):
+    text = HEAD + ('rule tell(t):\n    say t\nsetup:\n    shuffle stock\n'
+                   'turn:\n    tell("hello")\n    tell(("gin!" if size of stock > 3 else "knock"))\n'
+                   '    end game with no winner\n')
+    assert _codes(_file(tmp_path, text)) == []
+
+
+def test_a_text_is_not_a_number(tmp_path):
+    text = HEAD + ('rule tell(t):\n    say t + 1\nsetup:\n    shuffle stock\n'
+                   'turn:\n    tell("hello")\n    end game with no winner\n')
+    got = _codes(_file(tmp_path, text))
+    assert [c for c, _l, _m in got] == ["RL102"] and "text" in got[0][2]
+
+
+# ---- item 6: a first call that passes `none` does not fix a parameter's kind -----------------
+
+NONE_FIRST = HEAD + '''rule show(a, b):
+    if a is not none:
+        say "card", a, b
+    else:
+        say "no card", b
+setup:
+    shuffle stock
+turn:
+    show(none, 1)
+    show(top of stock, 2)
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_none_in_a_first_call_leaves_the_kind_to_later_calls(tmp_path, monkeypatch, backend):
+    path = _file(tmp_path, NONE_FIRST)
+    says, st = _play(path, backend, monkeypatch)
+    assert says[0] == "no card 1"
+    name = says[1].split(" ")[1]
+    assert says[1].startswith("card ") and not name.isdigit() and name in st.game.card_names
+
+
+def test_a_kind_fixed_by_a_call_refuses_none_later_with_the_hint_to_name_it(tmp_path):
+    text = NONE_FIRST.replace("    end game with no winner", "    show(top of stock, none)\n"
+                              "    end game with no winner")
+    diags, _m, _d = check_file(str(_file(tmp_path, text)))
+    errs = [d for d in diags if d.is_error]
+    assert [d.code for d in errs] == ["RL102"]
+    assert "rule show(a, b: KIND)" in errs[0].hint
