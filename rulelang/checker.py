@@ -994,7 +994,8 @@ class Checker:
 
     def ex_Keyword(self, e, s):
         self.refs[id(e)] = ("you", s.you_slot)
-        return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER}.get(e.word, PLAYER) \
+        return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER,
+                "number of turns": NUMBER}.get(e.word, PLAYER) \
             if e.word not in ("you",) else PLAYER
 
     def ex_Seat(self, e, s):
@@ -1248,8 +1249,11 @@ class Checker:
                         hint = ("a `where` runs to the end of the value, so this `" + e.op +
                                 "` is part of the condition on `card`; to compare the count, "
                                 "write `(number of cards in ZONE where CONDITION) " + e.op + " ...`")
-                    self.error("RL102", f"`{e.op}` compares numbers, but this is a {t}", side.span,
-                               hint)
+                    msg = f"`{e.op}` compares numbers, but this is a {t}"
+                    if isinstance(e.left, A.Keyword) and e.left.word == "number of turns" \
+                            and e.left.span is e.right.span:      # `game ends after N turns:`
+                        msg = f"`game ends after N turns` needs a number of turns, but this is a {t}"
+                    self.error("RL102", msg, side.span, hint)
         return FLAG
 
     def word_clash(self, e):

@@ -270,6 +270,8 @@ class ExprGen:
             return f"g.rng.randrange({n})"
         if w in ("players", "number of players"):
             return str(n)
+        if w == "number of turns":
+            return "g.turns"
         if w == "opponents":
             return str(n - 1)
         raise Unsupported(w)

@@ -461,6 +461,8 @@ class CompiledGame:
             return lambda g, fr: g.rng.randrange(n)
         if w in ("players", "number of players"):
             return lambda g, fr: n
+        if w == "number of turns":
+            return lambda g, fr: g.turns
         if w == "opponents":
             return lambda g, fr: n - 1
         raise AssertionError(w)

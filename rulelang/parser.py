@@ -278,6 +278,13 @@ class ToAst(Transformer):
     def ends_decl(self, meta, c):
         return A.Ending(c[0], c[1], self.sp(meta))
 
+    def ends_after(self, meta, c):
+        """`game ends after N turns:` is `game ends when number of turns >= N:`, a budget the
+        rules declare and end as they say (not the step budget's RL901)."""
+        sp = self.sp(meta)
+        turns = A.Keyword("number of turns", c[0].span)
+        return A.Ending(A.Compare(">=", turns, c[0], c[0].span), c[1], sp)
+
     # ---- statements --------------------------------------------------------------------------
     def shuffle_stmt(self, meta, c):
         return A.Shuffle(c[0], self.sp(meta))
@@ -511,6 +518,7 @@ class ToAst(Transformer):
     all_players = _kw("players")
     opponents = _kw("opponents")
     player_count = _kw("number of players")
+    turn_count = _kw("number of turns")
 
     def seat(self, meta, c):
         return A.Seat(int(c[0]), self.sp(meta))
