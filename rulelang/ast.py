@@ -42,6 +42,10 @@ class Expr:
     """Base class of expressions."""
 
 
+# The name `return VALUE` sets (no rule file can write it: it begins with a space).
+RESULT = " result"
+
+
 @node
 class Int(Expr):
     """A whole number: ``7``."""

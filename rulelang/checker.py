@@ -297,8 +297,80 @@ class Checker:
     def warning(self, code, message, span, hint=None):
         self.diags.append(Diagnostic(code, WARNING, message, span, hint))
 
+    # -- rules that give a value
+    def rule_values(self, decls):
+        """A rule that gives a value: `return VALUE` sets a hidden variable of its own (its
+        result) and returns; `let x = R(a)` and `set X to R(a)` run R, then read its result.
+        The read is right after the call returns, so recursion needs no more than one result
+        per rule.  Written here as plain statements, so every backend runs them as such."""
+        import attrs as _attrs
+        rule_names = {d.name for d in decls if isinstance(d, A.Rule)}
+        define_names = {d.name for d in decls if isinstance(d, A.Define)}
+        gives: dict = {}                       # rule -> span of its first `return VALUE`
+
+        def walk(node, fix):
+            if not _attrs.has(type(node)) or isinstance(node, A.Expr):
+                return node
+            changes = {}
+            for f in _attrs.fields(type(node)):
+                v = getattr(node, f.name)
+                nv = value(v, fix)
+                if nv is not v:
+                    changes[f.name] = nv
+            return _attrs.evolve(node, **changes) if changes else node
+
+        def value(v, fix):
+            if isinstance(v, tuple) and any(isinstance(x, A.Stmt) for x in v):
+                out = []
+                for st in v:
+                    out.extend(fix(walk(st, fix)))
+                return tuple(out) if out != list(v) else v
+            if isinstance(v, tuple):
+                nv = tuple(value(x, fix) for x in v)
+                return nv if any(a is not b for a, b in zip(nv, v)) else v
+            return walk(v, fix)
+
+        def result_name(rule):
+            return f" result of {rule}"
+
+        def returns(owner):
+            def fix(st):
+                if isinstance(st, A.Assign) and isinstance(st.target, A.Name) \
+                        and st.target.name == A.RESULT:
+                    if owner is None:
+                        self.error("RL116", "only a rule gives a value: `return VALUE` is not "
+                                   "for `setup`, `turn` or an ending", st.value.span,
+                                   "write `return` alone, or move the computing into a `rule`")
+                        return []
+                    gives.setdefault(owner, st.span)
+                    return [_attrs.evolve(st, target=A.Name(result_name(owner), st.target.span))]
+                return [st]
+            return fix
+
+        def calls(st):
+            v = getattr(st, "value", None)
+            if isinstance(st, (A.Let, A.Assign)) and (isinstance(st, A.Let) or st.op == "set") \
+                    and isinstance(v, (A.Call, A.Name)) and v.name in gives \
+                    and v.name not in define_names:
+                run = A.CallRule(v.name, getattr(v, "args", ()), None, v.span)
+                return [run, _attrs.evolve(st, value=A.Name(result_name(v.name), v.span))]
+            return [st]
+
+        out = []
+        for d in decls:
+            owner = d.name if isinstance(d, A.Rule) and d.name not in ("setup", "turn") else None
+            out.append(walk(d, returns(owner)) if isinstance(d, (A.Rule, A.Ending)) else d)
+        if not gives:
+            return out
+        out = [walk(d, calls) if isinstance(d, (A.Rule, A.Ending)) else d for d in out]
+        for name, span in gives.items():
+            if name in rule_names:
+                out.append(A.Var(result_name(name), None, False, A.Int(0, span), False, span))
+        return out
+
     # -- driver
     def run(self) -> Model:
+        self.decls = self.rule_values(self.decls)
         by_type: dict = {}
         for d in self.decls:
             by_type.setdefault(type(d), []).append(d)
@@ -595,6 +667,9 @@ class Checker:
     def check_var(self, v: A.Var):
         s = Scope(self.var_ctx)
         t = self.expr(v.init, s)
+        if v.name.startswith(" "):             # a rule's result: its kind comes from `return`
+            self.vars[v.name] = VarInfo(v, ANY)
+            return
         if v.type is not None:
             if v.type not in TYPE_NAMES:
                 self.error("RL104", f"unknown type `{v.type}`", v.span,
@@ -714,6 +789,8 @@ class Checker:
     def st_Assign(self, st, s):
         t = self.lvalue(st.target, s)
         want = NUMBER if st.op in ("add", "sub") else t
+        if isinstance(st.target, A.Name) and st.target.name.startswith(" "):
+            want = ANY                          # `return VALUE`: result_kind says more
         if st.op in ("add", "sub") and t not in (NUMBER, ANY):
             self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
         what = {"add": "what is added", "sub": "what is subtracted"}.get(st.op)
@@ -722,10 +799,24 @@ class Checker:
             what = f"the new value of `{tn}`" if tn else "the new value"
         self.expect(st.value, want, s, what)
         ref = self.refs.get(id(st.target))
+        if ref is not None and ref[0] == "var" and ref[1].startswith(" "):
+            self.result_kind(self.vars[ref[1]], st)
         if t == ZONE and ref is not None and ref[0] == "slot":
             self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
         elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
             self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
+
+    def result_kind(self, v, st):
+        """The first `return VALUE` of a rule gives its kind; the others must agree."""
+        t = self.types.get(id(st.value), ANY)
+        if t in (NONE, ANY):
+            return
+        t = NUMBER if t == PLAYERS else t
+        if v.type == ANY:
+            v.type = t
+        elif not compatible(v.type, t):
+            self.error("RL102", f"this rule gives a {v.type} (its first `return`), "
+                       f"and here a {t}", st.value.span, "return values of one kind")
 
     def lvalue(self, target, s):
         if isinstance(target, A.Name):
@@ -858,6 +949,8 @@ class Checker:
         if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
             return True
         ref = self.refs.get(id(e))
+        if not isinstance(ref, tuple) or not ref:
+            ref = None                          # some nodes map to a slot number
         if isinstance(e, A.Name):
             if ref is None:
                 return False
@@ -1100,7 +1193,8 @@ class Checker:
         if n in self.rules:
             self.named_rules.add(n)
             self.error("RL109", f"`{n}` is a rule; it is run as a statement, it has no value",
-                       e.span, None)
+                       e.span, f"give the rule `return VALUE` and take it with `let x = {n}` "
+                       "on a line of its own, or use a `define`")
             return ANY
         self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
                    or "declare it first (zone, var, option, define), or check the spelling")
@@ -1159,7 +1253,8 @@ class Checker:
             if e.name in self.rules:
                 self.named_rules.add(e.name)
                 self.error("RL109", f"`{e.name}` is a rule; it is run as a statement, it has no value",
-                           e.span, "use a `define` for a value")
+                           e.span, "use a `define` for a value, or give the rule `return VALUE` and "
+                           f"take it with `let x = {e.name}(...)` on a line of its own")
             else:
                 self.error("RL101", f"unknown define `{e.name}`", e.span,
                            did_you_mean(e.name, self.defines))

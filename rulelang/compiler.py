@@ -1671,6 +1671,8 @@ class CompiledGame:
     def describe_vars(self, g) -> dict:
         out = {}
         for i, (name, owner, typ) in enumerate(self.var_info):
+            if name.startswith(" "):              # a rule's result: no variable of the game
+                continue
             val = self.format(g, g.vars[i], typ)
             if owner < 0:
                 out[name] = val

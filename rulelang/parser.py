@@ -264,7 +264,13 @@ class ToAst(Transformer):
 
     # ---- rules -------------------------------------------------------------------------------
     def block(self, meta, c):
-        return tuple(s for s in c if s is not None)
+        out = []
+        for s in c:
+            if isinstance(s, tuple):        # `return VALUE`: two statements
+                out.extend(s)
+            elif s is not None:
+                out.append(s)
+        return tuple(out)
 
     def rule_decl(self, meta, c):
         return A.Rule(str(c[0]), c[1] or (), c[2], False, self.sp(meta))
@@ -335,7 +341,13 @@ class ToAst(Transformer):
         return A.Let(str(c[0]), c[1], self.sp(meta))
 
     def stop_stmt(self, meta, c): return A.Simple("stop", self.sp(meta))
-    def return_stmt(self, meta, c): return A.Simple("return", self.sp(meta))
+    def return_stmt(self, meta, c):
+        """`return VALUE` is `set RESULT to VALUE` then `return`: the checker gives each rule
+        that returns a value its RESULT (see Checker.rule_values)."""
+        if c and c[0] is not None:
+            return (A.Assign("set", A.Name(A.RESULT, c[0].span), c[0], self.sp(meta)),
+                    A.Simple("return", self.sp(meta)))
+        return A.Simple("return", self.sp(meta))
     def pass_stmt(self, meta, c): return A.Simple("pass", self.sp(meta))
     def end_turn_stmt(self, meta, c): return A.Simple("end turn", self.sp(meta))
     def skip_stmt(self, meta, c): return A.Simple("skip", self.sp(meta))

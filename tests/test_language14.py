@@ -255,3 +255,80 @@ def test_a_kind_fixed_by_a_call_refuses_none_later_with_the_hint_to_name_it(tmp_
     errs = [d for d in diags if d.is_error]
     assert [d.code for d in errs] == ["RL102"]
     assert "rule show(a, b: KIND)" in errs[0].hint
+
+
+# ---- item 6: rules that give a value ----------------------------------------------------------
+
+VALUES = '''game "g"
+players 1
+deck standard, into stock
+zone stock: shared, face up
+rule fact(k):
+    if k <= 1:
+        return 1
+    let below = fact(k - 1)
+    return k * below
+rule run_from(c):
+    for each card d in stock:
+        if suit of d is suit of c and rank of d is rank of c + 1:
+            let more = run_from(d)
+            return more + 1
+    return 1
+rule first_heart:
+    for each card c in stock:
+        if suit of c is hearts:
+            return c
+    return none
+rule pick:
+    choose:
+        take number n from 1 to 3:
+            return n
+setup:
+    shuffle stock
+turn:
+    let f = fact(6)
+    let r = run_from(top of stock)
+    let h = first_heart
+    say f, r, h
+    set h to none
+    set h to first_heart
+    let p = pick
+    say "picked", p, h
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rules_give_values_recursively_and_across_a_decision(tmp_path, monkeypatch, backend, seed):
+    if backend == "closures":
+        closures_only(monkeypatch)
+    game = load(str(_file(tmp_path, VALUES)))
+    st = game.new_game(1, seed=seed, log=True)
+    g = st.game
+    names = [g.card_names[c] for c in st.zones[0]]           # the stock, bottom first
+
+    def rank(n):
+        return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(n[:-1]) or int(n[:-1])
+
+    def run_from(c):                                          # independent
+        for d in names:
+            if d[-1] == c[-1] and rank(d) == rank(c) + 1:
+                return run_from(d) + 1
+        return 1
+    heart = next(n for n in names if n[-1] == "♥")
+    assert not any(k.startswith(" ") for k in st.observation(0)["vars"])   # results are no vars
+    from rulelang.runtime import State
+    saved = st.to_json()                             # in the middle of a rule with values
+    assert State.from_json(g, saved).to_json() == saved
+    st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["take 2"])
+    says = [e[2] for e in st.log if e[0] == "say"]
+    assert says == [f"720 {run_from(names[-1])} {heart}", f"picked 2 {heart}"]
+    assert st.problem is None
+
+
+def test_a_rule_value_needs_a_line_of_its_own_and_setup_gives_none(tmp_path):
+    text = VALUES.replace('    say "picked", p, h', '    say "picked", p, fact(2)').replace(
+        "    shuffle stock\n", "    shuffle stock\n    return 3\n", 1)
+    got = _codes(_file(tmp_path, text))
+    assert sorted((c, l) for c, l, _m in got) == [("RL109", 36), ("RL116", 27)]
