@@ -344,6 +344,15 @@ class ForCard(Stmt):
 
 
 @node
+class ForValue(Stmt):
+    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order."""
+    kind: str            # suit, rank
+    name: str
+    body: tuple
+    span: Span
+
+
+@node
 class Param:
     """What an alternative is chosen with: ``card c from Z where C``, ``player p from S``,
     ``suit s``, ``rank r``, ``number n from A to B``."""

@@ -1016,6 +1016,16 @@ class Checker:
                              inner.new_slot(" index", NUMBER))
         self.check_block(st.body, inner)
 
+    def st_ForValue(self, st, s):
+        self.reserved(st.name, st.span, f"a {st.kind}")
+        inner = s.child()
+        inner.loops += 1
+        vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
+        self.refs[id(st)] = (vi, inner.new_slot(" index", NUMBER))
+        if st.kind == "rank":
+            self.rank_slots.add((id(inner.owner), vi))
+        self.check_block(st.body, inner)
+
     def st_Choose(self, st, s):
         for b in st.by:
             self.expect(b, PLAYER, s, "who chooses")

@@ -545,7 +545,8 @@ class ExprGen:
 # the generators write each of these themselves.  Every other statement is simple: a ``t_``
 # method below writes it, or the generated code calls its closure (``embed``), so a new plain
 # statement is generated as soon as the closure backend knows it.
-_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.Choose)
+_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue,
+            A.Choose)
 
 
 class StatementGen:

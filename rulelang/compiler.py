@@ -1212,6 +1212,36 @@ class CompiledGame:
         b.emit(test, end)
         self._loop(b, head, end, st.body, st.span)
 
+    def values_of(self, kind):
+        """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
+        `rank after` goes round, lowest first (as `rank r` offers them)."""
+        return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
+
+    def s_ForValue(self, st, b):
+        vi, ii = (3 + s for s in self.refs[id(st)])
+        values = self.values_of(st.kind)
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[ii] = 0
+                return nxt
+            return f
+        b.emit(init)
+        b.place(head)
+
+        def test(nxt, end):
+            def f(g, fr):
+                k = fr[ii]
+                if k >= len(values):
+                    return end
+                fr[vi] = values[k]
+                fr[ii] = k + 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body, st.span)
+
     # ---- choices -----------------------------------------------------------------------------
     def _enumerator(self, alt, aid, slot):
         base = aid << ACTION_SHIFT

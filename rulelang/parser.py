@@ -410,6 +410,12 @@ class ToAst(Transformer):
     def for_card_stmt(self, meta, c):
         return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
 
+    def for_suit_stmt(self, meta, c):
+        return A.ForValue("suit", str(c[0]), c[1], self.sp(meta))
+
+    def for_rank_stmt(self, meta, c):
+        return A.ForValue("rank", str(c[0]), c[1], self.sp(meta))
+
     def param_card(self, meta, c):
         return A.Param("card", str(c[0]), c[1], None, c[2], self.sp(meta))
 

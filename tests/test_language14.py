@@ -332,3 +332,46 @@ def test_a_rule_value_needs_a_line_of_its_own_and_setup_gives_none(tmp_path):
         "    shuffle stock\n", "    shuffle stock\n    return 3\n", 1)
     got = _codes(_file(tmp_path, text))
     assert sorted((c, l) for c, l, _m in got) == [("RL109", 36), ("RL116", 27)]
+
+
+# ---- item 5 (part): loops over the deck's suits and ranks --------------------------------------
+
+LOOPS = '''game "g"
+players 1
+deck standard with jokers if jokers, into stock
+option jokers = no
+zone stock: shared, face up
+setup:
+    shuffle stock
+turn:
+    for each suit s:
+        say s, number of cards in stock where suit of card is s
+    for each rank r:
+        if r > 11:
+            stop
+        say r
+    for each rank r:
+        if r is 3:
+            choose:
+                go:
+                    say "chose at", r
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+@pytest.mark.parametrize("jokers", ["no", "yes"])
+def test_for_each_suit_and_rank(tmp_path, monkeypatch, backend, jokers):
+    says, st = _play(_file(tmp_path, LOOPS), backend, monkeypatch, players=1, jokers=jokers)
+    ranks = ["ace"] + [str(k) for k in range(2, 11)] + ["jack"]
+    # the ranks `rank after` goes round, lowest first, as `rank r` offers them: not the
+    # jokers' own rank, with the jokers in play or not
+    assert says == ["clubs 13", "diamonds 13", "hearts 13", "spades 13"] + ranks + ["chose at 3"]
+    assert st.problem is None and st.decisions == 1
+
+
+def test_a_loop_over_ranks_names_no_word_of_the_language(tmp_path):
+    text = LOOPS.replace("for each suit s:", "for each suit suit:").replace(
+        "where suit of card is s\n", "where suit of card is suit\n").replace("say s,", "say suit,")
+    got = _codes(_file(tmp_path, text))
+    assert got and got[0][0] in ("RL114", "RL001")
