@@ -42,10 +42,28 @@ class Expr:
     """Base class of expressions."""
 
 
+# The name `return VALUE` sets (no rule file can write it: it begins with a space).
+RESULT = " result"
+
+
 @node
 class Int(Expr):
     """A whole number: ``7``."""
     value: int
+    span: Span
+
+
+@node
+class Text(Expr):
+    """A text in double quotes, as a value: ``"gin!"``."""
+    value: str
+    span: Span
+
+
+@node
+class CardsIn:
+    """``the cards in ZONE``, a part of ``say``: the cards of a zone, named."""
+    zone: Expr
     span: Span
 
 
@@ -321,6 +339,15 @@ class ForCard(Stmt):
     """``for each card c in Z:`` over the cards as they were when the loop began, bottom first."""
     name: str
     zone: Expr
+    body: tuple
+    span: Span
+
+
+@node
+class ForValue(Stmt):
+    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order."""
+    kind: str            # suit, rank
+    name: str
     body: tuple
     span: Span
 

@@ -45,12 +45,14 @@ def did_you_mean(name, candidates):
     _hint_budget[0] -= len(candidates)
     return _closest(name, candidates)
 
+from .vocabulary import RESERVED_WORDS
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
     "number", "yes/no", "card", "player", "suit", "zone", "players", "symbol", "none", "any")
+TEXT, CARDS, RANK = "text", "cards", "rank"   # CARDS only in `say`; RANK only how `say` shows it
 TYPE_NAMES = {"number": NUMBER, "flag": FLAG, "card": CARD, "player": PLAYER, "suit": SUIT,
-              "rank": NUMBER, "zone": ZONE}
+              "rank": NUMBER, "zone": ZONE, "text": TEXT}
 NULLABLE = {CARD, PLAYER, SUIT, SYMBOL}
 
 BUILTIN_ATTRIBUTES = ("rank", "suit")
@@ -142,6 +144,8 @@ class Model:
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
+    texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
+    say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -300,6 +304,10 @@ class Checker:
         self.players_asked = players
         self.diags: list[Diagnostic] = []
         self.refs: dict = {}
+        self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
+        self.texts: dict = {}         # text -> its index (a text value is that number)
+        self.say_as: dict = {}
+        self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types: dict = {}
         self.labels: dict = {}
         self.alternatives: list = []
@@ -323,8 +331,80 @@ class Checker:
     def warning(self, code, message, span, hint=None):
         self.diags.append(Diagnostic(code, WARNING, message, span, hint))
 
+    # -- rules that give a value
+    def rule_values(self, decls):
+        """A rule that gives a value: `return VALUE` sets a hidden variable of its own (its
+        result) and returns; `let x = R(a)` and `set X to R(a)` run R, then read its result.
+        The read is right after the call returns, so recursion needs no more than one result
+        per rule.  Written here as plain statements, so every backend runs them as such."""
+        import attrs as _attrs
+        rule_names = {d.name for d in decls if isinstance(d, A.Rule)}
+        define_names = {d.name for d in decls if isinstance(d, A.Define)}
+        gives: dict = {}                       # rule -> span of its first `return VALUE`
+
+        def walk(node, fix):
+            if not _attrs.has(type(node)) or isinstance(node, A.Expr):
+                return node
+            changes = {}
+            for f in _attrs.fields(type(node)):
+                v = getattr(node, f.name)
+                nv = value(v, fix)
+                if nv is not v:
+                    changes[f.name] = nv
+            return _attrs.evolve(node, **changes) if changes else node
+
+        def value(v, fix):
+            if isinstance(v, tuple) and any(isinstance(x, A.Stmt) for x in v):
+                out = []
+                for st in v:
+                    out.extend(fix(walk(st, fix)))
+                return tuple(out) if out != list(v) else v
+            if isinstance(v, tuple):
+                nv = tuple(value(x, fix) for x in v)
+                return nv if any(a is not b for a, b in zip(nv, v)) else v
+            return walk(v, fix)
+
+        def result_name(rule):
+            return f" result of {rule}"
+
+        def returns(owner):
+            def fix(st):
+                if isinstance(st, A.Assign) and isinstance(st.target, A.Name) \
+                        and st.target.name == A.RESULT:
+                    if owner is None:
+                        self.error("RL116", "only a rule gives a value: `return VALUE` is not "
+                                   "for `setup`, `turn` or an ending", st.value.span,
+                                   "write `return` alone, or move the computing into a `rule`")
+                        return []
+                    gives.setdefault(owner, st.span)
+                    return [_attrs.evolve(st, target=A.Name(result_name(owner), st.target.span))]
+                return [st]
+            return fix
+
+        def calls(st):
+            v = getattr(st, "value", None)
+            if isinstance(st, (A.Let, A.Assign)) and (isinstance(st, A.Let) or st.op == "set") \
+                    and isinstance(v, (A.Call, A.Name)) and v.name in gives \
+                    and v.name not in define_names:
+                run = A.CallRule(v.name, getattr(v, "args", ()), None, v.span)
+                return [run, _attrs.evolve(st, value=A.Name(result_name(v.name), v.span))]
+            return [st]
+
+        out = []
+        for d in decls:
+            owner = d.name if isinstance(d, A.Rule) and d.name not in ("setup", "turn") else None
+            out.append(walk(d, returns(owner)) if isinstance(d, (A.Rule, A.Ending)) else d)
+        if not gives:
+            return out
+        out = [walk(d, calls) if isinstance(d, (A.Rule, A.Ending)) else d for d in out]
+        for name, span in gives.items():
+            if name in rule_names:
+                out.append(A.Var(result_name(name), None, False, A.Int(0, span), False, span))
+        return out
+
     # -- driver
     def run(self) -> Model:
+        self.decls = self.rule_values(self.decls)
         by_type: dict = {}
         for d in self.decls:
             by_type.setdefault(type(d), []).append(d)
@@ -333,7 +413,7 @@ class Checker:
         players = first(A.Players)
         if players is None:
             self.error("RL130", "the rule file does not say how many players play",
-                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `players 2 to 4`")
+                       self.file_span(), "add a line such as `players 2 to 4`")
             self.players = (2, 2)
         else:
             if players.low < 1 or players.high < players.low:
@@ -351,6 +431,7 @@ class Checker:
                        players.span if players else None,
                        f"choose a number of players from {self.players[0]} to {self.players[1]}")
 
+        self.check_declared_names(by_type)
         self.symbols: dict = {}       # before the options: word options add their words
         self.options = {}
         for o in by_type.get(A.Option, []):
@@ -395,10 +476,10 @@ class Checker:
         self.check_deck_decl()
 
         if "setup" not in self.rules:
-            self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
+            self.warning("RL150", "the game has no `setup:`", self.file_span(),
                          "add a `setup:` block that shuffles and deals")
         if "turn" not in self.rules:
-            self.error("RL151", "the game has no `turn:`", A.Span(self.file, 1, 1, 1, 1),
+            self.error("RL151", "the game has no `turn:`", self.file_span(),
                        "add a `turn:` block: what a player does on their turn")
         for special in ("setup", "turn"):
             if special in self.rules:
@@ -433,7 +514,8 @@ class Checker:
             attributes=self.attributes, symbols=self.symbols, rules=self.rules,
             endings=self.endings, score=self.score, score_ctx=self.score_ctx,
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
-            labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots)
+            labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
+            texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -516,7 +598,7 @@ class Checker:
         fallback = self.deck_types.get("standard") or next(iter(self.deck_types.values()), None)
         if self.deck is None:
             self.error("RL160", "the game does not say which cards it is played with",
-                       A.Span(self.file, 1, 1, 1, 1), "add a line such as `deck standard, into stock`")
+                       self.file_span(), "add a line such as `deck standard, into stock`")
             dt = fallback
         else:
             dt = self.deck_types.get(self.deck.name)
@@ -630,6 +712,9 @@ class Checker:
     def check_var(self, v: A.Var):
         s = Scope(self.var_ctx)
         t = self.expr(v.init, s)
+        if v.name.startswith(" "):             # a rule's result: its kind comes from `return`
+            self.vars[v.name] = VarInfo(v, ANY)
+            return
         if v.type is not None:
             if v.type not in TYPE_NAMES:
                 self.error("RL104", f"unknown type `{v.type}`", v.span,
@@ -650,6 +735,45 @@ class Checker:
         if t == ZONE:
             self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
 
+    def file_span(self):
+        """Where a diagnostic about the whole file points: its `game` line, or else its first
+        declaration (not line 1, which may be a comment)."""
+        own = [d for d in self.decls if getattr(getattr(d, "span", None), "file", None) == self.file]
+        d = next((d for d in own if isinstance(d, A.GameName)), own[0] if own else None)
+        if d is None:
+            return A.Span(self.file, 1, 1, 1, 1)
+        sp = d.span
+        end = sp.end_column if sp.end_line == sp.line else sp.column + 1
+        return A.Span(self.file, sp.line, sp.column, sp.line, max(end, sp.column + 1))
+
+    # -- names
+    def reserved(self, name, span, what):
+        """A word of the language cannot name something: where it is used it would be read as
+        the language's word (`top` as `top of`), so it is refused where it is declared."""
+        if name in RESERVED_WORDS:
+            from .syntax_errors import reserved_message
+            self.error("RL114", *reserved_message(name, what)[:1], span, reserved_message(name, what)[1])
+
+    def check_declared_names(self, by_type):
+        kinds = ((A.Var, "a variable"), (A.Define, "a define"), (A.Rule, "a rule"),
+                 (A.Zone, "a zone"), (A.Option, "an option"), (A.Attribute, "an attribute"))
+        for typ, what in kinds:
+            for d in by_type.get(typ, []):
+                if typ is A.Attribute and d.name in ("rank", "suit"):
+                    continue                  # RL165 says more
+                self.reserved(d.name, d.span, what)
+                for pname, _ in getattr(d, "params", None) or ():
+                    self.reserved(pname, d.span, "a parameter")
+        for d in by_type.get(A.DeckType, []):
+            for sd in d.suits:
+                self.reserved(sd.name, sd.span, "a suit")
+            for rd in d.ranks:
+                self.reserved(rd.name, rd.span, "a rank")
+            for sd, ranks in d.own_suits:
+                self.reserved(sd.name, sd.span, "a suit")
+                for rd in ranks:
+                    self.reserved(rd.name, rd.span, "a rank")
+
     # -- rules
     def check_rule(self, r: RuleInfo):
         if id(r) in self.checked_rules:
@@ -662,8 +786,10 @@ class Checker:
             return
         self.checked_rules.add(id(r))
         s = Scope(r)
-        for i, (pname, _) in enumerate(r.decl.params):
-            s.new_slot(pname, r.param_types[i] or ANY)
+        for i, (pname, ptype) in enumerate(r.decl.params):
+            slot = s.new_slot(pname, r.param_types[i] or ANY)
+            if ptype == "rank":
+                self.rank_slots.add((id(r), slot))
         self.rule_depth += 1
         try:
             self.check_block(r.decl.body, s)
@@ -718,6 +844,8 @@ class Checker:
     def st_Assign(self, st, s):
         t = self.lvalue(st.target, s)
         want = NUMBER if st.op in ("add", "sub") else t
+        if isinstance(st.target, A.Name) and st.target.name.startswith(" "):
+            want = ANY                          # `return VALUE`: result_kind says more
         if st.op in ("add", "sub") and t not in (NUMBER, ANY):
             self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
         what = {"add": "what is added", "sub": "what is subtracted"}.get(st.op)
@@ -726,10 +854,24 @@ class Checker:
             what = f"the new value of `{tn}`" if tn else "the new value"
         self.expect(st.value, want, s, what)
         ref = self.refs.get(id(st.target))
+        if ref is not None and ref[0] == "var" and ref[1].startswith(" "):
+            self.result_kind(self.vars[ref[1]], st)
         if t == ZONE and ref is not None and ref[0] == "slot":
             self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
         elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
             self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
+
+    def result_kind(self, v, st):
+        """The first `return VALUE` of a rule gives its kind; the others must agree."""
+        t = self.types.get(id(st.value), ANY)
+        if t in (NONE, ANY):
+            return
+        t = NUMBER if t == PLAYERS else t
+        if v.type == ANY:
+            v.type = t
+        elif not compatible(v.type, t):
+            self.error("RL102", f"this rule gives a {v.type} (its first `return`), "
+                       f"and here a {t}", st.value.span, "return values of one kind")
 
     def lvalue(self, target, s):
         if isinstance(target, A.Name):
@@ -755,13 +897,17 @@ class Checker:
                 self.types[id(target)] = v.type
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
-            self.refs[id(target)] = ("current",)
+            # In `setup`, `you` is the current player: setting it there moves `you` too, so that
+            # `next player` and unqualified per-player names after it mean the new one's.
+            in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
+            self.refs[id(target)] = ("current", in_setup and s.you_slot == -1)
             return PLAYER
         self.error("RL108", "this cannot be set: only variables can", target.span,
                    "declare it with `var NAME = ...`")
         return ANY
 
     def st_Let(self, st, s):
+        self.reserved(st.name, st.span, "a value")
         t = self.expr(st.value, s)
         if t == NONE:
             self.error("RL106", f"`let {st.name} = none`: say what kind of thing it holds", st.span,
@@ -769,6 +915,8 @@ class Checker:
         if t == PLAYERS:
             t = NUMBER
         self.refs[id(st)] = s.new_slot(st.name, t)
+        if self.rankish(st.value, s):
+            self.rank_slots.add((id(s.owner), self.refs[id(st)]))
         if t == ZONE:
             self.zone_values.setdefault((id(s.owner), self.refs[id(st)]), []).append((st.value, None))
 
@@ -815,22 +963,73 @@ class Checker:
             if i < len(r.param_types):
                 want = r.param_types[i]
                 if want is None:
-                    r.param_types[i] = NUMBER if t == PLAYERS else t
+                    # `none` says nothing of the kind: a later call (or `p: card`) decides it.
+                    if t not in (NONE, ANY):
+                        r.param_types[i] = NUMBER if t == PLAYERS else t
                 elif not compatible(want, t):
+                    pname = r.decl.params[i][0]
+                    given = r.decl.params[i][1] is not None
                     self.error("RL102", f"rule `{st.name}` expects a {want} here, not a {t}",
-                               a.span, None)
+                               a.span, None if given else
+                               f"the kind of `{pname}` comes from the first call that gives it a "
+                               f"value of a kind; to say which, write `rule {st.name}("
+                               + ", ".join(f"{q}: KIND" if q == pname else (f"{q}: {k}" if k else q)
+                                           for q, k in r.decl.params) +
+                               "):` (number, flag, card, player, suit, rank, zone, text)")
             if t == ZONE:       # a zone given to a rule: its `you` is the caller's or `for P`'s
                 you = st.for_player if st.for_player is not None else ("you", id(s.owner), s.you_slot)
                 self.zone_values.setdefault((id(r), i), []).append((a, (id(s.owner), you)))
         if st.for_player is not None:
             self.expect(st.for_player, PLAYER, s, "who runs the rule")
-        self.check_rule(r)
+        if None not in r.param_types[:len(st.args)]:
+            self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
     def st_Say(self, st, s):
         self.refs[id(st)] = s.you_slot          # the line is said by the chooser inside a choice
         for p in st.parts:
-            if not isinstance(p, str):
+            if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
+                self.expect(p.zone, ZONE, s, "the zone whose cards are said")
+                self.types[id(p)] = CARDS
+            elif not isinstance(p, str):
                 self.expr(p, s)
+                if self.rankish(p, s):          # a rank is said by its name, not its number
+                    self.say_as[id(p)] = RANK
+
+    def rankish(self, e, s) -> bool:
+        """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
+        holds one (`rank r` chosen, `let r = rank of c`, a parameter `r: rank`), a variable
+        declared `: rank`, or a define or conditional made of these."""
+        if isinstance(e, A.Of) and e.name == "rank" and self.refs.get(id(e)) == ("rank",):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
+            return True
+        ref = self.refs.get(id(e))
+        if not isinstance(ref, tuple) or not ref:
+            ref = None                          # some nodes map to a slot number
+        if isinstance(e, A.Name):
+            if ref is None:
+                return False
+            if ref[0] == "slot":
+                return (id(s.owner), ref[1]) in self.rank_slots
+            if ref[0] == "var":
+                return self.vars[ref[1]].decl.type == "rank"
+            if ref[0] == "const":
+                return e.name in self.ranks and s.lookup(e.name) is None
+        if isinstance(e, A.Of) and ref is not None and ref[0] == "var_of":
+            return self.vars[ref[1]].decl.type == "rank"
+        if ref is not None and ref[0] == "expanded":
+            return self.rankish(ref[1].body, s)
+        if isinstance(e, Expanded):
+            return self.rankish(e.body, s)
+        if isinstance(e, Arg):
+            return self.rankish(e.expr, s)
+        if isinstance(e, A.Cases):
+            return all(self.rankish(v, s) for v in [c[0] for c in e.cases] + [e.default])
+        return False
+
+    def ex_Text(self, e, s):
+        self.refs[id(e)] = ("const", self.texts.setdefault(e.value, len(self.texts)))
+        return TEXT
 
     def st_Reveal(self, st, s):
         self.refs[id(st)] = s.you_slot
@@ -857,6 +1056,7 @@ class Checker:
     def st_ForPlayer(self, st, s):
         if st.start is not None:
             self.expect(st.start, PLAYER, s, "the first player")
+        self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
         self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
@@ -864,10 +1064,21 @@ class Checker:
 
     def st_ForCard(self, st, s):
         self.expect(st.zone, ZONE, s, "the zone")
+        self.reserved(st.name, st.span, "a card")
         inner = s.child()
         inner.loops += 1
         self.refs[id(st)] = (inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
                              inner.new_slot(" index", NUMBER))
+        self.check_block(st.body, inner)
+
+    def st_ForValue(self, st, s):
+        self.reserved(st.name, st.span, f"a {st.kind}")
+        inner = s.child()
+        inner.loops += 1
+        vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
+        self.refs[id(st)] = (vi, inner.new_slot(" index", NUMBER))
+        if st.kind == "rank":
+            self.rank_slots.add((id(inner.owner), vi))
         self.check_block(st.body, inner)
 
     def st_Choose(self, st, s):
@@ -899,6 +1110,7 @@ class Checker:
             slot = None
             p = alt.param
             if p is not None:
+                self.reserved(p.name, p.span, f"the {p.kind} chosen")
                 if p.kind == "card":
                     self.expect(p.source, ZONE, inner, "where the card is chosen from")
                     slot = inner.new_slot(p.name, CARD)
@@ -912,6 +1124,7 @@ class Checker:
                     slot = inner.new_slot(p.name, SUIT)
                 elif p.kind == "rank":
                     slot = inner.new_slot(p.name, NUMBER)
+                    self.rank_slots.add((id(inner.owner), slot))
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")
@@ -963,7 +1176,8 @@ class Checker:
 
     def ex_Keyword(self, e, s):
         self.refs[id(e)] = ("you", s.you_slot)
-        return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER}.get(e.word, PLAYER) \
+        return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER,
+                "number of turns": NUMBER}.get(e.word, PLAYER) \
             if e.word not in ("you",) else PLAYER
 
     def ex_Seat(self, e, s):
@@ -1025,6 +1239,7 @@ class Checker:
         if e.condition is not None:
             inner = s.child()
             self.refs[id(e)] = inner.new_slot("card", CARD)
+            self.where_of[id(e.condition)] = e
             self.expect(e.condition, FLAG, inner, "the condition on `card`")
         return NUMBER if e.kind == "count" else FLAG
 
@@ -1067,7 +1282,8 @@ class Checker:
         if n in self.rules:
             self.named_rules.add(n)
             self.error("RL109", f"`{n}` is a rule; it is run as a statement, it has no value",
-                       e.span, None)
+                       e.span, f"give the rule `return VALUE` and take it with `let x = {n}` "
+                       "on a line of its own, or use a `define`")
             return ANY
         self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
                    or "declare it first (zone, var, option, define), or check the spelling")
@@ -1131,7 +1347,8 @@ class Checker:
             if e.name in self.rules:
                 self.named_rules.add(e.name)
                 self.error("RL109", f"`{e.name}` is a rule; it is run as a statement, it has no value",
-                           e.span, "use a `define` for a value")
+                           e.span, "use a `define` for a value, or give the rule `return VALUE` and "
+                           f"take it with `let x = {e.name}(...)` on a line of its own")
             else:
                 self.error("RL101", f"unknown define `{e.name}`", e.span,
                            did_you_mean(e.name, self.defines))
@@ -1211,10 +1428,21 @@ class Checker:
                 self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
                            e.span, self.word_clash(e.left) or self.word_clash(e.right) or _type_hint(a, b))
         else:
+            q = self.where_of.get(id(e))
             for side, t in ((e.left, a), (e.right, b)):
                 if not compatible(NUMBER, t):
-                    self.error("RL102", f"`{e.op}` compares numbers, but this is a {t}", side.span,
-                               _type_hint(NUMBER, t))
+                    hint = _type_hint(NUMBER, t)
+                    if q is not None and side is e.left and q.kind == "count":
+                        # `number of cards in hand where playable(card) > 1`: the `> 1` went
+                        # into the condition, since a `where` runs to the end of the value.
+                        hint = ("a `where` runs to the end of the value, so this `" + e.op +
+                                "` is part of the condition on `card`; to compare the count, "
+                                "write `(number of cards in ZONE where CONDITION) " + e.op + " ...`")
+                    msg = f"`{e.op}` compares numbers, but this is a {t}"
+                    if isinstance(e.left, A.Keyword) and e.left.word == "number of turns" \
+                            and e.left.span is e.right.span:      # `game ends after N turns:`
+                        msg = f"`game ends after N turns` needs a number of turns, but this is a {t}"
+                    self.error("RL102", msg, side.span, hint)
         return FLAG
 
     def word_clash(self, e):
@@ -1396,7 +1624,7 @@ class Checker:
                              f"run it from `turn` or another rule (a line `{n}`), or delete it")
         has_end = bool(self.endings) or _mentions(self.decls, A.EndGame)
         if not has_end:
-            self.error("RL191", "the game has no way to end", A.Span(self.file, 1, 1, 1, 1),
+            self.error("RL191", "the game has no way to end", self.file_span(),
                        "add `game ends when ...:` or an `end game with ...` statement")
         used_names = set()
         for node in _walk(self.decls):

@@ -311,6 +311,9 @@ class ExprGen:
     def g_Int(self, e, env):
         return str(int(e.value))
 
+    def g_Text(self, e, env):
+        return str(int(self.refs[id(e)][1]))     # a text is its index in model.texts
+
     def g_Bool(self, e, env):
         return "1" if e.value else "0"
 
@@ -333,6 +336,8 @@ class ExprGen:
             return f"g.rng.randrange({n})"
         if w in ("players", "number of players"):
             return str(n)
+        if w == "number of turns":
+            return "g.turns"
         if w == "opponents":
             return str(n - 1)
         raise Unsupported(w)
@@ -609,7 +614,8 @@ class ExprGen:
 # the generators write each of these themselves.  Every other statement is simple: a ``t_``
 # method below writes it, or the generated code calls its closure (``embed``), so a new plain
 # statement is generated as soon as the closure backend knows it.
-_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.Choose)
+_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue,
+            A.Choose)
 
 
 class StatementGen:
@@ -720,6 +726,8 @@ class StatementGen:
         lines.append(f"{ind}{place} {op} {_as_int(v)}")
         if checked:
             self.bound(place, st, lines, ind)
+        if ref[0] == "current" and ref[1]:
+            lines.append(f"{ind}fr[2] = g.cur")      # in setup, `you` is the current player
         return True
 
     def t_Say(self, st, lines, ind):

@@ -24,7 +24,7 @@ from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported, computes, too_large
 from .limits import MAX_NUMBER
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
-from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
+from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 
@@ -494,6 +494,10 @@ class CompiledGame:
         v = e.value
         return lambda g, fr: v
 
+    def x_Text(self, e):
+        v = self.refs[id(e)][1]              # a text is its index in model.texts
+        return lambda g, fr: v
+
     def x_Bool(self, e):
         v = 1 if e.value else 0
         return lambda g, fr: v
@@ -517,6 +521,8 @@ class CompiledGame:
             return lambda g, fr: g.rng.randrange(n)
         if w in ("players", "number of players"):
             return lambda g, fr: n
+        if w == "number of turns":
+            return lambda g, fr: g.turns
         if w == "opponents":
             return lambda g, fr: n - 1
         raise AssertionError(w)
@@ -1003,8 +1009,12 @@ class CompiledGame:
             setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
             getter = lambda g, fr: g.vars[base + pf(g, fr)]
         elif ref[0] == "current":
+            moves_you = ref[1]                  # in setup, `you` is the current player
+
             def setter(g, fr, v):
                 g.cur = v
+                if moves_you:
+                    fr[2] = v
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)
@@ -1141,7 +1151,10 @@ class CompiledGame:
         b.emit(make)
 
     def s_Say(self, st, b):
-        parts = [p if isinstance(p, str) else (self.cx(p), self.types.get(id(p))) for p in st.parts]
+        parts = [p if isinstance(p, str) else
+                 (self.cx(p.zone), CARDS) if isinstance(p, A.CardsIn) else
+                 (self.cx(p), self.model.say_as.get(id(p)) or self.types.get(id(p)))
+                 for p in st.parts]
         yi = 3 + self.refs.get(id(st), -1)
 
         def make(nxt):
@@ -1284,6 +1297,36 @@ class CompiledGame:
                 if k >= len(cards):
                     return end
                 fr[ci] = cards[k]
+                fr[ii] = k + 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body, st.span)
+
+    def values_of(self, kind):
+        """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
+        `rank after` goes round, lowest first (as `rank r` offers them)."""
+        return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
+
+    def s_ForValue(self, st, b):
+        vi, ii = (3 + s for s in self.refs[id(st)])
+        values = self.values_of(st.kind)
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[ii] = 0
+                return nxt
+            return f
+        b.emit(init)
+        b.place(head)
+
+        def test(nxt, end):
+            def f(g, fr):
+                k = fr[ii]
+                if k >= len(values):
+                    return end
+                fr[vi] = values[k]
                 fr[ii] = k + 1
                 return nxt
             return f
@@ -1718,6 +1761,21 @@ class CompiledGame:
             return "none"
         if typ == ZONE:
             return self.zone_label(v)
+        if typ == TEXT:
+            texts = self.model.texts
+            return texts[v] if 0 <= v < len(texts) else "?"
+        if typ == RANK:
+            return self.rank_name(v)
+        if typ == CARDS:                     # only what everyone may see is named
+            cards = g.zones[v]
+            _name, _owner, vis, size_hidden = self.zone_info[v]
+            shown = cards if vis == "everyone" else cards[-1:] if vis == "top" else []
+            words = [self.card_names[c] for c in shown]
+            hidden = len(cards) - len(shown)
+            if hidden:
+                words.insert(0, "hidden cards" if size_hidden else
+                             f"{hidden} hidden card{'s' if hidden != 1 else ''}")
+            return ", ".join(words) if words else "no cards"
         return str(v)
 
     def rank_name(self, num):
@@ -1744,6 +1802,8 @@ class CompiledGame:
     def describe_vars(self, g) -> dict:
         out = {}
         for i, (name, owner, typ) in enumerate(self.var_info):
+            if name.startswith(" "):              # a rule's result: no variable of the game
+                continue
             val = self.format(g, g.vars[i], typ)
             if owner < 0:
                 out[name] = val

@@ -87,6 +87,7 @@ class ToAst(Transformer):
         super().__init__()
         self.file = file
         self._lines = source_lines_of(text)
+        self.problems: list = []       # a mistake the grammar lets through (RL010)
 
     def sp(self, meta):
         return _span(self.file, meta)
@@ -278,7 +279,13 @@ class ToAst(Transformer):
 
     # ---- rules -------------------------------------------------------------------------------
     def block(self, meta, c):
-        return tuple(s for s in c if s is not None)
+        out = []
+        for s in c:
+            if isinstance(s, tuple):        # `return VALUE`: two statements
+                out.extend(s)
+            elif s is not None:
+                out.append(s)
+        return tuple(out)
 
     def rule_decl(self, meta, c):
         return A.Rule(str(c[0]), c[1] or (), c[2], False, self.sp(meta))
@@ -291,6 +298,13 @@ class ToAst(Transformer):
 
     def ends_decl(self, meta, c):
         return A.Ending(c[0], c[1], self.sp(meta))
+
+    def ends_after(self, meta, c):
+        """`game ends after N turns:` is `game ends when number of turns >= N:`, a budget the
+        rules declare and end as they say (not the step budget's RL901)."""
+        sp = self.sp(meta)
+        turns = A.Keyword("number of turns", c[0].span)
+        return A.Ending(A.Compare(">=", turns, c[0], c[0].span), c[1], sp)
 
     # ---- statements --------------------------------------------------------------------------
     def shuffle_stmt(self, meta, c):
@@ -342,7 +356,13 @@ class ToAst(Transformer):
         return A.Let(str(c[0]), c[1], self.sp(meta))
 
     def stop_stmt(self, meta, c): return A.Simple("stop", self.sp(meta))
-    def return_stmt(self, meta, c): return A.Simple("return", self.sp(meta))
+    def return_stmt(self, meta, c):
+        """`return VALUE` is `set RESULT to VALUE` then `return`: the checker gives each rule
+        that returns a value its RESULT (see Checker.rule_values)."""
+        if c and c[0] is not None:
+            return (A.Assign("set", A.Name(A.RESULT, c[0].span), c[0], self.sp(meta)),
+                    A.Simple("return", self.sp(meta)))
+        return A.Simple("return", self.sp(meta))
     def pass_stmt(self, meta, c): return A.Simple("pass", self.sp(meta))
     def end_turn_stmt(self, meta, c): return A.Simple("end turn", self.sp(meta))
     def skip_stmt(self, meta, c): return A.Simple("skip", self.sp(meta))
@@ -364,8 +384,14 @@ class ToAst(Transformer):
         return A.CallRule(str(c[0]), c[1] or (), c[2], self.sp(meta))
 
     def say_stmt(self, meta, c):
-        parts = tuple(_unquote(p) if isinstance(p, Token) and p.type == "STRING" else p for p in c)
+        parts = tuple(p.value if isinstance(p, A.Text) else p for p in c)   # a text said as is
         return A.Say(parts, self.sp(meta))
+
+    def text(self, meta, c):
+        return A.Text(_unquote(c[0]), self.sp(meta))
+
+    def cards_in(self, meta, c):
+        return A.CardsIn(c[0], self.sp(meta))
 
     def reveal_stmt(self, meta, c):
         return A.Reveal(c[0], self.sp(meta))
@@ -398,6 +424,12 @@ class ToAst(Transformer):
 
     def for_card_stmt(self, meta, c):
         return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
+
+    def for_suit_stmt(self, meta, c):
+        return A.ForValue("suit", str(c[0]), c[1], self.sp(meta))
+
+    def for_rank_stmt(self, meta, c):
+        return A.ForValue("rank", str(c[0]), c[1], self.sp(meta))
 
     def param_card(self, meta, c):
         return A.Param("card", str(c[0]), c[1], None, c[2], self.sp(meta))
@@ -449,13 +481,45 @@ class ToAst(Transformer):
         return A.Unary("not", c[0], self.sp(meta))
 
     def compare(self, meta, c):
+        self._where_ends(c[0], c[2], str(c[1]))
         return A.Compare(str(c[1]), c[0], c[2], self.sp(meta))
 
     def eq(self, meta, c):
+        self._where_ends(c[0], c[1], "is")
         return A.Compare("==", c[0], c[1], self.sp(meta))
 
     def ne(self, meta, c):
+        self._where_ends(c[0], c[1], "is not")
         return A.Compare("!=", c[0], c[1], self.sp(meta))
+
+    def _where_ends(self, left, right, op):
+        """RL010 when a comparison follows a `where` whose condition is itself a comparison, with
+        no parentheses: `number of cards in hand where rank of card is 8 > 1`.  A `where` runs to
+        the end of the value, but a comparison cannot take another, so the parser would end the
+        `where` early and compare the count: the same words mean the other thing after a condition
+        that is not a comparison.  Neither reading is silently taken."""
+        if not isinstance(left, A.CardQuery) or left.condition is None or self.problems:
+            return
+        a, b = left.span, right.span
+        if (a.end_line, a.end_column) >= (b.line, b.column):
+            return
+        if a.end_line == b.line:
+            between = self._lines[b.line - 1][a.end_column - 1:b.column - 1]
+        else:                         # a line continued with `\`
+            between = self._lines[a.end_line - 1][a.end_column - 1:] + "".join(
+                self._lines[i - 1] for i in range(a.end_line + 1, b.line)) + \
+                self._lines[b.line - 1][:b.column - 1]
+        if ")" in between:
+            return
+        what = {"count": "number of cards in ZONE where CONDITION",
+                "any": "any card in ZONE where CONDITION",
+                "no": "no card in ZONE where CONDITION"}[left.kind]
+        self.problems.append(Diagnostic(
+            "RL010", ERROR, f"does this `{op}` belong to the `where`? A `where` runs to the end of "
+            f"the value, but its condition is already a comparison",
+            A.Span(self.file, a.line, a.column, b.end_line, b.end_column),
+            f"put parentheses round what you mean: `({what}) {op} ...` to compare the "
+            f"{'count' if left.kind == 'count' else 'answer'}, or `where (...)` for the condition"))
 
     def is_empty(self, meta, c):
         return A.IsEmpty(c[0], False, self.sp(meta))
@@ -488,6 +552,7 @@ class ToAst(Transformer):
     all_players = _kw("players")
     opponents = _kw("opponents")
     player_count = _kw("number of players")
+    turn_count = _kw("number of turns")
 
     def seat(self, meta, c):
         return A.Seat(int(c[0]), self.sp(meta))
@@ -615,7 +680,10 @@ def parse(text: str, file: str = "<string>") -> A.Program:
     if too_much:
         raise RuleFileError(too_much)
     with no_gc():
-        decls = ToAst(file, text).transform(tree)
+        to_ast = ToAst(file, text)
+        decls = to_ast.transform(tree)
+    if to_ast.problems:
+        raise RuleFileError(to_ast.problems[:1])
     return A.Program(file, tuple(decls), text)
 
 

@@ -40,7 +40,7 @@ def rule_bodies(st):
             yield body
         if st.otherwise:
             yield st.otherwise
-    elif isinstance(st, (A.Loop, A.ForPlayer, A.ForCard)):
+    elif isinstance(st, (A.Loop, A.ForPlayer, A.ForCard, A.ForValue)):
         yield st.body
     elif isinstance(st, A.Choose):
         for alt in st.alternatives:
@@ -137,6 +137,7 @@ class RuleGen:
         self.x.ns["_procs"] = self.cg.procs
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
+        self.x.ns["_nextvalue"] = _nextvalue
         return self.x._compile(src), self.alt_blocks
 
     # ---- blocks -------------------------------------------------------------------------------
@@ -299,6 +300,15 @@ class RuleGen:
             lines.append(f"{ind}    fr[{ii}] += 1")
             self.loop_body(st.body, lines, ind + "    ", span=st.span)
             return
+        if isinstance(st, A.ForValue):
+            vi, ii = (3 + s for s in self.refs[id(st)])
+            vals = self.x.const(self.cg.values_of(st.kind))
+            lines.append(f"{ind}fr[{ii}] = 0")
+            lines.append(f"{ind}while fr[{ii}] < len({vals}):")
+            lines.append(f"{ind}    fr[{vi}] = {vals}[fr[{ii}]]")
+            lines.append(f"{ind}    fr[{ii}] += 1")
+            self.loop_body(st.body, lines, ind + "    ", span=st.span)
+            return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
             self.direct_call(st, lines, ind)
             return
@@ -456,6 +466,12 @@ class RuleGen:
         ci, li, ii = (3 + s for s in self.refs[id(st)])
         init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
+
+    def sus_ForValue(self, st, cur, ind):
+        vi, ii = (3 + s for s in self.refs[id(st)])
+        vals = self.x.const(self.cg.values_of(st.kind))
+        return self._block_loop(st, cur, ind, [f"fr[{ii}] = 0"],
+                                f"_nextvalue(fr, {vi}, {ii}, {vals})", st.body)
 
     def next_turn_block(self, b, spec, ind):
         """The turn is over: the next seat (or the one named), endings when the turn does not
@@ -704,6 +720,16 @@ def _nextcard(fr, ci, li, ii):
     if k >= len(cards):
         return False
     fr[ci] = cards[k]
+    fr[ii] = k + 1
+    return True
+
+
+def _nextvalue(fr, vi, ii, values):
+    """The test of ``for each suit`` / ``for each rank``: the next value, or the loop is over."""
+    k = fr[ii]
+    if k >= len(values):
+        return False
+    fr[vi] = values[k]
     fr[ii] = k + 1
     return True
 

@@ -23,7 +23,7 @@ from . import ast as A
 from .diagnostics import ERROR, Diagnostic
 # Words that begin a declaration (top level) and a statement (inside a block), and every word of
 # the language: read from the grammar.
-from .vocabulary import DECL_WORDS, KEYWORDS, STMT_WORDS
+from .vocabulary import DECL_WORDS, KEYWORDS, RESERVED_WORDS, STMT_WORDS
 
 # Terminals in words.
 _WORDS = {
@@ -325,6 +325,17 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     accepts = set(err.accepts or err.expected or ())
     found = _found(tok)
 
+    reserved = _declared_reserved_word(file, lines, {prev, str(tok)})
+    if reserved is not None:
+        return reserved
+
+    each = re.search(r"\bof\s+each\s+player\b", cur.split("#", 1)[0])
+    if first == "move" and each is not None:
+        return _diag("RL011", "`of each player` goes with `deal`; `move` moves cards to one zone",
+                     A.Span(file, line, each.start() + 1, line, each.end() + 1),
+                     "deal them (`deal 1 from stock to hand of each player`), or move them in a "
+                     "loop: `for each player p:` then `move top card from stock to hand of p`")
+
     if tok.type == "_INDENT":
         # The indenter places INDENT on the line end before the indented line.
         line = min(getattr(tok, "end_line", None) or line + 1, len(lines))
@@ -438,6 +449,47 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     want = describe(accepts, first, prev)
     after = f" after `{prev}`" if prev is not None else " at the start of the line"
     return _diag("RL001", f"expected {want}{after}, found {found}", sp, _hint_for(want, first))
+
+
+def reserved_message(name: str, what: str):
+    """The message and hint of RL114 (also used by the checker)."""
+    return (f"`{name}` is a word of the language and cannot name {what}",
+            f"choose another name, such as `my_{name}` or `{name}_value`")
+
+
+def _declared_reserved_word(file, lines, words):
+    """RL114 at the place a word of the language is declared as a name (`let top = ...`,
+    `var total = 0`, `rule r(size):`), when the syntax error is where that word is used."""
+    words = {w for w in words if w in RESERVED_WORDS}
+    if not words:
+        return None
+    alt = "|".join(re.escape(w) for w in sorted(words))
+    decl = re.compile(rf"^\s*(?:replace\s+)?(let|var|define|rule|zone|option|attribute)\s+({alt})\b"
+                      rf"|\bfor\s+each\s+(player|card)\s+({alt})\b"
+                      rf"|^\s*\w+\s+(card|player|suit|rank|number)\s+({alt})\s*(?:from|where|if|:)")
+    params = re.compile(r"^\s*(?:replace\s+)?(?:rule|define)\s+\w+\s*\(([^)]*)\)")
+    what_of = {"let": "a value", "var": "a variable", "define": "a define", "rule": "a rule",
+               "zone": "a zone", "option": "an option", "attribute": "an attribute",
+               "player": "a player", "card": "a card"}
+    for i, text in enumerate(lines, 1):
+        code = text.split("#", 1)[0]
+        m = decl.search(code)
+        if m is not None:
+            g = m.groups()
+            kind, name, pos = next((g[k], g[k + 1], m.start(k + 2)) for k in (0, 2, 4)
+                                   if g[k] is not None)
+            what = what_of.get(kind, f"the {kind} chosen") if m.group(5) is None \
+                else f"the {kind} chosen"
+            msg, hint = reserved_message(name, what)
+            return _diag("RL114", msg, A.Span(file, i, pos + 1, i, pos + 1 + len(name)), hint)
+        m = params.search(code)
+        if m is not None:
+            for pm in re.finditer(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)):   # not the kinds
+                if pm.group(1) in words:
+                    c = m.start(1) + pm.start(1) + 1
+                    msg, hint = reserved_message(pm.group(1), "a parameter")
+                    return _diag("RL114", msg, A.Span(file, i, c, i, c + len(pm.group(1))), hint)
+    return None
 
 
 def _is_indent_error(err) -> bool:

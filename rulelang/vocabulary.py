@@ -114,3 +114,10 @@ OPERATOR_WORDS = tuple(dict.fromkeys(w for r in _OPERATOR_RULES for w in _words_
 # The rest: words inside statements and values.
 OTHER_WORDS = tuple(sorted(KEYWORDS - set(DECLARATION_WORDS) - set(OPERATOR_WORDS)
                            - set(CONSTANT_WORDS)))
+
+# Words that cannot name anything a rule file declares: where a value is expected they are read
+# as the language's own (`top of`, `size of`, `number of`, `you`, `is`), so a variable, local,
+# parameter, zone, rank ... with one of these names could never be used.  The checker refuses
+# them where they are declared (RL114).
+RESERVED_WORDS = frozenset(_first_words("primary")) | frozenset(OPERATOR_WORDS) \
+    | frozenset(CONSTANT_WORDS) | {"empty"}
