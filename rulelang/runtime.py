@@ -42,7 +42,7 @@ class State:
 
     __slots__ = ("game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack", "rng",
                  "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking", "steps",
-                 "decisions", "turns", "log", "problem", "max_steps")
+                 "decisions", "turns", "log", "problem", "max_steps", "seat_results")
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -134,8 +134,26 @@ class State:
     def is_terminal(self) -> bool:
         return self.terminal
 
+    def results(self) -> list[str]:
+        """Each seat's own result once the game is over: ``"win"``, ``"loss"`` or ``"draw"``
+        (an empty list while it goes on, or when it stopped on a rule error).  A game that ends
+        ``with winners where W, losers where L`` gives each player their own; otherwise the
+        winners win and the others lose, and when nobody won everybody draws."""
+        if not self.terminal or self.outcome == "error":
+            return []
+        if self.seat_results is not None:
+            return list(self.seat_results)
+        if not self.winners:
+            return ["draw"] * self.n
+        w = set(self.winners)
+        return ["win" if p in w else "loss" for p in range(self.n)]
+
     def returns(self) -> list[float]:
-        """+1 for each winner and -1 for each other player; 0 for everyone when nobody won."""
+        """+1 for each winner and -1 for each other player; 0 for everyone when nobody won.
+        After ``end game with winners where ...``: +1 for a win, -1 for a loss, 0 for a draw,
+        each seat on their own (all 0 when every player drew)."""
+        if self.terminal and self.seat_results is not None:
+            return [{"win": 1.0, "loss": -1.0}.get(r, 0.0) for r in self.seat_results]
         if not self.terminal or not self.winners:
             return [0.0] * self.n
         w = set(self.winners)
@@ -167,6 +185,7 @@ class State:
         c.log = None if self.log is None else list(self.log)
         c.problem = self.problem
         c.max_steps = self.max_steps
+        c.seat_results = self.seat_results
         return c
 
     # ---- what a player sees -----------------------------------------------------------------
@@ -309,6 +328,7 @@ class State:
             "terminal": self.terminal, "outcome": self.outcome, "winners": self.winners,
             "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
             "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
+            **({} if self.seat_results is None else {"seat_results": self.seat_results}),
         }
 
     @classmethod
@@ -349,6 +369,7 @@ class State:
         s.steps, s.decisions, s.turns = d["steps"], d["decisions"], d["turns"]
         s.problem = d["problem"]
         s.max_steps = d["max_steps"]
+        s.seat_results = d.get("seat_results")
         s.log = None
         return s
 
@@ -390,7 +411,7 @@ _SAVE_FIELDS = ("format", "game", "n", "zones", "vars", "cur", "dir", "skip", "n
 
 def _check_save(g, d: dict) -> None:
     """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``."""
-    unknown = [k for k in d if k not in _SAVE_FIELDS]
+    unknown = [k for k in d if k not in _SAVE_FIELDS and k != "seat_results"]
     if unknown:
         raise SaveError(f"this save has a field `{unknown[0]}` that no save of rulelang has")
     missing = [k for k in _SAVE_FIELDS if k not in d]
@@ -494,6 +515,10 @@ def _check_save(g, d: dict) -> None:
             seat(f, x)
         if len(set(xs)) != len(xs):
             bad(f, "names a player twice")
+    if "seat_results" in d:              # only in a save of a game over with a result per seat
+        rs = listof("seat_results", d["seat_results"])
+        if not d["terminal"] or len(rs) != n or any(r not in ("win", "loss", "draw") for r in rs):
+            bad("seat_results", "must say win, loss or draw for each player of a game over")
     if d["problem"] is not None and not isinstance(d["problem"], dict):
         bad("problem", f"must be an object or null, not {_kind(d['problem'])}")
 
@@ -715,3 +740,96 @@ def _unplain(x):
     if isinstance(x, list):
         return tuple(x)
     return x
+
+
+# ---- players who leave the game (`P leaves the game`) ------------------------------------------
+# In a game where players may leave, the per-player flag `out` is the variable at ``base + seat``;
+# turn order, dealing, `for each player`, the choices of a player and the conditions over players
+# go round the players still in.  Used by the closures and by the generated code alike.
+
+def leave_game(g, p, base):
+    """``remove p from the game``: p's `out` becomes 1 + the number of players already out (a
+    player already out stays as they were)."""
+    v = g.vars
+    if not v[base + p]:
+        v[base + p] = 1 + sum(1 for q in range(g.n) if v[base + q])
+
+
+def out_ranking(g, first, base):
+    """``first`` (the winners), then the other players still in (in seat order), then those who
+    left the game, the last to leave first."""
+    v = g.vars
+    rest = [p for p in range(g.n) if p not in first]
+    return list(first) + sorted(rest, key=lambda p: (v[base + p] != 0, -v[base + p]))
+
+
+def seat_after(g, p, k, base):
+    """The ``k``-th player still in the game after ``p`` in the direction of play (before, for a
+    negative ``k``); ``p`` itself when they are the only one left."""
+    n = g.n
+    v = g.vars
+    d = g.dir if k >= 0 else -g.dir
+    for _ in range(k if k >= 0 else -k):
+        for _ in range(n):
+            p = (p + d) % n
+            if not v[base + p]:
+                break
+        else:
+            raise GameProblem("RL907", "every player is out of the game: nobody is left to play")
+    return p
+
+
+def seat_in(g, p, base):
+    """``p`` if they are still in the game, else the first player after them who is."""
+    return seat_after(g, p, 1, base) if g.vars[base + p] else p
+
+
+def seats_in(g, start, base):
+    """The players still in the game, in the order of play from ``start`` (included if in)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(n)] if not v[base + q]]
+
+
+def seats_after(g, start, base):
+    """The players still in the game after ``start``, in the order of play (not ``start``)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(1, n)] if not v[base + q]]
+
+
+def random_seat_in(g, base):
+    """A player still in the game, at random (seat order; -1 when nobody is)."""
+    seats = [q for q in range(g.n) if not g.vars[base + q]]
+    return seats[g.rng.randrange(len(seats))] if seats else -1
+
+
+def next_in(g, fr, ki, pi, base):
+    """The test of `for each player` in a game where players leave: goes on to the first seat
+    from ``fr[pi]`` that is still in (each seat is passed once: ``fr[ki]`` counts them)."""
+    n = g.n
+    while fr[ki] > 0:
+        fr[ki] -= 1
+        if not g.vars[base + fr[pi]]:
+            return True
+        fr[pi] = (fr[pi] + g.dir) % n
+    return False
+
+
+def holder(g, c, owned):
+    """The player one of whose own zones holds card ``c`` (``owned``: (zone, owner) pairs)."""
+    zones = g.zones
+    for zi, owner in owned:
+        if c in zones[zi]:
+            return owner
+    return -1
+
+
+def highest(xs):
+    return max(xs) if xs else 0
+
+
+def lowest(xs):
+    return min(xs) if xs else 0
