@@ -152,7 +152,8 @@ class ExprGen:
             lines.append(f"    for _k in range({n}):")
             lines.append(f"        p = (_c + _d * _k) % {n}")
             if self.cg.out_base is not None:        # a player who is out is not checked
-                lines.append(f"        if g.vars[{int(self.cg.out_base)} + p]:")
+                ob = int(self.cg.out_base)              # (unless every player is)
+                lines.append(f"        if g.vars[{ob} + p] and not all(g.vars[{ob}:{ob + n}]):")
                 lines.append("            continue")
             lines.append(f"        if {body}:")
             lines.append(f"            return ({k}, p)")

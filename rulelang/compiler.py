@@ -1481,7 +1481,9 @@ class CompiledGame:
         """The turn passes on in a game where players leave: to the named player (or the first
         player still in after them), else over the players still in, jumping the skipped ones."""
         ob = self.out_base
-        if g.next_turn >= 0:
+        if all(g.vars[ob:ob + g.n]):
+            g.next_turn = -1                # nobody is left: an ending must end the game now
+        elif g.next_turn >= 0:
             g.cur = seat_in(g, g.next_turn, ob)
             g.next_turn = -1
         else:
@@ -1501,10 +1503,11 @@ class CompiledGame:
             g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
             return True
         ob = self.out_base
+        everyone_out = ob is not None and all(g.vars[ob:ob + n])
         for cond, pid, body_slots in self.endings:
             for k in range(n):
                 p = (g.cur + g.dir * k) % n
-                if ob is not None and g.vars[ob + p]:
+                if ob is not None and g.vars[ob + p] and everyone_out is False:
                     continue                # a player who is out is not checked
                 if cond(g, p):
                     g.stack[:] = [[self.root, self.root_halt, 0],
