@@ -356,8 +356,9 @@ class Checker:
         if leaving:
             if "out" in self.vars:
                 self.error("RL197", "a variable is called `out`, but players leave this game: "
-                           "`out` is the flag that says who is out", self.vars["out"].decl.span,
-                           "give the variable another name; `P is out` reads the flag")
+                           "`out` is the number that says who has left, and in what order",
+                           self.vars["out"].decl.span,
+                           "give the variable another name; `P is out` and `out of P` read it")
             else:
                 sp = leaving[0].span
                 self.check_var(A.Var("out", "number", True, A.Int(0, sp), False, sp))
