@@ -381,6 +381,10 @@ class CompiledGame:
             else:
                 names.append(f"{rname} of {suit}")
         self.card_names = names
+        # Identical copies (several decks): each card's first copy, or None when there are none.
+        first = {}
+        twin = [first.setdefault(name, i) for i, name in enumerate(names)]
+        self.card_twin = twin if len(first) < len(names) else None
         # Card names that are constants in rules (extra cards) stand for their first copy.
         self.card_name_ids = {}
         for i, c in enumerate(self.cards):

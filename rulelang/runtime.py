@@ -60,17 +60,22 @@ class State:
         return self.sim is not None
 
     def legal_actions(self, player: Optional[int] = None) -> list[int]:
-        """The legal actions of ``player`` (default: :meth:`current_player`)."""
+        """The legal actions of ``player`` (default: :meth:`current_player`).  Identical copies
+        of a card (a game with several decks) offered by the same alternative are one action:
+        the copy found first (the other copy's action is still accepted by :meth:`apply_action`)."""
         if self.terminal:
             return []
         if self.sim is None:
             if player is not None and player != self.pending[0]:
                 return []
-            return self.legal
-        p = self.pending[0] if player is None else player
-        if p not in self.pending:
-            return []
-        return self.legal[p]
+            legal = self.legal
+        else:
+            p = self.pending[0] if player is None else player
+            if p not in self.pending:
+                return []
+            legal = self.legal[p]
+        twin = getattr(self.game, "card_twin", None)
+        return legal if twin is None else _merge_twins(legal, twin, self.game.alternatives)
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
@@ -264,7 +269,8 @@ class State:
             pending = self.pending if not self.terminal and self.pending is not None else ()
             alts = g.alternatives
             if player in pending:
-                for a in self.legal_actions(player):
+                own = self.legal if self.sim is None else self.legal.get(player, ())
+                for a in own:
                     if alts[a >> ACTION_SHIFT].kind == "card":
                         kept.add(a & VALUE_MASK)
             places = [pl for pl in places if zones[pl[0]][pl[1]] not in kept]
@@ -740,6 +746,22 @@ def _unplain(x):
     if isinstance(x, list):
         return tuple(x)
     return x
+
+
+def _merge_twins(legal, twin, alts) -> list:
+    """``legal`` with one action per alternative and distinct card: the first of the actions that
+    choose identical copies of a card with the same alternative."""
+    seen = set()
+    out = []
+    for a in legal:
+        ai = a >> ACTION_SHIFT
+        if alts[ai].kind == "card":
+            key = (ai, twin[a & VALUE_MASK])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(a)
+    return out
 
 
 # ---- players who leave the game (`P leaves the game`) ------------------------------------------
