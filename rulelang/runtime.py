@@ -59,10 +59,11 @@ class State:
     def is_simultaneous(self) -> bool:
         return self.sim is not None
 
-    def legal_actions(self, player: Optional[int] = None) -> list[int]:
+    def legal_actions(self, player: Optional[int] = None, every_copy: bool = False) -> list[int]:
         """The legal actions of ``player`` (default: :meth:`current_player`).  Identical copies
         of a card (a game with several decks) offered by the same alternative are one action:
-        the copy found first (the other copy's action is still accepted by :meth:`apply_action`)."""
+        the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
+        and ``every_copy=True`` lists them all)."""
         if self.terminal:
             return []
         if self.sim is None:
@@ -75,7 +76,9 @@ class State:
                 return []
             legal = self.legal[p]
         twin = getattr(self.game, "card_twin", None)
-        return legal if twin is None else _merge_twins(legal, twin, self.game.alternatives)
+        if twin is None or every_copy:
+            return legal
+        return _merge_twins(legal, twin, self.game.alternatives)
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until

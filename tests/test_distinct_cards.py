@@ -58,3 +58,12 @@ def test_one_deck_games_keep_every_card():
     assert cg.card_twin is None
     st = cg.new_game()
     assert sorted(words(st)) == ["discard 7♥", "play 7♥", "play 8♠"]
+
+
+def test_a_log_that_chose_the_other_copy_still_replays():
+    from rulelang.saves import replay_state
+    cg = load("t.cardrules", text=GAME).compiled(2)
+    st = cg.new_game()
+    other = [a for a in st.legal_actions(every_copy=True) if a not in st.legal_actions()][0]
+    data = {"seed": 0, "actions": [[1, other, cg.action_to_string(other)]]}
+    assert replay_state(cg, data).decisions == 1
