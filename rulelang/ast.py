@@ -321,6 +321,14 @@ class Reveal(Stmt):
 
 
 @node
+class Show(Stmt):
+    """``show c to P``: P sees the card, and remembers it while it stays in the zone it is in."""
+    card: Expr
+    player: Expr
+    span: Span
+
+
+@node
 class Leave(Stmt):
     """``P leaves the game``: P is out; turn order, dealing and ``each player`` skip them."""
     player: Expr

@@ -835,6 +835,10 @@ class Checker:
         self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
         self.check_block(st.body, inner)
 
+    def st_Show(self, st, s):
+        self.expect(st.card, CARD, s, "the card to show")
+        self.expect(st.player, PLAYER, s, "who is shown the card")
+
     def st_Leave(self, st, s):
         self.expect(st.player, PLAYER, s, "who leaves the game")
 

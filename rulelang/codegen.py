@@ -22,6 +22,7 @@ import attrs
 
 from . import ast as A
 from .checker import Expanded
+from .runtime import show_card
 from .runtime import (holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -96,7 +97,8 @@ class ExprGen:
         self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,),
                    "_rnd": _rnd, "_sa": seat_after, "_si": seat_in, "_sin": seats_in,
                    "_saf": seats_after, "_nin": next_in, "_hold": holder, "_hi": highest,
-                   "_lo": lowest, "_rsi": random_seat_in, "_leave": leave_game}
+                   "_lo": lowest, "_rsi": random_seat_in, "_leave": leave_game,
+                   "_show": show_card}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -659,6 +661,10 @@ class StatementGen:
 
     def t_Shuffle(self, st, lines, ind):
         lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+        return True
+
+    def t_Show(self, st, lines, ind):
+        lines.append(f"{ind}_show(g, {self.e(st.card)}, {self.e(st.player)})")
         return True
 
     def t_Leave(self, st, lines, ind):

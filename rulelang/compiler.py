@@ -26,6 +26,7 @@ from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
+from .runtime import show_card
 from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -1120,6 +1121,17 @@ class CompiledGame:
             return say
         b.emit(make)
 
+    def s_Show(self, st, b):
+        cf = self.cx(st.card)
+        pf = self.cx(st.player)
+
+        def make(nxt):
+            def show(g, fr):
+                show_card(g, cf(g, fr), pf(g, fr))
+                return nxt
+            return show
+        b.emit(make)
+
     def s_Leave(self, st, b):
         pf = self.cx(st.player)
         ob = self.out_base
@@ -1735,6 +1747,7 @@ class CompiledGame:
         g.log = [] if log else None
         g.problem = None
         g.seat_results = None
+        g.shown = []
         g.max_steps = max_steps or self.max_steps
         nslots = self.model.var_ctx.nslots
         for i, (name, owner, typ) in enumerate(self.var_info):

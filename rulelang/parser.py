@@ -383,6 +383,9 @@ class ToAst(Transformer):
         body = c[3] if c[2] is None else (A.If(((c[2], c[3]),), None, c[2].span),)
         return A.ForPlayer(str(c[0]), c[1], body, self.sp(meta))
 
+    def show_stmt(self, meta, c):
+        return A.Show(c[0], c[1], self.sp(meta))
+
     def leave_stmt(self, meta, c):
         return A.Leave(c[0], self.sp(meta))
 

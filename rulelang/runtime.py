@@ -42,7 +42,8 @@ class State:
 
     __slots__ = ("game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack", "rng",
                  "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking", "steps",
-                 "decisions", "turns", "log", "problem", "max_steps", "seat_results")
+                 "decisions", "turns", "log", "problem", "max_steps", "seat_results",
+                 "shown")
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -194,6 +195,7 @@ class State:
         c.problem = self.problem
         c.max_steps = self.max_steps
         c.seat_results = self.seat_results
+        c.shown = self.shown              # never changed in place: show_card makes a new list
         return c
 
     # ---- what a player sees -----------------------------------------------------------------
@@ -222,11 +224,33 @@ class State:
             "vars": g.describe_vars(self),
             "terminal": self.terminal,
         }
+        known = self.known_cards(player)
+        if known:
+            obs["known"] = {key: [g.card_names[c] for c in cards] for key, cards in known.items()}
         if not self.terminal and player in self.current_players():
             obs["legal"] = [g.action_to_string(a, self) for a in self.legal_actions(player)]
         if self.terminal:
             obs["winners"] = [p + 1 for p in self.winners]
         return obs
+
+    def known_cards(self, player: int) -> dict:
+        """The cards shown to ``player`` alone (``show c to P``) that are still in the zone where
+        they saw them and that this zone does not show them anyway: ``{zone key: [cards]}``."""
+        if not self.shown:
+            return {}
+        g = self.game
+        out: dict = {}
+        for p, c, zi in self.shown:
+            if p != player or c not in self.zones[zi]:
+                continue
+            name, owner, vis, _sh = g.zone_info[zi]
+            if vis == "everyone" or (vis == "owner" and owner == player) or (
+                    vis == "top" and self.zones[zi][-1] == c):
+                continue
+            key = name if owner < 0 else f"{name}/{owner + 1}"
+            if c not in out.setdefault(key, []):
+                out[key].append(c)
+        return out
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action, self)
@@ -269,6 +293,8 @@ class State:
             for i, (_name, _owner, typ) in enumerate(g.var_info):
                 if typ == card_t:
                     kept.add(self.vars[i])
+            for cards in self.known_cards(player).values():     # shown to them: remembered
+                kept.update(cards)
             pending = self.pending if not self.terminal and self.pending is not None else ()
             alts = g.alternatives
             if player in pending:
@@ -338,6 +364,7 @@ class State:
             "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
             "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
             **({} if self.seat_results is None else {"seat_results": self.seat_results}),
+            **({"shown": [list(x) for x in self.shown]} if self.shown else {}),
         }
 
     @classmethod
@@ -379,6 +406,7 @@ class State:
         s.problem = d["problem"]
         s.max_steps = d["max_steps"]
         s.seat_results = d.get("seat_results")
+        s.shown = [list(x) for x in d.get("shown", [])]
         s.log = None
         return s
 
@@ -420,7 +448,7 @@ _SAVE_FIELDS = ("format", "game", "n", "zones", "vars", "cur", "dir", "skip", "n
 
 def _check_save(g, d: dict) -> None:
     """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``."""
-    unknown = [k for k in d if k not in _SAVE_FIELDS and k != "seat_results"]
+    unknown = [k for k in d if k not in _SAVE_FIELDS and k not in ("seat_results", "shown")]
     if unknown:
         raise SaveError(f"this save has a field `{unknown[0]}` that no save of rulelang has")
     missing = [k for k in _SAVE_FIELDS if k not in d]
@@ -524,6 +552,10 @@ def _check_save(g, d: dict) -> None:
             seat(f, x)
         if len(set(xs)) != len(xs):
             bad(f, "names a player twice")
+    for x in listof("shown", d.get("shown", [])):   # [player, card, zone]: cards shown to one
+        if not isinstance(x, list) or len(x) != 3 or any(y.__class__ is not int for y in x) or \
+                not (0 <= x[0] < n and 0 <= x[1] < ncards and 0 <= x[2] < len(g.zone_info)):
+            bad("shown", "must list [seat, card, zone] of cards shown to one player")
     if "seat_results" in d:              # only in a save of a game over with a result per seat
         rs = listof("seat_results", d["seat_results"])
         if not d["terminal"] or len(rs) != n or any(r not in ("win", "loss", "draw") for r in rs):
@@ -749,6 +781,17 @@ def _unplain(x):
     if isinstance(x, list):
         return tuple(x)
     return x
+
+
+def show_card(g, c, p) -> None:
+    """``show c to p``: p remembers c in the zone where it is now (nothing for ``none``)."""
+    if c < 0:
+        return
+    for zi, z in enumerate(g.zones):
+        if c in z:
+            # a new list (states share it after clone); the card's older place is forgotten
+            g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
+            return
 
 
 def _merge_twins(legal, twin, alts) -> list:
