@@ -132,6 +132,32 @@ class CardQuery(Expr):
 
 
 @node
+class IsOut(Expr):
+    """``P is out`` / ``P is not out``: whether a player has left the game."""
+    player: Expr
+    negate: bool
+    span: Span
+
+
+@node
+class PlayerQuery(Expr):
+    """Over the players still in the game, in the order of play from ``you``:
+    ``any player where C``, ``no player where C``, ``number of players where C``,
+    ``next player where C`` (the first after ``you``, or none), ``highest V among players`` and
+    ``lowest V among players``.  Inside C (or V) the player is called ``player``."""
+    kind: str            # "any", "no", "count", "next", "highest", "lowest"
+    condition: Expr
+    span: Span
+
+
+@node
+class Holder(Expr):
+    """``player who has c``: the player one of whose own zones holds the card, or none."""
+    card: Expr
+    span: Span
+
+
+@node
 class Name(Expr):
     """A bare name: a zone, variable, option, local, rank, suit, card or attribute value."""
     name: str
@@ -215,12 +241,14 @@ class Shuffle(Stmt):
 
 @node
 class Deal(Stmt):
-    """``deal N from Z to hand of each player`` / ``deal all from ...`` (count is None)."""
+    """``deal N from Z to hand of each player [from P]`` / ``deal all from ...`` (count is
+    None).  The first card goes to ``start`` (default: the current player)."""
     count: Optional[Expr]
     source: Expr
     zone: str
     zone_span: Span
     span: Span
+    start: Optional[Expr] = None
 
 
 @node
@@ -273,9 +301,11 @@ class Simple(Stmt):
 class EndGame(Stmt):
     """``end game with winner P`` / ``with loser P`` / ``with no winner`` /
     ``by highest score`` / ``by lowest score``."""
-    kind: str            # winner, loser, draw, highest, lowest
+    kind: str            # winner, loser, draw, highest, lowest, where
     player: Optional[Expr]
     span: Span
+    winners: Optional[Expr] = None     # `with winners where W[, losers where L]`: about `player`
+    losers: Optional[Expr] = None
 
 
 @node
@@ -309,6 +339,21 @@ class Reveal(Stmt):
 
 
 @node
+class Show(Stmt):
+    """``show c to P``: P sees the card, and remembers it while it stays in the zone it is in."""
+    card: Expr
+    player: Expr
+    span: Span
+
+
+@node
+class Leave(Stmt):
+    """``P leaves the game``: P is out; turn order, dealing and ``each player`` skip them."""
+    player: Expr
+    span: Span
+
+
+@node
 class If(Stmt):
     """``if C: ... else if D: ... else: ...``."""
     branches: tuple      # of (condition, body)
@@ -327,7 +372,8 @@ class Loop(Stmt):
 
 @node
 class ForPlayer(Stmt):
-    """``for each player p [from P]:`` in the order of play."""
+    """``for each player p [from P]:`` in the order of play, over the players still in the game.
+    (``... where C:`` is parsed as the loop with its body under ``if C:``.)"""
     name: str
     start: Optional[Expr]
     body: tuple

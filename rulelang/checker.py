@@ -146,6 +146,7 @@ class Model:
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
+    players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -467,6 +468,20 @@ class Checker:
         self.var_ctx = Context()
         for v in by_type.get(A.Var, []):
             self.check_var(v)
+        # Players who leave the game: a public number per player, `out` (0 while in, then 1 for
+        # the first player to leave, 2 for the second...), that the runtime keeps to
+        # (turn order, dealing, `for each player` and the conditions over players skip them).
+        leaving = [n for n in _walk(self.decls) if isinstance(n, (A.Leave, A.IsOut))]
+        self.players_leave = bool(leaving)
+        if leaving:
+            if "out" in self.vars:
+                self.error("RL197", "a variable is called `out`, but players leave this game: "
+                           "`out` is the number that says who has left, and in what order",
+                           self.vars["out"].decl.span,
+                           "give the variable another name; `P is out` and `out of P` read it")
+            else:
+                sp = leaving[0].span
+                self.check_var(A.Var("out", "number", True, A.Int(0, sp), False, sp))
         self.score = first(A.Score)
         self.score_ctx = Context()
         if self.score is not None:
@@ -515,7 +530,8 @@ class Checker:
             endings=self.endings, score=self.score, score_ctx=self.score_ctx,
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
-            texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as)
+            texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
+            players_leave=self.players_leave)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -820,6 +836,8 @@ class Checker:
         if st.count is not None:
             self.expect(st.count, NUMBER, s, "how many cards to deal")
         self.expect(st.source, ZONE, s, "where the cards are dealt from")
+        if st.start is not None:
+            self.expect(st.start, PLAYER, s, "the player who gets the first card")
         z = self.zones.get(st.zone)
         if z is None:
             self.unknown_zone(st.zone, st.zone_span)
@@ -928,6 +946,16 @@ class Checker:
     def st_EndGame(self, st, s):
         if st.player is not None:
             self.expect(st.player, PLAYER, s, "the player")
+        if st.kind == "where":
+            slots = []
+            for cond, what in ((st.winners, "winners"), (st.losers, "losers")):
+                if cond is None:
+                    slots.append(None)
+                    continue
+                inner = s.child()
+                slots.append(inner.new_slot("player", PLAYER))
+                self.expect(cond, FLAG, inner, f"the condition of the {what} on `player`")
+            self.refs[id(st)] = tuple(slots)
         if st.kind in ("highest", "lowest") and self.score is None:
             self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
                        "add a line such as `score: size of won`")
@@ -1061,6 +1089,34 @@ class Checker:
         inner.loops += 1
         self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
         self.check_block(st.body, inner)
+
+    def st_Show(self, st, s):
+        self.expect(st.card, CARD, s, "the card to show")
+        self.expect(st.player, PLAYER, s, "who is shown the card")
+
+    def st_Leave(self, st, s):
+        self.expect(st.player, PLAYER, s, "who leaves the game")
+
+    def ex_IsOut(self, e, s):
+        self.expect(e.player, PLAYER, s, "`is out`'s player")
+        return FLAG
+
+    def ex_PlayerQuery(self, e, s):
+        inner = s.child()
+        slot = inner.new_slot("player", PLAYER)
+        self.refs[id(e)] = (slot, s.you_slot)
+        if e.kind in ("highest", "lowest"):
+            self.expect(e.condition, NUMBER, inner, f"the value of `{e.kind} ... among players`")
+            return NUMBER
+        self.expect(e.condition, FLAG, inner, "the condition on `player`")
+        return {"count": NUMBER, "next": PLAYER}.get(e.kind, FLAG)
+
+    def ex_Holder(self, e, s):
+        self.expect(e.card, CARD, s, "the card of `player who has`")
+        if not any(z.per_player for z in self.zones.values()):
+            self.error("RL196", "`player who has c` looks in the zones of each player, and this "
+                       "game has none", e.span, "declare a zone `per player`, such as a hand")
+        return PLAYER
 
     def st_ForCard(self, st, s):
         self.expect(st.zone, ZONE, s, "the zone")
@@ -1285,6 +1341,12 @@ class Checker:
                        e.span, f"give the rule `return VALUE` and take it with `let x = {n}` "
                        "on a line of its own, or use a `define`")
             return ANY
+        if n == "player":
+            self.error("RL195", "`player` alone names the player only inside a condition over "
+                       "players", e.span, "e.g. `any player where hand of player is empty`; "
+                       "elsewhere name one: `you`, `player 2`, a player chosen or looped over")
+            self.refs[id(e)] = ("const", 0)
+            return PLAYER
         self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
                    or "declare it first (zone, var, option, define), or check the spelling")
         self.refs[id(e)] = ("const", 0)

@@ -359,6 +359,7 @@ def cmd_run(args) -> int:
             res["scores"] = scores
         if st.ranking and st.outcome != "error":
             res["ranking"] = [p + 1 for p in st.ranking]
+            res["results"] = st.results()           # each seat's own win, loss or draw
         if st.problem:
             res["problem"] = st.problem
         out.write(safe_json(res) + "\n")

@@ -24,6 +24,9 @@ from . import ast as A
 from .checker import Expanded
 from .limits import MAX_NUMBER
 from .runtime import GameProblem
+from .runtime import show_card
+from .runtime import (holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
+                      seat_in, seats_after, seats_in)
 
 
 class Unsupported(Exception):
@@ -144,7 +147,10 @@ class ExprGen:
         self.cg = cg
         self.refs = cg.refs
         self.ns = {"_div": _div, "_mod": _mod, "_mul": _mul, "_big": _big, "_top": _top,
-                   "_bottom": _bottom, "_none": (-1,), "_rnd": _rnd}
+                   "_bottom": _bottom, "_none": (-1,), "_rnd": _rnd, "_sa": seat_after,
+                   "_si": seat_in, "_sin": seats_in, "_saf": seats_after, "_nin": next_in,
+                   "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
+                   "_leave": leave_game, "_show": show_card}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -199,6 +205,10 @@ class ExprGen:
                 raise Unsupported("uses locals")
             lines.append(f"    for _k in range({n}):")
             lines.append(f"        p = (_c + _d * _k) % {n}")
+            if self.cg.out_base is not None:        # a player who is out is not checked
+                ob = int(self.cg.out_base)              # (unless every player is)
+                lines.append(f"        if g.vars[{ob} + p] and not all(g.vars[{ob}:{ob + n}]):")
+                lines.append("            continue")
             lines.append(f"        if {body}:")
             lines.append(f"            return ({k}, p)")
         lines.append("    return None")
@@ -328,6 +338,11 @@ class ExprGen:
             return you
         if w == "current player":
             return "g.cur"
+        ob = self.cg.out_base
+        if ob is not None and w in ("next player", "previous player"):
+            return f"_sa(g, {you}, {1 if w == 'next player' else -1}, {int(ob)})"
+        if ob is not None and w == "random player":
+            return f"_rsi(g, {int(ob)})"          # among the players still in
         if w == "next player":
             return f"(({you} + {self.dir}) % {n})"
         if w == "previous player":
@@ -349,6 +364,9 @@ class ExprGen:
         op = e.op
         x = self.gen(e.operand, env)
         n = int(self.cg.n)
+        ob = self.cg.out_base
+        if ob is not None and op in ("player after", "player before"):
+            return f"_sa(g, {x}, {1 if op == 'player after' else -1}, {int(ob)})"
         if op == "player after":
             return f"(({x} + {self.dir}) % {n})"
         if op == "player before":
@@ -406,6 +424,45 @@ class ExprGen:
             pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
             out = f"({pre}, {out})[-1]"
         return out
+
+    def g_IsOut(self, e, env):
+        ob = int(self.cg.out_base)
+        x = f"g.vars[{ob} + {self.gen(e.player, env)}]"
+        return f"(not {x})" if e.negate else f"(not (not {x}))"
+
+    def g_PlayerQuery(self, e, env):
+        slot, yslot = self.refs[id(e)]
+        you = self.slot(3 + yslot, env)
+        ob = self.cg.out_base
+        n = int(self.cg.n)
+        if e.kind == "next":
+            seats = (f"_saf(g, {you}, {int(ob)})" if ob is not None
+                     else f"[({you} + g.dir * _k) % {n} for _k in range(1, {n})]")
+        else:
+            seats = (f"_sin(g, {you}, {int(ob)})" if ob is not None
+                     else f"[({you} + g.dir * _k) % {n} for _k in range({n})]")
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + slot] = v
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        kind = e.kind
+        if kind == "any":
+            out = f"any([1 for {v} in {seats} if {c}])"
+        elif kind == "no":
+            out = f"(not any([1 for {v} in {seats} if {c}]))"
+        elif kind == "count":
+            out = f"len([1 for {v} in {seats} if {c}])"
+        elif kind == "next":
+            out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
+        else:
+            out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_Holder(self, e, env):
+        return f"_hold(g, {self.gen(e.card, env)}, {self.const(self.cg.owned_zones())})"
 
     def g_Name(self, e, env):
         ref = self.refs[id(e)]
@@ -682,6 +739,14 @@ class StatementGen:
         from .compiler import log_shuffle
         self.x.ns["_logshuffle"] = log_shuffle
         lines.append(f"{ind}_logshuffle(g, {self.e(st.zone)})")
+        return True
+
+    def t_Show(self, st, lines, ind):
+        lines.append(f"{ind}_show(g, {self.e(st.card)}, {self.e(st.player)})")
+        return True
+
+    def t_Leave(self, st, lines, ind):
+        lines.append(f"{ind}_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
         return True
 
     def t_NextTurn(self, st, lines, ind):

@@ -27,6 +27,9 @@ from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
+from .runtime import show_card
+from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
+                      seat_in, seats_after, seats_in)
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
 MAX_CALL_CHAIN = 32     # rules called as Python functions, one inside another
@@ -164,6 +167,8 @@ class CompiledGame:
         self.stmts = None
         self._build_zones()
         self._build_vars()
+        # Where the flag `out` of player 1 is, in a game where players leave (else None).
+        self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
         self._build_cards()
         self._build_attributes()
         self.flow = _turn_flow(model)
@@ -432,6 +437,10 @@ class CompiledGame:
             else:
                 names.append(f"{rname} of {suit}")
         self.card_names = names
+        # Identical copies (several decks): each card's first copy, or None when there are none.
+        first = {}
+        twin = [first.setdefault(name, i) for i, name in enumerate(names)]
+        self.card_twin = twin if len(first) < len(names) else None
         # Card names that are constants in rules (extra cards) stand for their first copy.
         self.card_name_ids = {}
         for i, c in enumerate(self.cards):
@@ -513,6 +522,12 @@ class CompiledGame:
             return lambda g, fr: fr[yi]
         if w == "current player":
             return lambda g, fr: g.cur
+        ob = self.out_base
+        if ob is not None and w in ("next player", "previous player"):
+            k = 1 if w == "next player" else -1
+            return lambda g, fr: seat_after(g, fr[yi], k, ob)
+        if ob is not None and w == "random player":
+            return lambda g, fr: random_seat_in(g, ob)
         if w == "next player":
             return lambda g, fr: (fr[yi] + g.dir) % n
         if w == "previous player":
@@ -530,9 +545,14 @@ class CompiledGame:
     def players_source(self, e):
         """The seats a ``player p from ...`` chooses among, in order of play from ``you``."""
         n = self.n
+        ob = self.out_base
         if isinstance(e, A.Keyword) and e.word == "opponents":
             yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+            if ob is not None:
+                return lambda g, fr: seats_after(g, fr[yi], ob)
             return lambda g, fr: [(fr[yi] + g.dir * k) % n for k in range(1, n)]
+        if ob is not None:
+            return lambda g, fr: [q for q in range(n) if not g.vars[ob + q]]
         return lambda g, fr: list(range(n))
 
     def x_Seat(self, e):
@@ -543,6 +563,10 @@ class CompiledGame:
         op = e.op
         f = self.cx(e.operand)
         n = self.n
+        ob = self.out_base
+        if ob is not None and op in ("player after", "player before"):
+            k = 1 if op == "player after" else -1
+            return lambda g, fr: seat_after(g, f(g, fr), k, ob)
         if op == "player after":
             return lambda g, fr: (f(g, fr) + g.dir) % n
         if op == "player before":
@@ -825,13 +849,23 @@ class CompiledGame:
         count = self.cx(st.count) if st.count is not None else None
         src = self.cx(st.source)
         base = self.zone_base.get(st.zone, 0)
-        n = self.n
+        seats = self.n
+        ob = self.out_base
+        first = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
 
         def make(nxt):
             def deal(g, fr):
                 s = g.zones[src(g, fr)]
                 zones = g.zones
-                order = [(g.cur + g.dir * k) % n for k in range(n)]
+                if ob is None:
+                    n = seats
+                    start = first(g, fr)
+                    order = [(start + g.dir * k) % n for k in range(n)]
+                else:                           # the players still in the game
+                    order = seats_in(g, first(g, fr), ob)
+                    n = len(order)
+                    if not n:
+                        return nxt
                 dest = [zones[base + p] for p in order]
                 if all(d is not s for d in dest):
                     # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
@@ -1086,10 +1120,33 @@ class CompiledGame:
         kind = st.kind
         pf = self.cx(st.player) if st.player is not None else None
         n = self.n
+        if kind == "where":
+            ws, ls = self.refs[id(st)]
+            wf = self.cx(st.winners)
+            lf = self.cx(st.losers) if st.losers is not None else None
 
         def make(nxt):
             def end(g, fr):
-                if kind == "winner":
+                if kind == "where":        # a result for every player, each on their own
+                    results = []
+                    for p in range(n):
+                        fr[3 + ws] = p
+                        if wf(g, fr):
+                            results.append("win")
+                            continue
+                        if lf is not None:
+                            fr[3 + ls] = p
+                        results.append("loss" if lf is None or lf(g, fr) else "draw")
+                    scores = ([self.score_of(g, p) for p in range(n)]
+                              if self.model.score is not None else None)
+                    order = {"win": 0, "draw": 1, "loss": 2}
+                    first = [p for p in range(n) if results[p] == "win"]
+                    rank = out_ranking(g, first, self.out_base) if self.out_base is not None \
+                        else list(range(n))
+                    rank = sorted(rank, key=lambda p: order[results[p]])
+                    self.finish(g, first, "results", rank, scores)
+                    g.seat_results = results
+                elif kind == "winner":
                     p = pf(g, fr)
                     self.finish(g, [p], "win")
                 elif kind == "loser":
@@ -1111,6 +1168,8 @@ class CompiledGame:
         g.terminal = True
         g.winners = winners
         g.outcome = outcome
+        if ranking is None and self.out_base is not None:
+            ranking = out_ranking(g, winners, self.out_base)
         g.ranking = ranking if ranking is not None else (
             list(winners) + [p for p in range(g.n) if p not in winners])
         g.pending = None
@@ -1165,6 +1224,82 @@ class CompiledGame:
                 return nxt
             return say
         b.emit(make)
+
+    def s_Show(self, st, b):
+        cf = self.cx(st.card)
+        pf = self.cx(st.player)
+
+        def make(nxt):
+            def show(g, fr):
+                show_card(g, cf(g, fr), pf(g, fr))
+                return nxt
+            return show
+        b.emit(make)
+
+    def s_Leave(self, st, b):
+        pf = self.cx(st.player)
+        ob = self.out_base
+
+        def make(nxt):
+            def leave(g, fr):
+                leave_game(g, pf(g, fr), ob)
+                return nxt
+            return leave
+        b.emit(make)
+
+    def x_IsOut(self, e):
+        pf = self.cx(e.player)
+        ob = self.out_base
+        if e.negate:
+            return lambda g, fr: not g.vars[ob + pf(g, fr)]
+        return lambda g, fr: bool(g.vars[ob + pf(g, fr)])
+
+    def players_in(self):
+        """A function of the state and a seat: the players still in, in order from that seat."""
+        ob = self.out_base
+        if ob is not None:
+            return lambda g, start: seats_in(g, start, ob)
+        n = self.n
+        return lambda g, start: [(start + g.dir * k) % n for k in range(n)]
+
+    def x_PlayerQuery(self, e):
+        slot, yslot = self.refs[id(e)]
+        si, yi = 3 + slot, 3 + yslot
+        cond = self.cx(e.condition)
+        kind = e.kind
+        order = self.players_in()
+
+        def values(g, fr):
+            for p in order(g, fr[yi]):
+                fr[si] = p
+                yield p, cond(g, fr)
+        if kind == "any":
+            return lambda g, fr: any(v for _p, v in values(g, fr))
+        if kind == "no":
+            return lambda g, fr: not any(v for _p, v in values(g, fr))
+        if kind == "count":
+            return lambda g, fr: sum(1 for _p, v in values(g, fr) if v)
+        if kind == "highest":
+            return lambda g, fr: highest([v for _p, v in values(g, fr)])
+        if kind == "lowest":
+            return lambda g, fr: lowest([v for _p, v in values(g, fr)])
+
+        def nxt(g, fr):
+            you = fr[yi]
+            for p, v in values(g, fr):
+                if p != you and v:
+                    return p
+            return -1
+        return nxt
+
+    def owned_zones(self):
+        return tuple((zi, owner) for zi, (_n, owner, _v, _s) in enumerate(self.zone_info)
+                     if owner >= 0)
+
+    def x_Holder(self, e):
+        cf = self.cx(e.card)
+        owned = self.owned_zones()
+        return lambda g, fr: holder(g, cf(g, fr), owned)
 
     def s_Reveal(self, st, b):
         cf = self.cx(st.card)
@@ -1266,7 +1401,12 @@ class CompiledGame:
         b.emit(advance)
         b.place(skip_advance)
 
+        ob = self.out_base
+
         def test(nxt, end):
+            if ob is not None:
+                return lambda g, fr: nxt if next_in(g, fr, ki, pi, ob) else end
+
             def f(g, fr):
                 if fr[ki] <= 0:
                     return end
@@ -1487,6 +1627,19 @@ class CompiledGame:
         b.place(end)
 
     # ---- the game loop -----------------------------------------------------------------------
+    def pass_turn(self, g):
+        """The turn passes on in a game where players leave: to the named player (or the first
+        player still in after them), else over the players still in, jumping the skipped ones."""
+        ob = self.out_base
+        if all(g.vars[ob:ob + g.n]):
+            g.next_turn = -1                # nobody is left: an ending must end the game now
+        elif g.next_turn >= 0:
+            g.cur = seat_in(g, g.next_turn, ob)
+            g.next_turn = -1
+        else:
+            g.cur = seat_after(g, g.cur, 1 + g.skip, ob)
+        g.skip = 0
+
     def check_endings(self, g) -> bool:
         """Run before every decision and after every turn: if a ``game ends when`` condition
         holds (for any player, from the current one on), run its body instead."""
@@ -1499,9 +1652,13 @@ class CompiledGame:
             pid, body_slots = self.endings[k][1], self.endings[k][2]
             g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
             return True
+        ob = self.out_base
+        everyone_out = ob is not None and all(g.vars[ob:ob + n])
         for cond, pid, body_slots in self.endings:
             for k in range(n):
                 p = (g.cur + g.dir * k) % n
+                if ob is not None and g.vars[ob + p] and everyone_out is False:
+                    continue                # a player who is out is not checked
                 if cond(g, p):
                     g.stack[:] = [[self.root, self.root_halt, 0],
                                   [pid, 0, p] + [0] * body_slots]
@@ -1514,6 +1671,8 @@ class CompiledGame:
         n = self.n
         turn_pad = [0] * self.rule_slots.get("turn", 0)
         procs = self.procs
+        ob = self.out_base
+        pass_turn = self.pass_turn
 
         max_steps_error = "the game did not end within {} steps"
 
@@ -1557,7 +1716,9 @@ class CompiledGame:
                     pc = 2
                 if pc == 2:
                     g.turns += 1
-                    if g.next_turn >= 0:
+                    if ob is not None:
+                        pass_turn(g)
+                    elif g.next_turn >= 0:
                         g.cur = g.next_turn
                         g.next_turn = -1
                     else:
@@ -1593,7 +1754,9 @@ class CompiledGame:
                     while stack[-1] is not fr:
                         stack.pop()
                 g.turns += 1
-                if g.next_turn >= 0:
+                if ob is not None:
+                    pass_turn(g)
+                elif g.next_turn >= 0:
                     g.cur = g.next_turn
                     g.next_turn = -1
                 else:
@@ -1723,6 +1886,8 @@ class CompiledGame:
         g.turns = 0
         g.log = [] if log else None
         g.problem = None
+        g.seat_results = None
+        g.shown = []
         g.max_steps = max_steps or self.max_steps
         nslots = self.model.var_ctx.nslots
         g.stack = [[self.root, 0, 0]]

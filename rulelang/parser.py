@@ -315,7 +315,7 @@ class ToAst(Transformer):
 
     def deal_stmt(self, meta, c):
         count = None if c[0] == "all" else c[0]
-        return A.Deal(count, c[1], str(c[2]), _tspan(self.file, c[2]), self.sp(meta))
+        return A.Deal(count, c[1], str(c[2]), _tspan(self.file, c[2]), self.sp(meta), c[3])
 
     def turned_over(self, meta, c):
         return True
@@ -373,6 +373,7 @@ class ToAst(Transformer):
     def end_draw(self, meta, c): return A.EndGame("draw", None, self.sp(meta))
     def end_high(self, meta, c): return A.EndGame("highest", None, self.sp(meta))
     def end_low(self, meta, c): return A.EndGame("lowest", None, self.sp(meta))
+    def end_where(self, meta, c): return A.EndGame("where", None, self.sp(meta), c[0], c[1])
 
     def next_turn_stmt(self, meta, c):
         return A.NextTurn(c[0], self.sp(meta))
@@ -420,7 +421,14 @@ class ToAst(Transformer):
     def forever_stmt(self, meta, c): return A.Loop("forever", None, c[0], self.sp(meta))
 
     def for_player_stmt(self, meta, c):
-        return A.ForPlayer(str(c[0]), c[1], c[2], self.sp(meta))
+        body = c[3] if c[2] is None else (A.If(((c[2], c[3]),), None, c[2].span),)
+        return A.ForPlayer(str(c[0]), c[1], body, self.sp(meta))
+
+    def show_stmt(self, meta, c):
+        return A.Show(c[0], c[1], self.sp(meta))
+
+    def leave_stmt(self, meta, c):
+        return A.Leave(c[0], self.sp(meta))
 
     def for_card_stmt(self, meta, c):
         return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
@@ -526,6 +534,29 @@ class ToAst(Transformer):
 
     def is_not_empty(self, meta, c):
         return A.IsEmpty(c[0], True, self.sp(meta))
+
+    def is_out(self, meta, c):
+        return A.IsOut(c[0], False, self.sp(meta))
+
+    def is_not_out(self, meta, c):
+        return A.IsOut(c[0], True, self.sp(meta))
+
+    def the_player(self, meta, c):
+        return A.Name("player", self.sp(meta))
+
+    def _pq(kind):
+        def f(self, meta, c):
+            return A.PlayerQuery(kind, c[0], self.sp(meta))
+        return f
+    any_player = _pq("any")
+    no_player = _pq("no")
+    count_players = _pq("count")
+    next_player_where = _pq("next")
+    highest_among = _pq("highest")
+    lowest_among = _pq("lowest")
+
+    def holder(self, meta, c):
+        return A.Holder(c[0], self.sp(meta))
 
     def arith(self, meta, c):
         return A.Arith(str(c[1]), c[0], c[2], self.sp(meta))

@@ -435,7 +435,15 @@ def result_text(st, you: Optional[int] = None, turns: Optional[int] = None) -> T
         t.append(safe((st.problem or {}).get("message", "a rule failed")))
         return t
     winners = list(st.winners)
-    if not winners:
+    if st.seat_results is not None:          # each player's own result
+        words = {"win": " wins", "loss": " loses", "draw": " draws"}
+        for p, r in enumerate(st.seat_results):
+            if p:
+                t.append(", ")
+            t.append_text(seat_text(p, you))
+            t.append(words[r], style="bold" if r == "win" else None)
+        t.append(".")
+    elif not winners:
         t.append("No winner.", style="bold")
     else:
         for i, w in enumerate(winners):

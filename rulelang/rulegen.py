@@ -286,8 +286,11 @@ class RuleGen:
             n = int(self.cg.n)
             lines.append(f"{ind}fr[{pi}] = {start}")
             lines.append(f"{ind}fr[{ki}] = {n}")
-            lines.append(f"{ind}while fr[{ki}] > 0:")
-            lines.append(f"{ind}    fr[{ki}] -= 1")
+            if self.cg.out_base is not None:      # over the players still in the game
+                lines.append(f"{ind}while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
+            else:
+                lines.append(f"{ind}while fr[{ki}] > 0:")
+                lines.append(f"{ind}    fr[{ki}] -= 1")
             self.loop_body(st.body, lines, ind + "    ", span=st.span,
                            after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
@@ -458,8 +461,10 @@ class RuleGen:
         pi, ki = (3 + s for s in self.refs[id(st)])
         start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
         n = int(self.cg.n)
+        test = (f"_dec(fr, {ki})" if self.cg.out_base is None
+                else f"_nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)})")
         return self._block_loop(st, cur, ind, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
-                                f"_dec(fr, {ki})", st.body,
+                                test, st.body,
                                 after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
 
     def sus_ForCard(self, st, cur, ind):
@@ -484,7 +489,10 @@ class RuleGen:
         if "skip" in flow:
             step = f"{step} * (1 + g.skip)"
         L.append(f"{ind}g.turns += 1")
-        if "next_turn" in flow:
+        if self.cg.out_base is not None:      # over the players still in the game
+            self.x.ns["_pass"] = self.cg.pass_turn
+            L.append(f"{ind}_pass(g)")
+        elif "next_turn" in flow:
             L.append(f"{ind}if g.next_turn >= 0:")
             L.append(f"{ind}    g.cur = g.next_turn")
             L.append(f"{ind}    g.next_turn = -1")
@@ -648,9 +656,13 @@ class RuleGen:
             values = f"g.zones[{self.x.gen(p.source, {})}]"
         elif p.kind == "player":
             n = int(self.cg.n)
+            ob = self.cg.out_base
             if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
                 you = self.x.slot(3 + self.refs.get(id(p.source), ("you", -1))[1], {})
-                values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
+                values = (f"_saf(g, {you}, {int(ob)})" if ob is not None else
+                          f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]")
+            elif ob is not None:
+                values = f"[_q for _q in range({n}) if not g.vars[{int(ob)} + _q]]"
             else:
                 values = f"range({n})"
         elif p.kind == "suit":

@@ -42,7 +42,8 @@ class State:
 
     __slots__ = ("game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack", "rng",
                  "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking", "steps",
-                 "decisions", "turns", "log", "problem", "max_steps")
+                 "decisions", "turns", "log", "problem", "max_steps", "seat_results",
+                 "shown")
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -59,18 +60,26 @@ class State:
     def is_simultaneous(self) -> bool:
         return self.sim is not None
 
-    def legal_actions(self, player: Optional[int] = None) -> list[int]:
-        """The legal actions of ``player`` (default: :meth:`current_player`)."""
+    def legal_actions(self, player: Optional[int] = None, every_copy: bool = False) -> list[int]:
+        """The legal actions of ``player`` (default: :meth:`current_player`).  Identical copies
+        of a card (a game with several decks) offered by the same alternative are one action:
+        the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
+        and ``every_copy=True`` lists them all)."""
         if self.terminal:
             return []
         if self.sim is None:
             if player is not None and player != self.pending[0]:
                 return []
-            return self.legal
-        p = self.pending[0] if player is None else player
-        if p not in self.pending:
-            return []
-        return self.legal[p]
+            legal = self.legal
+        else:
+            p = self.pending[0] if player is None else player
+            if p not in self.pending:
+                return []
+            legal = self.legal[p]
+        twin = getattr(self.game, "card_twin", None)
+        if twin is None or every_copy:
+            return legal
+        return _merge_twins(legal, twin, self.game.alternatives)
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
@@ -134,8 +143,26 @@ class State:
     def is_terminal(self) -> bool:
         return self.terminal
 
+    def results(self) -> list[str]:
+        """Each seat's own result once the game is over: ``"win"``, ``"loss"`` or ``"draw"``
+        (an empty list while it goes on, or when it stopped on a rule error).  A game that ends
+        ``with winners where W, losers where L`` gives each player their own; otherwise the
+        winners win and the others lose, and when nobody won everybody draws."""
+        if not self.terminal or self.outcome == "error":
+            return []
+        if self.seat_results is not None:
+            return list(self.seat_results)
+        if not self.winners:
+            return ["draw"] * self.n
+        w = set(self.winners)
+        return ["win" if p in w else "loss" for p in range(self.n)]
+
     def returns(self) -> list[float]:
-        """+1 for each winner and -1 for each other player; 0 for everyone when nobody won."""
+        """+1 for each winner and -1 for each other player; 0 for everyone when nobody won.
+        After ``end game with winners where ...``: +1 for a win, -1 for a loss, 0 for a draw,
+        each seat on their own (all 0 when every player drew)."""
+        if self.terminal and self.seat_results is not None:
+            return [{"win": 1.0, "loss": -1.0}.get(r, 0.0) for r in self.seat_results]
         if not self.terminal or not self.winners:
             return [0.0] * self.n
         w = set(self.winners)
@@ -167,6 +194,8 @@ class State:
         c.log = None if self.log is None else list(self.log)
         c.problem = self.problem
         c.max_steps = self.max_steps
+        c.seat_results = self.seat_results
+        c.shown = self.shown              # never changed in place: show_card makes a new list
         return c
 
     # ---- what a player sees -----------------------------------------------------------------
@@ -195,11 +224,33 @@ class State:
             "vars": g.describe_vars(self),
             "terminal": self.terminal,
         }
+        known = self.known_cards(player)
+        if known:
+            obs["known"] = {key: [g.card_names[c] for c in cards] for key, cards in known.items()}
         if not self.terminal and player in self.current_players():
             obs["legal"] = [g.action_to_string(a, self) for a in self.legal_actions(player)]
         if self.terminal:
             obs["winners"] = [p + 1 for p in self.winners]
         return obs
+
+    def known_cards(self, player: int) -> dict:
+        """The cards shown to ``player`` alone (``show c to P``) that are still in the zone where
+        they saw them and that this zone does not show them anyway: ``{zone key: [cards]}``."""
+        if not self.shown:
+            return {}
+        g = self.game
+        out: dict = {}
+        for p, c, zi in self.shown:
+            if p != player or c not in self.zones[zi]:
+                continue
+            name, owner, vis, _sh = g.zone_info[zi]
+            if vis == "everyone" or (vis == "owner" and owner == player) or (
+                    vis == "top" and self.zones[zi][-1] == c):
+                continue
+            key = name if owner < 0 else f"{name}/{owner + 1}"
+            if c not in out.setdefault(key, []):
+                out[key].append(c)
+        return out
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action, self)
@@ -242,10 +293,13 @@ class State:
             for i, (_name, _owner, typ) in enumerate(g.var_info):
                 if typ == card_t:
                     kept.add(self.vars[i])
+            for cards in self.known_cards(player).values():     # shown to them: remembered
+                kept.update(cards)
             pending = self.pending if not self.terminal and self.pending is not None else ()
             alts = g.alternatives
             if player in pending:
-                for a in self.legal_actions(player):
+                own = self.legal if self.sim is None else self.legal.get(player, ())
+                for a in own:
                     if alts[a >> ACTION_SHIFT].kind == "card":
                         kept.add(a & VALUE_MASK)
             places = [pl for pl in places if zones[pl[0]][pl[1]] not in kept]
@@ -309,6 +363,8 @@ class State:
             "terminal": self.terminal, "outcome": self.outcome, "winners": self.winners,
             "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
             "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
+            **({} if self.seat_results is None else {"seat_results": self.seat_results}),
+            **({"shown": [list(x) for x in self.shown]} if self.shown else {}),
         }
 
     @classmethod
@@ -349,6 +405,8 @@ class State:
         s.steps, s.decisions, s.turns = d["steps"], d["decisions"], d["turns"]
         s.problem = d["problem"]
         s.max_steps = d["max_steps"]
+        s.seat_results = d.get("seat_results")
+        s.shown = [list(x) for x in d.get("shown", [])]
         s.log = None
         return s
 
@@ -390,7 +448,7 @@ _SAVE_FIELDS = ("format", "game", "n", "zones", "vars", "cur", "dir", "skip", "n
 
 def _check_save(g, d: dict) -> None:
     """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``."""
-    unknown = [k for k in d if k not in _SAVE_FIELDS]
+    unknown = [k for k in d if k not in _SAVE_FIELDS and k not in ("seat_results", "shown")]
     if unknown:
         raise SaveError(f"this save has a field `{unknown[0]}` that no save of rulelang has")
     missing = [k for k in _SAVE_FIELDS if k not in d]
@@ -494,6 +552,14 @@ def _check_save(g, d: dict) -> None:
             seat(f, x)
         if len(set(xs)) != len(xs):
             bad(f, "names a player twice")
+    for x in listof("shown", d.get("shown", [])):   # [player, card, zone]: cards shown to one
+        if not isinstance(x, list) or len(x) != 3 or any(y.__class__ is not int for y in x) or \
+                not (0 <= x[0] < n and 0 <= x[1] < ncards and 0 <= x[2] < len(g.zone_info)):
+            bad("shown", "must list [seat, card, zone] of cards shown to one player")
+    if "seat_results" in d:              # only in a save of a game over with a result per seat
+        rs = listof("seat_results", d["seat_results"])
+        if not d["terminal"] or len(rs) != n or any(r not in ("win", "loss", "draw") for r in rs):
+            bad("seat_results", "must say win, loss or draw for each player of a game over")
     if d["problem"] is not None and not isinstance(d["problem"], dict):
         bad("problem", f"must be an object or null, not {_kind(d['problem'])}")
 
@@ -715,3 +781,123 @@ def _unplain(x):
     if isinstance(x, list):
         return tuple(x)
     return x
+
+
+def show_card(g, c, p) -> None:
+    """``show c to p``: p remembers c in the zone where it is now (nothing for ``none``)."""
+    if c < 0:
+        return
+    for zi, z in enumerate(g.zones):
+        if c in z:
+            # a new list (states share it after clone); the card's older place is forgotten
+            g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
+            return
+
+
+def _merge_twins(legal, twin, alts) -> list:
+    """``legal`` with one action per alternative and distinct card: the first of the actions that
+    choose identical copies of a card with the same alternative."""
+    seen = set()
+    out = []
+    for a in legal:
+        ai = a >> ACTION_SHIFT
+        if alts[ai].kind == "card":
+            key = (ai, twin[a & VALUE_MASK])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(a)
+    return out
+
+
+# ---- players who leave the game (`P leaves the game`) ------------------------------------------
+# In a game where players may leave, the per-player flag `out` is the variable at ``base + seat``;
+# turn order, dealing, `for each player`, the choices of a player and the conditions over players
+# go round the players still in.  Used by the closures and by the generated code alike.
+
+def leave_game(g, p, base):
+    """``remove p from the game``: p's `out` becomes 1 + the number of players already out (a
+    player already out stays as they were)."""
+    v = g.vars
+    if not v[base + p]:
+        v[base + p] = 1 + sum(1 for q in range(g.n) if v[base + q])
+
+
+def out_ranking(g, first, base):
+    """``first`` (the winners), then the other players still in (in seat order), then those who
+    left the game, the last to leave first."""
+    v = g.vars
+    rest = [p for p in range(g.n) if p not in first]
+    return list(first) + sorted(rest, key=lambda p: (v[base + p] != 0, -v[base + p]))
+
+
+def seat_after(g, p, k, base):
+    """The ``k``-th player still in the game after ``p`` in the direction of play (before, for a
+    negative ``k``); ``p`` itself when they are the only one left."""
+    n = g.n
+    v = g.vars
+    d = g.dir if k >= 0 else -g.dir
+    for _ in range(k if k >= 0 else -k):
+        for _ in range(n):
+            p = (p + d) % n
+            if not v[base + p]:
+                break
+        else:
+            raise GameProblem("RL907", "every player is out of the game: nobody is left to play")
+    return p
+
+
+def seat_in(g, p, base):
+    """``p`` if they are still in the game, else the first player after them who is."""
+    return seat_after(g, p, 1, base) if g.vars[base + p] else p
+
+
+def seats_in(g, start, base):
+    """The players still in the game, in the order of play from ``start`` (included if in)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(n)] if not v[base + q]]
+
+
+def seats_after(g, start, base):
+    """The players still in the game after ``start``, in the order of play (not ``start``)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(1, n)] if not v[base + q]]
+
+
+def random_seat_in(g, base):
+    """A player still in the game, at random (seat order; -1 when nobody is)."""
+    seats = [q for q in range(g.n) if not g.vars[base + q]]
+    return seats[g.rng.randrange(len(seats))] if seats else -1
+
+
+def next_in(g, fr, ki, pi, base):
+    """The test of `for each player` in a game where players leave: goes on to the first seat
+    from ``fr[pi]`` that is still in (each seat is passed once: ``fr[ki]`` counts them)."""
+    n = g.n
+    while fr[ki] > 0:
+        fr[ki] -= 1
+        if not g.vars[base + fr[pi]]:
+            return True
+        fr[pi] = (fr[pi] + g.dir) % n
+    return False
+
+
+def holder(g, c, owned):
+    """The player one of whose own zones holds card ``c`` (``owned``: (zone, owner) pairs)."""
+    zones = g.zones
+    for zi, owner in owned:
+        if c in zones[zi]:
+            return owner
+    return -1
+
+
+def highest(xs):
+    return max(xs) if xs else 0
+
+
+def lowest(xs):
+    return min(xs) if xs else 0

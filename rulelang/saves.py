@@ -151,7 +151,8 @@ def replay_state(cg, data: dict, upto: Optional[int] = None, on_action=None):
     actions = data["actions"] if upto is None else data["actions"][:upto]
     for k, (seat, action, words) in enumerate(actions):
         if st.terminal or (seat - 1) not in st.current_players() or \
-                action not in st.legal_actions(seat - 1) or cg.action_to_string(action) != words:
+                action not in st.legal_actions(seat - 1, every_copy=True) or \
+                cg.action_to_string(action) != words:
             raise GameFileError("RL522", f"the log does not match the game at move {k + 1} "
                                 f"(player {seat}: {words})", "the log was written by another "
                                 "version of rulelang, or edited")
