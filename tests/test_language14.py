@@ -112,7 +112,7 @@ def test_the_python_api_block_of_language_md_runs(capsys, monkeypatch):
 ZONE_PARAMS = HEAD + '''zone table: shared, face up
 define top_rank(z: zone) = rank of top of z
 define longer(z, y) = size of z > size of y
-rule show(z):
+rule tell(z):
     say "top", top_rank(z), size of z
 setup:
     shuffle stock
@@ -121,7 +121,7 @@ setup:
     move top card from stock to hand of player 2
 turn:
     say top_rank(table) is rank of top of table, longer(hand of player 2, hand), longer(hand, table)
-    show(hand of player 2)
+    tell(hand of player 2)
     if size of table > 0:
         end game with no winner
         return
@@ -225,7 +225,7 @@ def test_a_text_is_not_a_number(tmp_path):
 
 # ---- item 6: a first call that passes `none` does not fix a parameter's kind -----------------
 
-NONE_FIRST = HEAD + '''rule show(a, b):
+NONE_FIRST = HEAD + '''rule tell(a, b):
     if a is not none:
         say "card", a, b
     else:
@@ -233,8 +233,8 @@ NONE_FIRST = HEAD + '''rule show(a, b):
 setup:
     shuffle stock
 turn:
-    show(none, 1)
-    show(top of stock, 2)
+    tell(none, 1)
+    tell(top of stock, 2)
     end game with no winner
 '''
 
@@ -249,12 +249,12 @@ def test_none_in_a_first_call_leaves_the_kind_to_later_calls(tmp_path, monkeypat
 
 
 def test_a_kind_fixed_by_a_call_refuses_none_later_with_the_hint_to_name_it(tmp_path):
-    text = NONE_FIRST.replace("    end game with no winner", "    show(top of stock, none)\n"
+    text = NONE_FIRST.replace("    end game with no winner", "    tell(top of stock, none)\n"
                               "    end game with no winner")
     diags, _m, _d = check_file(str(_file(tmp_path, text)))
     errs = [d for d in diags if d.is_error]
     assert [d.code for d in errs] == ["RL102"]
-    assert "rule show(a, b: KIND)" in errs[0].hint
+    assert "rule tell(a, b: KIND)" in errs[0].hint
 
 
 # ---- item 6: rules that give a value ----------------------------------------------------------
