@@ -308,6 +308,9 @@ class Checker:
                        f"choose a number of players from {self.players[0]} to {self.players[1]}")
 
         self.symbols: dict = {}       # before the options: word options add their words
+        # known before any expression is checked: `score of` may appear in an option's,
+        # attribute's or variable's value, which are checked before the score itself
+        self.score = first(A.Score)
         self.options = {}
         for o in by_type.get(A.Option, []):
             self.check_option(o)
@@ -576,7 +579,36 @@ class Checker:
             return NONE
         s = Scope(self.attr_ctx)
         s.new_slot("card", CARD)
-        return self.expr(expr, s)
+        t = self.expr(expr, s)
+        moving = self.state_part(expr)
+        if moving is not None:
+            self.error("RL167", "an attribute's value cannot depend on the state of the game",
+                       moving.span, "an attribute is worked out once for each card, before the "
+                       "game starts: use the card, options and numbers, or a `define` for the rest")
+        return t
+
+    def state_part(self, e):
+        """The first part of an attribute's value that depends on the game's state (zones,
+        players, scores, dice), or None.  Attribute values are worked out when the game is
+        compiled, before there is a state: ``roll d6`` would always be the same number and
+        ``score of`` could not be worked out at all."""
+        if isinstance(e, (A.Roll, A.CardQuery, A.TotalOf, A.IsEmpty, A.Seat)):
+            return e
+        if isinstance(e, A.Keyword) and e.word != "number of players":
+            return e
+        if isinstance(e, A.Unary) and e.op not in ("not", "neg", "rank after", "rank before"):
+            return e
+        if isinstance(e, (A.Name, A.Of)) and e.name in self.zones:
+            return e
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            for item in (v if isinstance(v, tuple) else (v,)):
+                for sub in (item if isinstance(item, tuple) else (item,)):
+                    if isinstance(sub, A.Expr):
+                        found = self.state_part(sub)
+                        if found is not None:
+                            return found
+        return None
 
     def check_var(self, v: A.Var):
         s = Scope(self.var_ctx)
