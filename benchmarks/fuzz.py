@@ -287,9 +287,10 @@ def classify(res: dict) -> str:
     stage = res.get("stage", "?")
     if res.get("hang"):
         frames = _rulelang_frames("\n".join(reversed((res.get("hang_tb") or "").splitlines())))
-        where = frames[-1] if frames else ("?", "?")
+        # by module only: where a hang is caught is a matter of when the clock ran out
+        where = frames[-1][0] if frames else "?"
         run = any(f == "cmd_run" for _, f in frames)
-        return f"hang:{'run' if run else 'check'}@{where[0]}:{where[1]}"
+        return f"hang:{'run' if run else 'check'}@{where}"
     if res.get("signal"):
         return f"crash:{stage}:signal{res['signal']}"
     if res.get("child_exit") or stage == "child":
@@ -303,6 +304,8 @@ def classify(res: dict) -> str:
             where = frames[-1] if frames else ("?", "?")
         kind = "memory" if exc == "MemoryError" else "internal"
         detail = ""
+        if "integer string conversion" in msg:     # Python's limit of 4300 digits
+            return f"{kind}:{stage}:{exc}(int digits)@{where[0]}"
         if exc in ("SyntaxError", "IndentationError", "ValueError", "OverflowError"):
             detail = "(" + re.sub(r"\d+", "N", msg.split("(")[0].split(":")[0])[:40].strip() + ")"
         return f"{kind}:{stage}:{exc}{detail}@{where[0]}:{where[1]}"
@@ -328,6 +331,15 @@ def minimise(pool: Pool, text: str, cls: str, budget_s: float = 120.0) -> str:
             cache[key] = classify(pool.run(key)) == cls
         return cache[key]
 
+    saved_limit = pool.time_limit
+    pool.time_limit = min(saved_limit, 4.0)     # a hang past 10 s is a hang past 4 s
+    try:
+        return _ddmin(lines, same, t0, budget_s)
+    finally:
+        pool.time_limit = saved_limit
+
+
+def _ddmin(lines: list, same, t0: float, budget_s: float) -> str:
     n = 2
     while len(lines) >= 2 and time.monotonic() - t0 < budget_s:
         chunk = max(1, len(lines) // n)
@@ -344,7 +356,6 @@ def minimise(pool: Pool, text: str, cls: str, budget_s: float = 120.0) -> str:
             if chunk == 1:
                 break
             n = min(len(lines), n * 2)
-    # then shorten long lines (a 5000-digit number is as good as a 400-digit one? keep exact)
     return "\n".join(lines)
 
 
@@ -373,6 +384,9 @@ class Campaign:
         self.slowest_cpu = (0.0, None)
         self.largest = (0, None)                # (maxrss KB, index)
         self.t0 = time.monotonic()
+        self.log = None
+        self.cpu_by_source: collections.Counter = collections.Counter()
+        self.n_by_source: collections.Counter = collections.Counter()
 
     def record(self, index: int, source: str, tags, res: dict) -> None:
         self.tried += 1
@@ -386,14 +400,20 @@ class Campaign:
         if res["maxrss_kb"] > self.largest[0]:
             self.largest = (res["maxrss_kb"], index)
         if cls:
+            if cls not in self.classes and self.log is not None:
+                self.log.write(f"[{time.strftime('%H:%M:%S')}] new class {cls}: input {index} "
+                               f"({source}, {' '.join(tags)}){' [known]' if known_class(cls) else ''}\n")
             c = self.classes.setdefault(cls, {"count": 0, "first": (index, source, tags),
                                               "tb": (res.get("tb") or res.get("hang_tb") or "")[-3000:]})
             c["count"] += 1
+        self.cpu_by_source[source] += res["cpu"]
+        self.n_by_source[source] += 1
 
     def run(self, count: int, start: int = 0, log=None, every: float = 30.0, stop_at: float = None,
             skip=None) -> None:
         """``skip(source, text, tags)`` true: do not run that input (it is counted as skipped)."""
         self.skipped = getattr(self, "skipped", 0)
+        self.log = log
         last = time.monotonic()
         pending: dict = {}
         i = start
@@ -441,6 +461,8 @@ class Campaign:
                 "slowest": {"wall_s": round(self.slowest[0], 3), "index": self.slowest[1]},
                 "most_cpu": {"cpu_s": round(self.slowest_cpu[0], 3), "index": self.slowest_cpu[1]},
                 "largest": {"maxrss_mb": round(self.largest[0] / 1024, 1), "index": self.largest[1]},
+                "cpu_ms_per_input": {k: round(1000 * v / self.n_by_source[k], 1)
+                                     for k, v in sorted(self.cpu_by_source.items())},
                 "outcomes": {"/".join(k): v for k, v in sorted(self.by_stage.items())},
                 "classes": {k: {"count": v["count"], "first_index": v["first"][0],
                                 "source": v["first"][1], "tags": list(v["first"][2])}

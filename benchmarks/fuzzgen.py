@@ -220,6 +220,7 @@ class _Game:
         self.defines_bool: list = []
         self.rules: list = []           # (name, arity)
         self.option_nums = ["opt"]
+        self.current_rule = None        # (name, arity) of the rule being written
 
     def x(self, tag: str) -> bool:
         if self.rng.random() < self.extreme:
@@ -369,8 +370,9 @@ class _Game:
             return [r.choice(["skip next player", "reverse direction", "pass",
                               f"next turn goes to {self.player(1, env)}",
                               f"reveal {self.card(1, env)}"] + (["stop"] if loop else []))]
-        if k == 10 and self.rules:
-            name, arity = r.choice(self.rules)
+        if k == 10 and (self.rules or self.current_rule):
+            name, arity = r.choice(self.rules) if self.rules and not (
+                self.current_rule and self.x("recursion")) else self.current_rule
             call = self.call(name, arity, 1, env) if arity else name
             return [call + (f" for {self.player(1, env)}" if r.random() < 0.2 else "")]
         if k == 11:
@@ -396,6 +398,8 @@ class _Game:
             name = rand_name(r)
             inner = dict(env, card=env.get("card", []) + [name])
             return [f"for each card {name} in {self.zone(env)}:"] + ind(self.block(d - 1, inner, loop=True))
+        if k == 18 and r.random() < 0.3:
+            return self.choose(d - 1, env, simul=True)
         if k in (18, 19):
             return self.choose(d - 1, env, by=r.random() < 0.3)
         if k == 20 and self.x("self_multiply"):
@@ -403,9 +407,11 @@ class _Game:
             return [f"repeat {r.choice(['64', '100', '1000'])} times:", f"    set {v} to {v} * {v} + 2"]
         return [f"if {self.bool(e, env)}:"] + ind(self.block(d - 1, dict(env), loop=loop))
 
-    def choose(self, d: int, env: dict, by: bool = False) -> list:
+    def choose(self, d: int, env: dict, by: bool = False, simul: bool = False) -> list:
         r = self.rng
         head = f"choose by {self.player(1, env)}:" if by else "choose:"
+        if simul:
+            head = f"simultaneously choose by {', '.join(self.player(1, env) for _ in range(r.randint(1, 3)))}:"
         lines = [head]
         for i in range(r.randint(1, 4)):
             label = r.choice(["play", "draw", "take", "name", "go", "keep"]) + str(i)
@@ -475,12 +481,13 @@ def plausible_game(rng: random.Random, extreme: float = None) -> tuple:
     if g.x("players"):
         lo = rng.choice(["0", "1", "2", "20000"])
         hi = rng.choice(["1000", "65", "100000000000000000000", "1"])
-        lines.append(f"players {lo} to {hi}")
+        lines.append(rng.choice([f"players {lo} to {hi}", f"players {lo}"]))
     else:
         lines.append(f"players {rng.choice(['2', '2 to 4', '3', '1 to 2', '2 to 6'])}")
     lines.append(f"option opt = {rng.choice(['1', '3'])} from 0 to {rng.choice(['5', '9'])}")
     lines.append(f"deck standard{' with jokers' if rng.random() < 0.3 else ''}"
-                 f"{', copies ' + rng.choice(['2', 'opt', '0']) if rng.random() < 0.2 else ''}, into stock")
+                 f"{', copies ' + rng.choice(['2', 'opt', '0']) if rng.random() < 0.2 else ''}"
+                 f"{', copies ' + rand_int(rng)[0] if g.x('huge_copies') else ''}, into stock")
     lines += ["zone stock: shared, face down", "zone pile: shared, top face up",
               "zone table: shared, face up", "zone hand: per player, seen by owner",
               "zone won: per player, seen by nobody, size hidden"]
@@ -505,6 +512,9 @@ def plausible_game(rng: random.Random, extreme: float = None) -> tuple:
     for i in range(rng.randint(0, 2)):
         lines.append(f"define db{i} = {g.bool(2, env)}")
         g.defines_bool.append((f"db{i}", 0))
+    if g.x("define_cycle"):
+        lines += ["define cyc1(a) = cyc2(a) + 1", "define cyc2(b) = cyc1(b - 1)"]
+        g.defines_num.append(("cyc1", 1))
     if g.x("long_expr"):
         lines.append(f"define dl = {g.long_expr()}")
         g.defines_num.append(("dl", 0))
@@ -516,13 +526,16 @@ def plausible_game(rng: random.Random, extreme: float = None) -> tuple:
         arity = rng.choice([0, 0, 1])
         params = [f"r{i}_{j}" for j in range(arity)]
         head = f"rule rule{i}{'(' + ', '.join(params) + ')' if arity else ''}:"
+        g.current_rule = (f"rule{i}", arity)
         body = g.block(rng.randint(1, 3), dict(env, num=params))
+        g.current_rule = None
         if g.x("deep_nest"):
             body += g.deep_nest()
         lines += [head] + ["    " + ln for ln in body]
         g.rules.append((f"rule{i}", arity))
     lines += ["setup:", "    shuffle stock",
-              f"    deal {rng.choice(['3', '5', 'opt', 'n1'])} from stock to hand of each player",
+              f"    deal {rand_int(rng)[0] if g.x('huge_deal') else rng.choice(['3', '5', 'opt', 'n1'])}"
+              " from stock to hand of each player",
               "    move top card from stock to pile"]
     lines += ["    " + ln for ln in g.block(2, dict(env), n=rng.randint(0, 3))]
     turn = g.choose(rng.randint(1, 3), dict(env))
@@ -530,7 +543,8 @@ def plausible_game(rng: random.Random, extreme: float = None) -> tuple:
     if g.x("deep_nest"):
         turn += g.deep_nest()
     lines += ["turn:"] + ["    " + ln for ln in turn]
-    lines += [f"score: {g.num(2, env)}" if rng.random() < 0.5 else "score: size of hand"]
+    lines += [f"score: {g.num(2, env)}" if rng.random() < 0.5 else
+              "score: score of next player + 1" if g.x("score_cycle") else "score: size of hand"]
     lines += ["game ends when hand is empty:", "    end game with winner you"]
     lines += [f"game ends when {g.bool(2, env)}:",
               "    " + rng.choice(["end game by highest score", "end game by lowest score",
