@@ -364,6 +364,7 @@ class Checker:
         for special in ("setup", "turn"):
             if special in self.rules:
                 self.rules[special].used = True
+        self.checked_rules: set = set()     # before the endings: their blocks may run rules
         self.endings = []
         for e in by_type.get(A.Ending, []):
             ctx = Context()
@@ -374,7 +375,6 @@ class Checker:
             self.endings.append((e, ctx, body_ctx))
         # Rules are checked in an order where callers come first, so that parameter types can be
         # learnt from the first call.
-        self.checked_rules: set = set()
         for name in ("setup", "turn"):
             if name in self.rules:
                 self.check_rule(self.rules[name])
