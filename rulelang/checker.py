@@ -311,6 +311,7 @@ class Checker:
         # known before any expression is checked: `score of` may appear in an option's,
         # attribute's or variable's value, which are checked before the score itself
         self.score = first(A.Score)
+        self.in_score = False           # checking the score itself: `score of` would loop
         self.options = {}
         for o in by_type.get(A.Option, []):
             self.check_option(o)
@@ -345,11 +346,14 @@ class Checker:
         self.var_ctx = Context()
         for v in by_type.get(A.Var, []):
             self.check_var(v)
-        self.score = first(A.Score)
         self.score_ctx = Context()
         if self.score is not None:
             s = Scope(self.score_ctx)
-            self.expect(self.score.expr, NUMBER, s, "a score")
+            self.in_score = True
+            try:
+                self.expect(self.score.expr, NUMBER, s, "a score")
+            finally:
+                self.in_score = False
 
         self.check_deck_decl()
 
@@ -927,6 +931,10 @@ class Checker:
             if self.score is None:
                 self.error("RL181", "`score of` but the game declares no score", e.span,
                            "add a line such as `score: size of won`")
+            elif self.in_score:
+                self.error("RL185", "the score uses `score of`: working it out would never end",
+                           e.span, "write the score from zones and variables, e.g. "
+                           "`score: size of won`")
             self.expect(e.operand, PLAYER, s, "whose score")
             return NUMBER
         if op == "not":
