@@ -332,7 +332,7 @@ def minimise(pool: Pool, text: str, cls: str, budget_s: float = 120.0) -> str:
         return cache[key]
 
     saved_limit = pool.time_limit
-    pool.time_limit = min(saved_limit, 4.0)     # a hang past 10 s is a hang past 4 s
+    pool.time_limit = min(saved_limit, 2.5)     # a hang past 10 s is a hang past 2.5 s
     try:
         return _ddmin(lines, same, t0, budget_s)
     finally:
@@ -504,6 +504,9 @@ KNOWN: dict = {
                        "rich markup)",
     r"(memory|hang):check(:MemoryError)?@loader\.py": "sec-input: `extends` confined, with a size "
                                                       "limit (`extends \"/dev/zero\"`)",
+    # not in the list: a NUL in the path (`extends "\x00"`) makes os.path.realpath raise
+    r"internal:check:ValueError\(embedded null byte\)@loader\.py": "sec-input: `extends` (its new "
+                                                                "path check must refuse a NUL byte)",
     r"internal:\w+:ValueError\(int digits\)": "sec-limits: magnitude of numbers (a 5000-digit number)",
     # (only where deep nesting shows: a RecursionError elsewhere is a new class)
     r"internal:check:RecursionError@(cli\.py:check_one|parser\.py|checker\.py|codegen\.py)":
@@ -516,7 +519,8 @@ KNOWN: dict = {
                                         "expression size",
     r"hang:check@(codegen|compiler|rulegen)\.py": "sec-limits: players (a range compiled count by "
                                                   "count) and expression size",
-    r"(hang|memory):run": "sec-limits: magnitude of numbers (`set x to x * x` in a loop)",
+    r"(hang|memory):run": "sec-limits: magnitude of numbers (`set x to x * x` in a loop) and "
+                          "expression size (parsing 10k `and`s takes seconds)",
 }
 
 
