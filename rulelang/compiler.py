@@ -316,6 +316,14 @@ class CompiledGame:
         copies = self.n if per_player else (
             int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
         rank_numbers = dict(m.ranks)
+        # Count before building: `copies 100000` would build millions of cards first.
+        per_copy = (len(dt.suits) * len(dt.ranks) + sum(len(ranks) for _, ranks in dt.own_suits)
+                    + sum(len(names) for group, names, _ in dt.extras
+                          if include and group == deck.with_group))
+        if max(0, copies) * per_copy > MAX_CARDS:
+            self.problems.append(("RL172", f"{copies * per_copy} cards is more than the "
+                                  f"{MAX_CARDS} a game may use", deck.span))
+            copies = 1              # go on with one deck: the problem stops the game anyway
         cycle = set()
         for copy in range(max(0, copies)):
             for si, suit in enumerate(dt.suits):
