@@ -39,7 +39,9 @@ import traceback
 
 from benchmarks.fuzzgen import REAL_FILES, make_input
 
-TIME_LIMIT = 10.0               # seconds of wall time per input
+TIME_LIMIT = 10.0               # seconds of CPU time per input (RLIMIT_CPU)
+WALL_SLACK = 3.0                # and TIME_LIMIT * WALL_SLACK of wall time: the machine is shared,
+                                # so wall time alone would call a slow moment a hang
 MEM_LIMIT = 1 << 30             # bytes of address space per input
 RUN_STEPS = 300                 # --max-steps of the short run
 RESULT_MAX = 16000              # bytes of a child's report (a pipe holds 64 KB)
@@ -147,6 +149,7 @@ class Pool:
                  mem_limit: int = MEM_LIMIT, steps: int = RUN_STEPS):
         self.workdir, self.workers = workdir, workers
         self.time_limit, self.mem_limit, self.steps = time_limit, mem_limit, steps
+        self.wall_slack = WALL_SLACK
         self.free = list(range(workers))
         self.live: dict = {}        # pid -> [key, slot, start, fd, chunks]
 
@@ -163,8 +166,12 @@ class Pool:
             try:
                 os.close(rfd)
                 resource.setrlimit(resource.RLIMIT_AS, (self.mem_limit, self.mem_limit))
+                cpu = max(1, int(self.time_limit + 0.999))
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
                 with open(hang, "w") as hf:
-                    faulthandler.dump_traceback_later(max(0.5, self.time_limit - 0.7), file=hf)
+                    # where it was when the CPU time ran out (SIGXCPU; SIGKILL a second later)
+                    faulthandler.register(signal.SIGXCPU, file=hf, all_threads=False)
+                    faulthandler.dump_traceback_later(max(0.5, self.wall_limit - 0.7), file=hf)
                     res = check_and_run(path, text, self.steps)
                     faulthandler.cancel_dump_traceback_later()
                 data = json.dumps(res).encode("utf-8", "replace")
@@ -209,14 +216,16 @@ class Pool:
         except ValueError:
             res = {"stage": "child", "tb": "unreadable report"}
         res.update(wall=wall, cpu=ru.ru_utime + ru.ru_stime, maxrss_kb=ru.ru_maxrss)
-        if killed:
+        cpu_out = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGXCPU) \
+            and res["cpu"] >= self.time_limit - 0.5
+        if killed or cpu_out:
             res["hang"] = True
             try:
                 with open(os.path.join(self.workdir, f"hang{slot}.txt")) as hf:
                     res["hang_tb"] = hf.read()[-RESULT_MAX:]
             except OSError:
                 res["hang_tb"] = ""
-        elif os.WIFSIGNALED(status):
+        if os.WIFSIGNALED(status) and not cpu_out:
             res["signal"] = os.WTERMSIG(status)
         elif os.WEXITSTATUS(status) not in (0,):
             res["child_exit"] = os.WEXITSTATUS(status)
@@ -228,11 +237,11 @@ class Pool:
         while self.live and not done:
             now = time.monotonic()
             for pid, (_, _, start, _, _) in list(self.live.items()):
-                if now - start > self.time_limit:
+                if now - start > self.wall_limit:
                     done.append(self._finish(pid, True))
             if done:
                 break
-            deadline = min(v[2] for v in self.live.values()) + self.time_limit
+            deadline = min(v[2] for v in self.live.values()) + self.wall_limit
             fds = {v[3]: pid for pid, v in self.live.items()}
             ready, _, _ = select.select(list(fds), [], [], max(0.0, deadline - now) if block else 0)
             for fd in ready:
@@ -245,6 +254,10 @@ class Pool:
             if not block:
                 break
         return done
+
+    @property
+    def wall_limit(self) -> float:
+        return self.time_limit * self.wall_slack
 
     def run(self, text: str) -> dict:
         """One input, alone (for minimising and replaying)."""
@@ -332,7 +345,7 @@ def minimise(pool: Pool, text: str, cls: str, budget_s: float = 120.0) -> str:
         return cache[key]
 
     saved_limit = pool.time_limit
-    pool.time_limit = min(saved_limit, 2.5)     # a hang past 10 s is a hang past 2.5 s
+    pool.time_limit = min(saved_limit, 3.0)     # a hang past 10 s is a hang past 3 s
     try:
         return _ddmin(lines, same, t0, budget_s)
     finally:
@@ -558,7 +571,8 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=2000, help="inputs to try (default 2000)")
     ap.add_argument("--start", type=int, default=0, help="number of the first input")
     ap.add_argument("--workers", type=int, default=1, help="children at a time (default 1)")
-    ap.add_argument("--time-limit", type=float, default=TIME_LIMIT)
+    ap.add_argument("--time-limit", type=float, default=TIME_LIMIT,
+                    help="seconds of CPU time per input (default 10; wall time: 3 times that)")
     ap.add_argument("--mem-limit-mb", type=int, default=MEM_LIMIT >> 20)
     ap.add_argument("--log", help="append progress lines to this file (default: stderr)")
     ap.add_argument("--every", type=float, default=30.0, help="seconds between progress lines")
