@@ -32,7 +32,11 @@ def _wants_color(stream) -> bool:
 
 
 class Out:
-    """One output stream, with colour only on a terminal (and never with NO_COLOR)."""
+    """One output stream, with colour only on a terminal (and never with NO_COLOR).
+
+    Everything printed goes through :func:`rulelang.termsafe.safe` (a control character or a
+    bidi override from a rule file is shown escaped, never sent to the terminal) and ``rich``
+    markup is never interpreted (``markup=False``): see docs/security.md."""
 
     def __init__(self, stream=None):
         from rich.console import Console
@@ -40,20 +44,46 @@ class Out:
         self.color = _wants_color(self.stream)
         self.console = Console(file=self.stream, color_system="auto" if self.color else None,
                                force_terminal=self.color or None, highlight=False, emoji=False,
-                               soft_wrap=False)
+                               soft_wrap=False, markup=False)
 
     def text(self, text) -> None:
         """A line (or lines) of text, never wrapped: diagnostics must stay greppable."""
+        from .termsafe import is_safe, safe
+        plain = text.plain if hasattr(text, "plain") else str(text)
         if self.color:
+            if not hasattr(text, "plain") or not is_safe(plain):
+                text = self._safe_text(text)
             self.console.print(text, soft_wrap=True)
         else:
-            plain = text.plain if hasattr(text, "plain") else str(text)
-            self.stream.write(plain + "\n")
+            self.stream.write(safe(plain, keep_newlines=True) + "\n")
             self.stream.flush()
 
+    def _safe_text(self, text):
+        """A rich Text (or a str) with its styles kept and its characters made safe."""
+        from rich.text import Text
+
+        from .termsafe import safe
+        if not hasattr(text, "plain"):
+            return Text(safe(str(text), keep_newlines=True))
+        return Text.assemble(*[(safe(seg.text, keep_newlines=True), seg.style)
+                               for seg in text.render(self.console, end="") if not seg.control])
+
     def show(self, renderable) -> None:
-        """A rich renderable (table, panel...), laid out for the terminal's width."""
-        self.console.print(renderable)
+        """A rich renderable (table, panel...), laid out for the terminal's width; its text is
+        made safe after layout (the cells were made safe when built, see rulelang.render)."""
+        from rich.segment import Segment, Segments
+
+        from .termsafe import is_safe, safe
+        segs = list(self.console.render(renderable))
+        if not all(seg.control or is_safe(seg.text) for seg in segs):
+            segs = [seg if seg.control else Segment(safe(seg.text, keep_newlines=True), seg.style)
+                    for seg in segs]
+        self.console.print(Segments(segs), end="")
+
+    def write(self, text: str) -> None:
+        """Raw text (a prompt, a JSON line), made safe like the rest."""
+        from .termsafe import safe
+        self.stream.write(safe(text, keep_newlines=True))
 
     def blank(self) -> None:
         self.stream.write("\n")
@@ -86,6 +116,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {v}")
+    return v
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
@@ -97,6 +137,35 @@ def _overrides(args) -> dict:
     return dict(args.set or [])
 
 
+def _folder(text: str) -> str:
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def _include(args) -> tuple:
+    return tuple(getattr(args, "include", None) or ())
+
+
+def _unknown_set_option(diags):
+    """The diagnostic of a `--set NAME=...` naming no option of the game (a usage error), or
+    None.  The checker reports it without a place in the file (RL140)."""
+    for d in diags:
+        if d.code == "RL140" and d.span is None:
+            return d
+    return None
+
+
+def _players_usage(game, players) -> None:
+    """`--players N` outside the game's range is a usage error (exit 2), said in words."""
+    lo, hi = game.players
+    if players is not None and not lo <= players <= hi:
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise UsageError(f"`{game.name}` is for {count} players, not {players}",
+                         f"choose --players from {lo} to {hi}" if lo != hi
+                         else f"leave out --players, or give --players {lo}")
+
+
 class UsageError(Exception):
     def __init__(self, message, hint=None):
         super().__init__(message)
@@ -104,27 +173,33 @@ class UsageError(Exception):
 
 
 def _missing_file(path: str):
-    """A diagnostic when the file named on the command line is not there."""
+    """A diagnostic when the file named on the command line is not there (or is not a regular
+    file: a fifo or a device is never opened)."""
     if os.path.isfile(path):
         return None
     from .diagnostics import ERROR, Diagnostic
-    what = "is a folder, not a rule file" if os.path.isdir(path) else "does not exist"
+    what = ("is a folder, not a rule file" if os.path.isdir(path)
+            else "is not a regular file" if os.path.exists(path) else "does not exist")
     return Diagnostic("RL125", ERROR, f"`{path}` {what}", None,
                       "give the path of a .cardrules file, relative to the current folder "
                       f"({os.getcwd()}) or absolute")
 
 
-def _load_game(path: str, overrides: dict, err: Out, failed=None):
-    """The checked game, or None after printing its diagnostics (also added to ``failed``)."""
+def _load_game(path: str, overrides: dict, err: Out, failed=None, include=()):
+    """The checked game, or None after printing its diagnostics (also added to ``failed``).
+    A `--set` naming no option of the game is a usage error."""
     from .diagnostics import RuleFileError
     from .loader import load
     missing = _missing_file(path)
     diags = [missing] if missing is not None else []
     if not diags:
         try:
-            return load(path, overrides)
+            return load(path, overrides, include=include)
         except RuleFileError as e:
             diags = e.diagnostics
+        unknown = _unknown_set_option(diags)
+        if unknown is not None:
+            raise UsageError(unknown.message, unknown.hint)
     for d in diags:
         _diag_out(err, d, path)
     if failed is not None:
@@ -147,7 +222,7 @@ def _compile(game, players, path, err: Out, failed=None):
 
 def _json_failure(out: Out, args, diags) -> int:
     """``run --json`` on a file that cannot be played: still one JSON object."""
-    import json
+    from .termsafe import safe_json
     items = []
     for d in diags:
         j = d.to_json()
@@ -156,7 +231,7 @@ def _json_failure(out: Out, args, diags) -> int:
     res = {"game": None, "players": args.players, "seed": args.seed, "outcome": "invalid",
            "winners": [], "decisions": 0, "turns": 0,
            "problem": items[0] if items else None, "diagnostics": items}
-    out.stream.write(json.dumps(res, ensure_ascii=False) + "\n")
+    out.write(safe_json(res) + "\n")
     return EXIT_ERRORS
 
 
@@ -200,13 +275,14 @@ def _play_out(st, agents, after=None):
 
 
 def cmd_run(args) -> int:
-    import json
+    from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
     failed: list = []
-    game = _load_game(args.file, overrides, err, failed)
+    game = _load_game(args.file, overrides, err, failed, _include(args))
     if game is None:
         return _json_failure(out, args, failed) if args.json else EXIT_ERRORS
+    _players_usage(game, args.players)
     n = args.players if args.players is not None else game.players[0]
     cg = _compile(game, n, args.file, err, failed)
     if cg is None:
@@ -216,6 +292,8 @@ def cmd_run(args) -> int:
         raise UsageError("`run` plays computer agents only",
                          "use `rulelang play FILE --seat K` to play a seat yourself")
     if args.games is not None:
+        if args.log:
+            raise UsageError("--log records one game", "leave out --games, or --log")
         return _run_many(args, game, cg, n, names, out, err)
 
     from .agents import make_agent
@@ -223,16 +301,18 @@ def cmd_run(args) -> int:
                          scores_of, spectator_table, with_turn)
     seed = args.seed
     show = not (args.json or args.quiet)
-    st = cg.new_game(seed=seed, log=show, max_steps=args.max_steps)
+    st = cg.new_game(seed=seed, log=show or bool(args.log), max_steps=args.max_steps)
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
 
     if show:
         from rich.text import Text
-        head = Text(game.name, style="bold")
+        from .termsafe import safe
+        head = Text(safe(game.name), style="bold")
         head.append(f" — {n} players, seed {seed}, agents {', '.join(names)}", style="dim")
         opts = game.options()
         if opts:
-            head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+            head.append("\noptions: " + safe(", ".join(f"{k}={v}" for k, v in opts.items())),
+                        style="dim")
         out.text(head)
         state = {"seen": 0, "table_turn": 0, "turn": 0, "shown_turn": None}
 
@@ -271,6 +351,8 @@ def cmd_run(args) -> int:
         out.text(result_text(st))
     else:
         _play_out(st, agents)
+    if args.log:
+        _write_log(args.log, args.file, overrides, n, seed, names, st, err)
 
     if args.json:
         res = {"game": game.name, "players": n, "seed": seed, "outcome": st.outcome,
@@ -285,7 +367,7 @@ def cmd_run(args) -> int:
             res["ranking"] = [p + 1 for p in st.ranking]
         if st.problem:
             res["problem"] = st.problem
-        out.stream.write(json.dumps(res, ensure_ascii=False) + "\n")
+        out.write(safe_json(res) + "\n")
     elif args.quiet:
         out.text(result_text(st))
     if st.outcome == "error":
@@ -295,8 +377,9 @@ def cmd_run(args) -> int:
 
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
-    import json
     import time
+
+    from .termsafe import safe_json
 
     from .agents import make_agent
     from .render import problem_diagnostic, summary_table
@@ -341,7 +424,7 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     if game.options():
         stats["options"] = game.options()
     if args.json:
-        out.stream.write(json.dumps(stats, ensure_ascii=False) + "\n")
+        out.write(safe_json(stats) + "\n")
     else:
         out.show(summary_table(stats))
     if first_problem is not None:
@@ -365,12 +448,19 @@ def cmd_play(args) -> int:
     from .agents import HumanAgent, QuitGame, make_agent
     from .render import (card_of_action, card_visible_to, choices_text, gained_text,
                          hidden_choice_words, move_text, observation_table, result_text, reveal_text, say_text)
+    from .termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
+    saved = _resume_args(args, err) if args.resume else None
+    if saved is False:
+        return EXIT_ERRORS
+    if args.file is None:
+        raise UsageError("which game? name a rule file, or --resume a saved game")
     overrides = _overrides(args)
-    game = _load_game(args.file, overrides, err)
+    game = _load_game(args.file, overrides, err, include=_include(args))
     if game is None:
         return EXIT_ERRORS
+    _players_usage(game, args.players)
     n = args.players if args.players is not None else game.players[0]
     cg = _compile(game, n, args.file, err)
     if cg is None:
@@ -382,6 +472,9 @@ def cmd_play(args) -> int:
     others = _others(args.agents, n, you)
     seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
+    if saved is not None:
+        from .saves import resume_state
+        st = resume_state(cg, saved, args.resume)
     echo = not _isatty(sys.stdin)
     read = _input
 
@@ -394,7 +487,7 @@ def cmd_play(args) -> int:
         out.show(observation_table(obs, title))
         if len(words) == 1:
             t = Text("  your only choice: ", style="dim")
-            t.append(words[0], style="bold")
+            t.append(safe(words[0]), style="bold")
             out.text(t)
             return view.legal[0]
         out.text(choices_text(words))
@@ -405,10 +498,13 @@ def cmd_play(args) -> int:
             if line is None:
                 raise QuitGame("end of input")
             if echo:
-                out.stream.write(line + "\n")
+                out.write(line + "\n")
             s = line.strip().lower()
             if s in ("q", "quit", "exit"):
                 raise QuitGame("quit")
+            if s == "save" or s.startswith("save "):
+                save(line.strip()[4:].strip() or args.save)
+                continue
             if s in ("?", "t", "table", "h", "help"):
                 out.show(observation_table(obs, title))
                 out.text(choices_text(words))
@@ -423,10 +519,38 @@ def cmd_play(args) -> int:
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
-    head = Text(game.name, style="bold")
+    if saved is not None:
+        from .saves import restore_agent
+        for agent, state in zip(agents, saved["agent_states"]):
+            if state is not None and agent is not agents[you]:
+                restore_agent(agent, state)
+
+    def save(path):
+        """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
+        from .saves import GameFileError, write_save
+        if not path:
+            out.text(Text("  save where? type `save FILE` (or start with --save FILE)",
+                          style="yellow"))
+            return False
+        try:
+            write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
+                       agents=["human" if k == you else a for k, a in enumerate(others)],
+                       seed=seed, st=st, agent_objects=agents)
+        except GameFileError as e:
+            _diag_out(err, e.diagnostic)
+            return False
+        except OSError as e:
+            out.text(Text(f"  cannot save to {path}: {e.strerror or e}", style="yellow"))
+            return False
+        out.text(Text(f"  Game saved to {path}; go on with `rulelang play --resume {path}`.",
+                      style="bold"))
+        return True
+    head = Text(safe(game.name), style="bold")
     head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
                 f"; seed {seed}", style="dim")
     out.text(head)
+    if saved is not None:
+        out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
     seen = [0]
 
     def flush(before=None):
@@ -458,7 +582,8 @@ def cmd_play(args) -> int:
         _play_out(st, agents, flush)
     except QuitGame:
         out.blank()
-        out.text(Text("Game abandoned.", style="bold"))
+        if not (args.save and save(args.save)):
+            out.text(Text("Game abandoned.", style="bold"))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
@@ -473,6 +598,28 @@ def cmd_play(args) -> int:
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def _resume_args(args, err):
+    """`play --resume PATH`: the saved game's file, options, players, seat, agents and seed in
+    ``args`` (a rule file named as well must be the same text); the save, or False."""
+    from .saves import GameFileError, read_save, rule_file_of
+    try:
+        saved = read_save(args.resume)
+        args.file = rule_file_of(saved, args.resume, args.file)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.resume)
+        return False
+    if args.set or args.players is not None or args.agents is not None or args.seed is not None:
+        raise UsageError("--resume goes on with the saved game's options, players, agents "
+                         "and seed", "leave out --set, --players, --agents and --seed")
+    args.set = sorted(saved["options"].items())
+    args.players = saved["players"]
+    args.seat = saved["seat"]
+    args.agents = ",".join(a for k, a in enumerate(saved["agents"]) if k != args.seat - 1) or None
+    args.seed = saved["seed"]
+    args.save = args.save or args.resume
+    return saved
 
 
 def _others(spec, n, you):
@@ -514,6 +661,285 @@ def _input():
 
 
 # ---------------------------------------------------------------------------------------------
+# rulelang test, rulelang replay (and the logs of `run --log`)
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_test(args) -> int:
+    """Run the rule tests of `.cardtest` files and report like pytest (rulelang/cardtest.py)."""
+    import time
+
+    from rich.text import Text
+
+    from .cardtest import check_test_file, run_test
+    out = Out(sys.stdout)
+    files = []
+    for path in args.files:             # a folder means every test file in it
+        if os.path.isdir(path):
+            files.extend(sorted(os.path.join(path, f) for f in os.listdir(path)
+                                if f.endswith(".cardtest")) or [path])
+        else:
+            files.append(path)
+    t0 = time.perf_counter()
+    counts = {"passed": 0, "failed": 0, "error": 0}
+    failures = []
+
+    def run_files():
+        for path in files:
+            missing = _missing_file(path)
+            if missing is not None:
+                _diag_out(out, missing, path)
+                counts["error"] += 1
+                continue
+            tf = check_test_file(path)
+            out.text(Text(path, style="bold") + Text(
+                f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
+                style="dim"))
+            for d in tf.diagnostics:
+                _diag_out(out, d, path)
+            if tf.diagnostics and not tf.tests:
+                counts["error"] += 1
+            for test in tf.tests:
+                if args.k and args.k.lower() not in test.name.lower():
+                    continue
+                if test.plan is None:
+                    counts["error"] += 1
+                    out.text(Text("  ERROR ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{test.line.no}: see above)", style="dim"))
+                    continue
+                failure = run_test(test)
+                if failure is None:
+                    counts["passed"] += 1
+                    out.text(Text("  PASS  ", style="bold green") + Text(test.name))
+                else:
+                    counts["failed"] += 1
+                    failures.append((path, test, failure))
+                    out.text(Text("  FAIL  ", style="bold red") + Text(test.name)
+                             + Text(f"  ({path}:{failure.line.no})", style="dim"))
+    interrupted = False
+    try:
+        run_files()
+    except KeyboardInterrupt:          # Ctrl-C: the report of the tests run so far
+        interrupted = True
+        out.text(Text("  interrupted", style="bold yellow"))
+    if failures:
+        out.blank()
+        out.text(Text(" FAILURES ".center(70, "="), style="bold red"))
+        for path, test, f in failures:
+            out.text(Text(f" {test.name} ".center(70, "_"), style="bold"))
+            out.text(Text(f"{path}:{f.line.no}: ", style="bold") + Text("expected: " + f.message))
+            for found in f.found:
+                out.text(Text("  found:    ", style="red") + Text(found))
+            if f.transcript:
+                shown = f.transcript[-args.context:]
+                out.text(Text("  transcript" + (f" (the last {len(shown)} entries)"
+                                                 if len(shown) < len(f.transcript) else "") + ":",
+                              style="dim"))
+                for line_no, text in shown:
+                    if line_no:
+                        out.text(Text(f"    {text:<44}") + Text(f"   line {line_no}", style="dim"))
+                    else:
+                        out.text(Text(f"    {text}"))
+            out.text(Text(f"  {f.line.no:>4} | ", style="dim") + Text(f.line.text, style="bold"))
+    total = time.perf_counter() - t0
+    parts = [f"{v} {k}" for k, v in (("failed", counts["failed"]), ("passed", counts["passed"]),
+                                     ("error", counts["error"])) if v]
+    bad = counts["failed"] or counts["error"]
+    out.text(Text(f" {', '.join(parts) or 'no tests ran'} in {total:.2f}s ".center(70, "="),
+                  style="bold red" if bad else "bold green"))
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_ERRORS if bad or not counts["passed"] else EXIT_OK
+
+
+def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
+    """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
+    from .saves import GameFileError, make_log, write_log
+    try:
+        write_log(path, make_log(file, overrides, n, seed, names, st))
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic)
+    except OSError as e:
+        raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
+
+
+class _Narrator:
+    """The moves, what the rules say and reveal, and the table now and then, told as `rulelang
+    run` tells them (a choice with its turn number in the margin)."""
+
+    def __init__(self, out, st, n, table_every):
+        self.out, self.st, self.n, self.table_every = out, st, n, table_every
+        self.seen = self.table_turn = self.turn = 0
+        self.shown_turn = None
+
+    def flush(self, tables=True):
+        from .render import move_text, reveal_text, say_text, spectator_table, with_turn
+        st = self.st
+        cg = st.game
+        for entry in st.log[self.seen:]:
+            kind = entry[0]
+            turn = None
+            if kind == "choice":
+                line = move_text(entry[1], cg.action_to_string(entry[2]))
+                turn = self.turn + 1
+                if turn == self.shown_turn:
+                    turn = None
+                else:
+                    self.shown_turn = turn
+            elif kind == "say":
+                line = say_text(entry[1], entry[2])
+            elif kind == "reveal":
+                line = reveal_text(entry[1], entry[2])
+            else:
+                continue
+            self.out.text(with_turn(turn, line))
+        self.seen = len(st.log)
+        self.turn = st.turns
+        if tables and not st.terminal and \
+                st.turns - self.table_turn >= max(self.n, 1) * self.table_every:
+            self.table_turn = st.turns
+            self.out.show(spectator_table(st, f"after turn {st.turns}"))
+
+
+def cmd_replay(args) -> int:
+    """Step through a game log written by `rulelang run --log` (rulelang/saves.py)."""
+    from rich.text import Text
+
+    from .render import result_text, spectator_table
+    from .saves import GameFileError, read_log, replay_state, rule_file_of
+    out, err = Out(sys.stdout), Out(sys.stderr)
+    try:
+        data = read_log(args.log)
+        file = rule_file_of(data, args.log, args.rules)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    game = _load_game(file, data["options"], err)
+    if game is None:
+        return EXIT_ERRORS
+    cg = _compile(game, data["players"], file, err)
+    if cg is None:
+        return EXIT_ERRORS
+    total = len(data["actions"])
+    turn_at = [0] * (total + 1)          # turns played after k actions
+
+    def note(k, st):
+        turn_at[k + 1] = st.turns
+    try:
+        final = replay_state(cg, data, on_action=note)
+    except GameFileError as e:
+        _diag_out(err, e.diagnostic, args.log)
+        return EXIT_ERRORS
+    turn_at[0] = cg.new_game(seed=data["seed"], max_steps=data.get("max_steps")).turns
+    head = Text(game.name, style="bold")
+    head.append(f" — replay of {args.log}: {data['players']} players, seed {data['seed']}, "
+                f"agents {', '.join(data['agents'])}, {total} moves", style="dim")
+    opts = game.options()
+    if opts:
+        head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+    out.text(head)
+
+    def moves_to_turn(t):
+        """The number of moves after which turn ``t`` is being played (or the game is over)."""
+        for k in range(total + 1):
+            if turn_at[k] >= t - 1:
+                return k
+        return total
+
+    if args.to_end or args.turn is not None:
+        upto = total if args.to_end else moves_to_turn(args.turn)
+        st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+        told = _Narrator(out, st, data["players"], args.table_every)
+        told.flush()
+        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
+                                 else "the table after setup"))
+        for seat, action, _words in data["actions"][:upto]:
+            st.apply_action(action, seat - 1)
+            told.flush()
+        told.flush()
+        if upto == total:
+            out.show(spectator_table(st, "the table at the end"))
+            out.text(result_text(st))
+        else:
+            out.show(spectator_table(st, f"the table at the start of turn {args.turn} "
+                                         f"(after move {upto} of {total})"))
+        return EXIT_OK
+
+    # Interactive: one move at a time, back, jump to a turn.
+    echo = not _isatty(sys.stdin)
+    st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+    pos = 0
+    help_text = ("  Enter or n: next move   b: back one move   t N (or N): go to turn N   "
+                 "s: start   e: end   q: quit")
+
+    def where(k):
+        if k == total and final.terminal:
+            return f"move {k} of {total}, the end"
+        return f"move {k} of {total}, turn {turn_at[k] + 1}"
+
+    def show_table(k, state):
+        out.show(spectator_table(state, where(k)))
+        if k == total and state.terminal:
+            out.text(result_text(state))
+
+    def tell(state, since):
+        told = _Narrator(out, state, data["players"], 0)
+        told.seen = since
+        told.turn = turn_at[max(pos - 1, 0)]
+        told.flush(tables=False)
+
+    show_table(0, st)
+    out.text(Text(help_text, style="dim"))
+    while True:
+        out.stream.write(f"[{where(pos)}] > ")
+        out.stream.flush()
+        line = _input()
+        if line is None:
+            out.blank()
+            return EXIT_OK
+        if echo:
+            out.stream.write(line + "\n")
+        cmd = line.strip().lower()
+        target = None
+        if cmd in ("", "n", "next", "f"):
+            if pos == total:
+                out.text(Text("  this is the end of the game (b: back, q: quit)", style="yellow"))
+                continue
+            since = len(st.log)
+            seat, action, _w = data["actions"][pos]
+            st.apply_action(action, seat - 1)
+            pos += 1
+            tell(st, since)
+            show_table(pos, st)
+            continue
+        if cmd in ("q", "quit", "exit"):
+            return EXIT_OK
+        if cmd in ("?", "h", "help"):
+            out.text(help_text)
+            continue
+        if cmd in ("b", "back", "p"):
+            target = max(pos - 1, 0)
+        elif cmd in ("s", "start"):
+            target = 0
+        elif cmd in ("e", "end"):
+            target = total
+        else:
+            words = cmd.split()
+            if words and words[0] in ("t", "turn"):
+                words = words[1:]
+            if len(words) == 1 and words[0].isdigit():
+                target = moves_to_turn(int(words[0]))
+            else:
+                out.text(Text(f"  not a command: {line.strip()!r}", style="yellow"))
+                out.text(help_text)
+                continue
+        pos = target
+        st = replay_state(cg, data, pos)
+        out.text(Text(f"  ... {where(pos)}", style="bold"))
+        show_table(pos, st)
+
+
+# ---------------------------------------------------------------------------------------------
 # rulelang check
 # ---------------------------------------------------------------------------------------------
 
@@ -525,7 +951,7 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=()):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -536,10 +962,11 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
     if missing is not None:
         return [missing], False
     try:
-        diags, model, decls = check_file(path, overrides, players=players)
+        diags, model, decls = check_file(path, overrides, players=players, include=include)
         diags = list(diags)
         if model is not None and not any(d.is_error for d in diags):
             game = Game(model, diags, decls, path, overrides)
+            game.include = tuple(include)
             lo, hi = model.players
             counts = [players] if players is not None else range(lo, hi + 1)
             seen = {(d.code, d.message) for d in diags}
@@ -560,7 +987,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
                     sys.stderr.write("note: --simulate is not available in this version of "
                                      "rulelang; only the static checks ran\n")
                 else:
-                    diags.extend(run_simulation(path, simulate, overrides))
+                    diags.extend(run_simulation(path, simulate, overrides, include=include))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -573,9 +1000,23 @@ def check_one(path: str, overrides: dict, players=None, simulate=None):
     return diags, internal
 
 
+DEFAULT_MAX_ERRORS = 100          # diagnostics printed per file (`check --max-errors`)
+DEFAULT_MAX_JSON = 1000           # diagnostics per file in `check --json` unless --max-errors
+
+
+def _more_text(errors: int, warnings: int) -> str:
+    """``... and 49,950 more errors`` (and warnings) for diagnostics left out."""
+    parts = []
+    if errors:
+        parts.append(f"{errors:,} more error{'' if errors == 1 else 's'}")
+    if warnings:
+        parts.append(f"{warnings:,} more warning{'' if warnings == 1 else 's'}")
+    return "... and " + " and ".join(parts)
+
+
 def cmd_check(args) -> int:
-    import json
-    out = Out(sys.stdout)
+    from .termsafe import safe_json
+    out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
     all_diags = []
     internal = False
@@ -588,24 +1029,48 @@ def cmd_check(args) -> int:
         else:
             files.append(path)
     args.files = files
+    per_file = []
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate)
+        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args))
         internal |= bad
-        all_diags.extend((path, d) for d in diags)
+        per_file.append((path, diags))
+    # A `--set NAME=...` that no checked file has an option for is a bad command line.
+    unknown = [_unknown_set_option(diags) for _path, diags in per_file]
+    if per_file and all(u is not None for u in unknown) and not internal:
+        raise UsageError(unknown[0].message, unknown[0].hint)
+    all_diags = [(path, d) for path, diags in per_file for d in diags]
     n_err = sum(d.is_error for _, d in all_diags)
     n_warn = len(all_diags) - n_err
+    limit = args.max_errors
+    if limit is None:
+        limit = DEFAULT_MAX_JSON if args.json else DEFAULT_MAX_ERRORS
+    cut = []                          # per file: (path, diagnostics printed, errors and
+    for path, diags in per_file:      # warnings left out)
+        keep = diags if not limit else diags[:limit]
+        rest = diags[len(keep):]
+        e = sum(d.is_error for d in rest)
+        cut.append((path, keep, e, len(rest) - e))
     if args.json:
         items = []
-        for path, d in all_diags:
-            j = d.to_json()
-            j.setdefault("file", path)
-            items.append(j)
-        out.stream.write(json.dumps(items, ensure_ascii=False, indent=2) + "\n")
+        for path, keep, _e, _w in cut:
+            for d in keep:
+                j = d.to_json()
+                j.setdefault("file", path)
+                items.append(j)
+        out.write(safe_json(items, indent=2) + "\n")
+        for path, _keep, e, w in cut:
+            if e or w:
+                err.text(f"{path}: {_more_text(e, w)} not in the JSON (--max-errors N to change "
+                         "the limit, 0 for no limit)")
     else:
         from .render import diagnostic_text, summary_text
-        for path, d in all_diags:
-            out.text(diagnostic_text(d, path, color=out.color))
-            out.blank()
+        for path, keep, e, w in cut:
+            for d in keep:
+                out.text(diagnostic_text(d, path, color=out.color))
+                out.blank()
+            if e or w:
+                out.text(f"{path}: {_more_text(e, w)} (--max-errors N shows more, 0 all)")
+                out.blank()
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))
     if internal:
@@ -676,16 +1141,19 @@ def cmd_explain(args) -> int:
     entries = error_entries(text)
     entry = entries.get(code)
     if entry is None:
+        import re
         hint = did_you_mean(code, entries)
-        err.text(f"error: there is no error code `{args.code}`" + (f"; {hint}" if hint else ""))
-        if entries:
-            err.text("  = note: the codes are " + ", ".join(sorted(entries)))
-        return EXIT_ERRORS
+        if re.fullmatch(r"RL\d{3}", code):
+            message = f"there is no error code `{code}`"
+        else:
+            message = f"`{args.code}` is not an error code"
+        raise UsageError(message, (hint + " " if hint else "")
+                         + "error codes look like RL101; they are: " + ", ".join(sorted(entries)))
     if out.color:
         from rich.markdown import Markdown
         out.show(Markdown(entry))
     else:
-        out.stream.write(entry)
+        out.write(entry)
     return EXIT_OK
 
 
@@ -709,8 +1177,9 @@ examples:
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
-Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line,
-3 internal error (please report it), 130 interrupted."""
+Exit status: 0 ok, 1 errors in a rule file or a failed game, 2 bad command line (also a
+number of players or an option the game does not have), 3 internal error (please report it),
+130 interrupted.  Rule files are untrusted input: see docs/security.md."""
 
 RUN_DESCRIPTION = """\
 Play one whole game between computer agents and show it move by move: every choice,
@@ -728,6 +1197,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --agents mc,random --games 20
   rulelang run examples/sevens.cardrules --set hand_size=5 --quiet
   rulelang run examples/crazy_eights.cardrules --games 2000 --json
+  rulelang run examples/crazy_eights.cardrules --log game.json    then: rulelang replay game.json
 
 agents: random (uniform among the legal choices, seeded from --seed and the seat),
         first (always the first legal choice),
@@ -739,21 +1209,26 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  With
+--save PATH the game is saved when you quit (`save` at a prompt saves and goes on), and
+--resume PATH goes on with it later."""
 
 PLAY_EPILOG = """\
 examples:
   rulelang play examples/crazy_eights.cardrules
   rulelang play examples/crazy_eights.cardrules --players 3 --seat 2 --seed 5
   rulelang play examples/crazy_eights.cardrules --agents first     # predictable opponents
-  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice"""
+  yes 1 | rulelang play examples/sevens.cardrules                  # always the first choice
+  rulelang play examples/crazy_eights.cardrules --save game.json   # q saves the game
+  rulelang play --resume game.json                                 # and goes on with it"""
 
 CHECK_DESCRIPTION = """\
 Check rule files and print every problem found, each with its place (file:line:column), a
 code, the source line with a caret under the mistake, and a hint on how to fix it.  Errors
 stop a game from running; warnings (unused zones, options, rules) do not.  With --simulate N,
 also play N random games for every allowed number of players and report what goes wrong at
-run time.  Exit 0 when there are no errors (warnings allowed), 1 when there is an error."""
+run time.  At most 100 diagnostics are printed per file (--max-errors).  Exit 0 when there are
+no errors (warnings allowed), 1 when there is an error, 2 when the command line is wrong."""
 
 CHECK_EPILOG = """\
 examples:
@@ -763,13 +1238,15 @@ examples:
   rulelang check examples/crazy_eights.cardrules --players 4
   rulelang check --simulate 100 examples/crazy_eights.cardrules
   rulelang check --json broken.cardrules          for editors and CI
+  rulelang check variant.cardrules --include ../bases    a variant whose base is elsewhere
   rulelang explain RL101                          more about one code
 
-Colours only on a terminal; set NO_COLOR=1 for plain text."""
+`extends` reads only .cardrules files inside the checked file's folder and the --include
+folders (docs/security.md).  Colours only on a terminal; set NO_COLOR=1 for plain text."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain an error code printed by `rulelang check`: what it means, a wrong example and a
-right one.  The code may be written RL101, rl101 or 101."""
+right one.  The code may be written RL101, rl101 or 101.  Exit 2 when it is not a code."""
 
 EXPLAIN_EPILOG = """\
 examples:
@@ -777,10 +1254,42 @@ examples:
   rulelang explain 145"""
 
 
+TEST_DESCRIPTION = """\
+Run rule tests: scenario tests written in `.cardtest` files (docs/testing.md, "Rule tests").
+Each test sets up a position in the rule file's words, plays choices as the game words them
+and checks what must hold afterwards.  Prints PASS or FAIL for each test; for a failure, the
+file:line of the expectation that failed, what was found, and the transcript of the test up to
+there.  Exit 0 when every test passed, 1 when one failed or a test file has a mistake."""
+
+TEST_EPILOG = """\
+examples:
+  rulelang test rules/*.cardtest
+  rulelang test rules/                          every .cardtest file in a folder
+  rulelang test rules/ -k Queen                 the tests whose name says Queen"""
+
+
+REPLAY_DESCRIPTION = """\
+Replay a game written by `rulelang run --log LOG`: the same game again, move by move, from the
+seed and the actions in the log.  By default it waits for a command after every move: Enter (or
+n) for the next move, b to go back one, t N to go to turn N, s and e for the start and the end,
+q to quit.  --to-end and --turn N print instead, for scripts.  A log is refused when its rule
+file has changed since (the same moves would mean something else)."""
+
+REPLAY_EPILOG = """\
+examples:
+  rulelang run examples/crazy_eights.cardrules --seed 3 --log game.json
+  rulelang replay game.json                    step through it
+  rulelang replay game.json --turn 5           the game up to the start of turn 5
+  rulelang replay game.json --to-end           the whole game, as `run` showed it"""
+
+
 def _add_game_options(p, players_help="number of players (default: the fewest the game allows)"):
     p.add_argument("--players", "-n", type=_positive, metavar="N", help=players_help)
     p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="change one of the game's options (repeatable), e.g. --set decks=2")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that `extends` may also read base files from (repeatable); "
+                        "by default only the rule file's own folder (see docs/security.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -808,11 +1317,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="show the table every R rounds (default: 3)")
+    p.add_argument("--log", metavar="PATH",
+                   help="also write the game to PATH (JSON) for `rulelang replay PATH`")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a seat yourself against computer agents",
                        description=PLAY_DESCRIPTION, epilog=PLAY_EPILOG, formatter_class=fmt)
-    p.add_argument("file", metavar="FILE", help="the .cardrules file")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="the .cardrules file (not needed with --resume)")
     _add_game_options(p)
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
@@ -822,6 +1334,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")
     p.add_argument("--max-steps", type=_positive, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument("--save", metavar="PATH",
+                   help="save the game to PATH when you quit (`q`) or type `save`")
+    p.add_argument("--resume", metavar="PATH", help="go on with a game saved with --save")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("check", help="find every mistake in rule files",
@@ -834,7 +1349,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play N random games per player count and report run-time problems")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
+    p.add_argument("--max-errors", type=_count, metavar="N",
+                   help=f"print at most N diagnostics per file, then how many more there are "
+                        f"(default: {DEFAULT_MAX_ERRORS}, or {DEFAULT_MAX_JSON} with --json; "
+                        "0: no limit)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("test", help="run the rule tests of .cardtest files",
+                       description=TEST_DESCRIPTION, epilog=TEST_EPILOG, formatter_class=fmt)
+    p.add_argument("files", nargs="+", metavar="FILE", help=".cardtest files (or folders of them)")
+    p.add_argument("-k", metavar="TEXT", help="run only the tests whose name contains TEXT")
+    p.add_argument("--context", type=_positive, default=12, metavar="N",
+                   help="show the last N entries of a failed test's transcript (default: 12)")
+    p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("replay", help="step through a game log written by `run --log`",
+                       description=REPLAY_DESCRIPTION, epilog=REPLAY_EPILOG, formatter_class=fmt)
+    p.add_argument("log", metavar="LOG", help="the log (JSON) written by `rulelang run --log LOG`")
+    p.add_argument("--rules", metavar="FILE",
+                   help="the rule file, when it is no longer at the path the log names")
+    p.add_argument("--to-end", action="store_true",
+                   help="print the whole game as `rulelang run` shows it, then stop")
+    p.add_argument("--turn", type=_positive, metavar="N",
+                   help="print the game up to the start of turn N, then stop")
+    p.add_argument("--table-every", type=_positive, default=3, metavar="R",
+                   help="with --to-end or --turn: show the table every R rounds (default: 3)")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)
@@ -856,9 +1396,10 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except UsageError as e:
-        sys.stderr.write(f"rulelang {args.command}: error: {e.message}\n")
+        from .termsafe import safe
+        sys.stderr.write(f"rulelang {args.command}: error: {safe(e.message)}\n")
         if e.hint:
-            sys.stderr.write(f"  = hint: {e.hint}\n")
+            sys.stderr.write(f"  = hint: {safe(e.hint)}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")

@@ -55,6 +55,16 @@ def _lark() -> Lark:
                 maybe_placeholders=True, cache=_cache_file())
 
 
+def source_lines_of(text: str) -> list:
+    """The lines of a rule file as the parser numbers them: split at ``\n`` only (a ``\r``
+    before it dropped), so that a form feed, ``\x1c`` or U+2028 in a comment or a quoted text
+    does not shift the line numbers as ``str.splitlines`` would."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def _span(file: str, meta) -> A.Span:
     return A.Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
 
@@ -75,7 +85,7 @@ class ToAst(Transformer):
     def __init__(self, file: str, text: str = ""):
         super().__init__()
         self.file = file
-        self._lines = text.splitlines()
+        self._lines = source_lines_of(text)
 
     def sp(self, meta):
         return _span(self.file, meta)
@@ -573,7 +583,7 @@ def _basic_syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diag
     col = getattr(err, "column", 1) or 1
     span = A.Span(file, line, col, line, col + 1)
     if isinstance(err, UnexpectedCharacters):
-        ch = text.splitlines()[line - 1][col - 1:col] if line <= len(text.splitlines()) else "?"
+        ch = source_lines_of(text)[line - 1][col - 1:col] if line <= len(source_lines_of(text)) else "?"
         if ch == "\t":
             return Diagnostic("RL002", ERROR, "a tab character here", span,
                               "indent with spaces (four per level)")
@@ -599,25 +609,54 @@ def _basic_syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diag
     return Diagnostic("RL001", ERROR, str(err).splitlines()[0], span, None)
 
 
+def _tab_indent(file: str, text: str):
+    """RL002 for the first line of code indented with a tab (a tab counts as four spaces, and a
+    mix of tabs and spaces hides which block a line belongs to), or None."""
+    if "\t" not in text:
+        return None
+    for i, line in enumerate(text.split("\n"), 1):
+        code = line.lstrip(" \t\f\r")
+        indent = line[:len(line) - len(code)]
+        if "\t" in indent and code and not code.startswith("#"):
+            col = indent.index("\t") + 1
+            return Diagnostic("RL002", ERROR, "this line is indented with a tab",
+                              A.Span(file, i, col, i, col + 1),
+                              "indent with spaces (four per level); tabs count as four spaces and "
+                              "hide mistakes")
+    return None
+
+
 def parse(text: str, file: str = "<string>") -> A.Program:
-    """Parse a rule file.  Raises :class:`RuleFileError` with one diagnostic on a syntax error."""
+    """Parse a rule file.  Raises :class:`RuleFileError` with one diagnostic on a syntax error
+    (the first in the file: a tab in the indentation counts as one).  A byte order mark at the
+    start is ignored."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if not text.endswith("\n"):
         text += "\n"
+    tab = _tab_indent(file, text)
     try:
         tree = _lark().parse(text)
     except UnexpectedInput as err:
-        raise RuleFileError([_syntax_diagnostic(file, text, err)]) from None
+        d = _syntax_diagnostic(file, text, err)
+        if tab is not None and (d.span is None or tab.span.line <= d.span.line):
+            d = tab
+        raise RuleFileError([d]) from None
     except DedentError:
-        raise RuleFileError([Diagnostic(
-            "RL003", ERROR, "this line's indentation matches no block above it",
-            _dedent_span(file, text), "line it up with the block it belongs to")]) from None
+        d = Diagnostic("RL003", ERROR, "this line's indentation matches no block above it",
+                       _dedent_span(file, text), "line it up with the block it belongs to")
+        if tab is not None and tab.span.line <= d.span.line:
+            d = tab
+        raise RuleFileError([d]) from None
+    if tab is not None:
+        raise RuleFileError([tab])
     decls = ToAst(file, text).transform(tree)
     return A.Program(file, tuple(decls), text)
 
 
 def _dedent_span(file, text):
     levels = [0]
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(source_lines_of(text), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         ind = len(line) - len(line.lstrip(" "))

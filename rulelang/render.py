@@ -20,6 +20,7 @@ from rich.text import Text
 
 from .ast import Span
 from .diagnostics import ERROR, Diagnostic
+from .termsafe import safe
 
 SEAT_STYLES = ["bold cyan", "bold purple", "bold green", "bold yellow", "bold blue",
                "bold red", "bold white", "cyan", "purple", "green"]
@@ -34,13 +35,14 @@ _sources: dict = {}
 
 
 def source_lines(path: str) -> Optional[list[str]]:
-    """The lines of a file (cached), or None if it cannot be read."""
+    """The lines of a rule file (cached), or None if it cannot be read.  It is read as the loader
+    reads rule files (a regular file within the size limit, UTF-8, its BOM dropped), and its lines
+    are numbered as the parser numbers them."""
     if path not in _sources:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                _sources[path] = fh.read().splitlines()
-        except (OSError, UnicodeDecodeError, ValueError):
-            _sources[path] = None
+        from .loader import read_rule_text
+        from .parser import source_lines_of
+        text = read_rule_text(path)
+        _sources[path] = source_lines_of(text) if text is not None else None
     return _sources[path]
 
 
@@ -70,16 +72,22 @@ def location(d: Diagnostic, default_file: Optional[str] = None) -> str:
     return f"{sp.file}:{sp.line}:{sp.column}"
 
 
+def _shown_line(line: str, start: int, width: int):
+    """The source line as shown (every control character escaped, see :mod:`rulelang.termsafe`),
+    with the caret's column and width in that shown line."""
+    return safe(line), len(safe(line[:start])), max(1, len(safe(line[start:start + width])))
+
+
 def diagnostic_text(d: Diagnostic, default_file: Optional[str] = None, color: bool = False,
                     lines: Optional[list[str]] = None) -> Text:
     """A diagnostic as a compiler prints it: location, severity, code and message; the source line
     with a caret under the span; the hint.  ``lines`` overrides reading the span's file."""
     sev_style = "bold red" if d.severity == ERROR else "bold yellow"
     out = Text()
-    out.append(location(d, default_file) + ": ", style="bold")
+    out.append(safe(location(d, default_file)) + ": ", style="bold")
     out.append(f"{d.severity}[{d.code}]", style=sev_style)
     out.append(": ")
-    out.append(d.message, style="bold")
+    out.append(safe(d.message), style="bold")
     sp = d.span
     if sp is not None and sp.line > 0:
         src = lines if lines is not None else source_lines(sp.file)
@@ -95,18 +103,16 @@ def diagnostic_text(d: Diagnostic, default_file: Optional[str] = None, color: bo
             else:
                 width = 1
             width = max(1, min(width, max(len(line) - start, 1)))
-            prefix = "".join(ch if ch == "\t" else " " for ch in line[:start])
-            if len(prefix) < start:
-                prefix += " " * (start - len(prefix))
+            shown, start, width = _shown_line(line, start, width)
             out.append("\n  " + num + " | ", style="blue")
-            out.append_text(_highlighted(line, color))
+            out.append_text(_highlighted(shown, color))
             out.append("\n  " + gutter + " | ", style="blue")
-            out.append(prefix)
+            out.append(" " * start)
             out.append("^" + "~" * (width - 1), style=sev_style)
     if d.hint:
         out.append("\n  = ", style="blue")
         out.append("hint", style="bold")
-        out.append(": " + d.hint)
+        out.append(": " + safe(d.hint))
     return out
 
 
@@ -172,6 +178,7 @@ def seat_text(seat: int, you: Optional[int] = None) -> Text:
 
 
 def card_text(name: str) -> Text:
+    name = safe(name)
     if any(s in name for s in RED_SUITS) or name.startswith("red"):
         return Text(name, style="bold red")
     return Text(name, style="bold")
@@ -195,8 +202,9 @@ def cards_text(names, limit: int = 30) -> Text:
 
 
 def _highlight_cards(text: str) -> Text:
-    """Colour the red card names (``7♥``, ``Q♦``, ``red_joker``) inside a sentence."""
-    t = Text(text)
+    """Colour the red card names (``7♥``, ``Q♦``, ``red_joker``) inside a sentence (made safe
+    for the terminal first: it comes from the rule file)."""
+    t = Text(safe(text))
     # Only from the start of a word: ``\S*[♥♦]`` alone tries every position of a long word
     # without a suit sign, quadratic in its length (a 5000-letter `say` took 0.5 s a line).
     t.highlight_regex(r"(?<!\S)\S*[♥♦]|\bred\w*", "bold red")
@@ -283,7 +291,7 @@ def gained_text(cg, before: list, after: list, seat: int) -> list:
         if new:
             t = Text("  you get ", style="dim")
             t.append_text(cards_text([cg.card_names[c] for c in new]))
-            t.append(f" ({name})", style="dim")
+            t.append(f" ({safe(name)})", style="dim")
             out.append(t)
     return out
 
@@ -339,6 +347,7 @@ def _zone_value(v) -> Text:
 
 def _zone_label(key: str, you: Optional[int]) -> Text:
     name, _, seat = key.partition("/")
+    name = safe(name)
     if not seat:
         return Text(name)
     s = int(seat) - 1
@@ -357,13 +366,13 @@ def _vars_text(vars_: dict, you: Optional[int] = None) -> Optional[Text]:
     for i, (name, val) in enumerate(vars_.items()):
         if i:
             t.append("   ")
-        t.append(name, style="italic")
+        t.append(safe(name), style="italic")
         t.append(" = ")
         if isinstance(val, list):
-            t.append(", ".join(f"{'you' if you == p else 'p' + str(p + 1)}: {v}"
-                               for p, v in enumerate(val)))
+            t.append(safe(", ".join(f"{'you' if you == p else 'p' + str(p + 1)}: {v}"
+                                    for p, v in enumerate(val))))
         else:
-            t.append(str(val))
+            t.append(safe(val))
     return t
 
 
@@ -385,7 +394,7 @@ def table_renderable(zones: dict, vars_: dict, title: str = "", you: Optional[in
     if not title:
         return table
     from rich.console import Group
-    return Group(Text(title, style="bold underline"), table)
+    return Group(Text(safe(title), style="bold underline"), table)
 
 
 def spectator_table(st, title: str = ""):
@@ -426,7 +435,7 @@ def result_text(st, you: Optional[int] = None) -> Text:
     t = Text()
     if st.outcome == "error":
         t.append("The game stopped: ", style="bold red")
-        t.append((st.problem or {}).get("message", "a rule failed"))
+        t.append(safe((st.problem or {}).get("message", "a rule failed")))
         return t
     winners = list(st.winners)
     if not winners:
@@ -456,7 +465,7 @@ def summary_table(stats: dict):
     """The ``run --games K`` summary: a heading, a table of wins per seat, the averages."""
     from rich.console import Group
     n = stats["games"]
-    head = Text(stats["game"], style="bold")
+    head = Text(safe(stats["game"]), style="bold")
     head.append(f": {n} games, {stats['players']} players, seeds {stats['seed']}.."
                 f"{stats['seed'] + n - 1}", style="")
     table = Table()
@@ -465,7 +474,7 @@ def summary_table(stats: dict):
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     for p, w in enumerate(stats["wins"]):
-        table.add_row(seat_text(p), stats["agents"][p], str(w), f"{100.0 * w / n:.1f}%" if n else "-")
+        table.add_row(seat_text(p), Text(safe(stats["agents"][p])), str(w), f"{100.0 * w / n:.1f}%" if n else "-")
     foot = Text(f"no winner: {stats['no_winner']}   errors: {stats['errors']}\n"
                 f"mean decisions: {stats['mean_decisions']:.1f}   "
                 f"mean turns: {stats['mean_turns']:.1f}\n"

@@ -179,12 +179,13 @@ _HINTS = {
 
 
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
-             max_steps: int = DEFAULT_MAX_STEPS) -> list[Diagnostic]:
+             max_steps: int = DEFAULT_MAX_STEPS, include=()) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
-    problem found, once per place and kind, as a diagnostic."""
+    problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
+    file may extend from (as for :func:`~rulelang.loader.load`)."""
     overrides = dict(overrides or {})
     try:
-        game = load(path, overrides)
+        game = load(path, overrides, include=include)
     except RuleFileError as err:
         return err.diagnostics
     diags: list = []
@@ -193,7 +194,7 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
     lo, hi = game.players
     for setting in settings:
         try:
-            g = game if setting == overrides else load(path, setting)
+            g = game if setting == overrides else load(path, setting, include=include)
         except RuleFileError as err:
             for d in err.diagnostics:
                 key = (d.code, d.message)

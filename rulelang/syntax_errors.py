@@ -255,7 +255,8 @@ def _diag(code, message, span, hint):
 
 
 def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
-    lines = text.splitlines() or [""]
+    from .parser import source_lines_of
+    lines = source_lines_of(text) or [""]
     line = getattr(err, "line", None) or 1
     col = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedToken) and err.token.type in ("$END", "_DEDENT"):

@@ -151,11 +151,30 @@ def test_only_a_defense_pile_left_means_passing():
     assert ("cannot draw: passes" in [t for _, t in says(st)]) and st.current_player() == 1
 
 
-def test_draw_turns_the_damage_pile_over_when_needed():
-    # The Attack Pile ran out exactly as the hand reached 5: it is refilled when drawing.
+def test_refill_turns_damage_pile_over_after_drawing():
+    # "If your Attack Pile is empty, turn your Damage Pile over": the Attack Pile ran out exactly
+    # as the hand reached 5, so the Damage Pile is turned over before the player acts (it was
+    # left empty until 2026-11-22, and an attack that turn transferred nothing).
     st = setup(hand__2=HAND, hand__1=["2♥", "3♥", "4♥", "5♥"], attack_pile__1=["6♥"],
+               damage_pile__1=["5♠", "6♠", "7♠"], rest="attack_pile/2")
+    assert zone(st, "hand/1") == ["2♥", "3♥", "4♥", "5♥", "6♥"]
+    assert zone(st, "attack_pile/1") == ["7♠", "6♠", "5♠"] and zone(st, "damage_pile/1") == []
+    # and a 2 played on player 2's Damage Pile now transfers two cards from it
+    play(st, "attack_damage_pile player 2", "play 2♥", "stop")
+    if "let_it_happen" in legal(st):
+        play(st, "let_it_happen")
+    assert "transfers 2 cards to player 2" in [t for _, t in says(st)]
+    # from the top of the new Attack Pile (the Damage Pile's bottom card, 5♠, was put on top)
+    assert zone(st, "attack_pile/1") == ["7♠"]
+    assert zone(st, "damage_pile/2")[-2:] == ["5♠", "6♠"]
+
+
+def test_draw_turns_the_damage_pile_over_when_needed():
+    # The draw action takes the top card of the Attack Pile the start of the turn turned over.
+    st = setup(hand__2=HAND, hand__1=["2♥", "3♥", "4♥", "5♥", "7♥"], attack_pile__1=[],
                damage_pile__1=["5♠", "6♠"], rest="attack_pile/2")
-    assert zone(st, "attack_pile/1") == [] and zone(st, "damage_pile/1") == ["5♠", "6♠"]
+    # at the start of the turn the empty Attack Pile was replaced by the Damage Pile
+    assert zone(st, "attack_pile/1") == ["6♠", "5♠"] and zone(st, "damage_pile/1") == []
     play(st, "draw")
     assert zone(st, "hand/1")[-1] == "5♠" and zone(st, "attack_pile/1") == ["6♠"]
 

@@ -175,9 +175,26 @@ def test_wrong_number_of_agents(capsys):
     assert "2 players" in capsys.readouterr().err
 
 
-def test_too_many_players(capsys):
-    assert main(["run", CRAZY, "--players", "9"]) == 1
-    assert "2 to 4 players" in capsys.readouterr().err
+def test_too_many_players_is_a_usage_error(capsys):
+    for cmd in ("run", "play"):
+        assert main([cmd, CRAZY, "--players", "9"]) == 2
+        err = capsys.readouterr().err
+        assert "is for 2 to 4 players, not 9" in err and "choose --players from 2 to 4" in err
+
+
+def test_unknown_set_option_is_a_usage_error_with_the_closest_name(capsys):
+    for cmd in ("run", "play", "check"):
+        assert main([cmd, SEVENS, "--set", "hand_sz=5"]) == 2, cmd
+        err = capsys.readouterr().err
+        assert "no option `hand_sz`" in err and "did you mean `hand_size`?" in err, cmd
+    assert main(["run", SEVENS, "--set", "hand_sz=5", "--json"]) == 2
+
+
+def test_check_set_option_some_files_have_is_a_diagnostic_in_the_others(capsys):
+    # `decks` is an option of CIQ, not of Sevens: the command line is right for one file
+    assert main(["check", SEVENS, os.path.join(ROOT, "rules", "ciq.cardrules"), "--set", "decks=2"]) == 1
+    lines = [l for l in capsys.readouterr().out.splitlines() if "error[" in l]
+    assert lines == [f"{SEVENS}: error[RL140]: there is no option `decks` to set"]
 
 
 def test_missing_file(capsys):
@@ -394,9 +411,15 @@ def test_explain_entry(capsys, monkeypatch):
 
 def test_explain_unknown_code(capsys, monkeypatch):
     monkeypatch.setattr(cli, "_errors_doc", lambda: CATALOGUE)
-    assert main(["explain", "RL109"]) == 1
+    assert main(["explain", "RL109"]) == 2
     err = capsys.readouterr().err
-    assert "RL109" in err and "RL101" in err
+    assert "no error code `RL109`" in err and "RL101" in err
+
+
+def test_explain_not_a_code_is_a_usage_error(capsys):
+    assert main(["explain", "foo"]) == 2
+    err = capsys.readouterr().err
+    assert "`foo` is not an error code" in err and "hint: " in err and "RL101" in err
 
 
 def test_explain_real_catalogue(capsys):

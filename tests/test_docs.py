@@ -172,7 +172,18 @@ def error_entries():
 
 @pytest.mark.parametrize("code,body", error_entries(), ids=[c for c, _b in error_entries()])
 def test_errors_md_examples(code, body):
-    """The right example parses; the wrong one of a syntax error (RL0xx) does not."""
+    """The right example parses; the wrong one of a syntax error (RL0xx) does not.  A code of
+    a rule test file has ```cardtest examples: the wrong one is reported with the code, the
+    right one checks clean."""
+    tests = [b for _l, b in fenced(body, "cardtest")]
+    if tests:
+        from rulelang.cardtest import check_test_file
+        assert len(tests) >= 2
+        wrong = check_test_file(os.path.join(ROOT, "example.cardtest"), tests[0], base=ROOT)
+        assert code in [d.code for d in wrong.diagnostics], f"{code}: the wrong example"
+        right = check_test_file(os.path.join(ROOT, "example.cardtest"), tests[-1], base=ROOT)
+        assert right.diagnostics == [], f"{code}: the right example: {right.diagnostics}"
+        return
     blocks = [b for _l, b in fenced(body, "cardrules")]
     assert len(blocks) >= 2
     assert parses_as_fragment(blocks[-1]), f"{code}: the right example does not parse"

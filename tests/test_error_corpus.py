@@ -79,4 +79,5 @@ def test_every_code_is_explained():
     missing = sorted(c for c in codes if c not in entries)
     assert not missing, f"codes without an entry in errors.md: {missing}"
     for code, body in entries.items():
-        assert body.count("```cardrules") >= 2, f"{code} needs a wrong and a right example"
+        assert body.count("```cardrules") + body.count("```cardtest") >= 2, \
+            f"{code} needs a wrong and a right example"

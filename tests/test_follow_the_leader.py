@@ -386,6 +386,23 @@ def test_a_joker_on_a_joker():
     assert legal(st) == ["play 10♥", "play J♥"]               # the second joker is a 9 or a 10
 
 
+def test_the_joker_player_has_no_say_when_play_comes_back():
+    # DECISION: nobody else could discard, and play comes back to the joker's own player: they
+    # have "absolutely no say", so the joker is what it was played on (an 8): an 8 or a 9 may
+    # follow, not a 10 (which needs the joker to have been a 9), and no joker_was question.
+    st = setup(players=2, variant="jokers", hand_1=["red_joker", "10♥", "9♣", "2♣"], hand_2=["K♥", "Q♣"],
+               discard=["8♠"], stock=["3♦"])
+    play(st, "play red_joker")
+    assert var(st, "joker_on") == 8
+    # player 2 has nothing that follows an 8 or a 9: draws the 3, cannot discard
+    assert st.current_player() == 0
+    assert legal(st) == ["play 9♣"]
+    play(st, "play 9♣")
+    pile = zone(st, "discard")
+    assert pile[pile.index("red_joker") + 1] == "9♣"
+    assert not any("joker_was" in st.action_to_string(e[2]) for e in st.log if e[0] == "choice")
+
+
 def test_a_joker_that_starts_a_round_could_be_anything():
     st = setup(variant="jokers", hand_1=["red_joker", "2♣"], hand_2=["K♥", "4♣"])
     play(st, "lead red_joker")
@@ -442,8 +459,9 @@ def rank(name):
     return 0 if "joker" in name else RANKS.get(name[:-1]) or int(name[:-1])
 
 
-def oracle_playable(card, top, joker_on, one_lower):
-    """The text's rule, written independently of the rule file."""
+def oracle_playable(card, top, joker_on, one_lower, own_joker=False):
+    """The text's rule, written independently of the rule file.  ``own_joker``: the joker on
+    top was discarded by the player now to play, who has no say in what it counted as."""
     def follows(r, s):
         d = (r - s) % 13
         return d in ((0, 1, 12) if one_lower else (0, 1))
@@ -452,9 +470,24 @@ def oracle_playable(card, top, joker_on, one_lower):
     if rank(top) == 0:
         if joker_on == 0:
             return True
-        could_be = [r for r in range(1, 14) if follows(r, joker_on)]
+        could_be = [joker_on] if own_joker else [r for r in range(1, 14) if follows(r, joker_on)]
         return any(follows(rank(card), r) for r in could_be)
     return follows(rank(card), rank(top))
+
+
+def joker_player(st):
+    """Who discarded the last joker, read from the game's log (choices and what was said), not
+    from the rule file's variables."""
+    who = None
+    for e in st.log:
+        if e[0] == "choice":
+            words = st.action_to_string(e[2]).split()
+            if words[0] in ("play", "lead") and "joker" in words[-1]:
+                who = e[1]
+        elif e[0] == "say" and str(e[2]).startswith("draws a card that can be played:") \
+                and "joker" in str(e[2]):
+            who = e[1]
+    return who
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -468,13 +501,14 @@ def test_every_decision_in_random_games_agrees_with_the_text(config, players):
     one_lower = variant == "one_lower" or overrides.get("one_lower") == "yes"
     kinds = set()
     for seed in range(8):
-        st = cg.new_game(seed=seed)
+        st = cg.new_game(seed=seed, log=True)
         rng = random.Random(seed)
         while not st.is_terminal():
             p = st.current_player()
             hand = zone(st, f"hand/{p + 1}")
             pile = zone(st, "discard")
             offered = legal(st)
+            own = joker_player(st) == p
             kind = offered[0].split()[0]
             kinds.add(kind)
             if kind == "lead":
@@ -485,7 +519,7 @@ def test_every_decision_in_random_games_agrees_with_the_text(config, players):
                                    for c in hand)
             elif kind == "play":
                 assert offered == sorted("play " + c for c in hand if oracle_playable(
-                    c, pile[-1], var(st, "joker_on"), one_lower))
+                    c, pile[-1], var(st, "joker_on"), one_lower, own))
             else:
                 assert kind == "joker_was" and rank(pile[-1]) == 0
             st.apply_action(rng.choice(st.legal_actions()))

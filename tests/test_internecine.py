@@ -344,6 +344,36 @@ def test_both_jokers():
     no_cards_left_over(st, "field/1", "field/2")
 
 
+def test_both_jokers_after_a_war_leave_no_winning_card():
+    # After a tie and a war both players play their Jokers: both are discarded by their sneak
+    # attacks, so the comparison (0 against 0, then a surrender: the defender has no army card
+    # left) has no winning card.  DECISION: the whole field is discarded, the first round's tied
+    # cards too; only the face-down cards count in the totals.  (Until 2026-11-22 the first
+    # round's 6 was taken for "the winning card" and added to red's total.)
+    st = setup(army_1=["6♥", "red_joker"], army_2=["6♠", "black_joker"])
+    play(st, "attack", "defend", "play 6♥", "play 6♠", "escalate", "escalate")
+    play(st, "play red_joker", "play black_joker")
+    assert legal(st) == ["surrender"]
+    play(st, "surrender")
+    assert "the totals: 14 for player 1 and 28 for player 2" in said(st)
+    assert "6♥" in zone(st, "discard") and "6♥" not in zone(st, "population/1")
+    no_cards_left_over(st, "field/1", "field/2", "war_up/1")
+
+
+def test_surrender_at_a_second_tie_still_totals_the_war():
+    # DECISION: "play continues as if he'd lost": a surrender after a war is a lost comparison,
+    # so the war's face-down cards are still turned over and totalled (the one who surrendered
+    # may still have the higher total).  Here black surrenders at the second tie; red's 8 is the
+    # winning card, and red's 14 against black's 28 adds it (22).
+    st = setup(army_1=["6♥", "8♥", "3♥"], army_2=["6♠", "8♠", "3♠"])
+    play(st, "attack", "defend", "play 6♥", "play 6♠", "escalate", "escalate")
+    play(st, "play 8♥", "play 8♠")
+    assert said(st).count("the cards are equal") == 2
+    play(st, "surrender")
+    assert "wins the battle" in said(st)
+    assert "the totals: 22 for player 1 and 28 for player 2" in said(st)
+
+
 def test_sneak_attack_unopposed():
     # DECISION: an unopposed attack with a Joker is a sneak attack too; the civilian still dies,
     # the Joker is discarded, then the defender drafts.
