@@ -146,7 +146,8 @@ class Pool:
     time; a child that passes its time limit is killed."""
 
     def __init__(self, workdir: str, workers: int = 1, time_limit: float = TIME_LIMIT,
-                 mem_limit: int = MEM_LIMIT, steps: int = RUN_STEPS):
+                 mem_limit: int = MEM_LIMIT, steps: int = RUN_STEPS, target=None):
+        self.target = target or check_and_run     # (path, text, steps) -> report, in the child
         self.workdir, self.workers = workdir, workers
         self.time_limit, self.mem_limit, self.steps = time_limit, mem_limit, steps
         self.wall_slack = WALL_SLACK
@@ -172,7 +173,7 @@ class Pool:
                     # where it was when the CPU time ran out (SIGXCPU; SIGKILL a second later)
                     faulthandler.register(signal.SIGXCPU, file=hf, all_threads=False)
                     faulthandler.dump_traceback_later(max(0.5, self.wall_limit - 0.7), file=hf)
-                    res = check_and_run(path, text, self.steps)
+                    res = self.target(path, text, self.steps)
                     faulthandler.cancel_dump_traceback_later()
                 data = json.dumps(res).encode("utf-8", "replace")
                 if len(data) > RESULT_MAX:
@@ -180,11 +181,11 @@ class Pool:
                     res["unsafe"] = res.get("unsafe", "")[:200]
                     data = json.dumps(res).encode("utf-8", "replace")[:RESULT_MAX]
                 os.write(wfd, data)
-            except BaseException:
+            except BaseException as e:
                 code = 70
                 try:
-                    os.write(wfd, json.dumps({"stage": "child", "tb": traceback.format_exc()[-RESULT_MAX // 2:]})
-                             .encode("utf-8", "replace"))
+                    os.write(wfd, json.dumps(dict(_describe(e), stage="child"))
+                             .encode("utf-8", "replace")[:RESULT_MAX])
                 except BaseException:
                     pass
             finally:
@@ -306,6 +307,8 @@ def classify(res: dict) -> str:
         return f"hang:{'run' if run else 'check'}@{where}"
     if res.get("signal"):
         return f"crash:{stage}:signal{res['signal']}"
+    if res.get("exc") == "MemoryError":
+        return f"memory:{stage}:MemoryError@{(res.get('where') or ['?'])[0]}"
     if res.get("child_exit") or stage == "child":
         return f"crash:{stage}:child"
     tb = res.get("tb")

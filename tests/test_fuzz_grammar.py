@@ -96,3 +96,34 @@ def test_a_long_said_text_renders_in_linear_time():
     t0 = time.process_time()
     say_text(0, "x" * 200_000 + " 7♥")
     assert time.process_time() - t0 < 2.0
+
+
+def _spin(path, text, steps):
+    while True:
+        pass
+
+
+def _hog(path, text, steps):
+    block = bytearray(2 << 30)          # past the 1 GB limit: a MemoryError
+    return {"stage": "check", "check": 0, "n": len(block)}
+
+
+def _crash(path, text, steps):
+    return fuzz.check_and_run(path, 'game "x"\nplayers 2\n', steps) | {"check": 3, "exc": "KeyError",
+                                                                       "where": ["x.py", "f"], "tb": "tb"}
+
+
+def test_the_pool_sees_hangs_memory_and_internal_errors(tmp_path):
+    """The oracles can fail: a child that spins, one that allocates 2 GB, one that reports exit 3."""
+    fuzz.warm_up()
+    pool = fuzz.Pool(str(tmp_path), 1, time_limit=1.0, target=_spin)
+    t0 = time.monotonic()
+    res = pool.run("")
+    assert fuzz.classify(res).startswith("hang:") and time.monotonic() - t0 < 1.0 * fuzz.WALL_SLACK + 5
+    pool.target = _hog
+    res = pool.run("")
+    assert fuzz.classify(res).startswith("memory:"), res
+    pool.target = _crash
+    assert fuzz.classify(pool.run("")) == "internal:check:KeyError@x.py:f"
+    pool.target = fuzz.check_and_run
+    assert fuzz.classify(pool.run(open(os.path.join(ROOT, "examples", "sevens.cardrules")).read())) is None
