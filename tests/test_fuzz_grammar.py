@@ -66,7 +66,7 @@ def test_fuzz_finding_no_longer_fails(path):
     """Each saved reproducer (tests/fuzz_findings/) checks and runs without failing, unless its
     class (its first line) is one that another change is fixing: then it is an expected failure,
     not run (a hang would cost 10 s) until the class leaves ``fuzz.KNOWN``."""
-    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as fh:
         text = fh.read()
     first = text.split("\n", 1)[0]
     if first.startswith("# fuzz finding: ") and fuzz.known_class(first[16:].strip()):
