@@ -2,7 +2,7 @@
 
 Every node is a frozen attrs class with a ``span``: where in which file it was written.  The
 parser (:mod:`rulelang.parser`) builds these from Lark's parse tree; the checker reads them and
-reports diagnostics against their spans; the compiler turns them into closures.  Nodes hold
+reports diagnostics against their spans; the compiler turns them into Python functions.  Nodes hold
 only data; nothing here knows what a name means.
 """
 from __future__ import annotations
@@ -26,7 +26,6 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
 
 def node(cls):

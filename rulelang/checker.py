@@ -5,8 +5,9 @@ declaration, collecting *all* diagnostics (it never stops at the first), and pro
 :class:`Model`: the declarations by name, the deck, and for every expression node what it refers
 to and its type.  The compiler reads only the model.
 
-``define``s are macros: each use is replaced by a copy of the body in which the parameters are
-the arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose).
+A use of a ``define`` refers to a checked copy of the body in which the parameters are the
+arguments (:class:`Expanded` and :class:`Arg` keep track of whose names are whose); uses with the
+same arguments in the same place share one copy (:meth:`Checker.expand`).
 """
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ class Model:
     labels: dict                  # id(alternative) -> global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
+    digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -275,7 +277,10 @@ class Checker:
         self.alternatives: list = []
         self.choose_slots: dict = {}
         self.expanding: list = []
+        self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
+        self.card_choices: list = []      # card alternatives, for check_choice_visibility
+        self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
 
     # -- reporting
     def error(self, code, message, span, hint=None):
@@ -357,8 +362,6 @@ class Checker:
 
         self.check_deck_decl()
 
-        for name, z in self.zones.items():
-            pass
         if "setup" not in self.rules:
             self.warning("RL150", "the game has no `setup:`", A.Span(self.file, 1, 1, 1, 1),
                          "add a `setup:` block that shuffles and deals")
@@ -387,6 +390,7 @@ class Checker:
 
         self.check_reachability(by_type)
         self.check_deals()
+        self.check_choice_visibility()
         return Model(
             file=self.file, name=game.name if game else self.file, players=self.players,
             options=self.options, deck_types=self.deck_types, deck=self.deck, ranks=self.ranks,
@@ -634,6 +638,8 @@ class Checker:
         if t == PLAYERS:
             t = NUMBER
         self.vars[v.name] = VarInfo(v, t)
+        if t == ZONE:
+            self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
 
     # -- rules
     def check_rule(self, r: RuleInfo):
@@ -700,6 +706,11 @@ class Checker:
             tn = getattr(st.target, "name", None)
             what = f"the new value of `{tn}`" if tn else "the new value"
         self.expect(st.value, want, s, what)
+        ref = self.refs.get(id(st.target))
+        if t == ZONE and ref is not None and ref[0] == "slot":
+            self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
+        elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
+            self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
 
     def lvalue(self, target, s):
         if isinstance(target, A.Name):
@@ -739,6 +750,8 @@ class Checker:
         if t == PLAYERS:
             t = NUMBER
         self.refs[id(st)] = s.new_slot(st.name, t)
+        if t == ZONE:
+            self.zone_values.setdefault((id(s.owner), self.refs[id(st)]), []).append((st.value, None))
 
     def st_Simple(self, st, s):
         if st.word == "stop" and s.loops == 0:
@@ -787,6 +800,9 @@ class Checker:
                 elif not compatible(want, t):
                     self.error("RL102", f"rule `{st.name}` expects a {want} here, not a {t}",
                                a.span, None)
+            if t == ZONE:       # a zone given to a rule: its `you` is the caller's or `for P`'s
+                you = st.for_player if st.for_player is not None else ("you", id(s.owner), s.you_slot)
+                self.zone_values.setdefault((id(r), i), []).append((a, (id(s.owner), you)))
         if st.for_player is not None:
             self.expect(st.for_player, PLAYER, s, "who runs the rule")
         self.check_rule(r)
@@ -880,6 +896,8 @@ class Checker:
             if alt.condition is not None:
                 self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
             param_slots.append(slot)
+            if p is not None and p.kind == "card":
+                self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
 
@@ -932,7 +950,7 @@ class Checker:
                 self.error("RL181", "`score of` but the game declares no score", e.span,
                            "add a line such as `score: size of won`")
             elif self.in_score:
-                self.error("RL185", "the score uses `score of`: working it out would never end",
+                self.error("RL186", "the score uses `score of`: working it out would never end",
                            e.span, "write the score from zones and variables, e.g. "
                            "`score: size of won`")
             self.expect(e.operand, PLAYER, s, "whose score")
@@ -1085,10 +1103,28 @@ class Checker:
         return self.expand(e, d, e.args, s)
 
     def expand(self, use, d: A.Define, args, s):
+        # The arguments belong to the use: checked where it is, before the body (so `f(f(1))`
+        # is not taken for a define that uses itself).
+        for (pname, ptype), a in zip(d.params, args):
+            t = self.expr(a, s)
+            if ptype is not None and ptype in TYPE_NAMES and not compatible(TYPE_NAMES[ptype], t):
+                self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}", a.span, None)
         if d.name in self.expanding:
             self.error("RL113", f"define `{d.name}` uses itself", d.span,
                        "a define is a formula; it cannot refer to itself")
             return ANY
+        # One checked copy of the body serves every use of the define with the same arguments
+        # (the same shape, each name meaning the same) in the same rule for the same `you`:
+        # `define d2 = d1 + d1` checks `d1` once, so a chain of defines each using the one below
+        # twice is linear, not exponential.  (The body sees only globals and its parameters;
+        # the slots of its own `any card in ...` are the rule's, used only while it is computed.)
+        # The backends see the copy shared too (ExprGen makes a function of a large one).
+        key = (d.name, id(s.owner), s.you_slot, _shape(args, self.refs))
+        hit = self.expansions.get(key)
+        if hit is not None:
+            ex = hit[0]
+            self.refs[id(use)] = ("expanded", ex)
+            return self.types[id(ex)]
         body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
         ex = Expanded(d.name, body, use.span)
         self.refs[id(use)] = ("expanded", ex)
@@ -1099,16 +1135,11 @@ class Checker:
         inner.caller = s
         self.expanding.append(d.name)
         try:
-            for (pname, ptype), a in zip(d.params, args):
-                if ptype is not None and ptype in TYPE_NAMES:
-                    t = self.expr(a, s)
-                    if not compatible(TYPE_NAMES[ptype], t):
-                        self.error("RL102", f"`{d.name}` expects a {ptype} here, not a {t}",
-                                   a.span, None)
             t = self.expr(body, inner)
         finally:
             self.expanding.pop()
         self.types[id(ex)] = t
+        self.expansions[key] = (ex, s, args)    # (kept alive: ids in the key stay theirs)
         return t
 
     def ex_Arg(self, e, s):
@@ -1174,6 +1205,94 @@ class Checker:
             self.error("RL102", "the choices of this expression are of different kinds: "
                        + ", ".join(types), e.span, None)
         return real[0] if real else types[0]
+
+    # -- hidden information
+    def check_choice_visibility(self):
+        """RL185: a choice whose values are cards its chooser may not see.  A choice's label
+        names the card, so such a choice would show its chooser hidden cards (and a program
+        choosing would know them).  The zone of ``card c from Z`` must be visible to the chooser:
+        face up; their own zone seen by its owner (``hand``, ``hand of you``, ``hand of t``
+        under ``choose by t``); or ``top face up`` when ``where`` keeps only its top.  A ``where``
+        that keeps only a card every player can name (a variable, ``top of`` a visible top) is
+        fine too.  A zone named through a local name or a rule's value is followed to the
+        zones it may be; one this cannot follow is not reported."""
+        for alt, st, owner, you_slot, chooser_slot, slot in self.card_choices:
+            oid = id(owner)
+            chooser = {("you", oid, chooser_slot)}
+            if not st.simultaneous:
+                try:
+                    chooser.add(_canon(self, st.by[0], oid) if st.by else ("you", oid, you_slot))
+                except RecursionError:
+                    pass
+            p = alt.param
+            try:
+                targets = self._zones_of(p.source, oid, 0)
+                whys = [(zone, _hidden_from_chooser(self, zone, whose, chooser, p, oid, slot))
+                        for zone, whose in targets]
+            except (_Unknown, RecursionError):
+                continue
+            for zone, why in whys:
+                if why is not None:
+                    src = _plain_expr(p.source) or zone.name
+                    self.error("RL185", f"`{alt.label}` chooses among the cards of "
+                               f"{_zone_words(zone, p.source)}, {why}", p.source.span,
+                               "a choice shows its chooser the card of each choice; to take a "
+                               "card unseen, give an alternative without a card that takes "
+                               f"`random card of {src}` (`move random card from {src} to ...`); "
+                               "a blind-pick choice is planned")
+                    break
+
+    def _zones_of(self, e, oid, depth) -> list:
+        """(zone declaration, its owner as a _canon form or None when shared) for each zone the
+        zone expression ``e`` may be; _Unknown when it cannot tell."""
+        if depth > 20:
+            raise _Unknown
+        if isinstance(e, (Expanded,)):
+            return self._zones_of(e.body, oid, depth + 1)
+        if isinstance(e, Arg):
+            return self._zones_of(e.expr, oid, depth + 1)
+        if isinstance(e, A.Cases):
+            out = []
+            for value, _cond in e.cases:
+                out += self._zones_of(value, oid, depth + 1)
+            return out + self._zones_of(e.default, oid, depth + 1)
+        ref = self.refs.get(id(e))
+        if ref is None:
+            raise _Unknown
+        if ref[0] == "expanded":
+            return self._zones_of(ref[1], oid, depth + 1)
+        if ref[0] == "zone":
+            z = self.zones.get(ref[1])
+            if z is None:
+                raise _Unknown
+            return [(z, ("you", oid, ref[3]) if z.per_player else None)]
+        if ref[0] == "zone_of":
+            z = self.zones.get(ref[1])
+            if z is None:
+                raise _Unknown
+            return [(z, _canon(self, e.operand, oid))]
+        if ref[0] in ("slot", "var", "var_of"):
+            values = self.zone_values.get((oid if ref[0] == "slot" else "var", ref[1]))
+            if not values:
+                raise _Unknown
+            out = []
+            for value, via in values:
+                if via is None:
+                    out += self._zones_of(value, oid, depth + 1)
+                    continue
+                # a value set elsewhere (a variable's), or given to a rule (the caller's `you`,
+                # or `for P`'s, is the rule's `you`); other names of that place mean nothing here
+                caller, you = via
+                if you is not None and not isinstance(you, tuple):
+                    you = _canon(self, you, caller)
+                for z, whose in self._zones_of(value, caller, depth + 1):
+                    if you is not None and whose == you:
+                        whose = ("you", oid, -1)
+                    elif whose is not None and _mentions_locals(whose):
+                        whose = ("unknown", object())
+                    out.append((z, whose))
+            return out
+        raise _Unknown
 
     # -- names
     def unknown_zone(self, name, span):
@@ -1241,6 +1360,141 @@ class _NotConstant(Exception):
     pass
 
 
+class _Unknown(Exception):
+    """A zone expression whose zone the checker cannot follow."""
+
+
+def _canon(c: "Checker", e, oid):
+    """A form of the player (or other) expression ``e`` that is equal for two expressions that
+    always have the same value at one moment of one rule (``oid``): the same names, resolved the
+    same way.  A random value is equal to nothing."""
+    if isinstance(e, Expanded):
+        return _canon(c, e.body, oid)
+    if isinstance(e, Arg):
+        return _canon(c, e.expr, oid)
+    if isinstance(e, A.Keyword):
+        if e.word == "random player":
+            return ("random", object())
+        ref = c.refs.get(id(e), ("you", -1))
+        if e.word == "you":
+            return ("you", oid, ref[1])
+        if e.word in ("next player", "previous player"):
+            return ("kw", e.word, ("you", oid, ref[1]))
+        return ("kw", e.word)
+    if isinstance(e, A.Roll):
+        return ("random", object())
+    ref = c.refs.get(id(e))
+    if ref is not None and ref[0] == "expanded":
+        return _canon(c, ref[1], oid)
+    if isinstance(e, A.Name):
+        if ref is not None and ref[0] == "slot":
+            return ("slot", oid, ref[1])
+        if ref is not None and ref[0] == "var" and ref[2]:
+            return ("var", ref[1], ("you", oid, ref[3]))
+        return ("name", e.name)
+    if isinstance(e, A.Unary) and e.op == "random card":
+        return ("random", object())
+    if not attrs.has(type(e)):
+        return ("unknown", object())
+    parts = [type(e).__name__]
+    for f in attrs.fields(type(e)):
+        if f.name in ("span", "name_span"):
+            continue
+        v = getattr(e, f.name)
+        if isinstance(v, A.Expr):
+            v = _canon(c, v, oid)
+        elif isinstance(v, tuple):
+            v = tuple(_canon(c, x, oid) if isinstance(x, A.Expr) else
+                      tuple(_canon(c, y, oid) if isinstance(y, A.Expr) else y for y in x)
+                      if isinstance(x, tuple) else x for x in v)
+        parts.append(v)
+    return tuple(parts)
+
+
+def _mentions_locals(form) -> bool:
+    """Whether a _canon form depends on the rule it is in (a local name or `you`)."""
+    if isinstance(form, tuple):
+        if form and form[0] in ("slot", "you", "random"):
+            return True
+        return any(_mentions_locals(x) for x in form)
+    return False
+
+
+def _zone_words(zone, source) -> str:
+    return f"`{zone.name}`" if isinstance(source, A.Name) and source.name == zone.name \
+        else f"`{zone.name}` (here `{_plain_expr(source)}`)" if _plain_expr(source) else f"`{zone.name}`"
+
+
+def _plain_expr(e):
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Of):
+        inner = _plain_expr(e.operand)
+        return f"{e.name} of {inner}" if inner else None
+    if isinstance(e, A.Seat):
+        return f"player {e.number}"
+    if isinstance(e, A.Keyword):
+        return e.word
+    return None
+
+
+def _hidden_from_chooser(c: "Checker", zone, whose, chooser, p, oid, slot):
+    """Why the chooser may not see every card of ``zone`` (owned by ``whose``) that ``p``
+    offers, or None when they may."""
+    vis = zone.visibility
+    if vis == "everyone":
+        return None
+    if vis == "owner" and zone.per_player and whose in chooser:
+        return None
+    if _where_keeps_a_public_card(c, p.where, zone, whose, chooser, oid, slot):
+        return None
+    if vis == "top":
+        return "whose cards below the top are face down"
+    if vis == "owner" and zone.per_player:
+        return "which only its owner may see, and the chooser is not always its owner"
+    return "which nobody may see"
+
+
+def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> bool:
+    """Whether ``where`` (one of its `and`-ed parts) says that the chosen card is a card the
+    chooser can name without seeing the zone: the value of a variable (variables are public),
+    a card of the deck by name, or ``top of`` a zone whose top the chooser sees."""
+    if where is None:
+        return False
+    while isinstance(where, (Expanded, Arg)) or (
+            c.refs.get(id(where), ("",))[0] == "expanded"):
+        where = where.body if isinstance(where, Expanded) else where.expr if isinstance(where, Arg) \
+            else c.refs[id(where)][1]
+    if isinstance(where, A.BoolOp):
+        return where.op == "and" and any(
+            _where_keeps_a_public_card(c, w, zone, whose, chooser, oid, slot) for w in where.items)
+    if not isinstance(where, A.Compare) or where.op != "==":
+        return False
+    chosen = ("slot", oid, slot)
+    for a, b in ((where.left, where.right), (where.right, where.left)):
+        if _canon(c, a, oid) == chosen and _public_card(c, b, chooser, oid):
+            return True
+    return False
+
+
+def _public_card(c, e, chooser, oid) -> bool:
+    while isinstance(e, (Expanded, Arg)):
+        e = e.body if isinstance(e, Expanded) else e.expr
+    ref = c.refs.get(id(e))
+    if ref is not None and ref[0] == "expanded":
+        return _public_card(c, ref[1], chooser, oid)
+    if ref is not None and ref[0] in ("var", "var_of", "card_name"):
+        return True
+    if isinstance(e, A.Unary) and e.op == "top":
+        try:
+            zones = c._zones_of(e.operand, oid, 0)
+        except _Unknown:
+            return False
+        return all(z.visibility in ("everyone", "top") or (
+            z.visibility == "owner" and z.per_player and whose in chooser) for z, whose in zones)
+    return False
+
+
 def const_value(checker, e, n):
     """The value of an expression that depends only on options and the number of players ``n``,
     or None."""
@@ -1260,19 +1514,19 @@ def _const(c, e, n):
     if isinstance(e, A.Name):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         o = c.options.get(e.name)
         if o is not None and o.type in (NUMBER, FLAG) and ref and ref[0] == "const":
             return o.value
         raise _NotConstant
     if isinstance(e, (Expanded,)):
-        return _const(c, e.body, n)
+        return _const_expanded(c, e, n)
     if isinstance(e, Arg):
         return _const(c, e.expr, n)
     if isinstance(e, A.Call):
         ref = c.refs.get(id(e))
         if ref and ref[0] == "expanded":
-            return _const(c, ref[1].body, n)
+            return _const_expanded(c, ref[1], n)
         raise _NotConstant
     if isinstance(e, A.Arith):
         a, b = _const(c, e.left, n), _const(c, e.right, n)
@@ -1294,6 +1548,21 @@ def _const(c, e, n):
                 return _const(c, value, n)
         return _const(c, e.default, n)
     raise _NotConstant
+
+
+def _const_expanded(c, ex, n):
+    """The value of a use of a define, computed once per shared copy (see Checker.expand)."""
+    memo = c.__dict__.setdefault("_const_memo", {})
+    key = (id(ex), n)
+    if key not in memo:
+        try:
+            memo[key] = (_const(c, ex.body, n), ex)
+        except _NotConstant:
+            memo[key] = (_NotConstant, ex)
+    value = memo[key][0]
+    if value is _NotConstant:
+        raise _NotConstant
+    return value
 
 
 def _checker_deck_size(c, n):
@@ -1447,6 +1716,25 @@ def _walk(node):
 
 def _mentions(decls, cls):
     return any(isinstance(n, cls) for n in _walk(decls))
+
+
+def _shape(node, refs):
+    """A key equal for two checked argument lists that mean the same: the structure without
+    spans, with what each node was resolved to; an argument already placed (Arg) by the node
+    it stands for."""
+    if isinstance(node, Arg):
+        while isinstance(node, Arg):
+            node = node.expr
+        return ("arg", id(node))
+    if isinstance(node, tuple):
+        return tuple(_shape(x, refs) for x in node)
+    if isinstance(node, A.Span):
+        return None
+    if attrs.has(type(node)):
+        ref = refs.get(id(node))
+        return (type(node).__name__, ref if isinstance(ref, (tuple, int, type(None))) else id(node)) + \
+            tuple(_shape(getattr(node, f.name), refs) for f in attrs.fields(type(node)))
+    return node
 
 
 def _substitute(node, mapping):

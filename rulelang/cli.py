@@ -126,11 +126,18 @@ def _count(text: str) -> int:
     return v
 
 
+SEED_LIMIT = 1 << 64     # a seed is a 64-bit number: the game's generator keeps 64 bits
+
+
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= v < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
+                                         f"not {v}")
+    return v
 
 
 def _overrides(args) -> dict:
@@ -377,64 +384,59 @@ def cmd_run(args) -> int:
 
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
-    import time
-
     from .termsafe import safe_json
 
-    from .agents import make_agent
+    from .parallel import progress_bar
     from .render import problem_diagnostic, summary_table
+    from .stats import play_games, summarize
     k = args.games
-    wins = [0] * n
-    no_winner = errors = decisions = turns = 0
-    first_problem = None
-    progress = None
-    if k >= 200 and not args.quiet and _wants_color(sys.stderr):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
-        progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), console=err.console, transient=True)
-        task = progress.add_task("games", total=k)
-        progress.start()
-    t0 = time.perf_counter()
+    workers = _workers(args)
+    bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
+    if bar is not None:
+        bar.start()
     try:
-        for i in range(k):
-            seed = args.seed + i
-            st = cg.new_game(seed=seed, max_steps=args.max_steps)
-            _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
-            decisions += st.decisions
-            turns += st.turns
-            if st.outcome == "error":
-                errors += 1
-                if first_problem is None:
-                    first_problem = (seed, st.problem or {})
-            elif not st.winners:
-                no_winner += 1
-            for w in st.winners:
-                wins[w] += 1
-            if progress is not None and (i % 50 == 49 or i == k - 1):
-                progress.update(task, completed=i + 1)
+        played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
+                            coverage=False, workers=workers, advance=advance,
+                            include=_include(args))
     finally:
-        if progress is not None:
-            progress.stop()
-    elapsed = max(time.perf_counter() - t0, 1e-9)
+        if bar is not None:
+            bar.stop()
+    r = summarize(played, game.name, n, args.seed, names, None, workers)
+    k = r["games"]
     stats = {"game": game.name, "players": n, "seed": args.seed, "games": k, "agents": names,
-             "wins": wins, "no_winner": no_winner, "errors": errors,
-             "mean_decisions": decisions / k, "mean_turns": turns / k,
-             "games_per_second": k / elapsed, "seconds": elapsed}
+             "wins": [s["wins"] for s in r["seats"]],
+             "shared_wins": [s["shared_wins"] for s in r["seats"]],
+             "shared": r["shared_wins"], "draws": r["draws"], "no_winner": r["no_winner"],
+             "errors": r["errors"], "budget_stops": r["budget_stops"],
+             "mean_decisions": r["length"]["decisions"]["mean"],
+             "mean_turns": r["length"]["turns"]["mean"],
+             "games_per_second": r["games_per_second"], "seconds": r["seconds"],
+             "workers": workers}
+    if played.interrupted:
+        stats["interrupted"] = True
     if game.options():
         stats["options"] = game.options()
     if args.json:
         out.write(safe_json(stats) + "\n")
     else:
         out.show(summary_table(stats))
-    if first_problem is not None:
-        seed, problem = first_problem
-        d = problem_diagnostic(problem, args.file)
+    failed = [rec for rec in played.records if rec[1] == "error"]
+    if failed:
+        seed = (args.seed + failed[0][0]) % SEED_LIMIT
+        d = problem_diagnostic(_problem_of(cg, names, seed, args.max_steps), args.file)
         _diag_out(err, d, args.file)
-        err.text(f"  = note: {errors} of {k} games failed; the first was seed {seed} "
+        err.text(f"  = note: {len(failed)} of {k} games failed; the first was seed {seed} "
                  f"(replay it with --seed {seed})")
         return EXIT_ERRORS
-    return EXIT_OK
+    return EXIT_INTERRUPTED if played.interrupted else EXIT_OK
+
+
+def _problem_of(cg, names, seed, max_steps) -> dict:
+    """The problem of the failed game ``seed`` (played again)."""
+    from .agents import make_agent
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    _play_out(st, [make_agent(nm, p, seed) for p, nm in enumerate(names)])
+    return st.problem or {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,8 +444,31 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def _replay_commands(args, n, seed) -> list:
+    """The commands that replay a game of `play` (shown only once it is over): the same deal
+    and the same opponents with `play`, the same deal between computer agents with `run`."""
+    import shlex
+    common = [shlex.quote(args.file), "--seed", str(seed), "--players", str(n)]
+    for name, value in args.set or []:
+        common += ["--set", shlex.quote(f"{name}={value}")]
+    play = ["rulelang", "play", *common, "--seat", str(args.seat)]
+    if args.agents is not None:
+        play += ["--agents", shlex.quote(args.agents)]
+    return [" ".join(play), " ".join(["rulelang", "run", *common])]
+
+
+def _replay_text(args, n, seed):
+    from rich.text import Text
+    play, run = _replay_commands(args, n, seed)
+    t = Text("To play this deal again: ", style="dim")
+    t.append(play)
+    t.append("\nTo watch it between computer agents: ", style="dim")
+    t.append(run)
+    return t
+
+
 def cmd_play(args) -> int:
-    import random as _random
+    import secrets
 
     from .agents import HumanAgent, QuitGame, make_agent
     from .render import (card_of_action, card_visible_to, choices_text, gained_text,
@@ -470,7 +495,9 @@ def cmd_play(args) -> int:
                          f"choose --seat from 1 to {n}")
     you = args.seat - 1
     others = _others(args.agents, n, you)
-    seed = args.seed if args.seed is not None else _random.randrange(1, 1_000_000)
+    # The seed deals every hidden card: it is drawn from the operating system (64 bits, too many
+    # to search for the one that dealt your hand) and shown only when the game is over.
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
     if saved is not None:
         from .saves import resume_state
@@ -546,8 +573,8 @@ def cmd_play(args) -> int:
                       style="bold"))
         return True
     head = Text(safe(game.name), style="bold")
-    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}"
-                f"; seed {seed}", style="dim")
+    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}",
+                style="dim")
     out.text(head)
     if saved is not None:
         out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
@@ -584,15 +611,18 @@ def cmd_play(args) -> int:
         out.blank()
         if not (args.save and save(args.save)):
             out.text(Text("Game abandoned.", style="bold"))
+            out.text(_replay_text(args, n, seed))
         return EXIT_OK
     except KeyboardInterrupt:
         out.blank()
         out.text(Text("Game abandoned (interrupted).", style="bold"))
+        out.text(_replay_text(args, n, seed))
         return EXIT_INTERRUPTED
     flush()
     out.blank()
     out.show(observation_table(st.observation(you), "The table at the end"))
     out.text(result_text(st, you))
+    out.text(_replay_text(args, n, seed))
     if st.outcome == "error":
         from .render import problem_diagnostic
         _diag_out(err, problem_diagnostic(st.problem or {}, args.file), args.file)
@@ -951,7 +981,7 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None, include=()):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -979,15 +1009,9 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                             seen.add((d.code, d.message))
                             diags.append(d)
             if simulate and not any(d.is_error for d in diags):
-                try:
-                    from .simulate import simulate as run_simulation
-                except ImportError:
-                    run_simulation = None
-                if run_simulation is None:
-                    sys.stderr.write("note: --simulate is not available in this version of "
-                                     "rulelang; only the static checks ran\n")
-                else:
-                    diags.extend(run_simulation(path, simulate, overrides, include=include))
+                from .simulate import simulate as run_simulation
+                diags.extend(run_simulation(path, simulate, overrides, include=include,
+                                            workers=workers))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -1014,6 +1038,11 @@ def _more_text(errors: int, warnings: int) -> str:
     return "... and " + " and ".join(parts)
 
 
+def _workers(args) -> int:
+    from .parallel import default_workers
+    return getattr(args, "workers", None) or default_workers()
+
+
 def cmd_check(args) -> int:
     from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -1031,7 +1060,8 @@ def cmd_check(args) -> int:
     args.files = files
     per_file = []
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args))
+        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
+                               _workers(args))
         internal |= bad
         per_file.append((path, diags))
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
@@ -1174,6 +1204,7 @@ examples:
   rulelang run examples/crazy_eights.cardrules --games 1000  win rates and games/s
   rulelang play examples/crazy_eights.cardrules              play seat 1 against the computer
   rulelang check rules/*.cardrules                           find every mistake in the files
+  rulelang stats examples/crazy_eights.cardrules             balance and rule coverage
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
@@ -1209,9 +1240,11 @@ PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
 cards and whatever the rules let you see of the table; the legal choices are numbered, and you
 type a number (`?` shows the table again, `q` quits).  Other players' moves are shown as they
-happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  With
---save PATH the game is saved when you quit (`save` at a prompt saves and goes on), and
---resume PATH goes on with it later."""
+happen, but never a card you are not allowed to see.  Ctrl-C ends the game cleanly.  The seed
+(it deals every hidden card) is shown only when the game is over, with the commands that replay
+it; without --seed it is a random 64-bit number from the operating system.  With --save PATH
+the game is saved when you quit (`save` at a prompt saves and goes on), and --resume PATH goes
+on with it later."""
 
 PLAY_EPILOG = """\
 examples:
@@ -1305,7 +1338,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the .cardrules file")
     _add_game_options(p)
     p.add_argument("--seed", "-s", type=_seed, default=1, metavar="S",
-                   help="the game's seed; the same seed plays the same game (default: 1)")
+                   help="the game's seed, from 0 to 2**64-1; the same seed plays the same game "
+                        "(default: 1)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="one agent for every seat, or a comma-separated list with one per seat "
                         "(default: random)")
@@ -1313,6 +1347,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     p.add_argument("--games", "-g", type=_positive, metavar="K",
                    help="play K games (seeds S..S+K-1) and print a summary")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --games: processes to play on (default: the number of cores)")
     p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
@@ -1329,7 +1365,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", "-k", type=_positive, default=1, metavar="K",
                    help="your seat, from 1 (default: 1)")
     p.add_argument("--seed", "-s", type=_seed, metavar="S",
-                   help="the game's seed (default: a random one, shown at the start)")
+                   help="the game's seed, from 0 to 2**64-1 (default: a random one from the "
+                        "operating system, shown when the game is over)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")
@@ -1347,6 +1384,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the diagnostics as a JSON list (for editors and CI)")
     p.add_argument("--simulate", type=_positive, metavar="N",
                    help="also play N random games per player count and report run-time problems")
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
+                   help="with --simulate: processes to play on (default: the number of cores)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.add_argument("--max-errors", type=_count, metavar="N",
@@ -1375,6 +1414,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="with --to-end or --turn: show the table every R rounds (default: 3)")
     p.set_defaults(func=cmd_replay)
+
+    from .workbench import add_commands
+    add_commands(sub, sys.modules[__name__])          # stats, compare
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)

@@ -18,7 +18,10 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
+
 from . import ast as A
+from .checker import Expanded
 
 
 class Unsupported(Exception):
@@ -74,15 +77,28 @@ def _bottom(z):
     return z[0] if z else -1
 
 
+def _rnd(z, rng):
+    """``random card of Z``: a card drawn at random (as the closures draw it), none if empty."""
+    return z[rng.randrange(len(z))] if z else -1
+
+
+HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
+
+
 class ExprGen:
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
     def __init__(self, cg):
         self.cg = cg
         self.refs = cg.refs
-        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,)}
+        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,),
+                   "_rnd": _rnd}
         self.names = {}
         self.counter = 0
+        self._expanded = {}       # see expanded()
+        self._helpers = {}
+        self._prelude = self._prelude_args = None
+        self._slots_used = {}
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
@@ -196,9 +212,12 @@ class ExprGen:
                 code = m(e, env)
             finally:
                 self._hoist = hoist
-            loop_vars = hoist[0]
-            if not any(v in code for v in loop_vars) and "rng" not in code and \
-                    ("g." in code or "fr[" in code) and not code.startswith("fr["):
+            # It depends on the card when it reads a slot bound to a loop's card (from the tree,
+            # not by looking for the loop's name in the code); it is worth computing first when
+            # it reads the game (`g.`, a slot, or a function given the game: `(g`).
+            loop_slots = {k for k, v in env.items() if v in hoist[0]}
+            if not (self.slots_used(e) & loop_slots) and "rng" not in code and \
+                    ("g." in code or "fr[" in code or "(g" in code) and not code.startswith("fr["):
                 for name, c in hoist[1]:
                     if c == code:
                         return name
@@ -273,6 +292,8 @@ class ExprGen:
             return f"(g.zones[{x}] or _none)[0]"
         if op == "size":
             return f"len(g.zones[{x}])"
+        if op == "random card":                   # `rng` in the code: never hoisted
+            return f"_rnd(g.zones[{x}], g.rng)"
         if op == "not":
             return f"(not {x})"
         if op == "neg":
@@ -336,13 +357,13 @@ class ExprGen:
         if kind == "card_name":
             return f"({int(cg.card_name_ids.get(ref[1], -1))})"
         if kind == "expanded":
-            return self.gen(ref[1].body, env)
+            return self.expanded(ref[1], env)
         raise Unsupported(kind)
 
     def g_Of(self, e, env):
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
-            return self.gen(ref[1].body, env)
+            return self.expanded(ref[1], env)
         x = self.gen(e.operand, env)
         cg = self.cg
         kind = ref[0]
@@ -359,10 +380,98 @@ class ExprGen:
         raise Unsupported(kind)
 
     def g_Call(self, e, env):
-        return self.gen(self.refs[id(e)][1].body, env)
+        return self.expanded(self.refs[id(e)][1], env)
 
     def g_Expanded(self, e, env):
-        return self.gen(e.body, env)
+        return self.expanded(e, env)
+
+    def expanded(self, ex, env):
+        """Code for a use of a define.  The checker shares one copy of a define's body between
+        its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
+        place (``env``, the loop it may be hoisted out of, the function it is in) and copied where
+        it is used, or, when it is longer than ``HELPER_SIZE``, becomes a function called there,
+        so that the code of a chain of defines grows with the text of the rule file, not with its
+        expansion."""
+        hoist = getattr(self, "_hoist", None)
+        ctx = (hoist and hoist[1], self._prelude)
+        used = self.slots_used(ex)
+        env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
+        key = (id(ex), tuple(sorted(env.items())))
+        hit = self._expanded.get(key)
+        if hit is not None and hit[1][1] is ctx[1] and (hit[1][0] is ctx[0] or hit[3]):
+            return hit[0]                        # (a function's call fits any loop)
+        code = self.gen(ex.body, env)
+        call = len(code) > HELPER_SIZE
+        if call:
+            code = self.helper(ex, env)
+        self._expanded[key] = (code, ctx, ex, call)   # ex, ctx kept alive: their ids compared
+        return code
+
+    def slots_used(self, e) -> frozenset:
+        """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
+        ``you`` (a define's copy: once, kept)."""
+        if isinstance(e, Expanded):
+            hit = self._slots_used.get(id(e))
+            if hit is None:
+                hit = self._slots_used[id(e)] = (self.slots_used(e.body), e)
+            return hit[0]
+        out = set()
+        ref = self.refs.get(id(e))
+        if isinstance(ref, tuple) and ref:
+            if ref[0] == "expanded":
+                return self.slots_used(ref[1])
+            if ref[0] in ("slot", "you"):
+                out.add(3 + ref[1])
+            elif ref[0] in ("var", "zone"):
+                out.add(3 + ref[3])
+        elif isinstance(e, A.Keyword):
+            out.add(2)
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                for y in (x if isinstance(x, tuple) else (x,)):
+                    if isinstance(y, A.Expr):
+                        out |= self.slots_used(y)
+        return frozenset(out)
+
+    def helper(self, ex, env):
+        """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
+        the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``
+        are passed (and so seen in the call) when the body uses them.  Inside such a function,
+        a call of another that rolls no die and needs only the function's own arguments is made
+        once, first (the value cannot change while an expression is computed, and computing it
+        cannot fail): ``define d3 = d2 + d2`` calls ``d2``'s function once."""
+        keys = sorted(env)
+        hkey = (id(ex), tuple(keys))
+        made = self._helpers.get(hkey)
+        if made is None:
+            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args
+            self._hoist, self._prelude = None, []
+            self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
+            try:
+                body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+                first = self._prelude
+            finally:
+                self._hoist, self._prelude, self._prelude_args = saved
+            names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
+            params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
+            params += [f"_a{i}" for i in range(len(keys))]
+            lines = [f"def _f({', '.join(params)}):"]
+            lines += [f"    {name} = {code}" for name, code in first]
+            lines.append(f"    return {body}")
+            fn = self._compile("\n".join(lines) + "\n")
+            made = self._helpers[hkey] = (self.const(fn), params, ex)
+        name, params, _ = made
+        args = [{"g": "g", "fr": "fr", "_rng": "g.rng"}.get(p) or env[keys[int(p[2:])]]
+                for p in params]
+        call = f"{name}({', '.join(args)})"
+        if self._prelude is not None and "_rng" not in params and \
+                set(args) <= self._prelude_args:
+            self.counter += 1
+            local = f"_c{self.counter}"
+            self._prelude.append((local, call))
+            return local
+        return call
 
     def g_Arg(self, e, env):
         return self.gen(e.expr, env)
@@ -427,7 +536,11 @@ class ExprGen:
 # A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
 # generated function, so the run loop dispatches one instruction instead of one per statement.
 
-_SIMPLE = (A.Move, A.Assign, A.Let, A.Shuffle, A.NextTurn, A.Say, A.Reveal, A.Deal)
+# The statements that decide where a rule goes on (blocks, jumps, calls, decisions, the end):
+# the generators write each of these themselves.  Every other statement is simple: a ``t_``
+# method below writes it, or the generated code calls its closure (``embed``), so a new plain
+# statement is generated as soon as the closure backend knows it.
+_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.Choose)
 
 
 class StatementGen:
@@ -441,12 +554,10 @@ class StatementGen:
     def is_simple(self, st) -> bool:
         if isinstance(st, A.Simple):
             return st.word in ("skip", "reverse", "pass")
-        if isinstance(st, _SIMPLE):
-            return True
         if isinstance(st, A.If):
             return all(self.is_simple(s) for _, body in st.branches for s in body) and \
                 all(self.is_simple(s) for s in (st.otherwise or ()))
-        return False
+        return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
 
     def fused(self, stmts):
         """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""

@@ -1,9 +1,15 @@
-"""Stage 3: compile a checked model into closures.
+"""Stage 3: compile a checked model into Python functions.
 
-Every expression becomes a Python closure ``f(state, frame) -> int`` and every rule a list of
-instruction closures ``op(state, frame) -> next position``; nothing walks the AST while a game is
-played.  Cards are small ints (positions in the card table), zones are plain lists, players are
-seat numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
+Each rule becomes one generated Python function (:mod:`rulelang.rulegen`, its expressions and
+simple statements from :mod:`rulelang.codegen`); this module lays out the cards, zones and
+variables, drives the generator, runs the game loop, and keeps the closure backend: there an
+expression is a Python closure ``f(state, frame) -> int`` and a rule a list of instruction
+closures ``op(state, frame) -> next position``, used for what the generator cannot write
+(:meth:`CompiledGame.closure_rules` names such rules) and by the watched games of
+:mod:`rulelang.simulate`.  Either way nothing walks the AST while a game is played.
+
+Cards are small ints (positions in the card table), zones are plain lists, players are seat
+numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
 ``table[-1]`` is the value for ``none`` with no test.
 
 A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i`` is at index
@@ -16,7 +22,7 @@ from typing import Optional
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported
-from .rulegen import RuleGen, inline_body, not_recursive
+from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -118,19 +124,22 @@ def _RET(nxt):
 
 class AltInfo:
     """One alternative of a choice, as the runtime needs it."""
-    __slots__ = ("label", "kind", "slot", "body_pc", "span", "proc")
+    __slots__ = ("label", "kind", "slot", "body_pc", "span")
 
     def __init__(self, label, kind, slot, span):
         self.label, self.kind, self.slot, self.span = label, kind, slot, span
         self.body_pc = -1
-        self.proc = -1
 
 
 class CompiledGame:
     """A rule file compiled for one number of players and one set of option values."""
 
-    def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
+                 coverage=None):
         self.model = model
+        # With a rulelang.coverage.Coverage: count every rule, branch and alternative run
+        # (closures only, one counting instruction per counted block; see ``block``).
+        self.coverage = coverage
         self.name = model.name
         self.n = n_players
         self.max_steps = max_steps
@@ -146,6 +155,8 @@ class CompiledGame:
         self.flow = _turn_flow(model)
         self.gen = ExprGen(self)
         self.stmts = StatementGen(self, self.gen)
+        if coverage is not None:
+            self.stmts = coverage.statements(self.stmts)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []
         self.proc_names: list = []
@@ -189,11 +200,15 @@ class CompiledGame:
         every statement in it (rulelang.rulegen); the closures stay for the others."""
         if self.gen is None:
             return
+        if self.coverage is not None:      # counted games keep their closures
+            self.direct_rules = set()
+            return
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
         # First learn which rules the generator can write; then write them again, calling the
         # rules that never wait for a decision directly, as Python functions.
         generable = set()
+        self.proc_blocks = {}
         self.inline_bodies = {}
         rule_pids = {self.proc_index[name]: r.nslots for name, r in self.model.rules.items()}
         for pid, body in bodies:
@@ -207,7 +222,8 @@ class CompiledGame:
                 lines = inline_body(rg.src)
                 if lines is not None:
                     self.inline_bodies[pid] = lines
-        direct = {self.proc_index[n] for n in self._never_suspending()} & generable
+        direct = {self.proc_index[n] for n in self._never_suspending(
+            {n for n, i in self.proc_index.items() if i in generable})}
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
@@ -216,16 +232,29 @@ class CompiledGame:
         for pid, body in bodies:
             if pid not in generable:
                 continue
-            fn, alt_blocks = RuleGen(self, direct).compile_rule(body, pid)
+            rg = RuleGen(self, direct)
+            fn, alt_blocks = rg.compile_rule(body, pid)
+            self.proc_blocks[pid] = len(rg.blocks)      # its positions (checked in a save)
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
 
-    def _never_suspending(self) -> set:
-        """Rules that can never stop for a decision: no choice in them or in any rule they call,
-        and no recursion (a direct Python call must not recurse without bound)."""
+    def closure_rules(self) -> list:
+        """The names of the rules (``<ending>`` for an ending's body) that the code generator
+        could not write and that run as closures, slower: tests/test_vocabulary.py lists them
+        for every rule file, so that a rule falling back is seen."""
+        return [self.proc_names[i] for i, p in enumerate(self.procs) if p.__class__ is list]
+
+    def _never_suspending(self, generable=None) -> set:
+        """Rules that can never stop for a decision, so that they can be called as plain Python
+        functions: no choice in them, no chain of calls leading back to them (a direct Python
+        call must not recurse without bound), and every rule they call is one of these too (a
+        rule called through the run loop would return to the frame of the caller's caller, which
+        is not on the stack: the caller would be run again from its start).  With
+        ``generable`` (rule names), only those rules."""
         rules = self.model.rules
-        calls, chooses = {}, {}
+        calls, result = {}, set()
+        plain = not_recursive(rules)
         for name, r in rules.items():
             found_calls, found_choose = set(), False
             stack = list(r.decl.body)
@@ -235,30 +264,17 @@ class CompiledGame:
                     found_choose = True
                 if isinstance(st, A.CallRule):
                     found_calls.add(st.name)
-                for f in ("body", "otherwise"):
-                    stack.extend(getattr(st, f, None) or ())
-                if isinstance(st, A.If):
-                    for _, b in st.branches:
-                        stack.extend(b)
-            calls[name], chooses[name] = found_calls, found_choose
-        result = set()
-        for name in rules:
-            seen, todo, ok = set(), [name], True
-            while todo and ok:
-                n = todo.pop()
-                if n in seen:
-                    ok = n != name and ok
-                    continue
-                seen.add(n)
-                if n not in rules or chooses[n]:
-                    ok = False
-                    break
-                for c in calls[n]:
-                    if c == name:
-                        ok = False
-                    todo.append(c)
-            if ok:
+                stack.extend(s for body in rule_bodies(st) for s in body)
+            calls[name] = found_calls
+            if not found_choose and name in plain and (generable is None or name in generable):
                 result.add(name)
+        changed = True
+        while changed:
+            changed = False
+            for name in list(result):
+                if not calls[name] <= result:
+                    result.discard(name)
+                    changed = True
         return result
 
     # ---- layout ----------------------------------------------------------------------------
@@ -578,13 +594,13 @@ class CompiledGame:
             v = self.card_name_ids.get(ref[1], -1)
             return lambda g, fr: v
         if kind == "expanded":
-            return self.cx(ref[1].body)
+            return self.x_Expanded(ref[1])
         raise AssertionError(ref)
 
     def x_Of(self, e):
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
-            return self.cx(ref[1].body)
+            return self.x_Expanded(ref[1])
         f = self.cx(e.operand)
         kind = ref[0]
         if kind == "rank":
@@ -605,10 +621,16 @@ class CompiledGame:
         raise AssertionError(ref)
 
     def x_Call(self, e):
-        return self.cx(self.refs[id(e)][1].body)
+        return self.x_Expanded(self.refs[id(e)][1])
 
     def x_Expanded(self, e):
-        return self.cx(e.body)
+        """A use of a define: the checker shares one copy of its body between uses with the
+        same arguments, and so do its closures (a chain of defines stays linear)."""
+        memo = self.__dict__.setdefault("_expanded", {})
+        hit = memo.get(id(e))
+        if hit is None:
+            hit = memo[id(e)] = (self.cx(e.body), e)
+        return hit[0]
 
     def x_Arg(self, e):
         return self.cx(e.expr)
@@ -691,7 +713,6 @@ class CompiledGame:
     def _compile_rule(self, body, nslots):
         b = Builder()
         self.loop_ends: list = []
-        self.proc_being_built = len(self.procs)
         self.pending_alts: list = []
         self.block(body, b)
         b.ret()
@@ -702,6 +723,8 @@ class CompiledGame:
 
     def block(self, body, b):
         """Compile statements; runs of simple ones are fused into one generated instruction."""
+        if self.coverage is not None:
+            self.coverage.emit(body, b)
         body = list(body)
         i = 0
         while i < len(body):
@@ -1250,7 +1273,6 @@ class CompiledGame:
             aid = self.model.labels[id(alt)]
             info = AltInfo(alt.label, alt.param.kind if alt.param else None,
                            3 + slot if slot is not None else -1, alt.span)
-            info.proc = self.proc_being_built
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
             alt_labels.append((aid, Label()))
@@ -1472,9 +1494,11 @@ class CompiledGame:
                 raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
                                   " (every turn was played and none ended it)", turn_span)
             try:
-                looping, _ = RuleGen(self, self.direct_rules).compile_rule(
-                    turn_rule.decl.body, turn, next_turn=(check_first, turn_pad, over))
+                rg = RuleGen(self, self.direct_rules)
+                looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
+                                             next_turn=(check_first, turn_pad, over))
                 self.procs[turn_top] = looping
+                self.proc_blocks[turn_top] = len(rg.blocks)
             except Unsupported:
                 pass
 

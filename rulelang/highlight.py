@@ -10,21 +10,13 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
                             Whitespace)
 
-# Words that begin declarations.
-_DECLARATIONS = ("extends", "game", "players", "option", "deck", "type", "attribute", "zone",
-                 "var", "define", "score", "rule", "setup", "turn", "replace", "ends", "when")
-# Words that begin or shape statements.
-_STATEMENTS = ("shuffle", "deal", "move", "set", "add", "subtract", "let", "stop", "return",
-               "pass", "end", "skip", "reverse", "direction", "next", "goes", "say", "reveal",
-               "if", "else", "repeat", "while", "until", "times", "for", "each", "in", "choose",
-               "simultaneously", "by", "from", "to", "with", "winner", "loser", "highest",
-               "lowest", "turned", "over", "where", "otherwise", "all", "but", "into", "copies",
-               "one", "per", "of", "suits", "ranks", "suit", "extra", "face", "up", "down", "seen",
-               "owner", "everyone", "nobody", "shared", "size", "hidden", "top", "bottom",
-               "random", "card", "cards", "player", "rank", "total", "roll", "any", "number",
-               "after", "before", "current", "previous", "opponents")
-_OPERATORS = ("and", "or", "not", "is", "empty", "mod")
-_CONSTANTS = ("yes", "no", "none", "you")
+from .vocabulary import CONSTANT_WORDS, DECLARATION_WORDS, OPERATOR_WORDS, OTHER_WORDS
+
+# The words of the language, from the grammar: declarations, operators, constants, the rest.
+_DECLARATIONS = DECLARATION_WORDS
+_STATEMENTS = OTHER_WORDS
+_OPERATORS = OPERATOR_WORDS
+_CONSTANTS = CONSTANT_WORDS
 
 
 class CardrulesLexer(RegexLexer):

@@ -344,7 +344,22 @@ def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] 
     decls = merge(layers, prelude(), diags)
     more, model = check(decls, path, overrides, players)
     diags.extend(more)
+    if model is not None:
+        model.digest = game_digest(layers)
     return diags, model, decls
+
+
+def game_digest(layers: list) -> str:
+    """The identity of a rule file's text: a SHA-256 of the prelude, the files it extends and
+    the file itself (their text, not their paths), each layer's length before it.  A save
+    (``State.to_json``) carries it, so that it resumes only with the same rules."""
+    import hashlib
+    h = hashlib.sha256()
+    for prog in list(_prelude()) + list(layers):
+        data = prog.source.encode("utf-8")
+        h.update(b"%d:" % len(data))
+        h.update(data)
+    return h.hexdigest()
 
 
 def load(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,

@@ -11,7 +11,7 @@ import functools
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter, DedentError
 
 from . import ast as A
@@ -547,66 +547,10 @@ def attrs_evolve(node, **changes):
     return _attrs.evolve(node, **changes)
 
 
-# Words for the terminals Lark reports, so that errors say what was expected in the user's terms.
-_TERMINAL_WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": 'a "quoted text"', "_NL": "the end of the line",
-    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "COLON": "`:`",
-    "LPAR": "`(`", "RPAR": "`)`", "COMMA": "`,`", "EQUAL": "`=`", "DIE": "a die such as `d6`",
-    "COMP_OP": "a comparison", "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `mod`",
-    "$END": "the end of the file", "SIGN": "`-`",
-}
-
-
-def _describe_expected(expected) -> str:
-    words = []
-    for t in sorted(expected):
-        if t in _TERMINAL_WORDS:
-            words.append(_TERMINAL_WORDS[t])
-        elif t.startswith("__ANON"):
-            continue
-        else:
-            words.append(f"`{t.lower()}`")
-    words = sorted(set(words))
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
-
-
 def _syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """One diagnostic for a syntax error, in words (see :mod:`rulelang.syntax_errors`)."""
     from .syntax_errors import syntax_diagnostic
     return syntax_diagnostic(file, text, err)
-
-
-def _basic_syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
-    line = getattr(err, "line", 1) or 1
-    col = getattr(err, "column", 1) or 1
-    span = A.Span(file, line, col, line, col + 1)
-    if isinstance(err, UnexpectedCharacters):
-        ch = source_lines_of(text)[line - 1][col - 1:col] if line <= len(source_lines_of(text)) else "?"
-        if ch == "\t":
-            return Diagnostic("RL002", ERROR, "a tab character here", span,
-                              "indent with spaces (four per level)")
-        return Diagnostic("RL002", ERROR, f"unexpected character `{ch}`", span,
-                          "names are letters, digits and `_`; text goes in double quotes")
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        if tok.type == "_INDENT":
-            return Diagnostic("RL003", ERROR, "this line is indented more than the one before it",
-                              span, "indent only after a line that ends with `:`")
-        if tok.type == "_DEDENT" or tok.type == "$END":
-            what = "the end of the file" if tok.type == "$END" else "the end of the block"
-            return Diagnostic("RL001", ERROR, f"{what} came before this was complete", span,
-                              f"expected {_describe_expected(err.expected)}")
-        found = "the end of the line" if tok.type == "_NL" else f"`{tok}`"
-        if tok.type == "_NL" and "COLON" in err.expected:
-            return Diagnostic("RL004", ERROR, "expected `:` at the end of this line", span,
-                              "a line that starts a block (rule, if, choose, repeat ...) ends with `:`")
-        if tok.type == "_NL":
-            span = A.Span(file, line, col, line, col)
-        return Diagnostic("RL001", ERROR, f"unexpected {found}", span,
-                          f"expected {_describe_expected(err.expected)}")
-    return Diagnostic("RL001", ERROR, str(err).splitlines()[0], span, None)
 
 
 def _tab_indent(file: str, text: str):

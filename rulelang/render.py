@@ -245,10 +245,6 @@ def with_turn(turn: Optional[int], line: Text) -> Text:
     return t
 
 
-def choice_words(cg, action: int) -> str:
-    return cg.action_to_string(action)
-
-
 def hidden_choice_words(cg, action: int) -> str:
     """A card choice told without naming the card: ``play a card``."""
     from .runtime import ACTION_SHIFT
@@ -473,9 +469,15 @@ def summary_table(stats: dict):
     table.add_column("agent")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
+    shared = stats.get("shared_wins") or [0] * len(stats["wins"])
     for p, w in enumerate(stats["wins"]):
-        table.add_row(seat_text(p), Text(safe(stats["agents"][p])), str(w), f"{100.0 * w / n:.1f}%" if n else "-")
-    foot = Text(f"no winner: {stats['no_winner']}   errors: {stats['errors']}\n"
+        table.add_row(seat_text(p), Text(safe(stats["agents"][p])),
+                      str(w) + (f" (+{shared[p]} shared)" if shared[p] else ""),
+                      f"{100.0 * w / n:.1f}%" if n else "-")
+    foot = Text(f"shared wins: {stats.get('shared', 0)}   draws: {stats.get('draws', 0)}   "
+                f"no winner: {stats['no_winner']}   errors: {stats['errors']}"
+                + (f" (step budget: {stats['budget_stops']})" if stats.get("budget_stops") else "")
+                + "\n"
                 f"mean decisions: {stats['mean_decisions']:.1f}   "
                 f"mean turns: {stats['mean_turns']:.1f}\n"
                 f"{stats['games_per_second']:.0f} games/s ({stats['seconds']:.2f} s)")

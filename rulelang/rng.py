@@ -5,6 +5,9 @@ Its whole state is one integer, so a game state that holds it stays plain data: 
 saved to JSON as a number, and the same on every Python version (the standard library's
 ``random`` may change its algorithms between versions, which would change every seeded game).
 Its quality is ample for shuffling cards and rolling dice; it is not for cryptography.
+
+A seed is a 64-bit number (a larger or negative one is taken modulo 2**64).  Seeding mixes all
+64 bits, one-to-one: two different 64-bit seeds always start different sequences.
 """
 from __future__ import annotations
 

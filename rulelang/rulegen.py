@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 
 from . import ast as A
-from .checker import Expanded
+from .checker import Arg, Expanded
 from .codegen import Unsupported
-from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -27,13 +27,14 @@ def _suspends(st, direct_names=frozenset()) -> bool:
         return True
     if isinstance(st, A.CallRule) and st.name not in direct_names:
         return True
-    for body in _bodies(st):
+    for body in rule_bodies(st):
         if any(_suspends(s, direct_names) for s in body):
             return True
     return False
 
 
-def _bodies(st):
+def rule_bodies(st):
+    """The statement lists inside a statement (branches, loop bodies, alternatives)."""
     if isinstance(st, A.If):
         for _, body in st.branches:
             yield body
@@ -56,7 +57,7 @@ def not_recursive(rules) -> set:
             st = todo.pop()
             if isinstance(st, A.CallRule):
                 found.add(st.name)
-            for body in _bodies(st):
+            for body in rule_bodies(st):
                 todo.extend(body)
         calls[name] = found
     out = set()
@@ -71,6 +72,16 @@ def not_recursive(rules) -> set:
         if name not in seen:
             out.add(name)
     return out
+
+
+class _Jump(str):
+    """The line ``pc = N; continue``: a jump to block N, known as one by its type (the passes
+    over the blocks below follow jumps without reading the generated text)."""
+
+    def __new__(cls, ind, target):
+        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
+        line.ind, line.target = ind, int(target)
+        return line
 
 
 class _Block:
@@ -146,15 +157,14 @@ class RuleGen:
 
     def thread_jumps(self):
         """A jump to a block that only jumps (or only returns) goes where that block leads."""
-        goto = re.compile(r"^(\s*)pc = (\d+); continue$")
         final = {}
         for b in self.blocks:
             if len(b.lines) == 1:
-                m = goto.match(b.lines[0])
-                if m:
-                    final[b.number] = ("goto", int(m.group(2)))
-                elif b.lines[0].strip().startswith("return "):
-                    final[b.number] = ("return", b.lines[0].strip())
+                line = b.lines[0]
+                if isinstance(line, _Jump):
+                    final[b.number] = ("goto", line.target)
+                elif line.strip().startswith("return "):
+                    final[b.number] = ("return", line.strip())
 
         def resolve(n):
             seen = set()
@@ -167,24 +177,21 @@ class RuleGen:
 
         for b in self.blocks:
             for i, line in enumerate(b.lines):
-                m = goto.match(line)
-                if m:
-                    target = resolve(int(m.group(2)))
-                    b.lines[i] = m.group(1) + (target if isinstance(target, str)
-                                               else f"pc = {target}; continue")
+                if isinstance(line, _Jump):
+                    target = resolve(line.target)
+                    b.lines[i] = (line.ind + target if isinstance(target, str)
+                                  else _Jump(line.ind, target))
 
     def inline_block(self, target):
         """Copy a block's lines to every jump to it (the next turn: one test of ``pc`` less)."""
-        goto = re.compile(r"^(\s*)pc = %d; continue$" % target.number)
         base = "            "
         for b in self.blocks:
             if b is target:
                 continue
             out = []
             for line in b.lines:
-                m = goto.match(line)
-                if m:
-                    out.extend(m.group(1) + l[len(base):] for l in target.lines)
+                if isinstance(line, _Jump) and line.target == target.number:
+                    out.extend(line.ind + l[len(base):] for l in target.lines)
                 else:
                     out.append(line)
             b.lines = out
@@ -200,7 +207,9 @@ class RuleGen:
             b.closed = True
 
     def goto(self, b, target, ind):
-        self.close(b, f"pc = {target.number}; continue", ind)
+        if not b.closed:
+            b.lines.append(_Jump(ind, target.number))
+            b.closed = True
 
     def step(self, lines, ind, span=None):
         lines.append(f"{ind}g.steps += 1")
@@ -230,7 +239,7 @@ class RuleGen:
             w = st.word
             if w == "stop":
                 kind, end = self.loops[-1]
-                lines.append(f"{ind}break" if kind == "inline" else f"{ind}pc = {end.number}; continue")
+                lines.append(f"{ind}break" if kind == "inline" else _Jump(ind, end.number))
             elif w == "return":
                 lines.append(f"{ind}return {RETURN}")
             elif w == "end turn":
@@ -306,7 +315,7 @@ class RuleGen:
         self.step(lines, ind, st.span)
         body = getattr(cg, "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals, read only `you`: copied in place
-            if not re.fullmatch(r"fr\[\d+\]", you):
+            if not self._is_slot(st.for_player):
                 y = self.x.fresh()
                 lines.append(f"{ind}{y} = {you}")
                 you = y
@@ -315,6 +324,26 @@ class RuleGen:
         rc = self.x.fresh()
         lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, [{frame}], 0)")
         lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
+
+    def _is_slot(self, e):
+        """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
+        slot of the frame (``fr[i]``), cheap to copy where the rule's body is copied?"""
+        while True:
+            if e is None:
+                return True
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(e, (A.Name, A.Call, A.Of)) and \
+                    self.refs.get(id(e), ("",))[0] == "expanded":
+                e = self.refs[id(e)][1]
+            elif isinstance(e, A.Keyword):
+                return e.word == "you"
+            elif isinstance(e, A.Name):
+                return self.refs.get(id(e), ("",))[0] == "slot"
+            else:
+                return False
 
     def inline_body(self, body, lines, ind):
         start = len(lines)
@@ -373,7 +402,7 @@ class RuleGen:
             then = self.new_block()
             other = self.new_block()
             cur.lines.append(f"{ind}if {self.x.gen(cond, {})}:")
-            cur.lines.append(f"{ind}    pc = {then.number}; continue")
+            cur.lines.append(_Jump(ind + "    ", then.number))
             self.goto(cur, other, ind)
             last = self.stmts(body, then, ind)
             self.goto(last, end, ind)
@@ -389,7 +418,7 @@ class RuleGen:
         self.goto(cur, head, ind)
         first = self.new_block()
         head.lines.append(f"{ind}if not ({test}):")
-        head.lines.append(f"{ind}    pc = {end.number}; continue")
+        head.lines.append(_Jump(ind + "    ", end.number))
         self.goto(head, first, ind)
         self.loops.append(("block", end))
         last = self.stmts(body, first, ind)
@@ -455,7 +484,7 @@ class RuleGen:
         L.append(f"{ind}fr[2] = g.cur")
         if pad:
             L.append(f"{ind}fr[3:] = {self.x.const(list(pad))}")
-        self.close(b, "pc = 0; continue", ind)
+        self.goto(b, self.blocks[0], ind)
 
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""
@@ -487,6 +516,7 @@ class RuleGen:
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
+        self.first_out = None      # (line, list) when the first line to touch out extends it
         for alt, slot in zip(st.alternatives, param_slots):
             aid = cg.model.labels[id(alt)]
             alts.append((aid, alt, slot))
@@ -519,13 +549,18 @@ class RuleGen:
             D = dispatch.lines
             D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
             D.append(f"{ind}if _b < 0:")
-            D.append(f"{ind}    pc = {end.number}; continue")
+            D.append(_Jump(ind + "    ", end.number))
             self.close(dispatch, "pc = _b; continue", ind)
             back = dispatch
         else:
             by = self.x.gen(st.by[0], {}) if st.by else "fr[2]"
             L.append(f"{ind}fr[{ci}] = {by}")
-            L.extend(_first_list(enum_lines, ind))
+            if self.first_out is not None:      # `out` is the first list made, not extended
+                i, made = self.first_out
+                L.extend(enum_lines[:i] + [f"{ind}out = {made}"] + enum_lines[i + 1:])
+            else:
+                L.append(f"{ind}out = []")
+                L.extend(enum_lines)
             L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
             L.append(f"{ind}g.pending = (fr[{ci}],)")
             L.append(f"{ind}g.legal = out")
@@ -600,7 +635,9 @@ class RuleGen:
         elif p.kind == "rank":
             values = self.x.const(list(self.cg.rank_cycle))
         else:
-            raise Unsupported("number parameter")
+            lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
+            self.x.ns["_nums"] = _numbers
+            values = f"_nums({lo}, {hi}, {self.x.const(p.span)})"
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
@@ -613,24 +650,14 @@ class RuleGen:
             else:
                 before = "0"               # nothing is in out yet
         action = f"{base} + {v}" if base else v
-        lines.append(f"{inner}out.extend([{action} for {v} in {values}{test}])")
+        made = f"[{action} for {v} in {values}{test}]"
+        if not self.appended and not cond:
+            self.first_out = (len(lines), made)
+        lines.append(f"{inner}out.extend({made})")
         self.appended = True
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
-
-
-def _first_list(enum_lines, ind):
-    """``out = []`` and the lines that fill it; when the first of them to touch ``out`` adds a
-    list made there, ``out`` is that list (no empty list, no extend)."""
-    first = "out.extend(["
-    for i, line in enumerate(enum_lines):
-        if re.search(r"\bout\b", line):
-            if line.startswith(ind + first) and line.endswith("])") and line[len(ind)] != " ":
-                return (enum_lines[:i] + [f"{ind}out = {line[len(ind) + len(first) - 1:-1]}"]
-                        + enum_lines[i + 1:])
-            break
-    return [f"{ind}out = []"] + enum_lines
 
 
 def inline_body(src):
@@ -672,6 +699,14 @@ def _nextcard(fr, ci, li, ii):
     fr[ci] = cards[k]
     fr[ii] = k + 1
     return True
+
+
+def _numbers(lo, hi, span):
+    """The values of ``number n from LO to HI``: at most what an action can carry."""
+    if lo < 0 or hi > VALUE_MASK:
+        raise GameProblem("RL903", f"a number chosen from {lo} to {hi}: only 0 to "
+                          f"{VALUE_MASK} can be chosen", span)
+    return range(lo, hi + 1)
 
 
 def _bad_pc(pc):

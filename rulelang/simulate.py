@@ -178,11 +178,43 @@ _HINTS = {
 }
 
 
+def _simulate_chunk(job, seeds):
+    """A worker's share of the games of one option setting and number of players: per seed,
+    (seed, problem or None, the moves from empty zones in that game, a RuleFileError's
+    diagnostics or None)."""
+    path, setting, n, max_steps, include = job
+    key = (path, tuple(sorted(setting.items())))
+    g = _LOADED.get(key)
+    if g is None:
+        g = _LOADED[key] = load(path, setting, include=include)
+    out = []
+    for s in seeds:
+        try:
+            found = play_one(g, n, s, max_steps)
+        except RuleFileError as err:
+            out.append((s, None, [], err.diagnostics))
+            break
+        except Exception as exc:   # a bug in rulelang: say so, do not crash
+            found = ("RL999", f"internal error while playing: {type(exc).__name__}: {exc}",
+                     Span(path, 0, 0, 0, 0), "this is a bug in rulelang, not in your rule "
+                     "file; please report it")
+        watched = _watched(g, n).empty_moves
+        out.append((s, found, [(span, zone, have) for span, (zone, have) in watched.items()], None))
+        watched.clear()
+    return out
+
+
+_LOADED: dict = {}
+
+
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
-             max_steps: int = DEFAULT_MAX_STEPS, include=()) -> list[Diagnostic]:
+             max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
     problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
-    file may extend from (as for :func:`~rulelang.loader.load`)."""
+    file may extend from (as for :func:`~rulelang.loader.load`).  ``workers`` processes share
+    the games; the diagnostics are the same for any number."""
+    from .parallel import run_chunks
+    _LOADED.clear()                  # the file may have changed since the last call
     overrides = dict(overrides or {})
     try:
         game = load(path, overrides, include=include)
@@ -203,21 +235,16 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
                     diags.append(d)
             continue
         for n in range(lo, hi + 1):
-            for k in range(n_games):
-                s = seed + k
-                try:
-                    found = play_one(g, n, s, max_steps)
-                except RuleFileError as err:
-                    for d in err.diagnostics:
+            job = (path, setting, n, max_steps, tuple(include or ()))
+            done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers)
+            for s, found, empties, errs in done.results:   # in seed order, as one process would
+                if errs is not None:
+                    for d in errs:
                         if (d.code, d.message) not in seen:
                             seen.add((d.code, d.message))
                             diags.append(d)
                     break
-                except Exception as exc:   # a bug in rulelang: say so, do not crash
-                    found = ("RL999", f"internal error while playing: {type(exc).__name__}: {exc}",
-                             Span(path, 0, 0, 0, 0), "this is a bug in rulelang, not in your rule "
-                             "file; please report it")
-                for span, (zone, have) in _watched(g, n).empty_moves.items():
+                for span, zone, have in empties:
                     key = ("RL906", span.file, span.line)
                     if key in seen:
                         continue
@@ -239,4 +266,6 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
                 diags.append(Diagnostic(code, ERROR, f"{message} (in a random game: "
                                         f"{_describe(n, {k2: v for k2, v in setting.items()}, s)})",
                                         span, hint or _HINTS.get(code)))
+            if done.interrupted:
+                raise KeyboardInterrupt
     return diags

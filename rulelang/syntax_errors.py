@@ -21,21 +21,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast as A
 from .diagnostics import ERROR, Diagnostic
-
-# Words that begin a declaration (top level) and a statement (inside a block).
-DECL_WORDS = ("extends", "game", "players", "option", "deck", "attribute", "zone", "var", "define",
-              "score", "rule", "setup", "turn", "replace")
-STMT_WORDS = ("shuffle", "deal", "move", "set", "add", "subtract", "let", "stop", "return", "pass",
-              "end", "skip", "reverse", "next", "say", "reveal", "if", "else", "repeat", "for",
-              "choose", "simultaneously")
-KEYWORDS = frozenset(DECL_WORDS + STMT_WORDS + (
-    "to", "from", "of", "is", "not", "and", "or", "where", "each", "player", "players", "card",
-    "cards", "top", "bottom", "all", "but", "random", "with", "into", "copies", "per", "shared",
-    "face", "up", "down", "seen", "by", "owner", "everyone", "nobody", "size", "hidden", "one",
-    "yes", "no", "none", "you", "current", "previous", "after", "before", "rank", "suit", "total",
-    "roll", "any", "number", "in", "times", "while", "until", "when", "ends", "winner", "loser",
-    "highest", "lowest", "turned", "over", "goes", "direction", "otherwise", "opponents", "type",
-    "suits", "ranks", "extra", "empty", "mod", "game", "turn"))
+# Words that begin a declaration (top level) and a statement (inside a block), and every word of
+# the language: read from the grammar.
+from .vocabulary import DECL_WORDS, KEYWORDS, STMT_WORDS
 
 # Terminals in words.
 _WORDS = {

@@ -1,0 +1,113 @@
+"""Defines are checked and compiled once per use with the same arguments in the same place, not
+copied at every use (issue 12, issue 11): a chain of defines each using the one below several
+times checks, compiles and runs in time linear in its text; `f(f(1))` is not a define using
+itself."""
+import random
+import time
+
+import pytest
+
+from rulelang.checker import Expanded
+from rulelang.loader import check_file, load
+
+from closures import closures_only
+from gameprops import random_playout
+
+HEAD = ('game "defines"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+        'var x = 0\n')
+TAIL = 'setup:\n    shuffle stock\nturn:\n    say "value", {}\n    end game with no winner\n'
+
+
+def _file(tmp_path, defines, shown):
+    path = tmp_path / "defines.cardrules"
+    path.write_text(HEAD + "".join(d + "\n" for d in defines) + TAIL.format(shown))
+    return path
+
+
+def _said(path, monkeypatch=None, backend="generated"):
+    if backend == "closures":
+        closures_only(monkeypatch)
+    st = load(str(path)).new_game(2, seed=1, log=True)
+    random_playout(st, random.Random(1))
+    assert st.problem is None
+    return [e[2] for e in st.log if e[0] == "say"]
+
+
+def _chain(levels, uses, params=False):
+    """``define d1 = x + 1``, then each level the one below ``uses`` times (``+`` and ``-``)."""
+    if params:
+        out = ["define d1(a) = a + x + 1"]
+        below = "d{}(a + 1)"
+    else:
+        out = ["define d1 = x + 1"]
+        below = "d{}"
+    for k in range(2, levels + 1):
+        terms = [below.format(k - 1)] * uses
+        body = terms[0] + "".join((" + " if i % 2 else " - ") + t for i, t in enumerate(terms[1:], 1))
+        out.append(f"define d{k}{'(a)' if params else ''} = {body}")
+    return out
+
+
+def _check_seconds(path):
+    start = time.process_time()
+    diags, model, _ = check_file(str(path))
+    assert model is not None and not [d for d in diags if d.is_error], diags
+    return time.process_time() - start, model
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_a_define_used_in_the_argument_of_itself_does_not_use_itself(tmp_path, monkeypatch, backend):
+    path = _file(tmp_path, ["define f(v) = v + 1", "define g = f(f(1))"], "g, f(f(f(x)))")
+    assert _said(path, monkeypatch, backend) == ["value 3 3"]
+
+
+def test_a_define_that_really_uses_itself_is_still_rl113(tmp_path):
+    path = _file(tmp_path, ["define f(v) = f(v) + 1"], "f(1)")
+    diags, _, _ = check_file(str(path))
+    assert [d.code for d in diags if d.is_error] == ["RL113"]
+
+
+def test_the_chain_of_issue_11_checks_in_well_under_a_second_and_runs(tmp_path):
+    """20 defines each adding the one below to itself: 2**19 copies of `x + 1` when copied."""
+    path = _file(tmp_path, _chain(20, 2), "d20")
+    assert len(path.read_bytes()) < 900
+    seconds, model = _check_seconds(path)
+    assert seconds < 0.5
+    # one checked copy per define, not one per use
+    copies = {id(r[1]) for r in model.refs.values() if isinstance(r, tuple) and r[0] == "expanded"}
+    assert len(copies) == 20
+    assert _said(path) == [f"value {2 ** 19}"]
+
+
+@pytest.mark.parametrize("params", [False, True])
+def test_nine_levels_each_using_the_one_below_three_times(tmp_path, monkeypatch, params):
+    path = _file(tmp_path, _chain(9, 3, params), "d9" + ("(2)" if params else ""))
+    seconds, _ = _check_seconds(path)
+    assert seconds < 0.5
+    # d1 is 1 (with a: a + 1); each level is the one below (+ and - cancel out)
+    expected = ["value 11"] if params else ["value 1"]
+    assert _said(path) == expected
+    assert _said(path, monkeypatch, "closures") == expected
+
+
+def test_forty_levels_compile_to_code_that_computes_each_level_once(tmp_path):
+    """3**39 evaluations if each use were computed again; a function per large define that
+    computes the define below once makes it a few thousand operations."""
+    path = _file(tmp_path, _chain(40, 3), "d40")
+    start = time.process_time()
+    assert _said(path) == ["value 1"]
+    assert time.process_time() - start < 5
+
+
+def test_a_define_used_below_in_two_loops_over_cards_is_still_linear(tmp_path):
+    """Each level uses the one below inside two different `any card in ... where` (two scopes,
+    two loops its code may be hoisted out of): still one copy, one code per level."""
+    defines = ["define d1 = x + 1"] + [
+        f"define d{k} = (1 if (any card in stock where d{k - 1} > 0) or "
+        f"(no card in stock where d{k - 1} > 1) else 0)" for k in range(2, 21)]
+    path = _file(tmp_path, defines, "d20")
+    seconds, _ = _check_seconds(path)
+    assert seconds < 0.5
+    start = time.process_time()
+    assert _said(path) == ["value 1"]
+    assert time.process_time() - start < 5

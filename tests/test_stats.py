@@ -1,0 +1,293 @@
+"""The designer's workbench: `rulelang stats`, `compare`, rule coverage, `--workers`."""
+import json
+import math
+import os
+
+import pytest
+
+from rulelang.cli import main
+from rulelang.compiler import CompiledGame
+from rulelang.coverage import Coverage
+from rulelang.loader import load
+from rulelang.stats import (binomial_test, chi2_sf, compare_reports, quantile, seat_test, t_sf2,
+                            two_proportions, welch_from, wilson)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+
+# With `first` agents every turn draws: rounds goes 1, 2, 3; the 4th turn's decision sees the
+# ending.  Counted by hand: setup 1, turn 4 (the 4th stops at its decision), draw 3, wait 0,
+# `if rounds is 2` once (turn 2), its else twice (turns 1 and 3), the ending once.
+COUNTING = """\
+game "Counting"
+players 2
+
+deck standard, into stock
+
+zone stock: shared, face down
+zone hand: per player, seen by owner
+
+var rounds: number = 0
+
+game ends when rounds is 3:
+    end game with winner player 1
+
+setup:
+    shuffle stock
+
+turn:
+    choose:
+        draw:
+            move top card from stock to hand
+            add 1 to rounds
+        wait:
+            say "never chosen by first"
+    if rounds is 2:
+        say "two"
+    else:
+        say "not two"
+"""
+
+# The bigger hand wins; equal hands share the win.  `target` rounds: the option changes the
+# length of the game for certain.
+TIES = """\
+game "Ties"
+players 2
+option target = 1 from 1 to 20
+
+deck standard, into stock
+
+zone stock: shared, face down
+zone hand: per player, seen by owner
+
+var rounds: number = 0
+
+score: size of hand
+
+game ends when rounds is target:
+    end game by highest score
+
+setup:
+    shuffle stock
+
+turn:
+    choose:
+        draw:
+            move top card from stock to hand
+        pass:
+            say "pass"
+    add 1 to rounds
+"""
+
+
+@pytest.fixture
+def rules(tmp_path):
+    def write(name, text):
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return str(p)
+    return write
+
+
+def stats_json(capsys, *args):
+    code = main(["stats", *args, "--json"])
+    cap = capsys.readouterr()
+    assert code == 0, cap.err
+    return json.loads(cap.out)
+
+
+# ---- the statistics ---------------------------------------------------------------------------
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(5, 10)                  # the textbook example: 0.2366 .. 0.7634
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 20)                  # no success: from 0 to z²/(n+z²)
+    assert lo == 0 and hi == pytest.approx(1.959964 ** 2 / (20 + 1.959964 ** 2), rel=1e-6)
+
+
+def test_tests_known_values():
+    assert binomial_test(7, 10) == pytest.approx(0.34375)          # 2 * (120+45+10+1) / 1024
+    assert binomial_test(5, 10) == pytest.approx(1.0)
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(5.991464547107979, 2) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(30.0, 3) == pytest.approx(1.380e-6, rel=1e-3)
+    assert t_sf2(2.228138851986273, 10) == pytest.approx(0.05, abs=1e-9)
+    assert two_proportions(50, 100, 50, 100)["p_value"] == pytest.approx(1.0)
+    z = 0.1 / math.sqrt(0.45 * 0.55 * 2 / 100)             # 40% against 50% of 100 each
+    assert two_proportions(50, 100, 40, 100)["p_value"] == pytest.approx(math.erfc(z / 2 ** .5))
+    w = welch_from(10, 2, 30, 12, 2, 30)
+    assert w["df"] == pytest.approx(58) and w["p_value"] < 0.001
+    assert w["ci95"][0] < 2 < w["ci95"][1]
+    assert quantile([1, 2, 3, 4], 0.5) == 2.5 and quantile([7], 0.9) == 7
+
+
+def test_seat_test_says_which_test():
+    two = seat_test([60, 40])
+    assert two["test"].startswith("exact binomial") and not two["significant"]
+    three = seat_test([100, 40, 40])
+    assert three["test"].startswith("chi-square") and three["significant"]
+    assert seat_test([0, 0]) is None
+
+
+# ---- coverage ---------------------------------------------------------------------------------
+
+def test_coverage_counts_a_hand_counted_game(rules):
+    game = load(rules("count.cardrules", COUNTING))
+    cov = Coverage(game.model)
+    cg = CompiledGame(game.model, 2, coverage=cov)
+    st = cg.new_game(seed=3)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    got = {p.what: c for p, c in zip(cov.points, cov.counts)}
+    assert got == {"setup": 1, "turn": 4, "choose `draw`": 1 * 3, "choose `wait`": 0,
+                   "if (line 24)": 1, "else of the if at line 24": 2, "ending 1": 1}
+    lines = {p.what: p.line for p in cov.points}
+    assert lines["choose `wait`"] == 22 and lines["ending 1"] == 11
+
+
+def test_counted_game_plays_like_the_normal_one():
+    game = load(CRAZY)
+    cov = Coverage(game.model)
+    counted, normal = CompiledGame(game.model, 3, coverage=cov), game.compiled(3)
+    for seed in range(5):
+        a, b = counted.new_game(seed=seed), normal.new_game(seed=seed)
+        while not a.is_terminal():
+            act = a.legal_actions()[seed % len(a.legal_actions())]
+            assert b.legal_actions() == a.legal_actions()
+            a.apply_action(act)
+            b.apply_action(act)
+        assert (a.winners, a.decisions, a.turns) == (b.winners, b.decisions, b.turns)
+    assert sum(cov.counts) > 0 and normal.coverage is None
+
+
+def test_stats_json_and_coverage_never_run_first(capsys, rules):
+    path = rules("count.cardrules", COUNTING)
+    r = stats_json(capsys, path, "--agents", "first", "--games", "4", "--workers", "1")
+    assert r["games"] == 4 and r["players"] == 2
+    assert [s["seat"] for s in r["seats"]] == [1, 2]
+    assert r["seats"][0]["wins"] == 4 and r["seats"][0]["win_rate"] == 1.0
+    lo, hi = r["seats"][0]["ci95"]
+    assert (lo, hi) == pytest.approx(wilson(4, 4))
+    assert r["draws"] == 0 and r["no_winner"] == 0 and r["budget_stops"] == 0
+    for what in ("decisions", "turns"):
+        assert set(r["length"][what]) >= {"mean", "median", "p10", "p90", "max"}
+    assert r["length"]["decisions"]["mean"] == 3 and r["length"]["turns"]["max"] == 3
+    assert r["decisions"]["branching"] == 2 and r["decisions"]["forced_share"] == 0
+    first = r["coverage"][0]
+    assert (first["rule"], first["line"], first["taken"]) == ("turn", 22, 0)
+    assert r["never_run"] == 1
+    taken = {c["what"]: c["taken"] for c in r["coverage"]}
+    assert taken["choose `draw`"] == 12 and taken["turn"] == 16 and taken["ending 1"] == 4
+
+
+def test_shared_wins_are_not_two_wins(capsys, rules):
+    path = rules("ties.cardrules", TIES)
+    r = stats_json(capsys, path, "--games", "60", "--workers", "1", "--no-coverage")
+    shared = r["shared_wins"]
+    assert shared > 0 and "coverage" not in r
+    assert sum(s["wins"] for s in r["seats"]) + shared + r["no_winner"] == 60
+    assert all(s["shared_wins"] == shared for s in r["seats"])
+    assert main(["run", path, "--games", "60", "--workers", "1", "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)
+    assert run["shared"] == shared and sum(run["wins"]) + shared + run["no_winner"] == 60
+    assert run["wins"] == [s["wins"] for s in r["seats"]] and run["draws"] == 0
+
+
+def test_budget_stops_are_counted(capsys, rules):
+    path = rules("ties.cardrules", TIES)
+    r = stats_json(capsys, path, "--games", "5", "--workers", "1", "--max-steps", "2",
+                   "--set", "target=20")
+    assert r["budget_stops"] == 5 and r["errors"] == 5 and r["no_winner"] == 5
+
+
+# ---- workers ----------------------------------------------------------------------------------
+
+TIMING = ("seconds", "games_per_second", "workers")
+
+
+def _untimed(text):
+    r = json.loads(text)
+    for k in TIMING:
+        r.pop(k, None)
+    return r
+
+
+def test_workers_give_identical_results(capsys):
+    outs = []
+    for k in ("1", "2"):
+        assert main(["stats", CRAZY, "--players", "3", "--games", "40", "--seed", "9",
+                     "--workers", k, "--json"]) == 0
+        outs.append(_untimed(capsys.readouterr().out))
+    assert outs[0] == outs[1] and outs[0]["coverage"]
+    runs = []
+    for k in ("1", "2"):
+        assert main(["run", CRAZY, "--games", "40", "--workers", k, "--json"]) == 0
+        runs.append(_untimed(capsys.readouterr().out))
+    assert runs[0] == runs[1]
+
+
+# ---- compare and the report -------------------------------------------------------------------
+
+def test_compare_finds_what_truly_differs(capsys, rules):
+    path = rules("ties.cardrules", TIES)
+    assert main(["compare", path, "--a-set", "target=2", "--b-set", "target=10", "--games", "80",
+                 "--workers", "1", "--json"]) == 0
+    c = json.loads(capsys.readouterr().out)
+    d = {x["what"]: x for x in c["differences"]}
+    length = d["mean decisions per game"]
+    assert length["a"] == 2 and length["b"] == 10 and length["significant"]
+    assert c["a"]["options"] == {"target": 2} and c["b"]["options"] == {"target": 10}
+    assert main(["compare", path, "--a-set", "target=3", "--b-set", "target=3"]) == 2
+    assert "same game" in capsys.readouterr().err
+
+
+def test_compare_does_not_call_noise_significant():
+    a = {"games": 100, "players": 2, "draws": 0, "shared_wins": 0, "budget_stops": 0,
+         "length": {"decisions": {"mean": 10, "sd": 3}, "turns": {"mean": 10, "sd": 3}},
+         "seats": [{"seat": 1, "wins": 50, "win_rate": .5}, {"seat": 2, "wins": 50, "win_rate": .5}]}
+    b = json.loads(json.dumps(a))
+    b["seats"][0].update(wins=53, win_rate=.53)
+    b["length"]["decisions"]["mean"] = 10.3
+    assert not any(x["significant"] for x in compare_reports(a, b)["differences"])
+
+
+def test_report_is_written(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "r.html"
+    assert main(["stats", CRAZY, "--games", "20", "--workers", "1", "--report", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == 3
+    assert "Crazy Eights" in page and "Rule coverage" in page
+    text = capsys.readouterr().out
+    assert "win rate" in text and "rule coverage" in text
+
+
+def test_report_without_matplotlib_says_how(monkeypatch, capsys):
+    import builtins
+    real = builtins.__import__
+
+    def no_mpl(name, *a, **k):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", no_mpl)
+    assert main(["stats", CRAZY, "--games", "2", "--report", "x.html"]) == 2
+    assert "rulelang[report]" in capsys.readouterr().err
+
+
+def test_check_simulate_same_for_any_workers(capsys):
+    folder = os.path.join(HERE, "simulate")
+    outs = []
+    for k in ("1", "2"):
+        main(["check", "--simulate", "8", folder, "--workers", k, "--json"])
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert {d["code"] for d in outs[0]} >= {"RL901", "RL904"}
+
+
+def test_playouts_of_mc_are_not_counted(capsys):
+    r = stats_json(capsys, CRAZY, "--agents", "mc:8,random", "--games", "3", "--workers", "1")
+    taken = {c["what"]: c["taken"] for c in r["coverage"]}
+    turns = round(r["length"]["turns"]["mean"] * 3)
+    assert taken["setup"] == 3 and taken["turn"] == turns + 3   # each game's last turn: its end
