@@ -1461,8 +1461,7 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     a card of the deck by name, or ``top of`` a zone whose top the chooser sees."""
     if where is None:
         return False
-    while isinstance(where, (Expanded, Arg)) or (
-            c.refs.get(id(where), ("",))[0] == "expanded"):
+    while isinstance(where, (Expanded, Arg)) or _ref_kind(c, where) == "expanded":
         where = where.body if isinstance(where, Expanded) else where.expr if isinstance(where, Arg) \
             else c.refs[id(where)][1]
     if isinstance(where, A.BoolOp):
@@ -1477,10 +1476,19 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     return False
 
 
+def _ref_kind(c, e) -> str:
+    """The kind of what the checker resolved ``e`` to; '' when its entry is not a (kind, ...)
+    tuple (some nodes keep a slot number there: `any card in Z where ...` keeps its card's)."""
+    ref = c.refs.get(id(e))
+    return ref[0] if isinstance(ref, tuple) and ref else ""
+
+
 def _public_card(c, e, chooser, oid) -> bool:
     while isinstance(e, (Expanded, Arg)):
         e = e.body if isinstance(e, Expanded) else e.expr
     ref = c.refs.get(id(e))
+    if not isinstance(ref, tuple):
+        ref = None
     if ref is not None and ref[0] == "expanded":
         return _public_card(c, ref[1], chooser, oid)
     if ref is not None and ref[0] in ("var", "var_of", "card_name"):
