@@ -538,7 +538,7 @@ KNOWN: dict = {
     # not in the list, and nobody is fixing it yet: a player that is `none` used as a
     # player (`choose by p1` with `var p1: player = none`, `hand of p1`, `end game with winner
     # p1`) indexes the zones and seats with -1: a wrong zone, "Player 0 wins!" or an IndexError
-    r"internal:run:IndexError@compiler\.py": "UNASSIGNED: a `none` player used as a player "
+    r"internal:run:IndexError@(compiler|runtime)\.py": "UNASSIGNED: a `none` player used as a player "
                                             "(tests/fuzz_findings/internal_run_IndexError_*)",
     r"(hang|memory):run": "sec-limits: magnitude of numbers (`set x to x * x` in a loop) and "
                           "expression size (parsing 10k `and`s takes seconds)",
