@@ -588,6 +588,8 @@ def main(argv=None) -> int:
     ap.add_argument("--findings", help="minimise one input of each class into this folder")
     ap.add_argument("--minimise-budget", type=float, default=120.0, help="seconds per class")
     ap.add_argument("--replay", nargs="+", metavar="FILE", help="run these rule files instead")
+    ap.add_argument("--max-seconds", type=float, metavar="S",
+                    help="stop starting inputs after S seconds and report (for a long run)")
     ap.add_argument("--skip-known-slow", action="store_true",
                     help="skip inputs with the tags of KNOWN_SLOW_TAGS (as the CI test does)")
     ap.add_argument("--show", type=int, metavar="N", help="print input N of --seed and stop")
@@ -613,7 +615,8 @@ def main(argv=None) -> int:
             return 1 if bad else 0
         log = open(args.log, "a") if args.log else sys.stderr
         camp.run(args.count, args.start, log=log, every=args.every,
-                 skip=skip_known_slow if args.skip_known_slow else None)
+                 skip=skip_known_slow if args.skip_known_slow else None,
+                 stop_at=time.monotonic() + args.max_seconds if args.max_seconds else None)
         summary = camp.summary()
         if args.findings:
             summary["findings"] = camp.save_findings(args.findings, args.minimise_budget)
