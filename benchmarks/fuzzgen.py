@@ -49,7 +49,7 @@ PLAIN_INTS = ["0", "1", "2", "3", "4", "5", "7", "8", "10", "12", "13", "20"]
 NASTY_STRINGS = [
     "\x1b[2J\x1b[H", "\x1b]0;owned\x07", "\x1b]8;;http://example.invalid\x07link\x1b]8;;\x07",
     "\rPlayer 2 wins!", "\x07\x08\x08\x08", "\x00nul", "\x7f\x9b31m", "\u202eevil", "\u200b",
-    "[bold red]FUZZMARK[/bold red]", "[link=http://example.invalid]FUZZMARK[/link]", "[/]",
+    "[bold red]FUZZMARKB[/bold red]", "[link=http://example.invalid]FUZZMARKL[/link]", "[/]",
     "[", "]", "[[", "[red", "\\[x]", "{0}", "%s%n", "\t", "\ufeff", "\ud7ff", "é♥🂡",
     "x" * 5000, "FUZZMARK",
 ]
