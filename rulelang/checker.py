@@ -417,7 +417,8 @@ class Checker:
                            o.span, "add it to the choices or pick one of them")
             if typ == SYMBOL:
                 for c in o.choices:
-                    self.symbols.setdefault(c, len(self.symbols))
+                    if isinstance(c, str):      # not `yes` or 5 of a list RL141 rejects
+                        self.symbols.setdefault(c, len(self.symbols))
         if o.low is not None and typ == NUMBER and not (o.low <= d <= o.high):
             self.error("RL142", f"the default {d} of option `{o.name}` is outside {o.low} to {o.high}",
                        o.span, f"give a default from {o.low} to {o.high}")
