@@ -981,9 +981,12 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
+              progress=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
-    players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
+    players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal).
+    Ctrl-C during the games raises :class:`~rulelang.simulate.SimulationInterrupted` holding
+    every diagnostic found so far (the static ones too)."""
     from .diagnostics import RuleFileError
     from .loader import Game, check_file
     from .render import internal_error
@@ -1009,9 +1012,13 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                             seen.add((d.code, d.message))
                             diags.append(d)
             if simulate and not any(d.is_error for d in diags):
-                from .simulate import simulate as run_simulation
-                diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                            workers=workers))
+                from .simulate import SimulationInterrupted, simulate as run_simulation
+                try:
+                    diags.extend(run_simulation(path, simulate, overrides, include=include,
+                                                workers=workers, progress=progress))
+                except SimulationInterrupted as stop:
+                    stop.diagnostics = sorted(diags + stop.diagnostics, key=_sort_key)
+                    raise
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -1059,11 +1066,34 @@ def cmd_check(args) -> int:
             files.append(path)
     args.files = files
     per_file = []
+    stopped = None                    # Ctrl-C during --simulate: (games played, of how many)
+    bars = []
+
+    def progress(total):
+        """A progress bar for the random games of --simulate (on a terminal only)."""
+        from .parallel import progress_bar
+        if args.quiet or args.json:
+            return None
+        bar, advance = progress_bar(err.console, total, "simulating")
+        if bar is not None:
+            bar.start()
+            bars.append(bar)
+        return advance
+
+    from .simulate import SimulationInterrupted
     for path in files:
-        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
-                               _workers(args))
+        try:
+            diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
+                                   _workers(args), progress)
+        except SimulationInterrupted as stop:
+            diags, bad, stopped = stop.diagnostics, False, (stop.played, stop.total)
+        finally:
+            while bars:
+                bars.pop().stop()
         internal |= bad
         per_file.append((path, diags))
+        if stopped is not None:
+            break
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
     unknown = [_unknown_set_option(diags) for _path, diags in per_file]
     if per_file and all(u is not None for u in unknown) and not internal:
@@ -1103,6 +1133,12 @@ def cmd_check(args) -> int:
                 out.blank()
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))
+    if stopped is not None:
+        err.text(f"interrupted: {stopped[0]:,} of {stopped[1]:,} random games of {per_file[-1][0]} "
+                 f"were played; the report above is what they found"
+                 + (f" ({len(files) - len(per_file)} more file(s) not checked)"
+                    if len(per_file) < len(files) else ""))
+        return EXIT_INTERRUPTED
     if internal:
         return EXIT_INTERNAL
     return EXIT_ERRORS if n_err else EXIT_OK
@@ -1234,7 +1270,9 @@ agents: random (uniform among the legal choices, seeded from --seed and the seat
         first (always the first legal choice),
         mc (flat Monte Carlo: plays each choice out in random games of worlds sampled from
             what its seat sees, never the hidden cards; stronger and slower; mc:N plays
-            N playouts per decision, default 100)."""
+            N playouts per decision, default 100),
+        ismcts (information-set MCTS: one search tree over worlds sampled from what its seat
+            sees; ismcts:N runs N iterations per decision, default 200; see docs/ai.md)."""
 
 PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own
