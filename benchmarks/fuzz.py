@@ -514,13 +514,6 @@ class Campaign:
 # matched at the start of the class) -> what fixes it.  The CI test does not fail on these; the
 # lead removes an entry once the fix is merged.
 KNOWN: dict = {
-    r"unsafe-output:": "sec-input: rule-file text made safe for the terminal (control characters, "
-                       "rich markup)",
-    r"(memory|hang):check(:MemoryError)?@loader\.py": "sec-input: `extends` confined, with a size "
-                                                      "limit (`extends \"/dev/zero\"`)",
-    # not in the list: a NUL in the path (`extends "\x00"`) makes os.path.realpath raise
-    r"internal:check:ValueError\(embedded null byte\)@loader\.py": "sec-input: `extends` (its new "
-                                                                "path check must refuse a NUL byte)",
     r"internal:\w+:ValueError\(int digits\)": "sec-limits: magnitude of numbers (a 5000-digit number)",
     # (only where deep nesting shows: a RecursionError elsewhere is a new class)
     r"internal:check:RecursionError@(cli\.py:check_one|parser\.py|checker\.py|codegen\.py)":
@@ -529,8 +522,8 @@ KNOWN: dict = {
         "sec-limits: expression size (a 20k-term sum, 10k `not`s)",
     r"internal:\w+:(SyntaxError|IndentationError)\(too many": "sec-limits: nesting depth (Python's "
                                                              "limits on nested blocks)",
-    r"hang:check@(checker|parser)\.py": "compiler: expanded size of (chained) defines; sec-limits: "
-                                        "expression size",
+    r"hang:check@(checker|parser)\.py": "sec-limits: expression size (chained defines are fixed "
+                                        "by the merge of compiler)",
     r"hang:check@(codegen|compiler|rulegen)\.py": "sec-limits: players (a range compiled count by "
                                                   "count) and expression size",
     # not in the list, and nobody is fixing it yet: a player that is `none` used as a
