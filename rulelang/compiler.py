@@ -478,8 +478,18 @@ class CompiledGame:
         return lambda g, fr: list(range(n))
 
     def x_Seat(self, e):
+        self.seat_problem(e)
         v = e.number - 1
         return lambda g, fr: v
+
+    def seat_problem(self, e) -> None:
+        """RL133 for `player K` when fewer than K play: the checker knows only the largest
+        number of players (`players 1 to 2` with `player 2` played with 1 was an IndexError)."""
+        if e.number > self.n:
+            p = ("RL133", f"there is no player {e.number} when {self.n} "
+                 f"player{'s play' if self.n != 1 else ' plays'}", e.span)
+            if p not in self.problems:
+                self.problems.append(p)
 
     def x_Unary(self, e):
         op = e.op
