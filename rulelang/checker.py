@@ -434,6 +434,10 @@ class Checker:
 
         self.check_declared_names(by_type)
         self.symbols: dict = {}       # before the options: word options add their words
+        # known before any expression is checked: `score of` may appear in an option's,
+        # attribute's or variable's value, which are checked before the score itself
+        self.score = first(A.Score)
+        self.in_score = False           # checking the score itself: `score of` would loop
         self.options = {}
         for o in by_type.get(A.Option, []):
             self.check_option(o)
@@ -482,11 +486,14 @@ class Checker:
             else:
                 sp = leaving[0].span
                 self.check_var(A.Var("out", "number", True, A.Int(0, sp), False, sp))
-        self.score = first(A.Score)
         self.score_ctx = Context()
         if self.score is not None:
             s = Scope(self.score_ctx)
-            self.expect(self.score.expr, NUMBER, s, "a score")
+            self.in_score = True
+            try:
+                self.expect(self.score.expr, NUMBER, s, "a score")
+            finally:
+                self.in_score = False
 
         self.check_deck_decl()
 
@@ -499,6 +506,7 @@ class Checker:
         for special in ("setup", "turn"):
             if special in self.rules:
                 self.rules[special].used = True
+        self.checked_rules: set = set()     # before the endings: their blocks may run rules
         self.endings = []
         for e in by_type.get(A.Ending, []):
             ctx = Context()
@@ -509,7 +517,6 @@ class Checker:
             self.endings.append((e, ctx, body_ctx))
         # Rules are checked in an order where callers come first, so that parameter types can be
         # learnt from the first call.
-        self.checked_rules: set = set()
         for name in ("setup", "turn"):
             if name in self.rules:
                 self.check_rule(self.rules[name])
@@ -549,7 +556,8 @@ class Checker:
                            o.span, "add it to the choices or pick one of them")
             if typ == SYMBOL:
                 for c in o.choices:
-                    self.symbols.setdefault(c, len(self.symbols))
+                    if isinstance(c, str):      # not `yes` or 5 of a list RL141 rejects
+                        self.symbols.setdefault(c, len(self.symbols))
         if o.low is not None and typ == NUMBER and not (o.low <= d <= o.high):
             self.error("RL142", f"the default {d} of option `{o.name}` is outside {o.low} to {o.high}",
                        o.span, f"give a default from {o.low} to {o.high}")
@@ -723,7 +731,36 @@ class Checker:
             return NONE
         s = Scope(self.attr_ctx)
         s.new_slot("card", CARD)
-        return self.expr(expr, s)
+        t = self.expr(expr, s)
+        moving = self.state_part(expr)
+        if moving is not None:
+            self.error("RL167", "an attribute's value cannot depend on the state of the game",
+                       moving.span, "an attribute is worked out once for each card, before the "
+                       "game starts: use the card, options and numbers, or a `define` for the rest")
+        return t
+
+    def state_part(self, e):
+        """The first part of an attribute's value that depends on the game's state (zones,
+        players, scores, dice), or None.  Attribute values are worked out when the game is
+        compiled, before there is a state: ``roll d6`` would always be the same number and
+        ``score of`` could not be worked out at all."""
+        if isinstance(e, (A.Roll, A.CardQuery, A.TotalOf, A.IsEmpty, A.Seat)):
+            return e
+        if isinstance(e, A.Keyword) and e.word != "number of players":
+            return e
+        if isinstance(e, A.Unary) and e.op not in ("not", "neg", "rank after", "rank before"):
+            return e
+        if isinstance(e, (A.Name, A.Of)) and e.name in self.zones:
+            return e
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            for item in (v if isinstance(v, tuple) else (v,)):
+                for sub in (item if isinstance(item, tuple) else (item,)):
+                    if isinstance(sub, A.Expr):
+                        found = self.state_part(sub)
+                        if found is not None:
+                            return found
+        return None
 
     def check_var(self, v: A.Var):
         s = Scope(self.var_ctx)
@@ -1262,6 +1299,10 @@ class Checker:
             if self.score is None:
                 self.error("RL181", "`score of` but the game declares no score", e.span,
                            "add a line such as `score: size of won`")
+            elif self.in_score:
+                self.error("RL187", "the score uses `score of`: working it out would never end",
+                           e.span, "write the score from zones and variables, e.g. "
+                           "`score: size of won`")
             self.expect(e.operand, PLAYER, s, "whose score")
             return NUMBER
         if op == "not":
@@ -1814,8 +1855,7 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     a card of the deck by name, or ``top of`` a zone whose top the chooser sees."""
     if where is None:
         return False
-    while isinstance(where, (Expanded, Arg)) or (
-            c.refs.get(id(where), ("",))[0] == "expanded"):
+    while isinstance(where, (Expanded, Arg)) or _ref_kind(c, where) == "expanded":
         where = where.body if isinstance(where, Expanded) else where.expr if isinstance(where, Arg) \
             else c.refs[id(where)][1]
     if isinstance(where, A.BoolOp):
@@ -1830,10 +1870,19 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     return False
 
 
+def _ref_kind(c, e) -> str:
+    """The kind of what the checker resolved ``e`` to; '' when its entry is not a (kind, ...)
+    tuple (some nodes keep a slot number there: `any card in Z where ...` keeps its card's)."""
+    ref = c.refs.get(id(e))
+    return ref[0] if isinstance(ref, tuple) and ref else ""
+
+
 def _public_card(c, e, chooser, oid) -> bool:
     while isinstance(e, (Expanded, Arg)):
         e = e.body if isinstance(e, Expanded) else e.expr
     ref = c.refs.get(id(e))
+    if not isinstance(ref, tuple):
+        ref = None
     if ref is not None and ref[0] == "expanded":
         return _public_card(c, ref[1], chooser, oid)
     if ref is not None and ref[0] in ("var", "var_of", "card_name"):

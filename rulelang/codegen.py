@@ -358,6 +358,7 @@ class ExprGen:
         raise Unsupported(w)
 
     def g_Seat(self, e, env):
+        self.cg.seat_problem(e)
         return str(int(e.number) - 1)
 
     def g_Unary(self, e, env):

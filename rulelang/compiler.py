@@ -386,6 +386,14 @@ class CompiledGame:
         copies = self.n if per_player else (
             int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
         rank_numbers = dict(m.ranks)
+        # Count before building: `copies 100000` would build millions of cards first.
+        per_copy = (len(dt.suits) * len(dt.ranks) + sum(len(ranks) for _, ranks in dt.own_suits)
+                    + sum(len(names) for group, names, _ in dt.extras
+                          if include and group == deck.with_group))
+        if max(0, copies) * per_copy > MAX_CARDS:
+            self.problems.append(("RL172", f"{copies * per_copy} cards is more than the "
+                                  f"{MAX_CARDS} a game may use", deck.span))
+            copies = 1              # go on with one deck: the problem stops the game anyway
         cycle = set()
         per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits) + sum(
             len(names) for group, names, _r in dt.extras if include and group == deck.with_group)
@@ -556,8 +564,18 @@ class CompiledGame:
         return lambda g, fr: list(range(n))
 
     def x_Seat(self, e):
+        self.seat_problem(e)
         v = e.number - 1
         return lambda g, fr: v
+
+    def seat_problem(self, e) -> None:
+        """RL133 for `player K` when fewer than K play: the checker knows only the largest
+        number of players (`players 1 to 2` with `player 2` played with 1 was an IndexError)."""
+        if e.number > self.n:
+            p = ("RL133", f"there is no player {e.number} when {self.n} "
+                 f"player{'s play' if self.n != 1 else ' plays'}", e.span)
+            if p not in self.problems:
+                self.problems.append(p)
 
     def x_Unary(self, e):
         op = e.op

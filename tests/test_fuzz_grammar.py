@@ -1,0 +1,129 @@
+"""Grammar-aware fuzzing: generated and mutated rule files never break `check` or a short `run`.
+
+`benchmarks/fuzz.py` makes inputs from the grammar, as plausible games and as mutants of the
+files of rules/ and examples/ (`benchmarks/fuzzgen.py`), and runs each through `rulelang check`
+and, when it checks clean, `rulelang run --max-steps 300`, in a child process with a 10 s and
+1 GB limit.  Here a fixed seed and a fixed number of inputs (``FUZZ_CI`` below, about a minute
+on two cores); ``RULELANG_FUZZ_LONG=N`` runs N inputs instead (a long run: see docs/security.md,
+section Fuzzing, or use ``python -m benchmarks.fuzz`` which also minimises what it finds).
+
+Each failure has a class (``internal:check:RecursionError@cli.py:check_one``, ``hang:run@...``).
+Classes that other changes of issue 11 are fixing are listed in ``benchmarks.fuzz.KNOWN``: this
+test reports them but does not fail on them.  Any other class fails the test with the input's
+number, to be replayed with ``python -m benchmarks.fuzz --show N``.
+"""
+import glob
+import os
+import time
+
+import pytest
+
+from benchmarks import fuzz
+from benchmarks.fuzzgen import make_input
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEED = 20261122
+FUZZ_CI = 1500
+LONG = int(os.environ.get("RULELANG_FUZZ_LONG", "0"))
+WORKERS = int(os.environ.get("RULELANG_FUZZ_WORKERS", "2"))
+FINDINGS = sorted(glob.glob(os.path.join(ROOT, "tests", "fuzz_findings", "*.cardrules")))
+
+
+@pytest.fixture(scope="module")
+def campaign():
+    fuzz.warm_up()
+    camp = fuzz.Campaign(SEED, workers=WORKERS)
+    yield camp
+    camp.close()
+
+
+def test_generated_inputs_never_fail_in_an_unknown_way(campaign, capsys):
+    count = LONG or FUZZ_CI
+    t0 = time.monotonic()
+    campaign.run(count, skip=None if LONG else fuzz.skip_known_slow)
+    took = time.monotonic() - t0
+    s = campaign.summary()
+    classes = ", ".join(f"{c} x{v['count']}" for c, v in s["classes"].items())
+    with capsys.disabled():
+        print(f"\nfuzz: {s['inputs']} inputs ({s['skipped']} skipped) in {took:.1f} s; slowest {s['slowest']['wall_s']} s "
+              f"(#{s['slowest']['index']}), largest {s['largest']['maxrss_mb']} MB; "
+              f"classes: {classes or 'none'}")
+    assert s["inputs"] + s["skipped"] == count
+    # The generators reach every stage: diagnostics, clean checks and runs, from each source.
+    for source in ("grammar", "game", "mutant"):
+        assert any(k.startswith(source + "/check/diagnostics") for k in s["outcomes"]), source
+    assert any(k.startswith(("game/run/clean", "mutant/run/clean")) for k in s["outcomes"])
+    unknown = {c: v for c, v in s["classes"].items() if not fuzz.known_class(c)}
+    assert not unknown, "\n".join(
+        f"{c}: {v['count']} inputs, first #{v['first_index']} "
+        f"(python -m benchmarks.fuzz --seed {SEED} --show {v['first_index']})\n"
+        + campaign.classes[c]["tb"][-1500:] for c, v in unknown.items())
+    # (A hang past 10 s, memory past 1 GB and a crashed child are classes too: none unknown.)
+
+
+@pytest.mark.parametrize("path", FINDINGS, ids=[os.path.basename(p) for p in FINDINGS])
+def test_fuzz_finding_no_longer_fails(path):
+    """Each saved reproducer (tests/fuzz_findings/) checks and runs without failing, unless its
+    class (its first line) is one that another change is fixing: then it is an expected failure,
+    not run (a hang would cost 10 s) until the class leaves ``fuzz.KNOWN``."""
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        text = fh.read()
+    first = text.split("\n", 1)[0]
+    if first.startswith("# fuzz finding: ") and fuzz.known_class(first[16:].strip()):
+        pytest.xfail(f"{first[16:].strip()}: {fuzz.known_class(first[16:].strip())}")
+    fuzz.warm_up()
+    camp = fuzz.Campaign(SEED, workers=1)
+    try:
+        res = camp.pool.run(text)
+    finally:
+        camp.close()
+    cls = fuzz.classify(res)
+    if cls and fuzz.known_class(cls):
+        pytest.xfail(f"{cls}: {fuzz.known_class(cls)}")
+    assert cls is None, (cls, (res.get("tb") or res.get("hang_tb") or "")[-1500:])
+
+
+def test_inputs_are_a_function_of_seed_and_number():
+    assert make_input(5, 17) == make_input(5, 17)
+    texts = {make_input(5, i)[1] for i in range(40)}
+    assert len(texts) > 30
+    assert {make_input(5, i)[0] for i in range(40)} == {"grammar", "game", "mutant"}
+
+
+def test_a_long_said_text_renders_in_linear_time():
+    """Found by the fuzzer: the red-card highlighting was quadratic in the length of a word."""
+    from rulelang.render import say_text
+    t0 = time.process_time()
+    say_text(0, "x" * 200_000 + " 7♥")
+    assert time.process_time() - t0 < 2.0
+
+
+def _spin(path, text, steps):
+    while True:
+        pass
+
+
+def _hog(path, text, steps):
+    block = bytearray(2 << 30)          # past the 1 GB limit: a MemoryError
+    return {"stage": "check", "check": 0, "n": len(block)}
+
+
+def _crash(path, text, steps):
+    return fuzz.check_and_run(path, 'game "x"\nplayers 2\n', steps) | {"check": 3, "exc": "KeyError",
+                                                                       "where": ["x.py", "f"], "tb": "tb"}
+
+
+def test_the_pool_sees_hangs_memory_and_internal_errors(tmp_path):
+    """The oracles can fail: a child that spins, one that allocates 2 GB, one that reports exit 3."""
+    fuzz.warm_up()
+    pool = fuzz.Pool(str(tmp_path), 1, time_limit=1.0, target=_spin)
+    t0 = time.monotonic()
+    res = pool.run("")
+    assert fuzz.classify(res).startswith("hang:") and time.monotonic() - t0 < 1.0 * fuzz.WALL_SLACK + 5
+    pool.target = _hog
+    res = pool.run("")
+    assert fuzz.classify(res).startswith("memory:"), res
+    pool.target = _crash
+    assert fuzz.classify(pool.run("")) == "internal:check:KeyError@x.py:f"
+    pool.target = fuzz.check_and_run
+    assert fuzz.classify(pool.run(open(os.path.join(ROOT, "examples", "sevens.cardrules")).read())) is None
