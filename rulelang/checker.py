@@ -1770,6 +1770,8 @@ def _canon(c: "Checker", e, oid):
         if e.word == "random player":
             return ("random", object())
         ref = c.refs.get(id(e), ("you", -1))
+        if not isinstance(ref, tuple):          # a bare number (a seat, a constant)
+            ref = ("you", -1)
         if e.word == "you":
             return ("you", oid, ref[1])
         if e.word in ("next player", "previous player"):
@@ -1778,6 +1780,8 @@ def _canon(c: "Checker", e, oid):
     if isinstance(e, A.Roll):
         return ("random", object())
     ref = c.refs.get(id(e))
+    if not isinstance(ref, tuple):              # none, or a bare number (a constant's value)
+        ref = None
     if ref is not None and ref[0] == "expanded":
         return _canon(c, ref[1], oid)
     if isinstance(e, A.Name):
