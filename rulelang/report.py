@@ -196,6 +196,16 @@ def compare_renderable(c: dict, label_a: str, label_b: str):
     for key, r in (("A", a), ("B", b)):
         line = _seat_line(r)
         lines.append(Text(f"{key}: ") + line)
+    cov = c.get("coverage") or {}
+    for side, other, items in (("A", "B", cov.get("only_a") or []), ("B", "A", cov.get("only_b") or [])):
+        if items:
+            lines.append(Text(""))
+            lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
+            for e in items[:12]:
+                lines.append(Text(f"  {e['file']}:{e['line']}  {e['rule']}: {e['what']}  "
+                                  f"({e['taken']} times)"))
+            if len(items) > 12:
+                lines.append(Text(f"  ... and {len(items) - 12} more"))
     lines.append(Text(""))
     lines.append(Text("in short: " + verdict(c), style="bold"))
     return Group(*lines)
@@ -222,6 +232,13 @@ def verdict(c: dict) -> str:
                         f"from {_pct(d['a'])} to {_pct(d['b'])}")
         elif d["what"].startswith("share"):
             said.append(f"{d['what']} {_pct(d['a'])} → {_pct(d['b'])}")
+    cov = c.get("coverage") or {}
+    if cov.get("only_a"):
+        n = len(cov["only_a"])
+        said.append(f"{n} place{'s' if n != 1 else ''} of the rules that ran in A never ran in B")
+    if cov.get("only_b"):
+        n = len(cov["only_b"])
+        said.append(f"{n} place{'s' if n != 1 else ''} of the rules ran only in B")
     sa, sb = c["a"].get("seat_advantage"), c["b"].get("seat_advantage")
     if sa and sb and sa["significant"] != sb["significant"]:
         said.append("a seat advantage in A is gone in B" if sa["significant"]

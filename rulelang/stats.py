@@ -440,7 +440,25 @@ def compare_reports(a: dict, b: dict) -> dict:
         t.update({"what": f"share of {label}", "a": a[key] / na if na else 0.0,
                   "b": b[key] / nb if nb else 0.0, "significant": t["p_value"] < ALPHA})
         out.append(t)
-    return {"a": a, "b": b, "differences": out}
+    return {"a": a, "b": b, "differences": out, "coverage": coverage_differences(a, b)}
+
+
+def coverage_differences(a: dict, b: dict) -> dict:
+    """The places of the rules (a rule, an alternative, a branch, an ending: by rule, what and
+    source line) that ran in the games of one report and never in the other's: a house rule
+    that makes a branch dead, or brings one to life, shows here.  Empty lists when a report has
+    no coverage (``--no-coverage``)."""
+    def key(e):
+        return (e["rule"], e["what"], e["source"])
+
+    def ran(r):
+        return {key(e): e for e in r.get("coverage") or () if e["taken"]}
+    known_a = {key(e) for e in a.get("coverage") or ()}
+    known_b = {key(e) for e in b.get("coverage") or ()}
+    ra, rb = ran(a), ran(b)
+    only_a = [dict(e, taken_b=0) for k, e in ra.items() if k in known_b and k not in rb]
+    only_b = [dict(e, taken_a=0) for k, e in rb.items() if k in known_a and k not in ra]
+    return {"only_a": only_a, "only_b": only_b}
 
 
 def welch_from(ma, sa, na, mb, sb, nb) -> dict:

@@ -94,6 +94,8 @@ def add_commands(sub, cli) -> None:
     p.add_argument("--b-set", action="append", type=cli._set_value, metavar="NAME=VALUE",
                    help="an option for side B only (repeatable)")
     _common(p, cli, 1000)
+    p.add_argument("--no-coverage", action="store_true",
+                   help="skip rule coverage (the places of the rules that ran on one side only)")
     p.set_defaults(func=lambda args: cmd_compare(args, cli))
 
 
@@ -185,7 +187,8 @@ def cmd_compare(args, cli) -> int:
         sides.append((path, opts, s))
     reports = []
     for key, (path, opts, (game, n, names)) in zip("AB", sides):
-        reports.append(_play(cli, path, game, n, names, args, err, False, f"playing {key}"))
+        reports.append(_play(cli, path, game, n, names, args, err, not args.no_coverage,
+                             f"playing {key}"))
         if reports[-1].get("interrupted"):
             break
     if len(reports) < 2:            # Ctrl-C while A was played: what there is of A

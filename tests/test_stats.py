@@ -242,6 +242,22 @@ def test_compare_finds_what_truly_differs(capsys, rules):
     assert "same game" in capsys.readouterr().err
 
 
+def test_compare_lists_the_places_that_ran_on_one_side_only(capsys):
+    # the jokers option brings the joker rules to life: they run in B's games and never in A's
+    ftl = os.path.join(os.path.dirname(CRAZY), "..", "rules", "follow_the_leader.cardrules")
+    assert main(["compare", ftl, "--a-set", "jokers=no", "--b-set", "jokers=yes", "--games", "40",
+                 "--workers", "1", "--json"]) == 0
+    c = json.loads(capsys.readouterr().out)
+    only_b = c["coverage"]["only_b"]
+    assert c["coverage"]["only_a"] == []
+    assert any("joker_was" in e["what"] for e in only_b)
+    assert all(e["taken"] > 0 and e["taken_a"] == 0 for e in only_b)
+    assert main(["compare", ftl, "--a-set", "jokers=no", "--b-set", "jokers=yes", "--games", "40",
+                 "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "ran in B's games, never in A's:" in text and "ran only in B" in text
+
+
 def test_compare_does_not_call_noise_significant():
     a = {"games": 100, "players": 2, "draws": 0, "shared_wins": 0, "budget_stops": 0,
          "length": {"decisions": {"mean": 10, "sd": 3}, "turns": {"mean": 10, "sd": 3}},
