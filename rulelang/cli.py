@@ -1177,7 +1177,14 @@ def error_entries(text: str) -> dict:
     entries = {}
     current = None
     lines: list = []
+    fenced = False                      # inside a ``` block a line starting with # is code
     for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or line.startswith("```"):
+            if current is not None:
+                lines.append(line)
+            continue
         m = re.match(r"^#{2,3}\s+`?(RL\d+)`?\b", line)
         if m or (line.startswith("## ") and current is not None):
             if current is not None:
