@@ -230,6 +230,21 @@ def _pick(legal: list, key: int, seat: int, k: int) -> int:
     return best
 
 
+def fast_policy(agents: list) -> Optional[list]:
+    """For :meth:`rulelang.runtime.State.playout`: one function ``number of choices -> index``
+    per seat that chooses exactly as these agents would (the same draws from the same
+    generators), or None when an agent is not such a simple function of its legal choices."""
+    out = []
+    for ag in agents:
+        if type(ag) is UniformRandom:
+            out.append(ag.rng.randrange)         # what UniformRandom.act draws
+        elif type(ag) is FirstChoice:
+            out.append((0).__mul__)              # index 0 whatever the number of choices
+        else:
+            return None
+    return out
+
+
 AGENTS: dict[str, type] = {cls.name: cls
                            for cls in (UniformRandom, FirstChoice, MonteCarlo, HumanAgent)}
 

@@ -118,3 +118,23 @@ def test_compiled_game_playout_is_new_game_then_playout():
     a = cg.playout(11, _policy_fn)
     b, _, _ = _api_game(cg, 11, "policy")
     assert a.is_terminal() and a.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("path,n,agents", [
+    ("rules/ciq.cardrules", 3, None),
+    ("rules/attack_speed.cardrules", 2, ["random", "first"]),
+    ("examples/crazy_eights.cardrules", 4, ["first", "random", "random", "first"]),
+])
+def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, monkeypatch):
+    """stats.play_games (run --games, stats, compare) takes the fast path for random and first;
+    its records (with the choices offered and forced) and rule coverage are the API's."""
+    from rulelang import agents as agents_mod
+    from rulelang import stats
+    fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    stats._CACHE.clear()
+    monkeypatch.setattr(agents_mod, "fast_policy", lambda agents: None)
+    api = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    assert fast.records == api.records
+    assert any(r[stats.DECISIONS] > 0 for r in fast.records)
+    assert [r[-1] for r in fast.records] == [r[-1] for r in api.records]   # coverage per game
+    assert any(sum(r[-1]) for r in fast.records)
