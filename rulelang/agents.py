@@ -192,22 +192,25 @@ class MonteCarlo(Agent):
         return legal[best]
 
     def _playout(self, st, key: int) -> list:
-        """Play ``st`` to the end (or ``max_decisions``) at random and return its returns."""
-        left = self.max_decisions
-        count = [0] * st.n
-        while not st.terminal and left > 0:
-            left -= 1
-            if st.sim is None:
-                q = st.pending[0]
-                st.apply_action(_pick(st.legal, key, q, count[q]))
-                count[q] += 1
-            else:
-                for q in list(st.pending):
-                    st.apply_action(_pick(st.legal[q], key, q, count[q]), q)
-                    count[q] += 1
-                    if st.terminal or st.sim is None:
-                        break
+        """Play ``st`` to the end (or ``max_decisions``) at random and return its returns.
+        On the fast path (:meth:`State.playout`): the k-th choice of each seat is
+        ``_pick(legal, key, seat, k)``, as it was through the API."""
+        st.playout([_Picker(key, q) for q in range(st.n)], self.max_decisions, actions=True)
         return st.returns()
+
+
+class _Picker:
+    """One seat's choices in an ``mc`` playout: its k-th is ``_pick(legal, key, seat, k)``."""
+
+    __slots__ = ("key", "seat", "k")
+
+    def __init__(self, key: int, seat: int):
+        self.key, self.seat, self.k = key, seat, 0
+
+    def __call__(self, legal: list) -> int:
+        k = self.k
+        self.k = k + 1
+        return _pick(legal, self.key, self.seat, k)
 
 
 _M64 = (1 << 64) - 1

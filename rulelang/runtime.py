@@ -152,7 +152,7 @@ class State:
         g = self.game
         entries, procs, run, after = g.entries, g.procs, g.run, g.after
         log = self.log
-        left = -1 if max_decisions is None else max_decisions
+        left = -1 if max_decisions is None else max(0, max_decisions)
         start = self.decisions
         choices = forced = 0
         while not self.terminal and left != 0:
