@@ -240,7 +240,8 @@ def fast_policy(agents: list) -> Optional[list]:
     out = []
     for ag in agents:
         if type(ag) is UniformRandom:
-            out.append(ag.rng.randrange)         # what UniformRandom.act draws
+            rng = ag.rng                         # what UniformRandom.act draws: randrange(k)
+            out.append(getattr(rng, "_randbelow", rng.randrange))   # is _randbelow(k) for k > 0
         elif type(ag) is FirstChoice:
             out.append((0).__mul__)              # index 0 whatever the number of choices
         else:

@@ -122,7 +122,27 @@ def _rule_name(cg, st) -> str:
 
 
 def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
-    """Play one random game.  Returns None, or (code, message, span, hint)."""
+    """Play one random game.  Returns None, or (code, message, span, hint).
+
+    The game is played on the fast path (:meth:`State.playout`, the same choices as
+    ``random.Random(seed).choice``); only when something went wrong (a problem, a card created
+    or lost by the end, the decision limit near) is it played again through the API, the same
+    game, to find the decision where it went wrong.  (So a card created and lost again before
+    the game ends unremarked is no longer caught after the decision that created it.)"""
+    cg = _watched(game, n)
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    total = sum(len(z) for z in st.zones)
+    rnd = random.Random(seed)
+    st.playout([getattr(rnd, "_randbelow", rnd.randrange)] * n, MAX_DECISIONS)
+    if (st.terminal and st.problem is None and st.decisions <= MAX_DECISIONS
+            and sum(len(z) for z in st.zones) == total):
+        return None
+    cg.empty_moves.clear()               # the game again: only what it shows until it stops
+    return _play_one_api(game, n, seed, max_steps)
+
+
+def _play_one_api(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
+    """:func:`play_one` through the public API, checking the cards after every decision."""
     file = game.file
     cg = _watched(game, n)
     rnd = random.Random(seed)
