@@ -391,13 +391,14 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     from .stats import play_games, summarize
     k = args.games
     workers = _workers(args)
+    _need_ray(args)
     bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
     if bar is not None:
         bar.start()
     try:
         played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
                             coverage=False, workers=workers, advance=advance,
-                            include=_include(args))
+                            include=_include(args), ray=args.ray)
     finally:
         if bar is not None:
             bar.stop()
@@ -981,7 +982,8 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1):
+def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
+              ray=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
     from .diagnostics import RuleFileError
@@ -1011,7 +1013,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
             if simulate and not any(d.is_error for d in diags):
                 from .simulate import simulate as run_simulation
                 diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                            workers=workers))
+                                            workers=workers, ray=ray))
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -1043,6 +1045,20 @@ def _workers(args) -> int:
     return getattr(args, "workers", None) or default_workers()
 
 
+def _need_ray(args) -> None:
+    """With ``--ray``: connect to the cluster now, so that a missing Ray or an unreachable
+    cluster is a clear message before any game is played."""
+    if getattr(args, "ray", None) is None:
+        return
+    from .cluster import ClusterError, connect
+    try:
+        connect(args.ray)
+    except ClusterError as e:
+        hint = ("pip install 'rulelang[cluster]'" if "not installed" in str(e)
+                else "start it with `ray start --head` and give the address it prints")
+        raise UsageError(str(e), hint) from None
+
+
 def cmd_check(args) -> int:
     from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -1060,8 +1076,10 @@ def cmd_check(args) -> int:
     args.files = files
     per_file = []
     for path in files:
+        if args.simulate:
+            _need_ray(args)
         diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
-                               _workers(args))
+                               _workers(args), args.ray)
         internal |= bad
         per_file.append((path, diags))
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
@@ -1349,6 +1367,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play K games (seeds S..S+K-1) and print a summary")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --games: processes to play on (default: the number of cores)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="with --games: play on the Ray cluster at ADDRESS instead (without one: "
+                        "a local Ray instance; the same results); needs pip install "
+                        "'rulelang[cluster]'")
     p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
@@ -1386,6 +1408,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play N random games per player count and report run-time problems")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --simulate: processes to play on (default: the number of cores)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="with --simulate: play on the Ray cluster at ADDRESS instead (without "
+                        "one: a local Ray instance); needs pip install 'rulelang[cluster]'")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.add_argument("--max-errors", type=_count, metavar="N",

@@ -228,11 +228,13 @@ _LOADED: dict = {}
 
 
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
-             max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1) -> list[Diagnostic]:
+             max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1,
+             ray=None) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
     problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
     file may extend from (as for :func:`~rulelang.loader.load`).  ``workers`` processes share
-    the games; the diagnostics are the same for any number."""
+    the games; the diagnostics are the same for any number.  ``ray``: run them on that Ray
+    cluster instead (see :mod:`rulelang.cluster`; the file must be at the same path there)."""
     from .parallel import run_chunks
     _LOADED.clear()                  # the file may have changed since the last call
     overrides = dict(overrides or {})
@@ -256,7 +258,8 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
             continue
         for n in range(lo, hi + 1):
             job = (path, setting, n, max_steps, tuple(include or ()))
-            done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers)
+            done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers,
+                              ray=ray)
             for s, found, empties, errs in done.results:   # in seed order, as one process would
                 if errs is not None:
                     for d in errs:

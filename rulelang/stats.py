@@ -131,8 +131,9 @@ class Played:
 
 
 def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=None,
-               coverage=True, workers=1, advance=None, text=None, include=()) -> Played:
-    """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes."""
+               coverage=True, workers=1, advance=None, text=None, include=(), ray=None) -> Played:
+    """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes, or
+    on the Ray cluster at ``ray`` (an address, or ``"local"``)."""
     import time
 
     from .parallel import run_chunks
@@ -141,8 +142,11 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
            "coverage": coverage, "agents": names, "seed": seed, "max_steps": max_steps,
            "text": text, "include": tuple(include or ())}
     cg, cov = _prepared(job)             # errors show here, before any worker starts
+    if ray is not None and text is None:
+        with open(path, encoding="utf-8") as fh:     # the nodes need not have the file
+            job["text"] = fh.read()
     t0 = time.perf_counter()
-    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance)
+    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance, ray=ray)
     seconds = time.perf_counter() - t0
     return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
                   games, seconds)
