@@ -11,6 +11,7 @@ list of names and explains a typo with a did-you-mean.
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import Callable, Optional
 
@@ -213,6 +214,101 @@ class _Picker:
         return _pick(legal, self.key, self.seat, k)
 
 
+class _Node:
+    """A node of the ISMCTS tree: reached by ``action`` of ``player``; ``reward`` is the sum of
+    that player's returns over the iterations through it, ``avail`` how often it was legal
+    when its parent was visited (the UCB of single-observer ISMCTS counts that, not the
+    parent's visits)."""
+
+    __slots__ = ("player", "children", "visits", "reward", "avail")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.children: dict = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+
+class InformationSetMCTS(MonteCarlo):
+    """Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+    2012).  Each of its ``iterations`` deals a fresh world from this seat's view
+    (:meth:`View.sample`, remembering the tops of piles as ``mc`` does), walks down one tree of
+    actions shared by all those worlds, choosing among the actions legal in this world by UCB
+    (mean return of the acting seat plus ``c * sqrt(ln(availability) / visits)``), adds one new
+    action, plays the rest at random to the end (``mc``'s playout) and backs the returns up.
+    The seats' decisions are all in the tree (a child per seat and action), each scored for the
+    seat that acts there;
+    a simultaneous decision enters it as its seats' choices one after the other.  It takes the
+    most visited action.  It never sees hidden cards (only its view, and worlds sampled from it).
+    Seeded from the game's seed and its seat.  ``--agents ismcts:N`` runs N iterations per
+    decision."""
+
+    name = "ismcts"
+    description = ("information-set MCTS: one search tree over worlds sampled from what it sees "
+                   "(never the hidden cards); ismcts:N runs N iterations per decision")
+    number = ("iterations", "`ismcts:N` runs N iterations per decision")
+
+    def __init__(self, seat: int, seed: int = 0, iterations: int = 200, c: float = 0.7,
+                 max_decisions: int = 2000):
+        super().__init__(seat, seed, max_decisions=max_decisions)
+        self.rng = random.Random(f"rulelang:ismcts:{seed}:{seat}")
+        self.iterations = iterations
+        self.c = c
+
+    def act(self, view: View) -> int:
+        self._remember(view.observation)
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        known = self._known()
+        rng = self.rng
+        seat = self.seat
+        root = _Node(-1)
+        log = math.log
+        sqrt = math.sqrt
+        c = self.c
+        for _ in range(self.iterations):
+            st = view.sample(rng, known)
+            node = root
+            path = [root]
+            first = True
+            while not st.terminal:
+                p = seat if first else st.pending[0]
+                acts = legal if first else st.legal_actions(p)
+                first = False
+                kids = node.children
+                untried = [a for a in acts if (p, a) not in kids]
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = kids[p, a] = _Node(p)
+                    for b in acts:
+                        if (p, b) in kids:
+                            kids[p, b].avail += 1
+                    st.apply_action(a, p)
+                    path.append(child)
+                    break
+                best, best_u = None, -1e300
+                for b in acts:
+                    ch = kids[p, b]
+                    ch.avail += 1
+                    u = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best, best_u = ch, u
+                        a = b
+                st.apply_action(a, p)
+                node = best
+                path.append(node)
+            ret = self._playout(st, rng.getrandbits(64)) if not st.terminal else st.returns()
+            for nd in path:
+                nd.visits += 1
+                if nd.player >= 0:
+                    nd.reward += ret[nd.player]
+        kids = root.children
+        return max(legal, key=lambda a: (kids[seat, a].visits, kids[seat, a].reward)
+                   if (seat, a) in kids else (0, 0.0))
+
+
 _M64 = (1 << 64) - 1
 
 
@@ -250,7 +346,8 @@ def fast_policy(agents: list) -> Optional[list]:
 
 
 AGENTS: dict[str, type] = {cls.name: cls
-                           for cls in (UniformRandom, FirstChoice, MonteCarlo, HumanAgent)}
+                           for cls in (UniformRandom, FirstChoice, MonteCarlo, InformationSetMCTS,
+                                       HumanAgent)}
 
 
 class AgentError(ValueError):

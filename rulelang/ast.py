@@ -345,6 +345,7 @@ class Alternative:
     condition: Optional[Expr]
     body: tuple
     span: Span
+    display: Optional[str] = None    # ``LABEL "words for people" ...``
 
 
 @node
@@ -396,6 +397,7 @@ class Option(Decl):
     doc: Optional[str]
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``option NAME "how players call it" = ...``
 
 
 @node
@@ -423,6 +425,7 @@ class DeckType(Decl):
     extras: tuple        # of (group name, tuple of (card name, span), RankDef)
     replace: bool
     span: Span
+    display: tuple = ()  # of (extra card name, how players call it)
 
 
 @node
@@ -457,6 +460,8 @@ class Zone(Decl):
     size_hidden: bool
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``zone NAME "Its Name": ...``
+    shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
 
 
 @node
@@ -468,6 +473,7 @@ class Var(Decl):
     init: Expr
     replace: bool
     span: Span
+    display: Optional[str] = None    # ``var NAME "Its Name" ...``: shown to the players
 
 
 @node

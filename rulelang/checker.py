@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import re
+
 import attrs
 
 from . import ast as A
@@ -832,6 +834,12 @@ class Checker:
                 self.error("RL184", f"two alternatives are called `{alt.label}`", alt.span,
                            "give each alternative of a choice its own name")
             labels[alt.label] = alt
+            for named in re.findall(r"\{([^{}]*)\}", alt.display or ""):
+                if alt.param is None or named != alt.param.name:
+                    self.error("RL186", f"the words of `{alt.label}` name `{{{named}}}`, which it "
+                               "does not choose", alt.span,
+                               f"name its parameter: `{{{alt.param.name}}}`" if alt.param is not None
+                               else "only the thing an alternative chooses can be named in braces")
             self.labels[id(alt)] = len(self.alternatives)
             self.alternatives.append((alt, st))
             inner = chooser.child()

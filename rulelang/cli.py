@@ -304,8 +304,7 @@ def cmd_run(args) -> int:
         return _run_many(args, game, cg, n, names, out, err)
 
     from .agents import make_agent
-    from .render import (move_text, problem_diagnostic, result_text, reveal_text, say_text,
-                         scores_of, spectator_table, with_turn)
+    from .render import problem_diagnostic, result_text, scores_of
     seed = args.seed
     show = not (args.json or args.quiet)
     st = cg.new_game(seed=seed, log=show or bool(args.log), max_steps=args.max_steps)
@@ -313,49 +312,37 @@ def cmd_run(args) -> int:
 
     if show:
         from rich.text import Text
+
+        from .render import Narrator, rows_table, zone_rows
         from .termsafe import safe
+        from .words import Words
+        words = Words(cg)
         head = Text(safe(game.name), style="bold")
         head.append(f" — {n} players, seed {seed}, agents {', '.join(names)}", style="dim")
         opts = game.options()
         if opts:
-            head.append("\noptions: " + safe(", ".join(f"{k}={v}" for k, v in opts.items())),
-                        style="dim")
+            head.append("\noptions: " + safe(words.options(opts)), style="dim")
         out.text(head)
-        state = {"seen": 0, "table_turn": 0, "turn": 0, "shown_turn": None}
+        story = Narrator(words, st)
+        state = {"table_turn": 0}
+        after_setup = story.seen > 0
+        if after_setup:         # the zones as setup left them (the log kept them)
+            out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup"))
 
         def flush(_before=None):
-            log = st.log
-            for entry in log[state["seen"]:]:
-                kind = entry[0]
-                turn = None
-                if kind == "choice":     # logged when made, so it belongs to the turn before
-                    line = move_text(entry[1], cg.action_to_string(entry[2]))
-                    turn = state["turn"] + 1
-                    if turn == state["shown_turn"]:
-                        turn = None
-                    else:
-                        state["shown_turn"] = turn
-                elif kind == "say":
-                    line = say_text(entry[1], entry[2])
-                elif kind == "reveal":
-                    line = reveal_text(entry[1], entry[2])
-                else:
-                    continue
-                out.text(with_turn(turn, line))
-            state["seen"] = len(log)
-            state["turn"] = st.turns
+            for line in story.lines():
+                out.text(line)
             if not st.terminal and st.turns - state["table_turn"] >= max(n, 1) * args.table_every:
                 state["table_turn"] = st.turns
-                out.show(spectator_table(st, f"after turn {st.turns}"))
+                out.show(rows_table(zone_rows(words, st.zones, None, st), f"the table in turn {story.turn}"))
 
         flush()
-        # Turns that needed no decision may already have been played (and printed above).
-        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
-                                 else "the table after setup"))
+        if not after_setup:     # setup stopped for a decision: what it did is told above
+            out.show(rows_table(zone_rows(words, st.zones, None, st), "the table at the first decision"))
         _play_out(st, agents, flush)
         flush()
-        out.show(spectator_table(st, "the table at the end"))
-        out.text(result_text(st))
+        out.show(rows_table(zone_rows(words, st.zones, None, st), "the table at the end"))
+        out.text(result_text(st, turns=story.turns_told()))
     else:
         _play_out(st, agents)
     if args.log:
@@ -472,8 +459,9 @@ def cmd_play(args) -> int:
     import secrets
 
     from .agents import HumanAgent, QuitGame, make_agent
-    from .render import (card_of_action, card_visible_to, choices_text, gained_text,
-                         hidden_choice_words, move_text, observation_table, result_text, reveal_text, say_text)
+    from .render import (Narrator, changed_rows, choices_text, result_text,
+                         rows_table, seat_style, seat_text, zone_rows)
+    from .words import Words
     from .termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -505,22 +493,44 @@ def cmd_play(args) -> int:
         st = resume_state(cg, saved, args.resume)
     echo = not _isatty(sys.stdin)
     read = _input
+    words = Words(cg)
+    story = Narrator(words, st, you, resumed=saved is not None)
+    last_rows: dict = {}
+
+    def table(title, whole):
+        rows = zone_rows(words, st.zones, you, st)
+        if whole:
+            changed_rows(rows, last_rows)
+            out.show(rows_table(rows, title))
+            return
+        rows = changed_rows(rows, last_rows)
+        if rows:
+            out.show(rows_table(rows, title + ": what changed (? for the whole table)"))
 
     def ask(view):
-        obs = view.observation
-        words = [view.words(a) for a in view.legal]
+        labels = []
+        for a in view.legal:
+            lab = words.label(a)
+            if lab not in labels:
+                labels.append(lab)
+        choices = [words.action(a, you) for a in view.legal]
         out.blank()
-        title = "Your choice" + (" (the others choose at the same time, in secret)"
-                                 if st.sim is not None else "")
-        out.show(observation_table(obs, title))
-        if len(words) == 1:
-            t = Text("  your only choice: ", style="dim")
-            t.append(safe(words[0]), style="bold")
-            out.text(t)
+        table("The table", not last_rows)
+        head = Text()
+        if st.cur != you:
+            head.append_text(seat_text(st.cur, you))
+            head.append("'s turn, ")
+        head.append("your decision" if st.cur != you else "Your decision", style="bold")
+        if st.sim is not None:
+            head.append(" (the others choose at the same time, in secret)")
+        head.append(": " + safe(" or ".join(labels)))
+        out.text(head)
+        if len(choices) == 1:
+            out.text(Text("  (your only choice, made for you)", style="dim"))
             return view.legal[0]
-        out.text(choices_text(words))
+        out.text(choices_text(choices))
         while True:
-            out.stream.write(f"Choose 1-{len(words)} (q to quit): ")
+            out.stream.write(f"Choose 1-{len(choices)} (? the whole table, q to quit): ")
             out.stream.flush()
             line = read()
             if line is None:
@@ -534,15 +544,16 @@ def cmd_play(args) -> int:
                 save(line.strip()[4:].strip() or args.save)
                 continue
             if s in ("?", "t", "table", "h", "help"):
-                out.show(observation_table(obs, title))
-                out.text(choices_text(words))
+                table("The table", True)
+                out.text(head)
+                out.text(choices_text(choices))
                 continue
-            if s.isdigit() and 1 <= int(s) <= len(words):
+            if s.isdigit() and 1 <= int(s) <= len(choices):
                 return view.legal[int(s) - 1]
-            exact = [a for a, w in zip(view.legal, words) if w.lower() == s]
+            exact = [a for a, w in zip(view.legal, choices) if w.lower() == s]
             if exact:
                 return exact[0]
-            out.text(Text(f"  please type a number from 1 to {len(words)}"
+            out.text(Text(f"  please type a number from 1 to {len(choices)}, ? or q"
                           + (f" (not {line.strip()!r})" if s else ""), style="yellow"))
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
@@ -574,36 +585,30 @@ def cmd_play(args) -> int:
                       style="bold"))
         return True
     head = Text(safe(game.name), style="bold")
-    head.append(f" — you are player {you + 1} of {n}, against {', '.join(others[:you] + others[you + 1:])}",
-                style="dim")
+    head.append(f" — against {', '.join(others[:you] + others[you + 1:])}", style="dim")
     out.text(head)
+    seat_line = Text("You are ")
+    seat_line.append(f"player {you + 1} of {n}", style=seat_style(you))
+    seat_line.append(" (shown as ")
+    seat_line.append_text(seat_text(you, you))
+    seat_line.append("; the others: ")
+    for i, p in enumerate(q for q in range(n) if q != you):
+        if i:
+            seat_line.append(", ")
+        seat_line.append_text(seat_text(p, you))
+    seat_line.append(")")
+    for label, value in words.vars_of(st, you):
+        seat_line.append(f"; your {safe(label)}: {safe(value)}")
+    out.text(seat_line)
+    opts = game.options()
+    if opts:
+        out.text(Text("options: " + safe(words.options(opts)), style="dim"))
     if saved is not None:
         out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
-    seen = [0]
 
     def flush(before=None):
-        # a card the rules reveal in the same moves may be named in the choice that played it
-        revealed = {(e[1], e[2]) for e in st.log[seen[0]:] if e[0] == "reveal"}
-        for entry in st.log[seen[0]:]:
-            kind = entry[0]
-            if kind == "choice":
-                seat, action = entry[1], entry[2]
-                words = cg.action_to_string(action)
-                if seat != you:
-                    c = card_of_action(cg, action)
-                    if c is not None and (seat, cg.card_names[c]) not in revealed and not (
-                            card_visible_to(cg, st.zones, c, you) or (
-                            before is not None and card_visible_to(cg, before, c, you))):
-                        words = hidden_choice_words(cg, action)
-                out.text(move_text(seat, words, you))
-            elif kind == "say":
-                out.text(say_text(entry[1], entry[2], you))
-            elif kind == "reveal":
-                out.text(reveal_text(entry[1], entry[2], you))
-        seen[0] = len(st.log)
-        if before is not None:
-            for t in gained_text(cg, before, st.zones, you):
-                out.text(t)
+        for line in story.lines():
+            out.text(line)
 
     flush()
     try:
@@ -621,8 +626,8 @@ def cmd_play(args) -> int:
         return EXIT_INTERRUPTED
     flush()
     out.blank()
-    out.show(observation_table(st.observation(you), "The table at the end"))
-    out.text(result_text(st, you))
+    out.show(rows_table(zone_rows(words, st.zones, you, st), "The table at the end"))
+    out.text(result_text(st, you, turns=story.turns_told()))
     out.text(_replay_text(args, n, seed))
     if st.outcome == "error":
         from .render import problem_diagnostic
@@ -983,9 +988,11 @@ def _sort_key(d):
 
 
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
-              ray=None):
+              progress=None, ray=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
-    players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal)."""
+    players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal).
+    Ctrl-C during the games raises :class:`~rulelang.simulate.SimulationInterrupted` holding
+    every diagnostic found so far (the static ones too)."""
     from .diagnostics import RuleFileError
     from .loader import Game, check_file
     from .render import internal_error
@@ -1011,9 +1018,13 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                             seen.add((d.code, d.message))
                             diags.append(d)
             if simulate and not any(d.is_error for d in diags):
-                from .simulate import simulate as run_simulation
-                diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                            workers=workers, ray=ray))
+                from .simulate import SimulationInterrupted, simulate as run_simulation
+                try:
+                    diags.extend(run_simulation(path, simulate, overrides, include=include,
+                                                workers=workers, progress=progress, ray=ray))
+                except SimulationInterrupted as stop:
+                    stop.diagnostics = sorted(diags + stop.diagnostics, key=_sort_key)
+                    raise
     except RecursionError as e:
         from .diagnostics import ERROR, Diagnostic
         diags = [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -1075,13 +1086,36 @@ def cmd_check(args) -> int:
             files.append(path)
     args.files = files
     per_file = []
+    stopped = None                    # Ctrl-C during --simulate: (games played, of how many)
+    bars = []
+
+    def progress(total):
+        """A progress bar for the random games of --simulate (on a terminal only)."""
+        from .parallel import progress_bar
+        if args.quiet or args.json:
+            return None
+        bar, advance = progress_bar(err.console, total, "simulating")
+        if bar is not None:
+            bar.start()
+            bars.append(bar)
+        return advance
+
+    from .simulate import SimulationInterrupted
     for path in files:
         if args.simulate:
             _need_ray(args)
-        diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
-                               _workers(args), args.ray)
+        try:
+            diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
+                                   _workers(args), progress, args.ray)
+        except SimulationInterrupted as stop:
+            diags, bad, stopped = stop.diagnostics, False, (stop.played, stop.total)
+        finally:
+            while bars:
+                bars.pop().stop()
         internal |= bad
         per_file.append((path, diags))
+        if stopped is not None:
+            break
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
     unknown = [_unknown_set_option(diags) for _path, diags in per_file]
     if per_file and all(u is not None for u in unknown) and not internal:
@@ -1121,6 +1155,12 @@ def cmd_check(args) -> int:
                 out.blank()
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))
+    if stopped is not None:
+        err.text(f"interrupted: {stopped[0]:,} of {stopped[1]:,} random games of {per_file[-1][0]} "
+                 f"were played; the report above is what they found"
+                 + (f" ({len(files) - len(per_file)} more file(s) not checked)"
+                    if len(per_file) < len(files) else ""))
+        return EXIT_INTERRUPTED
     if internal:
         return EXIT_INTERNAL
     return EXIT_ERRORS if n_err else EXIT_OK
@@ -1252,7 +1292,9 @@ agents: random (uniform among the legal choices, seeded from --seed and the seat
         first (always the first legal choice),
         mc (flat Monte Carlo: plays each choice out in random games of worlds sampled from
             what its seat sees, never the hidden cards; stronger and slower; mc:N plays
-            N playouts per decision, default 100)."""
+            N playouts per decision, default 100),
+        ismcts (information-set MCTS: one search tree over worlds sampled from what its seat
+            sees; ismcts:N runs N iterations per decision, default 200; see docs/ai.md)."""
 
 PLAY_DESCRIPTION = """\
 Play a game yourself at the terminal, in seat K, against computer agents.  You see your own

@@ -604,6 +604,9 @@ class StatementGen:
 
     def t_Shuffle(self, st, lines, ind):
         lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+        from .compiler import log_shuffle
+        self.x.ns["_logshuffle"] = log_shuffle
+        lines.append(f"{ind}_logshuffle(g, {self.e(st.zone)})")
         return True
 
     def t_NextTurn(self, st, lines, ind):

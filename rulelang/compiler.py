@@ -122,6 +122,18 @@ def _RET(nxt):
     raise AssertionError
 
 
+def log_turn(g):
+    """For the words of a game (``new_game(log=True)``): a turn is over and the next one begins;
+    ``("turn", turns played, whose turn now, direction, the zones now)``."""
+    g.log.append(("turn", g.turns, g.cur, g.dir, [z[:] for z in g.zones]))
+
+
+def log_shuffle(g, zi):
+    """``("shuffle", zone, the zones now)``: the words tell the moves before it first."""
+    if g.log is not None:
+        g.log.append(("shuffle", zi, [z[:] for z in g.zones]))
+
+
 class AltInfo:
     """One alternative of a choice, as the runtime needs it."""
     __slots__ = ("label", "kind", "slot", "body_pc", "span")
@@ -742,7 +754,8 @@ class CompiledGame:
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
-        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), nxt)[1]))
+        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), log_shuffle(g, zf(g, fr)),
+                                            nxt)[2]))
 
     def s_Deal(self, st, b):
         count = self.cx(st.count) if st.count is not None else None
@@ -1399,6 +1412,8 @@ class CompiledGame:
             stack = g.stack
             while True:
                 if pc == 1:
+                    if g.log is not None and g.turns == 0 and not any(e[0] == "turn" for e in g.log):
+                        log_turn(g)             # the zones after setup, before the first turn
                     if check_first and check(g):
                         return CALL
                     g.steps += 1
@@ -1427,6 +1442,8 @@ class CompiledGame:
                     else:
                         g.cur = (g.cur + g.dir * (1 + g.skip)) % n
                     g.skip = 0
+                    if g.log is not None:
+                        log_turn(g)
                     pc = 1
                 elif pc == 0:
                     fr[1] = 1
@@ -1461,6 +1478,8 @@ class CompiledGame:
                 else:
                     g.cur = (g.cur + g.dir * (1 + g.skip)) % n
                 g.skip = 0
+                if g.log is not None:
+                    log_turn(g)
                 if check_first and check(g):
                     return CALL
                 g.steps += 1

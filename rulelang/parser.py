@@ -124,7 +124,7 @@ class ToAst(Transformer):
         return ("choices", tuple(_lit(x) for x in c))
 
     def option_decl(self, meta, c):
-        name, default, constraint, doc = c
+        name, display, default, constraint, doc = c
         default = _lit(default)
         low = high = choices = None
         if constraint is not None:
@@ -133,7 +133,8 @@ class ToAst(Transformer):
             else:
                 choices = constraint[1]
         return A.Option(str(name), default, low, high, choices,
-                        _unquote(doc) if doc is not None else None, False, self.sp(meta))
+                        _unquote(doc) if doc is not None else None, False, self.sp(meta),
+                        display=_unquote(display) if display is not None else None)
 
     # ---- cards -------------------------------------------------------------------------------
     def suit_def(self, meta, c):
@@ -160,13 +161,20 @@ class ToAst(Transformer):
 
     def extras_item(self, meta, c):
         group = str(c[0])
-        names = tuple((str(t), _tspan(self.file, t)) for t in c[1:-1])
-        return ("extras", (group, names, c[-1]))
+        names = tuple((str(t), _tspan(self.file, t)) for t, _ in c[1:-1])
+        shown = tuple((str(t), _unquote(d)) for t, d in c[1:-1] if d is not None)
+        return ("extras", (group, names, c[-1]), shown)
+
+    def extra_card(self, meta, c):
+        return (c[0], c[1])
 
     def decktype_decl(self, meta, c):
         name, items = str(c[0]), c[1:]
         suits, ranks, own, extras = (), (), [], []
-        for kind, value in items:
+        shown = ()
+        for kind, value, *more in items:
+            if more:
+                shown += more[0]
             if kind == "suits":
                 suits += value
             elif kind == "ranks":
@@ -175,7 +183,8 @@ class ToAst(Transformer):
                 own.append(value)
             else:
                 extras.append(value)
-        return A.DeckType(name, suits, ranks, tuple(own), tuple(extras), False, self.sp(meta))
+        return A.DeckType(name, suits, ranks, tuple(own), tuple(extras), False, self.sp(meta),
+                          display=shown)
 
     def deck_with(self, meta, c):
         return ("with", str(c[0]), c[1])
@@ -234,20 +243,25 @@ class ToAst(Transformer):
     def top_face_up(self, meta, c): return "top"
     def seen_owner(self, meta, c): return "owner"
     def size_hidden(self, meta, c): return "size_hidden"
+    def not_shown(self, meta, c): return ("shown", "no")
+    def shown_in_use(self, meta, c): return ("shown", "in use")
 
     def zone_decl(self, meta, c):
-        props = list(c[1:])
+        props = list(c[2:])
         vis = [p for p in props if p in ("everyone", "nobody", "top", "owner")]
+        shown = [p[1] for p in props if isinstance(p, tuple) and p[0] == "shown"]
         return A.Zone(str(c[0]), "per_player" in props, vis[-1] if vis else "everyone",
-                      "size_hidden" in props, False, self.sp(meta))
+                      "size_hidden" in props, False, self.sp(meta),
+                      display=_unquote(c[1]) if c[1] is not None else None,
+                      shown=shown[-1] if shown else "yes")
 
     def per_player_mark(self, meta, c):
         return True
 
     def var_decl(self, meta, c):
-        name, typ, per, init = c
+        name, display, typ, per, init = c
         return A.Var(str(name), str(typ) if typ is not None else None, bool(per), init, False,
-                     self.sp(meta))
+                     self.sp(meta), display=_unquote(display) if display is not None else None)
 
     def param(self, meta, c):
         return (str(c[0]), str(c[1]) if c[1] is not None else None)
@@ -411,7 +425,8 @@ class ToAst(Transformer):
         return word
 
     def alternative(self, meta, c):
-        return A.Alternative(str(c[0]), c[1], c[2], c[3], self.sp(meta))
+        return A.Alternative(str(c[0]), c[2], c[3], c[4], self.sp(meta),
+                             display=_unquote(c[1]) if c[1] is not None else None)
 
     def choose_stmt(self, meta, c):
         by = (c[0],) if c[0] is not None else ()

@@ -474,6 +474,9 @@ class RuleGen:
             L.append(f"{ind}g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
             L.append(f"{ind}g.skip = 0")
+        from .compiler import log_turn
+        self.x.ns["_logturn"] = log_turn
+        L.append(f"{ind}if g.log is not None: _logturn(g)")
         if check_first:
             quick = self.endings_quick()
             L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")

@@ -227,14 +227,26 @@ def _simulate_chunk(job, seeds):
 _LOADED: dict = {}
 
 
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`: ``diagnostics`` holds what the games played so far found,
+    ``played`` and ``total`` how many games of how many."""
+
+    def __init__(self, diagnostics: list, played: int, total: int):
+        super().__init__()
+        self.diagnostics, self.played, self.total = diagnostics, played, total
+
+
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
              max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1,
-             ray=None) -> list[Diagnostic]:
+             progress=None, ray=None) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
     problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
     file may extend from (as for :func:`~rulelang.loader.load`).  ``workers`` processes share
-    the games; the diagnostics are the same for any number.  ``ray``: run them on that Ray
-    cluster instead (see :mod:`rulelang.cluster`; the file must be at the same path there)."""
+    the games; the diagnostics are the same for any number.  ``progress(total)``, if given, is
+    called once with the number of games and returns ``advance(n)``, called as games finish.
+    Ctrl-C raises :class:`SimulationInterrupted` with what was found so far.  ``ray``: run the
+    games on that Ray cluster instead (see :mod:`rulelang.cluster`; the file must be at the same
+    path there)."""
     from .parallel import run_chunks
     _LOADED.clear()                  # the file may have changed since the last call
     overrides = dict(overrides or {})
@@ -246,6 +258,9 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
     seen: set = set()
     settings = [dict(overrides, **s) for s in option_settings(game)]
     lo, hi = game.players
+    total = len(settings) * (hi - lo + 1) * n_games
+    advance = progress(total) if progress is not None else None
+    played = 0
     for setting in settings:
         try:
             g = game if setting == overrides else load(path, setting, include=include)
@@ -259,7 +274,8 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
         for n in range(lo, hi + 1):
             job = (path, setting, n, max_steps, tuple(include or ()))
             done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers,
-                              ray=ray)
+                              advance, ray=ray)
+            played += len(done.results)
             for s, found, empties, errs in done.results:   # in seed order, as one process would
                 if errs is not None:
                     for d in errs:
@@ -290,5 +306,5 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
                                         f"{_describe(n, {k2: v for k2, v in setting.items()}, s)})",
                                         span, hint or _HINTS.get(code)))
             if done.interrupted:
-                raise KeyboardInterrupt
+                raise SimulationInterrupted(diags, played, total)
     return diags

@@ -54,7 +54,7 @@ def log_lines(st, scores=False):
             lines.append(f"   P{entry[1] + 1} | {entry[2]}")
         elif kind == "reveal":
             lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
-        else:
+        elif kind == "end":
             _, outcome, winners, score = entry
             end = f"END {outcome}: winners {[w + 1 for w in winners]}"
             lines.append(f"{end}, scores {score}" if scores else end)

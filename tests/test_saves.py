@@ -33,10 +33,14 @@ def play(capsys, monkeypatch, *argv, answers):
 
 
 def moves_and_end(out):
-    """What happened in the game, in order (the others' moves, what was said, the result)."""
-    lines = [ln for ln in out.splitlines()
-             if re.match(r"\s+(Player \d|You|»)", ln) or re.search(r"\bwins?\b", ln)
-             or "No winner" in ln]
+    """What happened in the game, in order (the moves, what was said, the result), without the
+    turn numbers and tables (a resumed game shows its table again)."""
+    lines = []
+    for ln in out.splitlines():
+        if re.match(r"\s+(\d+\s+)?(Player \d+|You): ", ln) or re.match(r"\s+[·»]", ln):
+            lines.append(re.sub(r"^\s+(\d+\s+)?", "", ln).rstrip())
+        elif re.search(r"\bwins?\b", ln) or "No winner" in ln:
+            lines.append(ln.strip())
     return [ln for ln in lines if not ln.startswith("Crazy") and "Game saved" not in ln]
 
 
