@@ -815,8 +815,9 @@ def _transcript(st, marks):
             lines.append((None, f"   P{e[1] + 1} says: {e[2]}"))
         elif kind == "reveal":
             lines.append((None, f"   P{e[1] + 1} reveals {e[2]}"))
-        else:
+        elif kind == "end":
             lines.append((None, "   " + _end_words(st)))
+        # other entries ("turn", "shuffle") are for the narration of run and play
     return lines
 
 

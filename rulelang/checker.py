@@ -18,7 +18,33 @@ import re
 import attrs
 
 from . import ast as A
-from .diagnostics import ERROR, WARNING, Diagnostic, did_you_mean
+from .diagnostics import ERROR, WARNING, Diagnostic
+from .diagnostics import did_you_mean as _closest
+from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, no_gc
+from .runtime import VALUE_MASK as MAX_CARDS
+
+# A "did you mean" hint compares a name with every known name: for a file with thousands of
+# unknown names and thousands of known ones that is quadratic.  Each check gets this many name
+# comparisons for its hints (a file of a few hundred names with a hundred mistakes needs a
+# tenth of it); the diagnostics after that come without a hint.
+HINT_BUDGET = 50_000
+
+# A rule is checked at its first call, inside the check of the caller (so that its parameters'
+# types are learnt from that call); a chain deeper than this is checked from a loop instead.
+RULE_CHECK_DEPTH = 4
+_hint_budget = [HINT_BUDGET]
+
+
+def did_you_mean(name, candidates):
+    if len(name) > 64:                      # nobody misspells a name that long
+        return None
+    if not hasattr(candidates, "__len__"):
+        candidates = list(candidates)
+    if _hint_budget[0] < len(candidates):
+        return None
+    _hint_budget[0] -= len(candidates)
+    return _closest(name, candidates)
+
 
 # ---- types -----------------------------------------------------------------------------------
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
@@ -283,6 +309,12 @@ class Checker:
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
+        self.depth = 0                    # expressions being checked inside one another (RL202)
+        self.rule_depth = 0               # rules being checked, each from a call in the one before
+        self.deferred: list = []          # rules to check once the chain above them is done
+        _hint_budget[0] = HINT_BUDGET
+        self.global_names = None          # every declared name, made at the first unknown one
+        self.deep_roots: set = set()      # the expressions already reported too deep
 
     # -- reporting
     def error(self, code, message, span, hint=None):
@@ -308,6 +340,11 @@ class Checker:
                 self.error("RL131", f"`players {players.low} to {players.high}` is no range of players",
                            players.span, "write the smaller number first, e.g. `players 2 to 5`")
             self.players = (players.low, max(players.low, players.high))
+            if self.players[1] > MAX_PLAYERS:
+                self.error("RL204", f"a game is for at most {MAX_PLAYERS} players, not "
+                           f"{self.players[1]}", players.span,
+                           f"write a number of players up to {MAX_PLAYERS}")
+                self.players = (min(self.players[0], MAX_PLAYERS), MAX_PLAYERS)
         if self.players_asked is not None and not (self.players[0] <= self.players_asked <= self.players[1]):
             self.error("RL132", f"this game is for {self.players[0]} to {self.players[1]} players, "
                        f"not {self.players_asked}",
@@ -382,6 +419,8 @@ class Checker:
                 self.check_rule(self.rules[name])
         for r in list(self.rules.values()):
             self.check_rule(r)
+        while self.deferred:
+            self.check_rule(self.deferred.pop())
 
         self.check_reachability(by_type)
         self.check_deals()
@@ -445,6 +484,10 @@ class Checker:
             except ValueError:
                 self.error("RL144", f"option `{o.name}` is a number, not `{raw}`", o.span,
                            f"e.g. --set {o.name}={o.default}")
+                return o.default
+            if abs(v) > MAX_NUMBER:
+                self.error("RL145", f"option `{o.name}` must be at most {MAX_NUMBER} (10^15) "
+                           "either way", o.span, f"e.g. --set {o.name}={o.default}")
                 return o.default
             if o.low is not None and not (o.low <= v <= o.high):
                 self.error("RL145", f"option `{o.name}` must be from {o.low} to {o.high}, not {v}",
@@ -611,11 +654,21 @@ class Checker:
     def check_rule(self, r: RuleInfo):
         if id(r) in self.checked_rules:
             return
+        if self.rule_depth >= RULE_CHECK_DEPTH:
+            # A rule run from a rule run from ... is checked later, from the driver's loop (a
+            # chain of thousands of rules would exhaust Python's stack); its parameters' types
+            # are already learnt from this first call.
+            self.deferred.append(r)
+            return
         self.checked_rules.add(id(r))
         s = Scope(r)
         for i, (pname, _) in enumerate(r.decl.params):
             s.new_slot(pname, r.param_types[i] or ANY)
-        self.check_block(r.decl.body, s)
+        self.rule_depth += 1
+        try:
+            self.check_block(r.decl.body, s)
+        finally:
+            self.rule_depth -= 1
 
     def check_block(self, body, scope):
         s = scope.child()
@@ -882,9 +935,27 @@ class Checker:
         return t
 
     def expr(self, e, s) -> str:
-        t = getattr(self, "ex_" + type(e).__name__)(e, s)
+        if self.depth == 0:
+            self.root = e
+        elif self.depth >= MAX_EXPR_DEPTH:
+            return self.too_deep()
+        self.depth += 1
+        try:
+            t = getattr(self, "ex_" + type(e).__name__)(e, s)
+        finally:
+            self.depth -= 1
         self.types[id(e)] = t
         return t
+
+    def too_deep(self):
+        """RL202 for an expression that only its defines make too deep (the parser reports the
+        ones written so); nothing deeper is checked, so no walk of it can recurse without end."""
+        if id(self.root) not in self.deep_roots:
+            self.deep_roots.add(id(self.root))
+            self.error("RL202", f"this expression is nested more than {MAX_EXPR_DEPTH} deep once "
+                       "its defines are put in place", self.root.span,
+                       "compute a part first with `let NAME = ...`, or make the defines simpler")
+        return ANY
 
     def ex_Int(self, e, s): return NUMBER
     def ex_Bool(self, e, s): return FLAG
@@ -1004,8 +1075,13 @@ class Checker:
         return ANY
 
     def all_names(self, s):
-        names = set(self.vars) | set(self.zones) | set(self.options) | set(self.ranks) \
-            | set(self.suits) | set(self.card_names) | set(self.symbols) | set(self.defines)
+        if self.global_names is None or self.global_names[1] != len(self.symbols):
+            self.global_names = (set(self.vars) | set(self.zones) | set(self.options)
+                                 | set(self.ranks) | set(self.suits) | set(self.card_names)
+                                 | set(self.symbols) | set(self.defines), len(self.symbols))
+        if _hint_budget[0] < len(self.global_names[0]):   # no hint will be made
+            return ()
+        names = set(self.global_names[0])
         sc = s
         while sc is not None:
             names |= set(sc.names)
@@ -1160,7 +1236,20 @@ class Checker:
     def ex_Arith(self, e, s):
         self.expect(e.left, NUMBER, s, f"the left of `{e.op}`")
         self.expect(e.right, NUMBER, s, f"the right of `{e.op}`")
+        if e.op in ("/", "mod"):
+            self.check_divisor(e)
         return NUMBER
+
+    def check_divisor(self, e):
+        """RL205: a division by a number known before the game (options, the number of players)
+        that is zero.  (One known only while the game is played stops it with RL911.)"""
+        counts = range(self.players[0], self.players[1] + 1)
+        zero = [n for n, k in _counted(self, e.right, counts).items()
+                if k is not None and not isinstance(k, bool) and k == 0]
+        if zero:
+            self.error("RL205", f"`{e.op}` by zero" + ("" if len(zero) == len(counts) else
+                       f" with {_ranges(zero)} players"), e.right.span,
+                       "a number cannot be divided by zero; divide by something that is never 0")
 
     def ex_Cases(self, e, s):
         types = []
@@ -1269,6 +1358,7 @@ class Checker:
 
     # -- whole-game checks
     def check_deals(self):
+        _check_deck_size(self)
         _check_deals(self)
 
     def check_reachability(self, by_type):
@@ -1284,10 +1374,15 @@ class Checker:
                 if callee in self.rules and callee not in reached:
                     reached.add(callee)
                     todo.append(callee)
+        callers_of: dict = {}
+        for m, cs in calls.items():
+            for c in cs:
+                if c != m:
+                    callers_of.setdefault(c, []).append(m)
         for n, r in self.rules.items():
             if n in reached or n in self.named_rules:
                 continue
-            callers = sorted(m for m, cs in calls.items() if n in cs and m != n)
+            callers = sorted(callers_of.get(n, ()))
             if callers:
                 self.warning("RL190", f"rule `{n}` can never run: only "
                              + ", ".join(f"`{m}`" for m in callers)
@@ -1559,46 +1654,84 @@ def _checker_deck_size(c, n):
     return per_copy * max(0, copies)
 
 
+def _counted(c, e, counts):
+    """The value of ``e`` for each number of players in ``counts`` (None where it is not known
+    before the game), worked out once when ``e`` does not depend on the number of players."""
+    k = const_value(c, e, None)
+    if k is not None:
+        return {n: k for n in counts}
+    return {n: const_value(c, e, n) for n in counts}
+
+
+def _ranges(counts) -> str:
+    """``2, 3, 4, 7`` as ``2 to 4, 7``."""
+    out, start, prev = [], None, None
+    for n in list(counts) + [None]:
+        if start is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            out.append(str(start) if start == prev else
+                       f"{start}, {prev}" if prev == start + 1 else f"{start} to {prev}")
+        start = prev = n
+    return ", ".join(out)
+
+
+def _check_deck_size(c):
+    """A deck of more cards than a game may use (RL172), for any allowed number of players whose
+    deck is known before the game (the compiler reports the others)."""
+    lo, hi = c.players
+    bad = [(n, size) for n in range(lo, hi + 1)
+           for size in [_checker_deck_size(c, n)] if size is not None and size > MAX_CARDS]
+    if bad and c.deck is not None:
+        n, size = bad[0]
+        c.error("RL172", f"{size} cards is more than the {MAX_CARDS} a game may use",
+                c.deck.span, "use fewer copies of the deck" if lo == hi else
+                f"this happens with {_ranges(b[0] for b in bad)} players; use fewer copies of "
+                "the deck, or allow fewer players")
+
+
 def _check_deals(c):
     """Deals that need more cards than the deck has, for any allowed number of players.  The
     deals at the top of ``setup`` add up (each takes from what the ones before left); a deal
-    anywhere else is compared with the whole deck."""
+    anywhere else is compared with the whole deck.  Each deal's count is worked out once per
+    number of players, so the work grows with the deals times the counts (at most
+    MAX_PLAYERS), never with the deals squared."""
     lo, hi = c.players
-    if hi - lo > 64:
-        return
+    counts = range(lo, hi + 1)
+    sizes = {n: _checker_deck_size(c, n) for n in counts}
     setup = c.rules.get("setup")
     top = set()
     if setup is not None:
         top = {id(st) for st in setup.decl.body if isinstance(st, A.Deal)}
+    dealt = {n: 0 for n in counts}        # by the deals at the top of setup so far
     deals = [n for n in _walk([r.decl.body for r in c.rules.values()]) if isinstance(n, A.Deal)]
+    if setup is not None:                 # the top of setup first, in its order
+        first = [st for st in setup.decl.body if isinstance(st, A.Deal)]
+        deals = first + [st for st in deals if id(st) not in top]
     for st in deals:
         if st.count is None:
             continue
+        ks = _counted(c, st.count, counts)
         bad = []
-        for n in range(lo, hi + 1):
-            size = _checker_deck_size(c, n)
-            k = const_value(c, st.count, n)
-            if size is None or k is None or isinstance(k, bool):
+        for n in counts:
+            size, k = sizes[n], ks[n]
+            if k is None or isinstance(k, bool):
                 continue
-            before = 0
+            before = dealt[n] if id(st) in top else 0
             if id(st) in top:
-                for other in setup.decl.body:
-                    if other is st:
-                        break
-                    if isinstance(other, A.Deal) and other.count is not None:
-                        kk = const_value(c, other.count, n)
-                        if kk is not None and not isinstance(kk, bool):
-                            before += kk * n
+                dealt[n] += k * n
+            if size is None:
+                continue
             if before + k * n > size and before <= size:
                 bad.append((n, k, size, before))
         if bad:
             n, k, size, before = bad[0]
-            counts = ", ".join(str(b[0]) for b in bad)
             earlier = f" after {before} already dealt" if before else ""
             c.error("RL173", f"dealing {k} cards to each of {n} players needs {k * n} cards{earlier}, "
                     f"but the deck has {size}", st.span,
-                    f"this happens with {counts} players; deal fewer cards, use more copies of "
-                    f"the deck, or allow fewer players")
+                    f"this happens with {_ranges(b[0] for b in bad)} players; deal fewer cards, "
+                    "use more copies of the deck, or allow fewer players")
 
 
 def _leaves(st):
@@ -1728,7 +1861,8 @@ def check(decls: list, file: str, overrides: dict | None = None,
     """Check merged declarations.  Returns every diagnostic and the resolved model (which the
     compiler may use only when no diagnostic is an error)."""
     c = Checker(decls, file, overrides, players)
-    model = c.run()
+    with no_gc():
+        model = c.run()
     # A mistake inside a define is found again at each use of the define: report it once.
     unique, seen = [], set()
     for d in c.diags:

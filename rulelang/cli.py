@@ -799,50 +799,14 @@ def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
         raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
 
 
-class _Narrator:
-    """The moves, what the rules say and reveal, and the table now and then, told as `rulelang
-    run` tells them (a choice with its turn number in the margin)."""
-
-    def __init__(self, out, st, n, table_every):
-        self.out, self.st, self.n, self.table_every = out, st, n, table_every
-        self.seen = self.table_turn = self.turn = 0
-        self.shown_turn = None
-
-    def flush(self, tables=True):
-        from .render import move_text, reveal_text, say_text, spectator_table, with_turn
-        st = self.st
-        cg = st.game
-        for entry in st.log[self.seen:]:
-            kind = entry[0]
-            turn = None
-            if kind == "choice":
-                line = move_text(entry[1], cg.action_to_string(entry[2]))
-                turn = self.turn + 1
-                if turn == self.shown_turn:
-                    turn = None
-                else:
-                    self.shown_turn = turn
-            elif kind == "say":
-                line = say_text(entry[1], entry[2])
-            elif kind == "reveal":
-                line = reveal_text(entry[1], entry[2])
-            else:
-                continue
-            self.out.text(with_turn(turn, line))
-        self.seen = len(st.log)
-        self.turn = st.turns
-        if tables and not st.terminal and \
-                st.turns - self.table_turn >= max(self.n, 1) * self.table_every:
-            self.table_turn = st.turns
-            self.out.show(spectator_table(st, f"after turn {st.turns}"))
-
-
 def cmd_replay(args) -> int:
     """Step through a game log written by `rulelang run --log` (rulelang/saves.py)."""
     from rich.text import Text
 
-    from .render import result_text, spectator_table
+    from .render import Narrator, result_text, rows_table, zone_rows
     from .saves import GameFileError, read_log, replay_state, rule_file_of
+    from .termsafe import safe
+    from .words import Words
     out, err = Out(sys.stdout), Out(sys.stderr)
     try:
         data = read_log(args.log)
@@ -867,12 +831,18 @@ def cmd_replay(args) -> int:
         _diag_out(err, e.diagnostic, args.log)
         return EXIT_ERRORS
     turn_at[0] = cg.new_game(seed=data["seed"], max_steps=data.get("max_steps")).turns
-    head = Text(game.name, style="bold")
+    words = Words(cg)
+    n = data["players"]
+
+    def table(state, title, zones=None):
+        out.show(rows_table(zone_rows(words, state.zones if zones is None else zones, None, state),
+                            title))
+    head = Text(safe(game.name), style="bold")
     head.append(f" — replay of {args.log}: {data['players']} players, seed {data['seed']}, "
                 f"agents {', '.join(data['agents'])}, {total} moves", style="dim")
     opts = game.options()
     if opts:
-        head.append("\noptions: " + ", ".join(f"{k}={v}" for k, v in opts.items()), style="dim")
+        head.append("\noptions: " + safe(words.options(opts)), style="dim")
     out.text(head)
 
     def moves_to_turn(t):
@@ -884,21 +854,31 @@ def cmd_replay(args) -> int:
 
     if args.to_end or args.turn is not None:
         upto = total if args.to_end else moves_to_turn(args.turn)
+        # told as `rulelang run` tells a game: the same narration, the same tables
         st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
-        told = _Narrator(out, st, data["players"], args.table_every)
-        told.flush()
-        out.show(spectator_table(st, "the table at the first decision" if st.turns or st.terminal
-                                 else "the table after setup"))
+        story = Narrator(words, st)
+        table_turn = [0]
+        after_setup = story.seen > 0
+        if after_setup:
+            table(st, "the table after setup", story.zones)
+
+        def flush():
+            for line in story.lines():
+                out.text(line)
+            if not st.terminal and st.turns - table_turn[0] >= max(n, 1) * args.table_every:
+                table_turn[0] = st.turns
+                table(st, f"the table in turn {story.turn}")
+        flush()
+        if not after_setup:
+            table(st, "the table at the first decision")
         for seat, action, _words in data["actions"][:upto]:
             st.apply_action(action, seat - 1)
-            told.flush()
-        told.flush()
+            flush()
         if upto == total:
-            out.show(spectator_table(st, "the table at the end"))
-            out.text(result_text(st))
+            table(st, "the table at the end")
+            out.text(result_text(st, turns=story.turns_told()))
         else:
-            out.show(spectator_table(st, f"the table at the start of turn {args.turn} "
-                                         f"(after move {upto} of {total})"))
+            table(st, f"the table at the start of turn {args.turn} (after move {upto} of {total})")
         return EXIT_OK
 
     # Interactive: one move at a time, back, jump to a turn.
@@ -914,15 +894,16 @@ def cmd_replay(args) -> int:
         return f"move {k} of {total}, turn {turn_at[k] + 1}"
 
     def show_table(k, state):
-        out.show(spectator_table(state, where(k)))
+        table(state, where(k))
         if k == total and state.terminal:
             out.text(result_text(state))
 
-    def tell(state, since):
-        told = _Narrator(out, state, data["players"], 0)
-        told.seen = since
-        told.turn = turn_at[max(pos - 1, 0)]
-        told.flush(tables=False)
+    def narrator(state):
+        """A narrator of ``state`` that has told everything up to now."""
+        story = Narrator(words, state)
+        story.lines()
+        return story
+    story = narrator(st)
 
     show_table(0, st)
     out.text(Text(help_text, style="dim"))
@@ -941,11 +922,11 @@ def cmd_replay(args) -> int:
             if pos == total:
                 out.text(Text("  this is the end of the game (b: back, q: quit)", style="yellow"))
                 continue
-            since = len(st.log)
             seat, action, _w = data["actions"][pos]
             st.apply_action(action, seat - 1)
             pos += 1
-            tell(st, since)
+            for told in story.lines():
+                out.text(told)
             show_table(pos, st)
             continue
         if cmd in ("q", "quit", "exit"):
@@ -960,17 +941,18 @@ def cmd_replay(args) -> int:
         elif cmd in ("e", "end"):
             target = total
         else:
-            words = cmd.split()
-            if words and words[0] in ("t", "turn"):
-                words = words[1:]
-            if len(words) == 1 and words[0].isdigit():
-                target = moves_to_turn(int(words[0]))
+            parts = cmd.split()
+            if parts and parts[0] in ("t", "turn"):
+                parts = parts[1:]
+            if len(parts) == 1 and parts[0].isdigit():
+                target = moves_to_turn(int(parts[0]))
             else:
                 out.text(Text(f"  not a command: {line.strip()!r}", style="yellow"))
                 out.text(help_text)
                 continue
         pos = target
         st = replay_state(cg, data, pos)
+        story = narrator(st)
         out.text(Text(f"  ... {where(pos)}", style="bold"))
         show_table(pos, st)
 
@@ -985,6 +967,18 @@ def _sort_key(d):
     if sp is None:
         return ("", 0, 0)
     return (sp.file, sp.line, sp.column)
+
+
+def _counts_to_compile(model):
+    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
+    not count (compiling is what finds the count-dependent problems, RL172: the checker has
+    already tried the others)."""
+    from .checker import _checker_deck_size
+    lo, hi = model.players
+    if hi - lo < 4:
+        return range(lo, hi + 1)
+    return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
 
 
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
@@ -1007,7 +1001,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
             game = Game(model, diags, decls, path, overrides)
             game.include = tuple(include)
             lo, hi = model.players
-            counts = [players] if players is not None else range(lo, hi + 1)
+            counts = [players] if players is not None else _counts_to_compile(model)
             seen = {(d.code, d.message) for d in diags}
             for k in counts:
                 try:

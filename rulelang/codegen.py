@@ -22,6 +22,8 @@ import attrs
 
 from . import ast as A
 from .checker import Expanded
+from .limits import MAX_NUMBER
+from .runtime import GameProblem
 
 
 class Unsupported(Exception):
@@ -48,7 +50,18 @@ def _code(src: str):
     again for each number of players (most of a game's functions do not depend on it) and when
     a rule is generated twice (first to learn whether it can be).  The names it uses are bound
     at each exec, in that game's own namespace."""
-    return compile(_safe(src), "<rulelang>", "exec")
+    return _compile_source(src)
+
+
+def _compile_source(src: str):
+    """Compile generated source.  Python refuses some sources that the language allows (more
+    than 20 loops inside one another, 100 levels of indentation, 200 nested parentheses, an
+    expression too deep for its compiler): then the compiler keeps its closures (Unsupported),
+    which have no such limits."""
+    try:
+        return compile(_safe(src), "<rulelang>", "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:
+        raise Unsupported(f"Python cannot compile it: {err}") from None
 
 
 def _as_int(code: str) -> str:
@@ -61,12 +74,51 @@ def _literal(code: str):
     return {"0": 0, "(0)": 0, "1": 1, "(1)": 1}.get(code)
 
 
-def _div(a, b):
-    return a // b if b else 0
+def _div(a, b, span=None):
+    if b:
+        return a // b
+    raise GameProblem("RL911", f"{a} is divided by zero", span)
 
 
-def _mod(a, b):
-    return a % b if b else 0
+def _mod(a, b, span=None):
+    if b:
+        return a % b
+    raise GameProblem("RL911", f"{a} mod 0: a number cannot be divided by zero", span)
+
+
+def _mul(a, b, span=None):
+    v = a * b
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise too_large(v, span)
+
+
+def too_large(v, span=None):
+    """RL910: a number computed beyond the bound of every number (rulelang/limits.py)."""
+    return GameProblem("RL910", f"the number {v} is too large: numbers are at most {MAX_NUMBER} "
+                       "(10^15) either way", span)
+
+
+def _big(v, span):
+    raise too_large(v, span)
+
+
+def computes(e, refs) -> bool:
+    """Does ``e`` add, subtract or multiply (through its defines too)?  A number stored from such
+    an expression is checked against the bound (RL910): without that, a rule that doubles a
+    variable again and again would fill the memory before the step budget runs out."""
+    from .checker import Expanded, _walk
+    todo = [e]
+    while todo:
+        for n in _walk(todo.pop()):
+            if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
+                return True
+            ref = refs.get(id(n)) if isinstance(n, (A.Name, A.Call, A.Of)) else None
+            if ref is not None and ref[0] == "expanded":
+                todo.append(ref[1])
+            elif isinstance(n, Expanded):
+                pass               # _walk goes into its body
+    return False
 
 
 def _top(z):
@@ -91,8 +143,8 @@ class ExprGen:
     def __init__(self, cg):
         self.cg = cg
         self.refs = cg.refs
-        self.ns = {"_div": _div, "_mod": _mod, "_top": _top, "_bottom": _bottom, "_none": (-1,),
-                   "_rnd": _rnd}
+        self.ns = {"_div": _div, "_mod": _mod, "_mul": _mul, "_big": _big, "_top": _top,
+                   "_bottom": _bottom, "_none": (-1,), "_rnd": _rnd}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -194,9 +246,23 @@ class ExprGen:
 
     def _compile(self, src):
         code = _code(src)
-        ns = dict(self.ns)
+        ns = self.namespace(code)
         exec(code, ns)   # generated from the checked AST only; see the module docstring
         return ns["_f"]
+
+    def namespace(self, code) -> dict:
+        """A namespace for a generated function: the tables and helpers it names, not all of the
+        game's (copying them all for each function made compiling quadratic in the rules)."""
+        names = self.ns
+        out = {}
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            for name in c.co_names:
+                if name in names:
+                    out[name] = names[name]
+            todo.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+        return out
 
     # ---- expressions --------------------------------------------------------------------------
     def gen(self, e, env) -> str:
@@ -506,11 +572,14 @@ class ExprGen:
 
     def g_Arith(self, e, env):
         a, b = self.gen(e.left, env), self.gen(e.right, env)
-        if e.op in ("+", "-", "*"):
+        if e.op in ("+", "-"):
             return f"({a} {e.op} {b})"
+        span = self.const(e.span)
+        if e.op == "*":                        # the one operator that can grow a number fast
+            return f"_mul({a}, {b}, {span})"
         if e.op == "/":
-            return f"_div({a}, {b})"
-        return f"_mod({a}, {b})"
+            return f"_div({a}, {b}, {span})"
+        return f"_mod({a}, {b}, {span})"
 
     def g_Cases(self, e, env):
         cases = []
@@ -565,8 +634,8 @@ class StatementGen:
         for st in stmts:
             self.stmt(st, lines, "    ")
         src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
-        code = compile(_safe(src), "<rulelang>", "exec")
-        base = dict(self.x.ns)
+        code = _compile_source(src)
+        base = self.x.namespace(code)
 
         def make(nxt):
             ns = dict(base)
@@ -614,8 +683,17 @@ class StatementGen:
         return True
 
     def t_Let(self, st, lines, ind):
-        lines.append(f"{ind}fr[{3 + int(self.refs[id(st)])}] = {_as_int(self.e(st.value))}")
+        place = f"fr[{3 + int(self.refs[id(st)])}]"
+        lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
+        if computes(st.value, self.refs):
+            self.bound(place, st, lines, ind)
         return True
+
+    def bound(self, place, st, lines, ind):
+        """The number just stored in ``place`` (code without side effects) must be within the
+        bound (RL910)."""
+        lines.append(f"{ind}if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
+                     f"_big({place}, {self.x.const(st.span)})")
 
     def t_Assign(self, st, lines, ind):
         t = st.target
@@ -636,7 +714,12 @@ class StatementGen:
             return False
         v = self.e(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        checked = st.op != "set" or computes(st.value, self.refs)
+        if checked and "rng" in place:        # the place must be read again: leave it to closures
+            return False
         lines.append(f"{ind}{place} {op} {_as_int(v)}")
+        if checked:
+            self.bound(place, st, lines, ind)
         return True
 
     def t_Say(self, st, lines, ind):

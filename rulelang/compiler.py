@@ -21,13 +21,15 @@ from typing import Optional
 
 from . import ast as A
 from .rng import Rng
-from .codegen import ExprGen, StatementGen, Unsupported
+from .codegen import ExprGen, StatementGen, Unsupported, computes, too_large
+from .limits import MAX_NUMBER
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, SYMBOL, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
+MAX_CALL_CHAIN = 32     # rules called as Python functions, one inside another
 
 
 class Label:
@@ -234,13 +236,14 @@ class CompiledGame:
                 lines = inline_body(rg.src)
                 if lines is not None:
                     self.inline_bodies[pid] = lines
-        direct = {self.proc_index[n] for n in self._never_suspending(
-            {n for n, i in self.proc_index.items() if i in generable})}
+        direct = self._shallow({self.proc_index[n] for n in self._never_suspending(
+            {n for n, i in self.proc_index.items() if i in generable})})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
-        self.entered_rules = {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable
+        self.entered_rules = self._shallow(
+            {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable)
         for pid, body in bodies:
             if pid not in generable:
                 continue
@@ -256,6 +259,36 @@ class CompiledGame:
         could not write and that run as closures, slower: tests/test_vocabulary.py lists them
         for every rule file, so that a rule falling back is seen."""
         return [self.proc_names[i] for i, p in enumerate(self.procs) if p.__class__ is list]
+
+    def _shallow(self, pids: set) -> set:
+        """Of the rules ``pids`` (none of which can run itself again), those that keep every chain
+        of them calling one another, as Python functions, at most MAX_CALL_CHAIN long; the others
+        are called through the run loop, which keeps its frames in a list (a chain of thousands
+        of rules, each running the next, exhausted Python's stack).  A chain is cut at its top: a
+        rule that is called directly calls only rules that are (see _never_suspending)."""
+        from .checker import _walk
+        names = {self.proc_index[n]: n for n in self.model.rules}
+        calls = {}
+        for pid in pids:
+            body = self.model.rules[names[pid]].decl.body
+            calls[pid] = {self.proc_index[c.name] for c in _walk(body)
+                          if isinstance(c, A.CallRule) and c.name in self.proc_index} & pids
+        height: dict = {}
+        keep = set(pids)
+        for root in pids:                      # heights bottom up, with a stack of our own
+            stack = [(root, False)]
+            while stack:
+                pid, done = stack.pop()
+                if pid in height:
+                    continue
+                if not done:
+                    stack.append((pid, True))
+                    stack.extend((c, False) for c in calls[pid] if c not in height)
+                    continue
+                height[pid] = h = 1 + max((height[c] for c in calls[pid]), default=0)
+                if h > MAX_CALL_CHAIN:
+                    keep.discard(pid)          # and so every rule that runs it
+        return keep
 
     def _never_suspending(self, generable=None) -> set:
         """Rules that can never stop for a decision, so that they can be called as plain Python
@@ -323,7 +356,11 @@ class CompiledGame:
         st.cur = 0
         st.dir = 1
         st.rng = Rng(0)
-        return f(st, self._scratch(nslots, you))
+        try:
+            return f(st, self._scratch(nslots, you))
+        except GameProblem as e:        # divided by zero, too large: the game cannot be made
+            self.problems.append((e.code, e.message, e.span))
+            return 0
 
     def _build_cards(self):
         m = self.model
@@ -345,6 +382,12 @@ class CompiledGame:
             int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
         rank_numbers = dict(m.ranks)
         cycle = set()
+        per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits) + sum(
+            len(names) for group, names, _r in dt.extras if include and group == deck.with_group)
+        if per_copy * copies > MAX_CARDS:      # reported below; not built (copies may be huge)
+            too_many, copies = per_copy * copies, 0
+        else:
+            too_many = 0
         for copy in range(max(0, copies)):
             for si, suit in enumerate(dt.suits):
                 for r in dt.ranks:
@@ -362,8 +405,8 @@ class CompiledGame:
                     for name, _ in names:
                         self.cards.append((rank.name, rank_numbers[rank.name], -1, name))
                         self.card_zone.append(copy)
-        if len(self.cards) > MAX_CARDS:
-            self.problems.append(("RL172", f"{len(self.cards)} cards is more than the "
+        if too_many or len(self.cards) > MAX_CARDS:
+            self.problems.append(("RL172", f"{too_many or len(self.cards)} cards is more than the "
                                   f"{MAX_CARDS} a game may use", deck.span))
         self.rank_cycle = sorted(cycle)
         nxt = {}
@@ -420,13 +463,18 @@ class CompiledGame:
                 fr = [-1, 0, 0] + [cid] * slots
                 suit = m.suits[si] if si >= 0 else None
                 value = None
-                for sels, f in compiled:
-                    if any(s == rname or s == suit or s == extra or
-                           (isinstance(s, int) and s == num) for s in sels):
-                        value = f(st, fr)
-                        break
-                if value is None:
-                    value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                try:
+                    for sels, f in compiled:
+                        if any(s == rname or s == suit or s == extra or
+                               (isinstance(s, int) and s == num) for s in sels):
+                            value = f(st, fr)
+                            break
+                    if value is None:
+                        value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                except GameProblem as e:    # divided by zero, too large: reported by `check`
+                    if (e.code, e.message, e.span) not in self.problems:
+                        self.problems.append((e.code, e.message, e.span))
+                    value = 0
                 table.append(int(value))
             table.append(0 if typ == NUMBER else -1)
             self.attr_tables[name] = table
@@ -686,17 +734,27 @@ class CompiledGame:
             return lambda g, fr: a(g, fr) + b(g, fr)
         if op == "-":
             return lambda g, fr: a(g, fr) - b(g, fr)
+        span = e.span
         if op == "*":
-            return lambda g, fr: a(g, fr) * b(g, fr)
+            def mul(g, fr):
+                v = a(g, fr) * b(g, fr)
+                if -MAX_NUMBER <= v <= MAX_NUMBER:
+                    return v
+                raise too_large(v, span)
+            return mul
         if op == "/":
             def div(g, fr):
-                d = b(g, fr)
-                return a(g, fr) // d if d else 0
+                x, d = a(g, fr), b(g, fr)
+                if d:
+                    return x // d
+                raise GameProblem("RL911", f"{x} is divided by zero", span)
             return div
 
         def mod(g, fr):
-            d = b(g, fr)
-            return a(g, fr) % d if d else 0
+            x, d = a(g, fr), b(g, fr)
+            if d:
+                return x % d
+            raise GameProblem("RL911", f"{x} mod 0: a number cannot be divided by zero", span)
         return mod
 
     def x_Cases(self, e):
@@ -950,6 +1008,9 @@ class CompiledGame:
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)
+        if op != "set" or computes(st.value, self.refs):
+            val = self._bounded(val, op, getter, st.span)
+            op = "set"
         if op == "set":
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, int(val(g, fr))), nxt)[1]))
         elif op == "add":
@@ -957,9 +1018,26 @@ class CompiledGame:
         else:
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) - val(g, fr)), nxt)[1]))
 
+    @staticmethod
+    def _bounded(val, op, getter, span):
+        """The value a ``set``, ``add`` or ``subtract`` stores, checked against the bound of
+        every number (RL910; see codegen.computes)."""
+        def value(g, fr):
+            v = int(val(g, fr))
+            if op == "add":
+                v = getter(g, fr) + v
+            elif op == "sub":
+                v = getter(g, fr) - v
+            if -MAX_NUMBER <= v <= MAX_NUMBER:
+                return v
+            raise too_large(v, span)
+        return value
+
     def s_Let(self, st, b):
         i = 3 + self.refs[id(st)]
         val = self.cx(st.value)
+        if computes(st.value, self.refs):
+            val = self._bounded(val, "set", None, st.span)
 
         def make(nxt):
             def let(g, fr):
@@ -1604,10 +1682,14 @@ class CompiledGame:
         g.problem = None
         g.max_steps = max_steps or self.max_steps
         nslots = self.model.var_ctx.nslots
-        for i, (name, owner, typ) in enumerate(self.var_info):
-            init = self._var_init[name]
-            g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
         g.stack = [[self.root, 0, 0]]
+        try:
+            for i, (name, owner, typ) in enumerate(self.var_info):
+                init = self._var_init[name]
+                g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
+        except GameProblem as e:       # a first value divided by zero, or too large
+            self.problem_stop(g, e)
+            return g
         self.run(g)
         return g
 

@@ -16,6 +16,7 @@ from lark.indenter import Indenter, DedentError
 
 from . import ast as A
 from .diagnostics import ERROR, Diagnostic, RuleFileError
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER, MAX_NUMBER_DIGITS, no_gc
 
 
 class _Indenter(Indenter):
@@ -595,7 +596,8 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         text += "\n"
     tab = _tab_indent(file, text)
     try:
-        tree = _lark().parse(text)
+        with no_gc():
+            tree = _lark().parse(text)
     except UnexpectedInput as err:
         d = _syntax_diagnostic(file, text, err)
         if tab is not None and (d.span is None or tab.span.line <= d.span.line):
@@ -609,8 +611,85 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         raise RuleFileError([d]) from None
     if tab is not None:
         raise RuleFileError([tab])
-    decls = ToAst(file, text).transform(tree)
+    too_much = _limits(tree, file)
+    if too_much:
+        raise RuleFileError(too_much)
+    with no_gc():
+        decls = ToAst(file, text).transform(tree)
     return A.Program(file, tuple(decls), text)
+
+
+# ---- limits (rulelang/limits.py) --------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _expression_rules() -> frozenset:
+    """The names of the parse-tree nodes that are expressions: those of the grammar's
+    expressions section."""
+    import re
+    text = grammar_text()
+    section = text[text.index("// ---- expressions"):]
+    return frozenset(re.findall(r"->\s*(\w+)", section)) | {"or_expr", "and_expr", "cond_case"}
+
+
+_BLOCK_RULES = frozenset({"block", "choose_stmt", "simul_stmt"})
+
+
+def _limits(tree, file: str) -> list:
+    """Blocks nested too deeply (RL201), expressions nested too deeply (RL202) and numbers too
+    large (RL203), found before the tree is turned into nodes: that and every later stage walk
+    the tree recursively, so its depth must be bounded first.  The walk itself is iterative;
+    nothing under a node that is too deep is looked at."""
+    exprs = _expression_rules()
+    out = []
+    reported = set()        # one diagnostic of each kind per declaration
+    stack = [(tree, None, 0, 0, None, None)]
+    while stack:
+        node, parent, blocks, depth, decl, root = stack.pop()
+        if isinstance(node, Token):
+            if node.type in ("INT", "DIE"):
+                digits = str(node).lstrip("d").lstrip("0")
+                if len(digits) > MAX_NUMBER_DIGITS or (digits and int(digits) > MAX_NUMBER):
+                    shown = str(node) if len(node) <= 24 else f"{str(node)[:12]}...({len(node)} digits)"
+                    out.append(Diagnostic(
+                        "RL203", ERROR, f"the number {shown} is too large: numbers are at most "
+                        f"{MAX_NUMBER} (10^{MAX_NUMBER_DIGITS - 1})", _tspan(file, node),
+                        "a game needs no such number; write a smaller one"))
+            continue
+        if node is None:
+            continue
+        data = node.data
+        if parent is tree:
+            decl = id(node)
+        if data in _BLOCK_RULES:
+            blocks += 1
+            if blocks > MAX_BLOCK_DEPTH:
+                where = node if data != "block" or parent is None else parent
+                if ("RL201", decl) in reported:
+                    continue
+                reported.add(("RL201", decl))
+                out.append(Diagnostic(
+                    "RL201", ERROR, f"blocks are nested more than {MAX_BLOCK_DEPTH} deep here",
+                    _span(file, where.meta),
+                    "move the inner part into a `rule` of its own and run it from here"))
+                continue
+        if data in exprs:
+            if depth == 0:
+                root = node
+            depth += 1
+            if depth > MAX_EXPR_DEPTH:
+                if ("RL202", decl) in reported:
+                    continue
+                reported.add(("RL202", decl))
+                out.append(Diagnostic(
+                    "RL202", ERROR, f"this expression is nested more than {MAX_EXPR_DEPTH} deep",
+                    _span(file, root.meta),
+                    "compute a part first with `let NAME = ...` and use the name"))
+                continue
+        else:
+            depth = 0
+        for child in node.children:
+            stack.append((child, node, blocks, depth, decl, root))
+    out.sort(key=lambda d: (d.span.line, d.span.column))
+    return out
 
 
 def _dedent_span(file, text):

@@ -100,7 +100,11 @@ class RuleGen:
         self.s = cg.stmts
         self.refs = cg.refs
         self.direct = direct
-        self.direct_names = frozenset(n for n, i in cg.proc_index.items() if i in direct)
+        known = getattr(cg, "_direct_names", None)      # made once per set (each rule had its
+        if known is None or known[0] is not direct:     # own copy: quadratic in the rules)
+            known = cg._direct_names = (direct, frozenset(
+                n for n, i in cg.proc_index.items() if i in direct))
+        self.direct_names = known[1]
 
     def compile_rule(self, body, pid, next_turn=None):
         """The function of one rule.  With ``next_turn`` (the game's turn, run in the frame

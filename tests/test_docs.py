@@ -170,6 +170,9 @@ def error_entries():
     return re.findall(r"^## (RL\d{3}): .*\n((?:(?!^## ).*\n?)*)", read(ERRORS_MD), re.M)
 
 
+PARSER_LIMITS = ("RL202", "RL203")      # limits the parser reports (RL201's example is a sketch)
+
+
 @pytest.mark.parametrize("code,body", error_entries(), ids=[c for c, _b in error_entries()])
 def test_errors_md_examples(code, body):
     """The right example parses; the wrong one of a syntax error (RL0xx) does not.  A code of
@@ -187,7 +190,7 @@ def test_errors_md_examples(code, body):
     blocks = [b for _l, b in fenced(body, "cardrules")]
     assert len(blocks) >= 2
     assert parses_as_fragment(blocks[-1]), f"{code}: the right example does not parse"
-    if code.startswith("RL0"):
+    if code.startswith("RL0") or code in PARSER_LIMITS:
         assert not parses_as_fragment(blocks[0]), f"{code}: the wrong example parses"
     else:
         assert parses_as_fragment(blocks[0]), f"{code}: the wrong example is a syntax error"

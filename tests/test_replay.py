@@ -57,9 +57,11 @@ def test_a_logged_game_replays_to_the_identical_final_state(path, players, seed,
     replayed = replay_state(cg, data)
     assert replayed.terminal and replayed.to_json() == direct.to_json()
     assert [w + 1 for w in replayed.winners] == data["winners"]
-    # `replay --to-end` ends with the same result line as `run --quiet` printed
+    # `replay --to-end` ends with the same result line as `run` prints (the turns it numbered)
     status, shown, _err = cli(capsys, monkeypatch, "replay", log, "--to-end")
-    assert status == 0 and shown.rstrip().splitlines()[-1] == out.rstrip().splitlines()[-1]
+    status2, ran, _err = cli(capsys, monkeypatch, "run", path, "--players", str(players),
+                             "--seed", str(seed), "--agents", agents, *sets)
+    assert status == 0 and shown.rstrip().splitlines()[-1] == ran.rstrip().splitlines()[-1]
 
 
 def test_replay_to_end_shows_what_run_showed(tmp_path, capsys, monkeypatch):

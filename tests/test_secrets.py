@@ -166,7 +166,7 @@ def test_play_through_a_terminal_hides_the_seed_until_the_end():
     assert proc.returncode == 0, text[-2000:]
     assert "\x1b[" in out.decode("utf-8", "replace")     # it was a terminal: colours
     before, seed, _ = _replay_seed(text)
-    assert "Your choice" in before and str(seed) not in before
+    assert "Your decision" in before and str(seed) not in before
 
 
 # ---- seeds: 64 bits everywhere ---------------------------------------------------------------
@@ -459,11 +459,17 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     def spy(st, agents, after=None):
         mark = [0]
 
+        logged = [0]
+
         def after2(before):
             after(before)
             text = out.getvalue()
-            chunks.append((st, text[mark[0]:], before, [z[:] for z in st.zones], _public_cards(st),
-                           {e[2] for e in st.log if e[0] == "reveal"}))
+            # the table at the start of each turn since the last move (the narration tells the
+            # moves turn by turn: a card on top of a pile then is one the seat saw)
+            between = [e[4] for e in st.log[logged[0]:] if e[0] == "turn"]
+            logged[0] = len(st.log)
+            chunks.append((st, text[mark[0]:], [before] + between, [z[:] for z in st.zones],
+                           _public_cards(st), {e[2] for e in st.log if e[0] == "reveal"}))
             mark[0] = len(text)
         return orig(st, agents, after2)
 
@@ -476,12 +482,12 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     assert chunks
     names = cg.card_names
     checked = 0
-    for st, text, before, after, public, revealed in chunks:
+    for st, text, befores, after, public, revealed in chunks:
         seen = {names[c] for c in range(len(names))
-                if card_visible_to(cg, before, c, 0) or card_visible_to(cg, after, c, 0)
-                or c in public}
+                if any(card_visible_to(cg, z, c, 0) for z in befores)
+                or card_visible_to(cg, after, c, 0) or c in public}
         seen |= revealed
-        text = "\n".join(line for line in text.splitlines() if not line.startswith("  » "))
+        text = "\n".join(line for line in text.splitlines() if "» " not in line)
         for c in range(len(names)):
             if names[c] in seen:
                 continue

@@ -309,7 +309,7 @@ def test_transcripts_doc_is_what_rulelang_prints(command, body, capsys, monkeypa
         stdin, args = m.group(1).replace("\\n", "\n"), m.group(2).split()
     else:
         args = command.split()[1:]
-    args = [os.path.join(ROOT, a) if a.endswith(".cardrules") else a for a in args]
+    monkeypatch.chdir(ROOT)              # paths as the doc writes them (play prints them back)
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     if stdin is not None:
