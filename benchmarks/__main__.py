@@ -2,10 +2,14 @@
 
 Measures, interleaving the runs so that machine noise affects both sides alike:
   * Crazy Eights through rulelang's public runtime API against a hand-written Python version
-    (benchmarks/reference/crazy_eights.py), for 2 and 4 players: games/s, decisions/s, their
-    ratio, and mean decisions per game (which must agree within 3%: the two are the same game);
+    (benchmarks/reference/crazy_eights.py), for 2 and 4 players, and the same games on the
+    playout fast path (State.playout): games/s, decisions/s, their ratios, and mean decisions
+    per game (which must agree within 3%: the three are the same game);
   * every file in rules/: games/s, decisions/s, decisions per game (random play, every allowed
-    number of players from the smallest, capped at 3 counts);
+    number of players from the smallest, capped at 3 counts), through the API and on the fast
+    path, interleaved;
+  * bytecodes per decision of Crazy Eights (API, fast path, reference), a figure that does not
+    depend on the machine's load (see benchmarks/bytecodes.py);
   * clone() time on a mid-game state; check time per file; the CLI's start-up time (beside the
     bare interpreter's, which no change to rulelang can make shorter);
   * the targets (TARGETS below), each with its figure and whether it is met.
@@ -31,8 +35,15 @@ from rulelang.loader import check_file, load  # noqa: E402
 
 
 TARGETS = {
-    "crazy_eights_ratio_4p": ("Crazy Eights, 4 players: reference games/s over rulelang's", "<=", 2.0),
-    "min_decisions_per_s": ("slowest file of rules/: decisions/s in random play (*)", ">=", 250_000),
+    "crazy_eights_fast_ratio_2p": ("Crazy Eights, 2 players: reference games/s over the fast path's",
+                                   "<=", 1.0),
+    "crazy_eights_fast_ratio_4p": ("Crazy Eights, 4 players: reference games/s over the fast path's",
+                                   "<=", 1.0),
+    "crazy_eights_ratio_2p": ("Crazy Eights, 2 players: reference games/s over the API's", "<=", 1.6),
+    "crazy_eights_ratio_4p": ("Crazy Eights, 4 players: reference games/s over the API's", "<=", 1.6),
+    "min_fast_decisions_per_s": ("slowest file of rules/: decisions/s on the fast path (*)",
+                                 ">=", 250_000),
+    "min_decisions_per_s": ("slowest file of rules/: decisions/s through the API (*)", ">=", 250_000),
     "clone_us": ("clone() of a mid-game state, µs", "<=", 20.0),
     "largest_check_ms": ("check of the largest file in rules/, ms (in process, CPU)", "<=", 50.0),
     "cli_help_ms": ("`rulelang --help` start-up, ms", "<=", 300.0),
@@ -50,6 +61,14 @@ def play_rulelang(cg, seed):
     while not st.is_terminal():
         p = st.current_player()
         st.apply_action(choice(st.legal_actions(p)), p)
+    return st.decisions, st.outcome
+
+
+def play_fast(cg, seed):
+    """The same game as :func:`play_rulelang` (the same draws: ``choice`` is ``_randbelow``),
+    on the playout fast path; returns decisions."""
+    st = cg.new_game(seed=seed)
+    st.playout([random.Random(seed)._randbelow] * cg.n)
     return st.decisions, st.outcome
 
 
@@ -74,21 +93,26 @@ def crazy_eights(seconds, rounds):
         cg = game.compiled(n)
         rl = {"games": 0, "sec": 0.0, "dec": 0}
         rf = {"games": 0, "sec": 0.0, "dec": 0}
+        fp = {"games": 0, "sec": 0.0, "dec": 0}
         seed = 0
-        for _ in range(rounds):            # interleave: rulelang, reference, rulelang, ...
-            k, el, res = timed(lambda i: play_rulelang(cg, seed + i)[0], seconds / rounds / 2)
+        for _ in range(rounds):            # interleave: rulelang, reference, fast path, ...
+            k, el, res = timed(lambda i: play_rulelang(cg, seed + i)[0], seconds / rounds / 3)
             rl["games"] += k; rl["sec"] += el; rl["dec"] += sum(res)
             k, el, res = timed(lambda i: ref.play_game(random.Random(seed + i), n)[1],
-                               seconds / rounds / 2)
+                               seconds / rounds / 3)
             rf["games"] += k; rf["sec"] += el; rf["dec"] += sum(res)
+            k, el, res = timed(lambda i: play_fast(cg, seed + i)[0], seconds / rounds / 3)
+            fp["games"] += k; fp["sec"] += el; fp["dec"] += sum(res)
             seed += 100_000
         row = {"players": n}
-        for name, d in (("rulelang", rl), ("reference", rf)):
+        for name, d in (("rulelang", rl), ("reference", rf), ("fast", fp)):
             row[name] = {"games_per_s": d["games"] / d["sec"], "decisions_per_s": d["dec"] / d["sec"],
                          "decisions_per_game": d["dec"] / d["games"], "games": d["games"]}
         row["ratio"] = row["reference"]["games_per_s"] / row["rulelang"]["games_per_s"]
+        row["fast_ratio"] = row["reference"]["games_per_s"] / row["fast"]["games_per_s"]
         a, b = row["rulelang"]["decisions_per_game"], row["reference"]["decisions_per_game"]
-        row["decisions_agree"] = abs(a - b) / b <= 0.03
+        c = row["fast"]["decisions_per_game"]
+        row["decisions_agree"] = abs(a - b) / b <= 0.03 and abs(c - b) / b <= 0.03
         rows.append(row)
     return rows
 
@@ -105,13 +129,36 @@ def rule_files(seconds):
         lo, hi = game.players
         for n in sorted({lo, min(hi, lo + 2), hi})[:3]:
             cg = game.compiled(n)
-            k, el, res = timed(lambda i: play_rulelang(cg, i), seconds / max(1, len(files)) / 2)
-            dec = sum(d for d, _ in res)
-            ended = sum(1 for _, o in res if o != "error")
+            budget = seconds / max(1, len(files)) / 4
+            api = [0, 0.0, 0, 0]                 # games, seconds, decisions, ended normally
+            fast = [0, 0.0, 0]
+            for r in range(2):                   # interleaved: API, fast path, API, fast path
+                k, el, res = timed(lambda i: play_rulelang(cg, r * 100_000 + i), budget)
+                api[0] += k; api[1] += el; api[2] += sum(d for d, _ in res)
+                api[3] += sum(1 for _, o in res if o != "error")
+                k, el, res = timed(lambda i: play_fast(cg, r * 100_000 + i), budget)
+                fast[0] += k; fast[1] += el; fast[2] += sum(d for d, _ in res)
+            k, el, dec = api[:3]
             rows.append({"file": os.path.relpath(path, ROOT), "players": n, "games": k,
                          "games_per_s": k / el, "decisions_per_s": dec / el,
-                         "decisions_per_game": dec / k, "ended_normally": ended / k})
+                         "decisions_per_game": dec / k, "ended_normally": api[3] / k,
+                         "fast_games": fast[0], "fast_decisions_per_s": fast[2] / fast[1],
+                         "fast_decisions_per_game": fast[2] / fast[0],
+                         "speedup": (fast[2] / fast[1]) / (dec / el)})
     return rows
+
+
+def bytecode_counts(games):
+    """Bytecodes per decision of Crazy Eights at 2 and 4 players: API, fast path, reference."""
+    from benchmarks.bytecodes import per_decision, reference_per_decision
+    game = load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    out = {}
+    for n in (2, 4):
+        cg = game.compiled(n)
+        out[f"api_{n}p"] = per_decision(cg, games)[0]
+        out[f"fast_{n}p"] = per_decision(cg, games, fast=True)[0]
+        out[f"reference_{n}p"] = reference_per_decision(games, n)
+    return out
 
 
 def clone_time(k=20000):
@@ -162,15 +209,21 @@ def cli_startup(runs=5, args=("-m", "rulelang", "--help")):
 
 def targets(res):
     """Each target with its measured figure and whether it is met (None: not measured)."""
-    ce4 = [r for r in res["crazy_eights"] if r["players"] == 4]
+    ce = {r["players"]: r for r in res["crazy_eights"]}
     # (*) Games of fewer than MIN_DECISIONS decisions (Speed Attack! decides only who starts)
     # are left out: their time is the game's setup and play, not its decisions.
-    speeds = [r["decisions_per_s"] for r in res["rules"]
-              if "error" not in r and r["games"] > 1 and r["decisions_per_game"] >= MIN_DECISIONS]
+    counted = [r for r in res["rules"]
+               if "error" not in r and r["games"] > 1 and r["decisions_per_game"] >= MIN_DECISIONS]
+    speeds = [r["decisions_per_s"] for r in counted]
+    fast_speeds = [r["fast_decisions_per_s"] for r in counted]
     rule_files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")), key=os.path.getsize)
     largest = os.path.relpath(rule_files[-1], ROOT) if rule_files else None
     figures = {
-        "crazy_eights_ratio_4p": ce4[0]["ratio"] if ce4 else None,
+        "crazy_eights_fast_ratio_2p": ce[2]["fast_ratio"] if 2 in ce else None,
+        "crazy_eights_fast_ratio_4p": ce[4]["fast_ratio"] if 4 in ce else None,
+        "crazy_eights_ratio_2p": ce[2]["ratio"] if 2 in ce else None,
+        "crazy_eights_ratio_4p": ce[4]["ratio"] if 4 in ce else None,
+        "min_fast_decisions_per_s": min(fast_speeds) if fast_speeds else None,
         "min_decisions_per_s": min(speeds) if speeds else None,
         "clone_us": res["clone_us"],
         "largest_check_ms": res["check_cpu_ms"].get(largest),
@@ -201,23 +254,33 @@ def main(argv=None):
            "check_ms": None, "check_cpu_ms": None, "cli_help_ms": cli_startup(1 if a.quick else 5),
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
+    res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["targets"] = targets(res)
-    print("Crazy Eights, random play: rulelang vs hand-written Python")
-    print(f"{'players':>7} {'rulelang g/s':>13} {'reference g/s':>14} {'ratio':>6} "
-          f"{'rl dec/s':>10} {'rl dec/g':>9} {'ref dec/g':>9} agree")
+    print("Crazy Eights, random play: rulelang (API, fast path) vs hand-written Python")
+    print(f"{'players':>7} {'API g/s':>8} {'fast g/s':>9} {'ref g/s':>8} {'ratio':>6} {'fast':>6} "
+          f"{'API dec/s':>10} {'fast dec/s':>10} {'dec/g':>6} {'ref dec/g':>9} agree")
     for r in res["crazy_eights"]:
-        print(f"{r['players']:>7} {r['rulelang']['games_per_s']:>13.0f} {r['reference']['games_per_s']:>14.0f} "
-              f"{r['ratio']:>6.2f} {r['rulelang']['decisions_per_s']:>10.0f} "
-              f"{r['rulelang']['decisions_per_game']:>9.1f} {r['reference']['decisions_per_game']:>9.1f} "
+        print(f"{r['players']:>7} {r['rulelang']['games_per_s']:>8.0f} {r['fast']['games_per_s']:>9.0f} "
+              f"{r['reference']['games_per_s']:>8.0f} {r['ratio']:>6.2f} {r['fast_ratio']:>6.2f} "
+              f"{r['rulelang']['decisions_per_s']:>10.0f} {r['fast']['decisions_per_s']:>10.0f} "
+              f"{r['rulelang']['decisions_per_game']:>6.1f} {r['reference']['decisions_per_game']:>9.1f} "
               f"{'yes' if r['decisions_agree'] else 'NO'}")
-    print("\nrules/, random play")
-    print(f"{'file':<44} {'n':>2} {'games/s':>9} {'dec/s':>9} {'dec/game':>9} {'ended':>6}")
+    print("  (ratio: reference games/s over rulelang's, through the API and on the fast path)")
+    print("\nrules/, random play: through the API and on the fast path (interleaved)")
+    print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'fast/API':>8} "
+          f"{'dec/game':>9} {'ended':>6}")
     for r in res["rules"]:
         if "error" in r:
             print(f"{r['file']:<44} error: {r['error']}")
             continue
-        print(f"{r['file']:<44} {r['players']:>2} {r['games_per_s']:>9.0f} {r['decisions_per_s']:>9.0f} "
+        print(f"{r['file']:<44} {r['players']:>2} {r['decisions_per_s']:>10.0f} "
+              f"{r['fast_decisions_per_s']:>10.0f} {r['speedup']:>8.2f} "
               f"{r['decisions_per_game']:>9.1f} {r['ended_normally']:>6.0%}")
+    bc = res["bytecodes"]
+    print("\nbytecodes per decision, Crazy Eights (does not depend on the load):")
+    for n in (2, 4):
+        print(f"  {n} players: API {bc[f'api_{n}p']:.0f}, fast path {bc[f'fast_{n}p']:.0f}, "
+              f"hand-written {bc[f'reference_{n}p']:.0f}")
     if res["clone_us"] is not None:
         print(f"\nclone() of a mid-game 4-player Crazy Eights state: {res['clone_us']:.1f} µs")
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")

@@ -5,7 +5,8 @@ This plays `--games` random games of each rule file (the benchmark's driver: is_
 current_player, legal_actions, random.choice, apply_action; setup included) with
 sys.settrace counting every opcode, and prints the mean per decision, then the functions
 (`--top`) that ran the most ("<rulelang>" is generated code).  `--reference` counts the
-hand-written Crazy Eights the same way (4 players).  Default: Crazy Eights for 4 players.
+hand-written Crazy Eights the same way (4 players); `--fast` counts the same games played on the
+playout fast path (State.playout) too.  Default: Crazy Eights for 4 players.
 Bytecodes are not all equally slow (a call or a builtin costs more than a load), so confirm a
 gain in CPU time too; but a change that saves bytecodes and plays the same games is a gain.
 """
@@ -60,6 +61,34 @@ def rulelang_game(cg, seed):
     return play
 
 
+def fast_game(cg, seed):
+    """The same game as :func:`rulelang_game` on the playout fast path."""
+    policy = [random.Random(seed)._randbelow] * cg.n
+
+    def play():
+        st = cg.new_game(seed=seed)
+        st.playout(policy)
+        return st.decisions
+    return play
+
+
+def per_decision(cg, games, fast=False):
+    """Bytecodes per decision over ``games`` seeded games, and the counter."""
+    c, dec = Counter(), 0
+    for seed in range(games):
+        dec += c.run((fast_game if fast else rulelang_game)(cg, seed))
+    return c.total / dec, c, dec
+
+
+def reference_per_decision(games, players=4):
+    from benchmarks.reference import crazy_eights as ref
+    c, dec = Counter(), 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        dec += c.run(lambda: ref.play_game(rng, players))[1]
+    return c.total / dec
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bytecodes", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -67,25 +96,21 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--top", type=int, default=8)
     ap.add_argument("--reference", action="store_true")
+    ap.add_argument("--fast", action="store_true", help="also count the playout fast path")
     a = ap.parse_args(argv)
     pairs = a.pairs or [os.path.join(ROOT, "examples", "crazy_eights.cardrules"), "4"]
     if len(pairs) % 2:
         ap.error("give FILE PLAYERS pairs")
     if a.reference:
-        from benchmarks.reference import crazy_eights as ref
-        c, dec = Counter(), 0
-        for seed in range(a.games):
-            rng = random.Random(seed)
-            dec += c.run(lambda: ref.play_game(rng, 4))[1]
-        print(f"reference crazy_eights 4p: {c.total / dec:.1f} bytecodes/decision")
+        print(f"reference crazy_eights 4p: {reference_per_decision(a.games):.1f} bytecodes/decision")
     for path, n in zip(pairs[::2], pairs[1::2]):
         cg = load(path).compiled(int(n))
-        c, dec = Counter(), 0
-        for seed in range(a.games):
-            dec += c.run(rulelang_game(cg, seed))
-        print(f"{os.path.basename(path)} {n}p: {c.total / dec:.1f} bytecodes/decision")
-        for (f, name, line), k in c.by_fn.most_common(a.top):
-            print(f"  {k / dec:8.1f}  {f}:{line} {name}")
+        for fast in ((False, True) if a.fast else (False,)):
+            per, c, dec = per_decision(cg, a.games, fast)
+            print(f"{os.path.basename(path)} {n}p{' fast path' if fast else ''}: "
+                  f"{per:.1f} bytecodes/decision")
+            for (f, name, line), k in c.by_fn.most_common(a.top):
+                print(f"  {k / dec:8.1f}  {f}:{line} {name}")
 
 
 if __name__ == "__main__":

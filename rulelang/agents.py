@@ -193,22 +193,25 @@ class MonteCarlo(Agent):
         return legal[best]
 
     def _playout(self, st, key: int) -> list:
-        """Play ``st`` to the end (or ``max_decisions``) at random and return its returns."""
-        left = self.max_decisions
-        count = [0] * st.n
-        while not st.terminal and left > 0:
-            left -= 1
-            if st.sim is None:
-                q = st.pending[0]
-                st.apply_action(_pick(st.legal, key, q, count[q]))
-                count[q] += 1
-            else:
-                for q in list(st.pending):
-                    st.apply_action(_pick(st.legal[q], key, q, count[q]), q)
-                    count[q] += 1
-                    if st.terminal or st.sim is None:
-                        break
+        """Play ``st`` to the end (or ``max_decisions``) at random and return its returns.
+        On the fast path (:meth:`State.playout`): the k-th choice of each seat is
+        ``_pick(legal, key, seat, k)``, as it was through the API."""
+        st.playout([_Picker(key, q) for q in range(st.n)], self.max_decisions, actions=True)
         return st.returns()
+
+
+class _Picker:
+    """One seat's choices in an ``mc`` playout: its k-th is ``_pick(legal, key, seat, k)``."""
+
+    __slots__ = ("key", "seat", "k")
+
+    def __init__(self, key: int, seat: int):
+        self.key, self.seat, self.k = key, seat, 0
+
+    def __call__(self, legal: list) -> int:
+        k = self.k
+        self.k = k + 1
+        return _pick(legal, self.key, self.seat, k)
 
 
 class _Node:
@@ -324,6 +327,22 @@ def _pick(legal: list, key: int, seat: int, k: int) -> int:
         if h > best_h:
             best, best_h = a, h
     return best
+
+
+def fast_policy(agents: list) -> Optional[list]:
+    """For :meth:`rulelang.runtime.State.playout`: one function ``number of choices -> index``
+    per seat that chooses exactly as these agents would (the same draws from the same
+    generators), or None when an agent is not such a simple function of its legal choices."""
+    out = []
+    for ag in agents:
+        if type(ag) is UniformRandom:
+            rng = ag.rng                         # what UniformRandom.act draws: randrange(k)
+            out.append(getattr(rng, "_randbelow", rng.randrange))   # is _randbelow(k) for k > 0
+        elif type(ag) is FirstChoice:
+            out.append((0).__mul__)              # index 0 whatever the number of choices
+        else:
+            return None
+    return out
 
 
 AGENTS: dict[str, type] = {cls.name: cls

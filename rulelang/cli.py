@@ -379,13 +379,14 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     from .stats import play_games, summarize
     k = args.games
     workers = _workers(args)
+    _need_ray(args)
     bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
     if bar is not None:
         bar.start()
     try:
         played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
                             coverage=False, workers=workers, advance=advance,
-                            include=_include(args))
+                            include=_include(args), ray=args.ray)
     finally:
         if bar is not None:
             bar.stop()
@@ -982,7 +983,7 @@ def _counts_to_compile(model):
 
 
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
-              progress=None):
+              progress=None, ray=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal).
     Ctrl-C during the games raises :class:`~rulelang.simulate.SimulationInterrupted` holding
@@ -1015,7 +1016,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
                 from .simulate import SimulationInterrupted, simulate as run_simulation
                 try:
                     diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                                workers=workers, progress=progress))
+                                                workers=workers, progress=progress, ray=ray))
                 except SimulationInterrupted as stop:
                     stop.diagnostics = sorted(diags + stop.diagnostics, key=_sort_key)
                     raise
@@ -1050,6 +1051,20 @@ def _workers(args) -> int:
     return getattr(args, "workers", None) or default_workers()
 
 
+def _need_ray(args) -> None:
+    """With ``--ray``: connect to the cluster now, so that a missing Ray or an unreachable
+    cluster is a clear message before any game is played."""
+    if getattr(args, "ray", None) is None:
+        return
+    from .cluster import ClusterError, connect
+    try:
+        connect(args.ray)
+    except ClusterError as e:
+        hint = ("pip install 'rulelang[cluster]'" if "not installed" in str(e)
+                else "start it with `ray start --head` and give the address it prints")
+        raise UsageError(str(e), hint) from None
+
+
 def cmd_check(args) -> int:
     from .termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -1082,9 +1097,11 @@ def cmd_check(args) -> int:
 
     from .simulate import SimulationInterrupted
     for path in files:
+        if args.simulate:
+            _need_ray(args)
         try:
             diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
-                                   _workers(args), progress)
+                                   _workers(args), progress, args.ray)
         except SimulationInterrupted as stop:
             diags, bad, stopped = stop.diagnostics, False, (stop.played, stop.total)
         finally:
@@ -1394,6 +1411,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play K games (seeds S..S+K-1) and print a summary")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --games: processes to play on (default: the number of cores)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="with --games: play on the Ray cluster at ADDRESS instead (without one: "
+                        "a local Ray instance; the same results); needs pip install "
+                        "'rulelang[cluster]'")
     p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
@@ -1431,6 +1452,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play N random games per player count and report run-time problems")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --simulate: processes to play on (default: the number of cores)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="with --simulate: play on the Ray cluster at ADDRESS instead (without "
+                        "one: a local Ray instance); needs pip install 'rulelang[cluster]'")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
     p.add_argument("--max-errors", type=_count, metavar="N",

@@ -1919,6 +1919,12 @@ class CompiledGame:
         self.run(g)
         return g
 
+    def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
+        """A whole game played on the fast path (:meth:`State.playout`): the final state."""
+        g = self.new_game(seed=seed, max_steps=max_steps)
+        g.playout(policy)
+        return g
+
     @property
     def _var_init(self):
         cache = getattr(self, "_var_init_cache", None)

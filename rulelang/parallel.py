@@ -46,8 +46,13 @@ class Outcome:
 
 
 def run_chunks(fn: Callable, job, items: list, workers: int,
-               advance: Optional[Callable[[int], None]] = None) -> Outcome:
-    """``fn(job, chunk)`` for every chunk of ``items``; ``advance(n)`` after each chunk."""
+               advance: Optional[Callable[[int], None]] = None, ray=None) -> Outcome:
+    """``fn(job, chunk)`` for every chunk of ``items``; ``advance(n)`` after each chunk.
+    ``ray``: the address of a Ray cluster (``"local"``: a local Ray instance) to run the chunks
+    on instead of this machine's processes (see :mod:`rulelang.cluster`)."""
+    if ray is not None:
+        from .cluster import run_chunks_ray
+        return run_chunks_ray(fn, job, items, ray, advance)
     parts = chunks(items, workers)
     finished: dict = {}
     interrupted = False

@@ -140,6 +140,73 @@ class State:
         self.legal = None
         g.run(self)
 
+    # ---- the fast path: a whole playout inside the engine --------------------------------------
+    def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False) -> tuple:
+        """Play on to the end of the game (or ``max_decisions`` decision points, a simultaneous
+        one counting once) with every choice made by ``policy``, without the public API's
+        checks at each decision: the same game, move for move, as choosing the same actions
+        through :meth:`legal_actions` / :meth:`apply_action`.
+
+        ``policy`` is either a function ``(seat, number of choices) -> index`` or a list of one
+        function ``number of choices -> index`` per seat (faster: e.g. ``random.Random(s).randrange``
+        for uniform play, which draws exactly what ``UniformRandom`` draws).  With
+        ``actions=True`` the per-seat functions get the list of legal actions and return one of
+        them.  At a simultaneous decision the seats choose in the order of
+        :meth:`current_players`.  Returns ``(decisions, legal choices summed over them, forced
+        decisions)``: the decisions made here, how many choices they offered in all, and how
+        many offered only one."""
+        if callable(policy):
+            from functools import partial
+            policy = [partial(policy, p) for p in range(self.n)]
+        g = self.game
+        entries, procs, run, after = g.entries, g.procs, g.run, g.after
+        log = self.log
+        left = -1 if max_decisions is None else max(0, max_decisions)
+        start = self.decisions
+        choices = forced = 0
+        while not self.terminal and left != 0:
+            left -= 1
+            legal = self.legal
+            if self.sim is None:
+                p = self.pending[0]
+                k = len(legal)
+                choices += k
+                if k == 1:
+                    forced += 1
+                a = policy[p](legal) if actions else legal[policy[p](k)]
+                if log is not None:
+                    log.append(("choice", p, a))
+                fr = self.stack[-1]
+                slot, pc = entries[a >> ACTION_SHIFT]
+                if slot >= 0:
+                    fr[slot] = a & VALUE_MASK
+                fr[1] = pc
+                self.decisions += 1
+                self.pending = None
+                self.legal = None
+                code = procs[fr[0]]
+                if code.__class__ is list:
+                    run(self)
+                    continue
+                try:
+                    pc = code(self, fr, pc)
+                except GameProblem as e:
+                    g.problem_stop(self, e)
+                    continue
+                if pc != SUSPEND:
+                    after(self, pc)
+                continue
+            for q in list(self.pending):           # a simultaneous decision: through the API
+                ql = legal[q]
+                k = len(ql)
+                choices += k
+                if k == 1:
+                    forced += 1
+                self.apply_action(policy[q](ql) if actions else ql[policy[q](k)], q)
+                if self.terminal or self.sim is None:
+                    break
+        return self.decisions - start, choices, forced
+
     def is_terminal(self) -> bool:
         return self.terminal
 

@@ -122,7 +122,27 @@ def _rule_name(cg, st) -> str:
 
 
 def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
-    """Play one random game.  Returns None, or (code, message, span, hint)."""
+    """Play one random game.  Returns None, or (code, message, span, hint).
+
+    The game is played on the fast path (:meth:`State.playout`, the same choices as
+    ``random.Random(seed).choice``); only when something went wrong (a problem, a card created
+    or lost by the end, the decision limit near) is it played again through the API, the same
+    game, to find the decision where it went wrong.  (So a card created and lost again before
+    the game ends unremarked is no longer caught after the decision that created it.)"""
+    cg = _watched(game, n)
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    total = sum(len(z) for z in st.zones)
+    rnd = random.Random(seed)
+    st.playout([getattr(rnd, "_randbelow", rnd.randrange)] * n, MAX_DECISIONS)
+    if (st.terminal and st.problem is None and st.decisions <= MAX_DECISIONS
+            and sum(len(z) for z in st.zones) == total):
+        return None
+    cg.empty_moves.clear()               # the game again: only what it shows until it stops
+    return _play_one_api(game, n, seed, max_steps)
+
+
+def _play_one_api(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
+    """:func:`play_one` through the public API, checking the cards after every decision."""
     file = game.file
     cg = _watched(game, n)
     rnd = random.Random(seed)
@@ -218,13 +238,15 @@ class SimulationInterrupted(KeyboardInterrupt):
 
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
              max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1,
-             progress=None) -> list[Diagnostic]:
+             progress=None, ray=None) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
     problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
     file may extend from (as for :func:`~rulelang.loader.load`).  ``workers`` processes share
     the games; the diagnostics are the same for any number.  ``progress(total)``, if given, is
     called once with the number of games and returns ``advance(n)``, called as games finish.
-    Ctrl-C raises :class:`SimulationInterrupted` with what was found so far."""
+    Ctrl-C raises :class:`SimulationInterrupted` with what was found so far.  ``ray``: run the
+    games on that Ray cluster instead (see :mod:`rulelang.cluster`; the file must be at the same
+    path there)."""
     from .parallel import run_chunks
     _LOADED.clear()                  # the file may have changed since the last call
     overrides = dict(overrides or {})
@@ -252,7 +274,7 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
         for n in range(lo, hi + 1):
             job = (path, setting, n, max_steps, tuple(include or ()))
             done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers,
-                              advance)
+                              advance, ray=ray)
             played += len(done.results)
             for s, found, empties, errs in done.results:   # in seed order, as one process would
                 if errs is not None:

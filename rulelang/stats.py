@@ -59,9 +59,15 @@ def _prepared(job):
 
 def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
     """Play one game between the agents ``names`` (seeded from ``seed``); its record."""
-    from .agents import View, make_agent
+    from .agents import View, fast_policy, make_agent
     st = cg.new_game(seed=seed, max_steps=max_steps)
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
+    policy = fast_policy(agents)
+    if policy is not None:           # the fast path: the same game, without the API per decision
+        asked, choices, forced = st.playout(policy)
+        problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
+        return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
+                st.turns, problem, choices, asked, forced)
     watching = [ag for ag in agents if hasattr(ag, "observe")]
     simple = all(nm in ("random", "first") for nm in names)
     choices = asked = forced = 0
@@ -125,8 +131,9 @@ class Played:
 
 
 def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=None,
-               coverage=True, workers=1, advance=None, text=None, include=()) -> Played:
-    """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes."""
+               coverage=True, workers=1, advance=None, text=None, include=(), ray=None) -> Played:
+    """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes, or
+    on the Ray cluster at ``ray`` (an address, or ``"local"``)."""
     import time
 
     from .parallel import run_chunks
@@ -135,8 +142,11 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
            "coverage": coverage, "agents": names, "seed": seed, "max_steps": max_steps,
            "text": text, "include": tuple(include or ())}
     cg, cov = _prepared(job)             # errors show here, before any worker starts
+    if ray is not None and text is None:
+        with open(path, encoding="utf-8") as fh:     # the nodes need not have the file
+            job["text"] = fh.read()
     t0 = time.perf_counter()
-    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance)
+    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance, ray=ray)
     seconds = time.perf_counter() - t0
     return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
                   games, seconds)

@@ -61,6 +61,9 @@ def _common(p, cli, default_games):
                    help="one agent for every seat, or one per seat (default: random)")
     p.add_argument("--workers", "-w", type=cli._positive, metavar="K",
                    help="processes to play on (default: the number of cores)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play on the Ray cluster at ADDRESS instead (without one: a local Ray "
+                        "instance; the same results); needs pip install 'rulelang[cluster]'")
     p.add_argument("--max-steps", type=cli._positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -127,12 +130,14 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
     from .parallel import default_workers, progress_bar
     from .stats import play_games, summarize
     workers = args.workers or default_workers()
+    cli._need_ray(args)
     bar, advance = progress_bar(err.console, args.games, what) if args.games >= 50 else (None, None)
     if bar is not None:
         bar.start()
     try:
         played = play_games(path, game.overrides, n, args.games, args.seed, names,
-                            args.max_steps, coverage=coverage, workers=workers, advance=advance)
+                            args.max_steps, coverage=coverage, workers=workers, advance=advance,
+                            ray=args.ray)
     finally:
         if bar is not None:
             bar.stop()

@@ -228,3 +228,35 @@ def test_mc_remembers_the_tops_it_has_seen():
     assert agent._known() == {"pile": {0: "3♣", 1: "4♣"}}
     agent._remember(pile(1, "9♥"))          # all but the top taken away: nothing known below
     assert agent._known() == {}
+
+
+class _ApiMonteCarlo(MonteCarlo):
+    """The mc agent with its playouts through the public API (as before the fast path)."""
+
+    def _playout(self, st, key):
+        from rulelang.agents import _pick
+        left = self.max_decisions
+        count = [0] * st.n
+        while not st.is_terminal() and left > 0:
+            left -= 1
+            for q in list(st.current_players()):
+                st.apply_action(_pick(st.legal_actions(q), key, q, count[q]), q)
+                count[q] += 1
+                if st.is_terminal() or st.sim is None:
+                    break
+        return st.returns()
+
+
+@pytest.mark.parametrize("path,max_decisions", [(CRAZY, 2000), ("rules/internecine.cardrules", 2000),
+                                                 ("rules/ciq.cardrules", 7)])
+def test_mc_playouts_on_the_fast_path_choose_as_through_the_api(path, max_decisions):
+    """The same seed gives the same mc game whether its playouts run on the fast path or through
+    legal_actions/apply_action (also when they stop at max_decisions)."""
+    game = load(path)
+    logs = []
+    for cls in (MonteCarlo, _ApiMonteCarlo):
+        st = game.new_game(2, seed=5, log=True)
+        _play_out(st, [cls(0, 5, budget=12, max_decisions=max_decisions), make_agent("random", 1, 5)])
+        logs.append((st.log, st.winners, st.to_json()))
+    assert logs[0] == logs[1]
+    assert len(logs[0][0]) > 5

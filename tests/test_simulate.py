@@ -56,3 +56,25 @@ def test_the_real_rule_files_have_no_runtime_problems(path):
     diags = simulate(path, 3)
     # (sevens_strict once passed for ever when nobody could play: the game now ends then.)
     assert [d for d in diags if d.is_error] == []
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(HERE, "simulate", "*.cardrules")))
+                         + [os.path.join(ROOT, "rules", "ciq.cardrules"),
+                            os.path.join(ROOT, "examples", "sevens.cardrules")],
+                         ids=os.path.basename)
+def test_the_fast_path_finds_what_the_api_finds(path):
+    """play_one plays on the fast path and goes back to the API only when something went wrong:
+    per game, the same problem (or none) and the same moves from empty zones as the API alone."""
+    from rulelang.simulate import _play_one_api, _watched, play_one
+    for setting in option_settings(load(path)):
+        game = load(path, setting)
+        lo, hi = game.players
+        for n in range(lo, min(hi, lo + 2) + 1):
+            watched = _watched(game, n).empty_moves
+            for seed in range(4):
+                fast = play_one(game, n, seed)
+                fast_moves = dict(watched)
+                watched.clear()
+                api = _play_one_api(game, n, seed)
+                assert (fast, fast_moves) == (api, dict(watched)), (setting, n, seed)
+                watched.clear()

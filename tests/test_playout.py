@@ -1,0 +1,140 @@
+"""The playout fast path (State.playout) plays the same games as the public API.
+
+For every rule file, every allowed number of players, several seeds and each simple agent
+(uniform random as UniformRandom draws, always the first choice, a policy function of the seat
+and the number of choices), the game played on the fast path ends exactly as the same agents
+playing through legal_actions / apply_action: same outcome, winners, decisions, turns, choices
+offered, and the same final state (its whole save)."""
+import glob
+import random
+
+import pytest
+
+from rulelang.agents import make_agent, View
+from rulelang.loader import load
+
+FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
+SEEDS = (0, 1, 7, 12345)
+
+
+def _policy_fn(seat, k):
+    """A policy that depends on the seat and the number of choices only."""
+    return (seat * 7 + k * 3) % k
+
+
+def _api_game(cg, seed, kind, max_steps=None):
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    if kind in ("random", "first"):
+        agents = [make_agent(kind, p, seed) for p in range(cg.n)]
+
+        def pick(p):
+            return agents[p].act(View(st, p))
+    else:
+        def pick(p):
+            legal = st.legal_actions(p)
+            return legal[_policy_fn(p, len(legal))]
+    choices = forced = 0
+    while not st.is_terminal():
+        for p in list(st.current_players()):
+            k = len(st.legal_actions(p))
+            choices += k
+            forced += k == 1
+            st.apply_action(pick(p), p)
+            if st.is_terminal() or st.sim is None:
+                break
+    return st, choices, forced
+
+
+def _fast_game(cg, seed, kind, max_steps=None):
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    if kind == "random":
+        policy = [make_agent("random", p, seed).rng.randrange for p in range(cg.n)]
+    elif kind == "first":
+        policy = [(0).__mul__] * cg.n
+    else:
+        policy = _policy_fn
+    made, choices, forced = st.playout(policy)
+    assert made == st.decisions
+    return st, choices, forced
+
+
+def _summary(st):
+    return (st.outcome, st.winners, st.ranking, st.decisions, st.turns, st.steps, st.problem,
+            st.to_json())
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_fast_path_plays_the_api_game(path):
+    game = load(path)
+    lo, hi = game.players
+    played = 0
+    for n in range(lo, hi + 1):
+        cg = game.compiled(n)
+        for kind in ("random", "first", "policy"):
+            for seed in SEEDS:
+                api, c1, f1 = _api_game(cg, seed, kind)
+                fast, c2, f2 = _fast_game(cg, seed, kind)
+                assert _summary(fast) == _summary(api), (path, n, kind, seed)
+                assert (c2, f2) == (c1, f1)
+                played += 1
+    assert played >= 3 * len(SEEDS)
+
+
+def test_fast_path_stops_like_the_api_on_the_step_budget_and_with_a_log():
+    game = load("rules/ciq.cardrules")
+    cg = game.compiled(3)
+    api, _, _ = _api_game(cg, 3, "random", max_steps=200)
+    fast, _, _ = _fast_game(cg, 3, "random", max_steps=200)
+    assert api.outcome == "error" and api.problem["code"] == "RL901"
+    assert _summary(fast) == _summary(api)
+    a = cg.new_game(seed=5, log=True)
+    rng = random.Random(9)
+    while not a.is_terminal():
+        legal = a.legal_actions()
+        a.apply_action(legal[rng.randrange(len(legal))])
+    b = cg.new_game(seed=5, log=True)
+    b.playout([random.Random(9).randrange] * 3)
+    assert b.log == a.log and b.to_json() == a.to_json()
+
+
+def test_max_decisions_stops_the_playout_where_asked():
+    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    st = cg.new_game(seed=4)
+    made, _, _ = st.playout([(0).__mul__] * 2, max_decisions=5)
+    assert made == 5 == st.decisions and not st.is_terminal()
+    ref = cg.new_game(seed=4)
+    for _ in range(5):
+        ref.apply_action(ref.legal_actions()[0])
+    assert st.to_json() == ref.to_json()
+    # and it goes on from there as the API would
+    st.playout([(0).__mul__] * 2)
+    while not ref.is_terminal():
+        ref.apply_action(ref.legal_actions()[0])
+    assert st.to_json() == ref.to_json()
+
+
+def test_compiled_game_playout_is_new_game_then_playout():
+    cg = load("rules/ciq.cardrules").compiled(4)
+    a = cg.playout(11, _policy_fn)
+    b, _, _ = _api_game(cg, 11, "policy")
+    assert a.is_terminal() and a.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("path,n,agents", [
+    ("rules/ciq.cardrules", 3, None),
+    ("rules/attack_speed.cardrules", 2, ["random", "first"]),
+    ("examples/crazy_eights.cardrules", 4, ["first", "random", "random", "first"]),
+])
+def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, monkeypatch):
+    """stats.play_games (run --games, stats, compare) takes the fast path for random and first;
+    its records (with the choices offered and forced) and rule coverage are the API's."""
+    from rulelang import agents as agents_mod
+    from rulelang import stats
+    fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    stats._CACHE.clear()
+    monkeypatch.setattr(agents_mod, "fast_policy", lambda agents: None)
+    api = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    assert fast.records == api.records
+    assert any(r[stats.DECISIONS] > 0 for r in fast.records)
+    assert [r[-1] for r in fast.records] == [r[-1] for r in api.records]   # coverage per game
+    assert any(sum(r[-1]) for r in fast.records)
