@@ -477,13 +477,8 @@ class Checker:
         # (turn order, dealing, `for each player` and the conditions over players skip them).
         leaving = [n for n in _walk(self.decls) if isinstance(n, (A.Leave, A.IsOut))]
         self.players_leave = bool(leaving)
-        if leaving:
-            if "out" in self.vars:
-                self.error("RL197", "a variable is called `out`, but players leave this game: "
-                           "`out` is the number that says who has left, and in what order",
-                           self.vars["out"].decl.span,
-                           "give the variable another name; `P is out` and `out of P` read it")
-            else:
+        if leaving:     # (a variable of the file cannot be called `out`: a word, RL114)
+            if "out" not in self.vars:
                 sp = leaving[0].span
                 self.check_var(A.Var("out", "number", True, A.Int(0, sp), False, sp))
         self.score_ctx = Context()

@@ -83,6 +83,11 @@ def _div(a, b, span=None):
     raise GameProblem("RL911", f"{a} is divided by zero", span)
 
 
+def _noseat(k, n, span=None):
+    raise GameProblem("RL908", f"there is no player {k} when {n} "
+                      f"player{'s play' if n != 1 else ' plays'}", span)
+
+
 def _mod(a, b, span=None):
     if b:
         return a % b
@@ -150,7 +155,8 @@ class ExprGen:
                    "_bottom": _bottom, "_none": (-1,), "_rnd": _rnd, "_sa": seat_after,
                    "_si": seat_in, "_sin": seats_in, "_saf": seats_after, "_nin": next_in,
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
-                   "_leave": leave_game, "_show": show_card}
+                   "_leave": leave_game, "_show": show_card,
+                   "_noseat": _noseat}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -358,7 +364,8 @@ class ExprGen:
         raise Unsupported(w)
 
     def g_Seat(self, e, env):
-        self.cg.seat_problem(e)
+        if int(e.number) > self.cg.n:           # only when the rules reach it (RL908)
+            return f"_noseat({int(e.number)}, {int(self.cg.n)}, {self.const(e.span)})"
         return str(int(e.number) - 1)
 
     def g_Unary(self, e, env):
@@ -627,6 +634,12 @@ class ExprGen:
         return "(" + (" and " if is_and else " or ").join(parts) + ")"
 
     def g_Compare(self, e, env):
+        if e.op in ("==", "!=") and any(isinstance(x, A.Seat) and int(x.number) > self.cg.n
+                                        for x in (e.left, e.right)):
+            # a seat that does not exist in this game is no player: never equal (RL908 only
+            # where the rules would use it as a player)
+            other = e.right if isinstance(e.left, A.Seat) and int(e.left.number) > self.cg.n else e.left
+            return f"({self.gen(other, env)}, {e.op == '!='})[1]"
         return f"({self.gen(e.left, env)} {e.op if e.op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
 
     def g_IsEmpty(self, e, env):

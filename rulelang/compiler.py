@@ -564,18 +564,15 @@ class CompiledGame:
         return lambda g, fr: list(range(n))
 
     def x_Seat(self, e):
-        self.seat_problem(e)
         v = e.number - 1
-        return lambda g, fr: v
+        if e.number > self.n:                   # a run-time problem if the rules reach it
+            from .codegen import _noseat
+            k, n, span = e.number, self.n, e.span
 
-    def seat_problem(self, e) -> None:
-        """RL133 for `player K` when fewer than K play: the checker knows only the largest
-        number of players (`players 1 to 2` with `player 2` played with 1 was an IndexError)."""
-        if e.number > self.n:
-            p = ("RL133", f"there is no player {e.number} when {self.n} "
-                 f"player{'s play' if self.n != 1 else ' plays'}", e.span)
-            if p not in self.problems:
-                self.problems.append(p)
+            def noseat(g, fr):
+                _noseat(k, n, span)
+            return noseat
+        return lambda g, fr: v
 
     def x_Unary(self, e):
         op = e.op
@@ -748,8 +745,18 @@ class CompiledGame:
         return lambda g, fr: any(f(g, fr) for f in fs)
 
     def x_Compare(self, e):
-        a, b = self.cx(e.left), self.cx(e.right)
         op = e.op
+        if op in ("==", "!=") and any(isinstance(x, A.Seat) and x.number > self.n
+                                      for x in (e.left, e.right)):
+            other = self.cx(e.right if isinstance(e.left, A.Seat) and e.left.number > self.n
+                            else e.left)        # evaluated all the same (it may be a problem)
+            answer = op == "!="
+
+            def unequal(g, fr):
+                other(g, fr)
+                return answer
+            return unequal
+        a, b = self.cx(e.left), self.cx(e.right)
         if isinstance(e.right, (A.Int, A.NoneLit)) or (
                 isinstance(e.right, A.Name) and self.refs.get(id(e.right), ("",))[0] == "const"):
             v = b(None, None)

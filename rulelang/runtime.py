@@ -164,9 +164,15 @@ class State:
         left = -1 if max_decisions is None else max(0, max_decisions)
         start = self.decisions
         choices = forced = 0
+        twin = getattr(g, "card_twin", None)    # copies of a card are one choice, as in the API
+        alts = g.alternatives
         while not self.terminal and left != 0:
             left -= 1
             legal = self.legal
+            if twin is not None:
+                legal = (_merge_twins(legal, twin, alts) if self.sim is None else
+                         {q: (_merge_twins(v, twin, alts) if isinstance(q, int) else v)
+                          for q, v in legal.items()})
             if self.sim is None:
                 p = self.pending[0]
                 k = len(legal)
