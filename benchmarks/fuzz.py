@@ -164,6 +164,9 @@ class Pool:
             code = 0
             try:
                 os.close(rfd)
+                # as a fresh `rulelang` process has it: the parent (pytest, hypothesis) may have
+                # changed the recursion limit, and deep inputs then fail in ways no user meets
+                sys.setrecursionlimit(1000)
                 resource.setrlimit(resource.RLIMIT_AS, (self.mem_limit, self.mem_limit))
                 cpu = max(1, int(self.time_limit + 0.999))
                 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
