@@ -104,8 +104,10 @@ def _spin(path, text, steps):
 
 
 def _hog(path, text, steps):
-    block = bytearray(2 << 30)          # past the 1 GB limit: a MemoryError
-    return {"stage": "check", "check": 0, "n": len(block)}
+    blocks = []                         # until past the limit (1 GB beyond the parent's): a
+    for _ in range(4096):               # MemoryError, long before 4096 blocks of 64 MB
+        blocks.append(bytearray(64 << 20))
+    return {"stage": "check", "check": 0, "n": len(blocks)}
 
 
 def _crash(path, text, steps):
