@@ -21,7 +21,8 @@ from . import ast as A
 from .diagnostics import ERROR, WARNING, Diagnostic
 from .diagnostics import did_you_mean as _closest
 from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, no_gc
-from .runtime import VALUE_MASK as MAX_CARDS
+from .limits import VALUE_MASK as MAX_CARDS
+from .vocabulary import RESERVED_WORDS
 
 # A "did you mean" hint compares a name with every known name: for a file with thousands of
 # unknown names and thousands of known ones that is quadratic.  Each check gets this many name
@@ -45,12 +46,9 @@ def did_you_mean(name, candidates):
     _hint_budget[0] -= len(candidates)
     return _closest(name, candidates)
 
-from .vocabulary import RESERVED_WORDS
-
 # ---- types -----------------------------------------------------------------------------------
-NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
-    "number", "yes/no", "card", "player", "suit", "zone", "players", "symbol", "none", "any")
-TEXT, CARDS, RANK = "text", "cards", "rank"   # CARDS only in `say`; RANK only how `say` shows it
+from .kinds import (ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK,  # noqa: E402
+                    SUIT, SYMBOL, TEXT, ZONE)
 TYPE_NAMES = {"number": NUMBER, "flag": FLAG, "card": CARD, "player": PLAYER, "suit": SUIT,
               "rank": NUMBER, "zone": ZONE, "text": TEXT}
 NULLABLE = {CARD, PLAYER, SUIT, SYMBOL}

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
-from .parallel import Outcome, chunks
 
 LOCAL = "local"          # what --ray without an address means
 
@@ -57,14 +56,18 @@ def _run(fn, job, part):
     return fn(job, part)
 
 
-def run_chunks_ray(fn: Callable, job, items: list, address: Optional[str] = LOCAL,
-                   advance: Optional[Callable[[int], None]] = None) -> Outcome:
-    """:func:`rulelang.parallel.run_chunks` on Ray: ``fn(job, chunk)`` for every chunk of
-    ``items`` as Ray tasks; ``advance(n)`` as each chunk comes back.  Ctrl-C cancels the tasks
-    not done and returns what was finished (``interrupted`` then true)."""
+def cluster_cpus(address: Optional[str] = LOCAL) -> int:
+    """The CPUs of the Ray cluster at ``address`` (connected first)."""
     ray = connect(address)
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    parts = chunks(items, cpus)
+    return int(ray.cluster_resources().get("CPU", 1)) or 1
+
+
+def run_parts_ray(fn: Callable, job, parts: list, address: Optional[str] = LOCAL,
+                  advance: Optional[Callable[[int], None]] = None) -> tuple:
+    """The Ray side of :func:`rulelang.parallel.run_chunks`: ``fn(job, part)`` for every part
+    as a Ray task; ``advance(n)`` as each part comes back.  Ctrl-C cancels the tasks not done.
+    Returns (the results of the finished parts in item order, interrupted)."""
+    ray = connect(address)
     task = ray.remote(_run)
     job_ref = ray.put(job)
     futures = {task.remote(fn, job_ref, part): i for i, part in enumerate(parts)}
@@ -86,4 +89,4 @@ def run_chunks_ray(fn: Callable, job, items: list, address: Optional[str] = LOCA
     results = []
     for i in sorted(finished):
         results.extend(finished[i])
-    return Outcome(results, len(results), interrupted)
+    return results, interrupted

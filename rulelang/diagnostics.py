@@ -50,3 +50,13 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     """A hint naming the closest known name, if one is close."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
+
+
+def source_lines_of(text: str) -> list:
+    """The lines of a rule file as the parser numbers them: split at ``\n`` only (a ``\r``
+    before it dropped), so that a form feed, ``\x1c`` or U+2028 in a comment or a quoted text
+    does not shift the line numbers as ``str.splitlines`` would."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]

@@ -42,3 +42,8 @@ class no_gc:
         import gc
         if self.was:
             gc.enable()
+
+# Actions: an alternative's number above ACTION_SHIFT bits, the value it chooses (a card, a
+# player...) below them; so a game has at most VALUE_MASK cards (the checker's limit).
+ACTION_SHIFT = 10
+VALUE_MASK = (1 << ACTION_SHIFT) - 1

@@ -51,8 +51,10 @@ def run_chunks(fn: Callable, job, items: list, workers: int,
     ``ray``: the address of a Ray cluster (``"local"``: a local Ray instance) to run the chunks
     on instead of this machine's processes (see :mod:`rulelang.cluster`)."""
     if ray is not None:
-        from .cluster import run_chunks_ray
-        return run_chunks_ray(fn, job, items, ray, advance)
+        from .cluster import cluster_cpus, run_parts_ray
+        results, interrupted = run_parts_ray(fn, job, chunks(items, cluster_cpus(ray)), ray,
+                                             advance)
+        return Outcome(results, len(results), interrupted)
     parts = chunks(items, workers)
     finished: dict = {}
     interrupted = False

@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter, DedentError
 
 from . import ast as A
-from .diagnostics import ERROR, Diagnostic, RuleFileError
+from .diagnostics import ERROR, Diagnostic, RuleFileError, source_lines_of
 from .limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER, MAX_NUMBER_DIGITS, no_gc
 
 
@@ -54,16 +54,6 @@ def _lark() -> Lark:
     # a hash of the grammar, the options and Lark's version, and rebuilds them if they differ.
     return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), propagate_positions=True,
                 maybe_placeholders=True, cache=_cache_file())
-
-
-def source_lines_of(text: str) -> list:
-    """The lines of a rule file as the parser numbers them: split at ``\n`` only (a ``\r``
-    before it dropped), so that a form feed, ``\x1c`` or U+2028 in a comment or a quoted text
-    does not shift the line numbers as ``str.splitlines`` would."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def _span(file: str, meta) -> A.Span:
@@ -662,7 +652,7 @@ def attrs_evolve(node, **changes):
 def _syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """One diagnostic for a syntax error, in words (see :mod:`rulelang.syntax_errors`)."""
     from .syntax_errors import syntax_diagnostic
-    return syntax_diagnostic(file, text, err)
+    return syntax_diagnostic(file, text, err, _lark())
 
 
 def _tab_indent(file: str, text: str):

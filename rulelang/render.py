@@ -41,7 +41,7 @@ def source_lines(path: str) -> Optional[list[str]]:
     are numbered as the parser numbers them."""
     if path not in _sources:
         from .loader import read_rule_text
-        from .parser import source_lines_of
+        from .diagnostics import source_lines_of
         text = read_rule_text(path)
         _sources[path] = source_lines_of(text) if text is not None else None
     return _sources[path]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .kinds import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE
+from .limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from .rng import Rng
 
 SUSPEND, CALL, RETURN, HALT, END_TURN = -1, -2, -3, -4, -5
-ACTION_SHIFT = 10
-VALUE_MASK = (1 << ACTION_SHIFT) - 1
 DEFAULT_MAX_STEPS = 200_000
 
 
@@ -594,7 +594,6 @@ def _check_save(g, d: dict) -> None:
                         "every card must be in a zone")
 
     # -- the variables, by their kind
-    from .checker import CARD, PLAYER, SUIT
     vs = listof("vars", d["vars"])
     if len(vs) != len(g.var_info):
         bad("vars", f"has {len(vs)} values; this game has {len(g.var_info)} variables")
@@ -726,7 +725,6 @@ def _check_local(x, bad, typ, ncards, n, g) -> None:
     """A local name of a running rule: a whole number of its kind (a card, a seat, a suit, a
     zone, within their ranges), or in a name of no declared kind a list of cards (what `for each
     card` goes through) or of [seat, action] pairs (the choices of a simultaneous decision)."""
-    from .checker import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE
     top = {CARD: ncards - 1, PLAYER: n - 1, SUIT: len(g.model.suits) - 1,
            ZONE: len(g.zone_info) - 1}.get(typ)
     if x.__class__ is int or x.__class__ is bool:
@@ -826,7 +824,6 @@ def _slot_types(game) -> dict:
     cached = getattr(game, "_determinize_slots", None)
     if cached is not None:
         return cached
-    from .checker import CARD
     model = game.model
     frames = {}
     ending_ctx = {pid: ctx for (_f, pid, _k), (_e, _c, ctx) in zip(game.endings, model.endings)}

@@ -20,7 +20,7 @@ from typing import Optional
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
-from .diagnostics import ERROR, Diagnostic
+from .diagnostics import ERROR, Diagnostic, source_lines_of
 # Words that begin a declaration (top level) and a statement (inside a block), and every word of
 # the language: read from the grammar.
 from .vocabulary import DECL_WORDS, KEYWORDS, RESERVED_WORDS, STMT_WORDS
@@ -161,15 +161,15 @@ MISTAKES = {
 }
 
 
-@functools.lru_cache(maxsize=1)
-def _example_keys():
-    """(parser position, accepted terminals, token type) of every example mistake."""
-    from .parser import _lark
+@functools.lru_cache(maxsize=2)
+def _example_keys(lark):
+    """(parser position, accepted terminals, token type) of every example mistake, as the
+    parser ``lark`` (the language's, made by rulelang.parser) meets it."""
     keys = []
     for label, (_c, _m, _h, examples) in MISTAKES.items():
         for ex in examples:
             try:
-                _lark().parse(ex)
+                lark.parse(ex)
             except UnexpectedToken as e:
                 keys.append((_position(e), frozenset(e.accepts or ()), e.token.type, label))
             except Exception:
@@ -186,10 +186,10 @@ def _position(e):
 _EXACT = {"compare_eq", "set_eq", "assign"}
 
 
-def _match(e: UnexpectedToken) -> Optional[str]:
+def _match(e: UnexpectedToken, lark) -> Optional[str]:
     pos, acc, typ = _position(e), frozenset(e.accepts or ()), e.token.type
     fallback = None
-    for kpos, kacc, ktyp, label in _example_keys():
+    for kpos, kacc, ktyp, label in _example_keys(lark):
         if kpos == pos and kacc == acc:
             if ktyp == typ:
                 return label
@@ -242,8 +242,8 @@ def _diag(code, message, span, hint):
     return Diagnostic(code, ERROR, message, span, hint)
 
 
-def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
-    from .parser import source_lines_of
+def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagnostic:
+    """The diagnostic for the syntax error ``err`` met by the parser ``lark`` in ``text``."""
     lines = source_lines_of(text) or [""]
     line = getattr(err, "line", None) or 1
     col = getattr(err, "column", None) or 1
@@ -432,7 +432,7 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput) -> Diagnostic:
     if tok.type == "RPAR" and "RPAR" not in accepts:
         return _diag("RL006", "this `)` closes no `(`", span, "delete it, or add the `(` it closes")
 
-    label = _match(err)
+    label = _match(err, lark)
     if label is not None:
         code, message, hint, _ = MISTAKES[label]
         sp = A.Span(file, line, col, line, col) if tok.type == "_NL" else tok_span(len(str(tok)))
