@@ -158,6 +158,39 @@ class Holder(Expr):
 
 
 @node
+class CardLit(Expr):
+    """``Q♠``: one card of the deck by its rank and suit as they are shown (issue 14)."""
+    text: str
+    span: Span
+
+
+@node
+class AmongCards(Expr):
+    """Over the cards of a zone (issue 14): ``highest V among cards in Z [where C]`` and
+    ``lowest ...`` (numbers), ``total of V among cards in Z [where C]`` (a sum), and
+    ``highest card in Z by V [where C]`` / ``lowest card ...`` (the card itself).  In V and C the
+    card is called ``card``."""
+    kind: str            # "highest", "lowest", "total", "highest card", "lowest card"
+    value: Expr
+    zone: Expr
+    condition: Optional[Expr]
+    span: Span
+
+
+@node
+class PickValue(Expr):
+    """``highest rank r where C``, ``lowest rank r where C`` and ``highest number n from A to B
+    where C``: the highest (lowest) value for which C holds, or 0 (issue 14)."""
+    kind: str            # "highest", "lowest"
+    of: str              # "rank", "number"
+    name: str
+    low: Optional[Expr]
+    high: Optional[Expr]
+    condition: Expr
+    span: Span
+
+
+@node
 class Name(Expr):
     """A bare name: a zone, variable, option, local, rank, suit, card or attribute value."""
     name: str

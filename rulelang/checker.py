@@ -696,6 +696,10 @@ class Checker:
                 if isinstance(sel, int):
                     if sel not in self.ranks.values():
                         self.error("RL166", f"no rank is numbered {sel}", sp, None)
+                elif isinstance(sel, tuple):        # a card literal, `Q♠: 13` (issue 14)
+                    found = self.card_literal(sel[1], sp)
+                    if found is not None:
+                        self.refs[("card literal", sel[1])] = found
                 elif sel not in known:
                     self.error("RL101", f"`{sel}` is not a rank, suit or card of this deck", sp,
                                did_you_mean(sel, known))
@@ -1138,8 +1142,84 @@ class Checker:
         if e.kind in ("highest", "lowest"):
             self.expect(e.condition, NUMBER, inner, f"the value of `{e.kind} ... among players`")
             return NUMBER
+        if e.kind in ("best", "worst"):     # `player with highest V` (issue 14)
+            self.expect(e.condition, NUMBER, inner, "the value of `player with ...`")
+            return PLAYER
         self.expect(e.condition, FLAG, inner, "the condition on `player`")
         return {"count": NUMBER, "next": PLAYER}.get(e.kind, FLAG)
+
+    # ---- selectors and aggregates (issue 14) ---------------------------------------------------
+    def card_literal(self, text, span):
+        """The (rank, suit) of a card literal such as `Q♠`: its rank as shown (or the rank's name
+        or number) and its suit's sign, which must be a card of the deck (RL240)."""
+        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
+        pairs = []
+        if dt is not None:
+            pairs = [(r, su) for su in dt.suits for r in dt.ranks]
+            pairs += [(r, su) for su, ranks in dt.own_suits for r in ranks]
+        front, sign = text[:-1], text[-1]
+        for r, su in pairs:
+            if (su.symbol or "") == sign and front in (r.symbol, r.name, str(r.number)):
+                return (r.name, su.name)
+        shown = [f"{r.symbol or r.name}{su.symbol}" for r, su in pairs if su.symbol]
+        self.error("RL240", f"`{text}` is not a card of this deck", span,
+                   did_you_mean(text, shown) or
+                   ("its cards are written like " + ", ".join(shown[:3]) if shown else
+                    "this deck's suits have no signs: a card literal is a rank as shown and its "
+                    "suit's sign, as in `Q♠`"))
+        return None
+
+    def ex_CardLit(self, e, s):
+        found = self.card_literal(e.text, e.span)
+        if found is not None:
+            self.refs[id(e)] = ("card_lit",) + found
+        return CARD
+
+    def _uses_name(self, e, name):
+        """Whether the expression `e` (its defines' arguments included) mentions `name`."""
+        if isinstance(e, A.Name):
+            return e.name == name
+        if isinstance(e, (list, tuple)):
+            return any(self._uses_name(x, name) for x in e)
+        if not isinstance(e, A.Expr):
+            return False
+        return any(self._uses_name(getattr(e, f.name), name) for f in attrs.fields(type(e))
+                   if f.name != "span")
+
+    def ex_AmongCards(self, e, s):
+        self.expect(e.zone, ZONE, s, "the zone")
+        inner = s.child()
+        self.refs[id(e)] = inner.new_slot("card", CARD)
+        phrase = (f"`{e.kind} in Z by V`" if e.kind.endswith("card") else
+                  "`total of V among cards`" if e.kind == "total" else f"`{e.kind} V among cards`")
+        t = self.expr(e.value, inner)
+        if not compatible(NUMBER, t):
+            self.error("RL241", f"{phrase} compares numbers, but this is a {t}", e.value.span,
+                       "give a number of each card, such as `rank of card` or `value of card`")
+        elif not self._uses_name(e.value, "card"):
+            self.error("RL242", f"the value of {phrase} does not depend on `card`: it is the same "
+                       "for every card", e.value.span,
+                       "inside it the card is called `card`, e.g. `value of card`")
+        if e.condition is not None:
+            self.where_of[id(e.condition)] = e
+            self.expect(e.condition, FLAG, inner, "the condition on `card`")
+        return CARD if e.kind.endswith("card") else NUMBER
+
+    def ex_PickValue(self, e, s):
+        self.reserved(e.name, e.span, f"a {e.of}")
+        if e.low is not None:
+            self.expect(e.low, NUMBER, s, "the lowest number")
+            self.expect(e.high, NUMBER, s, "the highest number")
+        inner = s.child()
+        self.refs[id(e)] = inner.new_slot(e.name, NUMBER)
+        self.where_of[id(e.condition)] = e
+        self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
+        if not self._uses_name(e.condition, e.name):
+            self.error("RL242", f"the condition of `{e.kind} {e.of} {e.name}` does not depend on "
+                       f"`{e.name}`: it holds for every {e.of} or for none", e.condition.span,
+                       f"ask about `{e.name}`, e.g. `where (number of cards in hand where rank of "
+                       f"card is {e.name}) >= 2`")
+        return NUMBER
 
     def ex_Holder(self, e, s):
         self.expect(e.card, CARD, s, "the card of `player who has`")

@@ -25,7 +25,7 @@ from .checker import Expanded
 from .limits import MAX_NUMBER
 from .runtime import GameProblem
 from .runtime import show_card
-from .runtime import (holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
+from .runtime import (best_of, holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
 
@@ -156,7 +156,7 @@ class ExprGen:
                    "_si": seat_in, "_sin": seats_in, "_saf": seats_after, "_nin": next_in,
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
                    "_leave": leave_game, "_show": show_card,
-                   "_noseat": _noseat}
+                   "_noseat": _noseat, "_best": best_of, "_zero": (0,)}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
@@ -433,6 +433,50 @@ class ExprGen:
             out = f"({pre}, {out})[-1]"
         return out
 
+    # ---- selectors and aggregates (issue 14) ---------------------------------------------------
+    def g_CardLit(self, e, env):
+        return f"({int(self.cg.card_literal_id(*self.refs[id(e)][1:]))})"
+
+    def _hoisted(self, out, hoisted):
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_AmongCards(self, e, env):
+        z = self.gen(e.zone, env)
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        val, hoisted = self.gen_hoisting(e.value, inner, v)
+        cond = ""
+        if e.condition is not None:
+            c, more = self.gen_hoisting(e.condition, inner, v)
+            hoisted = hoisted + more
+            cond = f" if {c}"
+        if e.kind in ("highest", "lowest", "total"):
+            fn = {"highest": "_hi", "lowest": "_lo", "total": "sum"}[e.kind]
+            out = f"{fn}([{val} for {v} in g.zones[{z}]{cond}])"
+        else:
+            out = f"_best([({val}, {v}) for {v} in g.zones[{z}]{cond}], {int(e.kind == 'highest card')})"
+        return self._hoisted(out, hoisted)
+
+    def g_PickValue(self, e, env):
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        high = e.kind == "highest"
+        if e.low is None:
+            if not hasattr(self, "_rank_orders"):       # kept: const() names objects by id
+                self._rank_orders = (tuple(sorted(self.cg.rank_cycle)),
+                                     tuple(sorted(self.cg.rank_cycle, reverse=True)))
+            values = self.const(self._rank_orders[high])
+        else:
+            lo, hi = self.gen(e.low, env), self.gen(e.high, env)
+            values = (f"range({hi}, {lo} - 1, -1)" if high else f"range({lo}, {hi} + 1)")
+        return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
+
     def g_IsOut(self, e, env):
         ob = int(self.cg.out_base)
         x = f"g.vars[{ob} + {self.gen(e.player, env)}]"
@@ -462,6 +506,8 @@ class ExprGen:
             out = f"len([1 for {v} in {seats} if {c}])"
         elif kind == "next":
             out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
+        elif kind in ("best", "worst"):     # `player with highest V` (issue 14)
+            out = f"_best([({c}, {v}) for {v} in {seats}], {int(kind == 'best')})"
         else:
             out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
         if hoisted:

@@ -28,7 +28,7 @@ from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
-from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
+from .runtime import (best_of, holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
@@ -483,6 +483,7 @@ class CompiledGame:
                 try:
                     for sels, f in compiled:
                         if any(s == rname or s == suit or s == extra or
+                               (isinstance(s, tuple) and m.refs.get(("card literal", s[1])) == (rname, suit)) or
                                (isinstance(s, int) and s == num) for s in sels):
                             value = f(st, fr)
                             break
@@ -1308,6 +1309,8 @@ class CompiledGame:
             return lambda g, fr: highest([v for _p, v in values(g, fr)])
         if kind == "lowest":
             return lambda g, fr: lowest([v for _p, v in values(g, fr)])
+        if kind in ("best", "worst"):      # `player with highest V` (issue 14)
+            return lambda g, fr: best_of([(v, p) for p, v in values(g, fr)], kind == "best")
 
         def nxt(g, fr):
             you = fr[yi]
@@ -1316,6 +1319,61 @@ class CompiledGame:
                     return p
             return -1
         return nxt
+
+    # ---- selectors and aggregates (issue 14) ---------------------------------------------------
+    def card_literal_id(self, rank, suit):
+        """The card a literal such as `Q♠` stands for: its first copy (-1 if the deck left it out)."""
+        si = self.model.suits.index(suit) if suit in self.model.suits else -2
+        for cid, (rname, _num, csi, extra) in enumerate(self.cards):
+            if rname == rank and csi == si and extra is None:
+                return cid
+        return -1
+
+    def x_CardLit(self, e):
+        v = self.card_literal_id(*self.refs[id(e)][1:])
+        return lambda g, fr: v
+
+    def x_AmongCards(self, e):
+        zf = self.cx(e.zone)
+        ci = 3 + self.refs[id(e)]
+        value = self.cx(e.value)
+        cond = self.cx(e.condition) if e.condition is not None else (lambda g, fr: True)
+        kind = e.kind
+
+        def pairs(g, fr):
+            out = []
+            for c in list(g.zones[zf(g, fr)]):
+                fr[ci] = c
+                if cond(g, fr):
+                    out.append((value(g, fr), c))
+            return out
+        if kind == "total":
+            return lambda g, fr: sum([v for v, _c in pairs(g, fr)])
+        if kind == "highest":
+            return lambda g, fr: highest([v for v, _c in pairs(g, fr)])
+        if kind == "lowest":
+            return lambda g, fr: lowest([v for v, _c in pairs(g, fr)])
+        return lambda g, fr: best_of(pairs(g, fr), kind == "highest card")
+
+    def x_PickValue(self, e):
+        si = 3 + self.refs[id(e)]
+        cond = self.cx(e.condition)
+        if e.low is None:
+            ranks = tuple(self.rank_cycle)
+            values = lambda g, fr: ranks
+        else:
+            lo, hi = self.cx(e.low), self.cx(e.high)
+            values = lambda g, fr: range(lo(g, fr), hi(g, fr) + 1)
+        high = e.kind == "highest"
+
+        def pick(g, fr):
+            vs = values(g, fr)
+            for v in (reversed(vs) if high else vs):
+                fr[si] = v
+                if cond(g, fr):
+                    return v
+            return 0
+        return pick
 
     def owned_zones(self):
         return tuple((zi, owner) for zi, (_n, owner, _v, _s) in enumerate(self.zone_info)

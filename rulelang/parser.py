@@ -545,6 +545,38 @@ class ToAst(Transformer):
     highest_among = _pq("highest")
     lowest_among = _pq("lowest")
 
+    # Selectors and aggregates (issue 14).
+    def card_lit(self, meta, c):
+        return A.CardLit(str(c[0]), self.sp(meta))
+
+    def _among(kind):
+        def f(self, meta, c):
+            if kind.endswith("card"):
+                return A.AmongCards(kind, c[1], c[0], c[2], self.sp(meta))
+            return A.AmongCards(kind, c[0], c[1], c[2], self.sp(meta))
+        return f
+    highest_among_cards = _among("highest")
+    lowest_among_cards = _among("lowest")
+    total_among_cards = _among("total")
+    highest_card_by = _among("highest card")
+    lowest_card_by = _among("lowest card")
+
+    def _pick(kind, of):
+        def f(self, meta, c):
+            if of == "rank":
+                return A.PickValue(kind, of, str(c[0]), None, None, c[1], self.sp(meta))
+            return A.PickValue(kind, of, str(c[0]), c[1], c[2], c[3], self.sp(meta))
+        return f
+    highest_rank_where = _pick("highest", "rank")
+    lowest_rank_where = _pick("lowest", "rank")
+    highest_number_where = _pick("highest", "number")
+    lowest_number_where = _pick("lowest", "number")
+    player_with_highest = _pq("best")
+    player_with_lowest = _pq("worst")
+
+    def sel_card_lit(self, meta, c):
+        return (("card", str(c[0])), _tspan(self.file, c[0]))
+
     def holder(self, meta, c):
         return A.Holder(c[0], self.sp(meta))
 

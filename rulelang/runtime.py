@@ -971,3 +971,13 @@ def highest(xs):
 
 def lowest(xs):
     return min(xs) if xs else 0
+
+
+def best_of(pairs, high):
+    """The thing of the (value, thing) pairs with the highest (or lowest) value, the first of
+    equals; -1 (none) if there are none: `highest card in Z by V`, `player with highest V`."""
+    best, out = None, -1
+    for v, x in pairs:
+        if best is None or (v > best if high else v < best):
+            best, out = v, x
+    return out
