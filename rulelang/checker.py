@@ -1161,12 +1161,13 @@ class Checker:
         for r, su in pairs:
             if (su.symbol or "") == sign and front in (r.symbol, r.name, str(r.number)):
                 return (r.name, su.name)
-        shown = [f"{r.symbol or r.name}{su.symbol}" for r, su in pairs if su.symbol]
+        signs = list(dict.fromkeys(su.symbol for _r, su in pairs if su.symbol))
+        fronts = list(dict.fromkeys(r.symbol or r.name for r, _su in pairs))
         self.error("RL240", f"`{text}` is not a card of this deck", span,
-                   did_you_mean(text, shown) or
-                   ("its cards are written like " + ", ".join(shown[:3]) if shown else
-                    "this deck's suits have no signs: a card literal is a rank as shown and its "
-                    "suit's sign, as in `Q♠`"))
+                   (f"a card is a rank as shown ({', '.join(fronts)}) and a suit's sign "
+                    f"({' '.join(signs)}), as in `{fronts[-1]}{signs[-1]}`") if signs else
+                   "this deck's suits have no signs: write the card's rank and suit as a "
+                   "deck with signs does, as in `Q♠`")
         return None
 
     def ex_CardLit(self, e, s):
