@@ -697,7 +697,8 @@ class Checker:
                     if sel not in self.ranks.values():
                         self.error("RL166", f"no rank is numbered {sel}", sp, None)
                 elif isinstance(sel, tuple):        # a card literal, `Q♠: 13` (issue 14)
-                    found = self.card_literal(sel[1], sp)
+                    found = (self.card_literal(sel[1], sp) if sel[0] == "card"
+                             else self.card_named(sel[2], sel[3], sp))
                     if found is not None:
                         self.refs[("card literal", sel[1])] = found
                 elif sel not in known:
@@ -1170,6 +1171,18 @@ class Checker:
                    "deck with signs does, as in `Q♠`")
         return None
 
+    def card_named(self, rank, suit, span):
+        """(rank, suit) of `queen of spades`, which must be a card of the deck (RL240)."""
+        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
+        if dt is not None:
+            pairs = [(r.name, su.name) for su in dt.suits for r in dt.ranks]
+            pairs += [(r.name, su.name) for su, ranks in dt.own_suits for r in ranks]
+            if (rank, suit) in pairs:
+                return (rank, suit)
+        self.error("RL240", f"`{rank} of {suit}` is not a card of this deck", span,
+                   f"the suit `{suit}` has its own ranks" if dt is not None else None)
+        return None
+
     def ex_CardLit(self, e, s):
         found = self.card_literal(e.text, e.span)
         if found is not None:
@@ -1512,6 +1525,12 @@ class Checker:
         d = self.defines.get(n)
         if d is not None and len(d.params) == 1:
             return self.expand(e, d, (e.operand,), s)
+        if n in self.ranks and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
+                and s.lookup(e.operand.name) is None:       # `queen of spades` (issue 14)
+            found = self.card_named(n, e.operand.name, e.span)
+            if found is not None:
+                self.refs[id(e)] = ("card_lit",) + found
+            return CARD
         self.expr(e.operand, s)
         self.error("RL101", f"`{n} of ...`: `{n}` is no card attribute, per-player zone or variable",
                    e.name_span, did_you_mean(n, set(self.attributes) | set(BUILTIN_ATTRIBUTES)

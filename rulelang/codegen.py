@@ -546,6 +546,8 @@ class ExprGen:
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
             return self.expanded(ref[1], env)
+        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+            return self.g_CardLit(e, env)
         x = self.gen(e.operand, env)
         cg = self.cg
         kind = ref[0]

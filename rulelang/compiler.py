@@ -699,6 +699,8 @@ class CompiledGame:
         ref = self.refs[id(e)]
         if ref[0] == "expanded":
             return self.x_Expanded(ref[1])
+        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+            return self.x_CardLit(e)
         f = self.cx(e.operand)
         kind = ref[0]
         if kind == "rank":

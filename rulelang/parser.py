@@ -574,6 +574,9 @@ class ToAst(Transformer):
     player_with_highest = _pq("best")
     player_with_lowest = _pq("worst")
 
+    def sel_card_named(self, meta, c):
+        return (("named", f"{c[0]} of {c[1]}", str(c[0]), str(c[1])), self.sp(meta))
+
     def sel_card_lit(self, meta, c):
         return (("card", str(c[0])), _tspan(self.file, c[0]))
 
