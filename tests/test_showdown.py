@@ -94,6 +94,11 @@ def test_the_showdown_checks_clean():
     assert diags == []
 
 
+def test_the_generated_code_writes_every_rule_of_the_showdown():
+    game = load(SHOWDOWN)
+    assert all(game.compiled(n).closure_rules() == [] for n in (2, 6))
+
+
 def test_who_wins_agrees_with_an_itertools_evaluator():
     kinds = compare(load(SHOWDOWN), 400, 1000)
     assert sum(kinds.values()) == sum(2 + k % 5 for k in range(400))
