@@ -43,6 +43,7 @@ class CardrulesLexer(RegexLexer):
             (words(_CONSTANTS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
             (words(_STATEMENTS, prefix=r"\b", suffix=r"\b"), Keyword),
             (r"\bd[0-9]+\b", Number.Integer),
+            (r"\b[0-9A-Za-z]+[^\x00-\x7f\s]", String.Symbol),    # a card literal, `Q♠`
             (r"[0-9]+", Number.Integer),
             (r"[A-Za-z_]\w*", Name),
             (r"<=|>=|[<>+\-*/=]", Operator),
