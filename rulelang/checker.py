@@ -1066,8 +1066,6 @@ class Checker:
             return True
         if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
             return True
-        if isinstance(e, A.PickValue) and e.of == "rank":      # `highest rank r where C`
-            return True
         ref = self.refs.get(id(e))
         if not isinstance(ref, tuple) or not ref:
             ref = None                          # some nodes map to a slot number

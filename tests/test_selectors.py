@@ -60,8 +60,8 @@ SAID = [
     "7♠",                       # equals: the first from the bottom
     "7♠",
     "yes",                      # no card in an empty hand: none
-    "7",                        # said as a rank
-    "ace",
+    "7",
+    "1",                        # a number, not a rank's name: 0 stands for no rank
     "7 4",
     "0",                        # an empty range
     "player 2 player 1",        # player 1 (you) has no card and comes first
@@ -131,3 +131,40 @@ def test_cards_by_name_for_a_deck_without_signs(tmp_path):
     path.write_text(OWN_SUIT.replace(", thief of winds", ""), encoding="utf-8")
     st = load(str(path)).new_game(2, seed=1, log=True)
     assert [e[2] for e in st.log if e[0] == "say"] == ["5 7 1 16", "yes no"]
+
+
+RUNS = '''game "g"
+players 1
+deck standard, into stock
+zone stock: shared, face up
+zone table: shared, face up
+define holds(r, s) = any card in table where rank of card is r and suit of card is s
+define run3(r, s) = holds(r, s) and holds(rank after r, s) and holds(rank after rank after r, s)
+define one_suit = (number of cards in table where suit of card is suit of top of table) is size of table
+setup:
+    move K♠ from stock to table
+    move A♠ from stock to table
+    move 2♠ from stock to table
+    move 5♥ from stock to table
+    move 6♥ from stock to table
+    move 7♥ from stock to table
+    move 6♣ from stock to table
+turn:
+    for each suit s:
+        say s, highest rank r where run3(r, s), lowest rank r where run3(r, s)
+    say one_suit
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_runs_in_one_suit_round_the_corner(tmp_path, monkeypatch, backend):
+    """Runs of three in one suit, in the deck's order of ranks with its wrap (`rank after`
+    the king is the ace): K-A-2 of spades is a run from the king."""
+    path = tmp_path / "g.cardrules"
+    path.write_text(RUNS, encoding="utf-8")
+    if backend == "closures":
+        closures_only(monkeypatch)
+    st = load(str(path)).new_game(1, seed=1, log=True)
+    assert [e[2] for e in st.log if e[0] == "say"] == [
+        "clubs 0 0", "diamonds 0 0", "hearts 5 5", "spades 13 13", "no"]
