@@ -628,15 +628,12 @@ class RuleGen:
         """The playout variant of a decision (one chooser): instead of stopping with the legal
         actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
         go on into its alternative's body, as ``apply_action`` would: the same list, the same
-        call of the policy, the same slot and position in the frame, one decision more.  When the
-        decisions asked for are made (``g._stop``) the rule stops here as the API's code does."""
+        call of the policy, the same slot and position in the frame, one decision more.  A
+        playout with a budget of decisions, a policy of actions or copies of a card merged goes
+        through ``playout_pick``, which stops the playout where the budget is spent."""
         a, pk, k = self.x.fresh(), self.x.fresh(), self.x.fresh()
         self.x.ns["_pick"] = playout_pick
-        lines = [f"{ind}if g.decisions == g._stop:",
-                 f"{ind}    g.pending = (fr[{ci}],)",
-                 f"{ind}    g.legal = out",
-                 f"{ind}    return {SUSPEND}",
-                 f"{ind}{pk} = g._pk",
+        lines = [f"{ind}{pk} = g._pk",
                  f"{ind}if {pk} is None:",
                  f"{ind}    {a} = _pick(g, out, fr[{ci}])",
                  f"{ind}else:",
@@ -660,27 +657,32 @@ class RuleGen:
             lines.append(_Enter(inner, b))
         return lines
 
-    def expand_entries(self, limit=60):
+    def expand_entries(self, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
-        block is entered from its decision only), so that going on takes no trip through the
-        tests of ``pc``.  Blocks stay for resuming a frame; a copy nested deeper than ``limit``
-        levels stays a jump."""
+        block is entered from its decision only), and any other block that only one jump leads
+        to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
+        blocks stay, for resuming a frame; a copy nested deeper than ``limit`` stays a jump."""
         blocks = {b.number: b for b in self.blocks}
+        refs = {}
+        for b in self.blocks:
+            for l in b.lines:
+                if isinstance(l, (_Jump, _Enter)):
+                    refs[l.target] = refs.get(l.target, 0) + 1
 
-        def expand(lines, depth):
+        def expand(lines, seen):
             out = []
             for line in lines:
-                if isinstance(line, _Enter) and depth < limit:
-                    body = blocks[line.target].lines
-                    for l in expand(body, depth + 1):
+                t = getattr(line, "target", None)
+                if t is not None and t != 0 and t not in seen and len(seen) < limit and (
+                        isinstance(line, _Enter) or refs.get(t) == 1):
+                    for l in expand(blocks[t].lines, seen | {t}):
                         out.append(_shift(l, line.ind, "            "))
                 else:
                     out.append(line)
             return out
 
         for b in self.blocks:
-            if any(isinstance(l, _Enter) for l in b.lines):
-                b.lines = expand(b.lines, 0)
+            b.lines = expand(b.lines, frozenset((b.number,)))
 
     def _card_query(self, e):
         """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""

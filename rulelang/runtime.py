@@ -229,7 +229,7 @@ class State:
         start = self.decisions
         self._ch = self._fo = 0
         twin = getattr(g, "card_twin", None)
-        self._pk = None if (actions or twin is not None) else policy
+        self._pk = None if (actions or twin is not None or max_decisions is not None) else policy
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         try:
@@ -257,17 +257,22 @@ class State:
                     self.legal = None
                     code = procs[fr[0]]
                     if code.__class__ is list:
-                        run(self, procs)
+                        try:
+                            run(self, procs)
+                        except PlayoutStop:
+                            break
                         continue
                     try:
                         pc = code(self, fr, pc)
+                        if pc != SUSPEND:
+                            after(self, pc, procs)
                     except GameProblem as e:
                         g.problem_stop(self, e)
-                        continue
-                    if pc != SUSPEND:
-                        after(self, pc, procs)
+                    except PlayoutStop:
+                        break
                     continue
-                before = self.decisions
+                before, stop = self.decisions, self._stop
+                self._stop = -1                    # (the budget is not looked at inside it)
                 legal = self.legal
                 for q in list(self.pending):       # a simultaneous decision: through the API
                     a = playout_pick(self, legal[q], q) if self._pk is None else None
@@ -281,8 +286,9 @@ class State:
                     self.apply_action(a, q)
                     if self.terminal or self.sim is None:
                         break
-                if self._stop >= 0:                # one decision point, whatever the seats
-                    self._stop += self.decisions - before - 1
+                if stop >= 0:                      # one decision point, whatever the seats
+                    stop += self.decisions - before - 1
+                self._stop = stop
             return self.decisions - start, self._ch, self._fo
         finally:
             self._pk = self._pp = None
@@ -938,11 +944,22 @@ def show_card(g, c, p) -> None:
             return
 
 
+class PlayoutStop(Exception):
+    """Raised by :func:`playout_pick` when a playout has made the decisions it was asked for:
+    the state is then stopped at a decision, as the API leaves it (caught in State.playout)."""
+
+
 def playout_pick(g, legal, p):
     """The choice of seat ``p`` in :meth:`State.playout` when the policy is not a plain index
-    function per seat (``actions=True``, or copies of a card that the API offers as one
-    action): the legal actions as :meth:`State.legal_actions` gives them, counted, then the
-    policy.  (The generated playout variants call it too.)"""
+    function per seat (``actions=True``, copies of a card that the API offers as one action, a
+    budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
+    then the policy.  (The generated playout variants call it too: when the budget is spent it
+    stops the game at this decision, ``g.pending`` and ``g.legal`` as the API's code sets them,
+    and raises PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
+    if g.decisions == g._stop:
+        g.pending = (p,)
+        g.legal = legal
+        raise PlayoutStop
     twin = getattr(g.game, "card_twin", None)
     if twin is not None:
         legal = _merge_twins(legal, twin, g.game.alternatives)
