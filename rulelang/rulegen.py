@@ -19,7 +19,7 @@ from . import ast as A
 from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
-from .runtime import playout_pick
+from .runtime import _merge_twins_fast, playout_pick
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -628,20 +628,26 @@ class RuleGen:
         """The playout variant of a decision (one chooser): instead of stopping with the legal
         actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
         go on into its alternative's body, as ``apply_action`` would: the same list, the same
-        call of the policy, the same slot and position in the frame, one decision more.  A
-        playout with a budget of decisions, a policy of actions or copies of a card merged goes
-        through ``playout_pick``, which stops the playout where the budget is spent."""
+        call of the policy, the same slot and position in the frame, one decision more (in a
+        game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout
+        with a budget of decisions or a policy of actions goes through ``playout_pick``, which
+        stops the playout where the budget is spent."""
         a, pk, k = self.x.fresh(), self.x.fresh(), self.x.fresh()
         self.x.ns["_pick"] = playout_pick
         lines = [f"{ind}{pk} = g._pk",
                  f"{ind}if {pk} is None:",
                  f"{ind}    {a} = _pick(g, out, fr[{ci}])",
-                 f"{ind}else:",
-                 f"{ind}    {k} = len(out)",
-                 f"{ind}    g._ch += {k}",
-                 f"{ind}    if {k} == 1: g._fo += 1",
-                 f"{ind}    {a} = out[{pk}[fr[{ci}]]({k})]",
-                 f"{ind}g.decisions += 1"]
+                 f"{ind}else:"]
+        legal = "out"
+        if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
+            legal = self.x.fresh()
+            self.x.ns["_mtf"] = _merge_twins_fast
+            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(self.cg)})")
+        lines += [f"{ind}    {k} = len({legal})",
+                  f"{ind}    g._ch += {k}",
+                  f"{ind}    if {k} == 1: g._fo += 1",
+                  f"{ind}    {a} = {legal}[{pk}[fr[{ci}]]({k})]",
+                  f"{ind}g.decisions += 1"]
         blocks = dict(self.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):

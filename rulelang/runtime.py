@@ -220,16 +220,16 @@ class State:
         """:meth:`playout` in the rules' playout variants (``CompiledGame.playout_procs``): the
         generated code asks ``policy`` at each decision itself and goes on in place, so a whole
         game is most often one call.  What it needs while it runs is in the state's slots
-        ``_pk`` (the index functions per seat, or None when the policy takes actions or copies of
-        a card are merged: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
+        ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
+        a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
         count of decisions at which to stop, -1: none) and ``_ch``, ``_fo`` (choices, forced)."""
         g = self.game
         procs = g.playout_procs()
         entries, run, after = g.entries, g.run, g.after
         start = self.decisions
         self._ch = self._fo = 0
-        twin = getattr(g, "card_twin", None)
-        self._pk = None if (actions or twin is not None or max_decisions is not None) else policy
+        self._pk = None if (actions or max_decisions is not None) else policy
+        slow = self._pk is None or getattr(g, "card_twin", None) is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         try:
@@ -239,7 +239,7 @@ class State:
                     # no playout variant): made here, then the rule goes on in place.
                     p = self.pending[0]
                     legal = self.legal
-                    if self._pk is None:
+                    if slow:
                         a = playout_pick(self, legal, p)
                     else:
                         k = len(legal)
@@ -275,7 +275,7 @@ class State:
                 self._stop = -1                    # (the budget is not looked at inside it)
                 legal = self.legal
                 for q in list(self.pending):       # a simultaneous decision: through the API
-                    a = playout_pick(self, legal[q], q) if self._pk is None else None
+                    a = playout_pick(self, legal[q], q) if slow else None
                     if a is None:
                         ql = legal[q]
                         k = len(ql)
