@@ -1873,6 +1873,7 @@ class CompiledGame:
             def over(g):
                 raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
                                   " (every turn was played and none ended it)", turn_span)
+            self._turn_spec = (check_first, turn_pad, over)    # (for playout_procs)
             try:
                 rg = RuleGen(self, self.direct_rules)
                 looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
@@ -1882,10 +1883,10 @@ class CompiledGame:
             except Unsupported:
                 pass
 
-    def after(self, g: State, pc):
+    def after(self, g: State, pc, procs=None):
         """Go on after the top frame's function returned ``pc``: ``State.apply_action`` calls the
         rule's function itself after a decision (most often it stops at the next decision), and
-        only otherwise enters the run loop through here."""
+        only otherwise enters the run loop through here.  (``procs``: see ``run``.)"""
         if pc == SUSPEND or pc == HALT:
             return
         stack = g.stack
@@ -1893,7 +1894,7 @@ class CompiledGame:
             stack.pop()
         elif pc == END_TURN:
             self._end_turn(stack)
-        self.run(g)
+        self.run(g, procs)
 
     def _end_turn(self, stack):
         turn, turn_top = self.turn_proc, self.turn_top
@@ -1915,9 +1916,11 @@ class CompiledGame:
         g.problem = {"code": e.code, "message": e.message,
                      "span": None if sp is None else [sp.file, sp.line, sp.column]}
 
-    def run(self, g: State):
+    def run(self, g: State, procs=None):
+        """Run the rules until a decision or the end.  ``procs``: the rules' functions to run
+        (default ``self.procs``; ``State.playout`` gives ``playout_procs()``)."""
         stack = g.stack
-        procs = self.procs
+        procs = self.procs if procs is None else procs
         try:
             while True:
                 fr = stack[-1]
@@ -1991,6 +1994,47 @@ class CompiledGame:
         g = self.new_game(seed=seed, max_steps=max_steps)
         g.playout(policy)
         return g
+
+    def playout_procs(self) -> list:
+        """The rules' functions for ``State.playout``: for each generated rule that may decide, its
+        playout variant (``RuleGen(playout=True)``), which asks the playout's policy at each
+        decision and goes on in place instead of returning to the driver; the other entries are
+        those of ``procs``.  A variant has the blocks and frame of its rule (a frame stopped by
+        one is resumed by the other), so the API can go on from where a playout stopped.  Made
+        on the first playout, once per compiled game."""
+        pp = getattr(self, "_playout_procs", None)
+        if pp is not None:
+            return pp
+        pp = list(self.procs)
+        if self.gen is None or self.coverage is not None or not hasattr(self, "proc_blocks"):
+            self._playout_procs = pp
+            return pp
+        self.gen.ns["_pprocs"] = pp
+        direct = self.direct_rules
+        bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
+        bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
+        for pid, body in bodies:
+            if pid in direct or pid not in self.proc_blocks:   # never decides, or closures
+                continue
+            try:
+                rg = RuleGen(self, direct, playout=True)
+                fn, _ = rg.compile_rule(body, pid)
+            except Unsupported:
+                continue
+            if len(rg.blocks) == self.proc_blocks[pid]:
+                pp[pid] = fn
+        top, spec = self.turn_top, getattr(self, "_turn_spec", None)
+        if spec is not None and top in self.proc_blocks:
+            try:
+                rg = RuleGen(self, direct, playout=True)
+                fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
+                                        next_turn=spec)
+                if len(rg.blocks) == self.proc_blocks[top]:
+                    pp[top] = fn
+            except Unsupported:
+                pass
+        self._playout_procs = pp
+        return pp
 
     @property
     def _var_init(self):

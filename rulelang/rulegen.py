@@ -19,6 +19,7 @@ from . import ast as A
 from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
+from .runtime import _merge_twins_fast, playout_pick
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -84,6 +85,16 @@ class _Jump(str):
         return line
 
 
+class _Enter(str):
+    """The playout variant's line ``pc = N; continue`` into the body of the alternative just
+    chosen (block N): replaced by a copy of that block's lines (``RuleGen.expand_entries``)."""
+
+    def __new__(cls, ind, target):
+        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
+        line.ind, line.target = ind, int(target)
+        return line
+
+
 class _Block:
     def __init__(self, number):
         self.number = number
@@ -94,8 +105,10 @@ class _Block:
 class RuleGen:
     """Generates the function of one rule for the compiled game ``cg``."""
 
-    def __init__(self, cg, direct=frozenset()):
+    def __init__(self, cg, direct=frozenset(), playout=False):
         self.cg = cg
+        # The playout variant (see ``playout_decision``): decisions are taken in place.
+        self.playout = playout
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
@@ -125,6 +138,8 @@ class RuleGen:
         self.thread_jumps()
         if next_turn is not None:
             self.inline_block(nt)
+        if self.playout:
+            self.expand_entries()
         lines = ["def _f(g, fr, pc):", "    while True:"]
         self.dispatch(self.blocks, lines, "        ", "")
         lines.append("        raise _bad(pc)")
@@ -404,7 +419,8 @@ class RuleGen:
             f, rc = self.x.fresh(), self.x.fresh()
             cur.lines.append(f"{ind}{f} = [{frame}]")
             cur.lines.append(f"{ind}g.stack.append({f})")
-            cur.lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, {f}, 0)")
+            procs = "_pprocs" if self.playout else "_procs"
+            cur.lines.append(f"{ind}{rc} = {procs}[{int(pid)}](g, {f}, 0)")
             cur.lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
             cur.lines.append(f"{ind}g.stack.pop()")
             self.goto(cur, after, ind)
@@ -593,6 +609,7 @@ class RuleGen:
                 L.append(f"{ind}out = []")
                 L.extend(enum_lines)
             L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
+            hole = len(L)       # the playout variant decides here (below)
             L.append(f"{ind}g.pending = (fr[{ci}],)")
             L.append(f"{ind}g.legal = out")
             self.close(cur, f"return {SUSPEND}", ind)
@@ -602,7 +619,76 @@ class RuleGen:
             self.alt_blocks.append((aid, b.number))
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
+        if self.playout and not st.simultaneous:
+            L[hole:] = self.playout_decision(alts, ci, ind)
         return end
+
+    # ---- the playout variant -------------------------------------------------------------------
+    def playout_decision(self, alts, ci, ind):
+        """The playout variant of a decision (one chooser): instead of stopping with the legal
+        actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
+        go on into its alternative's body, as ``apply_action`` would: the same list, the same
+        call of the policy, the same slot and position in the frame, one decision more (in a
+        game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout
+        with a budget of decisions or a policy of actions goes through ``playout_pick``, which
+        stops the playout where the budget is spent."""
+        a, pk, k = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        self.x.ns["_pick"] = playout_pick
+        lines = [f"{ind}{pk} = g._pk",
+                 f"{ind}if {pk} is None:",
+                 f"{ind}    {a} = _pick(g, out, fr[{ci}])",
+                 f"{ind}else:"]
+        legal = "out"
+        if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
+            legal = self.x.fresh()
+            self.x.ns["_mtf"] = _merge_twins_fast
+            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(self.cg)})")
+        lines += [f"{ind}    {k} = len({legal})",
+                  f"{ind}    g._ch += {k}",
+                  f"{ind}    if {k} == 1: g._fo += 1",
+                  f"{ind}    {a} = {legal}[{pk}[fr[{ci}]]({k})]",
+                  f"{ind}g.decisions += 1"]
+        blocks = dict(self.alt_blocks)
+        order = sorted(alts, key=lambda t: t[0])
+        for i, (aid, alt, slot) in enumerate(order):
+            inner = ind
+            if i < len(order) - 1:     # the actions of alternative aid are aid << SHIFT + value
+                lines.append(f"{ind}if {a} < {(int(aid) + 1) << ACTION_SHIFT}:")
+                inner = ind + "    "
+            if alt.param is not None:
+                base = int(aid) << ACTION_SHIFT
+                lines.append(f"{inner}fr[{3 + int(slot)}] = {a}" + (f" - {base}" if base else ""))
+            b = int(blocks[aid])
+            lines.append(f"{inner}fr[1] = {b}")
+            lines.append(_Enter(inner, b))
+        return lines
+
+    def expand_entries(self, limit=40):
+        """Copy the body of each alternative where the playout variant chose it (an alternative's
+        block is entered from its decision only), and any other block that only one jump leads
+        to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
+        blocks stay, for resuming a frame; a copy nested deeper than ``limit`` stays a jump."""
+        blocks = {b.number: b for b in self.blocks}
+        refs = {}
+        for b in self.blocks:
+            for l in b.lines:
+                if isinstance(l, (_Jump, _Enter)):
+                    refs[l.target] = refs.get(l.target, 0) + 1
+
+        def expand(lines, seen):
+            out = []
+            for line in lines:
+                t = getattr(line, "target", None)
+                if t is not None and t != 0 and t not in seen and len(seen) < limit and (
+                        isinstance(line, _Enter) or refs.get(t) == 1):
+                    for l in expand(blocks[t].lines, seen | {t}):
+                        out.append(_shift(l, line.ind, "            "))
+                else:
+                    out.append(line)
+            return out
+
+        for b in self.blocks:
+            b.lines = expand(b.lines, frozenset((b.number,)))
 
     def _card_query(self, e):
         """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""
@@ -715,6 +801,17 @@ def inline_body(src):
     if any(not l.startswith("            ") for l in body):
         return None
     return [l[12:] for l in body]
+
+
+def _shift(line, ind, base):
+    """A block's line (written at the indentation ``base``) moved to the indentation ``ind``,
+    keeping what it is (a jump stays a jump)."""
+    rest = line[len(base):]
+    if isinstance(line, _Jump):
+        return _Jump(ind + line.ind[len(base):], line.target)
+    if isinstance(line, _Enter):
+        return _Enter(ind + line.ind[len(base):], line.target)
+    return ind + rest
 
 
 def _dec(fr, i):

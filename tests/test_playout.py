@@ -138,3 +138,66 @@ def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, m
     assert any(r[stats.DECISIONS] > 0 for r in fast.records)
     assert [r[-1] for r in fast.records] == [r[-1] for r in api.records]   # coverage per game
     assert any(sum(r[-1]) for r in fast.records)
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_playout_in_budgets_then_the_api_plays_the_api_game(path):
+    """A playout stopped by its budget of decisions (anywhere: in a rule entered from another,
+    after an ending, between the decisions of a turn) leaves the state the API leaves there:
+    played on in slices of a few decisions, alternating the fast path and the API, the game is
+    the API's own, decision for decision."""
+    game = load(path)
+    n = game.players[0]
+    cg = game.compiled(n)
+    for seed in (0, 5):
+        api, _, _ = _api_game(cg, seed, "policy")
+        st = cg.new_game(seed=seed)
+        k = 0
+        while not st.is_terminal():
+            k += 1
+            before = st.decisions
+            made, _, _ = st.playout(_policy_fn, max_decisions=k % 4 + 1)
+            assert made == st.decisions - before and made <= k % 4 + 1 + n
+            if not st.is_terminal() and st.sim is None:     # one decision through the API
+                legal = st.legal_actions()
+                st.apply_action(legal[_policy_fn(st.current_player(), len(legal))])
+        assert _summary(st) == _summary(api), (path, seed)
+
+
+def test_a_whole_game_is_one_call_of_the_turns_playout_variant():
+    """The turn's playout variant takes the decisions itself: State.playout makes the first one
+    and calls it, and the game goes on inside that call to its end."""
+    cg = load("examples/crazy_eights.cardrules").compiled(4)
+    pp = cg.playout_procs()
+    assert pp is cg.playout_procs() and len(pp) == len(cg.procs)
+    assert pp[cg.turn_top] is not cg.procs[cg.turn_top]
+    calls = []
+    variant = pp[cg.turn_top]
+
+    def counted(g, fr, pc):
+        calls.append(pc)
+        return variant(g, fr, pc)
+    pp[cg.turn_top] = counted
+    try:
+        st = cg.new_game(seed=3)
+        made, _, _ = st.playout([random.Random(3).randrange] * 4)
+    finally:
+        pp[cg.turn_top] = variant
+    assert st.is_terminal() and made == st.decisions >= 20
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("path", ["examples/crazy_eights.cardrules", "rules/ciq.cardrules"])
+def test_a_policy_of_actions_plays_the_api_game(path):
+    """With ``actions=True`` (the mc agent's playouts) the playout variants hand the policy the
+    list the API gives and play the action it returns."""
+    cg = load(path).compiled(3)
+    for seed in (2, 9):
+        a = cg.new_game(seed=seed)
+        a.playout([lambda legal: legal[-1], lambda legal: legal[0],
+                   lambda legal: legal[len(legal) // 2]], actions=True)
+        b = cg.new_game(seed=seed)
+        while not b.is_terminal():
+            legal = b.legal_actions()
+            b.apply_action([legal[-1], legal[0], legal[len(legal) // 2]][b.current_player()])
+        assert _summary(a) == _summary(b)
