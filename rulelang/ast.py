@@ -411,6 +411,23 @@ class Param:
 
 
 @node
+class CardsParam:
+    """Several cards chosen as one step of the rules: ``N cards c [of one rank|suit] from Z to
+    D [where C]`` (``N or more cards ...``).  The language asks for them one at a time, in the
+    order of the deck, and moves them from Z to D together once the last is chosen."""
+    name: str
+    count: Expr
+    or_more: bool
+    same: Optional[str]  # "rank", "suit" or None
+    source: Expr
+    dest: Expr
+    where: Optional[Expr]
+    span: Span
+    kind: str = "cards"
+    high: Optional[Expr] = None
+
+
+@node
 class Alternative:
     """One line of a ``choose``: a label, optionally a parameter, optionally ``if C``, a body."""
     label: str

@@ -145,6 +145,7 @@ class Model:
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
+    picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -315,6 +316,7 @@ class Checker:
         self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
+        self.picks: dict = {}             # several cards in one step: see cards_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before
@@ -531,7 +533,7 @@ class Checker:
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            players_leave=self.players_leave)
+            players_leave=self.players_leave, picks=self.picks)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -1211,6 +1213,8 @@ class Checker:
                 elif p.kind == "rank":
                     slot = inner.new_slot(p.name, NUMBER)
                     self.rank_slots.add((id(inner.owner), slot))
+                elif p.kind == "cards":
+                    slot = self.cards_param(alt, st, inner)
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")
@@ -1220,10 +1224,39 @@ class Checker:
             if alt.condition is not None:
                 self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
             param_slots.append(slot)
-            if p is not None and p.kind == "card":
+            if p is not None and p.kind in ("card", "cards"):
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+
+    def cards_param(self, alt, st, inner):
+        """``N [or more] cards c [of one rank] from Z to D [where C]``: several cards chosen as
+        one step.  Its slots: the card c, then the cards that may be chosen, those chosen so far,
+        Z, D, the fewest and the most (kept in the frame, so a saved or cloned game keeps them);
+        and a second alternative of the game, "no more cards", for `or more`."""
+        p = alt.param
+        self.expect(p.count, NUMBER, inner, "how many cards are chosen")
+        if isinstance(p.count, A.Int) and p.count.value < 1:
+            self.error("RL231", f"`{alt.label}` chooses {p.count.value} cards: at least one card "
+                       "must be chosen", p.count.span,
+                       "an alternative without cards is written without them: "
+                       f"`{alt.label}:`")
+        self.expect(p.source, ZONE, inner, "where the cards are chosen from")
+        self.expect(p.dest, ZONE, inner, "where the chosen cards go")
+        if st.simultaneous:
+            self.error("RL230", f"`{alt.label}` chooses several cards in a simultaneous choice",
+                       p.span, "let each player choose in turn, into a zone of their own that the "
+                       "others do not see: `for each player q:` / `choose by q:` / "
+                       f"`{alt.label} ... to passing of q:`, then move them on")
+        slot = inner.new_slot(p.name, CARD)
+        ks = tuple(inner.new_slot(n, t) for n, t in (
+            (" eligible", ANY), (" picked", ANY), (" from", ZONE), (" to", ZONE),
+            (" fewest", NUMBER), (" most", NUMBER)))
+        done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
+        self.picks[id(alt)] = (ks, len(self.alternatives))
+        self.labels[id(done)] = len(self.alternatives)
+        self.alternatives.append((done, st))
+        return slot
 
     # -- expressions
     def expect(self, e, want, s, what):

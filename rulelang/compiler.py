@@ -28,6 +28,7 @@ from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
+from .runtime import pick_start, pick_step
 from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -1512,6 +1513,8 @@ class CompiledGame:
                     out.append(base)
             return plain
         si = 3 + slot
+        if p.kind == "cards":
+            return self._cards_enumerator(alt, aid, si, cond)
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
             try:
@@ -1554,6 +1557,49 @@ class CompiledGame:
                     out.append(base + v)
         return enum
 
+    # Several cards in one step (runtime.pick_start / pick_step).
+    def _cards_enumerator(self, alt, aid, si, cond):
+        p = alt.param
+        base = aid << ACTION_SHIFT
+        ks = tuple(3 + k for k in self.model.picks[id(alt)][0])
+        zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
+        where = self.cx(p.where) if p.where is not None else None
+        more, same, span = p.or_more, p.same, p.span
+
+        def enum(g, fr, out):
+            if cond is not None and not cond(g, fr):
+                return
+            z = zf(g, fr)
+            cards = []
+            for v in g.zones[z]:
+                fr[si] = v
+                if where is None or where(g, fr):
+                    cards.append(v)
+            out.extend(pick_start(g, fr, ks, cards, z, df(g, fr), nf(g, fr), more, same, base,
+                                  span))
+        return enum
+
+    def _cards_step(self, alt, aid, b, ci):
+        """The small decisions after the first card, at the start of the alternative's body."""
+        slots, done_aid = self.model.picks[id(alt)]
+        self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
+        ks = tuple(3 + k for k in slots)
+        si = self.alternatives[aid].slot
+        base, done, same, span = aid << ACTION_SHIFT, done_aid << ACTION_SHIFT, alt.param.same, \
+            alt.param.span
+
+        def make(nxt):
+            def pick(g, fr):
+                out = pick_step(g, fr, si, ks, same, base, done, span)
+                if out is None:
+                    return nxt
+                g.pending = (fr[ci],)
+                g.legal = out
+                return SUSPEND
+            return pick
+        b.emit(make)
+        return done_aid
+
     def s_Choose(self, st, b):
         chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
         ci = 3 + chooser_slot
@@ -1562,7 +1608,8 @@ class CompiledGame:
         alt_labels = []
         for alt, slot in zip(st.alternatives, param_slots):
             aid = self.model.labels[id(alt)]
-            info = AltInfo(alt.label, alt.param.kind if alt.param else None,
+            info = AltInfo(alt.label, ("card" if alt.param.kind == "cards" else alt.param.kind)
+                           if alt.param else None,
                            3 + slot if slot is not None else -1, alt.span)
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
@@ -1592,6 +1639,8 @@ class CompiledGame:
         for (aid, label), alt in zip(alt_labels, st.alternatives):
             b.place(label)
             self.pending_alts.append((aid, label))
+            if id(alt) in self.model.picks:
+                self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
             self.block(alt.body, b)
             b.jump(end)
         b.place(end)

@@ -455,6 +455,23 @@ class ToAst(Transformer):
         word = line[meta.column - 1:meta.end_column - 1]
         return word
 
+    # Several cards in one step (docs/language.md, "Several cards in one step").
+    def param_cards(self, meta, c):
+        (count, more), name, same, source, dest, where = c
+        return A.CardsParam(str(name), count, more, same, source, dest, where, self.sp(meta))
+
+    def count_exactly(self, meta, c):
+        return (c[0], False)
+
+    def count_or_more(self, meta, c):
+        return (c[0], True)
+
+    def same_rank(self, meta, c):
+        return "rank"
+
+    def same_suit(self, meta, c):
+        return "suit"
+
     def alternative(self, meta, c):
         return A.Alternative(str(c[0]), c[2], c[3], c[4], self.sp(meta),
                              display=_unquote(c[1]) if c[1] is not None else None)

@@ -19,6 +19,7 @@ from . import ast as A
 from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
+from .runtime import pick_start, pick_step
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -600,6 +601,8 @@ class RuleGen:
         for aid, alt, slot in alts:
             b = self.new_block()
             self.alt_blocks.append((aid, b.number))
+            if id(alt) in cg.model.picks:
+                self.cards_step(alt, aid, b, ci, ind)
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         return end
@@ -646,6 +649,9 @@ class RuleGen:
             self.appended = True
             return
         si = 3 + slot
+        if p.kind == "cards":
+            self.cards_enum(alt, aid, si, lines, inner)
+            return
         v = self.x.fresh()
         test = ""
         if p.where is not None:
@@ -693,6 +699,39 @@ class RuleGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+    # Several cards in one step (runtime.pick_start / pick_step): the first card is offered by the
+    # choice, the others at the start of the alternative's body, in a block of their own.
+    def cards_enum(self, alt, aid, si, lines, ind):
+        p = alt.param
+        ks = "(" + ", ".join(str(3 + int(k)) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        v, z = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
+        test = ""
+        if p.where is not None:
+            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            lines.extend(f"{ind}{name} = {c}" for name, c in hoisted)
+            test = " if " + code
+        self.x.ns["_pstart"] = pick_start
+        args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
+                f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
+        lines.append(f"{ind}out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
+                     f"{z}, {args}))")
+        self.appended = True
+
+    def cards_step(self, alt, aid, b, ci, ind):
+        slots, done_aid = self.cg.model.picks[id(alt)]
+        ks = "(" + ", ".join(str(3 + int(k)) for k in slots) + ")"
+        si = self.cg.alternatives[aid].slot
+        self.x.ns["_pstep"] = pick_step
+        self.alt_blocks.append((done_aid, b.number))
+        b.lines.append(f"{ind}_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
+                       f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
+                       f"{self.x.const(alt.param.span)})")
+        b.lines.append(f"{ind}if _r is not None:")
+        b.lines.append(f"{ind}    g.pending = (fr[{ci}],)")
+        b.lines.append(f"{ind}    g.legal = _r")
+        b.lines.append(f"{ind}    return {SUSPEND}")
 
 
 def inline_body(src):
