@@ -392,6 +392,10 @@ class State:
                     k = 3 + s
                     if k < len(fr) and fr[k].__class__ is int and 0 <= fr[k] < cards_n:
                         fr[k] = to.get(fr[k], fr[k])
+                # the cards a several-cards choice may take and has taken (tuples of cards)
+                for k in range(3, len(fr)):
+                    if fr[k].__class__ is tuple and all(y.__class__ is int for y in fr[k]):
+                        fr[k] = tuple(to.get(y, y) for y in fr[k])
 
             def follow(actions):
                 out = []
@@ -999,7 +1003,7 @@ def pick_options(g, eligible, picked, fewest, most, same, base) -> list:
         return []
     if picked:
         last = _pick_key(g, picked[-1])
-        pool = [c for c in eligible if _pick_key(g, c) > last]
+        pool = [c for c in eligible if _pick_key(g, c) > last and c not in picked]
         if same is not None:
             first = _pick_group(g, picked[0], same)
             pool = [c for c in pool if _pick_group(g, c, same) == first]
@@ -1049,6 +1053,11 @@ def pick_step(g, fr, si, ks, same, base, done, span):
         picked = picked + (v,)
         fr[pi] = picked
         out = pick_options(g, fr[ei], picked, fr[fi], fr[mi], same, base)
+        if not out and len(picked) < fr[fi]:
+            # never in a game as dealt; in a world `determinize` dealt again, the cards chosen so
+            # far may have come out of the deck's order: any card still allowed makes up the set
+            out = [base + c for c in fr[ei] if c not in picked and (
+                same is None or _pick_group(g, c, same) == _pick_group(g, picked[0], same))]
         if out:
             if len(picked) >= fr[fi]:
                 out.append(done)

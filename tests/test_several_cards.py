@@ -165,3 +165,16 @@ def test_json_save_in_the_middle_of_a_set():
         s.apply_action(s.legal_actions()[0])
         s.apply_action(s.legal_actions()[0])
     assert back.zones == st.zones
+
+
+def test_determinize_in_the_middle_of_a_set_gives_a_world_that_finishes_it():
+    cg = game()
+    st = cg.new_game(seed=4)
+    st.apply_action([a for a in st.legal_actions() if alt_of(cg, a) == "pass"][0])
+    for seed in range(20):
+        w = st.determinize(1, seed)               # the other player: player 1's hand is unknown
+        assert w.observation(1) == st.observation(1)
+        while w.current_player() == 0 and not w.is_terminal():
+            w.apply_action(w.legal_actions()[0])
+        assert w.problem is None
+        assert len(w.zones[cg.zone_base["passing"]]) == 3
