@@ -144,8 +144,10 @@ class PlayerQuery(Expr):
     """Over the players still in the game, in the order of play from ``you``:
     ``any player where C``, ``no player where C``, ``number of players where C``,
     ``next player where C`` (the first after ``you``, or none), ``highest V among players`` and
-    ``lowest V among players``.  Inside C (or V) the player is called ``player``."""
-    kind: str            # "any", "no", "count", "next", "highest", "lowest"
+    ``lowest V among players``.  Inside C (or V) the player is called ``player``.  Who decides
+    in ``simultaneously choose by each player [where C]`` is one of kind "each", ``... by each
+    opponent`` one of kind "others" (the players, a list)."""
+    kind: str            # "any", "no", "count", "next", "highest", "lowest", "each", "others"
     condition: Expr
     span: Span
 
@@ -446,6 +448,11 @@ class Choose(Stmt):
     simultaneous: bool
     alternatives: tuple
     span: Span
+    # ``any opponent may choose [from P]:``: a simultaneous choice (``by`` is one PlayerQuery of
+    # kind "each"/"others") where only the first claim, in order of play from ``claim_from``,
+    # runs; its last alternative is the ``no claim`` the language adds.
+    claim: bool = False
+    claim_from: Optional[Expr] = None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1137,6 +1137,13 @@ class Checker:
         inner = s.child()
         slot = inner.new_slot("player", PLAYER)
         self.refs[id(e)] = (slot, s.you_slot)
+        if e.kind.startswith("each "):
+            self.error("RL232", f"`each {e.kind[5:]}` decides: the players who decide together "
+                       "are `each player` or `each opponent`", e.span,
+                       "write `each player where ...` for some of the players")
+        if e.kind.startswith("each") or e.kind == "others":
+            self.expect(e.condition, FLAG, inner, "the condition on `player`")
+            return PLAYERS
         if e.kind in ("highest", "lowest"):
             self.expect(e.condition, NUMBER, inner, f"the value of `{e.kind} ... among players`")
             return NUMBER
@@ -1170,11 +1177,15 @@ class Checker:
         self.check_block(st.body, inner)
 
     def st_Choose(self, st, s):
+        each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery)
         for b in st.by:
-            self.expect(b, PLAYER, s, "who chooses")
-        if st.simultaneous and len(st.by) < 2:
+            self.expect(b, PLAYERS if each else PLAYER, s, "who chooses")
+        if st.claim_from is not None:
+            self.expect(st.claim_from, PLAYER, s, "the player the claims are asked from")
+        if st.simultaneous and len(st.by) < 2 and not each:
             self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
-                       "name them: `simultaneously choose by attacker, defender:`")
+                       "name them: `simultaneously choose by attacker, defender:`, or let a "
+                       "set of players choose: `simultaneously choose by each player where ...:`")
         chooser = s.child()
         chooser_slot = chooser.new_slot(" chooser", PLAYER)
         extra = chooser.new_slot(" choices", ANY) if st.simultaneous else None

@@ -29,6 +29,7 @@ from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RET
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
 from .runtime import pick_start, pick_step
+from .runtime import claim_order, first_claim
 from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -1309,6 +1310,10 @@ class CompiledGame:
             return lambda g, fr: highest([v for _p, v in values(g, fr)])
         if kind == "lowest":
             return lambda g, fr: lowest([v for _p, v in values(g, fr)])
+        if kind == "each":
+            return lambda g, fr: [p for p, v in values(g, fr) if v]
+        if kind == "others":
+            return lambda g, fr: [p for p, v in values(g, fr) if v and p != fr[yi]]
 
         def nxt(g, fr):
             you = fr[yi]
@@ -1557,6 +1562,11 @@ class CompiledGame:
                     out.append(base + v)
         return enum
 
+    def _after_you(self, by):
+        """Where claims are asked from when the rule does not say: the player after `you`."""
+        yi = 3 + self.refs[id(by)][1]
+        return lambda g, fr: (fr[yi] + g.dir) % g.n
+
     # Several cards in one step (runtime.pick_start / pick_step).
     def _cards_enumerator(self, alt, aid, si, cond):
         p = alt.param
@@ -1648,16 +1658,25 @@ class CompiledGame:
     def _simultaneous(self, st, b, ci, xi, enums, alt_labels, end, span):
         bys = [self.cx(x) for x in st.by]
         dispatch = Label()
+        claim_from = None
+        if st.claim:
+            claim_from = (self.cx(st.claim_from) if st.claim_from is not None else
+                          self._after_you(st.by[0]))
 
-        def make(nxt, dispatch):
+        def make(nxt, dispatch, end_):
             def choose_together(g, fr):
                 if self.endings and self.check_endings(g):
                     return CALL
                 players = []
                 for f in bys:
                     p = f(g, fr)
-                    if p not in players:
-                        players.append(p)
+                    for p in (p if p.__class__ is list else (p,)):     # `by each player`
+                        if p not in players:
+                            players.append(p)
+                if claim_from is not None:
+                    players = claim_order(g, players, claim_from(g, fr))
+                if not players:
+                    return end_
                 legal = {}
                 for p in players:
                     fr[ci] = p
@@ -1675,13 +1694,16 @@ class CompiledGame:
                 g.sim = {}
                 return SUSPEND
             return choose_together
-        b.emit(make, dispatch)
+        b.emit(make, dispatch, end)
         b.place(dispatch)
         alts = self.alternatives
+        none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None
 
         def make_dispatch(nxt, end):
             def dispatch_(g, fr):
                 ch = fr[xi]
+                if none_aid is not None:          # a claim: the first one in order acts
+                    ch = first_claim(ch, none_aid)
                 if not ch:
                     return end
                 p, a = ch[0]

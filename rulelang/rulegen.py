@@ -20,6 +20,7 @@ from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 from .runtime import pick_start, pick_step
+from .runtime import claim_order, first_claim
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -559,9 +560,18 @@ class RuleGen:
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")
+            each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery)
             for b in bys:
+                if each:                                # `by each player`: a list of seats
+                    L.append(f"{ind}_pl = {b}")
+                    continue
                 L.append(f"{ind}_p = {b}")
                 L.append(f"{ind}if _p not in _pl: _pl.append(_p)")
+            if st.claim:
+                self.claim_lines(st, L, ind)
+            if each:
+                L.append(f"{ind}if not _pl:")
+                L.append(_Jump(ind + "    ", end.number))
             L.append(f"{ind}_lg = {{}}")
             L.append(f"{ind}for _p in _pl:")
             L.append(f"{ind}    fr[{ci}] = _p")
@@ -579,6 +589,10 @@ class RuleGen:
             self.x.ns.update({"_order": "order", "_slot": "slot", "_disp": "dispatch",
                               "_dispatch": _dispatch, "_alts": cg.alternatives})
             D = dispatch.lines
+            if st.claim:
+                self.x.ns["_fclaim"] = first_claim
+                none_aid = int(cg.model.labels[id(st.alternatives[-1])])
+                D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
             D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
             D.append(f"{ind}if _b < 0:")
             D.append(_Jump(ind + "    ", end.number))
@@ -699,6 +713,17 @@ class RuleGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+    def claim_lines(self, st, L, ind):
+        """``any opponent may choose [from P]``: the players in order of play from P (the player
+        after `you` when the rule does not say)."""
+        self.x.ns["_corder"] = claim_order
+        if st.claim_from is not None:
+            start = self.x.gen(st.claim_from, {})
+        else:
+            you = self.x.slot(3 + self.refs[id(st.by[0])][1], {})
+            start = f"({you} + g.dir)"
+        L.append(f"{ind}_pl = _corder(g, _pl, {start})")
 
     # Several cards in one step (runtime.pick_start / pick_step): the first card is offered by the
     # choice, the others at the start of the alternative's body, in a block of their own.

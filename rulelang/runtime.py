@@ -1073,3 +1073,20 @@ def pick_step(g, fr, si, ks, same, base, done, span):
     dst.extend(picked)
     fr[si] = picked[0]
     return None
+
+
+# ---- decisions by a set of players (`any opponent may choose from P:`) --------------------------
+
+def claim_order(g, players, start) -> list:
+    """The players who may claim, in the order of play from ``start``."""
+    n, d = g.n, g.dir
+    return sorted(players, key=lambda q: ((q - start) * d) % n)
+
+
+def first_claim(choices, none_aid) -> tuple:
+    """Of the secret choices of a claim (in the order claims are asked from), the first that
+    claims, alone; nothing when nobody claimed."""
+    for pa in choices:
+        if pa[1] >> ACTION_SHIFT != none_aid:
+            return (pa,)
+    return ()
