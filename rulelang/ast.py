@@ -403,7 +403,8 @@ class ForValue(Stmt):
 @node
 class Param:
     """What an alternative is chosen with: ``card c from Z where C``, ``player p from S``,
-    ``suit s``, ``rank r``, ``number n from A to B``."""
+    ``suit s``, ``rank r``, ``number n from A to B``, ``unseen card c from Z`` (kind "unseen":
+    the chooser chooses a place in Z, bottom first, and c is the card there)."""
     kind: str
     name: str
     source: Optional[Expr]

@@ -146,6 +146,7 @@ class Model:
     say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
     picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
+    unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -317,6 +318,7 @@ class Checker:
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
         self.picks: dict = {}             # several cards in one step: see cards_param
+        self.unseen: dict = {}            # cards chosen unseen: see unseen_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before
@@ -533,7 +535,7 @@ class Checker:
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            players_leave=self.players_leave, picks=self.picks)
+            players_leave=self.players_leave, picks=self.picks, unseen=self.unseen)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -1226,6 +1228,8 @@ class Checker:
                     self.rank_slots.add((id(inner.owner), slot))
                 elif p.kind == "cards":
                     slot = self.cards_param(alt, st, inner)
+                elif p.kind == "unseen":
+                    slot = self.unseen_param(alt, st, inner)
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")
@@ -1239,6 +1243,19 @@ class Checker:
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+
+    def unseen_param(self, alt, st, inner):
+        """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c
+        (a slot of its own) is the card there, which the choice never names."""
+        p = alt.param
+        self.expect(p.source, ZONE, inner, "where the card is taken from")
+        if st.simultaneous:
+            self.error("RL233", f"`{alt.label}` takes a card unseen in a simultaneous choice",
+                       p.span, "another player's choice could move the cards before it runs: "
+                       "let each player choose in turn (`for each player q:` / `choose by q:`)")
+        slot = inner.new_slot(" place", NUMBER)
+        self.unseen[id(alt)] = inner.new_slot(p.name, CARD)
+        return slot
 
     def cards_param(self, alt, st, inner):
         """``N [or more] cards c [of one rank] from Z to D [where C]``: several cards chosen as
@@ -1662,9 +1679,9 @@ class Checker:
                     self.error("RL185", f"`{alt.label}` chooses among the cards of "
                                f"{_zone_words(zone, p.source)}, {why}", p.source.span,
                                "a choice shows its chooser the card of each choice; to take a "
-                               "card unseen, give an alternative without a card that takes "
-                               f"`random card of {src}` (`move random card from {src} to ...`); "
-                               "a blind-pick choice is planned")
+                               "card unseen, let the chooser choose its place: "
+                               f"`take unseen card c from {src}:` (or take "
+                               f"`random card of {src}`)")
                     break
 
     def _zones_of(self, e, oid, depth) -> list:

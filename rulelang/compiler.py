@@ -1520,6 +1520,13 @@ class CompiledGame:
         si = 3 + slot
         if p.kind == "cards":
             return self._cards_enumerator(alt, aid, si, cond)
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            zf = self.cx(p.source)
+
+            def places(g, fr, out):
+                if cond is None or cond(g, fr):
+                    out.extend(range(base, base + len(g.zones[zf(g, fr)])))
+            return places
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
             try:
@@ -1561,6 +1568,18 @@ class CompiledGame:
                 if where(g, fr):
                     out.append(base + v)
         return enum
+
+    def _unseen_card(self, alt, aid, b):
+        """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
+        zf = self.cx(alt.param.source)
+        pi, ci = self.alternatives[aid].slot, 3 + self.model.unseen[id(alt)]
+
+        def make(nxt):
+            def card_there(g, fr):
+                fr[ci] = g.zones[zf(g, fr)][fr[pi]]
+                return nxt
+            return card_there
+        b.emit(make)
 
     def _after_you(self, by):
         """Where claims are asked from when the rule does not say: the player after `you`."""
@@ -1618,8 +1637,8 @@ class CompiledGame:
         alt_labels = []
         for alt, slot in zip(st.alternatives, param_slots):
             aid = self.model.labels[id(alt)]
-            info = AltInfo(alt.label, ("card" if alt.param.kind == "cards" else alt.param.kind)
-                           if alt.param else None,
+            info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
+                               alt.param.kind, alt.param.kind) if alt.param else None,
                            3 + slot if slot is not None else -1, alt.span)
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
@@ -1651,6 +1670,8 @@ class CompiledGame:
             self.pending_alts.append((aid, label))
             if id(alt) in self.model.picks:
                 self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
+            if id(alt) in self.model.unseen:
+                self._unseen_card(alt, aid, b)
             self.block(alt.body, b)
             b.jump(end)
         b.place(end)
@@ -2062,6 +2083,8 @@ class CompiledGame:
             return f"{alt.label} player {v + 1}"
         if alt.kind == "suit":
             return f"{alt.label} {self.model.suits[v]}"
+        if alt.kind == "place":
+            return f"{alt.label} #{v + 1}"
         if alt.kind == "rank":
             return f"{alt.label} {self.rank_name(v)}"
         return f"{alt.label} {v}"

@@ -481,6 +481,10 @@ class ToAst(Transformer):
         return A.Choose((self._each(meta, who, where),), True, alts + (none,), sp,
                         claim=True, claim_from=start)
 
+    # Blind choices (docs/language.md, "Choosing a card unseen"): the value is a position.
+    def param_unseen(self, meta, c):
+        return A.Param("unseen", str(c[0]), c[1], None, None, self.sp(meta))
+
     # Several cards in one step (docs/language.md, "Several cards in one step").
     def param_cards(self, meta, c):
         (count, more), name, same, source, dest, where = c

@@ -617,6 +617,9 @@ class RuleGen:
             self.alt_blocks.append((aid, b.number))
             if id(alt) in cg.model.picks:
                 self.cards_step(alt, aid, b, ci, ind)
+            if id(alt) in cg.model.unseen:          # c is the card at the chosen place
+                b.lines.append(f"{ind}fr[{3 + int(cg.model.unseen[id(alt)])}] = "
+                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{3 + int(slot)}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         return end
@@ -665,6 +668,11 @@ class RuleGen:
         si = 3 + slot
         if p.kind == "cards":
             self.cards_enum(alt, aid, si, lines, inner)
+            return
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            lines.append(f"{inner}out.extend(range({base}, {base} + "
+                         f"len(g.zones[{self.x.gen(p.source, {})}])))")
+            self.appended = True
             return
         v = self.x.fresh()
         test = ""
