@@ -1179,7 +1179,8 @@ class Checker:
         self.check_block(st.body, inner)
 
     def st_Choose(self, st, s):
-        each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery)
+        each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+            (st.by[0].kind == "others" or st.by[0].kind.startswith("each"))
         for b in st.by:
             self.expect(b, PLAYERS if each else PLAYER, s, "who chooses")
         if st.claim_from is not None:
@@ -2155,6 +2156,9 @@ def _type_hint(want, got):
         return "a number is not a card; take a card with `top of ZONE`, or choose one with `card c from ZONE`"
     if want == PLAYER and got == NUMBER:
         return "a number is not a player; a seat is written `player 2`"
+    if want == PLAYER and got == PLAYERS:
+        return ("to let a set of players choose, write `simultaneously choose by each opponent:` "
+                "(or `each player where ...`); one player is chosen with `player p from opponents`")
     if want == ZONE and got == PLAYER:
         return "a player is not a zone; `hand of p` is p's hand"
     if want == NUMBER and got == FLAG:

@@ -560,7 +560,8 @@ class RuleGen:
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")
-            each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery)
+            each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+                st.by[0].kind in ("each", "others")
             for b in bys:
                 if each:                                # `by each player`: a list of seats
                     L.append(f"{ind}_pl = {b}")
