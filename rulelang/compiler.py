@@ -1185,10 +1185,8 @@ class CompiledGame:
                     scores = [self.score_of(g, p) for p in range(n)]
                     best = max(scores) if kind == "highest" else min(scores)
                     ranking = sorted(range(n), key=lambda p: -scores[p] if kind == "highest" else scores[p])
-                    best_ones = [p for p in range(n) if scores[p] == best]
-                    if n > 1 and len(best_ones) == n:
-                        best_ones = []   # every player has the best score: nobody won (a draw)
-                    self.finish(g, best_ones, "score", ranking, scores)
+                    self.finish(g, [p for p in range(n) if scores[p] == best], "score",
+                                ranking, scores)
                 return HALT
             return end
         b.emit(make)
