@@ -144,8 +144,10 @@ class PlayerQuery(Expr):
     """Over the players still in the game, in the order of play from ``you``:
     ``any player where C``, ``no player where C``, ``number of players where C``,
     ``next player where C`` (the first after ``you``, or none), ``highest V among players`` and
-    ``lowest V among players``.  Inside C (or V) the player is called ``player``."""
-    kind: str            # "any", "no", "count", "next", "highest", "lowest"
+    ``lowest V among players``.  Inside C (or V) the player is called ``player``.  Who decides
+    in ``simultaneously choose by each player [where C]`` is one of kind "each", ``... by each
+    opponent`` one of kind "others" (the players, a list)."""
+    kind: str            # "any", "no", "count", "next", "highest", "lowest", "each", "others"
     condition: Expr
     span: Span
 
@@ -434,13 +436,31 @@ class ForValue(Stmt):
 @node
 class Param:
     """What an alternative is chosen with: ``card c from Z where C``, ``player p from S``,
-    ``suit s``, ``rank r``, ``number n from A to B``."""
+    ``suit s``, ``rank r``, ``number n from A to B``, ``unseen card c from Z`` (kind "unseen":
+    the chooser chooses a place in Z, bottom first, and c is the card there)."""
     kind: str
     name: str
     source: Optional[Expr]
     high: Optional[Expr]
     where: Optional[Expr]
     span: Span
+
+
+@node
+class CardsParam:
+    """Several cards chosen as one step of the rules: ``N cards c [of one rank|suit] from Z to
+    D [where C]`` (``N or more cards ...``).  The language asks for them one at a time, in the
+    order of the deck, and moves them from Z to D together once the last is chosen."""
+    name: str
+    count: Expr
+    or_more: bool
+    same: Optional[str]  # "rank", "suit" or None
+    source: Expr
+    dest: Expr
+    where: Optional[Expr]
+    span: Span
+    kind: str = "cards"
+    high: Optional[Expr] = None
 
 
 @node
@@ -462,6 +482,11 @@ class Choose(Stmt):
     simultaneous: bool
     alternatives: tuple
     span: Span
+    # ``any opponent may choose [from P]:``: a simultaneous choice (``by`` is one PlayerQuery of
+    # kind "each"/"others") where only the first claim, in order of play from ``claim_from``,
+    # runs; its last alternative is the ``no claim`` the language adds.
+    claim: bool = False
+    claim_from: Optional[Expr] = None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -145,6 +145,8 @@ class Model:
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
+    picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
+    unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -315,6 +317,8 @@ class Checker:
         self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
+        self.picks: dict = {}             # several cards in one step: see cards_param
+        self.unseen: dict = {}            # cards chosen unseen: see unseen_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before
@@ -531,7 +535,7 @@ class Checker:
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            players_leave=self.players_leave)
+            players_leave=self.players_leave, picks=self.picks, unseen=self.unseen)
 
     # -- options
     def check_option(self, o: A.Option):
@@ -1140,6 +1144,13 @@ class Checker:
         inner = s.child()
         slot = inner.new_slot("player", PLAYER)
         self.refs[id(e)] = (slot, s.you_slot)
+        if e.kind.startswith("each "):
+            self.error("RL232", f"`each {e.kind[5:]}` decides: the players who decide together "
+                       "are `each player` or `each opponent`", e.span,
+                       "write `each player where ...` for some of the players")
+        if e.kind.startswith("each") or e.kind == "others":
+            self.expect(e.condition, FLAG, inner, "the condition on `player`")
+            return PLAYERS
         if e.kind in ("highest", "lowest"):
             self.expect(e.condition, NUMBER, inner, f"the value of `{e.kind} ... among players`")
             return NUMBER
@@ -1262,11 +1273,16 @@ class Checker:
         self.check_block(st.body, inner)
 
     def st_Choose(self, st, s):
+        each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+            (st.by[0].kind == "others" or st.by[0].kind.startswith("each"))
         for b in st.by:
-            self.expect(b, PLAYER, s, "who chooses")
-        if st.simultaneous and len(st.by) < 2:
+            self.expect(b, PLAYERS if each else PLAYER, s, "who chooses")
+        if st.claim_from is not None:
+            self.expect(st.claim_from, PLAYER, s, "the player the claims are asked from")
+        if st.simultaneous and len(st.by) < 2 and not each:
             self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
-                       "name them: `simultaneously choose by attacker, defender:`")
+                       "name them: `simultaneously choose by attacker, defender:`, or let a "
+                       "set of players choose: `simultaneously choose by each player where ...:`")
         chooser = s.child()
         chooser_slot = chooser.new_slot(" chooser", PLAYER)
         extra = chooser.new_slot(" choices", ANY) if st.simultaneous else None
@@ -1305,6 +1321,10 @@ class Checker:
                 elif p.kind == "rank":
                     slot = inner.new_slot(p.name, NUMBER)
                     self.rank_slots.add((id(inner.owner), slot))
+                elif p.kind == "cards":
+                    slot = self.cards_param(alt, st, inner)
+                elif p.kind == "unseen":
+                    slot = self.unseen_param(alt, st, inner)
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")
@@ -1314,10 +1334,52 @@ class Checker:
             if alt.condition is not None:
                 self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
             param_slots.append(slot)
-            if p is not None and p.kind == "card":
+            if p is not None and p.kind in ("card", "cards"):
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+
+    def unseen_param(self, alt, st, inner):
+        """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c
+        (a slot of its own) is the card there, which the choice never names."""
+        p = alt.param
+        self.expect(p.source, ZONE, inner, "where the card is taken from")
+        if st.simultaneous:
+            self.error("RL233", f"`{alt.label}` takes a card unseen in a simultaneous choice",
+                       p.span, "another player's choice could move the cards before it runs: "
+                       "let each player choose in turn (`for each player q:` / `choose by q:`)")
+        slot = inner.new_slot(" place", NUMBER)
+        self.unseen[id(alt)] = inner.new_slot(p.name, CARD)
+        return slot
+
+    def cards_param(self, alt, st, inner):
+        """``N [or more] cards c [of one rank] from Z to D [where C]``: several cards chosen as
+        one step.  Its slots: the card c, then the cards that may be chosen, those chosen so far,
+        Z, D, the fewest and the most (kept in the frame, so a saved or cloned game keeps them);
+        and a second alternative of the game, "no more cards", for `or more`."""
+        p = alt.param
+        self.expect(p.count, NUMBER, inner, "how many cards are chosen")
+        if isinstance(p.count, A.Int) and p.count.value < 1:
+            self.error("RL231", f"`{alt.label}` chooses {p.count.value} cards: at least one card "
+                       "must be chosen", p.count.span,
+                       "an alternative without cards is written without them: "
+                       f"`{alt.label}:`")
+        self.expect(p.source, ZONE, inner, "where the cards are chosen from")
+        self.expect(p.dest, ZONE, inner, "where the chosen cards go")
+        if st.simultaneous:
+            self.error("RL230", f"`{alt.label}` chooses several cards in a simultaneous choice",
+                       p.span, "let each player choose in turn, into a zone of their own that the "
+                       "others do not see: `for each player q:` / `choose by q:` / "
+                       f"`{alt.label} ... to passing of q:`, then move them on")
+        slot = inner.new_slot(p.name, CARD)
+        ks = tuple(inner.new_slot(n, t) for n, t in (
+            (" eligible", ANY), (" picked", ANY), (" from", ZONE), (" to", ZONE),
+            (" fewest", NUMBER), (" most", NUMBER)))
+        done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
+        self.picks[id(alt)] = (ks, len(self.alternatives))
+        self.labels[id(done)] = len(self.alternatives)
+        self.alternatives.append((done, st))
+        return slot
 
     # -- expressions
     def expect(self, e, want, s, what):
@@ -1718,9 +1780,9 @@ class Checker:
                     self.error("RL185", f"`{alt.label}` chooses among the cards of "
                                f"{_zone_words(zone, p.source)}, {why}", p.source.span,
                                "a choice shows its chooser the card of each choice; to take a "
-                               "card unseen, give an alternative without a card that takes "
-                               f"`random card of {src}` (`move random card from {src} to ...`); "
-                               "a blind-pick choice is planned")
+                               "card unseen, let the chooser choose its place: "
+                               f"`take unseen card c from {src}:` (or take "
+                               f"`random card of {src}`)")
                     break
 
     def _zones_of(self, e, oid, depth) -> list:
@@ -2194,6 +2256,9 @@ def _type_hint(want, got):
         return "a number is not a card; take a card with `top of ZONE`, or choose one with `card c from ZONE`"
     if want == PLAYER and got == NUMBER:
         return "a number is not a player; a seat is written `player 2`"
+    if want == PLAYER and got == PLAYERS:
+        return ("to let a set of players choose, write `simultaneously choose by each opponent:` "
+                "(or `each player where ...`); one player is chosen with `player p from opponents`")
     if want == ZONE and got == PLAYER:
         return "a player is not a zone; `hand of p` is p's hand"
     if want == NUMBER and got == FLAG:

@@ -487,7 +487,7 @@ class ExprGen:
         you = self.slot(3 + yslot, env)
         ob = self.cg.out_base
         n = int(self.cg.n)
-        if e.kind == "next":
+        if e.kind in ("next", "others"):
             seats = (f"_saf(g, {you}, {int(ob)})" if ob is not None
                      else f"[({you} + g.dir * _k) % {n} for _k in range(1, {n})]")
         else:
@@ -508,6 +508,8 @@ class ExprGen:
             out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
         elif kind in ("best", "worst"):     # `player with highest V` (issue 14)
             out = f"_best([({c}, {v}) for {v} in {seats}], {int(kind == 'best')})"
+        elif kind in ("each", "others"):        # who decides together: a list of seats
+            out = f"[{v} for {v} in {seats} if {c}]"
         else:
             out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
         if hoisted:

@@ -28,6 +28,8 @@ from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
+from .runtime import pick_start, pick_step
+from .runtime import claim_order, first_claim
 from .runtime import (best_of, holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -1313,6 +1315,10 @@ class CompiledGame:
             return lambda g, fr: lowest([v for _p, v in values(g, fr)])
         if kind in ("best", "worst"):      # `player with highest V` (issue 14)
             return lambda g, fr: best_of([(v, p) for p, v in values(g, fr)], kind == "best")
+        if kind == "each":
+            return lambda g, fr: [p for p, v in values(g, fr) if v]
+        if kind == "others":
+            return lambda g, fr: [p for p, v in values(g, fr) if v and p != fr[yi]]
 
         def nxt(g, fr):
             you = fr[yi]
@@ -1572,6 +1578,15 @@ class CompiledGame:
                     out.append(base)
             return plain
         si = 3 + slot
+        if p.kind == "cards":
+            return self._cards_enumerator(alt, aid, si, cond)
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            zf = self.cx(p.source)
+
+            def places(g, fr, out):
+                if cond is None or cond(g, fr):
+                    out.extend(range(base, base + len(g.zones[zf(g, fr)])))
+            return places
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
             try:
@@ -1614,6 +1629,66 @@ class CompiledGame:
                     out.append(base + v)
         return enum
 
+    def _unseen_card(self, alt, aid, b):
+        """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
+        zf = self.cx(alt.param.source)
+        pi, ci = self.alternatives[aid].slot, 3 + self.model.unseen[id(alt)]
+
+        def make(nxt):
+            def card_there(g, fr):
+                fr[ci] = g.zones[zf(g, fr)][fr[pi]]
+                return nxt
+            return card_there
+        b.emit(make)
+
+    def _after_you(self, by):
+        """Where claims are asked from when the rule does not say: the player after `you`."""
+        yi = 3 + self.refs[id(by)][1]
+        return lambda g, fr: (fr[yi] + g.dir) % g.n
+
+    # Several cards in one step (runtime.pick_start / pick_step).
+    def _cards_enumerator(self, alt, aid, si, cond):
+        p = alt.param
+        base = aid << ACTION_SHIFT
+        ks = tuple(3 + k for k in self.model.picks[id(alt)][0])
+        zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
+        where = self.cx(p.where) if p.where is not None else None
+        more, same, span = p.or_more, p.same, p.span
+
+        def enum(g, fr, out):
+            if cond is not None and not cond(g, fr):
+                return
+            z = zf(g, fr)
+            cards = []
+            for v in g.zones[z]:
+                fr[si] = v
+                if where is None or where(g, fr):
+                    cards.append(v)
+            out.extend(pick_start(g, fr, ks, cards, z, df(g, fr), nf(g, fr), more, same, base,
+                                  span))
+        return enum
+
+    def _cards_step(self, alt, aid, b, ci):
+        """The small decisions after the first card, at the start of the alternative's body."""
+        slots, done_aid = self.model.picks[id(alt)]
+        self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
+        ks = tuple(3 + k for k in slots)
+        si = self.alternatives[aid].slot
+        base, done, same, span = aid << ACTION_SHIFT, done_aid << ACTION_SHIFT, alt.param.same, \
+            alt.param.span
+
+        def make(nxt):
+            def pick(g, fr):
+                out = pick_step(g, fr, si, ks, same, base, done, span)
+                if out is None:
+                    return nxt
+                g.pending = (fr[ci],)
+                g.legal = out
+                return SUSPEND
+            return pick
+        b.emit(make)
+        return done_aid
+
     def s_Choose(self, st, b):
         chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
         ci = 3 + chooser_slot
@@ -1622,7 +1697,8 @@ class CompiledGame:
         alt_labels = []
         for alt, slot in zip(st.alternatives, param_slots):
             aid = self.model.labels[id(alt)]
-            info = AltInfo(alt.label, alt.param.kind if alt.param else None,
+            info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
+                               alt.param.kind, alt.param.kind) if alt.param else None,
                            3 + slot if slot is not None else -1, alt.span)
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
@@ -1652,6 +1728,10 @@ class CompiledGame:
         for (aid, label), alt in zip(alt_labels, st.alternatives):
             b.place(label)
             self.pending_alts.append((aid, label))
+            if id(alt) in self.model.picks:
+                self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
+            if id(alt) in self.model.unseen:
+                self._unseen_card(alt, aid, b)
             self.block(alt.body, b)
             b.jump(end)
         b.place(end)
@@ -1659,16 +1739,25 @@ class CompiledGame:
     def _simultaneous(self, st, b, ci, xi, enums, alt_labels, end, span):
         bys = [self.cx(x) for x in st.by]
         dispatch = Label()
+        claim_from = None
+        if st.claim:
+            claim_from = (self.cx(st.claim_from) if st.claim_from is not None else
+                          self._after_you(st.by[0]))
 
-        def make(nxt, dispatch):
+        def make(nxt, dispatch, end_):
             def choose_together(g, fr):
                 if self.endings and self.check_endings(g):
                     return CALL
                 players = []
                 for f in bys:
                     p = f(g, fr)
-                    if p not in players:
-                        players.append(p)
+                    for p in (p if p.__class__ is list else (p,)):     # `by each player`
+                        if p not in players:
+                            players.append(p)
+                if claim_from is not None:
+                    players = claim_order(g, players, claim_from(g, fr))
+                if not players:
+                    return end_
                 legal = {}
                 for p in players:
                     fr[ci] = p
@@ -1686,13 +1775,16 @@ class CompiledGame:
                 g.sim = {}
                 return SUSPEND
             return choose_together
-        b.emit(make, dispatch)
+        b.emit(make, dispatch, end)
         b.place(dispatch)
         alts = self.alternatives
+        none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None
 
         def make_dispatch(nxt, end):
             def dispatch_(g, fr):
                 ch = fr[xi]
+                if none_aid is not None:          # a claim: the first one in order acts
+                    ch = first_claim(ch, none_aid)
                 if not ch:
                     return end
                 p, a = ch[0]
@@ -2095,6 +2187,8 @@ class CompiledGame:
             return f"{alt.label} player {v + 1}"
         if alt.kind == "suit":
             return f"{alt.label} {self.model.suits[v]}"
+        if alt.kind == "place":
+            return f"{alt.label} #{v + 1}"
         if alt.kind == "rank":
             return f"{alt.label} {self.rank_name(v)}"
         return f"{alt.label} {v}"

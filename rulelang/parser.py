@@ -455,6 +455,53 @@ class ToAst(Transformer):
         word = line[meta.column - 1:meta.end_column - 1]
         return word
 
+    # Decisions by a set of players known at run time (docs/language.md).
+    def each_player(self, meta, c):
+        return "each"
+
+    def each_named(self, meta, c):
+        word = str(c[0])
+        return "others" if word == "opponent" else "each " + word    # the checker: RL232
+
+    def _each(self, meta, who, where):
+        cond = where if where is not None else A.Bool(True, self.sp(meta))
+        return A.PlayerQuery(who, cond, self.sp(meta))
+
+    def simul_each(self, meta, c):
+        who, where = c[0], c[1]
+        alts = tuple(x for x in c[2:] if isinstance(x, A.Alternative))
+        return A.Choose((self._each(meta, who, where),), True, alts, self.sp(meta))
+
+    def claim_stmt(self, meta, c):
+        who, where, start = c[0], c[1], c[2]
+        sp = self.sp(meta)
+        alts = tuple(x for x in c[3:] if isinstance(x, A.Alternative))
+        none = A.Alternative("no claim", None, None, (A.Simple("pass", sp),), sp,
+                             display="no claim")
+        return A.Choose((self._each(meta, who, where),), True, alts + (none,), sp,
+                        claim=True, claim_from=start)
+
+    # Blind choices (docs/language.md, "Choosing a card unseen"): the value is a position.
+    def param_unseen(self, meta, c):
+        return A.Param("unseen", str(c[0]), c[1], None, None, self.sp(meta))
+
+    # Several cards in one step (docs/language.md, "Several cards in one step").
+    def param_cards(self, meta, c):
+        (count, more), name, same, source, dest, where = c
+        return A.CardsParam(str(name), count, more, same, source, dest, where, self.sp(meta))
+
+    def count_exactly(self, meta, c):
+        return (c[0], False)
+
+    def count_or_more(self, meta, c):
+        return (c[0], True)
+
+    def same_rank(self, meta, c):
+        return "rank"
+
+    def same_suit(self, meta, c):
+        return "suit"
+
     def alternative(self, meta, c):
         return A.Alternative(str(c[0]), c[2], c[3], c[4], self.sp(meta),
                              display=_unquote(c[1]) if c[1] is not None else None)

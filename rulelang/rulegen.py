@@ -20,6 +20,8 @@ from .checker import Arg, Expanded
 from .codegen import Unsupported
 from .runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 from .runtime import _merge_twins_fast, playout_pick
+from .runtime import pick_start, pick_step
+from .runtime import claim_order, first_claim
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
@@ -574,9 +576,19 @@ class RuleGen:
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")
+            each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+                st.by[0].kind in ("each", "others")
             for b in bys:
+                if each:                                # `by each player`: a list of seats
+                    L.append(f"{ind}_pl = {b}")
+                    continue
                 L.append(f"{ind}_p = {b}")
                 L.append(f"{ind}if _p not in _pl: _pl.append(_p)")
+            if st.claim:
+                self.claim_lines(st, L, ind)
+            if each:
+                L.append(f"{ind}if not _pl:")
+                L.append(_Jump(ind + "    ", end.number))
             L.append(f"{ind}_lg = {{}}")
             L.append(f"{ind}for _p in _pl:")
             L.append(f"{ind}    fr[{ci}] = _p")
@@ -594,6 +606,10 @@ class RuleGen:
             self.x.ns.update({"_order": "order", "_slot": "slot", "_disp": "dispatch",
                               "_dispatch": _dispatch, "_alts": cg.alternatives})
             D = dispatch.lines
+            if st.claim:
+                self.x.ns["_fclaim"] = first_claim
+                none_aid = int(cg.model.labels[id(st.alternatives[-1])])
+                D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
             D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
             D.append(f"{ind}if _b < 0:")
             D.append(_Jump(ind + "    ", end.number))
@@ -617,6 +633,11 @@ class RuleGen:
         for aid, alt, slot in alts:
             b = self.new_block()
             self.alt_blocks.append((aid, b.number))
+            if id(alt) in cg.model.picks:
+                self.cards_step(alt, aid, b, ci, ind)
+            if id(alt) in cg.model.unseen:          # c is the card at the chosen place
+                b.lines.append(f"{ind}fr[{3 + int(cg.model.unseen[id(alt)])}] = "
+                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{3 + int(slot)}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         if self.playout and not st.simultaneous:
@@ -732,6 +753,14 @@ class RuleGen:
             self.appended = True
             return
         si = 3 + slot
+        if p.kind == "cards":
+            self.cards_enum(alt, aid, si, lines, inner)
+            return
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            lines.append(f"{inner}out.extend(range({base}, {base} + "
+                         f"len(g.zones[{self.x.gen(p.source, {})}])))")
+            self.appended = True
+            return
         v = self.x.fresh()
         test = ""
         if p.where is not None:
@@ -779,6 +808,50 @@ class RuleGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+    def claim_lines(self, st, L, ind):
+        """``any opponent may choose [from P]``: the players in order of play from P (the player
+        after `you` when the rule does not say)."""
+        self.x.ns["_corder"] = claim_order
+        if st.claim_from is not None:
+            start = self.x.gen(st.claim_from, {})
+        else:
+            you = self.x.slot(3 + self.refs[id(st.by[0])][1], {})
+            start = f"({you} + g.dir)"
+        L.append(f"{ind}_pl = _corder(g, _pl, {start})")
+
+    # Several cards in one step (runtime.pick_start / pick_step): the first card is offered by the
+    # choice, the others at the start of the alternative's body, in a block of their own.
+    def cards_enum(self, alt, aid, si, lines, ind):
+        p = alt.param
+        ks = "(" + ", ".join(str(3 + int(k)) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        v, z = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
+        test = ""
+        if p.where is not None:
+            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            lines.extend(f"{ind}{name} = {c}" for name, c in hoisted)
+            test = " if " + code
+        self.x.ns["_pstart"] = pick_start
+        args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
+                f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
+        lines.append(f"{ind}out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
+                     f"{z}, {args}))")
+        self.appended = True
+
+    def cards_step(self, alt, aid, b, ci, ind):
+        slots, done_aid = self.cg.model.picks[id(alt)]
+        ks = "(" + ", ".join(str(3 + int(k)) for k in slots) + ")"
+        si = self.cg.alternatives[aid].slot
+        self.x.ns["_pstep"] = pick_step
+        self.alt_blocks.append((done_aid, b.number))
+        b.lines.append(f"{ind}_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
+                       f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
+                       f"{self.x.const(alt.param.span)})")
+        b.lines.append(f"{ind}if _r is not None:")
+        b.lines.append(f"{ind}    g.pending = (fr[{ci}],)")
+        b.lines.append(f"{ind}    g.legal = _r")
+        b.lines.append(f"{ind}    return {SUSPEND}")
 
 
 def inline_body(src):

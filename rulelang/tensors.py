@@ -108,6 +108,8 @@ class ActionSpace:
                 w = max(1, len(cg.model.suits))
             elif kind == "rank":
                 w = ranks
+            elif kind == "place":               # a place in a zone: below the number of cards
+                w = max(1, n_cards)
             else:
                 w = VALUE_MASK + 1
                 node = cg.model.alternatives[self.widths.__len__()][0].param

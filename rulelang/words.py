@@ -120,6 +120,8 @@ class Words:
             value = humanize(self.model.suits[v])
         elif kind == "rank":
             value = humanize(cg.rank_name(v))
+        elif kind == "place":               # `unseen card c from Z`: a place, never the card
+            value = f"#{v + 1}"
         else:
             value = str(v)
         pname = decl.param.name if decl.param is not None else None
