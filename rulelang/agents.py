@@ -169,11 +169,15 @@ class MonteCarlo(Agent):
                 for key, m in self.memory.items() if len(m) > 1}
 
     def act(self, view: View) -> int:
+        """Remember what the view shows; with one legal action take it, else search."""
         self._remember(view.observation)
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        known = self._known()
+        return self._search(view, legal, self._known())
+
+    def _search(self, view: View, legal: list, known: dict) -> int:
+        """The chosen action among ``legal`` (two or more), worlds sampled with ``known``."""
         rng = self.rng
         seat = self.seat
         per = max(self.min_playouts, self.budget // len(legal))
@@ -256,12 +260,7 @@ class InformationSetMCTS(MonteCarlo):
         self.iterations = iterations
         self.c = c
 
-    def act(self, view: View) -> int:
-        self._remember(view.observation)
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        known = self._known()
+    def _search(self, view: View, legal: list, known: dict) -> int:
         rng = self.rng
         seat = self.seat
         root = _Node(-1)

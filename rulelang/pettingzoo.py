@@ -20,6 +20,20 @@
   ``infos[agent]["problem"]``.
 * ``reset(seed=s)`` seeds the sequence of deals: the k-th game after it is a rulelang game whose
   seed is drawn from ``random.Random(s)``; the same seed replays the same games.
+
+:func:`parallel_env` returns a :class:`RulelangParallelEnv`, PettingZoo's other form: every
+agent acts at every step, in one dict.
+
+* ``agents`` is every seat while the game goes on, ``[]`` once it is over.
+* At a step the seats that must decide (one at a turn-based decision, several at a
+  ``simultaneously choose``) act together: their actions are applied in seat order and the
+  rules go on.  The others' actions are not used: their mask allows only ``wait`` (the last
+  action id, as at OpenSpiel's simultaneous nodes), and whatever they send is ignored.
+* An action outside the deciding seat's mask ends the game (PettingZoo's convention for
+  illegal moves): that seat gets -1, the others 0, and ``infos[agent]["illegal"]`` is True
+  for it.  A deciding seat that sends no action at all is an error (KeyError).
+* Observations, rewards at the end, ``infos[agent]["problem"]`` and seeding are as in the AEC
+  env; ``rewards`` is 0 at every step but the last.
 """
 from __future__ import annotations
 
@@ -29,7 +43,7 @@ from typing import Optional
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from .tensors import encoding, load_compiled
 
@@ -41,13 +55,17 @@ def env(path: str, players: Optional[int] = None, options: Optional[dict] = None
     return RulelangEnv(path, players, options, render_mode)
 
 
-class RulelangEnv(AECEnv):
-    metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_v0",
-                "is_parallelizable": False}
+def parallel_env(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+                 render_mode: Optional[str] = None) -> "RulelangParallelEnv":
+    """The parallel environment of the rule file at ``path`` (arguments as for :func:`env`)."""
+    return RulelangParallelEnv(path, players, options, render_mode)
 
-    def __init__(self, path: str, players: Optional[int] = None,
-                 options: Optional[dict] = None, render_mode: Optional[str] = None):
-        super().__init__()
+
+class _Common:
+    """What both environments share: the compiled game, its encoding, agents and spaces, the
+    observation of a seat, the sequence of deals and ``render``."""
+
+    def _setup(self, path, players, options, render_mode):
         self.cg = load_compiled(path, players, options)
         self.enc = encoding(self.cg)
         n = self.cg.n
@@ -69,19 +87,54 @@ class RulelangEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    def observe(self, agent):
+    def _mask(self, seat: int):
+        """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide)."""
         st = self.state_
-        seat = self.seat[agent]
-        obs = np.asarray(self.enc.observation(st, seat), dtype=np.float32)
         mask = np.zeros(self.enc.actions.size, dtype=np.int8)
         if not st.terminal and seat in st.pending:
             mask[self.enc.legal_ids(st, seat)] = 1
-        return {"observation": obs, "action_mask": mask}
+        return mask
 
-    def reset(self, seed=None, options=None):
+    def observe(self, agent):
+        seat = self.seat[agent]
+        obs = np.asarray(self.enc.observation(self.state_, seat), dtype=np.float32)
+        return {"observation": obs, "action_mask": self._mask(seat)}
+
+    def _new_game(self, seed):
         if seed is not None:
             self._deals = random.Random(seed)
         self.state_ = self.cg.new_game(seed=self._deals.randrange(1 << 31))
+
+    def _problem(self) -> dict:
+        st = self.state_
+        return {"problem": st.problem} if st.terminal and st.problem is not None else {}
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        st = self.state_
+        seat = st.current_player() if not st.terminal else 0
+        text = json.dumps(st.observation(max(seat, 0)), ensure_ascii=False)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self.state_ = None
+
+
+class RulelangEnv(_Common, AECEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, path: str, players: Optional[int] = None,
+                 options: Optional[dict] = None, render_mode: Optional[str] = None):
+        super().__init__()
+        self._setup(path, players, options, render_mode)
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -98,8 +151,7 @@ class RulelangEnv(AECEnv):
             for a in self.agents:
                 self.rewards[a] = float(ret[self.seat[a]])
                 self.terminations[a] = True
-                if st.problem is not None:
-                    self.infos[a] = {"problem": st.problem}
+                self.infos[a] = self._problem()
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
@@ -119,16 +171,73 @@ class RulelangEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
-        st = self.state_
-        seat = st.current_player() if not st.terminal else 0
-        text = json.dumps(st.observation(max(seat, 0)), ensure_ascii=False)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
-    def close(self):
-        self.state_ = None
+class RulelangParallelEnv(_Common, ParallelEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_parallel_v0"}
+
+    def __init__(self, path: str, players: Optional[int] = None,
+                 options: Optional[dict] = None, render_mode: Optional[str] = None):
+        self._setup(path, players, options, render_mode)
+        self.agents = []
+
+    def _wait_mask(self):
+        mask = np.zeros(self.enc.actions.size, dtype=np.int8)
+        mask[self.enc.actions.wait] = 1
+        return mask
+
+    def _observations(self) -> dict:
+        st = self.state_
+        out = {}
+        for a in self.possible_agents:
+            o = self.observe(a)
+            if not st.terminal and self.seat[a] not in st.pending:
+                o["action_mask"] = self._wait_mask()
+            out[a] = o
+        return out
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        st = self.state_
+        agents = self.agents
+        if not agents:
+            raise ValueError("the game is over: call reset()")
+        deciding = [self.possible_agents[q] for q in sorted(st.pending)]
+        illegal = None
+        for a in deciding:
+            aid = int(actions[a])
+            if not (0 <= aid < self.enc.actions.size and self._mask(self.seat[a])[aid]):
+                illegal = a
+                break
+        if illegal is None:
+            moves = [(self.seat[a], self.enc.actions.to_action(int(actions[a])))
+                     for a in deciding]
+            for seat, action in moves:
+                st.apply_action(action, seat)
+                if st.terminal:
+                    break
+        over = st.terminal or illegal is not None
+        if illegal is not None:
+            rewards = {a: -1.0 if a == illegal else 0.0 for a in agents}
+            infos = {a: {"illegal": a == illegal} for a in agents}
+        elif over:
+            ret = st.returns()
+            rewards = {a: float(ret[self.seat[a]]) for a in agents}
+            infos = {a: self._problem() for a in agents}
+        else:
+            rewards = {a: 0.0 for a in agents}
+            infos = {a: {} for a in agents}
+        obs = self._observations()
+        if over and not st.terminal:
+            for o in obs.values():
+                o["action_mask"][:] = 0
+        terminations = {a: over for a in agents}
+        truncations = {a: False for a in agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos

@@ -255,6 +255,88 @@ def test_pettingzoo_rewards_at_the_end():
     assert sorted(total.values()) == [-1.0, -1.0, 1.0]
 
 
+@pytest.mark.parametrize("path", FILES)
+def test_pettingzoo_parallel_api_and_seed_tests(path, recwarn):
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+    from rulelang.pettingzoo import parallel_env
+    cycles = 5000 if SLOW else 1000
+    parallel_api_test(parallel_env(path), num_cycles=cycles)
+    parallel_seed_test(lambda: parallel_env(path), num_cycles=100)
+    assert [str(w.message) for w in recwarn if "pettingzoo" in w.filename] == []
+
+
+def _parallel_game(path, seed, others):
+    """A game of the parallel env with seeded random masked actions for the seats that decide and
+    ``others(agent, obs)`` for the rest; the rulelang actions applied, in order, and the sum of
+    each agent's rewards.  Checks at every step that the masks are the seats' legal actions."""
+    np = pytest.importorskip("numpy")
+    from rulelang.pettingzoo import parallel_env
+    e = parallel_env(path)
+    obs, infos = e.reset(seed=seed)
+    rng = random.Random(seed)
+    applied, total, steps = [], {a: 0.0 for a in e.possible_agents}, 0
+    while e.agents:
+        st = e.state_
+        actions = {}
+        for a in e.agents:
+            seat = e.seat[a]
+            mask = obs[a]["action_mask"]
+            assert list(obs[a]["observation"]) == pytest.approx(e.enc.observation(st, seat))
+            if seat in st.pending:
+                assert sorted(np.flatnonzero(mask)) == sorted(e.enc.legal_ids(st, seat))
+                actions[a] = int(rng.choice(list(np.flatnonzero(mask))))
+                applied.append((seat, e.enc.actions.to_action(actions[a])))
+            else:
+                assert list(np.flatnonzero(mask)) == [e.enc.actions.wait]
+                actions[a] = others(a, obs[a])
+        obs, rewards, terms, truncs, infos = e.step(actions)
+        steps += 1
+        for a, r in rewards.items():
+            total[a] += r
+        assert set(terms) == set(rewards) == set(e.possible_agents)
+    assert all(terms.values()) and steps > 1
+    return applied, total, e
+
+
+@pytest.mark.parametrize("path", [CRAZY, "rules/internecine.cardrules"])
+def test_pettingzoo_parallel_env_plays_the_rules(path):
+    wait = lambda a, o: int(list(o["action_mask"]).index(1))
+    applied, total, e = _parallel_game(path, 3, wait)
+    # the same choices straight on a rulelang game of the same deal give the same end
+    st = e.cg.new_game(seed=random.Random(3).randrange(1 << 31))
+    together = 0
+    for seat, action in applied:
+        together += len(st.pending) > 1
+        st.apply_action(action, seat)
+    assert st.terminal and st.winners == e.state_.winners
+    assert [total[a] for a in e.possible_agents] == [float(r) for r in st.returns()]
+    if path != CRAZY:
+        assert together > 0                 # simultaneous decisions were taken in one step
+    # what the seats that do not decide send is not used
+    garbage, total2, _ = _parallel_game(path, 3, lambda a, o: 0)
+    assert garbage == applied and total2 == total
+
+
+def test_pettingzoo_parallel_illegal_action_ends_the_game():
+    pytest.importorskip("pettingzoo")
+    np = pytest.importorskip("numpy")
+    from rulelang.pettingzoo import parallel_env
+    e = parallel_env(CRAZY, players=3)
+    obs, _ = e.reset(seed=5)
+    mover = e.possible_agents[e.state_.pending[0]]
+    bad = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
+    actions = {a: e.enc.actions.wait for a in e.agents}
+    actions[mover] = bad
+    obs, rewards, terms, truncs, infos = e.step(actions)
+    assert e.agents == [] and all(terms.values())
+    assert rewards == {a: (-1.0 if a == mover else 0.0) for a in e.possible_agents}
+    assert infos[mover]["illegal"] and not any(infos[a]["illegal"] for a in infos if a != mover)
+    assert all(not o["action_mask"].any() for o in obs.values())
+    with pytest.raises(ValueError):
+        e.step(actions)
+
+
 # ---- the ismcts agent ------------------------------------------------------------------------
 class _Spy:
     """A state stand-in that records every attribute read on it."""
