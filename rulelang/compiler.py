@@ -1327,14 +1327,17 @@ class CompiledGame:
         return lambda g, fr: holder(g, cf(g, fr), owned)
 
     def s_Reveal(self, st, b):
+        # Told as revealed by the player whose zone holds the card (the card's owner at that
+        # moment), not by the player whose rule runs; a card in a shared zone is nobody's (-1).
         cf = self.cx(st.card)
-        yi = 3 + self.refs[id(st)]
+        owned = self.owned_zones()
 
         def make(nxt):
             def reveal(g, fr):
                 if g.log is not None:
                     c = cf(g, fr)
-                    g.log.append(("reveal", fr[yi], self.card_names[c] if c >= 0 else "nothing"))
+                    g.log.append(("reveal", holder(g, c, owned) if c >= 0 else -1,
+                                  self.card_names[c] if c >= 0 else "nothing"))
                 return nxt
             return reveal
         b.emit(make)

@@ -231,7 +231,13 @@ def say_text(seat: int, text: str, you: Optional[int] = None) -> Text:
 
 
 def reveal_text(seat: int, card: str, you: Optional[int] = None) -> Text:
+    """``Player 2 reveals 10♠``: told of the player whose zone holds the card (seat -1: a card in
+    a shared zone, which nobody holds: ``4♥ is revealed``)."""
     t = Text("  ")
+    if seat < 0:
+        t.append_text(card_text(card))
+        t.append(" is revealed")
+        return t
     t.append_text(seat_text(seat, you))
     t.append(" reveal " if you is not None and seat == you else " reveals ")
     t.append_text(card_text(card))

@@ -354,3 +354,43 @@ def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
     assert [t.plain for t in moves_lines(words, before, after, None)] == \
         [f"  · {name} from Draw Pile to Hand of Player 1"]
     assert moves_lines(words, before, after, None, told={card}) == []
+
+
+# ---- who reveals a card ------------------------------------------------------------------------
+
+REVEALS = '''game "Show and tell"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+setup:
+    deal 2 from stock to hand of each player
+    move top card from stock to table
+turn:
+    choose:
+        peek:
+            reveal top of hand of next player
+            reveal top of table
+            reveal top of hand
+            end game with winner you
+'''
+
+
+def test_a_reveal_is_told_of_the_player_whose_card_it_is(tmp_path, capsys):
+    # Player 1's rule reveals player 2's card, a card on the shared table, and player 1's own
+    # card: told as player 2's, nobody's, player 1's (it used to be player 1 for all three).
+    path = tmp_path / "reveals.cardrules"
+    path.write_text(REVEALS, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    st = cg.new_game(seed=1, log=True)
+    theirs = cg.card_names[st.zones[cg.zone_base["hand"] + 1][-1]]
+    table = cg.card_names[st.zones[cg.zone_base["table"]][-1]]
+    mine = cg.card_names[st.zones[cg.zone_base["hand"]][-1]]
+    st.apply_action(st.legal_actions()[0])
+    assert [(e[1], e[2]) for e in st.log if e[0] == "reveal"] == [(1, theirs), (-1, table), (0, mine)]
+    assert main(["run", str(path), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"Player 2 reveals {theirs}" in out and f"{table} is revealed" in out
+    assert f"Player 1 reveals {mine}" in out
+    assert f"Player 1 reveals {theirs}" not in out
