@@ -540,8 +540,13 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
             cards = zones[zi]
             if shown == "no" or (shown == "in use" and not cards):
                 continue
-            body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))),
-                         _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)))
+            value = _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)
+            extra = cg.shown_with(_with_zones(st, zones), zi) if st is not None else None
+            if extra is not None:           # `show "LABEL" with ZONE: ...` of the rule file
+                value.append("   ")
+                value.append(safe(extra[0]) + ": " + safe(words.text(extra[1], viewer)),
+                             style="bold")
+            body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))), value))
         if st is not None:
             for label, value in words.vars_of(st, owner):
                 body.append((f"var:{owner}:{label}", Text("  " + safe(label), style="italic"),
@@ -555,6 +560,17 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
         rows.append((f"seat:{owner}", head, Text("")))
         rows.extend(body)
     return rows
+
+
+def _with_zones(st, zones):
+    """``st`` itself, or a shallow copy of it that holds ``zones`` (a table of an earlier moment:
+    what is shown beside a zone is computed from the cards that table shows)."""
+    if zones is st.zones:
+        return st
+    import copy
+    g = copy.copy(st)
+    g.zones = zones
+    return g
 
 
 def _cards_value(words, cg, zi, cards, viewer, size_hidden, limit) -> Text:

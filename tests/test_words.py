@@ -394,3 +394,65 @@ def test_a_reveal_is_told_of_the_player_whose_card_it_is(tmp_path, capsys):
     assert f"Player 2 reveals {theirs}" in out and f"{table} is revealed" in out
     assert f"Player 1 reveals {mine}" in out
     assert f"Player 1 reveals {theirs}" not in out
+
+
+# ---- a value shown with a zone -------------------------------------------------------------------
+
+def test_the_defense_is_shown_beside_the_defense_pile(capsys):
+    # `show "Defense" with defense_pile: defense(you)` in ciq.cardrules: every table row of a
+    # Defense Pile carries its owner's Defense, the value of its top card.
+    assert main(["run", os.path.join(ROOT, "rules", "ciq.cardrules"), "--players", "3",
+                 "--seed", "2", "--table-every", "5"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^ +Defense Pile +(.*)$", out, re.M)
+    assert len(rows) >= 6
+    values = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    for row in rows:
+        if row.startswith("(empty)"):
+            assert "Defense:" not in row            # shown only while the pile holds cards
+            continue
+        top = re.findall(r"(10|[2-9AJQK])[♠♥♦♣]", row.split("Defense:")[0])[-1]
+        assert row.rstrip().endswith(f"Defense: {values.get(top) or int(top)}"), row
+
+
+SHOWN_WITH = '''game "Show with"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: per player, face up
+zone table: shared, face up
+define points(p) = total rank of pile of p
+show "Points" with pile: points(you)
+show "Cards left" with stock: size of stock
+show "Leader" with table: (player 1 if points(player 1) >= points(player 2) else player 2)
+setup:
+    deal 3 from stock to hand of each player
+    move top card from stock to table
+turn:
+    choose:
+        play card c from hand:
+            move c from hand to pile
+game ends when hand is empty:
+    end game with winner you
+'''
+
+
+def test_show_with_a_zone(tmp_path):
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    st = cg.new_game(seed=1, log=True)
+    pile1, pile2 = cg.zone_base["pile"], cg.zone_base["pile"] + 1
+    assert cg.shown_with(st, pile1) is None                  # empty: nothing shown
+    assert cg.shown_with(st, cg.zone_base["stock"]) == ("Cards left", "45")
+    st.apply_action(st.legal_actions()[0])
+    st.apply_action(st.legal_actions()[0])
+    r1, r2 = (sum(cg.cards[c][1] for c in st.zones[z]) for z in (pile1, pile2))
+    assert cg.shown_with(st, pile1) == ("Points", str(r1))   # `you` is the pile's owner
+    assert cg.shown_with(st, pile2) == ("Points", str(r2))
+    assert cg.shown_with(st, cg.zone_base["table"]) == ("Leader", "player 1" if r1 >= r2 else "player 2")
+    words = Words(cg)
+    from rulelang.render import zone_rows
+    text = "\n".join(f"{a.plain} {b.plain}" for _k, a, b in zone_rows(words, st.zones, None, st))
+    assert f"Points: {r1}" in text and "Cards left: 45" in text and "Leader: Player" in text
