@@ -665,7 +665,7 @@ def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text
     s = words.text(text, viewer)
     first = s.split(" ", 1)[0] if s else ""
     subject_given = (not s or s[0].isupper() or not s[0].isalpha() or first in (
-        "you", "the", "a", "an", "nobody", "no", "every", "each", "all", "one", "both")
+        "you", "the", "a", "an", "nobody", "no", "every", "each", "all", "one", "both", "there")
         or first.isdigit())
     t = Text("  » ", style="dim")
     if subject_given:

@@ -456,3 +456,16 @@ def test_show_with_a_zone(tmp_path):
     from rulelang.render import zone_rows
     text = "\n".join(f"{a.plain} {b.plain}" for _k, a, b in zone_rows(words, st.zones, None, st))
     assert f"Points: {r1}" in text and "Cards left: 45" in text and "Leader: Player" in text
+
+
+def test_a_say_that_names_its_own_subject_is_not_credited(tmp_path):
+    # Mages Wild's `say "there is nothing left to draw"` read "Player 2 there is nothing left to
+    # draw"; a sentence that begins with a verb is still about the player whose rule runs.
+    from rulelang.render import said_text
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    words = Words(load(str(path)).compiled(2))
+    assert said_text(words, 1, "there is nothing left to draw").plain == \
+        "  » There is nothing left to draw"
+    assert said_text(words, 1, "finds nothing left to draw").plain == \
+        "  » Player 2 finds nothing left to draw"
