@@ -469,3 +469,15 @@ def test_a_say_that_names_its_own_subject_is_not_credited(tmp_path):
         "  » There is nothing left to draw"
     assert said_text(words, 1, "finds nothing left to draw").plain == \
         "  » Player 2 finds nothing left to draw"
+
+
+def test_a_say_about_the_seat_is_told_to_it_as_yours():
+    # Shown to player 2 itself: "the army of you is discarded" and "a civilian of you is killed"
+    # read as "your army", "a civilian of yours"; the spectator reads "of Player 2".
+    words = Words(load(os.path.join(ROOT, "rules", "internecine.cardrules")).compiled(2))
+    said = "makes a sneak attack with a Joker: the army of player 2 is discarded"
+    assert words.text(said, 1) == "makes a sneak attack with a Joker: your army is discarded"
+    assert words.text(said, None).endswith("the army of Player 2 is discarded")
+    assert words.text("a civilian of player 2 is killed, unseen", 1) == \
+        "a civilian of yours is killed, unseen"
+    assert words.text("the cards on the field go to player 2", 1) == "the cards on the field go to you"
