@@ -669,8 +669,9 @@ def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text
         or first.isdigit())
     t = Text("  » ", style="dim")
     if subject_given:
-        if s.startswith("you "):
-            s = "You " + s[4:]
+        if s.startswith("you "):        # `say p, "takes the trick"` told to p: "You take ..."
+            verb, _, rest = s[4:].partition(" ")
+            s = "You " + _second_person(verb) + (" " + rest if rest else "")
         t.append_text(_highlight_cards(s[:1].upper() + s[1:]))
     else:
         t.append_text(seat_text(seat, viewer))

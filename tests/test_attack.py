@@ -401,8 +401,8 @@ def test_tied_opening_flip_is_told_flip_by_flip():
             assert flips[i] == f"the opening flip: {pair[0]} against {pair[1]}"
         ties = [t for _s, t in says(st) if t.startswith("both cards are of equal value")]
         assert len(ties) == len(won) - 1
-        assert f"player {w + 1} has the highest card and chooses whether to attack or defend " \
-            "first" in [t for _s, t in says(st)]
+        assert (w + 1, "has the highest card, and with it the choice to attack or defend "
+                "first") in says(st)
         tied += len(won) > 1
     assert tied > 0
 
@@ -438,8 +438,8 @@ def test_power_attack_tells_each_sum():
         st = position(game("power"), 2, zones=HANDS, rest="pack", current=1, seed=seed)
         play(st, "play 7♥", "play J♣")
         d1, d2 = var(st, "die/1"), var(st, "die/2")
-        assert (1, f"player 1 rolls {d1} and adds it to the face value: 7 + {d1} = {7 + d1}") in says(st)
-        assert (1, f"player 2 rolls {d2} and adds it to the face value: 11 + {d2} = {11 + d2}") in says(st)
+        assert (1, f"rolls {d1} — added to the face value: 7 + {d1} = {7 + d1}") in says(st)
+        assert (2, f"rolls {d2} — added to the face value: 11 + {d2} = {11 + d2}") in says(st)
 
 
 def test_a_lost_duel_with_an_empty_field_says_nothing_of_the_field():
@@ -448,7 +448,7 @@ def test_a_lost_duel_with_an_empty_field_says_nothing_of_the_field():
     black = ["2♣", "3♠", "4♣", "5♠", "6♣"]
     st = position(game(), 2, zones=dict(HANDS, **{"hand/1": black}), rest="pack", current=1)
     told = duel_says(st)
-    assert "has no Sword Card to play, and loses" in told
+    assert "has no Sword Card to play: the Duel is lost" in told
     assert "a random card of the loser's hand goes to the Victory Deck of player 2" in told
     assert not any(t.startswith("the cards on the field go to") for t in told)
 

@@ -481,3 +481,14 @@ def test_a_say_about_the_seat_is_told_to_it_as_yours():
     assert words.text("a civilian of player 2 is killed, unseen", 1) == \
         "a civilian of yours is killed, unseen"
     assert words.text("the cards on the field go to player 2", 1) == "the cards on the field go to you"
+
+
+def test_a_say_naming_the_seat_first_is_told_in_the_second_person(tmp_path):
+    # `say p, "takes the trick"` shown to p read "You takes the trick".
+    from rulelang.render import said_text
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    words = Words(load(str(path)).compiled(2))
+    assert said_text(words, 0, "player 2 takes the trick", 1).plain == "  » You take the trick"
+    assert said_text(words, 0, "player 2 has 21", 1).plain == "  » You have 21"
+    assert said_text(words, 0, "player 2 takes the trick", 0).plain == "  » Player 2 takes the trick"
