@@ -44,7 +44,9 @@ para('''## CIQ
 Three players, each with an Attack Pile (face down), a Damage Pile and a Defense Pile (face up)
 and a hand. The attack being played is shown only while it is on the table (`zone attack "the
 attack": shared, face up, shown when not empty`); the pack and the pile of transferred cards are
-bookkeeping (`not shown`). The Jack, the Queen and the King act through the transfers told with `·`.''')
+bookkeeping (`not shown`). Each Defense Pile carries its owner's Defense, the value of its top
+card (`show "Defense" with defense_pile: defense(you)`). The Jack, the Queen and the King
+act through the transfers told with `·`.''')
 b, _ = block(cmd, [(0, a + 16), (t3, t5 + 4)])
 para(b)
 para('''Player 1 blocks Player 3's 8♦: the 8♦ still lands on the Damage Pile, with nothing transferred.

@@ -626,6 +626,17 @@ class Score(Decl):
 
 
 @node
+class ShowWith(Decl):
+    """``show "LABEL" with ZONE: EXPR``: a value shown beside a zone in the table, while it holds
+    cards (``you`` is the zone's owner; the current player for a shared zone)."""
+    label: str
+    zone: str
+    expr: Expr
+    replace: bool
+    span: Span
+
+
+@node
 class Rule(Decl):
     """``rule NAME(PARAMS):``, ``setup:`` and ``turn:``."""
     name: str

@@ -814,7 +814,8 @@ def _transcript(st, marks):
         elif kind == "say":
             lines.append((None, f"   P{e[1] + 1} says: {e[2]}"))
         elif kind == "reveal":
-            lines.append((None, f"   P{e[1] + 1} reveals {e[2]}"))
+            who = f"P{e[1] + 1}" if e[1] >= 0 else "the game"
+            lines.append((None, f"   {who} reveals {e[2]}"))
         elif kind == "end":
             lines.append((None, "   " + _end_words(st)))
         # other entries ("turn", "shuffle") are for the narration of run and play

@@ -147,6 +147,7 @@ class Model:
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
     picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
     unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
+    shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -155,12 +156,14 @@ def _key(d):
         return (type(d).__name__, d.name)
     if isinstance(d, (A.Score, A.Deck, A.GameName, A.Players)):
         return (type(d).__name__,)
+    if isinstance(d, A.ShowWith):
+        return ("ShowWith", d.zone)
     return None
 
 
 _KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
                "Define": "define", "Rule": "rule", "DeckType": "deck type", "Score": "score",
-               "Deck": "deck", "GameName": "game", "Players": "players"}
+               "Deck": "deck", "GameName": "game", "Players": "players", "ShowWith": "the value shown with zone"}
 
 
 def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> list:
@@ -492,6 +495,15 @@ class Checker:
             finally:
                 self.in_score = False
 
+        # `show "LABEL" with ZONE: EXPR`: a value the table shows beside a zone (`you`: its owner)
+        self.shows = {}
+        for d in by_type.get(A.ShowWith, []):
+            if d.zone not in self.zones:
+                self.unknown_zone(d.zone, d.span)
+                continue
+            ctx = Context()
+            self.shows[d.zone] = (d, ctx, self.expr(d.expr, Scope(ctx)))
+
         self.check_deck_decl()
 
         if "setup" not in self.rules:
@@ -535,7 +547,8 @@ class Checker:
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            players_leave=self.players_leave, picks=self.picks, unseen=self.unseen)
+            players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
+            shows=self.shows)
 
     # -- options
     def check_option(self, o: A.Option):

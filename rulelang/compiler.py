@@ -210,6 +210,9 @@ class CompiledGame:
         except Unsupported:
             pass
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
+        # zone name -> (label, function, local slots, type): `show "LABEL" with ZONE: EXPR`
+        self.show_fns = {z: (d.label, self.cx(d.expr), ctx.nslots, t)
+                         for z, (d, ctx, t) in model.shows.items()}
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
         # Where each alternative's body starts, and the local slot of its chosen value.
@@ -619,6 +622,17 @@ class CompiledGame:
         if op == "neg":
             return lambda g, fr: -f(g, fr)
         raise AssertionError(op)
+
+    def shown_with(self, g, zi: int):
+        """``(label, value in words)`` of the value a rule file shows with zone ``zi``
+        (``show "LABEL" with ZONE: EXPR``), or None: none declared, or the zone is empty."""
+        name, owner, _v, _s = self.zone_info[zi]
+        show = self.show_fns.get(name)
+        if show is None or not g.zones[zi]:
+            return None
+        label, fn, nslots, typ = show
+        v = fn(g, self._scratch(nslots, owner if owner >= 0 else g.cur))
+        return label, self.format(g, v, typ)
 
     def score_of(self, g, p):
         return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
@@ -1393,14 +1407,17 @@ class CompiledGame:
         return lambda g, fr: holder(g, cf(g, fr), owned)
 
     def s_Reveal(self, st, b):
+        # Told as revealed by the player whose zone holds the card (the card's owner at that
+        # moment), not by the player whose rule runs; a card in a shared zone is nobody's (-1).
         cf = self.cx(st.card)
-        yi = 3 + self.refs[id(st)]
+        owned = self.owned_zones()
 
         def make(nxt):
             def reveal(g, fr):
                 if g.log is not None:
                     c = cf(g, fr)
-                    g.log.append(("reveal", fr[yi], self.card_names[c] if c >= 0 else "nothing"))
+                    g.log.append(("reveal", holder(g, c, owned) if c >= 0 else -1,
+                                  self.card_names[c] if c >= 0 else "nothing"))
                 return nxt
             return reveal
         b.emit(make)

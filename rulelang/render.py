@@ -231,7 +231,13 @@ def say_text(seat: int, text: str, you: Optional[int] = None) -> Text:
 
 
 def reveal_text(seat: int, card: str, you: Optional[int] = None) -> Text:
+    """``Player 2 reveals 10♠``: told of the player whose zone holds the card (seat -1: a card in
+    a shared zone, which nobody holds: ``4♥ is revealed``)."""
     t = Text("  ")
+    if seat < 0:
+        t.append_text(card_text(card))
+        t.append(" is revealed")
+        return t
     t.append_text(seat_text(seat, you))
     t.append(" reveal " if you is not None and seat == you else " reveals ")
     t.append_text(card_text(card))
@@ -534,8 +540,13 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
             cards = zones[zi]
             if shown == "no" or (shown == "in use" and not cards):
                 continue
-            body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))),
-                         _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)))
+            value = _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)
+            extra = cg.shown_with(_with_zones(st, zones), zi) if st is not None else None
+            if extra is not None:           # `show "LABEL" with ZONE: ...` of the rule file
+                value.append("   ")
+                value.append(safe(extra[0]) + ": " + safe(words.text(extra[1], viewer)),
+                             style="bold")
+            body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))), value))
         if st is not None:
             for label, value in words.vars_of(st, owner):
                 body.append((f"var:{owner}:{label}", Text("  " + safe(label), style="italic"),
@@ -549,6 +560,17 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
         rows.append((f"seat:{owner}", head, Text("")))
         rows.extend(body)
     return rows
+
+
+def _with_zones(st, zones):
+    """``st`` itself, or a shallow copy of it that holds ``zones`` (a table of an earlier moment:
+    what is shown beside a zone is computed from the cards that table shows)."""
+    if zones is st.zones:
+        return st
+    import copy
+    g = copy.copy(st)
+    g.zones = zones
+    return g
 
 
 def _cards_value(words, cg, zi, cards, viewer, size_hidden, limit) -> Text:
@@ -643,12 +665,13 @@ def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text
     s = words.text(text, viewer)
     first = s.split(" ", 1)[0] if s else ""
     subject_given = (not s or s[0].isupper() or not s[0].isalpha() or first in (
-        "you", "the", "a", "an", "nobody", "no", "every", "each", "all", "one", "both")
+        "you", "the", "a", "an", "nobody", "no", "every", "each", "all", "one", "both", "there")
         or first.isdigit())
     t = Text("  » ", style="dim")
     if subject_given:
-        if s.startswith("you "):
-            s = "You " + s[4:]
+        if s.startswith("you "):        # `say p, "takes the trick"` told to p: "You take ..."
+            verb, _, rest = s[4:].partition(" ")
+            s = "You " + _second_person(verb) + (" " + rest if rest else "")
         t.append_text(_highlight_cards(s[:1].upper() + s[1:]))
     else:
         t.append_text(seat_text(seat, viewer))

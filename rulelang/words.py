@@ -156,6 +156,9 @@ class Words:
             seat = int(m.group(1)) - 1
             return "you" if you is not None and seat == you else f"Player {seat + 1}"
         text = _PLAYER.sub(player, text)
+        if you is not None:         # "the hand of you" -> "your hand"; "a card of yours"
+            text = re.sub(r"\bthe ((?:[\w']+ ){0,2}[\w']+) of you\b", r"your \1", text)
+            text = re.sub(r"\b(an? (?:[\w']+ ){0,2}[\w']+) of you\b", r"\1 of yours", text)
         text = _IDENT.sub(lambda m: humanize(m.group(0)), text)
         text = re.sub(r"\bYes\b|\bTrue\b", "yes", text)
         text = re.sub(r"\bFalse\b", "no", text)

@@ -53,7 +53,7 @@ def log_lines(st, scores=False):
         elif kind == "say":
             lines.append(f"   P{entry[1] + 1} | {entry[2]}")
         elif kind == "reveal":
-            lines.append(f"   P{entry[1] + 1} reveals {entry[2]}")
+            lines.append(f"   {'P%d' % (entry[1] + 1) if entry[1] >= 0 else 'the game'} reveals {entry[2]}")
         elif kind == "end":
             _, outcome, winners, score = entry
             end = f"END {outcome}: winners {[w + 1 for w in winners]}"

@@ -13,7 +13,7 @@ from rulelang.loader import check_file
 from rulelang.scenario import play, position, var, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
-from gametest import legal, log_lines, match_golden, played, rules_game
+from gametest import legal, log_lines, match_golden, played, rules_game, says
 
 HERE = os.path.dirname(__file__)
 RULES = os.path.join(HERE, "..", "rules")
@@ -352,21 +352,105 @@ def test_power_attack_adds_a_die_to_each_card():
 
 
 def test_power_attack_battle_counts_only_the_last_roll():
-    # "In the case of a battle, only the last die roll is added to the face value of the cards in play."
-    checked = 0
-    for seed in range(200):
-        st = position(game("power"), 2, zones=HANDS, rest="pack", current=1, seed=seed)
+    # "In the case of a battle, only the last die roll is added to the face value of the cards in
+    # play": all of a player's cards on the Field of Battle, plus their last roll (not the card just
+    # played alone: 7 + 12 + roll against 11 + 12 + roll, not 12 + roll against 12 + roll).
+    checked = differs = 0
+    hands = {"hand/1": ["7♥", "Q♦", "2♣", "3♠", "4♣"], "hand/2": ["J♣", "Q♠", "5♥", "6♠", "7♠"],
+             "fight_deck/1": HANDS["fight_deck/1"], "fight_deck/2": HANDS["fight_deck/2"]}
+    for seed in range(300):
+        st = position(game("power"), 2, zones=hands, rest="pack", current=1, seed=seed)
         play(st, "play 7♥", "play J♣")
         if zone(st, "field/1") != ["7♥"]:
             continue                                  # no Battle with this seed
-        play(st, "play 9♦", "play K♠")
+        play(st, "play Q♦", "play Q♠")
         d1, d2 = var(st, "die/1"), var(st, "die/2")
-        if 9 + d1 > 13 + d2:
-            assert zone(st, "victory_deck/1") == ["J♣", "K♠"]
-        elif 9 + d1 < 13 + d2:
-            assert zone(st, "victory_deck/2") == ["7♥", "9♦"]
+        if 19 + d1 > 23 + d2:
+            assert zone(st, "victory_deck/1") == ["J♣", "Q♠"]
+        elif 19 + d1 < 23 + d2:
+            assert zone(st, "victory_deck/2") == ["7♥", "Q♦"]
+        else:
+            # tied again: the Battle goes on, and player 1 has no Sword Card left: they lose
+            assert {"7♥", "Q♦"} <= set(zone(st, "victory_deck/2"))
+        differs += (19 + d1 > 23 + d2) != (d1 > d2)
         checked += 1
-    assert checked > 0
+    assert checked > 0 and differs > 0                # some Battle the card-alone reading decides otherwise
+
+
+# ---- what the games say (issue 15): true, and in the rulebook's words -----------------------
+
+def duel_says(st):
+    """What was said since the first duel began (the opening flip left out)."""
+    told = [t for _s, t in says(st)]
+    return told[told.index("attacks"):]
+
+
+def test_tied_opening_flip_is_told_flip_by_flip():
+    # "each player draws the top card from his or her Fight Deck and places it face up upon the
+    # Field of Battle": every flip is told, the tied ones too (DECISION: both flip again).
+    cg = game().compiled(2)
+    tied = 0
+    for seed in range(80):
+        st = cg.new_game(seed=seed, log=True)
+        w = st.current_player()
+        won, own = zone(st, f"victory_deck/{w + 1}"), zone(st, f"champions/{w + 1}")
+        flips = [t for _s, t in says(st) if t.startswith("the opening flip:")]
+        assert len(flips) == len(won)                      # one line a flip
+        for i, (a, b) in enumerate(zip(own, won)):
+            pair = (a, b) if w == 0 else (b, a)
+            assert flips[i] == f"the opening flip: {pair[0]} against {pair[1]}"
+        ties = [t for _s, t in says(st) if t.startswith("both cards are of equal value")]
+        assert len(ties) == len(won) - 1
+        assert (w + 1, "has the highest card, and with it the choice to attack or defend "
+                "first") in says(st)
+        tied += len(won) > 1
+    assert tied > 0
+
+
+def test_a_battle_is_told_only_on_equal_values():
+    st = setup()
+    play(st, "play 7♥", "play 7♠")
+    assert duel_says(st)[-1] == ("the cards are of equal value: they stay on the Field of Battle, "
+                                 "and a Battle begins")
+    st = setup()
+    play(st, "play 7♥", "play J♣")
+    told = duel_says(st)
+    assert not any("Battle" in t for t in told)
+    assert told[-2:] == ["the cards on the field go to player 2", "attacks"]
+
+
+def test_counter_attack_tells_the_totals_not_a_tie():
+    # "Every round becomes a Battle ... Each player adds up the face value of all of his or her cards
+    # lying on the Field of Battle": 2 against 5 is no tie; 2 + 9 = 11 against 5 + 14 = 19.
+    st = setup("counter")
+    play(st, "play 2♣", "play 5♥", "play 9♦", "play K♠")
+    told = duel_says(st)
+    assert not any("equal" in t or "no clear winner" in t for t in told)
+    assert told.index("no King has been played and both hands still hold cards: the Battle goes on") \
+        < told.index("a King has been played: that was the last round of the Battle") \
+        < told.index("the totals on the Field of Battle: 11 for player 1 and 19 for player 2") \
+        < told.index("the cards on the field go to player 2")
+
+
+def test_power_attack_tells_each_sum():
+    # "the number of the die roll is added to the face value of the card to determine the winner"
+    for seed in range(5):
+        st = position(game("power"), 2, zones=HANDS, rest="pack", current=1, seed=seed)
+        play(st, "play 7♥", "play J♣")
+        d1, d2 = var(st, "die/1"), var(st, "die/2")
+        assert (1, f"rolls {d1} — added to the face value: 7 + {d1} = {7 + d1}") in says(st)
+        assert (2, f"rolls {d2} — added to the face value: 11 + {d2} = {11 + d2}") in says(st)
+
+
+def test_a_lost_duel_with_an_empty_field_says_nothing_of_the_field():
+    # "If the attacker does not have a Sword Card in his or her hand to play, then he or she
+    # automatically loses.  The winner draws a random card from the losers hand"
+    black = ["2♣", "3♠", "4♣", "5♠", "6♣"]
+    st = position(game(), 2, zones=dict(HANDS, **{"hand/1": black}), rest="pack", current=1)
+    told = duel_says(st)
+    assert "has no Sword Card to play: the Duel is lost" in told
+    assert "a random card of the loser's hand goes to the Victory Deck of player 2" in told
+    assert not any(t.startswith("the cards on the field go to") for t in told)
 
 
 def test_speed_attack_no_hands_top_cards_colour_ignored():

@@ -121,7 +121,7 @@ def test_the_three_player_example():
     # her hand."
     assert says(st) == [(1, "cannot discard"), (2, "cannot discard"),
                         (3, "cannot discard"),
-                        (1, "nobody could discard for a whole round: starts the round again")]
+                        (1, "nobody could discard for a whole round: the round starts again with player 1")]
     assert zone(st, "discard") == ["3♠", "3♥", "3♦"]
     assert zone(st, "hand/2")[-1] == "6♣" and zone(st, "hand/3")[-1] == "9♦"
     assert zone(st, "hand/1")[-2:] == ["5♣", "K♠"]           # drew twice
@@ -203,7 +203,7 @@ def test_a_whole_round_without_a_discard_starts_a_new_round():
                  stock=["5♦", "A♦", "3♣", "8♣"])     # drawn: 8♣ (P2), 3♣ (P1), A♦ (P2), 5♦ (P1)
     st = setup(players=2, current=2, **hands)
     assert says(st) == [(2, "cannot discard"), (1, "cannot discard"),
-                        (2, "nobody could discard for a whole round: starts the round again")]
+                        (2, "nobody could discard for a whole round: the round starts again with player 2")]
     assert st.current_player() == 1
     assert legal(st) == sorted("lead " + c for c in ["K♥", "Q♣", "10♦", "8♣", "A♦"])
     play(st, "lead Q♣")
@@ -220,7 +220,7 @@ def test_no_new_round_before_the_round_is_complete():
     # Player 1 completes the round (3 quiet turns of 3) but only draws; Player 2 draws too, and
     # then may start the round again
     assert says(st) == [(1, "cannot discard"),
-                        (2, "nobody could discard for a whole round: starts the round again")]
+                        (2, "nobody could discard for a whole round: the round starts again with player 2")]
     assert zone(st, "hand/1") == ["2♥", "J♣", "9♦"]
     assert var(st, "quiet_turns") == 3 and st.current_player() == 1
     assert legal(st) == ["lead 3♦", "lead 7♣", "lead K♥"]

@@ -151,7 +151,7 @@ def test_run_shows_both_reveals(capsys):
 def test_tie_defender_surrenders():
     st = setup()
     play(st, "attack", "defend", "play 6♥", "play 6♠")
-    assert "the cards are equal" in said(st)
+    assert "the cards are equal: each player, starting with the defender, may surrender or escalate" in said(st)
     assert st.current_player() == 1 and legal(st) == ["escalate", "surrender"]   # defender first
     play(st, "surrender")
     # "play continues as if he'd lost (his card is discarded and the other player's card returns
@@ -315,7 +315,7 @@ def test_sneak_attack_in_a_battle():
     # the other card wins.
     st = setup(army_1=["red_joker", "6♥", "J♥"])
     play(st, "attack", "defend", "play red_joker", "play 10♠")
-    assert "sneak attack! the army of player 2 is discarded" in said(st)
+    assert "makes a sneak attack with a Joker: the army of player 2 is discarded" in said(st)
     assert zone(st, "army/2") == []
     assert sorted(zone(st, "discard")) == sorted(["6♠", "3♠", "4♠", "8♠", "red_joker"])
     assert zone(st, "population/2")[0] == "10♠"           # the played card survived and won
@@ -325,7 +325,7 @@ def test_sneak_attack_in_a_battle():
 def test_sneak_attack_by_the_defender():
     st = setup(army_2=["black_joker", "6♠"])
     play(st, "attack", "defend", "play 8♥", "play black_joker")
-    assert "sneak attack! the army of player 1 is discarded" in said(st)
+    assert "makes a sneak attack with a Joker: the army of player 1 is discarded" in said(st)
     assert zone(st, "army/1") == []
     assert sorted(zone(st, "discard")) == sorted(["6♥", "J♥", "3♥", "4♥", "black_joker"])
     assert zone(st, "population/1")[0] == "8♥"
@@ -368,7 +368,7 @@ def test_surrender_at_a_second_tie_still_totals_the_war():
     st = setup(army_1=["6♥", "8♥", "3♥"], army_2=["6♠", "8♠", "3♠"])
     play(st, "attack", "defend", "play 6♥", "play 6♠", "escalate", "escalate")
     play(st, "play 8♥", "play 8♠")
-    assert said(st).count("the cards are equal") == 2
+    assert said(st).count("the cards are equal: each player, starting with the defender, may surrender or escalate") == 2
     play(st, "surrender")
     assert "wins the battle" in said(st)
     assert "the totals: 22 for player 1 and 28 for player 2" in said(st)

@@ -354,3 +354,141 @@ def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
     assert [t.plain for t in moves_lines(words, before, after, None)] == \
         [f"  · {name} from Draw Pile to Hand of Player 1"]
     assert moves_lines(words, before, after, None, told={card}) == []
+
+
+# ---- who reveals a card ------------------------------------------------------------------------
+
+REVEALS = '''game "Show and tell"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+setup:
+    deal 2 from stock to hand of each player
+    move top card from stock to table
+turn:
+    choose:
+        peek:
+            reveal top of hand of next player
+            reveal top of table
+            reveal top of hand
+            end game with winner you
+'''
+
+
+def test_a_reveal_is_told_of_the_player_whose_card_it_is(tmp_path, capsys):
+    # Player 1's rule reveals player 2's card, a card on the shared table, and player 1's own
+    # card: told as player 2's, nobody's, player 1's (it used to be player 1 for all three).
+    path = tmp_path / "reveals.cardrules"
+    path.write_text(REVEALS, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    st = cg.new_game(seed=1, log=True)
+    theirs = cg.card_names[st.zones[cg.zone_base["hand"] + 1][-1]]
+    table = cg.card_names[st.zones[cg.zone_base["table"]][-1]]
+    mine = cg.card_names[st.zones[cg.zone_base["hand"]][-1]]
+    st.apply_action(st.legal_actions()[0])
+    assert [(e[1], e[2]) for e in st.log if e[0] == "reveal"] == [(1, theirs), (-1, table), (0, mine)]
+    assert main(["run", str(path), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"Player 2 reveals {theirs}" in out and f"{table} is revealed" in out
+    assert f"Player 1 reveals {mine}" in out
+    assert f"Player 1 reveals {theirs}" not in out
+
+
+# ---- a value shown with a zone -------------------------------------------------------------------
+
+def test_the_defense_is_shown_beside_the_defense_pile(capsys):
+    # `show "Defense" with defense_pile: defense(you)` in ciq.cardrules: every table row of a
+    # Defense Pile carries its owner's Defense, the value of its top card.
+    assert main(["run", os.path.join(ROOT, "rules", "ciq.cardrules"), "--players", "3",
+                 "--seed", "2", "--table-every", "5"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^ +Defense Pile +(.*)$", out, re.M)
+    assert len(rows) >= 6
+    values = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    for row in rows:
+        if row.startswith("(empty)"):
+            assert "Defense:" not in row            # shown only while the pile holds cards
+            continue
+        top = re.findall(r"(10|[2-9AJQK])[♠♥♦♣]", row.split("Defense:")[0])[-1]
+        assert row.rstrip().endswith(f"Defense: {values.get(top) or int(top)}"), row
+
+
+SHOWN_WITH = '''game "Show with"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: per player, face up
+zone table: shared, face up
+define points(p) = total rank of pile of p
+show "Points" with pile: points(you)
+show "Cards left" with stock: size of stock
+show "Leader" with table: (player 1 if points(player 1) >= points(player 2) else player 2)
+setup:
+    deal 3 from stock to hand of each player
+    move top card from stock to table
+turn:
+    choose:
+        play card c from hand:
+            move c from hand to pile
+game ends when hand is empty:
+    end game with winner you
+'''
+
+
+def test_show_with_a_zone(tmp_path):
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    st = cg.new_game(seed=1, log=True)
+    pile1, pile2 = cg.zone_base["pile"], cg.zone_base["pile"] + 1
+    assert cg.shown_with(st, pile1) is None                  # empty: nothing shown
+    assert cg.shown_with(st, cg.zone_base["stock"]) == ("Cards left", "45")
+    st.apply_action(st.legal_actions()[0])
+    st.apply_action(st.legal_actions()[0])
+    r1, r2 = (sum(cg.cards[c][1] for c in st.zones[z]) for z in (pile1, pile2))
+    assert cg.shown_with(st, pile1) == ("Points", str(r1))   # `you` is the pile's owner
+    assert cg.shown_with(st, pile2) == ("Points", str(r2))
+    assert cg.shown_with(st, cg.zone_base["table"]) == ("Leader", "player 1" if r1 >= r2 else "player 2")
+    words = Words(cg)
+    from rulelang.render import zone_rows
+    text = "\n".join(f"{a.plain} {b.plain}" for _k, a, b in zone_rows(words, st.zones, None, st))
+    assert f"Points: {r1}" in text and "Cards left: 45" in text and "Leader: Player" in text
+
+
+def test_a_say_that_names_its_own_subject_is_not_credited(tmp_path):
+    # Mages Wild's `say "there is nothing left to draw"` read "Player 2 there is nothing left to
+    # draw"; a sentence that begins with a verb is still about the player whose rule runs.
+    from rulelang.render import said_text
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    words = Words(load(str(path)).compiled(2))
+    assert said_text(words, 1, "there is nothing left to draw").plain == \
+        "  » There is nothing left to draw"
+    assert said_text(words, 1, "finds nothing left to draw").plain == \
+        "  » Player 2 finds nothing left to draw"
+
+
+def test_a_say_about_the_seat_is_told_to_it_as_yours():
+    # Shown to player 2 itself: "the army of you is discarded" and "a civilian of you is killed"
+    # read as "your army", "a civilian of yours"; the spectator reads "of Player 2".
+    words = Words(load(os.path.join(ROOT, "rules", "internecine.cardrules")).compiled(2))
+    said = "makes a sneak attack with a Joker: the army of player 2 is discarded"
+    assert words.text(said, 1) == "makes a sneak attack with a Joker: your army is discarded"
+    assert words.text(said, None).endswith("the army of Player 2 is discarded")
+    assert words.text("a civilian of player 2 is killed, unseen", 1) == \
+        "a civilian of yours is killed, unseen"
+    assert words.text("the cards on the field go to player 2", 1) == "the cards on the field go to you"
+
+
+def test_a_say_naming_the_seat_first_is_told_in_the_second_person(tmp_path):
+    # `say p, "takes the trick"` shown to p read "You takes the trick".
+    from rulelang.render import said_text
+    path = tmp_path / "showwith.cardrules"
+    path.write_text(SHOWN_WITH, encoding="utf-8")
+    words = Words(load(str(path)).compiled(2))
+    assert said_text(words, 0, "player 2 takes the trick", 1).plain == "  » You take the trick"
+    assert said_text(words, 0, "player 2 has 21", 1).plain == "  » You have 21"
+    assert said_text(words, 0, "player 2 takes the trick", 0).plain == "  » Player 2 takes the trick"
