@@ -115,6 +115,13 @@ class TotalOf(Expr):
 
 
 @node
+class MeldLeft(TotalOf):
+    """``least total points of Z outside sets and runs``: the least sum of a card attribute over
+    the cards of a zone left outside non-overlapping sets (three or more cards of one rank) and
+    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4."""
+
+
+@node
 class Roll(Expr):
     """``roll d6``: a die roll from the game's seeded generator."""
     sides: int

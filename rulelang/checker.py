@@ -1319,6 +1319,11 @@ class Checker:
                        e.span, None)
         return NUMBER
 
+    def ex_MeldLeft(self, e, s):
+        """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,
+        as for `total`; runs need the deck's rank order, which every deck has."""
+        return self.ex_TotalOf(e, s)
+
     def ex_Roll(self, e, s):
         if e.sides < 1:
             self.error("RL111", "a die needs at least one side", e.span, "e.g. `roll d6`")

@@ -407,6 +407,9 @@ class ExprGen:
         v = self.fresh()
         return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
 
+    def g_MeldLeft(self, e, env):
+        return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
+
     def g_Roll(self, e, env):
         return f"g.rng.randint(1, {int(e.sides)})"
 

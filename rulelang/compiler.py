@@ -28,6 +28,7 @@ from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
+from .runtime import MAX_MELD_CARDS, least_left
 from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -624,6 +625,31 @@ class CompiledGame:
         table = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
         f = self.cx(e.zone)
         return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
+
+    def meld_solver(self, attribute, span):
+        """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
+        attribute and place, kept so that generated code names the same object)."""
+        key = (attribute, span)
+        solvers = self.__dict__.setdefault("_meld_solvers", {})
+        if key not in solvers:
+            points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
+            place = {r: i for i, r in enumerate(self.rank_cycle)}
+            # A card with no suit (an extra card) joins sets of its rank, never runs.
+            pos_of = [place.get(r, ("rank", r)) for r in self.rank_of]
+            suit_of = self.suit_of
+
+            def solve(cards):
+                if len(cards) > MAX_MELD_CARDS:
+                    raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                      f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
+                return least_left(cards, pos_of, suit_of, points)[0]
+            solvers[key] = solve
+        return solvers[key]
+
+    def x_MeldLeft(self, e):
+        solve = self.meld_solver(e.attribute, e.span)
+        f = self.cx(e.zone)
+        return lambda g, fr: solve(g.zones[f(g, fr)])
 
     def x_Roll(self, e):
         sides = e.sides

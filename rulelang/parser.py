@@ -596,6 +596,9 @@ class ToAst(Transformer):
     def total_of(self, meta, c):
         return A.TotalOf(str(c[0]), c[1], self.sp(meta))
 
+    def meld_left(self, meta, c):
+        return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
+
     def roll(self, meta, c):
         return A.Roll(int(str(c[0])[1:]), self.sp(meta))
 
