@@ -19,6 +19,7 @@ PATH = os.path.join(ROOT, "examples", "gin_rummy.cardrules")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
+@functools.lru_cache(maxsize=None)
 def card(name):
     return RANKS.get(name[:-1]) or int(name[:-1]), name[-1]
 
@@ -52,8 +53,11 @@ def _deadwood(hand):
         return 0
     first, rest = hand[0], hand[1:]
     best = points(first) + deadwood(rest)
-    for k in range(2, len(rest) + 1):
-        for others in itertools.combinations(range(len(rest)), k):
+    # a meld with the first card holds only cards of its rank or of its suit
+    near = [i for i, c in enumerate(rest)
+            if card(c)[0] == card(first)[0] or card(c)[1] == card(first)[1]]
+    for k in range(2, len(near) + 1):
+        for others in itertools.combinations(near, k):
             group = [first] + [rest[i] for i in others]
             if is_meld(group):
                 best = min(best, deadwood([c for i, c in enumerate(rest) if i not in others]))
@@ -164,3 +168,55 @@ def test_the_closures_play_the_same_deals(seed, monkeypatch):
     fast = _play(seed, knock_chance=0.5)
     slow = _play(seed, "closures", monkeypatch, knock_chance=0.5)
     assert fast[0].log == slow[0].log and fast[1:] == slow[1:]
+
+
+SMALL = '''game "g"
+players 1
+deck standard, copies 2, into stock
+zone stock: shared, face up
+zone table: shared, face up
+turn:
+    repeat while size of table < WANT:
+        move top card from stock to table
+    say "left", least total rank of table outside sets and runs
+    end game with no winner
+'''
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_rank_points_copies_and_the_card_limit(tmp_path, monkeypatch, backend):
+    """`rank` as the points; two copies of one card are two cards of a set; a zone of more than
+    20 cards stops the game with RL259 at the expression."""
+    if backend == "closures":
+        closures_only(monkeypatch)
+    for want, ok in ((12, True), (20, True), (21, False)):
+        path = tmp_path / f"g{want}.cardrules"
+        path.write_text(SMALL.replace("WANT", str(want)))
+        st = load(str(path)).new_game(1, seed=want, log=True)
+        assert st.is_terminal()             # no decision: the game is played when it is made
+        table = st.observation(0)["zones"]["table"]
+        if ok:
+            assert len(table) == want
+            assert st.problem is None
+            says = [e[2] for e in st.log if e[0] == "say"]
+            # the independent solver counts points to 10; rank points differ only above 10
+            brute = _deadwood_with(tuple(sorted(table)), lambda c: card(c)[0])
+            assert says == [f"left {brute}"]
+        else:
+            assert st.problem["code"] == "RL259" and st.problem["span"][1:3] == [9, 17], st.problem
+
+
+def _deadwood_with(hand, value):
+    """The brute-force solver above with other points per card."""
+    if not hand:
+        return 0
+    first, rest = hand[0], hand[1:]
+    best = value(first) + _deadwood_with(rest, value)
+    near = [i for i, c in enumerate(rest)
+            if card(c)[0] == card(first)[0] or card(c)[1] == card(first)[1]]
+    for k in range(2, len(near) + 1):
+        for others in itertools.combinations(near, k):
+            if is_meld([first] + [rest[i] for i in others]):
+                best = min(best, _deadwood_with(
+                    tuple(c for i, c in enumerate(rest) if i not in others), value))
+    return best
