@@ -266,6 +266,10 @@ class Selection:
     kind: str            # top, bottom, random, all, all_but_top, where, count, card
     expr: Optional[Expr]
     span: Span
+    # Counted conditional moves (issue 14, item 2): kinds "count_where" (``N cards where C``,
+    # exactly N), "upto_where" (``up to N cards where C``) with the condition here, and
+    # "and_above" (``c and every card on top of it``, `expr` the card).
+    condition: Optional[Expr] = None
 
 
 @node

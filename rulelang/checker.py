@@ -888,6 +888,27 @@ class Checker:
             inner.new_slot("card", CARD)
             self.refs[id(sel)] = ("slot", inner.names["card"][0])
             self.expect(sel.expr, FLAG, inner, "which cards to move")
+        elif sel.kind in ("count_where", "upto_where", "and_above"):
+            self.st_move_counted(st, sel, s)
+
+    def st_move_counted(self, st, sel, s):
+        """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card on
+        top of it`` (docs/language.md, "Moving some of the cards that match")."""
+        if sel.kind == "and_above":
+            self.expect(sel.expr, CARD, s, "the card moved with the cards on top of it")
+            return
+        self.expect(sel.expr, NUMBER, s, "how many cards to move")
+        inner = s.child()
+        inner.new_slot("card", CARD)
+        self.refs[id(sel)] = ("slot", inner.names["card"][0])
+        self.expect(sel.condition, FLAG, inner, "which cards to move")
+        if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
+            self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
+                       "a count of cards is 1 or more; to move every card that matches write "
+                       "`move all cards where ...`")
+        if isinstance(sel.expr, A.Unary) and sel.expr.op == "neg":
+            self.error("RL250", "a count of cards cannot be negative", sel.expr.span,
+                       "a count of cards is 1 or more")
 
     def st_Assign(self, st, s):
         t = self.lvalue(st.target, s)

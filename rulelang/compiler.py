@@ -1039,6 +1039,8 @@ class CompiledGame:
                     put_many(g, d, cards)
                     return nxt
                 return move_all
+        elif kind in ("count_where", "upto_where", "and_above"):
+            make = self.counted_move(st, src, dst, put_many)
         else:  # where
             ci = 3 + self.refs[id(sel)][1]
             cond = self.cx(sel.expr)
@@ -1056,6 +1058,61 @@ class CompiledGame:
                     return nxt
                 return move_where
         b.emit(make)
+
+    def counted_move(self, st, src, dst, put_many):
+        """``move N cards where C`` (exactly N: fewer stops the game with RL258), ``move up to N
+        cards where C`` and ``move c and every card on top of it`` (docs/language.md, "Moving
+        some of the cards that match").  The cards that match are taken one at a time from the
+        top, as ``move N cards`` takes them (the first taken ends lowest); a card with the cards
+        on top of it is lifted as a block, in its order, as ``move all cards`` does."""
+        sel = st.selection
+        kind = sel.kind
+        span = st.span
+        names = self.card_names
+        if kind == "and_above":
+            cf = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_block(g, fr):
+                    c = cf(g, fr)
+                    s = g.zones[src(g, fr)]
+                    if c not in s:
+                        raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is "
+                                          f"not in {self.zone_label(src(g, fr))}", span)
+                    i = s.index(c)
+                    cards = s[i:]
+                    del s[i:]
+                    put_many(g, g.zones[dst(g, fr)], cards)
+                    return nxt
+                return move_block
+            return make
+        ci = 3 + self.refs[id(sel)][1]
+        cnt = self.cx(sel.expr)
+        cond = self.cx(sel.condition)
+        exactly = kind == "count_where"
+
+        def make(nxt):
+            def move_counted(g, fr):
+                s = g.zones[src(g, fr)]
+                k = cnt(g, fr)
+                picked = []                        # places in s, from the top down
+                for i in range(len(s) - 1, -1, -1):
+                    if len(picked) >= k:
+                        break
+                    fr[ci] = s[i]
+                    if cond(g, fr):
+                        picked.append(i)
+                if exactly and len(picked) < k:
+                    raise GameProblem("RL258", f"{k} cards that match are to be moved from "
+                                      f"{self.zone_label(src(g, fr))}, which has "
+                                      f"{len(picked)}", span)
+                cards = [s[i] for i in picked]
+                for i in picked:                   # from the top down: the places stay right
+                    del s[i]
+                put_many(g, g.zones[dst(g, fr)], cards)
+                return nxt
+            return move_counted
+        return make
 
     def zone_label(self, zi):
         name, owner, _, _ = self.zone_info[zi]

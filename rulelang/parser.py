@@ -324,6 +324,15 @@ class ToAst(Transformer):
     sel_count = _sel("count")
     sel_card = _sel("card")
 
+    # Counted conditional moves and a card with the cards on top of it (issue 14, item 2).
+    def sel_count_where(self, meta, c):
+        return A.Selection("count_where", c[0], self.sp(meta), c[1])
+
+    def sel_upto_where(self, meta, c):
+        return A.Selection("upto_where", c[0], self.sp(meta), c[1])
+
+    sel_and_above = _sel("and_above")
+
     def move_stmt(self, meta, c):
         sel, src, dest, turned = c
         to_bottom = False
