@@ -147,6 +147,17 @@ class IsOut(Expr):
 
 
 @node
+class AnyNumber(Expr):
+    """``any number n from A to B where C``: whether C holds for some whole number n from A to
+    B (issue 14, item 5); inside C the number is called ``n``."""
+    name: str
+    low: Expr
+    high: Expr
+    condition: Expr
+    span: Span
+
+
+@node
 class PlayerQuery(Expr):
     """Over the players still in the game, in the order of play from ``you``:
     ``any player where C``, ``no player where C``, ``number of players where C``,

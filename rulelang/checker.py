@@ -23,6 +23,7 @@ from .diagnostics import did_you_mean as _closest
 from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, no_gc
 from .limits import VALUE_MASK as MAX_CARDS
 from .vocabulary import RESERVED_WORDS
+from .limits import MAX_RANGE
 
 # A "did you mean" hint compares a name with every known name: for a file with thousands of
 # unknown names and thousands of known ones that is quadratic.  Each check gets this many name
@@ -1339,6 +1340,21 @@ class Checker:
             self.error("RL102", f"attribute `{e.attribute}` is a word, it cannot be totalled",
                        e.span, None)
         return NUMBER
+
+    def ex_AnyNumber(self, e, s):
+        """``any number n from A to B where C`` (docs/language.md, "Some number in a range")."""
+        self.expect(e.low, NUMBER, s, "the first number of the range")
+        self.expect(e.high, NUMBER, s, "the last number of the range")
+        self.reserved(e.name, e.span, "a number")
+        inner = s.child()
+        self.refs[id(e)] = inner.new_slot(e.name, NUMBER)
+        self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
+        lo, hi = e.low, e.high
+        if isinstance(lo, A.Int) and isinstance(hi, A.Int) and hi.value - lo.value >= MAX_RANGE:
+            self.error("RL251", f"{hi.value - lo.value + 1} numbers is more than the "
+                       f"{MAX_RANGE} a range may hold", e.span,
+                       "a range is tried number by number: keep it to what the game can reach")
+        return FLAG
 
     def ex_MeldLeft(self, e, s):
         """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,

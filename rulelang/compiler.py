@@ -28,7 +28,7 @@ from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from .runtime import show_card
-from .runtime import MAX_MELD_CARDS, least_left
+from .runtime import MAX_MELD_CARDS, least_left, number_range
 from .runtime import (holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -625,6 +625,19 @@ class CompiledGame:
         table = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
         f = self.cx(e.zone)
         return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
+
+    def x_AnyNumber(self, e):
+        ni = 3 + self.refs[id(e)]
+        lo, hi, cond = self.cx(e.low), self.cx(e.high), self.cx(e.condition)
+        span = e.span
+
+        def any_number(g, fr):
+            for k in number_range(lo(g, fr), hi(g, fr), span):
+                fr[ni] = k
+                if cond(g, fr):
+                    return True
+            return False
+        return any_number
 
     def meld_solver(self, attribute, span):
         """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per

@@ -605,6 +605,9 @@ class ToAst(Transformer):
     def total_of(self, meta, c):
         return A.TotalOf(str(c[0]), c[1], self.sp(meta))
 
+    def any_number(self, meta, c):
+        return A.AnyNumber(str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
     def meld_left(self, meta, c):
         return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
 

@@ -1059,3 +1059,14 @@ def least_left(cards, pos_of, suit_of, points):
     fixed = sum(p for i, p in enumerate(pts) if not in_some >> i & 1)
     left, chosen = best(in_some)
     return left + fixed, chosen
+
+
+# ---- `any number n from A to B where C` (issue 14, item 5) ------------------------------------
+def number_range(lo, hi, span=None):
+    """The numbers from lo to hi, both included (none when hi < lo); more than MAX_RANGE stops
+    the game with RL257 (each is a test of a condition)."""
+    from .limits import MAX_RANGE
+    if hi - lo >= MAX_RANGE:
+        raise GameProblem("RL257", f"a range from {lo} to {hi} holds more than the {MAX_RANGE} "
+                          f"numbers a range may hold", span)
+    return range(lo, hi + 1)
