@@ -605,6 +605,18 @@ class Checker:
         return r
 
     # -- cards
+    def check_repeated_ranks(self, dt):
+        """A rank written twice in one `ranks` list made two cards of it in every suit, without a
+        word; it is an error now (RL252): a copy of cards is `copies N` on the deck line."""
+        for ranks in [dt.ranks] + [r for _s, r in dt.own_suits]:
+            seen = set()
+            for r in ranks:
+                if r.name in seen:
+                    self.error("RL252", f"rank `{r.name}` is written twice in one list of ranks",
+                               r.span, "every rank is written once; for two of each card write "
+                               "`copies 2` on the `deck` line")
+                seen.add(r.name)
+
     def build_cards(self):
         self.ranks: dict = {}
         self.rank_symbols: dict = {}
@@ -627,6 +639,7 @@ class Checker:
                 dt = fallback
         if dt is None:
             return
+        self.check_repeated_ranks(dt)
 
         def add_ranks(ranks):
             last = 0
