@@ -557,6 +557,9 @@ class Zone(Decl):
     span: Span
     display: Optional[str] = None    # ``zone NAME "Its Name": ...``
     shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
+    # ``zone column 1 to 7: ...`` (issue 14, item 5): (family name, this zone's number, first,
+    # last); the zone is named ``column_3`` and used as ``column(k)``.
+    family: Optional[tuple] = None
 
 
 @node

@@ -452,6 +452,7 @@ class Checker:
         self.build_cards()
 
         self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
+        self.check_zone_families()
         self.attributes: dict = {}
         self.attr_ctx = Context()
         self.vars, self.defines, self.rules = {}, {}, {}   # attribute values may name options only
@@ -1369,6 +1370,47 @@ class Checker:
                        "a range is tried number by number: keep it to what the game can reach")
         return FLAG
 
+    def check_zone_families(self):
+        """``zone column 1 to 7: ...`` (docs/language.md, "Families of zones"): the parser made
+        the zones column_1 to column_7; here each family is known by its name, as
+        (first, last, zone names), and its misuse reported."""
+        self.zone_families = {}
+        for z in self.zones.values():
+            if z.family is None:
+                continue
+            name, k, lo, hi = z.family
+            fam = self.zone_families.get(name)
+            if fam is None:
+                fam = self.zone_families[name] = (lo, hi, [])
+                if hi < lo or hi - lo >= 100:
+                    self.error("RL253", f"zone family `{name}` from {lo} to {hi}: a family "
+                               "holds 1 to 100 zones", z.span, "e.g. `zone column 1 to 7: ...`")
+                if z.per_player:
+                    self.error("RL254", f"zone family `{name}` is per player", z.span,
+                               "a family of zones is shared; for each player's own piles, "
+                               "declare each pile `per player`")
+                if name in self.zones:
+                    self.error("RL253", f"zone family `{name}` has the name of a zone",
+                               z.span, "give the family or the zone another name")
+            fam[2].append(z.name)
+
+    def zone_of_family(self, e, s):
+        """``column(k)``: the zone numbered k of the family ``column``."""
+        lo, hi, names = self.zone_families[e.name]
+        if len(e.args) != 1:
+            self.error("RL255", f"`{e.name}(...)` takes one number, the zone's number in the "
+                       f"family ({lo} to {hi})", e.span, f"e.g. `{e.name}({lo})`")
+            for a in e.args:
+                self.expr(a, s)
+            return ZONE
+        self.expect(e.args[0], NUMBER, s, f"the number of the {e.name}")
+        k = e.args[0]
+        if isinstance(k, A.Int) and not lo <= k.value <= hi:
+            self.error("RL255", f"there is no {e.name} {k.value}: the family `{e.name}` is "
+                       f"numbered {lo} to {hi}", k.span, None)
+        self.refs[id(e)] = ("zone_family", tuple(names), lo)
+        return ZONE
+
     def ex_MeldLeft(self, e, s):
         """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,
         as for `total`; runs need the deck's rank order, which every deck has."""
@@ -1493,6 +1535,8 @@ class Checker:
         return ANY
 
     def ex_Call(self, e, s):
+        if e.name in self.zone_families and e.name not in self.defines:
+            return self.zone_of_family(e, s)
         d = self.defines.get(e.name)
         if d is None:
             if e.name in self.rules:
@@ -1785,6 +1829,8 @@ class Checker:
                 used_names.add(node.zone)
             elif isinstance(node, A.TotalOf):
                 used_names.add(node.attribute)
+            elif isinstance(node, A.Call) and node.name in self.zone_families:
+                used_names.update(self.zone_families[node.name][2])
         if self.deck is not None and self.deck.per_player_into:
             used_names.add(self.deck.per_player_into)
         for z in self.zones.values():

@@ -533,6 +533,10 @@ class ExprGen:
         raise Unsupported(kind)
 
     def g_Call(self, e, env):
+        if self.refs[id(e)][0] == "zone_family":
+            zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
+                id(e), self.cg.zone_family_table(e))
+            return f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
         return self.expanded(self.refs[id(e)][1], env)
 
     def g_Expanded(self, e, env):

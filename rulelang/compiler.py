@@ -757,7 +757,29 @@ class CompiledGame:
         raise AssertionError(ref)
 
     def x_Call(self, e):
+        if self.refs[id(e)][0] == "zone_family":
+            return self.x_zone_of_family(e)
         return self.x_Expanded(self.refs[id(e)][1])
+
+    def zone_family_table(self, e):
+        """The zone numbers of a family, and what stops the game for a number outside it."""
+        _kind, names, lo = self.refs[id(e)]
+        bases = [self.zone_base[n] for n in names]
+        span = e.span
+        family = e.name
+
+        def zone_of(k):
+            if lo <= k < lo + len(bases):
+                return bases[k - lo]
+            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
+                              f"{lo} to {lo + len(bases) - 1}", span)
+        return zone_of
+
+    def x_zone_of_family(self, e):
+        zone_of = self.__dict__.setdefault("_families", {}).setdefault(
+            id(e), self.zone_family_table(e))
+        k = self.cx(e.args[0])
+        return lambda g, fr: zone_of(k(g, fr))
 
     def x_Expanded(self, e):
         """A use of a define: the checker shares one copy of its body between uses with the

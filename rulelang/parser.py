@@ -84,7 +84,7 @@ class ToAst(Transformer):
 
     # ---- top level ---------------------------------------------------------------------------
     def start(self, meta, items):
-        return [i for i in items if i is not None]
+        return [j for i in items if i is not None for j in (i if isinstance(i, list) else [i])]
 
     def extends_decl(self, meta, c):
         return A.Extends(_unquote(c[0]), self.sp(meta))
@@ -246,6 +246,16 @@ class ToAst(Transformer):
                       "size_hidden" in props, False, self.sp(meta),
                       display=_unquote(c[1]) if c[1] is not None else None,
                       shown=shown[-1] if shown else "yes")
+
+    def zone_family_decl(self, meta, c):
+        """``zone column 1 to 7: ...``: the zones column_1 to column_7, each knowing its family
+        (the checker refuses more than 100, RL253, and an empty range)."""
+        name, lo, hi = str(c[0]), int(c[1]), int(c[2])
+        one = self.zone_decl(meta, [c[0]] + list(c[3:]))
+        return [attrs_evolve(one, name=f"{name}_{k}", family=(name, k, lo, hi),
+                             display=f"{one.display} {k}" if one.display else None)
+                for k in range(lo, min(hi, lo + 99) + 1)] or [
+            attrs_evolve(one, name=f"{name}_{lo}", family=(name, lo, lo, hi))]
 
     def per_player_mark(self, meta, c):
         return True
