@@ -115,6 +115,13 @@ class TotalOf(Expr):
 
 
 @node
+class MeldLeft(TotalOf):
+    """``least total points of Z outside sets and runs``: the least sum of a card attribute over
+    the cards of a zone left outside non-overlapping sets (three or more cards of one rank) and
+    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4."""
+
+
+@node
 class Roll(Expr):
     """``roll d6``: a die roll from the game's seeded generator."""
     sides: int
@@ -136,6 +143,17 @@ class IsOut(Expr):
     """``P is out`` / ``P is not out``: whether a player has left the game."""
     player: Expr
     negate: bool
+    span: Span
+
+
+@node
+class AnyNumber(Expr):
+    """``any number n from A to B where C``: whether C holds for some whole number n from A to
+    B (issue 14, item 5); inside C the number is called ``n``."""
+    name: str
+    low: Expr
+    high: Expr
+    condition: Expr
     span: Span
 
 
@@ -294,6 +312,10 @@ class Selection:
     kind: str            # top, bottom, random, all, all_but_top, where, count, card
     expr: Optional[Expr]
     span: Span
+    # Counted conditional moves (issue 14, item 2): kinds "count_where" (``N cards where C``,
+    # exactly N), "upto_where" (``up to N cards where C``) with the condition here, and
+    # "and_above" (``c and every card on top of it``, `expr` the card).
+    condition: Optional[Expr] = None
 
 
 @node
@@ -593,6 +615,9 @@ class Zone(Decl):
     span: Span
     display: Optional[str] = None    # ``zone NAME "Its Name": ...``
     shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
+    # ``zone column 1 to 7: ...`` (issue 14, item 5): (family name, this zone's number, first,
+    # last); the zone is named ``column_3`` and used as ``column(k)``.
+    family: Optional[tuple] = None
 
 
 @node

@@ -23,6 +23,7 @@ from .diagnostics import did_you_mean as _closest
 from .limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, no_gc
 from .limits import VALUE_MASK as MAX_CARDS
 from .vocabulary import RESERVED_WORDS
+from .limits import MAX_RANGE
 
 # A "did you mean" hint compares a name with every known name: for a file with thousands of
 # unknown names and thousands of known ones that is quadratic.  Each check gets this many name
@@ -458,6 +459,7 @@ class Checker:
         self.build_cards()
 
         self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
+        self.check_zone_families()
         self.attributes: dict = {}
         self.attr_ctx = Context()
         self.vars, self.defines, self.rules = {}, {}, {}   # attribute values may name options only
@@ -621,6 +623,18 @@ class Checker:
         return r
 
     # -- cards
+    def check_repeated_ranks(self, dt):
+        """A rank written twice in one `ranks` list made two cards of it in every suit, without a
+        word; it is an error now (RL252): a copy of cards is `copies N` on the deck line."""
+        for ranks in [dt.ranks] + [r for _s, r in dt.own_suits]:
+            seen = set()
+            for r in ranks:
+                if r.name in seen:
+                    self.error("RL252", f"rank `{r.name}` is written twice in one list of ranks",
+                               r.span, "every rank is written once; for two of each card write "
+                               "`copies 2` on the `deck` line")
+                seen.add(r.name)
+
     def build_cards(self):
         self.ranks: dict = {}
         self.rank_symbols: dict = {}
@@ -643,6 +657,7 @@ class Checker:
                 dt = fallback
         if dt is None:
             return
+        self.check_repeated_ranks(dt)
 
         def add_ranks(ranks):
             last = 0
@@ -910,6 +925,27 @@ class Checker:
             inner.new_slot("card", CARD)
             self.refs[id(sel)] = ("slot", inner.names["card"][0])
             self.expect(sel.expr, FLAG, inner, "which cards to move")
+        elif sel.kind in ("count_where", "upto_where", "and_above"):
+            self.st_move_counted(st, sel, s)
+
+    def st_move_counted(self, st, sel, s):
+        """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card on
+        top of it`` (docs/language.md, "Moving some of the cards that match")."""
+        if sel.kind == "and_above":
+            self.expect(sel.expr, CARD, s, "the card moved with the cards on top of it")
+            return
+        self.expect(sel.expr, NUMBER, s, "how many cards to move")
+        inner = s.child()
+        inner.new_slot("card", CARD)
+        self.refs[id(sel)] = ("slot", inner.names["card"][0])
+        self.expect(sel.condition, FLAG, inner, "which cards to move")
+        if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
+            self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
+                       "a count of cards is 1 or more; to move every card that matches write "
+                       "`move all cards where ...`")
+        if isinstance(sel.expr, A.Unary) and sel.expr.op == "neg":
+            self.error("RL250", "a count of cards cannot be negative", sel.expr.span,
+                       "a count of cards is 1 or more")
 
     def st_Assign(self, st, s):
         t = self.lvalue(st.target, s)
@@ -1488,6 +1524,67 @@ class Checker:
                        e.span, None)
         return NUMBER
 
+    def ex_AnyNumber(self, e, s):
+        """``any number n from A to B where C`` (docs/language.md, "Some number in a range")."""
+        self.expect(e.low, NUMBER, s, "the first number of the range")
+        self.expect(e.high, NUMBER, s, "the last number of the range")
+        self.reserved(e.name, e.span, "a number")
+        inner = s.child()
+        self.refs[id(e)] = inner.new_slot(e.name, NUMBER)
+        self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
+        lo, hi = e.low, e.high
+        if isinstance(lo, A.Int) and isinstance(hi, A.Int) and hi.value - lo.value >= MAX_RANGE:
+            self.error("RL251", f"{hi.value - lo.value + 1} numbers is more than the "
+                       f"{MAX_RANGE} a range may hold", e.span,
+                       "a range is tried number by number: keep it to what the game can reach")
+        return FLAG
+
+    def check_zone_families(self):
+        """``zone column 1 to 7: ...`` (docs/language.md, "Families of zones"): the parser made
+        the zones column_1 to column_7; here each family is known by its name, as
+        (first, last, zone names), and its misuse reported."""
+        self.zone_families = {}
+        for z in self.zones.values():
+            if z.family is None:
+                continue
+            name, k, lo, hi = z.family
+            fam = self.zone_families.get(name)
+            if fam is None:
+                fam = self.zone_families[name] = (lo, hi, [])
+                if hi < lo or hi - lo >= 100:
+                    self.error("RL253", f"zone family `{name}` from {lo} to {hi}: a family "
+                               "holds 1 to 100 zones", z.span, "e.g. `zone column 1 to 7: ...`")
+                if z.per_player:
+                    self.error("RL254", f"zone family `{name}` is per player", z.span,
+                               "a family of zones is shared; for each player's own piles, "
+                               "declare each pile `per player`")
+                if name in self.zones:
+                    self.error("RL253", f"zone family `{name}` has the name of a zone",
+                               z.span, "give the family or the zone another name")
+            fam[2].append(z.name)
+
+    def zone_of_family(self, e, s):
+        """``column(k)``: the zone numbered k of the family ``column``."""
+        lo, hi, names = self.zone_families[e.name]
+        if len(e.args) != 1:
+            self.error("RL255", f"`{e.name}(...)` takes one number, the zone's number in the "
+                       f"family ({lo} to {hi})", e.span, f"e.g. `{e.name}({lo})`")
+            for a in e.args:
+                self.expr(a, s)
+            return ZONE
+        self.expect(e.args[0], NUMBER, s, f"the number of the {e.name}")
+        k = e.args[0]
+        if isinstance(k, A.Int) and not lo <= k.value <= hi:
+            self.error("RL255", f"there is no {e.name} {k.value}: the family `{e.name}` is "
+                       f"numbered {lo} to {hi}", k.span, None)
+        self.refs[id(e)] = ("zone_family", tuple(names), lo)
+        return ZONE
+
+    def ex_MeldLeft(self, e, s):
+        """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,
+        as for `total`; runs need the deck's rank order, which every deck has."""
+        return self.ex_TotalOf(e, s)
+
     def ex_Roll(self, e, s):
         if e.sides < 1:
             self.error("RL111", "a die needs at least one side", e.span, "e.g. `roll d6`")
@@ -1613,6 +1710,8 @@ class Checker:
         return ANY
 
     def ex_Call(self, e, s):
+        if e.name in self.zone_families and e.name not in self.defines:
+            return self.zone_of_family(e, s)
         d = self.defines.get(e.name)
         if d is None:
             if e.name in self.rules:
@@ -1905,6 +2004,8 @@ class Checker:
                 used_names.add(node.zone)
             elif isinstance(node, A.TotalOf):
                 used_names.add(node.attribute)
+            elif isinstance(node, A.Call) and node.name in self.zone_families:
+                used_names.update(self.zone_families[node.name][2])
         if self.deck is not None and self.deck.per_player_into:
             used_names.add(self.deck.per_player_into)
         for z in self.zones.values():

@@ -25,6 +25,7 @@ from .checker import Expanded
 from .limits import MAX_NUMBER
 from .runtime import GameProblem
 from .runtime import show_card
+from .runtime import number_range
 from .runtime import (best_of, holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -407,6 +408,22 @@ class ExprGen:
         v = self.fresh()
         return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
 
+    def g_AnyNumber(self, e, env):
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        lo, hi = self.gen(e.low, env), self.gen(e.high, env)
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        span = self.const(e.span)
+        out = f"any([1 for {v} in {self.const(number_range)}({lo}, {hi}, {span}) if {c}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_MeldLeft(self, e, env):
+        return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
+
     def g_Roll(self, e, env):
         return f"g.rng.randint(1, {int(e.sides)})"
 
@@ -566,6 +583,10 @@ class ExprGen:
         raise Unsupported(kind)
 
     def g_Call(self, e, env):
+        if self.refs[id(e)][0] == "zone_family":
+            zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
+                id(e), self.cg.zone_family_table(e))
+            return f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
         return self.expanded(self.refs[id(e)][1], env)
 
     def g_Expanded(self, e, env):

@@ -30,6 +30,7 @@ from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RET
 from .runtime import show_card
 from .runtime import pick_start, pick_step
 from .runtime import claim_order, first_claim
+from .runtime import MAX_MELD_CARDS, least_left, number_range
 from .runtime import (best_of, holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
                       seat_in, seats_after, seats_in)
 
@@ -642,6 +643,44 @@ class CompiledGame:
         f = self.cx(e.zone)
         return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
 
+    def x_AnyNumber(self, e):
+        ni = 3 + self.refs[id(e)]
+        lo, hi, cond = self.cx(e.low), self.cx(e.high), self.cx(e.condition)
+        span = e.span
+
+        def any_number(g, fr):
+            for k in number_range(lo(g, fr), hi(g, fr), span):
+                fr[ni] = k
+                if cond(g, fr):
+                    return True
+            return False
+        return any_number
+
+    def meld_solver(self, attribute, span):
+        """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
+        attribute and place, kept so that generated code names the same object)."""
+        key = (attribute, span)
+        solvers = self.__dict__.setdefault("_meld_solvers", {})
+        if key not in solvers:
+            points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
+            place = {r: i for i, r in enumerate(self.rank_cycle)}
+            # A card with no suit (an extra card) joins sets of its rank, never runs.
+            pos_of = [place.get(r, ("rank", r)) for r in self.rank_of]
+            suit_of = self.suit_of
+
+            def solve(cards):
+                if len(cards) > MAX_MELD_CARDS:
+                    raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                      f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
+                return least_left(cards, pos_of, suit_of, points)[0]
+            solvers[key] = solve
+        return solvers[key]
+
+    def x_MeldLeft(self, e):
+        solve = self.meld_solver(e.attribute, e.span)
+        f = self.cx(e.zone)
+        return lambda g, fr: solve(g.zones[f(g, fr)])
+
     def x_Roll(self, e):
         sides = e.sides
         return lambda g, fr: g.rng.randint(1, sides)
@@ -737,7 +776,29 @@ class CompiledGame:
         raise AssertionError(ref)
 
     def x_Call(self, e):
+        if self.refs[id(e)][0] == "zone_family":
+            return self.x_zone_of_family(e)
         return self.x_Expanded(self.refs[id(e)][1])
+
+    def zone_family_table(self, e):
+        """The zone numbers of a family, and what stops the game for a number outside it."""
+        _kind, names, lo = self.refs[id(e)]
+        bases = [self.zone_base[n] for n in names]
+        span = e.span
+        family = e.name
+
+        def zone_of(k):
+            if lo <= k < lo + len(bases):
+                return bases[k - lo]
+            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
+                              f"{lo} to {lo + len(bases) - 1}", span)
+        return zone_of
+
+    def x_zone_of_family(self, e):
+        zone_of = self.__dict__.setdefault("_families", {}).setdefault(
+            id(e), self.zone_family_table(e))
+        k = self.cx(e.args[0])
+        return lambda g, fr: zone_of(k(g, fr))
 
     def x_Expanded(self, e):
         """A use of a define: the checker shares one copy of its body between uses with the
@@ -1032,6 +1093,8 @@ class CompiledGame:
                     put_many(g, d, cards)
                     return nxt
                 return move_all
+        elif kind in ("count_where", "upto_where", "and_above"):
+            make = self.counted_move(st, src, dst, put_many)
         else:  # where
             ci = 3 + self.refs[id(sel)][1]
             cond = self.cx(sel.expr)
@@ -1049,6 +1112,61 @@ class CompiledGame:
                     return nxt
                 return move_where
         b.emit(make)
+
+    def counted_move(self, st, src, dst, put_many):
+        """``move N cards where C`` (exactly N: fewer stops the game with RL258), ``move up to N
+        cards where C`` and ``move c and every card on top of it`` (docs/language.md, "Moving
+        some of the cards that match").  The cards that match are taken one at a time from the
+        top, as ``move N cards`` takes them (the first taken ends lowest); a card with the cards
+        on top of it is lifted as a block, in its order, as ``move all cards`` does."""
+        sel = st.selection
+        kind = sel.kind
+        span = st.span
+        names = self.card_names
+        if kind == "and_above":
+            cf = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_block(g, fr):
+                    c = cf(g, fr)
+                    s = g.zones[src(g, fr)]
+                    if c not in s:
+                        raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is "
+                                          f"not in {self.zone_label(src(g, fr))}", span)
+                    i = s.index(c)
+                    cards = s[i:]
+                    del s[i:]
+                    put_many(g, g.zones[dst(g, fr)], cards)
+                    return nxt
+                return move_block
+            return make
+        ci = 3 + self.refs[id(sel)][1]
+        cnt = self.cx(sel.expr)
+        cond = self.cx(sel.condition)
+        exactly = kind == "count_where"
+
+        def make(nxt):
+            def move_counted(g, fr):
+                s = g.zones[src(g, fr)]
+                k = cnt(g, fr)
+                picked = []                        # places in s, from the top down
+                for i in range(len(s) - 1, -1, -1):
+                    if len(picked) >= k:
+                        break
+                    fr[ci] = s[i]
+                    if cond(g, fr):
+                        picked.append(i)
+                if exactly and len(picked) < k:
+                    raise GameProblem("RL258", f"{k} cards that match are to be moved from "
+                                      f"{self.zone_label(src(g, fr))}, which has "
+                                      f"{len(picked)}", span)
+                cards = [s[i] for i in picked]
+                for i in picked:                   # from the top down: the places stay right
+                    del s[i]
+                put_many(g, g.zones[dst(g, fr)], cards)
+                return nxt
+            return move_counted
+        return make
 
     def zone_label(self, zi):
         name, owner, _, _ = self.zone_info[zi]

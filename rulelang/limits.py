@@ -47,3 +47,7 @@ class no_gc:
 # player...) below them; so a game has at most VALUE_MASK cards (the checker's limit).
 ACTION_SHIFT = 10
 VALUE_MASK = (1 << ACTION_SHIFT) - 1
+
+# The most numbers `any number n from A to B where C` tries (RL251 when written so, RL257 while a
+# game is played): each is a test of C.
+MAX_RANGE = 10_000

@@ -84,7 +84,7 @@ class ToAst(Transformer):
 
     # ---- top level ---------------------------------------------------------------------------
     def start(self, meta, items):
-        return [i for i in items if i is not None]
+        return [j for i in items if i is not None for j in (i if isinstance(i, list) else [i])]
 
     def extends_decl(self, meta, c):
         return A.Extends(_unquote(c[0]), self.sp(meta))
@@ -247,6 +247,16 @@ class ToAst(Transformer):
                       display=_unquote(c[1]) if c[1] is not None else None,
                       shown=shown[-1] if shown else "yes")
 
+    def zone_family_decl(self, meta, c):
+        """``zone column 1 to 7: ...``: the zones column_1 to column_7, each knowing its family
+        (the checker refuses more than 100, RL253, and an empty range)."""
+        name, lo, hi = str(c[0]), int(c[1]), int(c[2])
+        one = self.zone_decl(meta, [c[0]] + list(c[3:]))
+        return [attrs_evolve(one, name=f"{name}_{k}", family=(name, k, lo, hi),
+                             display=f"{one.display} {k}" if one.display else None)
+                for k in range(lo, min(hi, lo + 99) + 1)] or [
+            attrs_evolve(one, name=f"{name}_{lo}", family=(name, lo, lo, hi))]
+
     def per_player_mark(self, meta, c):
         return True
 
@@ -326,6 +336,15 @@ class ToAst(Transformer):
     sel_where = _sel("where")
     sel_count = _sel("count")
     sel_card = _sel("card")
+
+    # Counted conditional moves and a card with the cards on top of it (issue 14, item 2).
+    def sel_count_where(self, meta, c):
+        return A.Selection("count_where", c[0], self.sp(meta), c[1])
+
+    def sel_upto_where(self, meta, c):
+        return A.Selection("upto_where", c[0], self.sp(meta), c[1])
+
+    sel_and_above = _sel("and_above")
 
     def move_stmt(self, meta, c):
         sel, src, dest, turned = c
@@ -680,6 +699,12 @@ class ToAst(Transformer):
 
     def total_of(self, meta, c):
         return A.TotalOf(str(c[0]), c[1], self.sp(meta))
+
+    def any_number(self, meta, c):
+        return A.AnyNumber(str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
+    def meld_left(self, meta, c):
+        return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
 
     def roll(self, meta, c):
         return A.Roll(int(str(c[0])[1:]), self.sp(meta))
