@@ -21,7 +21,7 @@ from typing import Optional
 
 from . import ast as A
 from .rng import Rng
-from .codegen import ExprGen, StatementGen, Unsupported, computes, too_large
+from .codegen import ExprGen, StatementGen, Unsupported, _noplayer, computes, too_large
 from .limits import MAX_NUMBER
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
@@ -505,7 +505,11 @@ class CompiledGame:
                 return self.gen.function(e)
             except Unsupported:
                 pass
-        return getattr(self, "x_" + type(e).__name__)(e)
+        f = getattr(self, "x_" + type(e).__name__)(e)
+        if id(e) in self.model.seat_uses:        # used as a player: `none` is RL912
+            span = e.span
+            return lambda g, fr: v if (v := f(g, fr)) >= 0 else _noplayer(span)
+        return f
 
     def x_Int(self, e):
         v = e.value
