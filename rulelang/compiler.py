@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from typing import Optional
 
+import attrs
+
 from . import ast as A
 from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported, _noplayer, computes, too_large
-from .limits import MAX_NUMBER
+from .limits import MAX_NUMBER, WORK_UNIT
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
@@ -92,6 +94,13 @@ class Builder:
             else:
                 code.append(make(dest(i + 1), *[dest(l.pos) for l in labels]))
         return code
+
+
+def over_budget(g, span=None, cost=1) -> GameProblem:
+    """RL901, saying what the step cost when it was more than one."""
+    why = (f" (this step costs {cost} steps: steps are charged by the size of what they "
+           f"evaluate, about {WORK_UNIT} parts each)" if cost > 1 else "")
+    return GameProblem("RL901", f"the game did not end within {g.max_steps} steps{why}", span)
 
 
 def _turn_flow(model) -> frozenset:
@@ -864,10 +873,63 @@ class CompiledGame:
             getattr(self, "s_" + type(st).__name__)(st, b)
             i += 1
 
-    def step(self, g, span=None):
-        g.steps += 1
+    def step(self, g, span=None, cost=1):
+        g.steps += cost
         if g.steps > g.max_steps:
-            raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps", span)
+            raise over_budget(g, span, cost)
+
+    def work(self, node, memo=None, per_item=False) -> int:
+        """How much a step evaluates: the parts of ``node`` (a statement, an expression or a list
+        of them), defines put in place (a shared expansion counted at each use), `score of` with
+        the score.  A condition looked at for each card of a zone (or each player) is counted
+        once; one inside such a condition (``per_item``) is counted for each card of the game
+        (or each player), so that conditions over cards inside one another cannot hide their
+        work.  A rule called from ``node`` is not counted (its call is a step of its own); a
+        loop inside it is counted once (its rounds are steps of their own)."""
+        memo = {} if memo is None else memo
+        cards, n, refs = max(1, len(self.cards)), self.n, self.refs
+        score = self.model.score.expr if self.model.score is not None else None
+        total = 0
+        todo = [node]           # lists flattened here; a part's children recursively (their depth
+        #                         is bounded by RL201 and RL202)
+        while todo:
+            x = todo.pop()
+            if isinstance(x, (list, tuple)):
+                todo.extend(x)
+                continue
+            if not attrs.has(type(x)) or isinstance(x, A.Span):
+                continue
+            k = (id(x), per_item)
+            if k in memo:
+                total += memo[k]
+                continue
+            size, inner = 1, []          # (times, part, looked at for each item)
+            for f in attrs.fields(type(x)):
+                v = getattr(x, f.name)
+                if f.name == "span" or isinstance(v, (str, int, bool, type(None), A.Span)):
+                    continue
+                if f.name in ("condition", "where", "expr") and isinstance(
+                        x, (A.CardQuery, A.Selection, A.Param, A.PlayerQuery)):
+                    times = (n if isinstance(x, A.PlayerQuery) else cards) if per_item else 1
+                    inner.append((times, v, True))
+                else:
+                    inner.append((1, v, per_item))
+            ref = refs.get(id(x))
+            if isinstance(ref, tuple) and len(ref) > 1 and ref[0] == "expanded":
+                inner.append((1, ref[1], per_item))
+            if isinstance(x, A.Unary) and x.op == "score" and score is not None:
+                inner.append((1, score, per_item))
+            if isinstance(x, A.EndGame) and x.kind in ("highest", "lowest") and score is not None:
+                inner.append((n, score, True))
+            for times, v, each in inner:
+                size += times * self.work(v, memo, each)
+            memo[k] = size
+            total += size
+        return total
+
+    def charge(self, node) -> int:
+        """What a step that evaluates ``node`` costs of the step budget (limits.WORK_UNIT)."""
+        return 1 + self.work(node) // WORK_UNIT
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
@@ -1227,10 +1289,11 @@ class CompiledGame:
         pf = self.cx(st.for_player) if st.for_player is not None else None
         pad = [0] * (nslots - len(args))
         span = st.span
+        cost = self.charge(self.model.rules[st.name].decl.body)
 
         def make(nxt):
             def call(g, fr):
-                self.step(g, span)
+                self.step(g, span, cost)
                 fr[1] = nxt
                 you = pf(g, fr) if pf is not None else fr[yi]
                 g.stack.append([pid, 0, you] + [a(g, fr) for a in args] + pad)
@@ -1357,17 +1420,16 @@ class CompiledGame:
             self.block(st.otherwise, b)
         b.place(end)
 
-    def _loop(self, b, head: Label, end: Label, body, span=None):
+    def _loop(self, b, head: Label, end: Label, body, span=None, cost=1):
         self.loop_ends.append(end)
         self.block(body, b)
         self.loop_ends.pop()
 
         def make(nxt, head):
             def back(g, fr):
-                g.steps += 1
+                g.steps += cost
                 if g.steps > g.max_steps:
-                    raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps",
-                                      span)
+                    raise over_budget(g, span, cost)
                 return head
             return back
         b.emit(make, head)
@@ -1403,7 +1465,7 @@ class CompiledGame:
                     b.emit(lambda nxt, end: (lambda g, fr: nxt if c(g, fr) else end), end)
                 else:
                     b.emit(lambda nxt, end: (lambda g, fr: end if c(g, fr) else nxt), end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForPlayer(self, st, b):
         pi, ki = (3 + s for s in self.refs[id(st)])
@@ -1443,7 +1505,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForCard(self, st, b):
         ci, li, ii = (3 + s for s in self.refs[id(st)])
@@ -1470,7 +1532,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def values_of(self, kind):
         """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
@@ -1500,7 +1562,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     # ---- choices -----------------------------------------------------------------------------
     def _enumerator(self, alt, aid, slot):
@@ -1707,6 +1769,13 @@ class CompiledGame:
 
         # When the turn opens with a decision, that decision checks the endings itself.
         turn_rule = self.model.rules.get("turn")
+        # A turn is a step charged by its rule and the endings checked after it (for each player).
+        turn_cost = 1 + (self.work(turn_rule.decl.body if turn_rule else ())
+                         + n * self.work([e.condition for e, _, _ in self.model.endings])) // WORK_UNIT
+        self.turn_cost = turn_cost
+        turn_why = " (every turn was played and none ended it)" + (
+            f" (a turn costs {turn_cost} steps: steps are charged by the size of what they "
+            f"evaluate, about {WORK_UNIT} parts each)" if turn_cost > 1 else "")
         opens_with_choice = bool(turn_rule and turn_rule.decl.body and
                                  isinstance(turn_rule.decl.body[0], A.Choose))
         check_first = bool(self.endings) and not opens_with_choice
@@ -1725,10 +1794,10 @@ class CompiledGame:
                         log_turn(g)             # the zones after setup, before the first turn
                     if check_first and check(g):
                         return CALL
-                    g.steps += 1
+                    g.steps += turn_cost
                     if g.steps > g.max_steps:
-                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                          " (every turn was played and none ended it)", turn_span)
+                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                          turn_span)
                     fr[1] = 2
                     if turn is None:
                         raise GameProblem("RL151", "the game has no `turn:`")
@@ -1795,10 +1864,10 @@ class CompiledGame:
                     log_turn(g)
                 if check_first and check(g):
                     return CALL
-                g.steps += 1
+                g.steps += turn_cost
                 if g.steps > g.max_steps:
-                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                      " (every turn was played and none ended it)", turn_span)
+                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                      turn_span)
                 fr[1] = 0
                 fr[2] = g.cur
                 if turn_pad:
@@ -1815,8 +1884,8 @@ class CompiledGame:
         # Better: the generated turn rule itself goes on to the next turn where it ends.
         if turn is not None and procs[turn].__class__ is not list:
             def over(g):
-                raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                  " (every turn was played and none ended it)", turn_span)
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                  turn_span)
             try:
                 rg = RuleGen(self, self.direct_rules)
                 looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
