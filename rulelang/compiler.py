@@ -26,6 +26,7 @@ from .rng import Rng
 from .codegen import ExprGen, StatementGen, Unsupported, _noplayer, computes, too_large
 from .limits import MAX_NUMBER, WORK_UNIT
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
+from .checker import Expanded
 from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -880,14 +881,13 @@ class CompiledGame:
 
     def work(self, node, memo=None, per_item=False) -> int:
         """How much a step evaluates: the parts of ``node`` (a statement, an expression or a list
-        of them), defines put in place (a shared expansion counted at each use), `score of` with
+        of them), defines put in place (an expansion shared by several uses counted once, as the
+        generated code computes it once), `score of` with
         the score.  A condition looked at for each card of a zone (or each player) is counted
-        once; one inside such a condition (``per_item``) is counted for each card of the game
-        (or each player), so that conditions over cards inside one another cannot hide their
-        work.  A rule called from ``node`` is not counted (its call is a step of its own); a
+        once (``per_item`` marks the parts inside one).  A rule called from ``node`` is not counted (its call is a step of its own); a
         loop inside it is counted once (its rounds are steps of their own)."""
         memo = {} if memo is None else memo
-        cards, n, refs = max(1, len(self.cards)), self.n, self.refs
+        n, refs = self.n, self.refs
         score = self.model.score.expr if self.model.score is not None else None
         total = 0
         todo = [node]           # lists flattened here; a part's children recursively (their depth
@@ -901,7 +901,9 @@ class CompiledGame:
                 continue
             k = (id(x), per_item)
             if k in memo:
-                total += memo[k]
+                # a define's expansion shared by several uses is computed once by the generated
+                # code (codegen.ExprGen.expanded): counted once
+                total += 0 if isinstance(x, Expanded) else memo[k]
                 continue
             size, inner = 1, []          # (times, part, looked at for each item)
             for f in attrs.fields(type(x)):
@@ -910,8 +912,10 @@ class CompiledGame:
                     continue
                 if f.name in ("condition", "where", "expr") and isinstance(
                         x, (A.CardQuery, A.Selection, A.Param, A.PlayerQuery)):
-                    times = (n if isinstance(x, A.PlayerQuery) else cards) if per_item else 1
-                    inner.append((times, v, True))
+                    # counted once, even inside another such condition: the generated code
+                    # computes a part that does not depend on the card before the loop (see
+                    # tests/test_defines.py), and which part does is not known here
+                    inner.append((1, v, True))
                 else:
                     inner.append((1, v, per_item))
             ref = refs.get(id(x))

@@ -28,11 +28,11 @@ MAX_PLAYERS = 64
 
 # RL901: the step budget (`--max-steps`, 200,000 by default) counts loop rounds, rule calls and
 # turns, each charged by the work it may do: 1 + W // WORK_UNIT, where W is the size of what
-# the step evaluates (the parts of its expressions and statements, defines put in place; a
-# condition over the cards of a zone counted once for each card of the game, over the players
-# once for each player).  Every step of the games of rules/ and examples/ costs 1 (their largest
-# W is noted in docs/security.md); a turn whose condition is a 30,000-term `and` costs 120, so no
-# rule file's run evaluates more than about WORK_UNIT parts per step of the budget.
+# the step evaluates (the parts of its expressions and statements, a define's expansion once; a
+# condition over the cards of a zone counted once).  Every step of the games of rules/ and
+# examples/ costs 1 (their largest W is 867); a turn whose condition is a 30,000-term `and`
+# costs 91, so a run evaluates about WORK_UNIT parts per step of the budget at most, but for
+# conditions over cards (docs/security.md).
 WORK_UNIT = 1000
 
 

@@ -314,8 +314,8 @@ def test_every_kind_of_step_is_charged_alike_by_both_compilers(tmp_path, monkeyp
 
 
 def test_the_steps_of_the_games_of_rules_cost_one_each():
-    """Every step of the games of rules/ and examples/ costs 1 but CIQ's and Thirteens' turns
-    (conditions over cards inside conditions over cards): the budget is what it was for them."""
+    """Every step of the games of rules/ and examples/ costs 1: the budget is what it was for
+    them (their largest step is 867 parts, Twenty-One's turn for 5 players)."""
     import glob
     from rulelang import ast as A
     from rulelang.checker import _walk
@@ -333,8 +333,7 @@ def test_the_steps_of_the_games_of_rules_cost_one_each():
                     dear[(os.path.basename(path), name)] = cg.charge(part)
         if cg.turn_cost > 1:
             dear[(os.path.basename(path), "turn")] = cg.turn_cost
-    assert set(dear) <= {("ciq.cardrules", "turn"), ("thirteens.cardrules", "turn")}, dear
-    assert max(dear.values()) < 20, dear
+    assert not dear, dear
 
 
 def test_long_identifiers_are_fine(tmp_path):
