@@ -530,11 +530,7 @@ def _mapped_bytes() -> int:
 
 
 KNOWN: dict = {
-    # not in the issue's list, and nobody is fixing it yet: a player that is `none` used as a
-    # player (`choose by p1` with `var p1: player = none`, `hand of p1`, `end game with winner
-    # p1`) indexes the zones and seats with -1: a wrong zone, "Player 0 wins!" or an IndexError
-    r"internal:run:IndexError@(compiler|runtime)\.py": "UNASSIGNED: a `none` player used as a player "
-                                            "(tests/fuzz_findings/internal_run_IndexError_*)",
+    # (empty: the last class, a `none` player used as a player, is RL197 and RL912 since issue 11)
 }
 
 

@@ -149,6 +149,9 @@ class Model:
     picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
     unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
+    # id(expression) used as a player (whose hand, who chooses, the winner...) that may be `none`
+    # when the game is played: the compiled game stops there with RL912 rather than use seat -1
+    seat_uses: frozenset = attrs.field(factory=frozenset)
 
 
 # ---- variants --------------------------------------------------------------------------------
@@ -314,6 +317,7 @@ class Checker:
         self.say_as: dict = {}
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types: dict = {}
+        self.seat_uses: set = set()         # see Model.seat_uses
         self.labels: dict = {}
         self.alternatives: list = []
         self.choose_slots: dict = {}
@@ -550,7 +554,7 @@ class Checker:
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows)
+            shows=self.shows, seat_uses=frozenset(self.seat_uses))
 
     # -- options
     def check_option(self, o: A.Option):
@@ -904,7 +908,7 @@ class Checker:
             self.expect(st.count, NUMBER, s, "how many cards to deal")
         self.expect(st.source, ZONE, s, "where the cards are dealt from")
         if st.start is not None:
-            self.expect(st.start, PLAYER, s, "the player who gets the first card")
+            self.expect_seat(st.start, s, "the player who gets the first card")
         z = self.zones.get(st.zone)
         if z is None:
             self.unknown_zone(st.zone, st.zone_span)
@@ -998,7 +1002,7 @@ class Checker:
         elif isinstance(target, A.Of):
             v = self.vars.get(target.name)
             if v is not None and v.decl.per_player:
-                self.expect(target.operand, PLAYER, s, f"whose `{target.name}`")
+                self.expect_seat(target.operand, s, f"whose `{target.name}`")
                 self.refs[id(target)] = ("var_of", target.name)
                 self.types[id(target)] = v.type
                 return v.type
@@ -1033,7 +1037,7 @@ class Checker:
 
     def st_EndGame(self, st, s):
         if st.player is not None:
-            self.expect(st.player, PLAYER, s, "the player")
+            self.expect_seat(st.player, s, "the player")
         if st.kind == "where":
             slots = []
             for cond, what in ((st.winners, "winners"), (st.losers, "losers")):
@@ -1049,7 +1053,7 @@ class Checker:
                        "add a line such as `score: size of won`")
 
     def st_NextTurn(self, st, s):
-        self.expect(st.player, PLAYER, s, "whose turn is next")
+        self.expect_seat(st.player, s, "whose turn is next")
 
     def st_CallRule(self, st, s):
         self.refs[id(st)] = s.you_slot
@@ -1096,7 +1100,7 @@ class Checker:
                 you = st.for_player if st.for_player is not None else ("you", id(s.owner), s.you_slot)
                 self.zone_values.setdefault((id(r), i), []).append((a, (id(s.owner), you)))
         if st.for_player is not None:
-            self.expect(st.for_player, PLAYER, s, "who runs the rule")
+            self.expect_seat(st.for_player, s, "who runs the rule")
         if None not in r.param_types[:len(st.args)]:
             self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
@@ -1171,7 +1175,7 @@ class Checker:
 
     def st_ForPlayer(self, st, s):
         if st.start is not None:
-            self.expect(st.start, PLAYER, s, "the first player")
+            self.expect_seat(st.start, s, "the first player")
         self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
@@ -1180,13 +1184,13 @@ class Checker:
 
     def st_Show(self, st, s):
         self.expect(st.card, CARD, s, "the card to show")
-        self.expect(st.player, PLAYER, s, "who is shown the card")
+        self.expect_seat(st.player, s, "who is shown the card")
 
     def st_Leave(self, st, s):
-        self.expect(st.player, PLAYER, s, "who leaves the game")
+        self.expect_seat(st.player, s, "who leaves the game")
 
     def ex_IsOut(self, e, s):
-        self.expect(e.player, PLAYER, s, "`is out`'s player")
+        self.expect_seat(e.player, s, "`is out`'s player")
         return FLAG
 
     def ex_PlayerQuery(self, e, s):
@@ -1325,9 +1329,12 @@ class Checker:
         each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
             (st.by[0].kind == "others" or st.by[0].kind.startswith("each"))
         for b in st.by:
-            self.expect(b, PLAYERS if each else PLAYER, s, "who chooses")
+            if each:
+                self.expect(b, PLAYERS, s, "who chooses")
+            else:
+                self.expect_seat(b, s, "who chooses")
         if st.claim_from is not None:
-            self.expect(st.claim_from, PLAYER, s, "the player the claims are asked from")
+            self.expect_seat(st.claim_from, s, "the player the claims are asked from")
         if st.simultaneous and len(st.by) < 2 and not each:
             self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
                        "name them: `simultaneously choose by attacker, defender:`, or let a "
@@ -1438,6 +1445,20 @@ class Checker:
                        _type_hint(want, t))
         return t
 
+    def expect_seat(self, e, s, what):
+        """``e`` is used as a player: a seat must be named.  The value `none` is RL197; an
+        expression that may be none when played (a variable, a parameter, `owner of`...) is noted
+        in ``seat_uses`` so that the compiled game checks it (RL912)."""
+        t = self.expect(e, PLAYER, s, what)
+        if t == NONE:
+            self.error("RL197", f"{what} is `none`: `none` is no player", e.span,
+                       "name a player (`you`, `player 1`, `next player`), or test first: "
+                       "`if p is not none:`")
+        elif not (isinstance(e, (A.Seat, A.Keyword))
+                  or (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
+            self.seat_uses.add(id(e))
+        return t
+
     def expr(self, e, s) -> str:
         if self.depth == 0:
             self.root = e
@@ -1482,7 +1503,7 @@ class Checker:
     def ex_Unary(self, e, s):
         op = e.op
         if op in ("player after", "player before"):
-            self.expect(e.operand, PLAYER, s, f"`{op}`'s player")
+            self.expect_seat(e.operand, s, f"`{op}`'s player")
             return PLAYER
         if op in ("rank after", "rank before"):
             self.expect(e.operand, NUMBER, s, "the rank")
@@ -1501,7 +1522,7 @@ class Checker:
                 self.error("RL187", "the score uses `score of`: working it out would never end",
                            e.span, "write the score from zones and variables, e.g. "
                            "`score: size of won`")
-            self.expect(e.operand, PLAYER, s, "whose score")
+            self.expect_seat(e.operand, s, "whose score")
             return NUMBER
         if op == "not":
             self.expect(e.operand, FLAG, s, "`not`'s condition")
@@ -1683,7 +1704,7 @@ class Checker:
             if not z.per_player:
                 self.error("RL112", f"`{n}` is shared; it belongs to no player", e.name_span,
                            f"write just `{n}`")
-            self.expect(e.operand, PLAYER, s, f"whose `{n}`")
+            self.expect_seat(e.operand, s, f"whose `{n}`")
             self.refs[id(e)] = ("zone_of", n)
             return ZONE
         v = self.vars.get(n)
@@ -1691,7 +1712,7 @@ class Checker:
             if not v.decl.per_player:
                 self.error("RL112", f"variable `{n}` is shared; it belongs to no player",
                            e.name_span, f"write just `{n}`, or declare `var {n} per player = ...`")
-            self.expect(e.operand, PLAYER, s, f"whose `{n}`")
+            self.expect_seat(e.operand, s, f"whose `{n}`")
             self.refs[id(e)] = ("var_of", n)
             return v.type
         d = self.defines.get(n)

@@ -490,8 +490,12 @@ def cmd_play(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     st = cg.new_game(seed=seed, log=True, max_steps=args.max_steps)
     if saved is not None:
-        from .saves import resume_state
-        st = resume_state(cg, saved, args.resume)
+        from .saves import GameFileError, resume_state
+        try:
+            st = resume_state(cg, saved, args.resume)
+        except GameFileError as e:          # a damaged save: a diagnostic, not exit 3
+            _diag_out(err, e.diagnostic, args.resume)
+            return EXIT_ERRORS
     echo = not _isatty(sys.stdin)
     read = _input
     words = Words(cg)
@@ -560,10 +564,14 @@ def cmd_play(args) -> int:
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
     agents[you] = HumanAgent(you, seed, ask=ask)
     if saved is not None:
-        from .saves import restore_agent
-        for agent, state in zip(agents, saved["agent_states"]):
-            if state is not None and agent is not agents[you]:
-                restore_agent(agent, state)
+        from .saves import GameFileError, restore_agent
+        try:
+            for agent, state in zip(agents, saved["agent_states"]):
+                if state is not None and agent is not agents[you]:
+                    restore_agent(agent, state, args.resume)
+        except GameFileError as e:
+            _diag_out(err, e.diagnostic, args.resume)
+            return EXIT_ERRORS
 
     def save(path):
         """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""

@@ -89,6 +89,17 @@ def _noseat(k, n, span=None):
                       f"player{'s play' if n != 1 else ' plays'}", span)
 
 
+def _noplayer(span=None):
+    raise GameProblem("RL912", "a player is `none` where the rules use it as a player", span)
+
+
+def _seat(p, span=None):
+    """A player value used as a player: `none` (-1) stops the game with RL912."""
+    if p >= 0:
+        return p
+    _noplayer(span)
+
+
 def _mod(a, b, span=None):
     if b:
         return a % b
@@ -157,13 +168,15 @@ class ExprGen:
                    "_si": seat_in, "_sin": seats_in, "_saf": seats_after, "_nin": next_in,
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
                    "_leave": leave_game, "_show": show_card,
-                   "_noseat": _noseat, "_best": best_of, "_zero": (0,)}
+                   "_noseat": _noseat, "_best": best_of, "_zero": (0,), "_seat": _seat,
+                   "_noplayer": _noplayer}
         self.names = {}
         self.counter = 0
         self._expanded = {}       # see expanded()
         self._helpers = {}
         self._prelude = self._prelude_args = None
         self._slots_used = {}
+        self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", frozenset())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
@@ -286,6 +299,9 @@ class ExprGen:
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
+        if id(e) in self.seat_uses:             # used as a player: `none` is RL912
+            inner = m
+            m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
         hoist = getattr(self, "_hoist", None)
         if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)):
             # Inside a loop over cards: a part that does not depend on the card (and rolls no
@@ -309,6 +325,14 @@ class ExprGen:
                 hoist[1].append((name, code))
                 return name
         return m(e, env)
+
+    def seated(self, code, e):
+        """Code for a player value used as a player, stopping with RL912 when it is `none`: a
+        plain read is tested in place, anything else through ``_seat``."""
+        span = self.const(e.span)
+        if re.fullmatch(r"[A-Za-z_]\w*|fr\[\d+\]|g\.vars\[\d+( \+ (fr\[\d+\]|[A-Za-z_]\w*))?\]", code):
+            return f"({code} if {code} >= 0 else _noplayer({span}))"
+        return f"_seat({code}, {span})"
 
     def gen_hoisting(self, e, env, loop_var):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to

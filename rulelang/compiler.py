@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from typing import Optional
 
+import attrs
+
 from . import ast as A
 from .rng import Rng
-from .codegen import ExprGen, StatementGen, Unsupported, computes, too_large
-from .limits import MAX_NUMBER
+from .codegen import ExprGen, StatementGen, Unsupported, _noplayer, computes, too_large
+from .limits import MAX_NUMBER, WORK_UNIT
 from .rulegen import RuleGen, inline_body, not_recursive, rule_bodies
+from .checker import Expanded
 from .checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
 from .runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
@@ -95,6 +98,13 @@ class Builder:
             else:
                 code.append(make(dest(i + 1), *[dest(l.pos) for l in labels]))
         return code
+
+
+def over_budget(g, span=None, cost=1) -> GameProblem:
+    """RL901, saying what the step cost when it was more than one."""
+    why = (f" (this step costs {cost} steps: steps are charged by the size of what they "
+           f"evaluate, about {WORK_UNIT} parts each)" if cost > 1 else "")
+    return GameProblem("RL901", f"the game did not end within {g.max_steps} steps{why}", span)
 
 
 def _turn_flow(model) -> frozenset:
@@ -512,7 +522,11 @@ class CompiledGame:
                 return self.gen.function(e)
             except Unsupported:
                 pass
-        return getattr(self, "x_" + type(e).__name__)(e)
+        f = getattr(self, "x_" + type(e).__name__)(e)
+        if id(e) in self.model.seat_uses:        # used as a player: `none` is RL912
+            span = e.span
+            return lambda g, fr: v if (v := f(g, fr)) >= 0 else _noplayer(span)
+        return f
 
     def x_Int(self, e):
         v = e.value
@@ -940,10 +954,66 @@ class CompiledGame:
             getattr(self, "s_" + type(st).__name__)(st, b)
             i += 1
 
-    def step(self, g, span=None):
-        g.steps += 1
+    def step(self, g, span=None, cost=1):
+        g.steps += cost
         if g.steps > g.max_steps:
-            raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps", span)
+            raise over_budget(g, span, cost)
+
+    def work(self, node, memo=None, per_item=False) -> int:
+        """How much a step evaluates: the parts of ``node`` (a statement, an expression or a list
+        of them), defines put in place (an expansion shared by several uses counted once, as the
+        generated code computes it once), `score of` with
+        the score.  A condition looked at for each card of a zone (or each player) is counted
+        once (``per_item`` marks the parts inside one).  A rule called from ``node`` is not counted (its call is a step of its own); a
+        loop inside it is counted once (its rounds are steps of their own)."""
+        memo = {} if memo is None else memo
+        n, refs = self.n, self.refs
+        score = self.model.score.expr if self.model.score is not None else None
+        total = 0
+        todo = [node]           # lists flattened here; a part's children recursively (their depth
+        #                         is bounded by RL201 and RL202)
+        while todo:
+            x = todo.pop()
+            if isinstance(x, (list, tuple)):
+                todo.extend(x)
+                continue
+            if not attrs.has(type(x)) or isinstance(x, A.Span):
+                continue
+            k = (id(x), per_item)
+            if k in memo:
+                # a define's expansion shared by several uses is computed once by the generated
+                # code (codegen.ExprGen.expanded): counted once
+                total += 0 if isinstance(x, Expanded) else memo[k]
+                continue
+            size, inner = 1, []          # (times, part, looked at for each item)
+            for f in attrs.fields(type(x)):
+                v = getattr(x, f.name)
+                if f.name == "span" or isinstance(v, (str, int, bool, type(None), A.Span)):
+                    continue
+                if f.name in ("condition", "where", "expr") and isinstance(
+                        x, (A.CardQuery, A.Selection, A.Param, A.PlayerQuery)):
+                    # counted once, even inside another such condition: the generated code
+                    # computes a part that does not depend on the card before the loop (see
+                    # tests/test_defines.py), and which part does is not known here
+                    inner.append((1, v, True))
+                else:
+                    inner.append((1, v, per_item))
+            ref = refs.get(id(x))
+            if isinstance(ref, tuple) and len(ref) > 1 and ref[0] == "expanded":
+                inner.append((1, ref[1], per_item))
+            if isinstance(x, A.Unary) and x.op == "score" and score is not None:
+                inner.append((1, score, per_item))
+            if isinstance(x, A.EndGame) and x.kind in ("highest", "lowest") and score is not None:
+                inner.append((n, score, True))
+            for times, v, each in inner:
+                size += times * self.work(v, memo, each)
+            memo[k] = size
+            total += size
+        return total
+
+    def charge(self, node) -> int:
+        """What a step that evaluates ``node`` costs of the step budget (limits.WORK_UNIT)."""
+        return 1 + self.work(node) // WORK_UNIT
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
@@ -1360,10 +1430,11 @@ class CompiledGame:
         pf = self.cx(st.for_player) if st.for_player is not None else None
         pad = [0] * (nslots - len(args))
         span = st.span
+        cost = self.charge(self.model.rules[st.name].decl.body)
 
         def make(nxt):
             def call(g, fr):
-                self.step(g, span)
+                self.step(g, span, cost)
                 fr[1] = nxt
                 you = pf(g, fr) if pf is not None else fr[yi]
                 g.stack.append([pid, 0, you] + [a(g, fr) for a in args] + pad)
@@ -1554,17 +1625,16 @@ class CompiledGame:
             self.block(st.otherwise, b)
         b.place(end)
 
-    def _loop(self, b, head: Label, end: Label, body, span=None):
+    def _loop(self, b, head: Label, end: Label, body, span=None, cost=1):
         self.loop_ends.append(end)
         self.block(body, b)
         self.loop_ends.pop()
 
         def make(nxt, head):
             def back(g, fr):
-                g.steps += 1
+                g.steps += cost
                 if g.steps > g.max_steps:
-                    raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps",
-                                      span)
+                    raise over_budget(g, span, cost)
                 return head
             return back
         b.emit(make, head)
@@ -1600,7 +1670,7 @@ class CompiledGame:
                     b.emit(lambda nxt, end: (lambda g, fr: nxt if c(g, fr) else end), end)
                 else:
                     b.emit(lambda nxt, end: (lambda g, fr: end if c(g, fr) else nxt), end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForPlayer(self, st, b):
         pi, ki = (3 + s for s in self.refs[id(st)])
@@ -1640,7 +1710,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForCard(self, st, b):
         ci, li, ii = (3 + s for s in self.refs[id(st)])
@@ -1667,7 +1737,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def values_of(self, kind):
         """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
@@ -1697,7 +1767,7 @@ class CompiledGame:
                 return nxt
             return f
         b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     # ---- choices -----------------------------------------------------------------------------
     def _enumerator(self, alt, aid, slot):
@@ -1990,6 +2060,13 @@ class CompiledGame:
 
         # When the turn opens with a decision, that decision checks the endings itself.
         turn_rule = self.model.rules.get("turn")
+        # A turn is a step charged by its rule and the endings checked after it (for each player).
+        turn_cost = 1 + (self.work(turn_rule.decl.body if turn_rule else ())
+                         + n * self.work([e.condition for e, _, _ in self.model.endings])) // WORK_UNIT
+        self.turn_cost = turn_cost
+        turn_why = " (every turn was played and none ended it)" + (
+            f" (a turn costs {turn_cost} steps: steps are charged by the size of what they "
+            f"evaluate, about {WORK_UNIT} parts each)" if turn_cost > 1 else "")
         opens_with_choice = bool(turn_rule and turn_rule.decl.body and
                                  isinstance(turn_rule.decl.body[0], A.Choose))
         check_first = bool(self.endings) and not opens_with_choice
@@ -2008,10 +2085,10 @@ class CompiledGame:
                         log_turn(g)             # the zones after setup, before the first turn
                     if check_first and check(g):
                         return CALL
-                    g.steps += 1
+                    g.steps += turn_cost
                     if g.steps > g.max_steps:
-                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                          " (every turn was played and none ended it)", turn_span)
+                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                          turn_span)
                     fr[1] = 2
                     if turn is None:
                         raise GameProblem("RL151", "the game has no `turn:`")
@@ -2078,10 +2155,10 @@ class CompiledGame:
                     log_turn(g)
                 if check_first and check(g):
                     return CALL
-                g.steps += 1
+                g.steps += turn_cost
                 if g.steps > g.max_steps:
-                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                      " (every turn was played and none ended it)", turn_span)
+                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                      turn_span)
                 fr[1] = 0
                 fr[2] = g.cur
                 if turn_pad:
@@ -2098,8 +2175,8 @@ class CompiledGame:
         # Better: the generated turn rule itself goes on to the next turn where it ends.
         if turn is not None and procs[turn].__class__ is not list:
             def over(g):
-                raise GameProblem("RL901", max_steps_error.format(g.max_steps) +
-                                  " (every turn was played and none ended it)", turn_span)
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                  turn_span)
             self._turn_spec = (check_first, turn_pad, over)    # (for playout_procs)
             try:
                 rg = RuleGen(self, self.direct_rules)

@@ -26,6 +26,15 @@ MAX_NUMBER_DIGITS = len(str(MAX_NUMBER))
 # a game is compiled for each allowed number of players).
 MAX_PLAYERS = 64
 
+# RL901: the step budget (`--max-steps`, 200,000 by default) counts loop rounds, rule calls and
+# turns, each charged by the work it may do: 1 + W // WORK_UNIT, where W is the size of what
+# the step evaluates (the parts of its expressions and statements, a define's expansion once; a
+# condition over the cards of a zone counted once).  Every step of the games of rules/ and
+# examples/ costs 1 (their largest W is 867); a turn whose condition is a 30,000-term `and`
+# costs 91, so a run evaluates about WORK_UNIT parts per step of the budget at most, but for
+# conditions over cards (docs/security.md).
+WORK_UNIT = 1000
+
 
 class no_gc:
     """``with no_gc():`` the garbage collector does not run.  Parsing and checking a large file

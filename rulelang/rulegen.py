@@ -233,13 +233,17 @@ class RuleGen:
             b.lines.append(_Jump(ind, target.number))
             b.closed = True
 
-    def step(self, lines, ind, span=None):
-        lines.append(f"{ind}g.steps += 1")
-        lines.append(f"{ind}if g.steps > g.max_steps: _over(g, {self.x.const(span)})")
+    def step(self, lines, ind, span=None, cost=1):
+        """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
+        evaluates)."""
+        lines.append(f"{ind}g.steps += {int(cost)}")
+        lines.append(f"{ind}if g.steps > g.max_steps: _over(g, {self.x.const(span)}"
+                     f"{', ' + str(int(cost)) if cost > 1 else ''})")
 
     @staticmethod
-    def _over(g, span):
-        raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps", span)
+    def _over(g, span, cost=1):
+        from .compiler import over_budget
+        raise over_budget(g, span, cost)
 
     # ---- statements ---------------------------------------------------------------------------
     def stmts(self, body, cur, ind):
@@ -295,7 +299,7 @@ class RuleGen:
                 lines.append(f"{ind}while not {self.x.gen(st.expr, {})}:")
             else:
                 lines.append(f"{ind}while True:")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span)
+            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForPlayer):
             pi, ki = (3 + s for s in self.refs[id(st)])
@@ -308,7 +312,7 @@ class RuleGen:
             else:
                 lines.append(f"{ind}while fr[{ki}] > 0:")
                 lines.append(f"{ind}    fr[{ki}] -= 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span,
+            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st),
                            after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
@@ -318,7 +322,7 @@ class RuleGen:
             lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
             lines.append(f"{ind}    fr[{ci}] = fr[{li}][fr[{ii}]]")
             lines.append(f"{ind}    fr[{ii}] += 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span)
+            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForValue):
             vi, ii = (3 + s for s in self.refs[id(st)])
@@ -327,7 +331,7 @@ class RuleGen:
             lines.append(f"{ind}while fr[{ii}] < len({vals}):")
             lines.append(f"{ind}    fr[{vi}] = {vals}[fr[{ii}]]")
             lines.append(f"{ind}    fr[{ii}] += 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span)
+            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
             self.direct_call(st, lines, ind)
@@ -346,7 +350,7 @@ class RuleGen:
         args = [self.x.gen(a, {}) for a in st.args]
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
-        self.step(lines, ind, st.span)
+        self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals, read only `you`: copied in place
             if not self._is_slot(st.for_player):
@@ -386,12 +390,12 @@ class RuleGen:
         if len(lines) == start:
             lines.append(f"{ind}pass")
 
-    def loop_body(self, body, lines, ind, after=(), span=None):
+    def loop_body(self, body, lines, ind, after=(), span=None, cost=1):
         self.loops.append(("inline", None))
         for st in body:
             self.inline(st, lines, ind)
         self.loops.pop()
-        self.step(lines, ind, span)
+        self.step(lines, ind, span, cost)
         for a in after:
             lines.append(ind + a)
 
@@ -412,7 +416,7 @@ class RuleGen:
         pad = nslots - len(args)
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
         after = self.new_block()
-        self.step(cur.lines, ind, st.span)
+        self.step(cur.lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         cur.lines.append(f"{ind}fr[1] = {after.number}")
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
         if pid in getattr(cg, "entered_rules", ()):
@@ -459,7 +463,7 @@ class RuleGen:
         last = self.stmts(body, first, ind)
         self.loops.pop()
         if not last.closed:
-            self.step(last.lines, ind, st.span)
+            self.step(last.lines, ind, st.span, self.cg.charge(st))
             last.lines.extend(ind + a for a in after)
             self.goto(last, head, ind)
         return end
@@ -527,7 +531,7 @@ class RuleGen:
             quick = self.endings_quick()
             L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
-        L.append(f"{ind}g.steps += 1")
+        L.append(f"{ind}g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
         L.append(f"{ind}if g.steps > g.max_steps: _overturn(g)")
         L.append(f"{ind}fr[1] = 0")
         L.append(f"{ind}fr[2] = g.cur")

@@ -93,6 +93,12 @@ def _read(path: str, fmt: str, what: str) -> dict:
         if not isinstance(data.get(key), typ):
             raise GameFileError("RL520", f"`{path}` is a damaged {what}: `{key}` is missing "
                                 "or wrong", None)
+    # (found by benchmarks/fuzzfiles.py: an agent named by a number was an internal error)
+    if not all(isinstance(a, str) for a in data["agents"]) or \
+            not all(isinstance(k, str) and isinstance(v, (str, int, bool)) and v is not None
+                    for k, v in data["options"].items()):
+        raise GameFileError("RL520", f"`{path}` is a damaged {what}: `agents` or `options` "
+                            "is wrong", None)
     return data
 
 
@@ -182,14 +188,19 @@ def agent_state(agent) -> dict:
     return out
 
 
-def restore_agent(agent, state: dict) -> None:
-    for key, d in state.items():
-        if key.startswith("_") or key in ("ask", "seat", "seed"):
-            continue
-        if "random" in d and isinstance(getattr(agent, key, None), random.Random):
-            getattr(agent, key).setstate(_tuple(d["random"]))
-        elif "value" in d and hasattr(agent, key):
-            setattr(agent, key, d["value"])
+def restore_agent(agent, state: dict, path: str = "the save") -> None:
+    """Give a computer agent back its saved state; RL520 for a state that is not one."""
+    try:
+        for key, d in state.items():
+            if key.startswith("_") or key in ("ask", "seat", "seed"):
+                continue
+            if "random" in d and isinstance(getattr(agent, key, None), random.Random):
+                getattr(agent, key).setstate(_tuple(d["random"]))
+            elif "value" in d and hasattr(agent, key):
+                setattr(agent, key, d["value"])
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as e:
+        raise GameFileError("RL520", f"`{path}` is a damaged saved game: the state of a computer "
+                            f"player is not one ({type(e).__name__})", None) from None
 
 
 def _plain(x):

@@ -10,6 +10,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -264,6 +265,75 @@ def test_runaway_rules_hit_the_step_budget(tmp_path, text, code):
     status, out = cli(tmp_path, text, "run", "--json")
     problem = json.loads(out).get("problem")
     assert (problem or {}).get("code") == code, out
+
+
+# ---- the work of a step ---------------------------------------------------------------------
+
+def endless(lines, terms, tail=""):
+    """A game that never ends whose turn holds ``lines``, ``COND`` in them a ``terms``-term `and`
+    that is always true (the parts of a step: 3 per term)."""
+    cond = " and ".join(f"x < {i + 3}" for i in range(terms))
+    return (HEAD.replace("game ends when hand is empty:\n    end game with winner you\n",
+                         "game ends when x > 5:\n    end game with no winner\n")
+            + "turn:\n" + "".join("    " + l.replace("COND", cond) + "\n" for l in lines)
+            + tail.replace("COND", cond))
+
+
+def test_a_step_is_charged_by_the_size_of_what_it_evaluates(tmp_path):
+    # Before, each of the 200,000 turns of the budget evaluated the 30,000 terms (minutes of CPU
+    # in constant memory); now a turn costs 1 + 90,000 // 1000 = 91 steps: 2,197 turns.
+    text = endless(["if COND:", "    set x to 2"], 30_000)
+    t0 = time.monotonic()
+    status, out = cli(tmp_path, text, "run", "--json", timeout=240)
+    res = json.loads(out)
+    assert status == 1 and res["problem"]["code"] == "RL901", out
+    assert "a turn costs 91 steps" in res["problem"]["message"]
+    assert res["turns"] == 200_000 // 91
+    assert time.monotonic() - t0 < 240
+
+
+@pytest.mark.parametrize("lines,cost", [
+    (["if COND:", "    set x to 2"], 10),                        # the turn
+    (["repeat while COND:", "    set x to 2"], 10),                # each round of a loop
+    (["repeat 5 times:", "    if COND:", "        set x to 2"], 10),
+    (["big"], 10),                                                 # a rule's call: its body
+])
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_every_kind_of_step_is_charged_alike_by_both_compilers(tmp_path, monkeypatch, lines, cost,
+                                                               backend):
+    if backend == "closures":
+        closures_only(monkeypatch)
+    text = endless(lines, 3000, "rule big:\n    if COND:\n        set x to 2\n")
+    path = tmp_path / "work.cardrules"
+    path.write_text(text, encoding="utf-8")
+    st = load(str(path)).compiled(2).new_game(seed=1, max_steps=1000)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert st.problem["code"] == "RL901" and f"costs {cost} steps" in st.problem["message"], st.problem
+    assert st.steps <= 1000 + cost and st.turns <= 1000 // cost
+
+
+def test_the_steps_of_the_games_of_rules_cost_one_each():
+    """Every step of the games of rules/ and examples/ costs 1: the budget is what it was for
+    them (their largest step is 867 parts, Twenty-One's turn for 5 players)."""
+    import glob
+    from rulelang import ast as A
+    from rulelang.checker import _walk
+    dear = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
+                       + glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+        game = load(path)
+        n = game.model.players[1]
+        cg = game.compiled(n)
+        for name, r in game.model.rules.items():
+            parts = [r.decl.body] + [st for st in _walk(r.decl.body)
+                                     if isinstance(st, (A.Loop, A.ForPlayer, A.ForCard, A.ForValue))]
+            for part in parts:
+                if name != "turn" and cg.charge(part) > 1:
+                    dear[(os.path.basename(path), name)] = cg.charge(part)
+        if cg.turn_cost > 1:
+            dear[(os.path.basename(path), "turn")] = cg.turn_cost
+    assert not dear, dear
 
 
 def test_long_identifiers_are_fine(tmp_path):

@@ -1,0 +1,78 @@
+"""A player value that is `none` used as a player (whose hand, who chooses, the winner...): the
+compiled game used seat -1 (Python's last item: another player's hand, "Player 0 wins!", or an
+IndexError, exit 3; found by the fuzzer).  Now `none` written there is RL197 at check time, and a
+variable or parameter that holds `none` when the game uses it stops the game with RL912 at its
+place, in generated code and in closures alike."""
+import pytest
+
+from rulelang import codegen
+from rulelang.coverage import Coverage
+from rulelang.compiler import CompiledGame
+from rulelang.loader import RuleFileError, load
+
+HEAD = '''game "g"
+players 2 to 4
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var p1: player = none
+var pts per player = 0
+setup:
+    shuffle stock
+turn:
+'''
+
+USES = [   # the statements using p1 (line 11 of the file; the problem points at p1)
+    "move top card from stock to hand of p1",
+    "end game with winner p1",
+    "add 1 to pts of p1",
+    "move top card from stock to hand of player after p1",
+    "next turn goes to p1",
+    "if score of p1 > 0:\n        pass",
+    "choose by p1:\n        a:\n            pass\n        b:\n            pass",
+]
+
+
+def play(path, n, closures=False, monkeypatch=None):
+    model = load(str(path)).model
+    if closures:            # every expression and rule as closures (the generator refuses)
+        def refuse(self, e, env=None):
+            raise codegen.Unsupported("test")
+        monkeypatch.setattr(codegen.ExprGen, "function", refuse)
+        cg = CompiledGame(model, n, coverage=Coverage(model))
+    else:
+        cg = CompiledGame(model, n)
+    st = cg.new_game(seed=1)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    return st
+
+
+@pytest.mark.parametrize("closures", [False, True], ids=["generated", "closures"])
+@pytest.mark.parametrize("use", list(USES), ids=[u.split()[0] + "_" + u.split()[-1] for u in USES])
+def test_a_none_player_used_as_a_player_stops_the_game_with_rl912(tmp_path, monkeypatch, use, closures):
+    path = tmp_path / "g.cardrules"
+    path.write_text(HEAD + "    " + use + "\n    end game with no winner\nscore: size of hand\n", encoding="utf-8")
+    st = play(path, 3, closures, monkeypatch)
+    assert st.outcome == "error" and st.problem["code"] == "RL912", (st.outcome, st.problem)
+    assert "`none`" in st.problem["message"]
+    assert tuple(st.problem["span"][1:]) == (11, 4 + use.index("p1") + 1)
+
+
+def test_a_player_that_is_set_is_used_as_before(tmp_path):
+    path = tmp_path / "g.cardrules"
+    path.write_text(HEAD + "    set p1 to player 2\n    move top card from stock to hand of p1\n"
+                    "    end game with winner p1\n", encoding="utf-8")
+    st = play(path, 3)
+    assert st.outcome == "win" and st.winners == [1]
+
+
+@pytest.mark.parametrize("use", ["move top card from stock to hand of none",
+                                 "end game with winner none", "choose by none:\n        a:\n            pass"])
+def test_none_written_as_a_player_is_rl197(tmp_path, use):
+    path = tmp_path / "g.cardrules"
+    path.write_text(HEAD + "    " + use + "\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as err:
+        load(str(path))
+    codes = [d.code for d in err.value.diagnostics]
+    assert "RL197" in codes, codes
