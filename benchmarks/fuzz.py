@@ -42,6 +42,8 @@ from benchmarks.fuzzgen import REAL_FILES, make_input
 TIME_LIMIT = 10.0               # seconds of CPU time per input (RLIMIT_CPU)
 WALL_SLACK = 3.0                # and TIME_LIMIT * WALL_SLACK of wall time: the machine is shared,
                                 # so wall time alone would call a slow moment a hang
+STARVED_SLACK = 10.0            # a child starved of CPU by other work waits up to this many
+                                # wall limits before it is called a hang (see Pool._starved)
 MEM_LIMIT = 1 << 30             # bytes of address space per input
 RUN_STEPS = 300                 # --max-steps of the short run
 RESULT_MAX = 16000              # bytes of a child's report (a pipe holds 64 KB)
@@ -242,12 +244,18 @@ class Pool:
         done: list = []
         while self.live and not done:
             now = time.monotonic()
+            waiting = False
             for pid, (_, _, start, _, _) in list(self.live.items()):
                 if now - start > self.wall_limit:
-                    done.append(self._finish(pid, True))
+                    if self._starved(pid, now - start):
+                        waiting = True          # a busy machine, not a slow input: wait on
+                    else:
+                        done.append(self._finish(pid, True))
             if done:
                 break
             deadline = min(v[2] for v in self.live.values()) + self.wall_limit
+            if waiting:
+                deadline = now + 0.5
             fds = {v[3]: pid for pid, v in self.live.items()}
             ready, _, _ = select.select(list(fds), [], [], max(0.0, deadline - now) if block else 0)
             for fd in ready:
@@ -260,6 +268,22 @@ class Pool:
             if not block:
                 break
         return done
+
+    def _starved(self, pid: int, wall: float) -> bool:
+        """Past its wall time, has the child had too little CPU time to have used its limit?
+        Then the machine is busy (other work has the cores) and the input is not the one that
+        is slow: it may go on, up to STARVED_SLACK times the wall limit.  Its CPU limit still
+        stops a real hang.  Without /proc (not Linux), every child past its wall time is
+        stopped, as before."""
+        if wall > self.wall_limit * STARVED_SLACK:
+            return False
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return False
+        return cpu < self.time_limit - 0.5
 
     @property
     def wall_limit(self) -> float:
