@@ -313,9 +313,15 @@ def test_every_kind_of_step_is_charged_alike_by_both_compilers(tmp_path, monkeyp
     assert st.steps <= 1000 + cost and st.turns <= 1000 // cost
 
 
+# Steps of the examples that cost more than one: the showdown's hand evaluation, written in the
+# language (two dozen selectors over the seven cards), is 2,000 to 3,000 parts.
+DEAR_EXAMPLES = {("showdown.cardrules", "hand_value"): 3}
+
+
 def test_the_steps_of_the_games_of_rules_cost_one_each():
-    """Every step of the games of rules/ and examples/ costs 1: the budget is what it was for
-    them (their largest step is 867 parts, Twenty-One's turn for 5 players)."""
+    """Every step of the seed games (rules/) costs 1: the budget is what it was for them (their
+    largest step is 867 parts, Twenty-One's turn for 5 players); in examples/, only the steps
+    listed in DEAR_EXAMPLES cost more."""
     import glob
     from rulelang import ast as A
     from rulelang.checker import _walk
@@ -333,7 +339,7 @@ def test_the_steps_of_the_games_of_rules_cost_one_each():
                     dear[(os.path.basename(path), name)] = cg.charge(part)
         if cg.turn_cost > 1:
             dear[(os.path.basename(path), "turn")] = cg.turn_cost
-    assert not dear, dear
+    assert dear == DEAR_EXAMPLES, dear
 
 
 def test_long_identifiers_are_fine(tmp_path):
