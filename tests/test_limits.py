@@ -16,8 +16,8 @@ import pytest
 
 from closures import closures_only
 from rulelang import limits
-from rulelang.diagnostics import RuleFileError
-from rulelang.loader import check_file, load
+from rulelang.syntax.diagnostics import RuleFileError
+from rulelang.compile.loader import check_file, load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -317,8 +317,8 @@ def test_the_steps_of_the_games_of_rules_cost_one_each():
     """Every step of the games of rules/ and examples/ costs 1: the budget is what it was for
     them (their largest step is 867 parts, Twenty-One's turn for 5 players)."""
     import glob
-    from rulelang import ast as A
-    from rulelang.checker import _walk
+    from rulelang.syntax import ast as A
+    from rulelang.check.checker import _walk
     dear = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
                        + glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
