@@ -31,7 +31,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from rulelang.loader import check_file, load  # noqa: E402
+from rulelang.compile.loader import check_file, load  # noqa: E402
 
 
 TARGETS = {

@@ -21,8 +21,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from rulelang.agents import View, make_agent  # noqa: E402
-from rulelang.loader import load  # noqa: E402
+from rulelang.play.agents import View, make_agent  # noqa: E402
+from rulelang.compile.loader import load  # noqa: E402
 
 SEED_GAMES = ["rules/ciq.cardrules", "rules/follow_the_leader.cardrules",
               "rules/attack.cardrules", "rules/mages_wild.cardrules",

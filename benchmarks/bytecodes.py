@@ -21,7 +21,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from rulelang.loader import load  # noqa: E402
+from rulelang.compile.loader import load  # noqa: E402
 
 
 class Counter:

@@ -73,8 +73,8 @@ def _describe(exc: BaseException) -> dict:
 
 def _run_cli(argv: list) -> tuple:
     """``rulelang ARGV`` in process: (exit status, output, traceback of an internal error)."""
-    import rulelang.render as R
-    from rulelang.cli import main
+    import rulelang.cli.render as R
+    from rulelang.cli.commands import main
     caught: list = []
     original = R.internal_error
 

@@ -89,7 +89,7 @@ def rand_name(rng: random.Random) -> str:
 def _grammar():
     """The compiled grammar: {nonterminal: [expansions]}, {terminal: literal or None}, and the
     least depth at which each nonterminal can end."""
-    from rulelang.parser import _lark
+    from rulelang.syntax.parser import _lark
     lk = _lark()
     rules: dict = {}
     for r in lk.rules:

@@ -1,6 +1,6 @@
 """``python -m rulelang``: the same as the ``rulelang`` command."""
 import sys
 
-from .cli import main
+from rulelang.cli.commands import main
 
 sys.exit(main())

@@ -1,6 +1,6 @@
 """Compile games with closures only: the compiler's fallback when its code generators cannot
 write a statement.  Tests compare such games with the generated ones, move by move."""
-import rulelang.compiler as C
+import rulelang.compile.compiler as C
 
 
 class _NoGen:

@@ -7,7 +7,7 @@ import functools
 import os
 import random
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 from gameprops import random_playout
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from rulelang.agents import InformationSetMCTS, View, make_agent
-from rulelang.loader import load
-from rulelang.runtime import ACTION_SHIFT
-from rulelang.tensors import Encoding, encoding, load_compiled, zero_sum
+from rulelang.play.agents import InformationSetMCTS, View, make_agent
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import ACTION_SHIFT
+from rulelang.ai.tensors import Encoding, encoding, load_compiled, zero_sum
 
 FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))
 CRAZY = "examples/crazy_eights.cardrules"
@@ -126,14 +126,14 @@ def test_zero_sum_from_the_rules():
 @pytest.mark.parametrize("path", FILES)
 def test_openspiel_random_sim_test(path):
     pyspiel = pytest.importorskip("pyspiel")
-    from rulelang.openspiel import load_game
+    from rulelang.ai.openspiel import load_game
     game = load_game(path)
     pyspiel.random_sim_test(game, num_sims=3 if SLOW else 1, serialize=True, verbose=False)
 
 
 def test_openspiel_game_type_and_round_trip():
     pyspiel = pytest.importorskip("pyspiel")
-    from rulelang.openspiel import load_game
+    from rulelang.ai.openspiel import load_game
     sim = load_game("rules/internecine.cardrules")
     assert sim.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     game = load_game(CRAZY, players=3, seed=5)
@@ -165,7 +165,7 @@ def test_openspiel_mcts_and_ismcts_bots_play():
     pytest.importorskip("pyspiel")
     np = pytest.importorskip("numpy")
     from open_spiel.python.algorithms import ismcts, mcts
-    from rulelang.openspiel import load_game, resampler
+    from rulelang.ai.openspiel import load_game, resampler
     game = load_game(CRAZY, players=2)
     rs = np.random.RandomState(0)
     ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
@@ -187,7 +187,7 @@ def test_openspiel_mcts_and_ismcts_bots_play():
 
 def test_openspiel_resample_keeps_the_seats_view():
     pytest.importorskip("pyspiel")
-    from rulelang.openspiel import load_game, resampler
+    from rulelang.ai.openspiel import load_game, resampler
     game = load_game(CRAZY, players=2)
     st = game.new_initial_state()
     st.apply_action(4)
@@ -205,7 +205,7 @@ def test_openspiel_resample_keeps_the_seats_view():
 def test_pettingzoo_api_and_seed_tests(path):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
-    from rulelang.pettingzoo import env
+    from rulelang.ai.pettingzoo import env
     cycles = 200 if SLOW else 30
     api_test(env(path), num_cycles=cycles)
     seed_test(lambda: env(path), num_cycles=cycles)
@@ -214,7 +214,7 @@ def test_pettingzoo_api_and_seed_tests(path):
 def test_pettingzoo_simultaneous_choices_stay_secret():
     pytest.importorskip("pettingzoo")
     np = pytest.importorskip("numpy")
-    from rulelang.pettingzoo import env
+    from rulelang.ai.pettingzoo import env
     e = env("rules/internecine.cardrules")
     e.reset(seed=0)
     rng = random.Random(0)
@@ -244,7 +244,7 @@ def test_pettingzoo_simultaneous_choices_stay_secret():
 def test_pettingzoo_rewards_at_the_end():
     pytest.importorskip("pettingzoo")
     np = pytest.importorskip("numpy")
-    from rulelang.pettingzoo import env
+    from rulelang.ai.pettingzoo import env
     e = env(CRAZY, players=3)
     e.reset(seed=2)
     total = {a: 0.0 for a in e.possible_agents}
@@ -259,7 +259,7 @@ def test_pettingzoo_rewards_at_the_end():
 def test_pettingzoo_parallel_api_and_seed_tests(path, recwarn):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import parallel_api_test, parallel_seed_test
-    from rulelang.pettingzoo import parallel_env
+    from rulelang.ai.pettingzoo import parallel_env
     cycles = 5000 if SLOW else 1000
     parallel_api_test(parallel_env(path), num_cycles=cycles)
     parallel_seed_test(lambda: parallel_env(path), num_cycles=100)
@@ -271,7 +271,7 @@ def _parallel_game(path, seed, others):
     ``others(agent, obs)`` for the rest; the rulelang actions applied, in order, and the sum of
     each agent's rewards.  Checks at every step that the masks are the seats' legal actions."""
     np = pytest.importorskip("numpy")
-    from rulelang.pettingzoo import parallel_env
+    from rulelang.ai.pettingzoo import parallel_env
     e = parallel_env(path)
     obs, infos = e.reset(seed=seed)
     rng = random.Random(seed)
@@ -321,7 +321,7 @@ def test_pettingzoo_parallel_env_plays_the_rules(path):
 def test_pettingzoo_parallel_illegal_action_ends_the_game():
     pytest.importorskip("pettingzoo")
     np = pytest.importorskip("numpy")
-    from rulelang.pettingzoo import parallel_env
+    from rulelang.ai.pettingzoo import parallel_env
     e = parallel_env(CRAZY, players=3)
     obs, _ = e.reset(seed=5)
     mover = e.possible_agents[e.state_.pending[0]]
@@ -413,8 +413,8 @@ def _python_blocks():
 
 def test_ai_md_has_an_example_for_each_adapter():
     blocks = [b for _l, b in _python_blocks()]
-    assert any("rulelang.openspiel" in b for b in blocks)
-    assert any("rulelang.pettingzoo" in b for b in blocks)
+    assert any("rulelang.ai.openspiel" in b for b in blocks)
+    assert any("rulelang.ai.pettingzoo" in b for b in blocks)
 
 
 @pytest.mark.parametrize("line,block", _python_blocks(), ids=lambda x: str(x)[:20])
@@ -430,8 +430,8 @@ def test_ai_md_example_runs(line, block, monkeypatch, capsys):
 def test_adapters_take_options_and_players():
     pytest.importorskip("pyspiel")
     pytest.importorskip("pettingzoo")
-    from rulelang.openspiel import load_game
-    from rulelang.pettingzoo import env
+    from rulelang.ai.openspiel import load_game
+    from rulelang.ai.pettingzoo import env
     sevens = "examples/sevens.cardrules"
     five, seven = load_game(sevens, options={"hand_size": 5}), load_game(sevens)
     assert str(five) != str(seven)

@@ -2,7 +2,7 @@
 closures against the same question answered here in Python, and its limits (RL251, RL257)."""
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 

@@ -1,4 +1,4 @@
-"""`rulelang test` and the .cardtest format (rulelang/cardtest.py; docs/testing.md).
+"""`rulelang test` and the .cardtest format (rulelang/play/cardtest.py; docs/testing.md).
 
 The seed games' worked examples, written as rule tests in rules/*.cardtest, pass; a test made
 wrong fails, reported at the line of the expectation with what was found and the transcript;
@@ -13,8 +13,8 @@ import shutil
 
 import pytest
 
-from rulelang.cardtest import check_test_file, run_test
-from rulelang.cli import main
+from rulelang.play.cardtest import check_test_file, run_test
+from rulelang.cli.commands import main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -206,7 +206,7 @@ def test_help(capsys, monkeypatch):
 
 
 def test_ctrl_c_gives_the_report_so_far(capsys, monkeypatch):
-    import rulelang.cardtest as ct
+    import rulelang.play.cardtest as ct
     real, calls = ct.run_test, []
 
     def interrupted_at_the_second(test):

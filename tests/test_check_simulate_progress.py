@@ -3,9 +3,9 @@ which prints the report of the games played so far and exits 130 (issue 16: "all
 shows progress ... and Ctrl-C gives the partial report")."""
 import os
 
-import rulelang.simulate as simulate_mod
-from rulelang.cli import main
-from rulelang.simulate import SimulationInterrupted, simulate
+import rulelang.play.simulate as simulate_mod
+from rulelang.cli.commands import main
+from rulelang.play.simulate import SimulationInterrupted, simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")      # 2 to 4 players, no options

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file
-from rulelang.scenario import play, position, var, zone
+from rulelang.compile.loader import check_file
+from rulelang.play.scenario import play, position, var, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
 from gametest import legal, log_lines, match_golden, played, rules_game, says
@@ -517,7 +517,7 @@ def test_an_endless_game_is_stopped_by_the_step_budget():
 
 
 def test_the_command_line_reports_the_step_budget(capsys):
-    from rulelang.cli import main
+    from rulelang.cli.commands import main
     code = main(["run", RULES, "--players", "3", "--seed", "2", "--max-steps", "300", "--json"])
     res = json.loads(capsys.readouterr().out)
     assert code == 1 and res["outcome"] == "error" and "300 steps" in res["problem"]["message"]
@@ -525,7 +525,7 @@ def test_the_command_line_reports_the_step_budget(capsys):
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_command_line_plays_to_a_winner(capsys, players):
-    from rulelang.cli import main
+    from rulelang.cli.commands import main
     code = main(["run", RULES, "--players", str(players), "--seed", "5", "--json"])
     res = json.loads(capsys.readouterr().out)
     assert code == 0 and res["outcome"] == "win" and len(res["winners"]) == 1

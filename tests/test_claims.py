@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.runtime import ACTION_SHIFT
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import ACTION_SHIFT
 
 from closures import closures_only
 

@@ -13,11 +13,11 @@ import sys
 
 import pytest
 
-from rulelang import cli
-from rulelang.agents import AgentError, FirstChoice, UniformRandom, View, agent_names, make_agent
-from rulelang.cli import main
-from rulelang.loader import load
-from rulelang.render import diagnostic_plain
+from rulelang.cli import commands as cli
+from rulelang.play.agents import AgentError, FirstChoice, UniformRandom, View, agent_names, make_agent
+from rulelang.cli.commands import main
+from rulelang.compile.loader import load
+from rulelang.cli.render import diagnostic_plain
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
@@ -320,7 +320,7 @@ def test_check_never_crashes(capsys, tmp_rules, text):
 
 
 def test_check_internal_error_is_exit_3(capsys, monkeypatch):
-    import rulelang.loader as loader
+    import rulelang.compile.loader as loader
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
@@ -371,12 +371,12 @@ def test_source_line_highlighted_with_the_lexer(monkeypatch, tmp_rules):
 
     from pygments.lexers import PythonLexer
 
-    from rulelang.render import diagnostic_text
-    from rulelang.diagnostics import Diagnostic
-    from rulelang.ast import Span
-    fake = types.ModuleType("rulelang.highlight")
+    from rulelang.cli.render import diagnostic_text
+    from rulelang.syntax.diagnostics import Diagnostic
+    from rulelang.syntax.ast import Span
+    fake = types.ModuleType("rulelang.cli.highlight")
     fake.CardrulesLexer = PythonLexer
-    monkeypatch.setitem(sys.modules, "rulelang.highlight", fake)
+    monkeypatch.setitem(sys.modules, "rulelang.cli.highlight", fake)
     d = Diagnostic("RL101", "error", "unknown name `stok`", Span("g", 1, 9, 1, 13), None)
     t = diagnostic_text(d, lines=['shuffle "stok"'], color=True)
     assert t.plain.splitlines()[1] == '  1 | shuffle "stok"'
@@ -530,8 +530,8 @@ def test_agents_see_only_their_view():
 # ---- rendering ----------------------------------------------------------------------------------
 
 def test_diagnostic_rendering_golden():
-    from rulelang.ast import Span
-    from rulelang.diagnostics import Diagnostic
+    from rulelang.syntax.ast import Span
+    from rulelang.syntax.diagnostics import Diagnostic
     d = Diagnostic("RL101", "error", "unknown name `stok`", Span("g.cardrules", 2, 13, 2, 17),
                    "did you mean `stock`?")
     text = diagnostic_plain(d, lines=["setup:", "    shuffle stok"])
@@ -574,8 +574,8 @@ def test_subprocess_play_and_help():
 
 
 def test_help_does_not_import_the_pipeline():
-    code = ("import sys; from rulelang import cli; cli.build_parser(); "
-            "print(sorted(m for m in ('lark', 'rich', 'rulelang.compiler') if m in sys.modules))")
+    code = ("import sys; from rulelang.cli import commands as cli; cli.build_parser(); "
+            "print(sorted(m for m in ('lark', 'rich', 'rulelang.compile.compiler') if m in sys.modules))")
     env = dict(os.environ, PYTHONPATH=ROOT)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr

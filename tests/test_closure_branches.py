@@ -4,9 +4,9 @@ a statement) take the right branch of an `if / else if / else` chain, and a `say
 differed from its generated ones (every branch tested the chain's last condition)."""
 import pytest
 
-import rulelang.compiler as C
-from rulelang.loader import load
-from rulelang.scenario import play
+import rulelang.compile.compiler as C
+from rulelang.compile.loader import load
+from rulelang.play.scenario import play
 
 from closures import closures_only
 

@@ -8,15 +8,15 @@ import sys
 
 import pytest
 
-from rulelang import stats
-from rulelang.simulate import simulate
+from rulelang.play import stats
+from rulelang.play.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_without_ray_the_command_says_how_to_get_it(tmp_path):
     """A Ray that cannot be imported (None in sys.modules) gives a usage message, not a crash."""
-    code = ("import sys; sys.modules['ray'] = None; from rulelang.cli import main; "
+    code = ("import sys; sys.modules['ray'] = None; from rulelang.cli.commands import main; "
             "sys.exit(main(sys.argv[1:]))")
     r = subprocess.run([sys.executable, "-c", code, "stats", "rules/ciq.cardrules", "--games", "5",
                         "--ray"], cwd=ROOT, capture_output=True, text=True, timeout=120)

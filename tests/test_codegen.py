@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-import rulelang.compiler as C
-from rulelang.codegen import _safe
-from rulelang.loader import load
+import rulelang.compile.compiler as C
+from rulelang.compile.codegen import _safe
+from rulelang.compile.loader import load
 
 from closures import closures_only
 from gameprops import random_playout
@@ -70,7 +70,7 @@ def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called
     """A rule that never decides, with no local of its own, is copied into its caller (one
     call and one frame less); one with a slot of its own, a return before its end, or a call
     stays a call.  test_generated_code_plays_like_closures checks that the copies play alike."""
-    from rulelang.rulegen import inline_body
+    from rulelang.compile.rulegen import inline_body
     head = "def _f(g, fr, pc):\n    while True:\n        if pc == 0:\n"
     tail = "            return -3\n        raise _bad(pc)\n"
     ok = head + "            g.zones[(1 + fr[2])].append(0)\n" + tail
@@ -86,7 +86,7 @@ def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called
 def test_generated_source_is_compiled_once_per_process():
     """The same generated source (most functions do not depend on the number of players) is
     compiled once; each compiled game still binds the names in its own namespace."""
-    from rulelang import codegen
+    from rulelang.compile import codegen
     game = load("examples/crazy_eights.cardrules")
     C.CompiledGame(game.model, 3)
     before = codegen._code.cache_info()

@@ -3,7 +3,7 @@
 cards move, in which order they arrive, and what stops the game."""
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from rulelang.checker import Expanded
-from rulelang.loader import check_file, load
+from rulelang.check.checker import Expanded
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 from gameprops import random_playout

@@ -2,7 +2,7 @@
 by the same alternative are one legal action, for agents and people alike."""
 from __future__ import annotations
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 GAME = """game "two decks"
 players 2
@@ -61,7 +61,7 @@ def test_one_deck_games_keep_every_card():
 
 
 def test_a_log_that_chose_the_other_copy_still_replays():
-    from rulelang.saves import replay_state
+    from rulelang.play.saves import replay_state
     cg = load("t.cardrules", text=GAME).compiled(2)
     st = cg.new_game()
     other = [a for a in st.legal_actions(every_copy=True) if a not in st.legal_actions()][0]

@@ -27,9 +27,9 @@ import textwrap
 
 import pytest
 
-from rulelang.cli import main
-from rulelang.loader import check_file, load
-from rulelang.parser import parse
+from rulelang.cli.commands import main
+from rulelang.compile.loader import check_file, load
+from rulelang.syntax.parser import parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ([os.path.join(ROOT, "README.md")]
@@ -180,7 +180,7 @@ def test_errors_md_examples(code, body):
     right one checks clean."""
     tests = [b for _l, b in fenced(body, "cardtest")]
     if tests:
-        from rulelang.cardtest import check_test_file
+        from rulelang.play.cardtest import check_test_file
         assert len(tests) >= 2
         wrong = check_test_file(os.path.join(ROOT, "example.cardtest"), tests[0], base=ROOT)
         assert code in [d.code for d in wrong.diagnostics], f"{code}: the wrong example"
@@ -261,7 +261,7 @@ def test_tutorial_builds_the_sevens_example():
 def test_error_codes_documented_and_emitted_agree():
     documented = {c for c, _b in error_entries()}
     emitted = set()
-    for src in glob.glob(os.path.join(ROOT, "rulelang", "*.py")):
+    for src in glob.glob(os.path.join(ROOT, "rulelang", "**", "*.py"), recursive=True):
         emitted |= set(re.findall(r'"(RL\d{3})"', read(src)))
     assert sorted(documented - emitted) == [], "documented in errors.md but emitted nowhere"
     assert sorted(emitted - documented) == [], "emitted by rulelang/ but not in errors.md"

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from rulelang.loader import check_file
+from rulelang.compile.loader import check_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = sorted(glob.glob(os.path.join(HERE, "errors", "*.cardrules")))
@@ -71,7 +71,7 @@ def test_every_code_is_explained():
         doc = fh.read()
     entries = dict(re.findall(r"^## (RL\d{3}): .*\n((?:(?!^## ).*\n?)*)", doc, re.M))
     codes = set()
-    for src in glob.glob(os.path.join(root, "rulelang", "*.py")):
+    for src in glob.glob(os.path.join(root, "rulelang", "**", "*.py"), recursive=True):
         with open(src, encoding="utf-8") as fh:
             codes |= set(re.findall(r'"(RL\d{3})"', fh.read()))
     for path in CORPUS:

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.rulegen import RuleGen
-from rulelang.runtime import State
+from rulelang.compile.loader import load
+from rulelang.compile.rulegen import RuleGen
+from rulelang.engine.runtime import State
 
 from gameprops import random_playout
 

@@ -14,8 +14,8 @@ import re
 
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from rulelang.diagnostics import Diagnostic, RuleFileError
-from rulelang.loader import Game, check_file
+from rulelang.syntax.diagnostics import Diagnostic, RuleFileError
+from rulelang.compile.loader import Game, check_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from benchmarks import fuzzfiles
-from rulelang.cli import main
+from rulelang.cli.commands import main
 
 COUNT = int(os.environ.get("RULELANG_FUZZ_FILES", "150"))
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -1,4 +1,4 @@
-"""Golden files for the plain-text rendering of diagnostics (rulelang.render).
+"""Golden files for the plain-text rendering of diagnostics (rulelang.cli.render).
 
 Each file in tests/golden/diagnostics/NAME.txt is what checking tests/errors/NAME.cardrules prints
 without colour: location, severity and code, message, the source line with a caret under the
@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from rulelang.loader import check_file
-from rulelang.render import diagnostic_plain, forget_sources
+from rulelang.compile.loader import check_file
+from rulelang.cli.render import diagnostic_plain, forget_sources
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden", "diagnostics")

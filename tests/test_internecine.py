@@ -14,11 +14,11 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-from rulelang.agents import FirstChoice
-from rulelang.cli import _play_out, main
-from rulelang.loader import check_file
-from rulelang.runtime import VALUE_MASK
-from rulelang.scenario import play, position, zone
+from rulelang.play.agents import FirstChoice
+from rulelang.cli.commands import _play_out, main
+from rulelang.compile.loader import check_file
+from rulelang.engine.runtime import VALUE_MASK
+from rulelang.play.scenario import play, position, zone
 
 from gameprops import check_random_games, clone_independent, random_playout, same_seed_same_game
 from gametest import legal, log_lines, match_golden, played, rules_game, says

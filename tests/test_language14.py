@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 from gameprops import random_playout
@@ -318,7 +318,7 @@ def test_rules_give_values_recursively_and_across_a_decision(tmp_path, monkeypat
         return 1
     heart = next(n for n in names if n[-1] == "♥")
     assert not any(k.startswith(" ") for k in st.observation(0)["vars"])   # results are no vars
-    from rulelang.runtime import State
+    from rulelang.engine.runtime import State
     saved = st.to_json()                             # in the middle of a rule with values
     assert State.from_json(g, saved).to_json() == saved
     st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["take 2"])

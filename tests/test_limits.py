@@ -16,8 +16,8 @@ import pytest
 
 from closures import closures_only
 from rulelang import limits
-from rulelang.diagnostics import RuleFileError
-from rulelang.loader import check_file, load
+from rulelang.syntax.diagnostics import RuleFileError
+from rulelang.compile.loader import check_file, load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -323,8 +323,8 @@ def test_the_steps_of_the_games_of_rules_cost_one_each():
     largest step is 867 parts, Twenty-One's turn for 5 players); in examples/, only the steps
     listed in DEAR_EXAMPLES cost more."""
     import glob
-    from rulelang import ast as A
-    from rulelang.checker import _walk
+    from rulelang.syntax import ast as A
+    from rulelang.check.checker import _walk
     dear = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
                        + glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):

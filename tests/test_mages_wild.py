@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from rulelang.loader import check_file
-from rulelang.scenario import play, position, var, zone
+from rulelang.compile.loader import check_file
+from rulelang.play.scenario import play, position, var, zone
 
 from gameprops import check_random_games, clone_independent, same_seed_same_game
 from gametest import legal, log_lines, match_golden, played, rules_game, says

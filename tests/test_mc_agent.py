@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from rulelang.agents import MonteCarlo, View, make_agent
-from rulelang.cli import _play_out
-from rulelang.loader import load
+from rulelang.play.agents import MonteCarlo, View, make_agent
+from rulelang.cli.commands import _play_out
+from rulelang.compile.loader import load
 
 FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))
 CRAZY = "examples/crazy_eights.cardrules"
@@ -186,7 +186,7 @@ def test_mc_beats_random_where_random_play_rarely_finishes():
 
 
 def test_agents_option_sets_the_mc_budget():
-    from rulelang.agents import AgentError, agent_names
+    from rulelang.play.agents import AgentError, agent_names
     assert agent_names("mc:30,random", 2) == ["mc:30", "random"]
     agent = make_agent("mc:30", 1, 5)
     assert isinstance(agent, MonteCarlo) and agent.budget == 30 and agent.seat == 1
@@ -234,7 +234,7 @@ class _ApiMonteCarlo(MonteCarlo):
     """The mc agent with its playouts through the public API (as before the fast path)."""
 
     def _playout(self, st, key):
-        from rulelang.agents import _pick
+        from rulelang.play.agents import _pick
         left = self.max_decisions
         count = [0] * st.n
         while not st.is_terminal() and left > 0:

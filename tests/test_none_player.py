@@ -5,10 +5,10 @@ variable or parameter that holds `none` when the game uses it stops the game wit
 place, in generated code and in closures alike."""
 import pytest
 
-from rulelang import codegen
-from rulelang.coverage import Coverage
-from rulelang.compiler import CompiledGame
-from rulelang.loader import RuleFileError, load
+from rulelang.compile import codegen
+from rulelang.compile.coverage import Coverage
+from rulelang.compile.compiler import CompiledGame
+from rulelang.compile.loader import RuleFileError, load
 
 HEAD = '''game "g"
 players 2 to 4

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 from closures import closures_only
 from gameprops import random_playout
@@ -196,7 +196,7 @@ def test_conditions_and_selectors_over_players(gen, monkeypatch):
 
 
 def test_player_alone_outside_a_condition_over_players_is_an_error():
-    from rulelang.loader import RuleFileError
+    from rulelang.compile.loader import RuleFileError
     with pytest.raises(RuleFileError) as e:
         game("turn:\n    say player\n    end game with no winner\n")
     assert [d.code for d in e.value.diagnostics] == ["RL195"]
@@ -223,7 +223,7 @@ def test_each_player_wins_loses_or_draws_on_their_own():
     assert st.ranking == [0, 3, 2, 1]
     saved = st.to_json()
     assert saved["seat_results"] == ["win", "loss", "draw", "win"]
-    from rulelang.runtime import State
+    from rulelang.engine.runtime import State
     assert State.from_json(st.game, json.loads(json.dumps(saved))).returns() == st.returns()
 
 

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from rulelang.agents import make_agent, View
-from rulelang.loader import load
+from rulelang.play.agents import make_agent, View
+from rulelang.compile.loader import load
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 SEEDS = (0, 1, 7, 12345)
@@ -128,8 +128,8 @@ def test_compiled_game_playout_is_new_game_then_playout():
 def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, monkeypatch):
     """stats.play_games (run --games, stats, compare) takes the fast path for random and first;
     its records (with the choices offered and forced) and rule coverage are the API's."""
-    from rulelang import agents as agents_mod
-    from rulelang import stats
+    from rulelang.play import agents as agents_mod
+    from rulelang.play import stats
     fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
     stats._CACHE.clear()
     monkeypatch.setattr(agents_mod, "fast_policy", lambda agents: None)

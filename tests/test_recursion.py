@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 from closures import closures_only
 from gameprops import random_playout
@@ -180,8 +180,8 @@ def test_a_rule_calling_a_rule_left_to_the_closures_is_not_called_as_a_python_fu
         tmp_path, monkeypatch):
     """Only a rule whose callees are all generated may be called as a plain function: a rule
     left to the closures is run by the run loop and returns to the frame below it."""
-    import rulelang.compiler as C
-    from rulelang.codegen import Unsupported
+    import rulelang.compile.compiler as C
+    from rulelang.compile.codegen import Unsupported
     game = load(str(_file(tmp_path, LEAF)))
     leaf_body = game.model.rules["leaf"].decl.body
     compile_rule = C.RuleGen.compile_rule

@@ -2,7 +2,7 @@
 import random
 
 from benchmarks.reference.crazy_eights import play_game
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 from gameprops import random_playout
 

@@ -1,4 +1,4 @@
-"""Game logs and replays: `rulelang run --log PATH`, `rulelang replay PATH` (rulelang/saves.py).
+"""Game logs and replays: `rulelang run --log PATH`, `rulelang replay PATH` (rulelang/play/saves.py).
 
 A logged game replays to the identical final state (simultaneous decisions included); `replay
 --to-end` shows what `run` showed; `--turn N` stops at the start of turn N; stepping forward
@@ -14,10 +14,10 @@ import sys
 
 import pytest
 
-from rulelang.agents import make_agent
-from rulelang.cli import _play_out, main
-from rulelang.loader import load
-from rulelang.saves import read_log, replay_state
+from rulelang.play.agents import make_agent
+from rulelang.cli.commands import _play_out, main
+from rulelang.compile.loader import load
+from rulelang.play.saves import read_log, replay_state
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.runtime import State
-from rulelang.scenario import play, position, zone
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import State
+from rulelang.play.scenario import play, position, zone
 
 from gameprops import random_playout
 

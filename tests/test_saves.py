@@ -1,4 +1,4 @@
-"""Saved games: `rulelang play --save PATH` and `--resume PATH` (rulelang/saves.py).
+"""Saved games: `rulelang play --save PATH` and `--resume PATH` (rulelang/play/saves.py).
 
 A game saved when the player quits (or types `save`) and resumed goes on exactly as the game
 played without the pause (the computer agents' random generators and memories are saved with
@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from rulelang.cli import main
-from rulelang.loader import load
-from rulelang.runtime import State
-from rulelang.saves import read_save, rule_digest
+from rulelang.cli.commands import main
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import State
+from rulelang.play.saves import read_save, rule_digest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

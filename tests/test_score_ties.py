@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 GAME = """game "ties"
 players 1 to 4

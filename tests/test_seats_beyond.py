@@ -1,7 +1,7 @@
 """A seat that exists only with more players (`player 2` in a game for 1 to 2, `player 4` in a
 game for 2 to 4): comparing with it is simply unequal; using it as a player with fewer players
 stops the game with RL908 at its place (it was an IndexError, exit 3, found by the fuzzer)."""
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 HEAD = '''game "g"
 players 1 to 4

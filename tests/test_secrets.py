@@ -25,14 +25,14 @@ import time
 import pytest
 
 from gameprops import random_playout
-from rulelang import cli
-from rulelang.checker import CARD
-from rulelang.cli import SEED_LIMIT, main
-from rulelang.diagnostics import RuleFileError
-from rulelang.loader import load
-from rulelang.render import card_visible_to
-from rulelang.rng import Rng
-from rulelang.runtime import ACTION_SHIFT, VALUE_MASK, SaveError, State
+from rulelang.cli import commands as cli
+from rulelang.check.checker import CARD
+from rulelang.cli.commands import SEED_LIMIT, main
+from rulelang.syntax.diagnostics import RuleFileError
+from rulelang.compile.loader import load
+from rulelang.cli.render import card_visible_to
+from rulelang.engine.rng import Rng
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, SaveError, State
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRAZY = os.path.join("examples", "crazy_eights.cardrules")
@@ -185,7 +185,7 @@ def test_run_accepts_the_largest_seed(capsys):
 def test_games_from_the_largest_seed_go_on_from_0(capsys, monkeypatch):
     """--games K plays seeds S..S+K-1, wrapping past 2**64-1 to 0: each is a seed --seed takes
     (a failed game's note says to replay it with its seed)."""
-    from rulelang.compiler import CompiledGame
+    from rulelang.compile.compiler import CompiledGame
     seeds = []
     real = CompiledGame.new_game
 
@@ -525,7 +525,7 @@ BLIND_FAIR = BLIND.replace('''        pick card c from hand of player 2:
 
 
 def _mc_wins(path, games=30):
-    from rulelang.agents import make_agent
+    from rulelang.play.agents import make_agent
     cg = load(path).compiled(2)
     wins = 0
     for seed in range(games):
@@ -545,7 +545,7 @@ def test_the_blind_pick_of_issue_11_is_a_check_error(tmp_path, monkeypatch):
     assert main(["check", str(path)]) == 1
     # Without the rule, the leak is there: the labels name player 2's cards, so `mc` (which keeps
     # the cards its own choices name where they are) picks the highest card every time.
-    from rulelang.checker import Checker
+    from rulelang.check.checker import Checker
     monkeypatch.setattr(Checker, "check_choice_visibility", lambda self: None)
     assert _mc_wins(str(path)) == 30
     # and the properties above see it: seat 1 is offered player 2's cards by name

@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from rulelang import loader
-from rulelang.cli import main
-from rulelang.loader import MAX_FILE_BYTES, check_file, load, read_rule_bytes
-from rulelang.render import forget_sources
+from rulelang.compile import loader
+from rulelang.cli.commands import main
+from rulelang.compile.loader import MAX_FILE_BYTES, check_file, load, read_rule_bytes
+from rulelang.cli.render import forget_sources
 from rulelang.termsafe import is_safe, safe, safe_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

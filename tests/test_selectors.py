@@ -2,7 +2,7 @@
 literals, and what each selector must say about it, in the generated code and in the closures."""
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 from closures import closures_only
 
@@ -158,7 +158,7 @@ def test_json_save_in_the_middle_of_a_set():
     cg = game()
     st = cg.new_game(seed=4)
     st.apply_action([a for a in st.legal_actions() if alt_of(cg, a) == "pass"][0])
-    from rulelang.runtime import State
+    from rulelang.engine.runtime import State
     back = State.from_json(cg, json.loads(json.dumps(st.to_json())))
     assert back.legal_actions() == st.legal_actions()
     for s in (st, back):

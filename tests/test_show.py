@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.runtime import State
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import State
 
 from closures import closures_only
 

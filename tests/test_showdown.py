@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 

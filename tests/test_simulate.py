@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from rulelang.simulate import option_settings, simulate
-from rulelang.loader import load
+from rulelang.play.simulate import option_settings, simulate
+from rulelang.compile.loader import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -65,7 +65,7 @@ def test_the_real_rule_files_have_no_runtime_problems(path):
 def test_the_fast_path_finds_what_the_api_finds(path):
     """play_one plays on the fast path and goes back to the API only when something went wrong:
     per game, the same problem (or none) and the same moves from empty zones as the API alone."""
-    from rulelang.simulate import _play_one_api, _watched, play_one
+    from rulelang.play.simulate import _play_one_api, _watched, play_one
     for setting in option_settings(load(path)):
         game = load(path, setting)
         lo, hi = game.players

@@ -5,11 +5,11 @@ import os
 
 import pytest
 
-from rulelang.cli import main
-from rulelang.compiler import CompiledGame
-from rulelang.coverage import Coverage
-from rulelang.loader import load
-from rulelang.stats import (binomial_test, chi2_sf, compare_reports, quantile, seat_test, t_sf2,
+from rulelang.cli.commands import main
+from rulelang.compile.compiler import CompiledGame
+from rulelang.compile.coverage import Coverage
+from rulelang.compile.loader import load
+from rulelang.play.stats import (binomial_test, chi2_sf, compare_reports, quantile, seat_test, t_sf2,
                             two_proportions, welch_from, wilson)
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rulelang.loader import load
+from rulelang.compile.loader import load
 
 from closures import closures_only
 

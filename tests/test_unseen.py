@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from rulelang.loader import load
-from rulelang.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.compile.loader import load
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 from closures import closures_only
 

@@ -7,12 +7,13 @@ import re
 
 import pytest
 
-import rulelang.ast as A
-import rulelang.checker as Ch
-import rulelang.compiler as C
-from rulelang import highlight, syntax_errors
-from rulelang.loader import load
-from rulelang.parser import _lark, grammar_text
+import rulelang.syntax.ast as A
+import rulelang.check.checker as Ch
+import rulelang.compile.compiler as C
+from rulelang.cli import highlight
+from rulelang.syntax import syntax_errors
+from rulelang.compile.loader import load
+from rulelang.syntax.parser import _lark, grammar_text
 
 from closures import closures_only
 from gameprops import random_playout
@@ -133,7 +134,7 @@ def test_which_rules_of_each_rule_file_fall_back_to_closures(path):
 
 def test_internals_md_shows_the_code_generated_for_crazy_eights(monkeypatch):
     """docs/internals.md shows block 0 of the generated turn rule: it must be the real code."""
-    from rulelang import codegen
+    from rulelang.compile import codegen
     text = open(os.path.join(HERE, "..", "docs", "internals.md"), encoding="utf-8").read()
     shown = text.split("```python\n", 1)[1].split("```", 1)[0]
     sources = []

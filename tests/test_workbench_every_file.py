@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from rulelang.cli import main
-from rulelang.loader import load
+from rulelang.cli.commands import main
+from rulelang.compile.loader import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))

@@ -3,7 +3,7 @@ generated code and in the closures: the deal into the columns, moves between col
 number, and a number outside the family (RL256)."""
 import pytest
 
-from rulelang.loader import check_file, load
+from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
 

@@ -1,0 +1,2 @@
+"""Game-AI adapters: observation tensors, OpenSpiel and PettingZoo.
+"""

@@ -1,0 +1,295 @@
+"""Any rule file as an OpenSpiel game (needs the ``ai`` extra: ``pip install 'rulelang[ai]'``).
+
+:func:`load_game` registers a rule file, with a number of players and option values, as a
+pyspiel Python game and returns the ``pyspiel.Game``::
+
+    from rulelang.ai.openspiel import load_game
+    game = load_game("examples/crazy_eights.cardrules", players=2)
+    state = game.new_initial_state()
+
+* Dynamics: ``SEQUENTIAL``, or ``SIMULTANEOUS`` when the rules have a ``simultaneously choose``
+  (its decisions are simultaneous nodes; the other decisions are ordinary one-player nodes, and
+  at a simultaneous node a seat that has nothing to decide has the one action ``wait``).
+* Chance: ``EXPLICIT_STOCHASTIC`` with one chance node, the first: chance picks one of
+  ``deals`` (default 1024) outcomes uniformly, and outcome k starts the rulelang game of seed
+  ``seed * 1_000_003 + k`` (``seed`` and ``deals`` are the game's parameters).  Every later
+  shuffle or die of the rules follows from that seed.  (Not ``SAMPLED_STOCHASTIC``: OpenSpiel
+  serialises such a game with its random generator's state, which a Python game cannot give.)
+  No seat ever observes the outcome.
+* Information: imperfect.  Utility: zero-sum for two players when every ending names one winner
+  or loser (or no winner), general-sum otherwise.  Reward: terminal (+1 each winner, -1 each
+  other seat, 0 for all with no winner or when the step budget is spent).
+* ``num_distinct_actions``: the global action ids of :class:`rulelang.ai.tensors.ActionSpace`;
+  ``max_game_length``: the step budget (each decision costs at least one step).
+* Observation and information-state strings and tensors: :mod:`rulelang.ai.tensors`.
+* Serialisation: a state pickles as its :meth:`rulelang.engine.runtime.State.to_json` (plus the seats'
+  trails), so ``pyspiel.serialize_game_and_state`` round-trips it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Optional
+
+import numpy as np
+import pyspiel
+
+from rulelang.engine.runtime import State
+from rulelang.ai.tensors import Trail, encoding, has_simultaneous, load_compiled, zero_sum
+
+DEALS = 1024               # chance outcomes of the first node, by default
+_GAMES: dict = {}          # short name -> the compiled game
+_TYPES: dict = {}          # short name -> its pyspiel.GameType
+
+
+def load_game(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+              seed: int = 0, deals: int = 0) -> "pyspiel.Game":
+    """Register the rule file at ``path`` (for ``players`` players, default the fewest it allows,
+    with ``options`` set as by ``--set``) as a pyspiel game and load it with ``seed`` and
+    ``deals`` chance outcomes (0: the default, 1024)."""
+    path = os.path.abspath(path)
+    options = dict(options or {})
+    cg = load_compiled(path, players, options)
+    key = json.dumps([path, cg.n, sorted((k, str(v)) for k, v in options.items())])
+    short = "rulelang_" + hashlib.sha1(key.encode()).hexdigest()[:12]
+    if short not in _GAMES:
+        _GAMES[short] = cg
+        gtype = pyspiel.GameType(
+            short_name=short,
+            long_name=f"rulelang {cg.name} ({os.path.basename(path)}, {cg.n} players)",
+            dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if has_simultaneous(cg)
+                      else pyspiel.GameType.Dynamics.SEQUENTIAL),
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum(cg)
+                     else pyspiel.GameType.Utility.GENERAL_SUM),
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=cg.n,
+            min_num_players=cg.n,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification={"seed": 0, "deals": DEALS})
+        _TYPES[short] = gtype
+        cls = type(f"RulelangGame_{short}", (RulelangGame,), {"_short": short})
+        pyspiel.register_game(gtype, cls)
+    return pyspiel.load_game(short, {"seed": int(seed), "deals": int(deals or DEALS)})
+
+
+class RulelangGame(pyspiel.Game):
+    """A rule file as a pyspiel game (made by :func:`load_game`)."""
+
+    _short = ""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        cg = _GAMES[self._short]
+        self.cg = cg
+        self.enc = encoding(cg)
+        zs = zero_sum(cg)
+        self.seed = int(params.get("seed", 0))
+        self.deals = max(1, int(params.get("deals", DEALS)))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.enc.actions.size,
+            max_chance_outcomes=self.deals,
+            num_players=cg.n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if zs else None,
+            max_game_length=cg.max_steps)
+        super().__init__(_TYPES[self._short], info, {"seed": self.seed, "deals": self.deals})
+
+    def new_initial_state(self):
+        return RulelangState(self)
+
+    def __reduce__(self):
+        return _game_by_name, (self._short, self.seed, self.deals)
+
+    def deal(self, k: int) -> State:
+        """The rulelang game of chance outcome ``k``."""
+        return self.cg.new_game(seed=self.seed * 1_000_003 + k)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return RulelangObserver(self.enc, recall)
+
+
+class _Box:
+    """The Python side of a :class:`RulelangState`, its only attribute: OpenSpiel clones a
+    Python state by deep-copying its attributes and serialises it by pickling them, so this
+    copies with :meth:`State.clone` and pickles as :meth:`State.to_json` (not the compiled game)."""
+
+    __slots__ = ("short", "st", "trail")
+
+    def __init__(self, short, st, trail):
+        self.short, self.st, self.trail = short, st, trail
+
+    def __deepcopy__(self, memo):
+        if self.st is None:
+            return _Box(self.short, None, None)
+        return _Box(self.short, self.st.clone(), self.trail.copy())
+
+    def __reduce__(self):
+        saved = None if self.st is None else [self.st.to_json(), self.trail.to_json()]
+        return _box_from_json, (self.short, saved)
+
+
+def _box_from_json(short, saved):
+    if saved is None:
+        return _Box(short, None, None)
+    cg = _GAMES[short]
+    return _Box(short, State.from_json(cg, saved[0]), Trail.from_json(encoding(cg), saved[1]))
+
+
+class RulelangState(pyspiel.State):
+    """One position: a rulelang :class:`~rulelang.engine.runtime.State` (None before the chance node)
+    and each seat's :class:`~rulelang.ai.tensors.Trail`."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.box = _Box(game._short, None, None)
+
+    @property
+    def st(self):
+        return self.box.st
+
+    @property
+    def trail(self):
+        return self.box.trail
+
+    @property
+    def enc(self):
+        return encoding(_GAMES[self.box.short])
+
+    def current_player(self):
+        st = self.st
+        if st is None:
+            return pyspiel.PlayerId.CHANCE
+        if st.terminal:
+            return pyspiel.PlayerId.TERMINAL
+        if st.sim is not None:
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return st.pending[0]
+
+    def chance_outcomes(self):
+        k = self.get_game().deals
+        return [(i, 1.0 / k) for i in range(k)]
+
+    def _legal_actions(self, player):
+        st = self.st
+        if st is None or st.terminal:
+            return []
+        if st.sim is not None and player not in st.pending:
+            return [self.enc.actions.wait]
+        return self.enc.legal_ids(st, player)
+
+    def _apply_action(self, action):
+        st = self.st
+        if st is None:
+            st = self.get_game().deal(action)
+            self.box.st = st
+            self.box.trail = Trail(self.enc, st)
+            return
+        p = st.pending[0]
+        self.trail.acted(p, action)
+        st.apply_action(self.enc.actions.to_action(action), p)
+        self.trail.after(st)
+
+    def _apply_actions(self, actions):
+        st = self.st
+        to_action = self.enc.actions.to_action
+        for q in list(st.pending):
+            self.trail.acted(q, actions[q])
+            st.apply_action(to_action(actions[q]), q)
+            if st.terminal or st.sim is None:
+                break
+        self.trail.after(st)
+
+    def resample_from_infostate(self, player, sampler=None):
+        """A state ``player`` cannot tell from this one (:meth:`State.determinize` from their
+        seat, seeded from ``sampler`` when it is a ``random.Random``-like object with
+        ``randrange``, else from the state).  The other seats' trails keep their own actions
+        and what they see in the new world.  Used by :func:`resampler` for OpenSpiel's
+        ISMCTS bot."""
+        st = self.st
+        if st is None or st.terminal:
+            return self.clone()
+        rng = sampler if hasattr(sampler, "randrange") else st.decisions * 7919 + player
+        world = st.determinize(player, rng)
+        trail = self.trail.copy()
+        for p in range(st.n):
+            if p != player:
+                trail.seen[p] = self.enc.seen_cards(world, p)
+        out = self.get_game().new_initial_state()
+        out.box = _Box(self.box.short, world, trail)
+        return out
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        return self.enc.actions.words(action)
+
+    def is_terminal(self):
+        return self.st is not None and self.st.terminal
+
+    def returns(self):
+        return [0.0] * self.enc.cg.n if self.st is None else self.st.returns()
+
+    def rewards(self):
+        return self.returns()
+
+    def __str__(self):
+        if self.st is None:
+            return "(before the deal)"
+        return json.dumps(self.st.to_json(), sort_keys=True)
+
+
+def resampler(seed: int = 0):
+    """A resampling function for OpenSpiel's ISMCTS bot (``bot.set_resampler(resampler())``):
+    each call deals the hidden cards again from the searching seat's view."""
+    import random
+    rng = random.Random(f"rulelang:ismcts:{seed}")
+
+    def resample(state, player):
+        return state.resample_from_infostate(player, rng)
+    return resample
+
+
+def _game_by_name(short: str, seed: int, deals: int):
+    """The game registered as ``short`` (for pickle: in this process, after :func:`load_game`)."""
+    return pyspiel.load_game(short, {"seed": seed, "deals": deals})
+
+
+class RulelangObserver:
+    """The PyObserver of a rulelang game: the observation (``perfect_recall`` false) or the
+    information state (true) of :mod:`rulelang.ai.tensors`."""
+
+    def __init__(self, enc, recall: bool):
+        self.enc = enc
+        self.recall = recall
+        pieces = list(enc.pieces)
+        if recall:
+            pieces += [("seen", enc.d), ("my_actions", enc.actions.size)]
+        self.tensor = np.zeros(sum(s for _n, s in pieces), np.float32)
+        self.dict = {}
+        at = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[at:at + size]
+            at += size
+
+    def set_from(self, state, player):
+        if state.st is None:
+            self.tensor.fill(0)
+        elif self.recall:
+            self.tensor[:] = state.trail.tensor(state.st, player)
+        else:
+            self.tensor[:] = self.enc.observation(state.st, player)
+
+    def string_from(self, state, player):
+        if state.st is None:
+            return "(before the deal)"
+        if self.recall:
+            return state.trail.string(state.st, player)
+        return self.enc.observation_string(state.st, player)

@@ -1,0 +1,243 @@
+"""Any rule file as a PettingZoo AEC environment (needs the ``ai`` extra:
+``pip install 'rulelang[ai]'``).
+
+:func:`env` returns a :class:`RulelangEnv`::
+
+    from rulelang.ai.pettingzoo import env
+    e = env("examples/crazy_eights.cardrules", players=2)
+    e.reset(seed=1)
+
+* Agents ``player_1`` ... ``player_N``; ``agent_selection`` is the seat that must decide (the
+  rules say who: turns need not go round).
+* Observation of an agent: ``{"observation": float32 tensor, "action_mask": int8 mask}``, the
+  tensor of :mod:`rulelang.ai.tensors` (the same as OpenSpiel's observation tensor) and the mask over
+  the global action ids (``Discrete`` action space of the same size).
+* A simultaneous decision (``simultaneously choose``): the seats that decide act one after the
+  other in the AEC cycle; each choice stays secret (no seat's observation shows another's
+  pending choice) and the rules go on when the last one has chosen.
+* Rewards at the end: +1 each winner, -1 each other seat, 0 with no winner.  A game that cannot
+  go on (a rule problem, the step budget spent) ends with 0 for everyone and its problem in
+  ``infos[agent]["problem"]``.
+* ``reset(seed=s)`` seeds the sequence of deals: the k-th game after it is a rulelang game whose
+  seed is drawn from ``random.Random(s)``; the same seed replays the same games.
+
+:func:`parallel_env` returns a :class:`RulelangParallelEnv`, PettingZoo's other form: every
+agent acts at every step, in one dict.
+
+* ``agents`` is every seat while the game goes on, ``[]`` once it is over.
+* At a step the seats that must decide (one at a turn-based decision, several at a
+  ``simultaneously choose``) act together: their actions are applied in seat order and the
+  rules go on.  The others' actions are not used: their mask allows only ``wait`` (the last
+  action id, as at OpenSpiel's simultaneous nodes), and whatever they send is ignored.
+* An action outside the deciding seat's mask ends the game (PettingZoo's convention for
+  illegal moves): that seat gets -1, the others 0, and ``infos[agent]["illegal"]`` is True
+  for it.  A deciding seat that sends no action at all is an error (KeyError).
+* Observations, rewards at the end, ``infos[agent]["problem"]`` and seeding are as in the AEC
+  env; ``rewards`` is 0 at every step but the last.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from rulelang.ai.tensors import encoding, load_compiled
+
+
+def env(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+        render_mode: Optional[str] = None) -> "RulelangEnv":
+    """The AEC environment of the rule file at ``path`` for ``players`` players (default: the
+    fewest it allows), with ``options`` set as by ``--set``."""
+    return RulelangEnv(path, players, options, render_mode)
+
+
+def parallel_env(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+                 render_mode: Optional[str] = None) -> "RulelangParallelEnv":
+    """The parallel environment of the rule file at ``path`` (arguments as for :func:`env`)."""
+    return RulelangParallelEnv(path, players, options, render_mode)
+
+
+class _Common:
+    """What both environments share: the compiled game, its encoding, agents and spaces, the
+    observation of a seat, the sequence of deals and ``render``."""
+
+    def _setup(self, path, players, options, render_mode):
+        self.cg = load_compiled(path, players, options)
+        self.enc = encoding(self.cg)
+        n = self.cg.n
+        self.possible_agents = [f"player_{i + 1}" for i in range(n)]
+        self.seat = {a: i for i, a in enumerate(self.possible_agents)}
+        size, actions = self.enc.size, self.enc.actions.size
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.render_mode = render_mode
+        self._deals = random.Random(0)
+        self.state_ = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def _mask(self, seat: int):
+        """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide)."""
+        st = self.state_
+        mask = np.zeros(self.enc.actions.size, dtype=np.int8)
+        if not st.terminal and seat in st.pending:
+            mask[self.enc.legal_ids(st, seat)] = 1
+        return mask
+
+    def observe(self, agent):
+        seat = self.seat[agent]
+        obs = np.asarray(self.enc.observation(self.state_, seat), dtype=np.float32)
+        return {"observation": obs, "action_mask": self._mask(seat)}
+
+    def _new_game(self, seed):
+        if seed is not None:
+            self._deals = random.Random(seed)
+        self.state_ = self.cg.new_game(seed=self._deals.randrange(1 << 31))
+
+    def _problem(self) -> dict:
+        st = self.state_
+        return {"problem": st.problem} if st.terminal and st.problem is not None else {}
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        st = self.state_
+        seat = st.current_player() if not st.terminal else 0
+        text = json.dumps(st.observation(max(seat, 0)), ensure_ascii=False)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self.state_ = None
+
+
+class RulelangEnv(_Common, AECEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, path: str, players: Optional[int] = None,
+                 options: Optional[dict] = None, render_mode: Optional[str] = None):
+        super().__init__()
+        self._setup(path, players, options, render_mode)
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._after_move()
+
+    def _after_move(self):
+        st = self.state_
+        if st.terminal:
+            ret = st.returns()
+            for a in self.agents:
+                self.rewards[a] = float(ret[self.seat[a]])
+                self.terminations[a] = True
+                self.infos[a] = self._problem()
+            if getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[st.pending[0]]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.state_
+        seat = self.seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        st.apply_action(self.enc.actions.to_action(int(action)), seat)
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class RulelangParallelEnv(_Common, ParallelEnv):
+    metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_parallel_v0"}
+
+    def __init__(self, path: str, players: Optional[int] = None,
+                 options: Optional[dict] = None, render_mode: Optional[str] = None):
+        self._setup(path, players, options, render_mode)
+        self.agents = []
+
+    def _wait_mask(self):
+        mask = np.zeros(self.enc.actions.size, dtype=np.int8)
+        mask[self.enc.actions.wait] = 1
+        return mask
+
+    def _observations(self) -> dict:
+        st = self.state_
+        out = {}
+        for a in self.possible_agents:
+            o = self.observe(a)
+            if not st.terminal and self.seat[a] not in st.pending:
+                o["action_mask"] = self._wait_mask()
+            out[a] = o
+        return out
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        st = self.state_
+        agents = self.agents
+        if not agents:
+            raise ValueError("the game is over: call reset()")
+        deciding = [self.possible_agents[q] for q in sorted(st.pending)]
+        illegal = None
+        for a in deciding:
+            aid = int(actions[a])
+            if not (0 <= aid < self.enc.actions.size and self._mask(self.seat[a])[aid]):
+                illegal = a
+                break
+        if illegal is None:
+            moves = [(self.seat[a], self.enc.actions.to_action(int(actions[a])))
+                     for a in deciding]
+            for seat, action in moves:
+                st.apply_action(action, seat)
+                if st.terminal:
+                    break
+        over = st.terminal or illegal is not None
+        if illegal is not None:
+            rewards = {a: -1.0 if a == illegal else 0.0 for a in agents}
+            infos = {a: {"illegal": a == illegal} for a in agents}
+        elif over:
+            ret = st.returns()
+            rewards = {a: float(ret[self.seat[a]]) for a in agents}
+            infos = {a: self._problem() for a in agents}
+        else:
+            rewards = {a: 0.0 for a in agents}
+            infos = {a: {} for a in agents}
+        obs = self._observations()
+        if over and not st.terminal:
+            for o in obs.values():
+                o["action_mask"][:] = 0
+        terminations = {a: over for a in agents}
+        truncations = {a: False for a in agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos

@@ -1,0 +1,367 @@
+"""Fixed-size numbers for learning agents: observation tensors, a global action space, and the
+information state of one seat.  Shared by the OpenSpiel and PettingZoo adapters
+(:mod:`rulelang.ai.openspiel`, :mod:`rulelang.ai.pettingzoo`); see ``docs/ai.md``.
+
+Everything here is derived from the rules (zones and their visibility, variables and their
+types, the alternatives of the rules' choices) for one number of players, so the sizes are fixed
+per (rule file, options, player count).  Plain Python lists of floats: this module imports no
+numpy, the adapters turn the lists into arrays.
+
+**Observation of seat p** (:meth:`Encoding.observation`), in this order:
+
+* for each zone, in the order the rules declare them (a zone of each player once per seat, seat 1
+  first): ``size`` (1 number: how many cards, 0 when the rules hide the size), ``cards`` (one
+  number per distinct card name: how many of that card lie there, only when p may see the whole
+  zone: ``face up``, or p's own ``owner`` zone) and ``top`` (one-hot over the distinct card names:
+  the top card, when p may see it: a ``top face up`` pile or a zone p may see whole);
+* for each variable (each player's copy of a per-player variable): a number, a yes/no as 0/1,
+  a card / player / suit / symbol / zone as a one-hot with a last place for "none"
+  (variables are public in rulelang);
+* ``seat``: one-hot of p; ``turn``: one-hot of whose turn it is; ``to_decide``: the seats that
+  must decide now (several at a simultaneous decision);
+* ``phase``: one-hot of the rule that asks the pending decision (the innermost running rule);
+* ``choices``: for each alternative of the rules' choices (``play``, ``draw``...), 1 when p may
+  take it now (it is p's decision and some legal action is that alternative);
+* ``terminal``: 1 when the game is over.
+
+Nothing hidden from p enters it: a card is counted only in a zone p may see, a top only where p
+may see the top, and the rest is sizes and public values, so the tensor is the same in every
+world :meth:`rulelang.engine.runtime.State.determinize` deals for p (``tests/test_ai.py`` checks it).
+
+**Action ids** (:class:`ActionSpace`): each alternative of the rules (numbered as the rules list
+them) owns a block of ids, one per value it can take: one id for an alternative without a value,
+one per card of the deck (each copy its own id: the card's number in the deal order), one per
+player, suit or rank number, and for ``number n from A to B`` one per number up to B when A and
+B are written as numbers, else 1024.  Id = block start + value.  A last id, ``wait``, is the
+no-op of a seat that has nothing to decide at a simultaneous decision (OpenSpiel asks every seat).
+
+**Information state** (:class:`Trail`): the observation, plus every distinct card the seat has
+ever seen (in a zone it could see, or on top of a pile) and how often it has taken each action.
+The string form adds the seat's own actions in order, with the move number of each.
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from rulelang.syntax import ast as A
+from rulelang.check.checker import CARD, FLAG, PLAYER, SUIT, SYMBOL, ZONE
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+
+
+def _walk(x, out: list):
+    """Every AST node under ``x`` (attrs classes, tuples and lists)."""
+    if isinstance(x, (tuple, list)):
+        for y in x:
+            _walk(y, out)
+        return
+    fields = getattr(type(x), "__attrs_attrs__", None)
+    if fields is None:
+        return
+    out.append(x)
+    for f in fields:
+        _walk(getattr(x, f.name), out)
+
+
+def rule_nodes(cg) -> list:
+    """Every node of the rules the compiled game runs (its rules and its endings)."""
+    out: list = []
+    for r in cg.model.rules.values():
+        _walk(r.decl, out)
+    for e, _ctx, _body in cg.model.endings:
+        _walk(e, out)
+    return out
+
+
+def has_simultaneous(cg) -> bool:
+    """Whether the rules ever ask several seats to choose together."""
+    return any(ch.simultaneous for _alt, ch in cg.model.alternatives)
+
+
+def zero_sum(cg) -> bool:
+    """Whether the returns (+1 each winner, -1 each other seat, 0 with no winner) always add up
+    to 0: two players, and every ``end game`` names one winner or loser, or no winner (a score
+    ending can tie, and then both players win)."""
+    if cg.n != 2:
+        return False
+    return all(node.kind in ("winner", "loser", "draw")
+               for node in rule_nodes(cg) if isinstance(node, A.EndGame))
+
+
+class ActionSpace:
+    """The fixed global action ids of one compiled game (see the module's doc)."""
+
+    def __init__(self, cg):
+        self.cg = cg
+        n_cards = len(cg.card_names)
+        ranks = max(cg.model.ranks.values(), default=0) + 1
+        self.widths = []
+        for alt in cg.alternatives:
+            kind = alt.kind if alt is not None else None
+            if kind is None:
+                w = 1
+            elif kind == "card":
+                w = max(1, n_cards)
+            elif kind == "player":
+                w = cg.n
+            elif kind == "suit":
+                w = max(1, len(cg.model.suits))
+            elif kind == "rank":
+                w = ranks
+            elif kind == "place":               # a place in a zone: below the number of cards
+                w = max(1, n_cards)
+            else:
+                w = VALUE_MASK + 1
+                node = cg.model.alternatives[self.widths.__len__()][0].param
+                if isinstance(node.source, A.Int) and isinstance(node.high, A.Int):
+                    w = max(1, min(VALUE_MASK, node.high.value) + 1)
+            self.widths.append(w)
+        self.offsets = []
+        k = 0
+        for w in self.widths:
+            self.offsets.append(k)
+            k += w
+        self.wait = k                    # the no-op at a simultaneous decision
+        seen: dict = {}
+        self.copy_of = []                # card number -> how many cards of its name come before
+        for nm in cg.card_names:
+            self.copy_of.append(seen.get(nm, 0))
+            seen[nm] = seen.get(nm, 0) + 1
+        self.size = k + 1
+
+    def to_id(self, action: int) -> int:
+        """The global id of a rulelang action (``alternative * 1024 + value``)."""
+        alt = action >> ACTION_SHIFT
+        v = action & VALUE_MASK
+        if v >= self.widths[alt]:
+            raise ValueError(f"action {action} is outside the action space")
+        return self.offsets[alt] + v
+
+    def to_action(self, aid: int) -> int:
+        """The rulelang action of a global id (not ``wait``)."""
+        if not 0 <= aid < self.wait:
+            raise ValueError(f"action id {aid} is not an action of the rules")
+        lo, hi = 0, len(self.offsets) - 1
+        while lo < hi:                   # the last block starting at or before aid
+            mid = (lo + hi + 1) // 2
+            if self.offsets[mid] <= aid:
+                lo = mid
+            else:
+                hi = mid - 1
+        return (lo << ACTION_SHIFT) + aid - self.offsets[lo]
+
+    def words(self, aid: int) -> str:
+        """The action in words; a card of which the deck has several copies is told apart by
+        its copy number (``play 7♥ (copy 2)``), so that distinct ids have distinct words."""
+        if aid == self.wait:
+            return "wait"
+        action = self.to_action(aid)
+        text = self.cg.action_to_string(action)
+        if self.cg.alternatives[action >> ACTION_SHIFT].kind == "card":
+            copy = self.copy_of[action & VALUE_MASK]
+            if copy:
+                text += f" (copy {copy + 1})"
+        return text
+
+
+class Encoding:
+    """The observation tensor of one compiled game (see the module's doc for the layout)."""
+
+    def __init__(self, cg):
+        self.cg = cg
+        self.actions = ActionSpace(cg)
+        distinct: dict = {}
+        for nm in cg.card_names:
+            distinct.setdefault(nm, len(distinct))
+        self.names = list(distinct)
+        self.card_index = [distinct[nm] for nm in cg.card_names]
+        d = self.d = len(self.names)
+        n = cg.n
+        pieces = []                      # (name, size)
+        self.zone_at = []
+        for zi, (name, owner, _vis, _sh) in enumerate(cg.zone_info):
+            key = name if owner < 0 else f"{name}/{owner + 1}"
+            self.zone_at.append(sum(s for _n, s in pieces))
+            pieces += [(f"{key}:size", 1), (f"{key}:cards", d), (f"{key}:top", d)]
+        self.var_at = []
+        self.var_width = []
+        for name, owner, typ in cg.var_info:
+            key = name if owner < 0 else f"{name}/{owner + 1}"
+            w = self._var_width(typ)
+            self.var_at.append(sum(s for _n, s in pieces))
+            self.var_width.append(w)
+            pieces.append((f"var {key}", w))
+        self.procs = len(cg.procs)
+        self.alts = len(cg.alternatives)
+        pieces += [("seat", n), ("turn", n), ("to_decide", n), ("phase", self.procs),
+                   ("choices", self.alts), ("terminal", 1)]
+        self.pieces = pieces
+        self.size = sum(s for _n, s in pieces)
+        self.tail = self.size - (3 * n + self.procs + self.alts + 1)
+
+    def _var_width(self, typ) -> int:
+        cg = self.cg
+        if typ == CARD:
+            return self.d + 1
+        if typ == PLAYER:
+            return cg.n + 1
+        if typ == SUIT:
+            return len(cg.model.suits) + 1
+        if typ == SYMBOL:
+            return len(cg.model.symbols) + 1
+        if typ == ZONE:
+            return len(cg.zone_info) + 1
+        return 1
+
+    def observation(self, st, seat: int) -> list:
+        """The observation tensor of ``seat`` (0-based) as a list of floats."""
+        cg = self.cg
+        out = [0.0] * self.size
+        ci = self.card_index
+        d = self.d
+        for zi, (_name, owner, vis, size_hidden) in enumerate(cg.zone_info):
+            at = self.zone_at[zi]
+            cards = st.zones[zi]
+            whole = vis == "everyone" or (vis == "owner" and owner == seat)
+            if whole or vis == "top" or not size_hidden:
+                out[at] = float(len(cards))
+            if whole:
+                for c in cards:
+                    out[at + 1 + ci[c]] += 1.0
+            if cards and (whole or vis == "top"):
+                out[at + 1 + d + ci[cards[-1]]] = 1.0
+        for i, (_name, _owner, typ) in enumerate(cg.var_info):
+            at, w = self.var_at[i], self.var_width[i]
+            v = st.vars[i]
+            if w == 1:
+                out[at] = float(v)
+            else:
+                if typ == CARD and 0 <= v < len(ci):
+                    v = ci[v]
+                out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
+        n = cg.n
+        k = self.tail
+        out[k + seat] = 1.0
+        if not st.terminal:
+            out[k + n + st.cur] = 1.0
+            for q in st.current_players():
+                out[k + 2 * n + q] = 1.0
+            if st.stack:
+                out[k + 3 * n + st.stack[-1][0]] = 1.0
+            if seat in st.current_players():
+                base = k + 3 * n + self.procs
+                for a in st.legal_actions(seat):
+                    out[base + (a >> ACTION_SHIFT)] = 1.0
+        else:
+            out[-1] = 1.0
+        return out
+
+    def observation_string(self, st, seat: int) -> str:
+        """What ``seat`` sees as text (:meth:`State.observation`, as sorted JSON)."""
+        return json.dumps(st.observation(seat), sort_keys=True, ensure_ascii=False)
+
+    def legal_ids(self, st, seat: int) -> list:
+        """The global ids of ``seat``'s legal actions now, ascending."""
+        to_id = self.actions.to_id
+        return sorted(to_id(a) for a in st.legal_actions(seat))
+
+    def seen_cards(self, st, seat: int) -> int:
+        """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
+        bits = 0
+        ci = self.card_index
+        for zi, (_name, owner, vis, _sh) in enumerate(self.cg.zone_info):
+            cards = st.zones[zi]
+            if vis == "everyone" or (vis == "owner" and owner == seat):
+                for c in cards:
+                    bits |= 1 << ci[c]
+            elif vis == "top" and cards:
+                bits |= 1 << ci[cards[-1]]
+        return bits
+
+
+class Trail:
+    """What each seat remembers: the cards it has seen and its own actions (for the information
+    state).  Update with :meth:`after` after every action; :meth:`copy` for clones."""
+
+    __slots__ = ("enc", "seen", "mine", "moves")
+
+    def __init__(self, enc: Encoding, st=None):
+        self.enc = enc
+        n = enc.cg.n
+        self.seen = [0] * n
+        self.mine: list = [[] for _ in range(n)]    # (move number, action id) per seat
+        self.moves = 0
+        if st is not None:
+            self.look(st)
+
+    def copy(self) -> "Trail":
+        t = Trail.__new__(Trail)
+        t.enc = self.enc
+        t.seen = self.seen[:]
+        t.mine = [m[:] for m in self.mine]
+        t.moves = self.moves
+        return t
+
+    def look(self, st) -> None:
+        for p in range(self.enc.cg.n):
+            self.seen[p] |= self.enc.seen_cards(st, p)
+
+    def acted(self, seat: int, aid: int) -> None:
+        self.mine[seat].append((self.moves, aid))
+
+    def after(self, st) -> None:
+        """One move is over (all the actions of a simultaneous decision count as one)."""
+        self.moves += 1
+        self.look(st)
+
+    def to_json(self) -> dict:
+        return {"seen": self.seen, "mine": self.mine, "moves": self.moves}
+
+    @classmethod
+    def from_json(cls, enc: Encoding, d: dict) -> "Trail":
+        t = cls(enc)
+        t.seen = list(d["seen"])
+        t.mine = [[tuple(x) for x in m] for m in d["mine"]]
+        t.moves = d["moves"]
+        return t
+
+    # ---- the information state ----
+    def size(self) -> int:
+        return self.enc.size + self.enc.d + self.enc.actions.size
+
+    def tensor(self, st, seat: int) -> list:
+        enc = self.enc
+        out = enc.observation(st, seat)
+        bits = self.seen[seat]
+        out.extend(float(bits >> i & 1) for i in range(enc.d))
+        counts = [0.0] * enc.actions.size
+        for _m, aid in self.mine[seat]:
+            counts[aid] += 1.0
+        out.extend(counts)
+        return out
+
+    def string(self, st, seat: int) -> str:
+        enc = self.enc
+        bits = self.seen[seat]
+        seen = [enc.names[i] for i in range(enc.d) if bits >> i & 1]
+        mine = " ".join(f"{m}:{aid}" for m, aid in self.mine[seat])
+        return (f"{enc.observation_string(st, seat)}\nseen: {' '.join(seen)}\n"
+                f"my moves: {mine}")
+
+
+def encoding(cg) -> Encoding:
+    """The encoding of a compiled game, made once."""
+    enc = getattr(cg, "_ai_encoding", None)
+    if enc is None:
+        enc = Encoding(cg)
+        cg._ai_encoding = enc
+    return enc
+
+
+def load_compiled(path: str, players: Optional[int] = None, options: Optional[dict] = None):
+    """The compiled game of a rule file for ``players`` (default: the fewest it allows)."""
+    from rulelang.compile.loader import load
+    game = load(path, {k: str(v) if not isinstance(v, str) else v
+                       for k, v in (options or {}).items()})
+    n = players if players is not None else game.players[0]
+    return game.compiled(n)

@@ -1,0 +1,2 @@
+"""Syntax tree to diagnostics and a resolved model: names, kinds, variants, constant arithmetic.
+"""

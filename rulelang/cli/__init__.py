@@ -1,0 +1,3 @@
+"""The command line: commands, rendering of games and diagnostics, highlighting, the designer's
+workbench and its reports. The only place that prints.
+"""

@@ -1,0 +1,444 @@
+"""Balance reports shown: on the terminal (rich) and as a self-contained HTML page (matplotlib).
+
+The terminal report draws its key plot, the win rate of each seat with its 95% interval, as
+rich bars; the length of the games as a small histogram.  :func:`write_html` needs matplotlib
+(``pip install 'rulelang[report]'``): the plots are embedded as base64 PNG, so the page is one
+file that can be mailed or committed.  matplotlib is imported only there.
+"""
+from __future__ import annotations
+
+import html
+import os
+from typing import Optional
+
+from rich.bar import Bar
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+
+class ReportUnavailable(Exception):
+    """matplotlib is not installed."""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _heading(r: dict, label: Optional[str] = None) -> Text:
+    k = r["games"]
+    head = Text((label + ": " if label else "") + r["game"], style="bold")
+    head.append(f" — {k} games, {r['players']} players, seeds {r['seed']}..{r['seed'] + k - 1}, "
+                f"agents {', '.join(r['agents'])}")
+    if r.get("options"):
+        head.append("\noptions: " + ", ".join(f"{a}={b}" for a, b in r["options"].items()),
+                    style="dim")
+    if r.get("interrupted"):
+        head.append(f"\ninterrupted: {k} of {r['requested']} games played", style="yellow")
+    return head
+
+
+def seats_table(r: dict) -> Table:
+    """Wins per seat with the 95% Wilson interval drawn as a bar (the key plot)."""
+    top = max([s["ci95"][1] for s in r["seats"]] + [0.05])
+    t = Table(title=None, show_edge=False, pad_edge=False)
+    t.add_column("seat")
+    t.add_column("agent")
+    t.add_column("wins", justify="right")
+    t.add_column("win rate", justify="right")
+    t.add_column("95% interval", justify="right")
+    t.add_column(f"0 {'─' * 10} {_pct(top)}", no_wrap=True)
+    for s in r["seats"]:
+        lo, hi = s["ci95"]
+        wins = str(s["wins"]) + (f" (+{s['shared_wins']} shared)" if s["shared_wins"] else "")
+        t.add_row(f"seat {s['seat']}", s["agent"], wins, _pct(s["win_rate"]),
+                  f"{_pct(lo)}–{_pct(hi)}",
+                  Bar(size=top, begin=lo, end=hi, width=28, color="cyan"))
+    return t
+
+
+def _seat_line(r: dict) -> Text:
+    t = r.get("seat_advantage")
+    if t is None:
+        return Text("seat advantage: no game had a sole winner, nothing to test", style="dim")
+    if t["significant"]:
+        best = max(r["seats"], key=lambda s: s["wins"])
+        line = Text(f"seat advantage: significant, seat {best['seat']} wins most ", style="bold")
+    else:
+        line = Text("seat advantage: not significant ")
+    line.append(f"({t['test']} over {t['games']} games with one winner, {_p(t['p_value'])})",
+                style="dim")
+    return line
+
+
+def _ends_line(r: dict) -> Text:
+    return Text(f"draws {r['draws']}   shared wins {r['shared_wins']}   "
+                f"no winner {r['no_winner']} (draws and failed games)   "
+                f"failed {r['errors']} (of them stopped by the step budget {r['budget_stops']})")
+
+
+def length_table(r: dict) -> Table:
+    t = Table(show_edge=False, pad_edge=False)
+    t.add_column("per game")
+    for c in ("mean", "median", "p10", "p90", "max"):
+        t.add_column(c, justify="right")
+    for what in ("decisions", "turns"):
+        d = r["length"][what]
+        t.add_row(what, f"{d['mean']:.1f}", f"{d['median']:g}", f"{d['p10']:g}",
+                  f"{d['p90']:g}", str(d["max"]))
+    return t
+
+
+def length_histogram(r: dict, width: int = 40) -> Table:
+    """Decisions per game as a horizontal histogram."""
+    h = r["length"]["decisions"]["histogram"]
+    edges, counts = list(h["edges"]), list(h["counts"])
+    while len(counts) > 10:              # the terminal gets ten rows at most
+        counts = [sum(counts[i:i + 2]) for i in range(0, len(counts), 2)]
+        edges = edges[::2] + ([edges[-1]] if (len(edges) - 1) % 2 else [])
+    h = {"edges": edges, "counts": counts}
+    t = Table(show_edge=False, pad_edge=False, show_header=True)
+    t.add_column("decisions")
+    t.add_column("games", justify="right")
+    t.add_column("", no_wrap=True)
+    top = max(h["counts"] or [1])
+    for i, c in enumerate(h["counts"]):
+        lo, hi = h["edges"][i], h["edges"][i + 1] - 1
+        t.add_row(f"{lo}–{hi}" if hi > lo else str(lo), str(c),
+                  Bar(size=top, begin=0, end=c, width=width, color="green"))
+    return t
+
+
+def _shorten(text: str, k: int = 48) -> str:
+    return text if len(text) <= k else text[:k - 1] + "…"
+
+
+def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
+    """Coverage rows; the place is a line number when every row is in one file (named above
+    the table), file:line when a variant and its base both have rows."""
+    rows = (r.get("coverage") or [])[:limit]
+    one_file = len({x["file"] for x in rows}) <= 1
+
+    def where(x):
+        return str(x["line"]) if one_file else f"{os.path.basename(x['file'])}:{x['line']}"
+
+    def widest(texts, least):
+        return max([least] + [len(x) for x in texts])
+    t = Table(show_edge=False, pad_edge=False)
+    t.add_column("ran", justify="right", no_wrap=True,
+                 min_width=widest([str(x["taken"]) for x in rows], 3))
+    t.add_column("in games", justify="right", no_wrap=True,
+                 min_width=widest([str(x["games"]) for x in rows], 8))
+    t.add_column("line" if one_file else "where", justify="right" if one_file else "left",
+                 no_wrap=True, min_width=widest([where(x) for x in rows], 4))
+    t.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=14)
+    t.add_column("the line", no_wrap=True, overflow="ellipsis", max_width=48)
+    for row in rows:
+        style = "bold red" if row["taken"] == 0 else None
+        t.add_row(str(row["taken"]), str(row["games"]), where(row), row["rule"],
+                  _shorten(row.get("source") or row["what"]), style=style)
+    return t
+
+
+def stats_renderable(r: dict):
+    """The whole report for the terminal."""
+    parts = [_heading(r), Text(""), seats_table(r), _seat_line(r), _ends_line(r), Text(""),
+             length_table(r), Text(""), length_histogram(r), Text("")]
+    d = r["decisions"]
+    parts.append(Text(f"decisions: {d['branching']:.2f} legal choices on average (branching); "
+                      f"{_pct(d['forced_share'])} forced (one legal choice)"))
+    if "coverage" in r:
+        never = r["never_run"]
+        total = len(r["coverage"])
+        parts.append(Text(""))
+        parts.append(Text(f"rule coverage: {total - never} of {total} rules, alternatives, "
+                          f"branches and endings ran; {never} never ran"
+                          + (" (listed first)" if never else "")
+                          + (f"; lines of {r['coverage'][0]['file']}"
+                             if len({x["file"] for x in r["coverage"]}) == 1 else ""),
+                          style="bold red" if never else "bold"))
+        parts.append(coverage_table(r))
+    parts.append(Text(f"{r['games_per_second']:.0f} games/s ({r['seconds']:.2f} s, "
+                      f"{r['workers']} worker{'s' if r['workers'] != 1 else ''})", style="dim"))
+    return Group(*parts)
+
+
+def compare_renderable(c: dict, label_a: str, label_b: str):
+    """Two reports side by side and their differences, on one screen."""
+    a, b = c["a"], c["b"]
+    head = Group(_heading(a, "A"), _heading(b, "B"))
+    side = Table(show_edge=False, pad_edge=False)
+    for name in ("", "A", "B", "B − A", "95% interval", "p", "p<.05"):
+        side.add_column(name, justify="left" if not name else "right", no_wrap=True)
+    for d in c["differences"]:
+        is_rate = "share" in d["what"] or "rate" in d["what"]
+        fmt = _pct if is_rate else (lambda x: f"{x:.1f}")
+        diff = d["difference"]
+        if is_rate:
+            dtxt = f"{100 * diff:+.1f} pts"
+        else:
+            rel = d.get("relative")
+            dtxt = f"{diff:+.1f}" + (f" {100 * rel:+.0f}%" if rel is not None else "")
+        ci = d.get("ci95")
+        p = d["p_value"]
+        what = _SHORT.get(d["what"], d["what"]).replace(" win rate", " wins")
+        side.add_row(what, fmt(d["a"]), fmt(d["b"]), dtxt,
+                     f"{ci[0]:+.1f} {ci[1]:+.1f}" if ci else "",
+                     "<0.001" if p < 0.001 else f"{p:.3f}",
+                     Text("yes", style="bold") if d["significant"] else Text("no", style="dim"))
+    lines = [head, Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
+             Text("lengths: Welch's t-test; rates and shares: two-proportion z-test; "
+                  "significant: p < 0.05", style="dim"), Text("")]
+    for key, r in (("A", a), ("B", b)):
+        line = _seat_line(r)
+        lines.append(Text(f"{key}: ") + line)
+    cov = c.get("coverage") or {}
+    for side, other, items in (("A", "B", cov.get("only_a") or []), ("B", "A", cov.get("only_b") or [])):
+        if items:
+            lines.append(Text(""))
+            lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
+            for e in items[:12]:
+                lines.append(Text(f"  {e['file']}:{e['line']}  {e['rule']}: {e['what']}  "
+                                  f"({e['taken']} times)"))
+            if len(items) > 12:
+                lines.append(Text(f"  ... and {len(items) - 12} more"))
+    lines.append(Text(""))
+    lines.append(Text("in short: " + verdict(c), style="bold"))
+    return Group(*lines)
+
+
+_SHORT = {"mean decisions per game": "decisions/game", "mean turns per game": "turns/game",
+          "share of draws": "draws", "share of shared wins": "shared wins",
+          "share of games stopped by the step budget": "budget stops"}
+
+
+def verdict(c: dict) -> str:
+    """One sentence on what differs significantly."""
+    said = []
+    for d in c["differences"]:
+        if not d["significant"]:
+            continue
+        if d["what"].startswith("mean decisions"):
+            rel = d.get("relative")
+            word = "shorter" if d["difference"] < 0 else "longer"
+            said.append(f"B's games are {abs(100 * rel):.0f}% {word} in decisions" if rel
+                        else f"B's games are {word}")
+        elif "win rate" in d["what"]:
+            said.append(f"{d['what']} {'drops' if d['difference'] < 0 else 'rises'} "
+                        f"from {_pct(d['a'])} to {_pct(d['b'])}")
+        elif d["what"].startswith("share"):
+            said.append(f"{d['what']} {_pct(d['a'])} → {_pct(d['b'])}")
+    cov = c.get("coverage") or {}
+    if cov.get("only_a"):
+        n = len(cov["only_a"])
+        said.append(f"{n} place{'s' if n != 1 else ''} of the rules that ran in A never ran in B")
+    if cov.get("only_b"):
+        n = len(cov["only_b"])
+        said.append(f"{n} place{'s' if n != 1 else ''} of the rules ran only in B")
+    sa, sb = c["a"].get("seat_advantage"), c["b"].get("seat_advantage")
+    if sa and sb and sa["significant"] != sb["significant"]:
+        said.append("a seat advantage in A is gone in B" if sa["significant"]
+                    else "B has a seat advantage that A has not")
+    return "; ".join(said) + "." if said else "no significant difference at the 5% level."
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------
+
+def _pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ReportUnavailable("--report needs matplotlib, an optional extra: "
+                                "pip install 'rulelang[report]'") from None
+    return plt
+
+
+def _png(fig) -> str:
+    import base64
+    import io
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def figures(r: dict, plt=None) -> dict:
+    """The report's plots as matplotlib figures: ``length``, ``seats``, ``coverage``."""
+    plt = plt or _pyplot()
+    figs = {}
+    h = r["length"]["decisions"]["histogram"]
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    if h["counts"]:
+        widths = [h["edges"][i + 1] - h["edges"][i] for i in range(len(h["counts"]))]
+        ax.bar(h["edges"][:-1], h["counts"], width=widths, align="edge", color="#4c9a6a",
+               edgecolor="white")
+    d = r["length"]["decisions"]
+    for (x, style, name), height in zip(((d["p10"], ":", "p10"), (d["median"], "-", "median"),
+                                         (d["p90"], ":", "p90")), (0.95, 0.85, 0.95)):
+        ax.axvline(x, color="#333333", linestyle=style, linewidth=1)
+        ax.annotate(f"{name} {x:g}", (x, ax.get_ylim()[1] * height), fontsize=8, ha="left",
+                    xytext=(2, 0), textcoords="offset points")
+    ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
+    ax.set_title(f"{r['game']}: length of {r['games']} games")
+    figs["length"] = fig
+
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * (len(r["seats"]) + 2)))
+    labels, rates, los, his = [], [], [], []
+    for s in r["seats"]:
+        labels.append(f"seat {s['seat']} ({s['agent']})")
+        rates.append(s["win_rate"])
+        los.append(s["win_rate"] - s["ci95"][0])
+        his.append(s["ci95"][1] - s["win_rate"])
+    k = max(1, r["games"])
+    for name, key in (("draws", "draws"), ("shared wins", "shared_wins"),
+                      ("step-budget stops", "budget_stops")):
+        if r[key]:
+            from rulelang.play.stats import wilson
+            lo, hi = wilson(r[key], k)
+            labels.append(name)
+            rates.append(r[key] / k)
+            los.append(r[key] / k - lo)
+            his.append(hi - r[key] / k)
+    y = list(range(len(labels)))[::-1]
+    ax.barh(y, rates, xerr=[los, his], color="#4a7fb5", capsize=4, height=0.6)
+    fair = 1 / max(1, r["players"])
+    ax.axvline(fair, color="#aa3333", linestyle="--", linewidth=1)
+    ax.text(fair, 1.01, " equal chances", fontsize=8, color="#aa3333",
+            transform=ax.get_xaxis_transform(), va="bottom")
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel("share of games (bars: 95% Wilson interval)")
+    ax.set_xlim(0, min(1, max(r + h for r, h in zip(rates, his)) * 1.15 + 0.02))
+    ax.set_title("wins per seat")
+    figs["seats"] = fig
+
+    rows = r.get("coverage")
+    if rows:
+        shown = sorted(rows, key=lambda x: (x["file"], x["line"]))
+        fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.22 * len(shown)))
+        y = list(range(len(shown)))[::-1]
+        per_game = [x["taken"] / k for x in shown]
+        colors = ["#cc3333" if x["taken"] == 0 else "#4a7fb5" for x in shown]
+        left = min([v for v in per_game if v > 0] + [1.0]) / 10
+        ax.barh(y, [v if v > 0 else 0 for v in per_game], left=0, color=colors, height=0.7)
+        ax.set_xscale("log")
+        ax.set_xlim(left=left)
+        for yy, x in zip(y, shown):
+            if x["taken"] == 0:
+                ax.annotate("never ran", (left, yy), fontsize=7, color="#cc3333",
+                            va="center", xytext=(3, 0), textcoords="offset points")
+        ax.set_yticks(y)
+        ax.set_yticklabels([_shorten(f"{x['line']}: {x.get('source') or x['what']}", 44)
+                            for x in shown], fontsize=7)
+        for label, x in zip(ax.get_yticklabels(), shown):
+            if x["taken"] == 0:
+                label.set_color("#cc3333")
+        ax.set_xlabel("times run per game (log scale)")
+        ax.set_title("rule coverage (in file order)")
+        figs["coverage"] = fig
+    return figs
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;
+text-align:right}td.l,th.l{text-align:left}tr.never td{color:#b00;font-weight:bold}
+img{max-width:100%}.dim{color:#777}"""
+
+
+def _table(head, rows, left=()) -> str:
+    h = "".join(f"<th class='{'l' if i in left else ''}'>{html.escape(str(x))}</th>"
+                for i, x in enumerate(head))
+    body = []
+    for row, cls in rows:
+        tds = "".join(f"<td class='{'l' if i in left else ''}'>{html.escape(str(x))}</td>"
+                      for i, x in enumerate(row))
+        body.append(f"<tr class='{cls}'>{tds}</tr>")
+    return f"<table><tr>{h}</tr>{''.join(body)}</table>"
+
+
+def html_page(r: dict) -> str:
+    """The report as one HTML page with its plots embedded."""
+    plt = _pyplot()
+    figs = figures(r, plt)
+    imgs = {name: _png(f) for name, f in figs.items()}
+    for f in figs.values():
+        plt.close(f)
+    e = html.escape
+    k = r["games"]
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(r['game'])}: balance "
+           f"report</title><style>{_CSS}</style></head><body>",
+           f"<h1>{e(r['game'])}: balance report</h1>",
+           f"<p>{k} games, {r['players']} players, seeds {r['seed']}..{r['seed'] + k - 1}, "
+           f"agents {e(', '.join(r['agents']))}"
+           + (f"; options {e(', '.join(f'{a}={b}' for a, b in r['options'].items()))}"
+              if r.get("options") else "") + "</p>"]
+    if r.get("interrupted"):
+        out.append(f"<p><b>Interrupted: {k} of {r['requested']} games played.</b></p>")
+    out.append("<h2>Wins per seat</h2>")
+    out.append(f"<img alt='win rates' src='data:image/png;base64,{imgs['seats']}'>")
+    out.append(_table(["seat", "agent", "wins", "shared wins", "win rate", "95% interval"],
+                      [((f"seat {s['seat']}", s["agent"], s["wins"], s["shared_wins"],
+                         _pct(s["win_rate"]), f"{_pct(s['ci95'][0])} – {_pct(s['ci95'][1])}"), "")
+                       for s in r["seats"]], left=(0, 1)))
+    out.append(f"<p>{e(_seat_line(r).plain)}</p><p>{e(_ends_line(r).plain)}</p>")
+    out.append("<h2>Length</h2>")
+    out.append(f"<img alt='length histogram' src='data:image/png;base64,{imgs['length']}'>")
+    rows = []
+    for what in ("decisions", "turns"):
+        d = r["length"][what]
+        rows.append(((what, f"{d['mean']:.1f}", f"{d['median']:g}", f"{d['p10']:g}",
+                      f"{d['p90']:g}", d["max"]), ""))
+    out.append(_table(["per game", "mean", "median", "p10", "p90", "max"], rows, left=(0,)))
+    d = r["decisions"]
+    out.append(f"<p>Decisions: {d['branching']:.2f} legal choices on average (branching); "
+               f"{_pct(d['forced_share'])} forced (one legal choice).</p>")
+    if "coverage" in r:
+        out.append("<h2>Rule coverage</h2>")
+        out.append(f"<p>{len(r['coverage']) - r['never_run']} of {len(r['coverage'])} rules, "
+                   f"alternatives, branches and endings ran; {r['never_run']} never ran "
+                   f"(listed first, in red).</p>")
+        if "coverage" in imgs:
+            out.append(f"<img alt='coverage' src='data:image/png;base64,{imgs['coverage']}'>")
+        out.append(_table(["ran", "in games", "where", "rule", "the line"],
+                          [((x["taken"], x["games"], f"{x['file']}:{x['line']}", x["rule"],
+                             x.get("source") or x["what"]), "never" if x["taken"] == 0 else "")
+                           for x in r["coverage"]], left=(2, 3, 4)))
+    out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
+               f"{r['workers']} worker{'s' if r['workers'] != 1 else ''}. Made by rulelang stats."
+               "</p></body></html>")
+    return "\n".join(out)
+
+
+def write_html(r: dict, path: str) -> None:
+    page = html_page(r)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(page)
+
+
+def write_compare_html(c: dict, path: str, label_a: str, label_b: str) -> None:
+    """The two reports of a comparison, and the differences, on one page."""
+    e = html.escape
+    diffs = _table(["", "A", "B", "B − A", "test", "p", ""],
+                   [((d["what"], f"{d['a']:.3f}", f"{d['b']:.3f}", f"{d['difference']:+.3f}",
+                      d["test"], f"{d['p_value']:.3g}",
+                      "significant" if d["significant"] else ""), "")
+                    for d in c["differences"]], left=(0, 4))
+    pa, pb = html_page(c["a"]), html_page(c["b"])
+
+    def body(p):
+        return p[p.index("<body>") + 6:p.rindex("</body>")]
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>comparison</title>"
+            f"<style>{_CSS}</style></head><body><h1>A against B</h1>"
+            f"<p>A = {e(label_a)}<br>B = {e(label_b)}</p>{diffs}"
+            f"<p><b>{e(verdict(c))}</b></p><hr><h1>A</h1>{body(pa)}<hr><h1>B</h1>{body(pb)}"
+            f"</body></html>")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(page)

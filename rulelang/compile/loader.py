@@ -1,0 +1,374 @@
+"""Load a rule file from disk: read it and the files it ``extends``, parse, merge, check.
+
+:func:`load` runs the front of the pipeline and returns a :class:`Game`, or raises
+:class:`~rulelang.syntax.diagnostics.RuleFileError` with every diagnostic.  A :class:`Game` compiles
+itself for a number of players on demand (:meth:`Game.compiled`).
+"""
+from __future__ import annotations
+
+import errno
+import functools
+import os
+from importlib import resources
+from typing import Optional
+
+from rulelang.syntax import ast as A
+from rulelang.check.checker import Model, check, merge
+from rulelang.compile.compiler import CompiledGame
+from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
+from rulelang.syntax.parser import parse
+
+MAX_EXTENDS_DEPTH = 16
+
+
+def prelude() -> list[A.Program]:
+    """The parsed prelude files (parsed once per process: the nodes are immutable)."""
+    return list(_prelude())
+
+
+@functools.lru_cache(maxsize=1)
+def _prelude() -> tuple:
+    out = []
+    for entry in sorted(resources.files("rulelang").joinpath("prelude").iterdir(),
+                        key=lambda p: p.name):
+        if entry.name.endswith(".cardrules"):
+            out.append(parse(entry.read_text("utf-8"), "<prelude>"))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading rule files safely (docs/security.md)
+# ---------------------------------------------------------------------------------------------
+
+MAX_FILE_BYTES = 1 << 20            # 1 MiB: the largest rule file read (RL129)
+RULE_SUFFIX = ".cardrules"
+_BOM = b"\xef\xbb\xbf"
+
+_REFUSED = ("`extends` can name only a .cardrules file inside the folder of the file being "
+            "checked (or a folder given with --include)")
+_REFUSED_HINT = ("write the base's path relative to the variant, such as "
+                 "`extends \"base.cardrules\"`; to use a base kept in another folder, name that "
+                 "folder with `--include DIR`")
+
+
+def _refused(name: str, via) -> Diagnostic:
+    """The one diagnostic for every `extends` path that may not be read: it says nothing about
+    the file system (not whether the path exists, not what it is)."""
+    return Diagnostic("RL128", ERROR, f"cannot use `{name}`: {_REFUSED}", via, _REFUSED_HINT)
+
+
+def _too_large(path: str, size: Optional[int], via) -> Diagnostic:
+    what = f"{size:,} bytes" if size is not None else f"more than {MAX_FILE_BYTES:,} bytes"
+    return Diagnostic("RL129", ERROR, f"`{path}` is too large for a rule file ({what}; the limit "
+                      f"is {MAX_FILE_BYTES:,} bytes)", via or A.Span(path, 0, 0, 0, 0),
+                      "split the game into a base file and variants that `extends` it")
+
+
+def decode_rule_text(data: bytes, path: str):
+    """(text, None) for UTF-8 bytes (a BOM at the start is dropped), or (None, a diagnostic at
+    the first byte that is not UTF-8)."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        before = data[:err.start]
+        line = before.count(b"\n") + 1
+        col_bytes = before[before.rfind(b"\n") + 1:]
+        col = len(col_bytes.decode("utf-8", "replace")) + 1
+        return None, Diagnostic(
+            "RL126", ERROR, f"`{path}` is not UTF-8 text: byte 0x{data[err.start]:02x} at line "
+            f"{line}, column {col} is not a character", A.Span(path, line, col, line, col + 1),
+            "save the file as UTF-8 (rule files are plain text)")
+
+
+def read_rule_bytes(path: str, limit: int = MAX_FILE_BYTES, follow: bool = True):
+    """The bytes of a regular file of at most ``limit`` bytes: ``(data, None)``, or ``(None,
+    reason)`` with reason ``"missing"``, ``"not-regular"``, ``"too-large"`` or an OSError.
+    The file type is checked before the file is opened (a fifo, a device or /proc file is never
+    opened) and again on the open file; at most ``limit + 1`` bytes are read.  ``follow=False``
+    (for a path already resolved by ``realpath``) refuses a link put in its place meanwhile."""
+    import stat
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None, "missing"
+    except (OSError, ValueError) as err:
+        return None, err
+    if not stat.S_ISREG(st.st_mode):
+        return None, "not-regular"
+    if st.st_size > limit:
+        return None, "too-large"
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        if not follow:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None, "missing"
+    except OSError as err:
+        if not follow and err.errno == errno.ELOOP:
+            return None, "not-regular"         # a link appeared where the resolved file was
+        return None, err
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):      # swapped for something else meanwhile
+            return None, "not-regular"
+        chunks, got = [], 0
+        while got <= limit:
+            chunk = os.read(fd, limit + 1 - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            return None, "too-large"
+        return b"".join(chunks), None
+    except OSError as err:
+        return None, err
+    finally:
+        os.close(fd)
+
+
+def read_rule_text(path: str) -> Optional[str]:
+    """The text of a rule file read as :func:`read_layers` reads it, or None (for quoting source
+    lines in diagnostics: never reads what the loader would not)."""
+    data, _why = read_rule_bytes(path)
+    if data is None:
+        return None
+    text, _diag = decode_rule_text(data, path)
+    return text
+
+
+def _read_main(path: str, diags: list) -> Optional[str]:
+    """The text of the file named on the command line (or given to :func:`load`)."""
+    data, why = read_rule_bytes(path)
+    if why == "missing":
+        diags.append(Diagnostic("RL125", ERROR, f"cannot find the file `{path}`", None,
+                                "give the path of a .cardrules file"))
+    elif why == "not-regular":
+        diags.append(Diagnostic("RL125", ERROR, f"`{path}` is not a regular file", None,
+                                "give the path of a .cardrules file"))
+    elif why == "too-large":
+        diags.append(_too_large(path, _size(path), None))
+    elif why is not None:
+        diags.append(Diagnostic("RL126", ERROR, f"cannot read `{path}`: "
+                                f"{getattr(why, 'strerror', None) or why}", None, None))
+    else:
+        text, bad = decode_rule_text(data, path)
+        if bad is not None:
+            diags.append(bad)
+        return text
+    return None
+
+
+def _size(path: str) -> Optional[int]:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def _inside(real: str, roots) -> bool:
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+def _find_base(name: str, current: str, roots: list, via, diags: list) -> Optional[tuple]:
+    """(path, text) of the base file ``extends NAME`` names in ``current``, or None after adding
+    a diagnostic.  The name is relative: looked up next to ``current``, then in each --include
+    folder; whatever it resolves to (after links) must be a regular .cardrules file inside one
+    of ``roots``.  A refusal is always the same RL128, decided before anything is opened."""
+    if (not name or "\x00" in name or os.path.isabs(name) or name.startswith("~")
+            or not name.endswith(RULE_SUFFIX) or len(name) > 4096):
+        diags.append(_refused(name, via))
+        return None
+    bases = [os.path.dirname(current)] + [r for r in roots[1:]]
+    inside_any = False
+    for base in bases:
+        candidate = os.path.join(base, name)
+        try:
+            real = os.path.realpath(candidate)
+        except (OSError, ValueError):
+            continue
+        if not _inside(real, roots):
+            continue
+        inside_any = True
+        data, why = read_rule_bytes(real, follow=False)
+        if why == "missing":
+            continue
+        if why == "not-regular":
+            diags.append(_refused(name, via))
+            return None
+        if why == "too-large":
+            diags.append(_too_large(name, _size(real), via))
+            return None
+        if why is not None:
+            diags.append(Diagnostic("RL126", ERROR, f"cannot read `{name}`: "
+                                    f"{getattr(why, 'strerror', None) or why}", via, None))
+            return None
+        text, bad = decode_rule_text(data, candidate)
+        if bad is not None:
+            diags.append(bad)
+            return None
+        return candidate, text
+    if not inside_any:
+        diags.append(_refused(name, via))
+    else:
+        diags.append(Diagnostic("RL125", ERROR, f"cannot find the file `{name}`", via,
+                                "paths in `extends` are relative to the file that says it "
+                                "(or to a folder given with --include)"))
+    return None
+
+
+def include_roots(path: str, include=()) -> list:
+    """The folders `extends` may read from: the folder of ``path`` first, then ``include``."""
+    roots = [os.path.realpath(os.path.dirname(os.path.abspath(path)))]
+    for d in include or ():
+        r = os.path.realpath(d)
+        if r not in roots:
+            roots.append(r)
+    return roots
+
+
+def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) -> list[A.Program]:
+    """The file and every file it extends, base first.  Cycles, missing files and paths that
+    `extends` may not read are diagnostics (see :func:`_find_base`)."""
+    roots = include_roots(path, include)
+    layers: list = []
+    seen: list = []
+    if text is None:
+        if not _inside(os.path.realpath(path), roots):
+            diags.append(Diagnostic(
+                "RL128", ERROR, f"cannot use `{path}`: it is a link to a file outside its folder",
+                None, "name the file it links to instead (rulelang reads rule files only inside "
+                "the folder of the file named, so that a folder of contributed files cannot "
+                "point it elsewhere)"))
+            return layers
+        src_text = _read_main(path, diags)
+        if src_text is None:
+            return layers
+    else:
+        src_text = text[1:] if text.startswith("\ufeff") else text
+        if len(src_text) * 4 > MAX_FILE_BYTES and len(src_text.encode("utf-8")) > MAX_FILE_BYTES:
+            diags.append(_too_large(path, len(src_text.encode("utf-8")), None))
+            return layers
+    current, via = path, None
+    first_via = None        # the `extends` line of the file being checked
+    while True:
+        real = os.path.realpath(current)
+        if real in seen:
+            diags.append(Diagnostic("RL124", ERROR, "these files extend each other in a circle: "
+                                    + " -> ".join(os.path.basename(s) for s in seen + [real]),
+                                    first_via or via, "one of them must be the base and extend nothing"))
+            break
+        seen.append(real)
+        try:
+            prog = parse(src_text, current)
+        except RuleFileError as err:
+            diags.extend(err.diagnostics)
+            break
+        layers.append(prog)
+        ext = [d for d in prog.decls if isinstance(d, A.Extends)]
+        if len(ext) > 1:
+            diags.append(Diagnostic("RL127", ERROR, "a file can extend only one other file",
+                                    ext[1].span, "keep one `extends` line"))
+        if not ext:
+            break
+        if len(seen) > MAX_EXTENDS_DEPTH:
+            diags.append(Diagnostic("RL124", ERROR, "too many files extend one another", ext[0].span,
+                                    None))
+            break
+        via = ext[0].span
+        if first_via is None:
+            first_via = via
+        found = _find_base(ext[0].path, current, roots, via, diags)
+        if found is None:
+            break
+        current, src_text = found
+    layers.reverse()
+    return layers
+
+
+class Game:
+    """A checked rule file with its option values, ready to compile for any allowed number of
+    players."""
+
+    def __init__(self, model: Model, diagnostics: list, decls, file, overrides):
+        self.model = model
+        self.diagnostics = diagnostics
+        self.decls = decls
+        self.file = file
+        self.overrides = overrides
+        self.include: tuple = ()          # the folders besides the file's own that it may extend from
+        self._compiled: dict = {}
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    @property
+    def players(self) -> tuple:
+        return self.model.players
+
+    def options(self) -> dict:
+        return {k: v.value for k, v in self.model.options.items()}
+
+    def compiled(self, n_players: int) -> CompiledGame:
+        lo, hi = self.model.players
+        if not lo <= n_players <= hi:
+            raise RuleFileError([Diagnostic(
+                "RL132", ERROR, f"this game is for {lo} to {hi} players, not {n_players}", None,
+                f"choose a number of players from {lo} to {hi}")])
+        cg = self._compiled.get(n_players)
+        if cg is None:
+            cg = CompiledGame(self.model, n_players)
+            if cg.problems:
+                raise RuleFileError([Diagnostic(code, ERROR, msg, span)
+                                     for code, msg, span in cg.problems])
+            self._compiled[n_players] = cg
+        return cg
+
+    def new_game(self, n_players: Optional[int] = None, seed: int = 0, log: bool = False,
+                 max_steps: Optional[int] = None):
+        n = n_players if n_players is not None else self.model.players[0]
+        return self.compiled(n).new_game(seed=seed, log=log, max_steps=max_steps)
+
+
+def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
+               players: Optional[int] = None, include=()):
+    """Every diagnostic of a rule file, and the model (None when it could not be built).
+    ``include``: more folders that `extends` may read from (the file's own folder always)."""
+    diags: list = []
+    layers = read_layers(path, diags, text, include)
+    if not layers or any(d.is_error for d in diags):
+        return diags, None, None
+    decls = merge(layers, prelude(), diags)
+    more, model = check(decls, path, overrides, players)
+    diags.extend(more)
+    if model is not None:
+        model.digest = game_digest(layers)
+    return diags, model, decls
+
+
+def game_digest(layers: list) -> str:
+    """The identity of a rule file's text: a SHA-256 of the prelude, the files it extends and
+    the file itself (their text, not their paths), each layer's length before it.  A save
+    (``State.to_json``) carries it, so that it resumes only with the same rules."""
+    import hashlib
+    h = hashlib.sha256()
+    for prog in list(_prelude()) + list(layers):
+        data = prog.source.encode("utf-8")
+        h.update(b"%d:" % len(data))
+        h.update(data)
+    return h.hexdigest()
+
+
+def load(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
+         include=()) -> Game:
+    """Load and check a rule file.  Raises RuleFileError when it has errors.  ``include``: more
+    folders that `extends` may read from (see docs/security.md)."""
+    diags, model, decls = check_file(path, overrides, text, include=include)
+    if model is None or any(d.is_error for d in diags):
+        raise RuleFileError([d for d in diags if d.is_error] or diags)
+    game = Game(model, diags, decls, path, overrides or {})
+    game.include = tuple(include or ())
+    return game

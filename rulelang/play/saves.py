@@ -1,0 +1,244 @@
+"""Game logs (``rulelang run --log``, ``rulelang replay``) and saved games (``rulelang play
+--save`` / ``--resume``): JSON files that carry the game's identity.
+
+Both name the rule file, a digest of its text (and of every file it ``extends``), the options
+set, the number of players and the agents; a file whose rule text has changed since is refused
+(RL521), because the same actions or the same state would mean something else.
+
+- A **log** has the seed and every action in order (``[seat, action, words]``): replaying
+  re-applies them to a new game with the same seed (:func:`replay_state`).
+- A **save** wraps :meth:`rulelang.engine.runtime.State.to_json` in an envelope with the human's seat
+  and the computer agents' own state (their random generators, what they remember), so that
+  a resumed game goes on exactly as it would have without the pause.
+
+Problems are :class:`GameFileError` with a diagnostic (RL520-RL523); only the CLI prints.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from typing import Optional
+
+from rulelang.syntax.diagnostics import ERROR, Diagnostic
+
+LOG_FORMAT = "rulelang-log"
+SAVE_FORMAT = "rulelang-save"
+VERSION = 1
+
+
+class GameFileError(Exception):
+    def __init__(self, code: str, message: str, hint: Optional[str] = None):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, ERROR, message, None, hint)
+
+
+def rule_digest(path: str) -> str:
+    """``sha256:...`` of the rule file's text and of every file it extends (base first)."""
+    from rulelang.compile.loader import read_layers
+    diags: list = []
+    layers = read_layers(path, diags)
+    if not layers or any(d.is_error for d in diags):
+        raise GameFileError("RL125", f"cannot read the rule file `{path}`",
+                            "the file named in the log or save must be where it was")
+    h = hashlib.sha256()
+    for prog in layers:
+        data = prog.source.encode("utf-8")
+        h.update(f"{len(data)}\n".encode())
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
+def identity(file: str, overrides: dict, players: int) -> dict:
+    return {"file": file, "digest": rule_digest(file), "options": dict(overrides),
+            "players": players}
+
+
+def _write(path: str, data: dict) -> None:
+    """Write the JSON file whole or not at all (a file of the same name is replaced at once)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _read(path: str, fmt: str, what: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise GameFileError("RL520", f"there is no {what} `{path}`", None) from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}: {e}", None) from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}",
+                            "logs come from `rulelang run --log PATH`, saves from "
+                            "`rulelang play --save PATH`")
+    if data.get("version") != VERSION:
+        raise GameFileError("RL520", f"`{path}` is a {what} of format version "
+                            f"{data.get('version')!r}; this rulelang reads version {VERSION}", None)
+    for key, typ in (("file", str), ("digest", str), ("options", dict), ("players", int),
+                     ("agents", list)):
+        if not isinstance(data.get(key), typ):
+            raise GameFileError("RL520", f"`{path}` is a damaged {what}: `{key}` is missing "
+                                "or wrong", None)
+    # (found by benchmarks/fuzzfiles.py: an agent named by a number was an internal error)
+    if not all(isinstance(a, str) for a in data["agents"]) or \
+            not all(isinstance(k, str) and isinstance(v, (str, int, bool)) and v is not None
+                    for k, v in data["options"].items()):
+        raise GameFileError("RL520", f"`{path}` is a damaged {what}: `agents` or `options` "
+                            "is wrong", None)
+    return data
+
+
+def rule_file_of(data: dict, path: str, file: Optional[str] = None) -> str:
+    """The rule file of a log or save: ``file`` if given, else the path it names, as it is or
+    relative to the log's folder.  Refused (RL521) when its text is not the one recorded."""
+    if file is None:
+        file = data["file"]
+        if not os.path.isfile(file):
+            beside = os.path.join(os.path.dirname(path), file)
+            if os.path.isfile(beside):
+                file = beside
+    if not os.path.isfile(file):
+        raise GameFileError("RL125", f"cannot find the rule file `{file}` of `{path}`",
+                            "run from the folder the game was played in, or name the rule file")
+    if rule_digest(file) != data["digest"]:
+        raise GameFileError("RL521", f"the rule file `{file}` has changed since `{path}` was "
+                            "written", "a log or save replays only with the rule text it was "
+                            "made with: restore that version of the file")
+    return file
+
+
+# ---- logs -----------------------------------------------------------------------------------
+
+def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, st) -> dict:
+    """A log of the finished (or stopped) game ``st``, played with ``log=True``."""
+    g = st.game
+    actions = [[e[1] + 1, e[2], g.action_to_string(e[2])] for e in st.log if e[0] == "choice"]
+    data = {"format": LOG_FORMAT, "version": VERSION, "game": g.name}
+    data.update(identity(file, overrides, players))
+    data.update({"seed": seed, "agents": list(agents), "max_steps": st.max_steps,
+                 "actions": actions, "outcome": st.outcome,
+                 "winners": [w + 1 for w in st.winners], "decisions": st.decisions,
+                 "turns": st.turns})
+    return data
+
+
+def write_log(path: str, data: dict) -> None:
+    _write(path, data)
+
+
+def read_log(path: str) -> dict:
+    data = _read(path, LOG_FORMAT, "game log")
+    if not isinstance(data.get("seed"), int) or not isinstance(data.get("actions"), list) or not all(
+            isinstance(a, list) and len(a) == 3 and isinstance(a[0], int) and isinstance(a[1], int)
+            for a in data["actions"]):
+        raise GameFileError("RL520", f"`{path}` is a damaged game log: its actions are not "
+                            "[seat, action, words]", None)
+    return data
+
+
+def replay_state(cg, data: dict, upto: Optional[int] = None, on_action=None):
+    """A new game with the log's seed and its first ``upto`` actions (all by default) applied,
+    each checked against the log (RL522 when the game does not allow it)."""
+    st = cg.new_game(seed=data["seed"], log=True, max_steps=data.get("max_steps"))
+    actions = data["actions"] if upto is None else data["actions"][:upto]
+    for k, (seat, action, words) in enumerate(actions):
+        if st.terminal or (seat - 1) not in st.current_players() or \
+                action not in st.legal_actions(seat - 1, every_copy=True) or \
+                cg.action_to_string(action) != words:
+            raise GameFileError("RL522", f"the log does not match the game at move {k + 1} "
+                                f"(player {seat}: {words})", "the log was written by another "
+                                "version of rulelang, or edited")
+        st.apply_action(action, seat - 1)
+        if on_action is not None:
+            on_action(k, st)
+    return st
+
+
+# ---- saves ----------------------------------------------------------------------------------
+
+def agent_state(agent) -> dict:
+    """What an agent carries from one decision to the next, as JSON: its random generators and
+    its plain data (an agent is rebuilt from its name, seat and seed, then given this back)."""
+    out = {}
+    for key, value in vars(agent).items():
+        if key in ("ask",):
+            continue
+        if isinstance(value, random.Random):
+            out[key] = {"random": _plain(value.getstate())}
+        else:
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError):
+                continue
+            out[key] = {"value": value}
+    return out
+
+
+def restore_agent(agent, state: dict, path: str = "the save") -> None:
+    """Give a computer agent back its saved state; RL520 for a state that is not one."""
+    try:
+        for key, d in state.items():
+            if key.startswith("_") or key in ("ask", "seat", "seed"):
+                continue
+            if "random" in d and isinstance(getattr(agent, key, None), random.Random):
+                getattr(agent, key).setstate(_tuple(d["random"]))
+            elif "value" in d and hasattr(agent, key):
+                setattr(agent, key, d["value"])
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError) as e:
+        raise GameFileError("RL520", f"`{path}` is a damaged saved game: the state of a computer "
+                            f"player is not one ({type(e).__name__})", None) from None
+
+
+def _plain(x):
+    return [_plain(y) for y in x] if isinstance(x, (tuple, list)) else x
+
+
+def _tuple(x):
+    return tuple(_tuple(y) for y in x) if isinstance(x, list) else x
+
+
+def write_save(path: str, *, file: str, overrides: dict, players: int, seat: int, agents: list,
+               seed: int, st, agent_objects: list) -> None:
+    """Save the game being played: ``seat`` is the human's (counted from 1)."""
+    data = {"format": SAVE_FORMAT, "version": VERSION, "game": st.game.name}
+    data.update(identity(file, overrides, players))
+    data.update({"seat": seat, "agents": list(agents), "seed": seed,
+                 "agent_states": [None if a is None or getattr(a, "name", "") == "human"
+                                  else agent_state(a) for a in agent_objects],
+                 "state": st.to_json()})
+    _write(path, data)
+
+
+def read_save(path: str) -> dict:
+    data = _read(path, SAVE_FORMAT, "saved game")
+    if not isinstance(data.get("seat"), int) or not isinstance(data.get("state"), dict) or \
+            not isinstance(data.get("seed"), int) or data["state"].get("n") != data["players"] or \
+            not isinstance(data.get("agent_states"), list) or \
+            len(data["agent_states"]) != data["players"] or len(data["agents"]) != data["players"]:
+        raise GameFileError("RL520", f"`{path}` is a damaged saved game", None)
+    return data
+
+
+def resume_state(cg, data: dict, path: str = "the save"):
+    """The saved state, for ``cg`` (the game compiled for the save's number of players)."""
+    from rulelang.engine.runtime import State
+    try:
+        st = State.from_json(cg, data["state"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise GameFileError("RL520", f"`{path}` is a damaged saved game: {e}", None) from None
+    st.log = []
+    return st

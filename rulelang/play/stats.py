@@ -1,0 +1,486 @@
+"""Balance reports over many seeded games (``rulelang stats``, ``compare``, ``run --games``).
+
+:func:`play_games` plays games ``seed .. seed+K-1`` (on several processes, see
+:mod:`rulelang.play.parallel`) and keeps one small record per game; :func:`summarize` turns the
+records into the report: wins per seat with a 95% Wilson interval and a test of seat advantage,
+draws, shared wins and games without a winner as such, games stopped by the step budget, the
+length of the games, the shape of the decisions and the rule coverage.  :func:`compare_reports`
+sets two reports side by side and tests their differences.
+
+The statistics are written out here (no scipy): the Wilson interval, the exact binomial test,
+the chi-square test (regularized incomplete gamma), Welch's t-test (regularized incomplete
+beta) and the two-proportion z-test.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+Z95 = 1.959963984540054
+ALPHA = 0.05
+
+# One record per game: (index, outcome, winners, decisions, turns, problem code or "",
+#                       legal choices summed over decisions, decisions, forced decisions)
+IDX, OUTCOME, WINNERS, DECISIONS, TURNS, PROBLEM, CHOICES, ASKED, FORCED = range(9)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------------------------
+
+_CACHE: dict = {}
+
+
+def _prepared(job):
+    """The compiled game of ``job`` (and its coverage counter), made once per process."""
+    import os
+    try:
+        st = os.stat(job["path"])
+        stamp = (st.st_mtime_ns, st.st_size)       # the file may have changed since
+    except OSError:
+        stamp = None
+    key = (job["path"], stamp, tuple(sorted(job["overrides"].items())), job["players"],
+           job["coverage"], job.get("text"))
+    got = _CACHE.get(key)
+    if got is None:
+        from rulelang.compile.compiler import CompiledGame
+        from rulelang.compile.coverage import Coverage
+        from rulelang.compile.loader import load
+        game = load(job["path"], job["overrides"], job.get("text"), include=job.get("include", ()))
+        if job["coverage"]:
+            cov = Coverage(game.model)
+            game.compiled(job["players"])          # its compile-time diagnostics, if any
+            cg = CompiledGame(game.model, job["players"], coverage=cov)
+        else:
+            cov, cg = None, game.compiled(job["players"])
+        got = _CACHE[key] = (cg, cov)
+    return got
+
+
+def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
+    """Play one game between the agents ``names`` (seeded from ``seed``); its record."""
+    from rulelang.play.agents import View, fast_policy, make_agent
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
+    policy = fast_policy(agents)
+    if policy is not None:           # the fast path: the same game, without the API per decision
+        asked, choices, forced = st.playout(policy)
+        problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
+        return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
+                st.turns, problem, choices, asked, forced)
+    watching = [ag for ag in agents if hasattr(ag, "observe")]
+    simple = all(nm in ("random", "first") for nm in names)
+    choices = asked = forced = 0
+
+    def step(p):
+        nonlocal choices, asked, forced
+        view = View(st, p)
+        k = len(view.legal)
+        choices += k
+        asked += 1
+        forced += k == 1
+        if simple or cov is None:
+            a = agents[p].act(view)
+        else:
+            with cov.paused():             # an agent's playouts are not the game's coverage
+                a = agents[p].act(view)
+        st.apply_action(a, p)
+        if watching:
+            if cov is None:
+                for ag in watching:
+                    ag.observe(View(st, ag.seat))
+            else:
+                with cov.paused():
+                    for ag in watching:
+                        ag.observe(View(st, ag.seat))
+
+    while not st.terminal:
+        if st.sim is None:
+            step(st.pending[0])
+        else:
+            for p in list(st.current_players()):
+                step(p)
+                if st.terminal or st.sim is None:
+                    break
+    problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
+    return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
+            st.turns, problem, choices, asked, forced)
+
+
+def _chunk(job, indices):
+    """A worker's share: the records of games ``indices`` and, with coverage, the counts."""
+    cg, cov = _prepared(job)
+    out = []
+    for i in indices:
+        rec = play_game(cg, job["agents"], (job["seed"] + i) % (1 << 64), job["max_steps"], cov, index=i)
+        if cov is not None:
+            rec = rec + (tuple(cov.reset()),)
+        out.append(rec)
+    return out
+
+
+class Played:
+    """The records of the games played, the coverage points and whether Ctrl-C stopped it."""
+
+    def __init__(self, records, points, interrupted, requested, seconds):
+        self.records = records
+        self.points = points
+        self.interrupted = interrupted
+        self.requested = requested
+        self.seconds = seconds
+
+
+def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=None,
+               coverage=True, workers=1, advance=None, text=None, include=(), ray=None) -> Played:
+    """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes, or
+    on the Ray cluster at ``ray`` (an address, or ``"local"``)."""
+    import time
+
+    from rulelang.play.parallel import run_chunks
+    names = list(agents or ["random"] * players)
+    job = {"path": path, "overrides": dict(overrides or {}), "players": players,
+           "coverage": coverage, "agents": names, "seed": seed, "max_steps": max_steps,
+           "text": text, "include": tuple(include or ())}
+    cg, cov = _prepared(job)             # errors show here, before any worker starts
+    if ray is not None and text is None:
+        with open(path, encoding="utf-8") as fh:     # the nodes need not have the file
+            job["text"] = fh.read()
+    t0 = time.perf_counter()
+    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance, ray=ray)
+    seconds = time.perf_counter() - t0
+    return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
+                  games, seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------------------------
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple:
+    """The Wilson score interval of a proportion ``k/n`` (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def binomial_test(k: int, n: int, p: float = 0.5) -> float:
+    """Two-sided exact binomial test: the probability of an outcome no more likely than ``k``."""
+    if n <= 0:
+        return 1.0
+
+    def logpmf(i):
+        return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                + (i * math.log(p) if i else 0.0) + ((n - i) * math.log(1 - p) if n - i else 0.0))
+    ref = logpmf(k) + 1e-7
+    return min(1.0, sum(math.exp(logpmf(i)) for i in range(n + 1) if logpmf(i) <= ref))
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x)."""
+    if x <= 0:
+        return 1.0
+    gln = math.lgamma(a)
+    if x < a + 1:                      # series for P
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(10000):
+            ap += 1
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - gln))
+    b = x + 1 - a                      # continued fraction for Q (Lentz)
+    c = 1 / 1e-300
+    d = 1 / b
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return math.exp(-x + a * math.log(x) - gln) * h
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
+    return _gamma_q(df / 2, x / 2)
+
+
+def _beta_cf(a, b, x):
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (1e-300 if abs(d) < 1e-300 else d)
+    h = d
+    for m in range(1, 10000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (1e-300 if abs(d) < 1e-300 else d)
+        c = 1 + aa / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (1e-300 if abs(d) < 1e-300 else d)
+        c = 1 + aa / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h
+
+
+def _beta_inc(a, b, x):
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log(1 - x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_cf(a, b, x) / a
+    return 1 - front * _beta_cf(b, a, 1 - x) / b
+
+
+def t_sf2(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
+    if df <= 0 or math.isnan(t):
+        return 1.0
+    return _beta_inc(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(q: float, df: float) -> float:
+    """The ``q`` quantile (q > 0.5) of Student's t, by bisection."""
+    target = 2 * (1 - q)
+    lo, hi = 0.0, 1000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_sf2(mid, df) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def normal_sf2(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def two_proportions(k1: int, n1: int, k2: int, n2: int) -> dict:
+    """The two-proportion z-test (pooled) of k2/n2 - k1/n1."""
+    p1 = k1 / n1 if n1 else 0.0
+    p2 = k2 / n2 if n2 else 0.0
+    pool = (k1 + k2) / (n1 + n2) if n1 + n2 else 0.0
+    se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2)) if n1 and n2 else 0.0
+    if se == 0:
+        p = 1.0 if p1 == p2 else 0.0
+    else:
+        p = normal_sf2((p2 - p1) / se)
+    return {"difference": p2 - p1, "p_value": p, "test": "two-proportion z-test"}
+
+
+def seat_test(wins: list) -> Optional[dict]:
+    """Is one seat more likely to win than another?  Over the games with a sole winner: with
+    two seats the exact binomial test, with more a chi-square goodness-of-fit test against
+    equal chances."""
+    total = sum(wins)
+    n = len(wins)
+    if n < 2 or total == 0:
+        return None
+    if n == 2:
+        p = binomial_test(wins[0], total)
+        return {"test": "exact binomial test (two-sided)", "games": total, "p_value": p,
+                "significant": p < ALPHA}
+    expected = total / n
+    x2 = sum((w - expected) ** 2 / expected for w in wins)
+    p = chi2_sf(x2, n - 1)
+    return {"test": f"chi-square test, {n - 1} degrees of freedom", "statistic": x2,
+            "games": total, "p_value": p, "significant": p < ALPHA}
+
+
+def _mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _var(xs):
+    if len(xs) < 2:
+        return 0.0
+    m = _mean(xs)
+    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+
+def quantile(sorted_xs: list, q: float) -> float:
+    """The ``q`` quantile by linear interpolation between order statistics."""
+    if not sorted_xs:
+        return 0.0
+    pos = (len(sorted_xs) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def histogram(xs: list, bins: int = 20) -> dict:
+    """Counts in ``bins`` equal ranges of whole numbers from min to max."""
+    if not xs:
+        return {"edges": [], "counts": []}
+    lo, hi = min(xs), max(xs)
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    k = max(1, math.ceil((hi - lo + 1) / width))
+    counts = [0] * k
+    for x in xs:
+        counts[(x - lo) // width] += 1
+    return {"edges": [lo + i * width for i in range(k + 1)], "counts": counts}
+
+
+def describe(xs: list) -> dict:
+    s = sorted(xs)
+    return {"mean": _mean(s), "median": quantile(s, 0.5), "p10": quantile(s, 0.1),
+            "p90": quantile(s, 0.9), "min": s[0] if s else 0, "max": s[-1] if s else 0,
+            "sd": math.sqrt(_var(s)), "histogram": histogram(s)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------------
+
+def summarize(played: Played, game_name: str, players: int, seed: int, agents: list,
+              options: Optional[dict] = None, workers: int = 1) -> dict:
+    """The balance report of ``played`` as one JSON-ready dict."""
+    from rulelang.compile.coverage import coverage_rows
+    recs = played.records
+    k = len(recs)
+    wins = [0] * players
+    shared_of = [0] * players
+    draws = shared = budget = errors = 0
+    for r in recs:
+        w = r[WINNERS]
+        if r[OUTCOME] == "error":
+            errors += 1
+            budget += r[PROBLEM] == "RL901"
+        elif len(w) == 1:
+            wins[w[0]] += 1
+        elif len(w) > 1:
+            shared += 1
+            for p in w:
+                shared_of[p] += 1
+        else:
+            draws += 1
+    seats = []
+    for p in range(players):
+        lo, hi = wilson(wins[p], k)
+        seats.append({"seat": p + 1, "agent": agents[p], "wins": wins[p],
+                      "win_rate": wins[p] / k if k else 0.0, "ci95": [lo, hi],
+                      "shared_wins": shared_of[p]})
+    decisions = [r[DECISIONS] for r in recs]
+    turns = [r[TURNS] for r in recs]
+    asked = sum(r[ASKED] for r in recs)
+    choices = sum(r[CHOICES] for r in recs)
+    forced = sum(r[FORCED] for r in recs)
+    report = {
+        "game": game_name, "players": players, "seed": seed, "games": k, "agents": list(agents),
+        "seats": seats, "seat_advantage": seat_test(wins),
+        "sole_wins": sum(wins), "shared_wins": shared, "draws": draws,
+        "no_winner": draws + errors, "budget_stops": budget, "errors": errors,
+        "length": {"decisions": describe(decisions), "turns": describe(turns)},
+        "decisions": {"branching": choices / asked if asked else 0.0,
+                      "forced_share": forced / asked if asked else 0.0,
+                      "decisions": asked},
+        "seconds": played.seconds, "games_per_second": k / played.seconds if played.seconds else 0.0,
+        "workers": workers,
+    }
+    if options:
+        report["options"] = dict(options)
+    if played.interrupted:
+        report["interrupted"] = True
+        report["requested"] = played.requested
+    if played.points is not None:
+        n = len(played.points)
+        taken, games = [0] * n, [0] * n
+        for r in recs:
+            counts = r[-1]
+            for i, c in enumerate(counts):
+                if c:
+                    taken[i] += c
+                    games[i] += 1
+        report["coverage"] = coverage_rows(played.points, taken, games)
+        report["never_run"] = sum(1 for t in taken if t == 0)
+    return report
+
+
+TIMING_FIELDS = ("seconds", "games_per_second", "workers")
+
+
+def compare_reports(a: dict, b: dict) -> dict:
+    """The differences of report ``b`` from ``a``, each with its test and whether it is
+    significant at the 5% level."""
+    out = []
+    na, nb = a["games"], b["games"]
+    for what in ("decisions", "turns"):
+        # the per-game values are not kept in the report: use mean and sd (Welch needs no more)
+        da, db = a["length"][what], b["length"][what]
+        w = welch_from(da["mean"], da["sd"], na, db["mean"], db["sd"], nb)
+        w.update({"what": f"mean {what} per game", "a": da["mean"], "b": db["mean"],
+                  "relative": (db["mean"] - da["mean"]) / da["mean"] if da["mean"] else None,
+                  "significant": w["p_value"] < ALPHA})
+        out.append(w)
+    if a["players"] == b["players"]:
+        for sa, sb in zip(a["seats"], b["seats"]):
+            t = two_proportions(sa["wins"], na, sb["wins"], nb)
+            t.update({"what": f"seat {sa['seat']} win rate", "a": sa["win_rate"],
+                      "b": sb["win_rate"], "significant": t["p_value"] < ALPHA})
+            out.append(t)
+    for key, label in (("draws", "draws"), ("shared_wins", "shared wins"),
+                       ("budget_stops", "games stopped by the step budget")):
+        t = two_proportions(a[key], na, b[key], nb)
+        t.update({"what": f"share of {label}", "a": a[key] / na if na else 0.0,
+                  "b": b[key] / nb if nb else 0.0, "significant": t["p_value"] < ALPHA})
+        out.append(t)
+    return {"a": a, "b": b, "differences": out, "coverage": coverage_differences(a, b)}
+
+
+def coverage_differences(a: dict, b: dict) -> dict:
+    """The places of the rules (a rule, an alternative, a branch, an ending: by rule, what and
+    source line) that ran in the games of one report and never in the other's: a house rule
+    that makes a branch dead, or brings one to life, shows here.  Empty lists when a report has
+    no coverage (``--no-coverage``)."""
+    def key(e):
+        return (e["rule"], e["what"], e["source"])
+
+    def ran(r):
+        return {key(e): e for e in r.get("coverage") or () if e["taken"]}
+    known_a = {key(e) for e in a.get("coverage") or ()}
+    known_b = {key(e) for e in b.get("coverage") or ()}
+    ra, rb = ran(a), ran(b)
+    only_a = [dict(e, taken_b=0) for k, e in ra.items() if k in known_b and k not in rb]
+    only_b = [dict(e, taken_a=0) for k, e in rb.items() if k in known_a and k not in ra]
+    return {"only_a": only_a, "only_b": only_b}
+
+
+def welch_from(ma, sa, na, mb, sb, nb) -> dict:
+    """Welch's t-test from means, standard deviations and counts (of b - a)."""
+    diff = mb - ma
+    va, vb = sa * sa, sb * sb
+    se2 = (va / na if na else 0.0) + (vb / nb if nb else 0.0)
+    if na < 2 or nb < 2 or se2 <= 0:
+        return {"difference": diff, "ci95": [diff, diff],
+                "p_value": 1.0 if diff == 0 else 0.0, "test": "Welch t-test", "df": None}
+    se = math.sqrt(se2)
+    df = se2 ** 2 / ((va / na) ** 2 / (na - 1) + (vb / nb) ** 2 / (nb - 1))
+    q = t_quantile(0.975, df)
+    return {"difference": diff, "ci95": [diff - q * se, diff + q * se],
+            "p_value": t_sf2(diff / se, df), "test": "Welch t-test", "df": df}

@@ -1,0 +1,187 @@
+"""Issue 12: the package is laid out as its pipeline.
+
+Each sub-package of ``rulelang/`` is one wing; a module may import only from its own wing and the
+wings below it (function-level imports included), there is no import cycle, the README's "How it
+is built" table names every module, and no module grows past ~800 lines.
+"""
+import ast
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKG = os.path.join(ROOT, "rulelang")
+
+# What each wing may import from (besides itself). The root holds the foundations that import
+# nothing of rulelang: limits, kinds, termsafe (and the package's public API in __init__).
+ALLOWED = {
+    "": {""},
+    "syntax": {""},
+    "check": {"", "syntax"},
+    "engine": {""},
+    "compile": {"", "syntax", "check", "engine"},
+    "play": {"", "syntax", "check", "engine", "compile"},
+    "ai": {"", "syntax", "check", "engine", "compile", "play"},
+    "cli": {"", "syntax", "check", "engine", "compile", "play", "ai"},
+}
+# The root package's __init__ is the public API: it may re-export from any wing.
+API = "rulelang"
+MAIN = "rulelang.__main__"          # ``python -m rulelang``: the command line
+FOUNDATIONS = {"rulelang.limits", "rulelang.kinds", "rulelang.termsafe"}
+
+# Cycles still to be broken (issue 12): the generator and the compiler that drives it.
+KNOWN_CYCLES = {frozenset({"rulelang.compile.compiler", "rulelang.compile.codegen"}),
+                frozenset({"rulelang.compile.compiler", "rulelang.compile.rulegen"})}
+
+MAX_LINES = 800
+# Modules still to be split (issue 12). The test fails when one of them is split (take it off
+# the list) and when any other module grows past MAX_LINES.
+NOT_YET_SPLIT = {"check/checker.py", "compile/compiler.py", "compile/codegen.py", "cli/commands.py",
+                 "engine/runtime.py", "cli/render.py", "play/cardtest.py", "compile/rulegen.py",
+                 "syntax/parser.py"}
+
+
+def modules():
+    out = {}
+    for folder, _dirs, files in os.walk(PKG):
+        if "__pycache__" in folder:
+            continue
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(folder, f)
+                rel = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
+                name = rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+                out[name] = path
+    return out
+
+
+def imports_of(name, path):
+    """Every rulelang module ``name`` imports, anywhere in the file."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    package = name if path.endswith("__init__.py") else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "rulelang"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod.split(".")[0] != "rulelang":
+                continue
+            found.add(mod)
+            for a in node.names:     # from rulelang.syntax import ast
+                found.add(f"{mod}.{a.name}")
+    return found
+
+
+def resolve(target, mods):
+    while target and target not in mods:
+        target = target.rsplit(".", 1)[0] if "." in target else ""
+    return target
+
+
+def wing(name):
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else ""
+
+
+def graph():
+    mods = modules()
+    return mods, {n: {resolve(t, mods) for t in imports_of(n, p)} - {"", n} for n, p in mods.items()}
+
+
+def test_every_import_points_down_the_pipeline():
+    mods, edges = graph()
+    wrong = []
+    for src, targets in edges.items():
+        if src in (API, MAIN):
+            continue
+        for t in targets:
+            if t == API:
+                if wing(src) != "cli":
+                    wrong.append(f"{src} imports the package's public API ({t}); import the module")
+            elif src in FOUNDATIONS and t not in FOUNDATIONS:
+                wrong.append(f"{src} is a foundation but imports {t}")
+            elif wing(t) not in ALLOWED[wing(src)] | {wing(src)}:
+                wrong.append(f"{src} ({wing(src) or 'root'}) imports {t} ({wing(t) or 'root'})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_import_cycle():
+    mods, edges = graph()
+    edges = {n: t - {API} for n, t in edges.items() if n != API}
+    state, cycles = {}, []
+
+    def visit(n, stack):
+        state[n] = 1
+        stack.append(n)
+        for t in sorted(edges.get(n, ())):
+            if state.get(t) == 1:
+                cycles.append(stack[stack.index(t):] + [t])
+            elif not state.get(t):
+                visit(t, stack)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(edges):
+        if not state.get(n):
+            visit(n, [])
+    found = {frozenset(c) for c in cycles}
+    assert found <= KNOWN_CYCLES, "\n".join(" -> ".join(c) for c in cycles)
+    assert found == KNOWN_CYCLES, f"take these off KNOWN_CYCLES: {KNOWN_CYCLES - found}"
+
+
+def test_modules_stay_small():
+    too_big, split = [], []
+    for name, path in modules().items():
+        rel = os.path.relpath(path, PKG).replace(os.sep, "/")
+        lines = sum(1 for _ in open(path, encoding="utf-8"))
+        if lines > MAX_LINES and rel not in NOT_YET_SPLIT:
+            too_big.append(f"{rel}: {lines} lines")
+        if lines <= MAX_LINES and rel in NOT_YET_SPLIT:
+            split.append(rel)
+    assert not too_big, "split these modules: " + ", ".join(too_big)
+    assert not split, "take these off NOT_YET_SPLIT: " + ", ".join(split)
+
+
+def test_readme_table_names_every_module():
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    table = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
+    named = {n for n in re.findall(r"`([\w/]+\.py)`", table) if not n.startswith(("tests/", "benchmarks/"))}
+    missing = []
+    for name, path in modules().items():
+        rel = os.path.relpath(path, PKG).replace(os.sep, "/")
+        if rel.endswith("__init__.py") and rel != "__init__.py":
+            continue
+        if rel not in named:
+            missing.append(rel)
+    assert not missing, f"README's 'How it is built' does not name {missing}"
+    stale = sorted(n for n in named if not os.path.exists(os.path.join(PKG, n)))
+    assert not stale, f"README's 'How it is built' names modules that do not exist: {stale}"
+
+
+def test_public_api():
+    import rulelang
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    assert isinstance(game, rulelang.Game)
+    state = game.new_game(seed=3)
+    assert isinstance(state, rulelang.State)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert set(rulelang.__all__) >= {"load", "Game", "State", "__version__"}
+
+
+def test_internals_names_modules_that_exist():
+    text = open(os.path.join(ROOT, "docs", "internals.md"), encoding="utf-8").read()
+    here = {os.path.relpath(p, PKG).replace(os.sep, "/") for p in modules().values()}
+    gone = []
+    for ref in sorted(set(re.findall(r"`((?:rulelang/)?[\w/]+\.py)`", text))):
+        if ref.startswith(("tests/", "benchmarks/", "docs/")):
+            continue
+        rel = ref[len("rulelang/"):] if ref.startswith("rulelang/") else ref
+        if rel not in here:
+            gone.append(ref)
+    assert not gone, f"docs/internals.md names modules by paths that do not exist: {gone}"
