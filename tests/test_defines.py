@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from rulelang.check.checker import Expanded
+from rulelang.check.model import Expanded
 from rulelang.compile.loader import check_file, load
 
 from closures import closures_only

@@ -324,7 +324,7 @@ def test_the_steps_of_the_games_of_rules_cost_one_each():
     listed in DEAR_EXAMPLES cost more."""
     import glob
     from rulelang.syntax import ast as A
-    from rulelang.check.checker import _walk
+    from rulelang.check.tree import _walk
     dear = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
                        + glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):

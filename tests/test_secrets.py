@@ -26,7 +26,7 @@ import pytest
 
 from gameprops import random_playout
 from rulelang.cli import commands as cli
-from rulelang.check.checker import CARD
+from rulelang.kinds import CARD
 from rulelang.cli.commands import SEED_LIMIT, main
 from rulelang.syntax.diagnostics import RuleFileError
 from rulelang.compile.loader import load

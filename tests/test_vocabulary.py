@@ -9,6 +9,7 @@ import pytest
 
 import rulelang.syntax.ast as A
 import rulelang.check.checker as Ch
+import rulelang.check.model as M
 import rulelang.compile.compiler as C
 from rulelang.cli import highlight
 from rulelang.syntax import syntax_errors
@@ -66,7 +67,7 @@ def _stmt_classes():
 def _expr_classes():
     return {c for c in vars(A).values()
             if isinstance(c, type) and issubclass(c, A.Expr) and c is not A.Expr} | {
-        Ch.Expanded, Ch.Arg}
+        M.Expanded, M.Arg}
 
 
 def test_every_kind_of_statement_and_value_is_checked_and_has_closures():

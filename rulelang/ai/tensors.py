@@ -45,7 +45,7 @@ import json
 from typing import Optional
 
 from rulelang.syntax import ast as A
-from rulelang.check.checker import CARD, FLAG, PLAYER, SUIT, SYMBOL, ZONE
+from rulelang.kinds import CARD, FLAG, PLAYER, SUIT, SYMBOL, ZONE
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 

@@ -983,7 +983,7 @@ def _counts_to_compile(model):
     one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
     not count (compiling is what finds the count-dependent problems, RL172: the checker has
     already tried the others)."""
-    from rulelang.check.checker import _checker_deck_size
+    from rulelang.check.deals import _checker_deck_size
     lo, hi = model.players
     if hi - lo < 4:
         return range(lo, hi + 1)

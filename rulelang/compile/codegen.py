@@ -21,7 +21,7 @@ import re
 import attrs
 
 from rulelang.syntax import ast as A
-from rulelang.check.checker import Expanded
+from rulelang.check.model import Expanded
 from rulelang.limits import MAX_NUMBER
 from rulelang.engine.runtime import GameProblem
 from rulelang.engine.runtime import show_card
@@ -127,7 +127,8 @@ def computes(e, refs) -> bool:
     """Does ``e`` add, subtract or multiply (through its defines too)?  A number stored from such
     an expression is checked against the bound (RL910): without that, a rule that doubles a
     variable again and again would fill the memory before the step budget runs out."""
-    from rulelang.check.checker import Expanded, _walk
+    from rulelang.check.model import Expanded
+    from rulelang.check.tree import _walk
     todo = [e]
     while todo:
         for n in _walk(todo.pop()):

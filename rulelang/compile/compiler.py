@@ -26,8 +26,8 @@ from rulelang.engine.rng import Rng
 from rulelang.compile.codegen import ExprGen, StatementGen, Unsupported, _noplayer, computes, too_large
 from rulelang.limits import MAX_NUMBER, WORK_UNIT
 from rulelang.compile.rulegen import RuleGen, inline_body, not_recursive, rule_bodies
-from rulelang.check.checker import Expanded
-from rulelang.check.checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
+from rulelang.check.model import Expanded, Model
+from rulelang.kinds import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE
 from rulelang.engine.runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
                       VALUE_MASK, GameProblem, State)
 from rulelang.engine.runtime import show_card
@@ -287,7 +287,7 @@ class CompiledGame:
         are called through the run loop, which keeps its frames in a list (a chain of thousands
         of rules, each running the next, exhausted Python's stack).  A chain is cut at its top: a
         rule that is called directly calls only rules that are (see _never_suspending)."""
-        from rulelang.check.checker import _walk
+        from rulelang.check.tree import _walk
         names = {self.proc_index[n]: n for n in self.model.rules}
         calls = {}
         for pid in pids:

@@ -13,7 +13,9 @@ from importlib import resources
 from typing import Optional
 
 from rulelang.syntax import ast as A
-from rulelang.check.checker import Model, check, merge
+from rulelang.check.checker import check
+from rulelang.check.model import Model
+from rulelang.check.variants import merge
 from rulelang.compile.compiler import CompiledGame
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
 from rulelang.syntax.parser import parse

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from rulelang.syntax import ast as A
-from rulelang.check.checker import Arg, Expanded
+from rulelang.check.model import Arg, Expanded
 from rulelang.compile.codegen import Unsupported
 from rulelang.engine.runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
 from rulelang.engine.runtime import _merge_twins_fast, playout_pick

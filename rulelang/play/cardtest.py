@@ -345,7 +345,7 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     """The rule language's own parser, checker and compiler on one expression of the test file.
     Returns (function, type) or None after a diagnostic.  The expression is parsed as the body
     of a ``define`` so that every position in it is its place in the test file."""
-    from rulelang.check.checker import Context, Scope
+    from rulelang.check.model import Context, Scope
     from rulelang.syntax.parser import parse
     col = ln.indent + start
     src = ("\n" * (ln.no - 2) + "define expectation__ = \\\n" + " " * col + text + "\n") \
@@ -534,7 +534,7 @@ def _plan_given(tf, env, cg, test, plan, lines):
 # expectation holds, else the lines saying what was found instead.
 
 def _plan_expect(tf, env, cg, test, ln):
-    from rulelang.check.checker import FLAG, NUMBER
+    from rulelang.kinds import FLAG, NUMBER
     t = ln.text
     m = re.fullmatch(r"(.+?)\s+has\s+(.+?)\s+cards?", t)
     if m and _ZONE_REF.match(m.group(1)):
@@ -722,7 +722,7 @@ def _frame(st, nslots):
 
 
 def _expr_check(st, got, cg):
-    from rulelang.check.checker import FLAG
+    from rulelang.kinds import FLAG
     fn, _t, nslots, expr = got
     if fn(st, _frame(st, nslots)):
         return None
@@ -742,7 +742,7 @@ def _expr_check(st, got, cg):
 
 
 def _parts(expr):
-    from rulelang.check.checker import Expanded
+    from rulelang.check.model import Expanded
     while isinstance(expr, Expanded):
         expr = expr.body
     if isinstance(expr, A.Compare):

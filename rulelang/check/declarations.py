@@ -1,0 +1,337 @@
+"""The checks of the declarations, a mixin of :class:`rulelang.check.checker.Checker`: options
+(and the values given with ``--set``), the deck and its cards (with the card literals `Q♠` and
+`queen of spades`), attributes, variables and families of zones."""
+from __future__ import annotations
+
+import attrs
+
+from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYERS, SYMBOL, ZONE
+from rulelang.limits import MAX_NUMBER
+from rulelang.syntax import ast as A
+from rulelang.check.hints import _show, did_you_mean
+from rulelang.check.model import BUILTIN_ATTRIBUTES, TYPE_NAMES, OptionInfo, Scope, VarInfo, compatible
+
+
+class DeclarationChecks:
+    # -- options
+    def check_option(self, o: A.Option):
+        if o.name in self.options:
+            return
+        d = o.default
+        typ = FLAG if isinstance(d, bool) else NUMBER if isinstance(d, int) else SYMBOL
+        if o.choices is not None:
+            kinds = {type(c) for c in o.choices}
+            if len(kinds) > 1 or (kinds and next(iter(kinds)) is not type(d)):
+                self.error("RL141", f"the choices of option `{o.name}` are of different kinds",
+                           o.span, "list values of one kind: numbers, yes/no, or words")
+            elif d not in o.choices:
+                self.error("RL142", f"the default `{_show(d)}` of option `{o.name}` is not one of its choices",
+                           o.span, "add it to the choices or pick one of them")
+            if typ == SYMBOL:
+                for c in o.choices:
+                    if isinstance(c, str):      # not `yes` or 5 of a list RL141 rejects
+                        self.symbols.setdefault(c, len(self.symbols))
+        if o.low is not None and typ == NUMBER and not (o.low <= d <= o.high):
+            self.error("RL142", f"the default {d} of option `{o.name}` is outside {o.low} to {o.high}",
+                       o.span, f"give a default from {o.low} to {o.high}")
+        if typ == SYMBOL and o.choices is None:
+            self.error("RL143", f"option `{o.name}` has a word as its value but no list of choices",
+                       o.span, f"add `one of {d}, ...` after the default")
+        value = d
+        if o.name in self.overrides:
+            raw = self.overrides[o.name]
+            value = self.convert_option(o, typ, raw)
+        self.options[o.name] = OptionInfo(o, typ, value)
+        if typ == SYMBOL:
+            self.symbols.setdefault(d, len(self.symbols))
+
+    def convert_option(self, o, typ, raw):
+        if not isinstance(raw, str):
+            return raw
+        r = raw.strip().lower()
+        if typ == FLAG:
+            if r in ("yes", "true", "on", "1"):
+                return True
+            if r in ("no", "false", "off", "0"):
+                return False
+            self.error("RL144", f"option `{o.name}` is yes or no, not `{raw}`", o.span,
+                       f"use --set {o.name}=yes or --set {o.name}=no")
+            return o.default
+        if typ == NUMBER:
+            try:
+                v = int(r)
+            except ValueError:
+                self.error("RL144", f"option `{o.name}` is a number, not `{raw}`", o.span,
+                           f"e.g. --set {o.name}={o.default}")
+                return o.default
+            if abs(v) > MAX_NUMBER:
+                self.error("RL145", f"option `{o.name}` must be at most {MAX_NUMBER} (10^15) "
+                           "either way", o.span, f"e.g. --set {o.name}={o.default}")
+                return o.default
+            if o.low is not None and not (o.low <= v <= o.high):
+                self.error("RL145", f"option `{o.name}` must be from {o.low} to {o.high}, not {v}",
+                           o.span, f"choose a value from {o.low} to {o.high}")
+                return o.default
+            if o.choices is not None and v not in o.choices:
+                self.error("RL145", f"option `{o.name}` must be one of "
+                           + ", ".join(map(str, o.choices)) + f", not {v}", o.span, None)
+                return o.default
+            return v
+        if o.choices is not None and r not in o.choices:
+            self.error("RL145", f"option `{o.name}` must be one of " + ", ".join(o.choices) +
+                       f", not `{raw}`", o.span, did_you_mean(r, o.choices))
+            return o.default
+        return r
+
+    # -- cards
+    def check_repeated_ranks(self, dt):
+        """A rank written twice in one `ranks` list made two cards of it in every suit, without a
+        word; it is an error now (RL252): a copy of cards is `copies N` on the deck line."""
+        for ranks in [dt.ranks] + [r for _s, r in dt.own_suits]:
+            seen = set()
+            for r in ranks:
+                if r.name in seen:
+                    self.error("RL252", f"rank `{r.name}` is written twice in one list of ranks",
+                               r.span, "every rank is written once; for two of each card write "
+                               "`copies 2` on the `deck` line")
+                seen.add(r.name)
+
+    def build_cards(self):
+        self.ranks: dict = {}
+        self.rank_symbols: dict = {}
+        self.suits: list = []
+        self.suit_symbols: dict = {}
+        self.card_names: dict = {}
+        # Without a usable deck, the names of the standard deck's cards are still known, so
+        # that every `queen` and `hearts` is not reported as well.
+        fallback = self.deck_types.get("standard") or next(iter(self.deck_types.values()), None)
+        if self.deck is None:
+            self.error("RL160", "the game does not say which cards it is played with",
+                       self.file_span(), "add a line such as `deck standard, into stock`")
+            dt = fallback
+        else:
+            dt = self.deck_types.get(self.deck.name)
+            if dt is None:
+                self.error("RL161", f"there is no deck type `{self.deck.name}`", self.deck.span,
+                           did_you_mean(self.deck.name, self.deck_types) or
+                           "declare it with `deck type NAME:` or use `standard`")
+                dt = fallback
+        if dt is None:
+            return
+        self.check_repeated_ranks(dt)
+
+        def add_ranks(ranks):
+            last = 0
+            for r in ranks:
+                num = r.number if r.number is not None else last + 1
+                last = num
+                if r.name in self.ranks and self.ranks[r.name] != num:
+                    self.error("RL162", f"rank `{r.name}` is given two numbers", r.span, None)
+                self.ranks[r.name] = num
+                self.rank_symbols.setdefault(r.name, r.symbol or r.name)
+
+        for s in dt.suits:
+            self.suits.append(s.name)
+            self.suit_symbols[s.name] = s.symbol
+        add_ranks(dt.ranks)
+        for suit, ranks in dt.own_suits:
+            self.suits.append(suit.name)
+            self.suit_symbols[suit.name] = suit.symbol
+            add_ranks(ranks)
+        groups = set()
+        for group, names, rank in dt.extras:
+            groups.add(group)
+            add_ranks([rank])
+            for n, sp in names:
+                self.card_names[n] = (group, self.ranks[rank.name])
+        if self.deck is not None and self.deck.with_group is not None \
+                and self.deck.with_group not in groups and dt.name == self.deck.name:
+            self.error("RL163", f"deck `{dt.name}` has no extra cards called `{self.deck.with_group}`",
+                       self.deck.span, did_you_mean(self.deck.with_group, groups) or
+                       (f"its extra groups are: {', '.join(sorted(groups))}" if groups else
+                        f"deck `{dt.name}` has no extra cards"))
+        for name in self.suits:
+            if name in self.ranks:
+                self.error("RL164", f"`{name}` is both a suit and a rank", dt.span, "rename one")
+
+    def check_deck_decl(self):
+        d = self.deck
+        if d is None:
+            return
+        s = Scope(self.var_ctx)
+        if d.with_condition is not None:
+            self.expect(d.with_condition, FLAG, s, "the condition for extra cards")
+        if d.copies is not None:
+            self.expect(d.copies, NUMBER, s, "the number of copies")
+        if d.into is not None:
+            self.expect(d.into, ZONE, s, "where the cards start")
+        if d.per_player_into is not None:
+            z = self.zones.get(d.per_player_into)
+            if z is None:
+                self.unknown_zone(d.per_player_into, d.span)
+            elif not z.per_player:
+                self.error("RL170", f"`{z.name}` is shared; each player's copy needs a zone of their own",
+                           d.span, f"declare `zone {z.name}: per player, ...`")
+        if d.into is None and d.per_player_into is None:
+            self.error("RL171", "the deck is not put anywhere", d.span,
+                       "add `, into ZONE`, the zone the cards start in")
+
+    # -- attributes and variables
+    def check_attribute(self, a: A.Attribute):
+        if a.name in BUILTIN_ATTRIBUTES:
+            self.error("RL165", f"`{a.name}` is built in and cannot be redeclared", a.span,
+                       "choose another name, such as `value`")
+            return
+        known = set(self.ranks) | set(self.suits) | set(self.card_names)
+        kinds = set()
+        for selectors, expr in a.entries:
+            for sel, sp in selectors:
+                if isinstance(sel, int):
+                    if sel not in self.ranks.values():
+                        self.error("RL166", f"no rank is numbered {sel}", sp, None)
+                elif isinstance(sel, tuple):        # a card literal, `Q♠: 13` (issue 14)
+                    found = (self.card_literal(sel[1], sp) if sel[0] == "card"
+                             else self.card_named(sel[2], sel[3], sp))
+                    if found is not None:
+                        self.refs[("card literal", sel[1])] = found
+                elif sel not in known:
+                    self.error("RL101", f"`{sel}` is not a rank, suit or card of this deck", sp,
+                               did_you_mean(sel, known))
+            kinds.add(self.attr_value_type(expr))
+        if a.otherwise is not None:
+            kinds.add(self.attr_value_type(a.otherwise))
+        kinds.discard(NONE)
+        typ = NUMBER
+        if kinds == {SYMBOL}:
+            typ = SYMBOL
+        elif len(kinds) > 1:
+            self.error("RL105", f"attribute `{a.name}` mixes numbers and words", a.span,
+                       "give every card a number, or every card a word")
+        self.attributes[a.name] = (a, typ)
+
+    def attr_value_type(self, expr):
+        """Attribute values are numbers (expressions over ``card`` and options) or words."""
+        if isinstance(expr, A.Name) and expr.name not in self.options and expr.name not in self.ranks \
+                and expr.name != "card":
+            self.symbols.setdefault(expr.name, len(self.symbols))
+            self.refs[id(expr)] = ("symbol", self.symbols[expr.name])
+            self.types[id(expr)] = SYMBOL
+            return SYMBOL
+        if isinstance(expr, A.NoneLit):
+            self.types[id(expr)] = NONE
+            return NONE
+        s = Scope(self.attr_ctx)
+        s.new_slot("card", CARD)
+        t = self.expr(expr, s)
+        moving = self.state_part(expr)
+        if moving is not None:
+            self.error("RL167", "an attribute's value cannot depend on the state of the game",
+                       moving.span, "an attribute is worked out once for each card, before the "
+                       "game starts: use the card, options and numbers, or a `define` for the rest")
+        return t
+
+    def state_part(self, e):
+        """The first part of an attribute's value that depends on the game's state (zones,
+        players, scores, dice), or None.  Attribute values are worked out when the game is
+        compiled, before there is a state: ``roll d6`` would always be the same number and
+        ``score of`` could not be worked out at all."""
+        if isinstance(e, (A.Roll, A.CardQuery, A.TotalOf, A.IsEmpty, A.Seat)):
+            return e
+        if isinstance(e, A.Keyword) and e.word != "number of players":
+            return e
+        if isinstance(e, A.Unary) and e.op not in ("not", "neg", "rank after", "rank before"):
+            return e
+        if isinstance(e, (A.Name, A.Of)) and e.name in self.zones:
+            return e
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            for item in (v if isinstance(v, tuple) else (v,)):
+                for sub in (item if isinstance(item, tuple) else (item,)):
+                    if isinstance(sub, A.Expr):
+                        found = self.state_part(sub)
+                        if found is not None:
+                            return found
+        return None
+
+    def check_var(self, v: A.Var):
+        s = Scope(self.var_ctx)
+        t = self.expr(v.init, s)
+        if v.name.startswith(" "):             # a rule's result: its kind comes from `return`
+            self.vars[v.name] = VarInfo(v, ANY)
+            return
+        if v.type is not None:
+            if v.type not in TYPE_NAMES:
+                self.error("RL104", f"unknown type `{v.type}`", v.span,
+                           "types are number, flag, card, player, suit, rank")
+                want = t
+            else:
+                want = TYPE_NAMES[v.type]
+            if not compatible(want, t):
+                self.error("RL102", f"variable `{v.name}` is a {want} but starts as a {t}",
+                           v.init.span, None)
+            t = want
+        elif t == NONE:
+            self.error("RL106", f"variable `{v.name}` starts as `none`; say what kind of thing it holds",
+                       v.span, f"write `var {v.name}: card = none` (or player, suit)")
+        if t == PLAYERS:
+            t = NUMBER
+        self.vars[v.name] = VarInfo(v, t)
+        if t == ZONE:
+            self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
+
+    def check_zone_families(self):
+        """``zone column 1 to 7: ...`` (docs/language.md, "Families of zones"): the parser made
+        the zones column_1 to column_7; here each family is known by its name, as
+        (first, last, zone names), and its misuse reported."""
+        self.zone_families = {}
+        for z in self.zones.values():
+            if z.family is None:
+                continue
+            name, k, lo, hi = z.family
+            fam = self.zone_families.get(name)
+            if fam is None:
+                fam = self.zone_families[name] = (lo, hi, [])
+                if hi < lo or hi - lo >= 100:
+                    self.error("RL253", f"zone family `{name}` from {lo} to {hi}: a family "
+                               "holds 1 to 100 zones", z.span, "e.g. `zone column 1 to 7: ...`")
+                if z.per_player:
+                    self.error("RL254", f"zone family `{name}` is per player", z.span,
+                               "a family of zones is shared; for each player's own piles, "
+                               "declare each pile `per player`")
+                if name in self.zones:
+                    self.error("RL253", f"zone family `{name}` has the name of a zone",
+                               z.span, "give the family or the zone another name")
+            fam[2].append(z.name)
+
+    def card_literal(self, text, span):
+        """The (rank, suit) of a card literal such as `Q♠`: its rank as shown (or the rank's name
+        or number) and its suit's sign, which must be a card of the deck (RL240)."""
+        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
+        pairs = []
+        if dt is not None:
+            pairs = [(r, su) for su in dt.suits for r in dt.ranks]
+            pairs += [(r, su) for su, ranks in dt.own_suits for r in ranks]
+        front, sign = text[:-1], text[-1]
+        for r, su in pairs:
+            if (su.symbol or "") == sign and front in (r.symbol, r.name, str(r.number)):
+                return (r.name, su.name)
+        signs = list(dict.fromkeys(su.symbol for _r, su in pairs if su.symbol))
+        fronts = list(dict.fromkeys(r.symbol or r.name for r, _su in pairs))
+        self.error("RL240", f"`{text}` is not a card of this deck", span,
+                   (f"a card is a rank as shown ({', '.join(fronts)}) and a suit's sign "
+                    f"({' '.join(signs)}), as in `{fronts[-1]}{signs[-1]}`") if signs else
+                   "this deck's suits have no signs: write the card's rank and suit as a "
+                   "deck with signs does, as in `Q♠`")
+        return None
+
+    def card_named(self, rank, suit, span):
+        """(rank, suit) of `queen of spades`, which must be a card of the deck (RL240)."""
+        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
+        if dt is not None:
+            pairs = [(r.name, su.name) for su in dt.suits for r in dt.ranks]
+            pairs += [(r.name, su.name) for su, ranks in dt.own_suits for r in ranks]
+            if (rank, suit) in pairs:
+                return (rank, suit)
+        self.error("RL240", f"`{rank} of {suit}` is not a card of this deck", span,
+                   f"the suit `{suit}` has its own ranks" if dt is not None else None)
+        return None

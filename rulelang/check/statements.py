@@ -1,0 +1,440 @@
+"""The checks of the statements (``Checker.st_<Node>``), a mixin of
+:class:`rulelang.check.checker.Checker`: the kinds of their values, the names they resolve, the
+slots they give their locals (a choice's chooser and what it chooses), and which numbers are
+ranks (said by name)."""
+from __future__ import annotations
+
+import re
+
+from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
+from rulelang.syntax import ast as A
+from rulelang.check.hints import did_you_mean
+from rulelang.check.model import Arg, Expanded, compatible
+
+
+class StatementChecks:
+    def st_Shuffle(self, st, s):
+        self.expect(st.zone, ZONE, s, "what to shuffle")
+
+    def st_Deal(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        if st.count is not None:
+            self.expect(st.count, NUMBER, s, "how many cards to deal")
+        self.expect(st.source, ZONE, s, "where the cards are dealt from")
+        if st.start is not None:
+            self.expect_seat(st.start, s, "the player who gets the first card")
+        z = self.zones.get(st.zone)
+        if z is None:
+            self.unknown_zone(st.zone, st.zone_span)
+        elif not z.per_player:
+            self.error("RL170", f"`{st.zone}` is shared; cards are dealt to a zone of each player",
+                       st.zone_span, f"declare `zone {st.zone}: per player, ...`")
+
+    def st_Move(self, st, s):
+        sel = st.selection
+        self.expect(st.source, ZONE, s, "where the cards are moved from")
+        self.expect(st.dest, ZONE, s, "where the cards are moved to")
+        if sel.kind == "card":
+            self.expect(sel.expr, CARD, s, "the card to move")
+        elif sel.kind == "count":
+            self.expect(sel.expr, NUMBER, s, "how many cards to move")
+        elif sel.kind == "where":
+            inner = s.child()
+            inner.new_slot("card", CARD)
+            self.refs[id(sel)] = ("slot", inner.names["card"][0])
+            self.expect(sel.expr, FLAG, inner, "which cards to move")
+        elif sel.kind in ("count_where", "upto_where", "and_above"):
+            self.st_move_counted(st, sel, s)
+
+    def st_move_counted(self, st, sel, s):
+        """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card on
+        top of it`` (docs/language.md, "Moving some of the cards that match")."""
+        if sel.kind == "and_above":
+            self.expect(sel.expr, CARD, s, "the card moved with the cards on top of it")
+            return
+        self.expect(sel.expr, NUMBER, s, "how many cards to move")
+        inner = s.child()
+        inner.new_slot("card", CARD)
+        self.refs[id(sel)] = ("slot", inner.names["card"][0])
+        self.expect(sel.condition, FLAG, inner, "which cards to move")
+        if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
+            self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
+                       "a count of cards is 1 or more; to move every card that matches write "
+                       "`move all cards where ...`")
+        if isinstance(sel.expr, A.Unary) and sel.expr.op == "neg":
+            self.error("RL250", "a count of cards cannot be negative", sel.expr.span,
+                       "a count of cards is 1 or more")
+
+    def st_Assign(self, st, s):
+        t = self.lvalue(st.target, s)
+        want = NUMBER if st.op in ("add", "sub") else t
+        if isinstance(st.target, A.Name) and st.target.name.startswith(" "):
+            want = ANY                          # `return VALUE`: result_kind says more
+        if st.op in ("add", "sub") and t not in (NUMBER, ANY):
+            self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
+        what = {"add": "what is added", "sub": "what is subtracted"}.get(st.op)
+        if what is None:
+            tn = getattr(st.target, "name", None)
+            what = f"the new value of `{tn}`" if tn else "the new value"
+        self.expect(st.value, want, s, what)
+        ref = self.refs.get(id(st.target))
+        if ref is not None and ref[0] == "var" and ref[1].startswith(" "):
+            self.result_kind(self.vars[ref[1]], st)
+        if t == ZONE and ref is not None and ref[0] == "slot":
+            self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
+        elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
+            self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
+
+    def result_kind(self, v, st):
+        """The first `return VALUE` of a rule gives its kind; the others must agree."""
+        t = self.types.get(id(st.value), ANY)
+        if t in (NONE, ANY):
+            return
+        t = NUMBER if t == PLAYERS else t
+        if v.type == ANY:
+            v.type = t
+        elif not compatible(v.type, t):
+            self.error("RL102", f"this rule gives a {v.type} (its first `return`), "
+                       f"and here a {t}", st.value.span, "return values of one kind")
+
+    def lvalue(self, target, s):
+        if isinstance(target, A.Name):
+            loc = s.lookup(target.name)
+            if loc is not None:
+                self.refs[id(target)] = ("slot", loc[0])
+                self.types[id(target)] = loc[1]
+                return loc[1]
+            v = self.vars.get(target.name)
+            if v is not None:
+                self.refs[id(target)] = ("var", target.name, v.decl.per_player, s.you_slot)
+                self.types[id(target)] = v.type
+                return v.type
+            if target.name in self.options:
+                self.error("RL107", f"option `{target.name}` cannot be changed during the game",
+                           target.span, "declare a `var` that starts with the option's value")
+                return ANY
+        elif isinstance(target, A.Of):
+            v = self.vars.get(target.name)
+            if v is not None and v.decl.per_player:
+                self.expect_seat(target.operand, s, f"whose `{target.name}`")
+                self.refs[id(target)] = ("var_of", target.name)
+                self.types[id(target)] = v.type
+                return v.type
+        elif isinstance(target, A.Keyword) and target.word == "current player":
+            # In `setup`, `you` is the current player: setting it there moves `you` too, so that
+            # `next player` and unqualified per-player names after it mean the new one's.
+            in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
+            self.refs[id(target)] = ("current", in_setup and s.you_slot == -1)
+            return PLAYER
+        self.error("RL108", "this cannot be set: only variables can", target.span,
+                   "declare it with `var NAME = ...`")
+        return ANY
+
+    def st_Let(self, st, s):
+        self.reserved(st.name, st.span, "a value")
+        t = self.expr(st.value, s)
+        if t == NONE:
+            self.error("RL106", f"`let {st.name} = none`: say what kind of thing it holds", st.span,
+                       "give it a first value of its kind, or use a `var` with a type")
+        if t == PLAYERS:
+            t = NUMBER
+        self.refs[id(st)] = s.new_slot(st.name, t)
+        if self.rankish(st.value, s):
+            self.rank_slots.add((id(s.owner), self.refs[id(st)]))
+        if t == ZONE:
+            self.zone_values.setdefault((id(s.owner), self.refs[id(st)]), []).append((st.value, None))
+
+    def st_Simple(self, st, s):
+        if st.word == "stop" and s.loops == 0:
+            self.error("RL180", "`stop` is outside any `repeat` or `for each`", st.span,
+                       "use `return` to leave a rule, `end turn` to end the turn")
+
+    def st_EndGame(self, st, s):
+        if st.player is not None:
+            self.expect_seat(st.player, s, "the player")
+        if st.kind == "where":
+            slots = []
+            for cond, what in ((st.winners, "winners"), (st.losers, "losers")):
+                if cond is None:
+                    slots.append(None)
+                    continue
+                inner = s.child()
+                slots.append(inner.new_slot("player", PLAYER))
+                self.expect(cond, FLAG, inner, f"the condition of the {what} on `player`")
+            self.refs[id(st)] = tuple(slots)
+        if st.kind in ("highest", "lowest") and self.score is None:
+            self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
+                       "add a line such as `score: size of won`")
+
+    def st_NextTurn(self, st, s):
+        self.expect_seat(st.player, s, "whose turn is next")
+
+    def st_CallRule(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        r = self.rules.get(st.name)
+        if r is None:
+            if st.name in self.defines:
+                self.error("RL109", f"`{st.name}` is a define (a value), not a rule to run", st.span,
+                           "use it in an expression, or declare `rule`")
+            else:
+                hint = did_you_mean(st.name, self.rules)
+                if hint:
+                    self.named_rules.add(hint.split("`")[1])
+                self.error("RL101", f"there is no rule `{st.name}`", st.span, hint)
+            for a in st.args:
+                self.expr(a, s)
+            return
+        r.used = True
+        if st.name in ("setup", "turn"):
+            self.error("RL182", f"`{st.name}` is run by the game itself", st.span,
+                       "move what you want to run again into a `rule` of its own")
+        if len(st.args) != len(r.decl.params):
+            self.error("RL110", f"rule `{st.name}` takes {len(r.decl.params)} value(s), "
+                       f"not {len(st.args)}", st.span,
+                       f"rule {st.name}({', '.join(p for p, _ in r.decl.params)})")
+        for i, a in enumerate(st.args):
+            t = self.expr(a, s)
+            if i < len(r.param_types):
+                want = r.param_types[i]
+                if want is None:
+                    # `none` says nothing of the kind: a later call (or `p: card`) decides it.
+                    if t not in (NONE, ANY):
+                        r.param_types[i] = NUMBER if t == PLAYERS else t
+                elif not compatible(want, t):
+                    pname = r.decl.params[i][0]
+                    given = r.decl.params[i][1] is not None
+                    self.error("RL102", f"rule `{st.name}` expects a {want} here, not a {t}",
+                               a.span, None if given else
+                               f"the kind of `{pname}` comes from the first call that gives it a "
+                               f"value of a kind; to say which, write `rule {st.name}("
+                               + ", ".join(f"{q}: KIND" if q == pname else (f"{q}: {k}" if k else q)
+                                           for q, k in r.decl.params) +
+                               "):` (number, flag, card, player, suit, rank, zone, text)")
+            if t == ZONE:       # a zone given to a rule: its `you` is the caller's or `for P`'s
+                you = st.for_player if st.for_player is not None else ("you", id(s.owner), s.you_slot)
+                self.zone_values.setdefault((id(r), i), []).append((a, (id(s.owner), you)))
+        if st.for_player is not None:
+            self.expect_seat(st.for_player, s, "who runs the rule")
+        if None not in r.param_types[:len(st.args)]:
+            self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
+
+    def st_Say(self, st, s):
+        self.refs[id(st)] = s.you_slot          # the line is said by the chooser inside a choice
+        for p in st.parts:
+            if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
+                self.expect(p.zone, ZONE, s, "the zone whose cards are said")
+                self.types[id(p)] = CARDS
+            elif not isinstance(p, str):
+                self.expr(p, s)
+                if self.rankish(p, s):          # a rank is said by its name, not its number
+                    self.say_as[id(p)] = RANK
+
+    def rankish(self, e, s) -> bool:
+        """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
+        holds one (`rank r` chosen, `let r = rank of c`, a parameter `r: rank`), a variable
+        declared `: rank`, or a define or conditional made of these."""
+        if isinstance(e, A.Of) and e.name == "rank" and self.refs.get(id(e)) == ("rank",):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
+            return True
+        ref = self.refs.get(id(e))
+        if not isinstance(ref, tuple) or not ref:
+            ref = None                          # some nodes map to a slot number
+        if isinstance(e, A.Name):
+            if ref is None:
+                return False
+            if ref[0] == "slot":
+                return (id(s.owner), ref[1]) in self.rank_slots
+            if ref[0] == "var":
+                return self.vars[ref[1]].decl.type == "rank"
+            if ref[0] == "const":
+                return e.name in self.ranks and s.lookup(e.name) is None
+        if isinstance(e, A.Of) and ref is not None and ref[0] == "var_of":
+            return self.vars[ref[1]].decl.type == "rank"
+        if ref is not None and ref[0] == "expanded":
+            return self.rankish(ref[1].body, s)
+        if isinstance(e, Expanded):
+            return self.rankish(e.body, s)
+        if isinstance(e, Arg):
+            return self.rankish(e.expr, s)
+        if isinstance(e, A.Cases):
+            return all(self.rankish(v, s) for v in [c[0] for c in e.cases] + [e.default])
+        return False
+
+    def st_Reveal(self, st, s):
+        self.refs[id(st)] = s.you_slot
+        self.expect(st.card, CARD, s, "the card to reveal")
+
+    def st_If(self, st, s):
+        for cond, body in st.branches:
+            self.expect(cond, FLAG, s, "the condition")
+            self.check_block(body, s)
+        if st.otherwise is not None:
+            self.check_block(st.otherwise, s)
+
+    def st_Loop(self, st, s):
+        if st.kind in ("while", "until"):
+            self.expect(st.expr, FLAG, s, "the condition")
+        elif st.kind == "times":
+            self.expect(st.expr, NUMBER, s, "how many times")
+        inner = s.child()
+        inner.loops += 1
+        if st.kind == "times":
+            self.refs[id(st)] = inner.new_slot(" counter", NUMBER)
+        self.check_block(st.body, inner)
+
+    def st_ForPlayer(self, st, s):
+        if st.start is not None:
+            self.expect_seat(st.start, s, "the first player")
+        self.reserved(st.name, st.span, "a player")
+        inner = s.child()
+        inner.loops += 1
+        self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
+        self.check_block(st.body, inner)
+
+    def st_Show(self, st, s):
+        self.expect(st.card, CARD, s, "the card to show")
+        self.expect_seat(st.player, s, "who is shown the card")
+
+    def st_Leave(self, st, s):
+        self.expect_seat(st.player, s, "who leaves the game")
+
+    def st_ForCard(self, st, s):
+        self.expect(st.zone, ZONE, s, "the zone")
+        self.reserved(st.name, st.span, "a card")
+        inner = s.child()
+        inner.loops += 1
+        self.refs[id(st)] = (inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
+                             inner.new_slot(" index", NUMBER))
+        self.check_block(st.body, inner)
+
+    def st_ForValue(self, st, s):
+        self.reserved(st.name, st.span, f"a {st.kind}")
+        inner = s.child()
+        inner.loops += 1
+        vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
+        self.refs[id(st)] = (vi, inner.new_slot(" index", NUMBER))
+        if st.kind == "rank":
+            self.rank_slots.add((id(inner.owner), vi))
+        self.check_block(st.body, inner)
+
+    def st_Choose(self, st, s):
+        each = st.simultaneous and len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+            (st.by[0].kind == "others" or st.by[0].kind.startswith("each"))
+        for b in st.by:
+            if each:
+                self.expect(b, PLAYERS, s, "who chooses")
+            else:
+                self.expect_seat(b, s, "who chooses")
+        if st.claim_from is not None:
+            self.expect_seat(st.claim_from, s, "the player the claims are asked from")
+        if st.simultaneous and len(st.by) < 2 and not each:
+            self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
+                       "name them: `simultaneously choose by attacker, defender:`, or let a "
+                       "set of players choose: `simultaneously choose by each player where ...:`")
+        chooser = s.child()
+        chooser_slot = chooser.new_slot(" chooser", PLAYER)
+        extra = chooser.new_slot(" choices", ANY) if st.simultaneous else None
+        chooser.you_slot = chooser_slot
+        labels = {}
+        param_slots = []
+        for alt in st.alternatives:
+            if alt.label in labels:
+                self.error("RL184", f"two alternatives are called `{alt.label}`", alt.span,
+                           "give each alternative of a choice its own name")
+            labels[alt.label] = alt
+            for named in re.findall(r"\{([^{}]*)\}", alt.display or ""):
+                if alt.param is None or named != alt.param.name:
+                    self.error("RL186", f"the words of `{alt.label}` name `{{{named}}}`, which it "
+                               "does not choose", alt.span,
+                               f"name its parameter: `{{{alt.param.name}}}`" if alt.param is not None
+                               else "only the thing an alternative chooses can be named in braces")
+            self.labels[id(alt)] = len(self.alternatives)
+            self.alternatives.append((alt, st))
+            inner = chooser.child()
+            slot = None
+            p = alt.param
+            if p is not None:
+                self.reserved(p.name, p.span, f"the {p.kind} chosen")
+                if p.kind == "card":
+                    self.expect(p.source, ZONE, inner, "where the card is chosen from")
+                    slot = inner.new_slot(p.name, CARD)
+                elif p.kind == "player":
+                    t = self.expr(p.source, inner)
+                    if t not in (PLAYERS, ANY):
+                        self.error("RL102", f"a player is chosen from `players` or `opponents`, "
+                                   f"not from a {t}", p.source.span, None)
+                    slot = inner.new_slot(p.name, PLAYER)
+                elif p.kind == "suit":
+                    slot = inner.new_slot(p.name, SUIT)
+                elif p.kind == "rank":
+                    slot = inner.new_slot(p.name, NUMBER)
+                    self.rank_slots.add((id(inner.owner), slot))
+                elif p.kind == "cards":
+                    slot = self.cards_param(alt, st, inner)
+                elif p.kind == "unseen":
+                    slot = self.unseen_param(alt, st, inner)
+                else:
+                    self.expect(p.source, NUMBER, inner, "the smallest number")
+                    self.expect(p.high, NUMBER, inner, "the largest number")
+                    slot = inner.new_slot(p.name, NUMBER)
+                if p.where is not None:
+                    self.expect(p.where, FLAG, inner, "which choices are allowed")
+            if alt.condition is not None:
+                self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
+            param_slots.append(slot)
+            if p is not None and p.kind in ("card", "cards"):
+                self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
+            self.check_block(alt.body, inner)
+        self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+
+    def unseen_param(self, alt, st, inner):
+        """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c
+        (a slot of its own) is the card there, which the choice never names."""
+        p = alt.param
+        self.expect(p.source, ZONE, inner, "where the card is taken from")
+        if st.simultaneous:
+            self.error("RL233", f"`{alt.label}` takes a card unseen in a simultaneous choice",
+                       p.span, "another player's choice could move the cards before it runs: "
+                       "let each player choose in turn (`for each player q:` / `choose by q:`)")
+        slot = inner.new_slot(" place", NUMBER)
+        self.unseen[id(alt)] = inner.new_slot(p.name, CARD)
+        return slot
+
+    def cards_param(self, alt, st, inner):
+        """``N [or more] cards c [of one rank] from Z to D [where C]``: several cards chosen as
+        one step.  Its slots: the card c, then the cards that may be chosen, those chosen so far,
+        Z, D, the fewest and the most (kept in the frame, so a saved or cloned game keeps them);
+        and a second alternative of the game, "no more cards", for `or more`."""
+        p = alt.param
+        self.expect(p.count, NUMBER, inner, "how many cards are chosen")
+        if isinstance(p.count, A.Int) and p.count.value < 1:
+            self.error("RL231", f"`{alt.label}` chooses {p.count.value} cards: at least one card "
+                       "must be chosen", p.count.span,
+                       "an alternative without cards is written without them: "
+                       f"`{alt.label}:`")
+        self.expect(p.source, ZONE, inner, "where the cards are chosen from")
+        self.expect(p.dest, ZONE, inner, "where the chosen cards go")
+        if st.simultaneous:
+            self.error("RL230", f"`{alt.label}` chooses several cards in a simultaneous choice",
+                       p.span, "let each player choose in turn, into a zone of their own that the "
+                       "others do not see: `for each player q:` / `choose by q:` / "
+                       f"`{alt.label} ... to passing of q:`, then move them on")
+        slot = inner.new_slot(p.name, CARD)
+        ks = tuple(inner.new_slot(n, t) for n, t in (
+            (" eligible", ANY), (" picked", ANY), (" from", ZONE), (" to", ZONE),
+            (" fewest", NUMBER), (" most", NUMBER)))
+        done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
+        self.picks[id(alt)] = (ks, len(self.alternatives))
+        self.labels[id(done)] = len(self.alternatives)
+        self.alternatives.append((done, st))
+        return slot
+
+
+def _leaves(st):
+    """The words of a statement after which the rest of its block never runs, or None."""
+    if isinstance(st, A.Simple) and st.word in ("stop", "return", "end turn"):
+        return st.word
+    if isinstance(st, A.EndGame):
+        return "end game"
+    return None
