@@ -5,7 +5,7 @@ import random
 import pytest
 
 import rulelang.compile.compiler as C
-from rulelang.compile.codegen import _safe
+from rulelang.compile.gensource import _safe
 from rulelang.compile.loader import load
 
 from closures import closures_only
@@ -86,12 +86,12 @@ def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called
 def test_generated_source_is_compiled_once_per_process():
     """The same generated source (most functions do not depend on the number of players) is
     compiled once; each compiled game still binds the names in its own namespace."""
-    from rulelang.compile import codegen
+    from rulelang.compile import gensource
     game = load("examples/crazy_eights.cardrules")
     C.CompiledGame(game.model, 3)
-    before = codegen._code.cache_info()
+    before = gensource._code.cache_info()
     cg = C.CompiledGame(game.model, 3)
-    after = codegen._code.cache_info()
+    after = gensource._code.cache_info()
     assert after.misses == before.misses and after.hits > before.hits
     assert _transcripts(game.model, 3, range(2)) == _transcripts(game.model, 3, range(2))
     assert cg.new_game(seed=1).legal_actions()

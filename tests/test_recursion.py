@@ -181,7 +181,7 @@ def test_a_rule_calling_a_rule_left_to_the_closures_is_not_called_as_a_python_fu
     """Only a rule whose callees are all generated may be called as a plain function: a rule
     left to the closures is run by the run loop and returns to the frame below it."""
     import rulelang.compile.compiler as C
-    from rulelang.compile.codegen import Unsupported
+    from rulelang.compile.gensource import Unsupported
     game = load(str(_file(tmp_path, LEAF)))
     leaf_body = game.model.rules["leaf"].decl.body
     compile_rule = C.RuleGen.compile_rule

@@ -1,0 +1,105 @@
+"""The blocks of a generated rule function, and the jumps between them.
+
+A rule's function (:mod:`rulelang.compile.rulegen`) is a loop over blocks chosen by ``pc``: the
+places where the rule can be resumed (after a call, the body of each alternative of a decision).
+:class:`Blocks` is the part of :class:`~rulelang.compile.rulegen.RuleGen` that makes blocks, closes
+them with a jump or a return, chooses the block for ``pc`` in few tests, threads jumps that only
+lead to other jumps and copies a block where it is jumped to.
+"""
+from __future__ import annotations
+
+
+class _Jump(str):
+    """The line ``pc = N; continue``: a jump to block N, known as one by its type (the passes
+    over the blocks below follow jumps without reading the generated text)."""
+
+    def __new__(cls, ind, target):
+        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
+        line.ind, line.target = ind, int(target)
+        return line
+
+
+class _Block:
+    def __init__(self, number):
+        self.number = number
+        self.lines = []
+        self.closed = False
+
+
+class Blocks:
+    """Making and joining the blocks of one rule's function (a part of RuleGen)."""
+
+    def dispatch(self, blocks, lines, ind, extra):
+        """Choose the block for ``pc``: block 0 (where every call enters) first, then halves of
+        the others, so that resuming deep in a long rule takes a few tests, not one per block.
+        ``extra`` indents the blocks' own lines (written for the top level) when nested."""
+        if blocks and blocks[0].number == 0:
+            lines.append(f"{ind}if pc == 0:")
+            lines.extend(extra + l for l in blocks[0].lines)
+            blocks = blocks[1:]
+        if len(blocks) <= 3:
+            for b in blocks:
+                lines.append(f"{ind}if pc == {b.number}:")
+                lines.extend(extra + l for l in b.lines)
+            return
+        mid = len(blocks) // 2
+        lines.append(f"{ind}if pc < {blocks[mid].number}:")
+        self.dispatch(blocks[:mid], lines, ind + "    ", extra + "    ")
+        lines.append(f"{ind}else:")
+        self.dispatch(blocks[mid:], lines, ind + "    ", extra + "    ")
+
+    def thread_jumps(self):
+        """A jump to a block that only jumps (or only returns) goes where that block leads."""
+        final = {}
+        for b in self.blocks:
+            if len(b.lines) == 1:
+                line = b.lines[0]
+                if isinstance(line, _Jump):
+                    final[b.number] = ("goto", line.target)
+                elif line.strip().startswith("return "):
+                    final[b.number] = ("return", line.strip())
+
+        def resolve(n):
+            seen = set()
+            while n in final and final[n][0] == "goto" and n not in seen:
+                seen.add(n)
+                n = final[n][1]
+            if n in final and final[n][0] == "return":
+                return final[n][1]
+            return n
+
+        for b in self.blocks:
+            for i, line in enumerate(b.lines):
+                if isinstance(line, _Jump):
+                    target = resolve(line.target)
+                    b.lines[i] = (line.ind + target if isinstance(target, str)
+                                  else _Jump(line.ind, target))
+
+    def inline_block(self, target):
+        """Copy a block's lines to every jump to it (the next turn: one test of ``pc`` less)."""
+        base = "            "
+        for b in self.blocks:
+            if b is target:
+                continue
+            out = []
+            for line in b.lines:
+                if isinstance(line, _Jump) and line.target == target.number:
+                    out.extend(line.ind + l[len(base):] for l in target.lines)
+                else:
+                    out.append(line)
+            b.lines = out
+
+    def new_block(self):
+        b = _Block(len(self.blocks))
+        self.blocks.append(b)
+        return b
+
+    def close(self, b, line, ind):
+        if not b.closed:
+            b.lines.append(ind + line)
+            b.closed = True
+
+    def goto(self, b, target, ind):
+        if not b.closed:
+            b.lines.append(_Jump(ind, target.number))
+            b.closed = True

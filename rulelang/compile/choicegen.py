@@ -1,0 +1,255 @@
+"""A decision in a rule's function: ``choose``, its alternatives and the actions they offer.
+
+:class:`ChoiceGen` is the part of :class:`~rulelang.compile.rulegen.RuleGen` that writes a
+``choose``: the list of legal actions (each alternative's cards, players, suits, ranks or numbers,
+cards counted once when two alternatives offer the same), the stop for the decision, the block
+of each alternative's body; a simultaneous decision and its claims (``any opponent may``); the
+several cards chosen in one step (runtime.pick_start / pick_step).
+"""
+from __future__ import annotations
+
+from rulelang.syntax import ast as A
+from rulelang.check.model import Expanded
+from rulelang.engine.runtime import ACTION_SHIFT, CALL, SUSPEND
+from rulelang.engine.runtime import pick_start, pick_step
+from rulelang.engine.runtime import claim_order, first_claim
+from rulelang.compile.blocks import _Jump
+from rulelang.compile.genruntime import _dispatch, _numbers
+
+
+class ChoiceGen:
+    """The decisions of a rule's function (a part of RuleGen)."""
+
+    def sus_Choose(self, st, cur, ind):
+        cg = self.cg
+        chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
+        ci = 3 + chooser_slot
+        end = self.new_block()
+        L = cur.lines
+        if cg.endings:
+            quick = self.endings_quick()
+            L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
+        enum_lines = []
+        alts = []
+        self.counted = {}          # (zone code, condition code) -> names of len(out) around it
+        self.appended = False      # may an earlier alternative have added actions to out?
+        self.first_out = None      # (line, list) when the first line to touch out extends it
+        for alt, slot in zip(st.alternatives, param_slots):
+            aid = cg.model.labels[id(alt)]
+            alts.append((aid, alt, slot))
+            self.enum(alt, aid, slot, enum_lines, ind)
+        span = self.x.const(st.span)
+        if st.simultaneous:
+            xi = 3 + extra
+            dispatch = self.new_block()
+            bys = [self.x.gen(b, {}) for b in st.by]
+            L.append(f"{ind}_pl = []")
+            each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
+                st.by[0].kind in ("each", "others")
+            for b in bys:
+                if each:                                # `by each player`: a list of seats
+                    L.append(f"{ind}_pl = {b}")
+                    continue
+                L.append(f"{ind}_p = {b}")
+                L.append(f"{ind}if _p not in _pl: _pl.append(_p)")
+            if st.claim:
+                self.claim_lines(st, L, ind)
+            if each:
+                L.append(f"{ind}if not _pl:")
+                L.append(_Jump(ind + "    ", end.number))
+            L.append(f"{ind}_lg = {{}}")
+            L.append(f"{ind}for _p in _pl:")
+            L.append(f"{ind}    fr[{ci}] = _p")
+            L.append(f"{ind}    out = []")
+            L.extend("    " + l for l in enum_lines)
+            L.append(f"{ind}    if not out: _noch(_p, {span})")
+            L.append(f"{ind}    _lg[_p] = out")
+            L.append(f"{ind}_lg[_order] = _pl")
+            L.append(f"{ind}_lg[_slot] = {xi}")
+            L.append(f"{ind}_lg[_disp] = {dispatch.number}")
+            L.append(f"{ind}g.pending = _pl")
+            L.append(f"{ind}g.legal = _lg")
+            L.append(f"{ind}g.sim = {{}}")
+            self.close(cur, f"return {SUSPEND}", ind)
+            self.x.ns.update({"_order": "order", "_slot": "slot", "_disp": "dispatch",
+                              "_dispatch": _dispatch, "_alts": cg.alternatives})
+            D = dispatch.lines
+            if st.claim:
+                self.x.ns["_fclaim"] = first_claim
+                none_aid = int(cg.model.labels[id(st.alternatives[-1])])
+                D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
+            D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
+            D.append(f"{ind}if _b < 0:")
+            D.append(_Jump(ind + "    ", end.number))
+            self.close(dispatch, "pc = _b; continue", ind)
+            back = dispatch
+        else:
+            by = self.x.gen(st.by[0], {}) if st.by else "fr[2]"
+            L.append(f"{ind}fr[{ci}] = {by}")
+            if self.first_out is not None:      # `out` is the first list made, not extended
+                i, made = self.first_out
+                L.extend(enum_lines[:i] + [f"{ind}out = {made}"] + enum_lines[i + 1:])
+            else:
+                L.append(f"{ind}out = []")
+                L.extend(enum_lines)
+            L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
+            hole = len(L)       # the playout variant decides here (below)
+            L.append(f"{ind}g.pending = (fr[{ci}],)")
+            L.append(f"{ind}g.legal = out")
+            self.close(cur, f"return {SUSPEND}", ind)
+            back = end
+        for aid, alt, slot in alts:
+            b = self.new_block()
+            self.alt_blocks.append((aid, b.number))
+            if id(alt) in cg.model.picks:
+                self.cards_step(alt, aid, b, ci, ind)
+            if id(alt) in cg.model.unseen:          # c is the card at the chosen place
+                b.lines.append(f"{ind}fr[{3 + int(cg.model.unseen[id(alt)])}] = "
+                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{3 + int(slot)}]]")
+            last = self.stmts(alt.body, b, ind)
+            self.goto(last, back, ind)
+        if self.playout and not st.simultaneous:
+            L[hole:] = self.playout_decision(alts, ci, ind)
+        return end
+
+    def _card_query(self, e):
+        """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, A.Call) or (isinstance(e, A.Name) and
+                                           self.refs.get(id(e), ("",))[0] == "expanded"):
+                e = self.refs[id(e)][1].body
+            else:
+                break
+        if isinstance(e, A.CardQuery) and e.kind in ("any", "no") and e.condition is not None:
+            return e
+        return None
+
+    def _same_cards(self, e):
+        """Code for an alternative's condition ``any/no card in Z where C`` when an earlier
+        alternative of the same choice offers exactly the cards of Z where C: then the answer is
+        whether that alternative added any action, and the cards are not looked at twice."""
+        q = self._card_query(e)
+        if q is None:
+            return None
+        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {3 + self.refs[id(q)]: "_cv"}))
+        seen = self.counted.get(key)
+        if seen is None:
+            return None
+        before, after = seen
+        return f"({after} > {before})" if q.kind == "any" else f"({after} == {before})"
+
+    def enum(self, alt, aid, slot, lines, ind):
+        base = int(aid) << ACTION_SHIFT
+        p = alt.param
+        cond = None
+        if alt.condition is not None:
+            cond = self._same_cards(alt.condition) or self.x.gen(alt.condition, {})
+        inner = ind + ("    " if cond else "")
+        if cond:
+            lines.append(f"{ind}if {cond}:")
+        if p is None:
+            lines.append(f"{inner}out.append({base})")
+            self.appended = True
+            return
+        si = 3 + slot
+        if p.kind == "cards":
+            self.cards_enum(alt, aid, si, lines, inner)
+            return
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            lines.append(f"{inner}out.extend(range({base}, {base} + "
+                         f"len(g.zones[{self.x.gen(p.source, {})}])))")
+            self.appended = True
+            return
+        v = self.x.fresh()
+        test = ""
+        if p.where is not None:
+            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            lines.extend(f"{inner}{name} = {c}" for name, c in hoisted)
+            test = " if " + code
+        if p.kind == "card":
+            values = f"g.zones[{self.x.gen(p.source, {})}]"
+        elif p.kind == "player":
+            n = int(self.cg.n)
+            ob = self.cg.out_base
+            if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
+                you = self.x.slot(3 + self.refs.get(id(p.source), ("you", -1))[1], {})
+                values = (f"_saf(g, {you}, {int(ob)})" if ob is not None else
+                          f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]")
+            elif ob is not None:
+                values = f"[_q for _q in range({n}) if not g.vars[{int(ob)} + _q]]"
+            else:
+                values = f"range({n})"
+        elif p.kind == "suit":
+            values = f"range({len(self.cg.model.suits)})"
+        elif p.kind == "rank":
+            values = self.x.const(list(self.cg.rank_cycle))
+        else:
+            lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
+            self.x.ns["_nums"] = _numbers
+            values = f"_nums({lo}, {hi}, {self.x.const(p.span)})"
+        key = None
+        if p.kind == "card" and p.where is not None and not cond:
+            key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
+            if "rng" in key[0] or "rng" in key[1] or key in self.counted:
+                key = None
+        if key is not None:
+            before, after = self.x.fresh(), self.x.fresh()
+            if self.appended:
+                lines.append(f"{inner}{before} = len(out)")
+            else:
+                before = "0"               # nothing is in out yet
+        action = f"{base} + {v}" if base else v
+        made = f"[{action} for {v} in {values}{test}]"
+        if not self.appended and not cond:
+            self.first_out = (len(lines), made)
+        lines.append(f"{inner}out.extend({made})")
+        self.appended = True
+        if key is not None:
+            lines.append(f"{inner}{after} = len(out)")
+            self.counted[key] = (before, after)
+
+    def claim_lines(self, st, L, ind):
+        """``any opponent may choose [from P]``: the players in order of play from P (the player
+        after `you` when the rule does not say)."""
+        self.x.ns["_corder"] = claim_order
+        if st.claim_from is not None:
+            start = self.x.gen(st.claim_from, {})
+        else:
+            you = self.x.slot(3 + self.refs[id(st.by[0])][1], {})
+            start = f"({you} + g.dir)"
+        L.append(f"{ind}_pl = _corder(g, _pl, {start})")
+
+    # Several cards in one step (runtime.pick_start / pick_step): the first card is offered by the
+    # choice, the others at the start of the alternative's body, in a block of their own.
+    def cards_enum(self, alt, aid, si, lines, ind):
+        p = alt.param
+        ks = "(" + ", ".join(str(3 + int(k)) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        v, z = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
+        test = ""
+        if p.where is not None:
+            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            lines.extend(f"{ind}{name} = {c}" for name, c in hoisted)
+            test = " if " + code
+        self.x.ns["_pstart"] = pick_start
+        args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
+                f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
+        lines.append(f"{ind}out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
+                     f"{z}, {args}))")
+        self.appended = True
+
+    def cards_step(self, alt, aid, b, ci, ind):
+        slots, done_aid = self.cg.model.picks[id(alt)]
+        ks = "(" + ", ".join(str(3 + int(k)) for k in slots) + ")"
+        si = self.cg.alternatives[aid].slot
+        self.x.ns["_pstep"] = pick_step
+        self.alt_blocks.append((done_aid, b.number))
+        b.lines.append(f"{ind}_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
+                       f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
+                       f"{self.x.const(alt.param.span)})")
+        b.lines.append(f"{ind}if _r is not None:")
+        b.lines.append(f"{ind}    g.pending = (fr[{ci}],)")
+        b.lines.append(f"{ind}    g.legal = _r")
+        b.lines.append(f"{ind}    return {SUSPEND}")

@@ -1,0 +1,352 @@
+"""The code of each kind of expression: the ``g_<Node>`` methods of ExprGen.
+
+:class:`ExprNodes` is the part of :class:`~rulelang.compile.codegen.ExprGen` that writes one kind of
+expression node each (numbers, players, zones, card queries, selectors and aggregates, names and
+uses of defines, arithmetic and comparisons); options, which are constants, are folded away in
+``and``/``or`` and in ``cases`` (:func:`~rulelang.compile.gensource._literal`).  Each method returns
+Python source made only of what :mod:`rulelang.compile.gensource` allows; ``gen`` (in codegen)
+chooses the method, hoists what does not depend on a loop's card and tests a player for `none`.
+"""
+from __future__ import annotations
+
+from rulelang.syntax import ast as A
+from rulelang.engine.runtime import number_range
+from rulelang.compile.gensource import Unsupported, _literal
+
+
+class ExprNodes:
+    """The writers of expression nodes (a part of ExprGen)."""
+
+    def g_Int(self, e, env):
+        return str(int(e.value))
+
+    def g_Text(self, e, env):
+        return str(int(self.refs[id(e)][1]))     # a text is its index in model.texts
+
+    def g_Bool(self, e, env):
+        return "1" if e.value else "0"
+
+    def g_NoneLit(self, e, env):
+        return "(-1)"
+
+    def g_Keyword(self, e, env):
+        w = e.word
+        n = int(self.cg.n)
+        you = self.slot(3 + self.refs.get(id(e), ("you", -1))[1], env)
+        if w == "you":
+            return you
+        if w == "current player":
+            return "g.cur"
+        ob = self.cg.out_base
+        if ob is not None and w in ("next player", "previous player"):
+            return f"_sa(g, {you}, {1 if w == 'next player' else -1}, {int(ob)})"
+        if ob is not None and w == "random player":
+            return f"_rsi(g, {int(ob)})"          # among the players still in
+        if w == "next player":
+            return f"(({you} + {self.dir}) % {n})"
+        if w == "previous player":
+            return f"(({you} - {self.dir}) % {n})"
+        if w == "random player":
+            return f"g.rng.randrange({n})"
+        if w in ("players", "number of players"):
+            return str(n)
+        if w == "number of turns":
+            return "g.turns"
+        if w == "opponents":
+            return str(n - 1)
+        raise Unsupported(w)
+
+    def g_Seat(self, e, env):
+        if int(e.number) > self.cg.n:           # only when the rules reach it (RL908)
+            return f"_noseat({int(e.number)}, {int(self.cg.n)}, {self.const(e.span)})"
+        return str(int(e.number) - 1)
+
+    def g_Unary(self, e, env):
+        op = e.op
+        x = self.gen(e.operand, env)
+        n = int(self.cg.n)
+        ob = self.cg.out_base
+        if ob is not None and op in ("player after", "player before"):
+            return f"_sa(g, {x}, {1 if op == 'player after' else -1}, {int(ob)})"
+        if op == "player after":
+            return f"(({x} + {self.dir}) % {n})"
+        if op == "player before":
+            return f"(({x} - {self.dir}) % {n})"
+        if op == "rank after":
+            return f"{self.const(self.cg.rank_next)}.get({x}, 0)"
+        if op == "rank before":
+            return f"{self.const(self.cg.rank_prev)}.get({x}, 0)"
+        if op == "top":
+            return f"(g.zones[{x}] or _none)[-1]"     # an empty zone's top is none (-1)
+        if op == "bottom":
+            return f"(g.zones[{x}] or _none)[0]"
+        if op == "size":
+            return f"len(g.zones[{x}])"
+        if op == "random card":                   # `rng` in the code: never hoisted
+            return f"_rnd(g.zones[{x}], g.rng)"
+        if op == "not":
+            return f"(not {x})"
+        if op == "neg":
+            return f"(-{x})"
+        if op == "score":
+            return f"{self.const(self.cg.score_of)}(g, {x})"
+        raise Unsupported(op)
+
+    def g_TotalOf(self, e, env):
+        cg = self.cg
+        table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute)
+        if table is None:
+            raise Unsupported(e.attribute)
+        v = self.fresh()
+        return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
+
+    def g_AnyNumber(self, e, env):
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        lo, hi = self.gen(e.low, env), self.gen(e.high, env)
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        span = self.const(e.span)
+        out = f"any([1 for {v} in {self.const(number_range)}({lo}, {hi}, {span}) if {c}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_MeldLeft(self, e, env):
+        return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
+
+    def g_Roll(self, e, env):
+        return f"g.rng.randint(1, {int(e.sides)})"
+
+    def g_CardQuery(self, e, env):
+        z = self.gen(e.zone, env)
+        if e.condition is None:
+            if e.kind == "count":
+                return f"len(g.zones[{z}])"
+            if e.kind == "any":
+                return f"(len(g.zones[{z}]) > 0)"
+            return f"(not g.zones[{z}])"
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        if e.kind == "any":
+            out = f"any([1 for {v} in g.zones[{z}] if {c}])"
+        elif e.kind == "no":
+            out = f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
+        else:
+            out = f"len([1 for {v} in g.zones[{z}] if {c}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    # ---- selectors and aggregates (issue 14) ---------------------------------------------------
+    def g_CardLit(self, e, env):
+        return f"({int(self.cg.card_literal_id(*self.refs[id(e)][1:]))})"
+
+    def _hoisted(self, out, hoisted):
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_AmongCards(self, e, env):
+        z = self.gen(e.zone, env)
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        val, hoisted = self.gen_hoisting(e.value, inner, v)
+        cond = ""
+        if e.condition is not None:
+            c, more = self.gen_hoisting(e.condition, inner, v)
+            hoisted = hoisted + more
+            cond = f" if {c}"
+        if e.kind in ("highest", "lowest", "total"):
+            fn = {"highest": "_hi", "lowest": "_lo", "total": "sum"}[e.kind]
+            out = f"{fn}([{val} for {v} in g.zones[{z}]{cond}])"
+        else:
+            out = f"_best([({val}, {v}) for {v} in g.zones[{z}]{cond}], {int(e.kind == 'highest card')})"
+        return self._hoisted(out, hoisted)
+
+    def g_PickValue(self, e, env):
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        high = e.kind == "highest"
+        if e.low is None:
+            if not hasattr(self, "_rank_orders"):       # kept: const() names objects by id
+                self._rank_orders = (tuple(sorted(self.cg.rank_cycle)),
+                                     tuple(sorted(self.cg.rank_cycle, reverse=True)))
+            values = self.const(self._rank_orders[high])
+        else:
+            lo, hi = self.gen(e.low, env), self.gen(e.high, env)
+            values = (f"range({hi}, {lo} - 1, -1)" if high else f"range({lo}, {hi} + 1)")
+        return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
+
+    def g_IsOut(self, e, env):
+        ob = int(self.cg.out_base)
+        x = f"g.vars[{ob} + {self.gen(e.player, env)}]"
+        return f"(not {x})" if e.negate else f"(not (not {x}))"
+
+    def g_PlayerQuery(self, e, env):
+        slot, yslot = self.refs[id(e)]
+        you = self.slot(3 + yslot, env)
+        ob = self.cg.out_base
+        n = int(self.cg.n)
+        if e.kind in ("next", "others"):
+            seats = (f"_saf(g, {you}, {int(ob)})" if ob is not None
+                     else f"[({you} + g.dir * _k) % {n} for _k in range(1, {n})]")
+        else:
+            seats = (f"_sin(g, {you}, {int(ob)})" if ob is not None
+                     else f"[({you} + g.dir * _k) % {n} for _k in range({n})]")
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + slot] = v
+        c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        kind = e.kind
+        if kind == "any":
+            out = f"any([1 for {v} in {seats} if {c}])"
+        elif kind == "no":
+            out = f"(not any([1 for {v} in {seats} if {c}]))"
+        elif kind == "count":
+            out = f"len([1 for {v} in {seats} if {c}])"
+        elif kind == "next":
+            out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
+        elif kind in ("best", "worst"):     # `player with highest V` (issue 14)
+            out = f"_best([({c}, {v}) for {v} in {seats}], {int(kind == 'best')})"
+        elif kind in ("each", "others"):        # who decides together: a list of seats
+            out = f"[{v} for {v} in {seats} if {c}]"
+        else:
+            out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
+        if hoisted:
+            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
+            out = f"({pre}, {out})[-1]"
+        return out
+
+    def g_Holder(self, e, env):
+        return f"_hold(g, {self.gen(e.card, env)}, {self.const(self.cg.owned_zones())})"
+
+    def g_Name(self, e, env):
+        ref = self.refs[id(e)]
+        kind = ref[0]
+        cg = self.cg
+        if kind == "slot":
+            return self.slot(3 + ref[1], env)
+        if kind == "var":
+            base = int(cg.var_base[ref[1]])
+            if ref[2]:
+                return f"g.vars[{base} + {self.slot(3 + ref[3], env)}]"
+            return f"g.vars[{base}]"
+        if kind == "zone":
+            base = int(cg.zone_base[ref[1]])
+            if ref[2]:
+                return f"({base} + {self.slot(3 + ref[3], env)})"
+            return str(base)
+        if kind in ("const", "symbol"):
+            return f"({int(ref[1])})"
+        if kind == "card_name":
+            return f"({int(cg.card_name_ids.get(ref[1], -1))})"
+        if kind == "expanded":
+            return self.expanded(ref[1], env)
+        raise Unsupported(kind)
+
+    def g_Of(self, e, env):
+        ref = self.refs[id(e)]
+        if ref[0] == "expanded":
+            return self.expanded(ref[1], env)
+        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+            return self.g_CardLit(e, env)
+        x = self.gen(e.operand, env)
+        cg = self.cg
+        kind = ref[0]
+        if kind == "rank":
+            return f"{self.const(cg.rank_of)}[{x}]"
+        if kind == "suit":
+            return f"{self.const(cg.suit_of)}[{x}]"
+        if kind == "attr":
+            return f"{self.const(cg.attr_tables[ref[1]])}[{x}]"
+        if kind == "zone_of":
+            return f"({int(cg.zone_base[ref[1]])} + {x})"
+        if kind == "var_of":
+            return f"g.vars[{int(cg.var_base[ref[1]])} + {x}]"
+        raise Unsupported(kind)
+
+    def g_Call(self, e, env):
+        if self.refs[id(e)][0] == "zone_family":
+            zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
+                id(e), self.cg.zone_family_table(e))
+            return f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
+        return self.expanded(self.refs[id(e)][1], env)
+
+    def g_Expanded(self, e, env):
+        return self.expanded(e, env)
+
+    def g_Arg(self, e, env):
+        return self.gen(e.expr, env)
+
+    def g_BoolOp(self, e, env):
+        # Options are constants: `x and no` is no, `x or no` is x.  Parts after a deciding
+        # constant are never generated, so nothing of them is computed (or hoisted) at all.
+        is_and = e.op == "and"
+        parts = []
+        for item in e.items:
+            code = self.gen(item, env)
+            lit = _literal(code)
+            if lit is None:
+                parts.append(code)
+                continue
+            if lit == is_and:                  # `yes` in an and, `no` in an or: no effect
+                continue
+            if not any("rng" in p for p in parts):
+                return "1" if lit else "0"
+            parts.append(code)                 # earlier parts still roll their dice
+            break
+        if not parts:
+            return "1" if is_and else "0"
+        return "(" + (" and " if is_and else " or ").join(parts) + ")"
+
+    def g_Compare(self, e, env):
+        if e.op in ("==", "!=") and any(isinstance(x, A.Seat) and int(x.number) > self.cg.n
+                                        for x in (e.left, e.right)):
+            # a seat that does not exist in this game is no player: never equal (RL908 only
+            # where the rules would use it as a player)
+            other = e.right if isinstance(e.left, A.Seat) and int(e.left.number) > self.cg.n else e.left
+            return f"({self.gen(other, env)}, {e.op == '!='})[1]"
+        return f"({self.gen(e.left, env)} {e.op if e.op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
+
+    def g_IsEmpty(self, e, env):
+        z = self.gen(e.zone, env)
+        return f"(len(g.zones[{z}]) > 0)" if e.negate else f"(not g.zones[{z}])"
+
+    def g_Arith(self, e, env):
+        a, b = self.gen(e.left, env), self.gen(e.right, env)
+        if e.op in ("+", "-"):
+            return f"({a} {e.op} {b})"
+        span = self.const(e.span)
+        if e.op == "*":                        # the one operator that can grow a number fast
+            return f"_mul({a}, {b}, {span})"
+        if e.op == "/":
+            return f"_div({a}, {b}, {span})"
+        return f"_mod({a}, {b}, {span})"
+
+    def g_Cases(self, e, env):
+        cases = []
+        out = None
+        for value, cond in e.cases:
+            c = self.gen(cond, env)
+            lit = _literal(c)
+            if lit == 0:                       # a case that can never hold
+                continue
+            v = self.gen(value, env)
+            if lit == 1:                       # a case that always holds: the rest never count
+                out = v
+                break
+            cases.append((v, c))
+        if out is None:
+            out = self.gen(e.default, env)
+        for v, c in reversed(cases):
+            out = f"({v} if {c} else {out})"
+        return out

@@ -1,0 +1,61 @@
+"""The source of generated code: what may be in it, and compiling it once.
+
+A rule file is untrusted, so nothing of its text ever reaches the generated source (see
+:mod:`rulelang.compile.codegen`): every identifier is checked against a fixed alphabet before
+compiling (:func:`_safe`), and a source is compiled once per process (:func:`_code`).  A construct
+the generators do not know, or a source Python refuses, raises :class:`Unsupported`: the compiler
+keeps its closures for it.  Also the tests on generated text that constant folding uses
+(:func:`_as_int`, :func:`_literal`).
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+
+class Unsupported(Exception):
+    pass
+
+
+_ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|pending|legal|sim|turns|decisions|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
+                            r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|get|append"
+                            r"|extend|None|True|False|log|is|del)$")
+
+
+def _safe(src: str) -> str:
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", src):
+        if not _ALLOWED_NAMES.match(word):
+            raise AssertionError(f"generated code would contain the name {word!r}")
+    if '"' in src or "'" in src or "\\" in src:
+        raise AssertionError("generated code would contain a string")
+    return src
+
+
+@functools.lru_cache(maxsize=4096)
+def _code(src: str):
+    """The code object of a generated source, compiled once per process: the same source comes
+    again for each number of players (most of a game's functions do not depend on it) and when
+    a rule is generated twice (first to learn whether it can be).  The names it uses are bound
+    at each exec, in that game's own namespace."""
+    return _compile_source(src)
+
+
+def _compile_source(src: str):
+    """Compile generated source.  Python refuses some sources that the language allows (more
+    than 20 loops inside one another, 100 levels of indentation, 200 nested parentheses, an
+    expression too deep for its compiler): then the compiler keeps its closures (Unsupported),
+    which have no such limits."""
+    try:
+        return compile(_safe(src), "<rulelang>", "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:
+        raise Unsupported(f"Python cannot compile it: {err}") from None
+
+
+def _as_int(code: str) -> str:
+    """Code for the value as an int (a comparison gives a bool): a literal number as it is."""
+    return code if re.fullmatch(r"\(?-?\d+\)?", code) else f"int({code})"
+
+
+def _literal(code: str):
+    """0 or 1 when generated code is the constant no or yes (an option's value), else None."""
+    return {"0": 0, "(0)": 0, "1": 1, "(1)": 1}.get(code)

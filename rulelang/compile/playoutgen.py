@@ -1,0 +1,102 @@
+"""The playout variant of a rule's function: decisions taken in place.
+
+For :meth:`State.playout <rulelang.engine.runtime.State.playout>`, each rule also has a variant
+(``RuleGen(..., playout=True)``) that asks the playout's policy at a decision instead of stopping,
+and goes on into the chosen alternative's body, copied where it is entered.  :class:`PlayoutGen`
+is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
+"""
+from __future__ import annotations
+
+from rulelang.engine.runtime import ACTION_SHIFT, _merge_twins_fast, playout_pick
+from rulelang.compile.blocks import _Jump
+
+
+class _Enter(str):
+    """The playout variant's line ``pc = N; continue`` into the body of the alternative just
+    chosen (block N): replaced by a copy of that block's lines (``RuleGen.expand_entries``)."""
+
+    def __new__(cls, ind, target):
+        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
+        line.ind, line.target = ind, int(target)
+        return line
+
+
+def _shift(line, ind, base):
+    """A block's line (written at the indentation ``base``) moved to the indentation ``ind``,
+    keeping what it is (a jump stays a jump)."""
+    rest = line[len(base):]
+    if isinstance(line, _Jump):
+        return _Jump(ind + line.ind[len(base):], line.target)
+    if isinstance(line, _Enter):
+        return _Enter(ind + line.ind[len(base):], line.target)
+    return ind + rest
+
+
+class PlayoutGen:
+    """The playout variant's decisions and entries (a part of RuleGen)."""
+
+    def playout_decision(self, alts, ci, ind):
+        """The playout variant of a decision (one chooser): instead of stopping with the legal
+        actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
+        go on into its alternative's body, as ``apply_action`` would: the same list, the same
+        call of the policy, the same slot and position in the frame, one decision more (in a
+        game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout
+        with a budget of decisions or a policy of actions goes through ``playout_pick``, which
+        stops the playout where the budget is spent."""
+        a, pk, k = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        self.x.ns["_pick"] = playout_pick
+        lines = [f"{ind}{pk} = g._pk",
+                 f"{ind}if {pk} is None:",
+                 f"{ind}    {a} = _pick(g, out, fr[{ci}])",
+                 f"{ind}else:"]
+        legal = "out"
+        if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
+            legal = self.x.fresh()
+            self.x.ns["_mtf"] = _merge_twins_fast
+            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(self.cg)})")
+        lines += [f"{ind}    {k} = len({legal})",
+                  f"{ind}    g._ch += {k}",
+                  f"{ind}    if {k} == 1: g._fo += 1",
+                  f"{ind}    {a} = {legal}[{pk}[fr[{ci}]]({k})]",
+                  f"{ind}g.decisions += 1"]
+        blocks = dict(self.alt_blocks)
+        order = sorted(alts, key=lambda t: t[0])
+        for i, (aid, alt, slot) in enumerate(order):
+            inner = ind
+            if i < len(order) - 1:     # the actions of alternative aid are aid << SHIFT + value
+                lines.append(f"{ind}if {a} < {(int(aid) + 1) << ACTION_SHIFT}:")
+                inner = ind + "    "
+            if alt.param is not None:
+                base = int(aid) << ACTION_SHIFT
+                lines.append(f"{inner}fr[{3 + int(slot)}] = {a}" + (f" - {base}" if base else ""))
+            b = int(blocks[aid])
+            lines.append(f"{inner}fr[1] = {b}")
+            lines.append(_Enter(inner, b))
+        return lines
+
+    def expand_entries(self, limit=40):
+        """Copy the body of each alternative where the playout variant chose it (an alternative's
+        block is entered from its decision only), and any other block that only one jump leads
+        to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
+        blocks stay, for resuming a frame; a copy nested deeper than ``limit`` stays a jump."""
+        blocks = {b.number: b for b in self.blocks}
+        refs = {}
+        for b in self.blocks:
+            for l in b.lines:
+                if isinstance(l, (_Jump, _Enter)):
+                    refs[l.target] = refs.get(l.target, 0) + 1
+
+        def expand(lines, seen):
+            out = []
+            for line in lines:
+                t = getattr(line, "target", None)
+                if t is not None and t != 0 and t not in seen and len(seen) < limit and (
+                        isinstance(line, _Enter) or refs.get(t) == 1):
+                    for l in expand(blocks[t].lines, seen | {t}):
+                        out.append(_shift(l, line.ind, "            "))
+                else:
+                    out.append(line)
+            return out
+
+        for b in self.blocks:
+            b.lines = expand(b.lines, frozenset((b.number,)))

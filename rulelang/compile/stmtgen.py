@@ -1,0 +1,240 @@
+"""Simple statements compiled to Python, fused into one generated function per run.
+
+:class:`StatementGen` writes the statements that do not decide where a rule goes on (moves,
+assignments, shuffles, an ``if`` made only of these) as lines of Python, with the expressions of
+:class:`~rulelang.compile.codegen.ExprGen`; a statement it has no ``t_`` method for calls the
+closure the compiler makes for it.  :func:`computes` tells whether a stored number must be checked
+against the bound (RL910).  The generated source obeys the rules of
+:mod:`rulelang.compile.gensource`.
+"""
+from __future__ import annotations
+
+from rulelang.syntax import ast as A
+from rulelang.limits import MAX_NUMBER
+from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
+
+
+def computes(e, refs) -> bool:
+    """Does ``e`` add, subtract or multiply (through its defines too)?  A number stored from such
+    an expression is checked against the bound (RL910): without that, a rule that doubles a
+    variable again and again would fill the memory before the step budget runs out."""
+    from rulelang.check.model import Expanded
+    from rulelang.check.tree import _walk
+    todo = [e]
+    while todo:
+        for n in _walk(todo.pop()):
+            if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
+                return True
+            ref = refs.get(id(n)) if isinstance(n, (A.Name, A.Call, A.Of)) else None
+            if ref is not None and ref[0] == "expanded":
+                todo.append(ref[1])
+            elif isinstance(n, Expanded):
+                pass               # _walk goes into its body
+    return False
+
+
+# ---- statements -------------------------------------------------------------------------------
+# A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
+# generated function, so the run loop dispatches one instruction instead of one per statement.
+
+# The statements that decide where a rule goes on (blocks, jumps, calls, decisions, the end):
+# the generators write each of these themselves.  Every other statement is simple: a ``t_``
+# method below writes it, or the generated code calls its closure (``embed``), so a new plain
+# statement is generated as soon as the closure backend knows it.
+_CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue,
+            A.Choose)
+
+
+class StatementGen:
+    """Fuses simple statements for the compiler ``cg`` (which provides closures as fallback),
+    with the expressions of ``exprs`` (the game's :class:`~rulelang.compile.codegen.ExprGen`)."""
+
+    def __init__(self, cg, exprs):
+        self.cg = cg
+        self.x = exprs
+        self.refs = cg.refs
+
+    def is_simple(self, st) -> bool:
+        if isinstance(st, A.Simple):
+            return st.word in ("skip", "reverse", "pass")
+        if isinstance(st, A.If):
+            return all(self.is_simple(s) for _, body in st.branches for s in body) and \
+                all(self.is_simple(s) for s in (st.otherwise or ()))
+        return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
+
+    def fused(self, stmts):
+        """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""
+        lines = []
+        for st in stmts:
+            self.stmt(st, lines, "    ")
+        src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
+        code = _compile_source(src)
+        base = self.x.namespace(code)
+
+        def make(nxt):
+            ns = dict(base)
+            ns["_nxt"] = int(nxt)
+            exec(code, ns)   # generated from the checked AST only; see the module docstring
+            return ns["_f"]
+        return make
+
+    def stmt(self, st, lines, ind):
+        m = getattr(self, "t_" + type(st).__name__, None)
+        if m is None or not m(st, lines, ind):
+            self.embed(st, lines, ind)
+
+    def embed(self, st, lines, ind):
+        """Call the closure the compiler makes for this statement."""
+        from rulelang.compile.compiler import Builder
+        tmp = Builder()
+        getattr(self.cg, "s_" + type(st).__name__)(st, tmp)
+        for make, labels in tmp.items:
+            if labels:
+                raise Unsupported("jumps")
+            lines.append(f"{ind}{self.x.const(make(0))}(g, fr)")
+
+    def e(self, expr):
+        return self.x.gen(expr, {})
+
+    def t_Simple(self, st, lines, ind):
+        if st.word == "skip":
+            lines.append(f"{ind}g.skip += 1")
+        elif st.word == "reverse":
+            lines.append(f"{ind}g.dir = -g.dir")
+        else:
+            lines.append(f"{ind}pass")
+        return True
+
+    def t_Shuffle(self, st, lines, ind):
+        lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+        from rulelang.compile.compiler import log_shuffle
+        self.x.ns["_logshuffle"] = log_shuffle
+        lines.append(f"{ind}_logshuffle(g, {self.e(st.zone)})")
+        return True
+
+    def t_Show(self, st, lines, ind):
+        lines.append(f"{ind}_show(g, {self.e(st.card)}, {self.e(st.player)})")
+        return True
+
+    def t_Leave(self, st, lines, ind):
+        lines.append(f"{ind}_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
+        return True
+
+    def t_NextTurn(self, st, lines, ind):
+        lines.append(f"{ind}g.next_turn = {self.e(st.player)}")
+        return True
+
+    def t_Let(self, st, lines, ind):
+        place = f"fr[{3 + int(self.refs[id(st)])}]"
+        lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
+        if computes(st.value, self.refs):
+            self.bound(place, st, lines, ind)
+        return True
+
+    def bound(self, place, st, lines, ind):
+        """The number just stored in ``place`` (code without side effects) must be within the
+        bound (RL910)."""
+        lines.append(f"{ind}if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
+                     f"_big({place}, {self.x.const(st.span)})")
+
+    def t_Assign(self, st, lines, ind):
+        t = st.target
+        ref = self.refs.get(id(t))
+        cg = self.cg
+        if ref is None:
+            return False
+        if ref[0] == "slot":
+            place = f"fr[{3 + int(ref[1])}]"
+        elif ref[0] == "var":
+            base = int(cg.var_base[ref[1]])
+            place = f"g.vars[{base} + fr[{3 + int(ref[3])}]]" if ref[2] else f"g.vars[{base}]"
+        elif ref[0] == "var_of":
+            place = f"g.vars[{int(cg.var_base[ref[1]])} + {self.e(t.operand)}]"
+        elif ref[0] == "current":
+            place = "g.cur"
+        else:
+            return False
+        v = self.e(st.value)
+        op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        checked = st.op != "set" or computes(st.value, self.refs)
+        if checked and "rng" in place:        # the place must be read again: leave it to closures
+            return False
+        lines.append(f"{ind}{place} {op} {_as_int(v)}")
+        if checked:
+            self.bound(place, st, lines, ind)
+        if ref[0] == "current" and ref[1]:
+            lines.append(f"{ind}fr[2] = g.cur")      # in setup, `you` is the current player
+        return True
+
+    def t_Say(self, st, lines, ind):
+        """Words are made only for a game that keeps a log: otherwise not even a call."""
+        lines.append(f"{ind}if g.log is not None:")
+        self.embed(st, lines, ind + "    ")
+        return True
+
+    t_Reveal = t_Say
+
+    def t_Move(self, st, lines, ind):
+        kind = st.selection.kind
+        if kind in ("all", "all_but_top"):
+            return self._move_all(st, kind, lines, ind)
+        if kind not in ("top", "card"):
+            return False
+        s = self.x.fresh()
+        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        put = "insert(0, {})" if st.to_bottom else "append({})"
+        if kind == "top":
+            lines.append(f"{ind}if {s}:")
+            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(s + '.pop()')}")
+            return True
+        c = self.x.fresh()
+        missing = self.x.const(self._missing(st))
+        lines.append(f"{ind}{c} = {self.e(st.selection.expr)}")
+        lines.append(f"{ind}if {c} in {s}:")
+        lines.append(f"{ind}    {s}.remove({c})")
+        lines.append(f"{ind}else:")
+        lines.append(f"{ind}    {missing}(g, {c}, {self.e(st.source)})")
+        lines.append(f"{ind}g.zones[{self.e(st.dest)}].{put.format(c)}")
+        return True
+
+    def _move_all(self, st, kind, lines, ind):
+        """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
+        turned over), put on top or at the bottom; nothing happens from a zone to itself."""
+        s, d = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        lines.append(f"{ind}{d} = g.zones[{self.e(st.dest)}]")
+        lines.append(f"{ind}if {s} is not {d}:")
+        part = {("all", False): "[:]", ("all", True): "[::-1]",
+                ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
+            kind, bool(st.turned_over)]
+        if st.to_bottom:
+            lines.append(f"{ind}    {d}[:0] = {s}{part}")
+        else:
+            lines.append(f"{ind}    {d}.extend({s}{part if part != '[:]' else ''})")
+        lines.append(f"{ind}    del {s}{'[:]' if kind == 'all' else '[:-1]'}")
+        return True
+
+    def _missing(self, st):
+        cg = self.cg
+        span = st.span
+
+        def missing(g, c, zi):
+            from rulelang.engine.runtime import GameProblem
+            raise GameProblem("RL902", f"card {cg.card_names[c] if c >= 0 else 'none'} is not in "
+                              f"{cg.zone_label(zi)}", span)
+        return missing
+
+    def t_If(self, st, lines, ind):
+        first = True
+        for cond, body in st.branches:
+            lines.append(f"{ind}{'if' if first else 'elif'} {self.e(cond)}:")
+            first = False
+            for s in body:
+                self.stmt(s, lines, ind + "    ")
+            if not body:
+                lines.append(f"{ind}    pass")
+        if st.otherwise:
+            lines.append(f"{ind}else:")
+            for s in st.otherwise:
+                self.stmt(s, lines, ind + "    ")
+        return True
