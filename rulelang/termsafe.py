@@ -6,7 +6,7 @@ or fake a line such as "Player 2 wins!", and bidirectional controls that make a 
 than it is.  :func:`safe` shows every such character as an escape (``\\x1b``, ``\\u202e``):
 control characters (C0 but the newline where asked, DEL, C1), format characters (bidi overrides
 and isolates, zero-width characters, the BOM) and the line and paragraph separators.
-:mod:`rulelang.cli.commands` passes everything it prints through here; ``rich`` markup is never
+:mod:`rulelang.cli.common` passes everything it prints through here; ``rich`` markup is never
 interpreted in printed text (its console is made with ``markup=False``), so ``[red]`` in a rule
 file prints as ``[red]``.
 """

@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from rulelang.cli import commands as cli
+from rulelang.cli import explain
+from rulelang.cli import play as play_command
 from rulelang.play.agents import AgentError, FirstChoice, UniformRandom, View, agent_names, make_agent
 from rulelang.cli.commands import main
 from rulelang.compile.loader import load
@@ -402,7 +403,7 @@ Something else.
 
 
 def test_explain_entry(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_errors_doc", lambda: CATALOGUE)
+    monkeypatch.setattr(explain, "_errors_doc", lambda: CATALOGUE)
     assert main(["explain", "rl101"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("## RL101: unknown name") and "shuffle stok" in out
@@ -412,7 +413,7 @@ def test_explain_entry(capsys, monkeypatch):
 
 
 def test_explain_unknown_code(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_errors_doc", lambda: CATALOGUE)
+    monkeypatch.setattr(explain, "_errors_doc", lambda: CATALOGUE)
     assert main(["explain", "RL109"]) == 2
     err = capsys.readouterr().err
     assert "no error code `RL109`" in err and "RL101" in err
@@ -425,10 +426,10 @@ def test_explain_not_a_code_is_a_usage_error(capsys):
 
 
 def test_explain_real_catalogue(capsys):
-    text = cli._errors_doc()
+    text = explain._errors_doc()
     if text is None:
         pytest.skip("errors.md is not written yet")
-    entries = cli.error_entries(text)
+    entries = explain.error_entries(text)
     assert entries
     code = sorted(entries)[0]
     assert main(["explain", code]) == 0
@@ -459,7 +460,7 @@ def test_play_eof_ends_cleanly(capsys, monkeypatch):
 def test_play_ctrl_c_is_130(capsys, monkeypatch):
     def interrupt():
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "_input", interrupt)
+    monkeypatch.setattr(play_command, "_input", interrupt)
     assert main(["play", CRAZY, "--seed", "3"]) == 130
     assert "Traceback" not in capsys.readouterr().err
 

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 from rulelang.play.agents import FirstChoice
-from rulelang.cli.commands import _play_out, main
+from rulelang.cli.commands import main
+from rulelang.cli.common import _play_out
 from rulelang.compile.loader import check_file
 from rulelang.engine.runtime import VALUE_MASK
 from rulelang.play.scenario import play, position, zone

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rulelang.play.agents import MonteCarlo, View, make_agent
-from rulelang.cli.commands import _play_out
+from rulelang.cli.common import _play_out
 from rulelang.compile.loader import load
 
 FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))

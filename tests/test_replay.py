@@ -15,7 +15,8 @@ import sys
 import pytest
 
 from rulelang.play.agents import make_agent
-from rulelang.cli.commands import _play_out, main
+from rulelang.cli.commands import main
+from rulelang.cli.common import _play_out
 from rulelang.compile.loader import load
 from rulelang.play.saves import read_log, replay_state
 

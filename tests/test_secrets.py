@@ -25,12 +25,13 @@ import time
 import pytest
 
 from gameprops import random_playout
-from rulelang.cli import commands as cli
+from rulelang.cli import play as play_command
 from rulelang.kinds import CARD
-from rulelang.cli.commands import SEED_LIMIT, main
+from rulelang.cli.commands import main
+from rulelang.cli.common import SEED_LIMIT
 from rulelang.syntax.diagnostics import RuleFileError
 from rulelang.compile.loader import load
-from rulelang.cli.render import card_visible_to
+from rulelang.cli.table import card_visible_to
 from rulelang.engine.rng import Rng
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, SaveError, State
 
@@ -454,7 +455,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     cg = game.compiled(game.players[0])
     chunks = []
     out = io.StringIO()
-    orig = cli._play_out
+    orig = play_command._play_out
 
     def spy(st, agents, after=None):
         mark = [0]
@@ -473,7 +474,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
             mark[0] = len(text)
         return orig(st, agents, after2)
 
-    monkeypatch.setattr(cli, "_play_out", spy)
+    monkeypatch.setattr(play_command, "_play_out", spy)
     monkeypatch.setattr(sys, "stdout", out)
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
     monkeypatch.setenv("NO_COLOR", "1")
@@ -530,7 +531,7 @@ def _mc_wins(path, games=30):
     wins = 0
     for seed in range(games):
         st = cg.new_game(seed=seed)
-        cli._play_out(st, [make_agent("mc:40", 0, seed), make_agent("random", 1, seed)])
+        play_command._play_out(st, [make_agent("mc:40", 0, seed), make_agent("random", 1, seed)])
         wins += st.winners == [0]
     return wins
 

@@ -17,7 +17,8 @@ import sys
 
 import pytest
 
-from rulelang.cli.commands import _play_out, main
+from rulelang.cli.commands import main
+from rulelang.cli.common import _play_out
 from rulelang.compile.loader import load
 from rulelang.engine.words import Words, fix_plurals, humanize, title
 
@@ -330,7 +331,7 @@ def test_transcripts_doc_is_what_rulelang_prints(command, body, capsys, monkeypa
 
 
 def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
-    from rulelang.cli.render import moves_lines
+    from rulelang.cli.narration import moves_lines
     path = tmp_path / "shown.cardrules"
     path.write_text(SHOWN, encoding="utf-8")
     cg = load(str(path)).compiled(2)
@@ -453,7 +454,7 @@ def test_show_with_a_zone(tmp_path):
     assert cg.shown_with(st, pile2) == ("Points", str(r2))
     assert cg.shown_with(st, cg.zone_base["table"]) == ("Leader", "player 1" if r1 >= r2 else "player 2")
     words = Words(cg)
-    from rulelang.cli.render import zone_rows
+    from rulelang.cli.narration import zone_rows
     text = "\n".join(f"{a.plain} {b.plain}" for _k, a, b in zone_rows(words, st.zones, None, st))
     assert f"Points: {r1}" in text and "Cards left: 45" in text and "Leader: Player" in text
 
@@ -461,7 +462,7 @@ def test_show_with_a_zone(tmp_path):
 def test_a_say_that_names_its_own_subject_is_not_credited(tmp_path):
     # Mages Wild's `say "there is nothing left to draw"` read "Player 2 there is nothing left to
     # draw"; a sentence that begins with a verb is still about the player whose rule runs.
-    from rulelang.cli.render import said_text
+    from rulelang.cli.narration import said_text
     path = tmp_path / "showwith.cardrules"
     path.write_text(SHOWN_WITH, encoding="utf-8")
     words = Words(load(str(path)).compiled(2))
@@ -485,7 +486,7 @@ def test_a_say_about_the_seat_is_told_to_it_as_yours():
 
 def test_a_say_naming_the_seat_first_is_told_in_the_second_person(tmp_path):
     # `say p, "takes the trick"` shown to p read "You takes the trick".
-    from rulelang.cli.render import said_text
+    from rulelang.cli.narration import said_text
     path = tmp_path / "showwith.cardrules"
     path.write_text(SHOWN_WITH, encoding="utf-8")
     words = Words(load(str(path)).compiled(2))

@@ -73,7 +73,8 @@ def _common(p, cli, default_games):
 
 
 def add_commands(sub, cli) -> None:
-    """Register ``stats`` and ``compare`` on the subparsers ``sub`` of :mod:`rulelang.cli.commands`."""
+    """Register ``stats`` and ``compare`` on the subparsers ``sub`` of :mod:`rulelang.cli.commands`;
+    ``cli`` is :mod:`rulelang.cli.common` (what the commands share)."""
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser("stats", help="a balance report over many games, with rule coverage",
                        description=STATS_DESCRIPTION, epilog=STATS_EPILOG, formatter_class=fmt)

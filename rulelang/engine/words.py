@@ -7,8 +7,9 @@ label, an option, a variable or an extra card may be given its display text in t
 the identifier is read with its underscores as spaces (a zone's words capitalised:
 ``draw_pile`` reads "Draw Pile", ``let_it_happen`` "let it happen").
 
-:class:`Words` holds those names for one compiled game; :mod:`rulelang.cli.render` and
-:mod:`rulelang.cli.commands` use it for ``run`` and ``play``.  Nothing here names a particular game.
+:class:`Words` holds those names for one compiled game; :mod:`rulelang.cli.narration` and the
+commands (:mod:`rulelang.cli.run`, :mod:`rulelang.cli.play`) use it for ``run`` and ``play``.
+Nothing here names a particular game.
 """
 from __future__ import annotations
 

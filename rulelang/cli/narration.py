@@ -1,0 +1,396 @@
+"""The game in people's words (issue 15): the table laid out by player, as a viewer may see it
+(:func:`zone_rows`), and the narration of a game from its log (:class:`Narrator`: the moves, what
+the rules say and reveal, in the second person for the seat at the terminal), for ``run``,
+``play`` and ``replay``.
+
+Everything here returns values; only the commands print.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from rich.table import Table
+from rich.text import Text
+
+from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, card_visible_to,
+                                plural_words, reveal_text, seat_text, with_turn)
+from rulelang.termsafe import safe
+
+# ---------------------------------------------------------------------------------------------
+# The game in people's words (issue 15): tables laid out by player, narration from the log
+# ---------------------------------------------------------------------------------------------
+
+def _sees(cg, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
+    """Whether the viewer (a seat, or None for the spectator of ``run``, who sees every hand but
+    no face-down pile) may see the card at ``pos`` of zone ``zi`` (of ``size`` cards)."""
+    _name, owner, vis, _sh = cg.zone_info[zi]
+    if vis == "everyone":
+        return True
+    if vis == "owner":
+        return viewer is None or owner == viewer
+    if vis == "top":
+        return pos == size - 1
+    return False
+
+
+def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 20) -> list:
+    """The table as rows ``(key, label Text, value Text)``, laid out by player: each player's
+    zones (and shown variables) together, the viewer's first, then the zones shared by all.
+    Zones marked ``not shown`` are left out, and ``shown when not empty`` ones while empty."""
+    cg = words.cg
+    n = cg.n
+    rows = []
+    seats = list(range(n))
+    if viewer is not None:
+        seats = [viewer] + [p for p in seats if p != viewer]
+    groups = [(p, [zi for zi, z in enumerate(cg.zone_info) if z[1] == p]) for p in seats]
+    groups.append((None, [zi for zi, z in enumerate(cg.zone_info) if z[1] < 0]))
+    for owner, zis in groups:
+        body = []
+        for zi in zis:
+            name, _o, vis, size_hidden = cg.zone_info[zi]
+            shown = words.shown(name)
+            cards = zones[zi]
+            if shown == "no" or (shown == "in use" and not cards):
+                continue
+            value = _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)
+            extra = cg.shown_with(_with_zones(st, zones), zi) if st is not None else None
+            if extra is not None:           # `show "LABEL" with ZONE: ...` of the rule file
+                value.append("   ")
+                value.append(safe(extra[0]) + ": " + safe(words.text(extra[1], viewer)),
+                             style="bold")
+            body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))), value))
+        if st is not None:
+            for label, value in words.vars_of(st, owner):
+                body.append((f"var:{owner}:{label}", Text("  " + safe(label), style="italic"),
+                             Text(safe(value))))
+        if not body:
+            continue
+        if owner is None:
+            head = Text("On the table", style="bold")
+        else:
+            head = seat_text(owner, viewer)
+        rows.append((f"seat:{owner}", head, Text("")))
+        rows.extend(body)
+    return rows
+
+
+def _with_zones(st, zones):
+    """``st`` itself, or a shallow copy of it that holds ``zones`` (a table of an earlier moment:
+    what is shown beside a zone is computed from the cards that table shows)."""
+    if zones is st.zones:
+        return st
+    import copy
+    g = copy.copy(st)
+    g.zones = zones
+    return g
+
+
+def _cards_value(words, cg, zi, cards, viewer, size_hidden, limit) -> Text:
+    size = len(cards)
+    _name, _owner, vis, _sh = cg.zone_info[zi]
+    if not cards:
+        return Text("(empty)", style="dim")
+    visible = [_sees(cg, zi, i, size, viewer) for i in range(size)]
+    if not any(visible):
+        if size_hidden and viewer is not None:
+            return Text("(hidden)", style="dim")
+        return Text(plural_words(size, "card") + ", face down", style="dim")
+    if not all(visible):          # top face up: the top card, and how many lie below
+        t = Text("top ")
+        t.append_text(card_text(words.card(cg.card_names[cards[-1]])))
+        t.append(f"  ({plural_words(size, 'card')})", style="dim")
+        return t
+    names = [words.card(cg.card_names[c]) for c in cards]
+    t = Text()
+    shown = names
+    if len(names) > limit:
+        shown = names[-limit:]
+    sep = ", " if any(" " in nm for nm in names) else " "     # names of several words
+    for i, nm in enumerate(shown):
+        if i:
+            t.append(sep)
+        t.append_text(card_text(nm))
+    if len(names) > limit:
+        t.append(f"  (the top {limit} of {len(names)}: ... and {len(names) - limit} more below)",
+                 style="dim")
+    elif len(names) > 1:
+        t.append(f"  ({len(names)})", style="dim")
+    return t
+
+
+def rows_table(rows, title: str = ""):
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column("zone", no_wrap=True)
+    table.add_column("cards")
+    for _key, label, value in rows:
+        table.add_row(label, value)
+    if not title:
+        return table
+    from rich.console import Group
+    return Group(Text(safe(title), style="bold underline"), table)
+
+
+def changed_rows(rows, last: dict) -> list:
+    """The rows whose words differ from ``last`` (key -> plain words), each under its player's
+    heading; ``last`` is updated."""
+    out = []
+    head = None
+    for key, label, value in rows:
+        if key.startswith("seat:"):
+            head = (key, label, value)
+            continue
+        words = label.plain + "\x00" + value.plain
+        if last.get(key) != words:
+            last[key] = words
+            if head is not None:
+                out.append(head)
+                head = None
+            out.append((key, label, value))
+    return out
+
+
+_VERB_ES = re.compile(r"(ss|sh|ch|x|z)es$")
+
+
+def _second_person(verb: str) -> str:
+    """``blocks`` -> ``block``: the verb of a sentence about the viewer (``You block``)."""
+    special = {"has": "have", "is": "are", "does": "do", "was": "were"}
+    if verb in special:
+        return special[verb]
+    if _VERB_ES.search(verb):
+        return verb[:-2]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text:
+    """What a rule says (``say``): a sentence that names its own subject (``player 1 takes the
+    trick``, ``the Jack takes 5♠``, an exclamation) is told as it is; a sentence that begins with
+    a verb (``blocks the result of 8♦``) is about the player whose rule runs."""
+    s = words.text(text, viewer)
+    first = s.split(" ", 1)[0] if s else ""
+    subject_given = (not s or s[0].isupper() or not s[0].isalpha() or first in (
+        "you", "the", "a", "an", "nobody", "no", "every", "each", "all", "one", "both", "there")
+        or first.isdigit())
+    t = Text("  » ", style="dim")
+    if subject_given:
+        if s.startswith("you "):        # `say p, "takes the trick"` told to p: "You take ..."
+            verb, _, rest = s[4:].partition(" ")
+            s = "You " + _second_person(verb) + (" " + rest if rest else "")
+        t.append_text(_highlight_cards(s[:1].upper() + s[1:]))
+    else:
+        t.append_text(seat_text(seat, viewer))
+        if viewer is not None and seat == viewer:
+            verb, _, rest = s.partition(" ")
+            s = _second_person(verb) + (" " + rest if rest else "")
+        t.append(" ")
+        t.append_text(_highlight_cards(s))
+    t.stylize("italic", 4)
+    return t
+
+
+def _same_words(said: str, chosen: str) -> bool:
+    """``declares flames`` after the choice ``declare flames``: the same thing told twice."""
+    verb, _, rest = said.partition(" ")
+    return (_second_person(verb) + (" " + rest if rest else "")).strip().lower() == \
+        chosen.strip().lower()
+
+
+def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()) -> list:
+    """What moved between two snapshots of the zones, as the viewer may see it: one line per
+    (from, to) pair of zones, the cards named where the viewer sees them (in either place), else
+    counted ("a card", "3 cards").  Cards in ``told`` (named by a choice just made) and moves
+    inside a bookkeeping zone are not told again."""
+    cg = words.cg
+    where_before = {}
+    for zi, cards in enumerate(before):
+        size = len(cards)
+        for i, c in enumerate(cards):
+            where_before[c] = (zi, _sees(cg, zi, i, size, viewer))
+    groups = {}
+    order = []
+    for zi, cards in enumerate(after):
+        size = len(cards)
+        for i, c in enumerate(cards):
+            b = where_before.get(c)
+            if b is None or b[0] == zi:
+                continue
+            key = (b[0], zi)
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append((c, b[1] or _sees(cg, zi, i, size, viewer), i))
+    lines = []
+    for src, dst in order:
+        moved = [(c, seen) for c, seen, _i in groups[(src, dst)] if c not in told]
+        if not moved:
+            continue
+        # under the pile: every card moved lies below every card that was there already
+        stayed = [i for i, c in enumerate(after[dst]) if where_before.get(c, (None,))[0] == dst]
+        under = bool(stayed) and max(i for _c, _s, i in groups[(src, dst)]) < min(stayed)
+        sname, dname = cg.zone_info[src][0], cg.zone_info[dst][0]
+        s_shown, d_shown = words.shown(sname) != "no", words.shown(dname) != "no"
+        if not s_shown and not d_shown:
+            continue
+        k = len(moved)
+        if all(seen for _c, seen in moved) and k <= 8:
+            what = Text()
+            names = [words.card(cg.card_names[c]) for c, _s in moved]
+            sep = ", " if any(" " in nm for nm in names) else " "
+            for i, nm in enumerate(names):
+                if i:
+                    what.append(sep)
+                what.append_text(card_text(nm))
+        else:
+            what = Text("a card" if k == 1 else f"{k} cards")
+            if k > 1 and not after[src] and len(before[src]) == k:
+                what = Text(f"all {k} cards")
+        t = Text("  · ", style="dim")
+        t.append_text(what)
+        if s_shown:
+            t.append(" from " + safe(words.zone_of(src, viewer)))
+        if d_shown:
+            t.append((" to the bottom of " if under else " to ") + safe(words.zone_of(dst, viewer)))
+        else:
+            t.append(" put aside")
+        lines.append(t)
+    return lines
+
+
+class Narrator:
+    """Tells a logged game (``new_game(log=True)``) to one viewer: the spectator of ``run``
+    (``viewer`` None) or the seat of ``play``.  :meth:`lines` turns the log entries since the last
+    call into lines, each turn numbered in the margin (turns without a decision too), with what
+    the rules did between them: cards moved, piles turned over, skips, reversals, shuffles."""
+
+    def __init__(self, words, st, viewer: Optional[int] = None, resumed: bool = False):
+        self.words = words
+        self.st = st
+        self.viewer = viewer
+        self.seen = 0
+        self.turn = 1               # the number of the turn being played
+        self.numbered = 0           # the last turn number printed in the margin
+        self.preamble = []          # what setup said, when the story starts after setup
+        self.cur = st.cur
+        self.dir = st.dir
+        start = getattr(words.cg, "_start_zones", None)     # where the deck lay before setup
+        if resumed:                 # a saved game goes on: the story starts where it stands
+            start = st.zones
+            self.turn = st.turns + 1
+        self.zones = [z[:] for z in (start if start is not None else st.zones)]
+        for i, e in enumerate(st.log or ()):     # the table after setup: the story starts there
+            if e[0] == "turn" and e[1] == 0:
+                self.seen = i + 1
+                self.cur, self.dir, self.zones = e[2], e[3], e[4]
+                # what setup said is still told (what it moved is the table after setup)
+                self.preamble = [x for x in st.log[:i] if x[0] in ("say", "reveal")]
+                break
+
+    def _out(self, out: list, line: Text):
+        if self.numbered != self.turn:
+            self.numbered = self.turn
+            out.append(with_turn(self.turn, line))
+        else:
+            out.append(with_turn(None, line))
+
+    def _hidden_choice(self, seat, action, later_zones, revealed) -> bool:
+        cg = self.words.cg
+        c = card_of_action(cg, action)
+        if c is None or self.viewer is None or seat == self.viewer:
+            return False
+        if (seat, cg.card_names[c]) in revealed:
+            return False
+        return not (card_visible_to(cg, later_zones, c, self.viewer)
+                    or card_visible_to(cg, self.zones, c, self.viewer))
+
+    def lines(self) -> list:
+        st, w, viewer = self.st, self.words, self.viewer
+        cg = w.cg
+        out: list = []
+        for e in self.preamble:
+            line = said_text(w, e[1], e[2], viewer) if e[0] == "say" else \
+                reveal_text(e[1], w.card(e[2]), viewer)
+            out.append(with_turn(None, line))
+        self.preamble = []
+        log = st.log
+        entries = log[self.seen:]
+        self.seen = len(log)
+        revealed = {(e[1], e[2]) for e in entries if e[0] == "reveal"}
+        told = set()
+        last_choice = None
+        for e in entries:
+            kind = e[0]
+            if kind == "choice":
+                seat, action = e[1], e[2]
+                hide = self._hidden_choice(seat, action, st.zones, revealed)
+                text = w.action(action, viewer, hide_card=hide)
+                c = card_of_action(cg, action)
+                if c is not None:
+                    told.add(c)
+                last_choice = (seat, text)
+                t = Text("  ")
+                t.append_text(seat_text(seat, viewer))
+                t.append(": ")
+                t.append_text(_highlight_cards(text))
+                self._out(out, t)
+            elif kind == "say":
+                raw = e[2]
+                if last_choice is not None and last_choice[0] == e[1]:
+                    # `pass` then "cannot draw: passes": the reason is news, the choice is not
+                    if _same_words(w.text(raw, viewer), last_choice[1]):
+                        continue
+                    head, sep, tail = raw.rpartition(": ")
+                    if sep and head and _same_words(w.text(tail, viewer), last_choice[1]):
+                        raw = head
+                self._out(out, said_text(w, e[1], raw, viewer))
+            elif kind == "reveal":
+                self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
+            elif kind == "shuffle":
+                name = cg.zone_info[e[1]][0]
+                for t in moves_lines(w, self.zones, e[2], viewer, told):
+                    self._out(out, t)
+                self.zones = e[2]
+                if w.shown(name) != "no":
+                    self._out(out, Text("  · " + safe(w.zone_of(e[1], viewer)) + " is shuffled",
+                                        style="dim"))
+            elif kind == "turn":
+                _k, played, cur, direction, zones = e
+                for t in moves_lines(w, self.zones, zones, viewer, told):
+                    self._out(out, t)
+                told = set()
+                last_choice = None
+                self.zones = zones
+                if self.numbered != self.turn:     # a turn in which nothing was told
+                    t = Text("  ")
+                    t.append_text(seat_text(self.cur, viewer))
+                    t.append(": nothing to do", style="dim")
+                    self._out(out, t)
+                n = cg.n
+                if direction != self.dir:
+                    self._out(out, Text("  · the order of play is reversed", style="dim"))
+                expected = (self.cur + direction) % n
+                if cur != expected and n > 1:
+                    t = Text("  · ", style="dim")
+                    if cur == (self.cur + 2 * direction) % n:
+                        t.append_text(seat_text(expected, viewer))
+                        t.append(" loses a turn (skipped)" if expected != viewer else
+                                 " lose a turn (skipped)", style="dim")
+                    else:
+                        t.append("the next turn goes to ", style="dim")
+                        t.append_text(seat_text(cur, viewer))
+                    self._out(out, t)
+                self.cur, self.dir = cur, direction
+                self.turn = played + 1
+        for t in moves_lines(w, self.zones, st.zones, viewer, told):
+            self._out(out, t)
+        self.zones = [z[:] for z in st.zones]
+        return out
+
+    def turns_told(self) -> int:
+        """How many turns the transcript numbered (the result says the same)."""
+        return self.numbered
