@@ -9,7 +9,6 @@ from rulelang.engine.rng import Rng
 from rulelang.check.checker import NUMBER
 from rulelang.engine.runtime import VALUE_MASK, GameProblem, State
 
-
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
 
 
