@@ -1,6 +1,7 @@
 """Compile games with closures only: the compiler's fallback when its code generators cannot
 write a statement.  Tests compare such games with the generated ones, move by move."""
 import rulelang.compile.compiler as C
+import rulelang.compile.gameloop as G
 
 
 class _NoGen:
@@ -36,3 +37,4 @@ def closures_only(monkeypatch):
     monkeypatch.setattr(C, "ExprGen", _NoGen)
     monkeypatch.setattr(C, "StatementGen", _NoFusion)
     monkeypatch.setattr(C, "RuleGen", _NoRuleGen)
+    monkeypatch.setattr(G, "RuleGen", _NoRuleGen)     # the turn that goes on to the next turn

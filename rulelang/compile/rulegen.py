@@ -145,7 +145,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     @staticmethod
     def _over(g, span, cost=1):
-        from rulelang.compile.compiler import over_budget
+        from rulelang.compile.budget import over_budget
         raise over_budget(g, span, cost)
 
     # ---- statements ---------------------------------------------------------------------------
@@ -427,7 +427,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             L.append(f"{ind}g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
             L.append(f"{ind}g.skip = 0")
-        from rulelang.compile.compiler import log_turn
+        from rulelang.compile.words import log_turn
         self.x.ns["_logturn"] = log_turn
         L.append(f"{ind}if g.log is not None: _logturn(g)")
         if check_first:

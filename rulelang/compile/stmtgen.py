@@ -85,7 +85,7 @@ class StatementGen:
 
     def embed(self, st, lines, ind):
         """Call the closure the compiler makes for this statement."""
-        from rulelang.compile.compiler import Builder
+        from rulelang.compile.closures import Builder
         tmp = Builder()
         getattr(self.cg, "s_" + type(st).__name__)(st, tmp)
         for make, labels in tmp.items:
@@ -107,7 +107,7 @@ class StatementGen:
 
     def t_Shuffle(self, st, lines, ind):
         lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
-        from rulelang.compile.compiler import log_shuffle
+        from rulelang.compile.words import log_shuffle
         self.x.ns["_logshuffle"] = log_shuffle
         lines.append(f"{ind}_logshuffle(g, {self.e(st.zone)})")
         return True

@@ -1,0 +1,419 @@
+"""The closure backend, statements that jump: ``if``, the loops (each round a step of the
+budget), and the choices, which stop the rule for a decision (``SUSPEND``) with the legal actions
+(alternative ``aid`` and value ``v`` as ``aid << ACTION_SHIFT | v``), including the choices made
+together (``by each player``, claims) and several cards chosen in one step.
+"""
+from __future__ import annotations
+
+from rulelang.compile.codegen import Unsupported
+from rulelang.engine.runtime import ACTION_SHIFT, CALL, SUSPEND, VALUE_MASK, GameProblem
+from rulelang.engine.runtime import pick_start, pick_step
+from rulelang.engine.runtime import claim_order, first_claim
+from rulelang.engine.runtime import next_in
+from rulelang.compile.closures import Label
+from rulelang.compile.budget import over_budget
+
+
+class AltInfo:
+    """One alternative of a choice, as the runtime needs it."""
+    __slots__ = ("label", "kind", "slot", "body_pc", "span")
+
+    def __init__(self, label, kind, slot, span):
+        self.label, self.kind, self.slot, self.span = label, kind, slot, span
+        self.body_pc = -1
+
+
+class ClosureControl:
+    """The closures of branches, loops and choices (a mixin of ``CompiledGame``)."""
+
+    def s_If(self, st, b):
+        end = Label()
+        for cond, body in st.branches:
+            c = self.cx(cond)
+            nxt_branch = Label()
+            # bind c now: the instruction is made after the loop, when c is the last condition
+            b.emit(lambda nxt, other, c=c: (lambda g, fr: nxt if c(g, fr) else other), nxt_branch)
+            self.block(body, b)
+            b.jump(end)
+            b.place(nxt_branch)
+        if st.otherwise is not None:
+            self.block(st.otherwise, b)
+        b.place(end)
+
+    def _loop(self, b, head: Label, end: Label, body, span=None, cost=1):
+        self.loop_ends.append(end)
+        self.block(body, b)
+        self.loop_ends.pop()
+
+        def make(nxt, head):
+            def back(g, fr):
+                g.steps += cost
+                if g.steps > g.max_steps:
+                    raise over_budget(g, span, cost)
+                return head
+            return back
+        b.emit(make, head)
+        b.place(end)
+
+    def s_Loop(self, st, b):
+        head, end = Label(), Label()
+        if st.kind == "times":
+            i = 3 + self.refs[id(st)]
+            cnt = self.cx(st.expr)
+
+            def init(nxt):
+                def f(g, fr):
+                    fr[i] = cnt(g, fr)
+                    return nxt
+                return f
+            b.emit(init)
+            b.place(head)
+
+            def test(nxt, end):
+                def f(g, fr):
+                    if fr[i] <= 0:
+                        return end
+                    fr[i] -= 1
+                    return nxt
+                return f
+            b.emit(test, end)
+        else:
+            b.place(head)
+            if st.kind in ("while", "until"):
+                c = self.cx(st.expr)
+                if st.kind == "while":
+                    b.emit(lambda nxt, end: (lambda g, fr: nxt if c(g, fr) else end), end)
+                else:
+                    b.emit(lambda nxt, end: (lambda g, fr: end if c(g, fr) else nxt), end)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
+
+    def s_ForPlayer(self, st, b):
+        pi, ki = (3 + s for s in self.refs[id(st)])
+        start = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
+        n = self.n
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[pi] = start(g, fr)
+                fr[ki] = n
+                return nxt
+            return f
+        b.emit(init)
+        skip_advance = Label()
+        b.jump(skip_advance)
+        b.place(head)
+
+        def advance(nxt):
+            def f(g, fr):
+                fr[pi] = (fr[pi] + g.dir) % n
+                return nxt
+            return f
+        b.emit(advance)
+        b.place(skip_advance)
+
+        ob = self.out_base
+
+        def test(nxt, end):
+            if ob is not None:
+                return lambda g, fr: nxt if next_in(g, fr, ki, pi, ob) else end
+
+            def f(g, fr):
+                if fr[ki] <= 0:
+                    return end
+                fr[ki] -= 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
+
+    def s_ForCard(self, st, b):
+        ci, li, ii = (3 + s for s in self.refs[id(st)])
+        zf = self.cx(st.zone)
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[li] = tuple(g.zones[zf(g, fr)])
+                fr[ii] = 0
+                return nxt
+            return f
+        b.emit(init)
+        b.place(head)
+
+        def test(nxt, end):
+            def f(g, fr):
+                cards = fr[li]
+                k = fr[ii]
+                if k >= len(cards):
+                    return end
+                fr[ci] = cards[k]
+                fr[ii] = k + 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
+
+    def s_ForValue(self, st, b):
+        vi, ii = (3 + s for s in self.refs[id(st)])
+        values = self.values_of(st.kind)
+        head, end = Label(), Label()
+
+        def init(nxt):
+            def f(g, fr):
+                fr[ii] = 0
+                return nxt
+            return f
+        b.emit(init)
+        b.place(head)
+
+        def test(nxt, end):
+            def f(g, fr):
+                k = fr[ii]
+                if k >= len(values):
+                    return end
+                fr[vi] = values[k]
+                fr[ii] = k + 1
+                return nxt
+            return f
+        b.emit(test, end)
+        self._loop(b, head, end, st.body, st.span, self.charge(st))
+
+    # ---- choices ----------------------------------------------------------------------------
+    def _enumerator(self, alt, aid, slot):
+        base = aid << ACTION_SHIFT
+        cond = self.cx(alt.condition) if alt.condition is not None else None
+        p = alt.param
+        if p is None:
+            if cond is None:
+                return lambda g, fr, out: out.append(base)
+
+            def plain(g, fr, out):
+                if cond(g, fr):
+                    out.append(base)
+            return plain
+        si = 3 + slot
+        if p.kind == "cards":
+            return self._cards_enumerator(alt, aid, si, cond)
+        if p.kind == "unseen":                      # the places of Z, bottom first
+            zf = self.cx(p.source)
+
+            def places(g, fr, out):
+                if cond is None or cond(g, fr):
+                    out.extend(range(base, base + len(g.zones[zf(g, fr)])))
+            return places
+        where = self.cx(p.where) if p.where is not None else None
+        if p.kind == "card":
+            try:
+                return self.gen.enumerator(p.source, p.where, alt.condition, si, base)
+            except Unsupported:
+                pass
+            zf = self.cx(p.source)
+
+            def values(g, fr):
+                return g.zones[zf(g, fr)]
+        elif p.kind == "player":
+            values = self.players_source(p.source)
+        elif p.kind == "suit":
+            suits = list(range(len(self.model.suits)))
+            values = lambda g, fr: suits
+        elif p.kind == "rank":
+            ranks = list(self.rank_cycle)
+            values = lambda g, fr: ranks
+        else:
+            lo, hi = self.cx(p.source), self.cx(p.high)
+            span = p.span
+
+            def values(g, fr):
+                a, z = lo(g, fr), hi(g, fr)
+                if a < 0 or z > VALUE_MASK:
+                    raise GameProblem("RL903", f"a number chosen from {a} to {z}: only 0 to "
+                                      f"{VALUE_MASK} can be chosen", span)
+                return range(a, z + 1)
+
+        def enum(g, fr, out):
+            if cond is not None and not cond(g, fr):
+                return
+            if where is None:
+                for v in values(g, fr):
+                    out.append(base + v)
+                return
+            for v in values(g, fr):
+                fr[si] = v
+                if where(g, fr):
+                    out.append(base + v)
+        return enum
+
+    def _unseen_card(self, alt, aid, b):
+        """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
+        zf = self.cx(alt.param.source)
+        pi, ci = self.alternatives[aid].slot, 3 + self.model.unseen[id(alt)]
+
+        def make(nxt):
+            def card_there(g, fr):
+                fr[ci] = g.zones[zf(g, fr)][fr[pi]]
+                return nxt
+            return card_there
+        b.emit(make)
+
+    def _after_you(self, by):
+        """Where claims are asked from when the rule does not say: the player after `you`."""
+        yi = 3 + self.refs[id(by)][1]
+        return lambda g, fr: (fr[yi] + g.dir) % g.n
+
+    # Several cards in one step (runtime.pick_start / pick_step).
+    def _cards_enumerator(self, alt, aid, si, cond):
+        p = alt.param
+        base = aid << ACTION_SHIFT
+        ks = tuple(3 + k for k in self.model.picks[id(alt)][0])
+        zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
+        where = self.cx(p.where) if p.where is not None else None
+        more, same, span = p.or_more, p.same, p.span
+
+        def enum(g, fr, out):
+            if cond is not None and not cond(g, fr):
+                return
+            z = zf(g, fr)
+            cards = []
+            for v in g.zones[z]:
+                fr[si] = v
+                if where is None or where(g, fr):
+                    cards.append(v)
+            out.extend(pick_start(g, fr, ks, cards, z, df(g, fr), nf(g, fr), more, same, base,
+                                  span))
+        return enum
+
+    def _cards_step(self, alt, aid, b, ci):
+        """The small decisions after the first card, at the start of the alternative's body."""
+        slots, done_aid = self.model.picks[id(alt)]
+        self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
+        ks = tuple(3 + k for k in slots)
+        si = self.alternatives[aid].slot
+        base, done, same, span = aid << ACTION_SHIFT, done_aid << ACTION_SHIFT, alt.param.same, \
+            alt.param.span
+
+        def make(nxt):
+            def pick(g, fr):
+                out = pick_step(g, fr, si, ks, same, base, done, span)
+                if out is None:
+                    return nxt
+                g.pending = (fr[ci],)
+                g.legal = out
+                return SUSPEND
+            return pick
+        b.emit(make)
+        return done_aid
+
+    def s_Choose(self, st, b):
+        chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
+        ci = 3 + chooser_slot
+        end = Label()
+        enums = []
+        alt_labels = []
+        for alt, slot in zip(st.alternatives, param_slots):
+            aid = self.model.labels[id(alt)]
+            info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
+                               alt.param.kind, alt.param.kind) if alt.param else None,
+                           3 + slot if slot is not None else -1, alt.span)
+            self.alternatives[aid] = info
+            enums.append(self._enumerator(alt, aid, slot))
+            alt_labels.append((aid, Label()))
+        span = st.span
+        if st.simultaneous:
+            self._simultaneous(st, b, ci, 3 + extra, enums, alt_labels, end, span)
+            return
+        by = self.cx(st.by[0]) if st.by else None
+
+        def make(nxt):
+            def choose(g, fr):
+                if self.endings and self.check_endings(g):
+                    return CALL
+                p = by(g, fr) if by is not None else fr[2]
+                fr[ci] = p
+                out = []
+                for en in enums:
+                    en(g, fr, out)
+                if not out:
+                    raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
+                g.pending = (p,)
+                g.legal = out
+                return SUSPEND
+            return choose
+        b.emit(make)
+        for (aid, label), alt in zip(alt_labels, st.alternatives):
+            b.place(label)
+            self.pending_alts.append((aid, label))
+            if id(alt) in self.model.picks:
+                self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
+            if id(alt) in self.model.unseen:
+                self._unseen_card(alt, aid, b)
+            self.block(alt.body, b)
+            b.jump(end)
+        b.place(end)
+
+    def _simultaneous(self, st, b, ci, xi, enums, alt_labels, end, span):
+        bys = [self.cx(x) for x in st.by]
+        dispatch = Label()
+        claim_from = None
+        if st.claim:
+            claim_from = (self.cx(st.claim_from) if st.claim_from is not None else
+                          self._after_you(st.by[0]))
+
+        def make(nxt, dispatch, end_):
+            def choose_together(g, fr):
+                if self.endings and self.check_endings(g):
+                    return CALL
+                players = []
+                for f in bys:
+                    p = f(g, fr)
+                    for p in (p if p.__class__ is list else (p,)):     # `by each player`
+                        if p not in players:
+                            players.append(p)
+                if claim_from is not None:
+                    players = claim_order(g, players, claim_from(g, fr))
+                if not players:
+                    return end_
+                legal = {}
+                for p in players:
+                    fr[ci] = p
+                    out = []
+                    for en in enums:
+                        en(g, fr, out)
+                    if not out:
+                        raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
+                    legal[p] = out
+                legal["order"] = players
+                legal["slot"] = xi
+                legal["dispatch"] = dispatch
+                g.pending = players
+                g.legal = legal
+                g.sim = {}
+                return SUSPEND
+            return choose_together
+        b.emit(make, dispatch, end)
+        b.place(dispatch)
+        alts = self.alternatives
+        none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None
+
+        def make_dispatch(nxt, end):
+            def dispatch_(g, fr):
+                ch = fr[xi]
+                if none_aid is not None:          # a claim: the first one in order acts
+                    ch = first_claim(ch, none_aid)
+                if not ch:
+                    return end
+                p, a = ch[0]
+                fr[xi] = ch[1:]
+                fr[ci] = p
+                alt = alts[a >> ACTION_SHIFT]
+                if alt.slot >= 0:
+                    fr[alt.slot] = a & VALUE_MASK
+                return alt.body_pc
+            return dispatch_
+        b.emit(make_dispatch, end)
+        for (aid, label), alt in zip(alt_labels, st.alternatives):
+            b.place(label)
+            self.pending_alts.append((aid, label))
+            self.block(alt.body, b)
+            b.jump(dispatch)
+        b.place(end)

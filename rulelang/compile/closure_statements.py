@@ -1,0 +1,517 @@
+"""The closure backend, statements: a rule compiles to a list of instruction closures
+``op(state, frame) -> next position`` (:class:`rulelang.compile.closures.Builder`); ``block`` fuses
+runs of simple statements into one generated instruction
+(:class:`rulelang.compile.codegen.StatementGen`) and writes the others with the ``s_<Node>``
+methods: those that do not jump are here (a move, a ``set``, the end of the game, a call).
+"""
+from __future__ import annotations
+
+from rulelang.syntax import ast as A
+from rulelang.compile.codegen import Unsupported, computes, too_large
+from rulelang.limits import MAX_NUMBER
+from rulelang.kinds import CARDS
+from rulelang.engine.runtime import CALL, END_TURN, HALT, GameProblem
+from rulelang.engine.runtime import show_card
+from rulelang.engine.runtime import holder, leave_game, out_ranking, seats_in
+from rulelang.compile.closures import Builder
+from rulelang.compile.words import log_shuffle
+
+
+class ClosureStatements:
+    """The closures of statements that do not jump (a mixin of ``CompiledGame``)."""
+
+    def _compile_rule(self, body, nslots):
+        b = Builder()
+        self.loop_ends: list = []
+        self.pending_alts: list = []
+        self.block(body, b)
+        b.ret()
+        code = b.finish()
+        for aid, label in self.pending_alts:
+            self.alternatives[aid].body_pc = label.pos
+        return code
+
+    def block(self, body, b):
+        """Compile statements; runs of simple ones are fused into one generated instruction."""
+        if self.coverage is not None:
+            self.coverage.emit(body, b)
+        body = list(body)
+        i = 0
+        while i < len(body):
+            j = i
+            if self.stmts is not None:
+                while j < len(body) and self.stmts.is_simple(body[j]):
+                    j += 1
+            if j > i:
+                try:
+                    b.emit(self.stmts.fused(body[i:j]))
+                    i = j
+                    continue
+                except Unsupported:
+                    pass
+            st = body[i]
+            getattr(self, "s_" + type(st).__name__)(st, b)
+            i += 1
+
+    def s_Shuffle(self, st, b):
+        zf = self.cx(st.zone)
+        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), log_shuffle(g, zf(g, fr)),
+                                            nxt)[2]))
+
+    def s_Deal(self, st, b):
+        count = self.cx(st.count) if st.count is not None else None
+        src = self.cx(st.source)
+        base = self.zone_base.get(st.zone, 0)
+        seats = self.n
+        ob = self.out_base
+        first = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
+
+        def make(nxt):
+            def deal(g, fr):
+                s = g.zones[src(g, fr)]
+                zones = g.zones
+                if ob is None:
+                    n = seats
+                    start = first(g, fr)
+                    order = [(start + g.dir * k) % n for k in range(n)]
+                else:                           # the players still in the game
+                    order = seats_in(g, first(g, fr), ob)
+                    n = len(order)
+                    if not n:
+                        return nxt
+                dest = [zones[base + p] for p in order]
+                if all(d is not s for d in dest):
+                    # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
+                    total = len(s) if count is None else min(len(s), max(0, count(g, fr)) * n)
+                    if total:
+                        r = s[:-total - 1:-1]
+                        for i, d in enumerate(dest):
+                            d.extend(r[i::n])
+                        del s[-total:]
+                    return nxt
+                if count is None:
+                    i = 0
+                    while s:
+                        zones[base + order[i % n]].append(s.pop())
+                        i += 1
+                    return nxt
+                k = count(g, fr)
+                for _ in range(k):
+                    for p in order:
+                        if not s:
+                            return nxt
+                        zones[base + p].append(s.pop())
+                return nxt
+            return deal
+        b.emit(make)
+
+    def s_Move(self, st, b):
+        src = self.cx(st.source)
+        dst = self.cx(st.dest)
+        sel = st.selection
+        kind = sel.kind
+        bottom = st.to_bottom
+        turned = st.turned_over
+        span = st.span
+        names = self.card_names
+
+        def put_many(g, d, cards):
+            if turned:
+                cards.reverse()
+            if bottom:
+                d[:0] = cards
+            else:
+                d.extend(cards)
+
+        if kind == "top" and not bottom:
+            def make(nxt):
+                def move_top(g, fr):
+                    s = g.zones[src(g, fr)]
+                    if s:
+                        g.zones[dst(g, fr)].append(s.pop())
+                    return nxt
+                return move_top
+        elif kind in ("top", "bottom", "random"):
+            def make(nxt):
+                def move_one(g, fr):
+                    s = g.zones[src(g, fr)]
+                    if not s:
+                        return nxt
+                    if kind == "top":
+                        c = s.pop()
+                    elif kind == "bottom":
+                        c = s.pop(0)
+                    else:
+                        c = s.pop(g.rng.randrange(len(s)))
+                    d = g.zones[dst(g, fr)]
+                    if bottom:
+                        d.insert(0, c)
+                    else:
+                        d.append(c)
+                    return nxt
+                return move_one
+        elif kind == "card":
+            cf = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_card(g, fr):
+                    c = cf(g, fr)
+                    s = g.zones[src(g, fr)]
+                    try:
+                        s.remove(c)
+                    except ValueError:
+                        raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is not in "
+                                          f"{self.zone_label(src(g, fr))}", span) from None
+                    d = g.zones[dst(g, fr)]
+                    if bottom:
+                        d.insert(0, c)
+                    else:
+                        d.append(c)
+                    return nxt
+                return move_card
+        elif kind == "count":
+            cnt = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_n(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    k = cnt(g, fr)
+                    if k <= 0:
+                        return nxt
+                    taken = s[-k:]
+                    del s[-k:]
+                    taken.reverse()      # one at a time from the top: the first taken is lowest
+                    put_many(g, d, taken)
+                    return nxt
+                return move_n
+        elif kind in ("all", "all_but_top"):
+            def make(nxt):
+                def move_all(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    if s is d:
+                        return nxt
+                    if kind == "all":
+                        cards = s[:]
+                        s.clear()
+                    else:
+                        cards = s[:-1]
+                        del s[:-1]
+                    put_many(g, d, cards)
+                    return nxt
+                return move_all
+        elif kind in ("count_where", "upto_where", "and_above"):
+            make = self.counted_move(st, src, dst, put_many)
+        else:  # where
+            ci = 3 + self.refs[id(sel)][1]
+            cond = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_where(g, fr):
+                    s = g.zones[src(g, fr)]
+                    d = g.zones[dst(g, fr)]
+                    keep, cards = [], []
+                    for c in s:
+                        fr[ci] = c
+                        (cards if cond(g, fr) else keep).append(c)
+                    s[:] = keep
+                    put_many(g, d, cards)
+                    return nxt
+                return move_where
+        b.emit(make)
+
+    def counted_move(self, st, src, dst, put_many):
+        """``move N cards where C`` (exactly N: fewer stops the game with RL258), ``move up to N
+        cards where C`` and ``move c and every card on top of it`` (docs/language.md, "Moving
+        some of the cards that match").  The cards that match are taken one at a time from the
+        top, as ``move N cards`` takes them (the first taken ends lowest); a card with the cards
+        on top of it is lifted as a block, in its order, as ``move all cards`` does."""
+        sel = st.selection
+        kind = sel.kind
+        span = st.span
+        names = self.card_names
+        if kind == "and_above":
+            cf = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_block(g, fr):
+                    c = cf(g, fr)
+                    s = g.zones[src(g, fr)]
+                    if c not in s:
+                        raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is "
+                                          f"not in {self.zone_label(src(g, fr))}", span)
+                    i = s.index(c)
+                    cards = s[i:]
+                    del s[i:]
+                    put_many(g, g.zones[dst(g, fr)], cards)
+                    return nxt
+                return move_block
+            return make
+        ci = 3 + self.refs[id(sel)][1]
+        cnt = self.cx(sel.expr)
+        cond = self.cx(sel.condition)
+        exactly = kind == "count_where"
+
+        def make(nxt):
+            def move_counted(g, fr):
+                s = g.zones[src(g, fr)]
+                k = cnt(g, fr)
+                picked = []                        # places in s, from the top down
+                for i in range(len(s) - 1, -1, -1):
+                    if len(picked) >= k:
+                        break
+                    fr[ci] = s[i]
+                    if cond(g, fr):
+                        picked.append(i)
+                if exactly and len(picked) < k:
+                    raise GameProblem("RL258", f"{k} cards that match are to be moved from "
+                                      f"{self.zone_label(src(g, fr))}, which has "
+                                      f"{len(picked)}", span)
+                cards = [s[i] for i in picked]
+                for i in picked:                   # from the top down: the places stay right
+                    del s[i]
+                put_many(g, g.zones[dst(g, fr)], cards)
+                return nxt
+            return move_counted
+        return make
+
+    def s_Assign(self, st, b):
+        val = self.cx(st.value)
+        t = st.target
+        ref = self.refs.get(id(t))
+        op = st.op
+        if ref is None:
+            return
+        if ref[0] == "slot":
+            i = 3 + ref[1]
+
+            def setter(g, fr, v):
+                fr[i] = v
+
+            def getter(g, fr):
+                return fr[i]
+        elif ref[0] == "var":
+            base = self.var_base[ref[1]]
+            if ref[2]:
+                yi = 3 + ref[3]
+
+                def idx(g, fr):
+                    return base + fr[yi]
+            else:
+                def idx(g, fr):
+                    return base
+            setter = lambda g, fr, v: g.vars.__setitem__(idx(g, fr), v)
+            getter = lambda g, fr: g.vars[idx(g, fr)]
+        elif ref[0] == "var_of":
+            base = self.var_base[ref[1]]
+            pf = self.cx(t.operand)
+            setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
+            getter = lambda g, fr: g.vars[base + pf(g, fr)]
+        elif ref[0] == "current":
+            moves_you = ref[1]                  # in setup, `you` is the current player
+
+            def setter(g, fr, v):
+                g.cur = v
+                if moves_you:
+                    fr[2] = v
+            getter = lambda g, fr: g.cur
+        else:
+            raise AssertionError(ref)
+        if op != "set" or computes(st.value, self.refs):
+            val = self._bounded(val, op, getter, st.span)
+            op = "set"
+        if op == "set":
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, int(val(g, fr))), nxt)[1]))
+        elif op == "add":
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) + val(g, fr)), nxt)[1]))
+        else:
+            b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) - val(g, fr)), nxt)[1]))
+
+    @staticmethod
+    def _bounded(val, op, getter, span):
+        """The value a ``set``, ``add`` or ``subtract`` stores, checked against the bound of
+        every number (RL910; see codegen.computes)."""
+        def value(g, fr):
+            v = int(val(g, fr))
+            if op == "add":
+                v = getter(g, fr) + v
+            elif op == "sub":
+                v = getter(g, fr) - v
+            if -MAX_NUMBER <= v <= MAX_NUMBER:
+                return v
+            raise too_large(v, span)
+        return value
+
+    def s_Let(self, st, b):
+        i = 3 + self.refs[id(st)]
+        val = self.cx(st.value)
+        if computes(st.value, self.refs):
+            val = self._bounded(val, "set", None, st.span)
+
+        def make(nxt):
+            def let(g, fr):
+                fr[i] = int(val(g, fr))
+                return nxt
+            return let
+        b.emit(make)
+
+    def s_Simple(self, st, b):
+        w = st.word
+        if w == "stop":
+            end = self.loop_ends[-1]
+            b.jump(end)
+        elif w == "return":
+            b.ret()
+        elif w == "pass":
+            pass
+        elif w == "end turn":
+            b.emit(lambda nxt: (lambda g, fr: END_TURN))
+        elif w == "skip":
+            def make(nxt):
+                def skip(g, fr):
+                    g.skip += 1
+                    return nxt
+                return skip
+            b.emit(make)
+        elif w == "reverse":
+            def make(nxt):
+                def reverse(g, fr):
+                    g.dir = -g.dir
+                    return nxt
+                return reverse
+            b.emit(make)
+
+    def s_EndGame(self, st, b):
+        kind = st.kind
+        pf = self.cx(st.player) if st.player is not None else None
+        n = self.n
+        if kind == "where":
+            ws, ls = self.refs[id(st)]
+            wf = self.cx(st.winners)
+            lf = self.cx(st.losers) if st.losers is not None else None
+
+        def make(nxt):
+            def end(g, fr):
+                if kind == "where":        # a result for every player, each on their own
+                    results = []
+                    for p in range(n):
+                        fr[3 + ws] = p
+                        if wf(g, fr):
+                            results.append("win")
+                            continue
+                        if lf is not None:
+                            fr[3 + ls] = p
+                        results.append("loss" if lf is None or lf(g, fr) else "draw")
+                    scores = ([self.score_of(g, p) for p in range(n)]
+                              if self.model.score is not None else None)
+                    order = {"win": 0, "draw": 1, "loss": 2}
+                    first = [p for p in range(n) if results[p] == "win"]
+                    rank = out_ranking(g, first, self.out_base) if self.out_base is not None \
+                        else list(range(n))
+                    rank = sorted(rank, key=lambda p: order[results[p]])
+                    self.finish(g, first, "results", rank, scores)
+                    g.seat_results = results
+                elif kind == "winner":
+                    p = pf(g, fr)
+                    self.finish(g, [p], "win")
+                elif kind == "loser":
+                    p = pf(g, fr)
+                    self.finish(g, [q for q in range(n) if q != p], "loss")
+                elif kind == "draw":
+                    self.finish(g, [], "draw")
+                else:
+                    scores = [self.score_of(g, p) for p in range(n)]
+                    best = max(scores) if kind == "highest" else min(scores)
+                    ranking = sorted(range(n), key=lambda p: -scores[p] if kind == "highest" else scores[p])
+                    self.finish(g, [p for p in range(n) if scores[p] == best], "score",
+                                ranking, scores)
+                return HALT
+            return end
+        b.emit(make)
+
+    def s_NextTurn(self, st, b):
+        pf = self.cx(st.player)
+
+        def make(nxt):
+            def next_turn(g, fr):
+                g.next_turn = pf(g, fr)
+                return nxt
+            return next_turn
+        b.emit(make)
+
+    def s_CallRule(self, st, b):
+        if st.name not in self.proc_index:
+            return
+        pid = self.proc_index[st.name]
+        nslots = self.model.rules[st.name].nslots
+        args = [self.cx(a) for a in st.args]
+        yi = 3 + self.refs[id(st)]
+        pf = self.cx(st.for_player) if st.for_player is not None else None
+        pad = [0] * (nslots - len(args))
+        span = st.span
+        cost = self.charge(self.model.rules[st.name].decl.body)
+
+        def make(nxt):
+            def call(g, fr):
+                self.step(g, span, cost)
+                fr[1] = nxt
+                you = pf(g, fr) if pf is not None else fr[yi]
+                g.stack.append([pid, 0, you] + [a(g, fr) for a in args] + pad)
+                return CALL
+            return call
+        b.emit(make)
+
+    def s_Say(self, st, b):
+        parts = [p if isinstance(p, str) else
+                 (self.cx(p.zone), CARDS) if isinstance(p, A.CardsIn) else
+                 (self.cx(p), self.model.say_as.get(id(p)) or self.types.get(id(p)))
+                 for p in st.parts]
+        yi = 3 + self.refs.get(id(st), -1)
+
+        def make(nxt):
+            def say(g, fr):
+                if g.log is not None:
+                    g.log.append(("say", fr[yi], " ".join(
+                        p if isinstance(p, str) else self.format(g, p[0](g, fr), p[1]) for p in parts)))
+                return nxt
+            return say
+        b.emit(make)
+
+    def s_Show(self, st, b):
+        cf = self.cx(st.card)
+        pf = self.cx(st.player)
+
+        def make(nxt):
+            def show(g, fr):
+                show_card(g, cf(g, fr), pf(g, fr))
+                return nxt
+            return show
+        b.emit(make)
+
+    def s_Leave(self, st, b):
+        pf = self.cx(st.player)
+        ob = self.out_base
+
+        def make(nxt):
+            def leave(g, fr):
+                leave_game(g, pf(g, fr), ob)
+                return nxt
+            return leave
+        b.emit(make)
+
+    def s_Reveal(self, st, b):
+        # Told as revealed by the player whose zone holds the card (the card's owner at that
+        # moment), not by the player whose rule runs; a card in a shared zone is nobody's (-1).
+        cf = self.cx(st.card)
+        owned = self.owned_zones()
+
+        def make(nxt):
+            def reveal(g, fr):
+                if g.log is not None:
+                    c = cf(g, fr)
+                    g.log.append(("reveal", holder(g, c, owned) if c >= 0 else -1,
+                                  self.card_names[c] if c >= 0 else "nothing"))
+                return nxt
+            return reveal
+        b.emit(make)

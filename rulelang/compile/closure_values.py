@@ -1,0 +1,516 @@
+"""The closure backend, values: ``cx`` compiles an expression to one generated function
+(:class:`rulelang.compile.codegen.ExprGen`) when it can, else to a closure ``f(state, frame) -> int``
+per node, written here by the ``x_<Node>`` methods.
+"""
+from __future__ import annotations
+
+from rulelang.syntax import ast as A
+from rulelang.compile.codegen import Unsupported, _noplayer, too_large
+from rulelang.limits import MAX_NUMBER
+from rulelang.engine.runtime import GameProblem
+from rulelang.engine.runtime import MAX_MELD_CARDS, least_left, number_range
+from rulelang.engine.runtime import (best_of, holder, highest, lowest, random_seat_in, seat_after,
+                      seats_after, seats_in)
+
+
+class ClosureValues:
+    """The closures of expressions (a mixin of ``CompiledGame``)."""
+
+    def cx(self, e):
+        """The compiled form of an expression: one generated function when the code generator
+        knows every node in it, otherwise a closure per node."""
+        if self.gen is not None:
+            try:
+                return self.gen.function(e)
+            except Unsupported:
+                pass
+        f = getattr(self, "x_" + type(e).__name__)(e)
+        if id(e) in self.model.seat_uses:        # used as a player: `none` is RL912
+            span = e.span
+            return lambda g, fr: v if (v := f(g, fr)) >= 0 else _noplayer(span)
+        return f
+
+    def x_Int(self, e):
+        v = e.value
+        return lambda g, fr: v
+
+    def x_Text(self, e):
+        v = self.refs[id(e)][1]              # a text is its index in model.texts
+        return lambda g, fr: v
+
+    def x_Bool(self, e):
+        v = 1 if e.value else 0
+        return lambda g, fr: v
+
+    def x_NoneLit(self, e):
+        return lambda g, fr: -1
+
+    def x_Keyword(self, e):
+        w = e.word
+        n = self.n
+        yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+        if w == "you":
+            return lambda g, fr: fr[yi]
+        if w == "current player":
+            return lambda g, fr: g.cur
+        ob = self.out_base
+        if ob is not None and w in ("next player", "previous player"):
+            k = 1 if w == "next player" else -1
+            return lambda g, fr: seat_after(g, fr[yi], k, ob)
+        if ob is not None and w == "random player":
+            return lambda g, fr: random_seat_in(g, ob)
+        if w == "next player":
+            return lambda g, fr: (fr[yi] + g.dir) % n
+        if w == "previous player":
+            return lambda g, fr: (fr[yi] - g.dir) % n
+        if w == "random player":
+            return lambda g, fr: g.rng.randrange(n)
+        if w in ("players", "number of players"):
+            return lambda g, fr: n
+        if w == "number of turns":
+            return lambda g, fr: g.turns
+        if w == "opponents":
+            return lambda g, fr: n - 1
+        raise AssertionError(w)
+
+    def players_source(self, e):
+        """The seats a ``player p from ...`` chooses among, in order of play from ``you``."""
+        n = self.n
+        ob = self.out_base
+        if isinstance(e, A.Keyword) and e.word == "opponents":
+            yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+            if ob is not None:
+                return lambda g, fr: seats_after(g, fr[yi], ob)
+            return lambda g, fr: [(fr[yi] + g.dir * k) % n for k in range(1, n)]
+        if ob is not None:
+            return lambda g, fr: [q for q in range(n) if not g.vars[ob + q]]
+        return lambda g, fr: list(range(n))
+
+    def x_Seat(self, e):
+        v = e.number - 1
+        if e.number > self.n:                   # a run-time problem if the rules reach it
+            from rulelang.compile.codegen import _noseat
+            k, n, span = e.number, self.n, e.span
+
+            def noseat(g, fr):
+                _noseat(k, n, span)
+            return noseat
+        return lambda g, fr: v
+
+    def x_Unary(self, e):
+        op = e.op
+        f = self.cx(e.operand)
+        n = self.n
+        ob = self.out_base
+        if ob is not None and op in ("player after", "player before"):
+            k = 1 if op == "player after" else -1
+            return lambda g, fr: seat_after(g, f(g, fr), k, ob)
+        if op == "player after":
+            return lambda g, fr: (f(g, fr) + g.dir) % n
+        if op == "player before":
+            return lambda g, fr: (f(g, fr) - g.dir) % n
+        if op == "rank after":
+            nxt = self.rank_next
+            return lambda g, fr: nxt.get(f(g, fr), 0)
+        if op == "rank before":
+            prv = self.rank_prev
+            return lambda g, fr: prv.get(f(g, fr), 0)
+        if op == "top":
+            def top(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[-1] if z else -1
+            return top
+        if op == "bottom":
+            def bottom(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[0] if z else -1
+            return bottom
+        if op == "size":
+            return lambda g, fr: len(g.zones[f(g, fr)])
+        if op == "random card":
+            def rnd(g, fr):
+                z = g.zones[f(g, fr)]
+                return z[g.rng.randrange(len(z))] if z else -1
+            return rnd
+        if op == "score":
+            return lambda g, fr: self.score_of(g, f(g, fr))
+        if op == "not":
+            return lambda g, fr: not f(g, fr)
+        if op == "neg":
+            return lambda g, fr: -f(g, fr)
+        raise AssertionError(op)
+
+    def score_of(self, g, p):
+        return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
+
+    def x_TotalOf(self, e):
+        table = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
+        f = self.cx(e.zone)
+        return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
+
+    def x_AnyNumber(self, e):
+        ni = 3 + self.refs[id(e)]
+        lo, hi, cond = self.cx(e.low), self.cx(e.high), self.cx(e.condition)
+        span = e.span
+
+        def any_number(g, fr):
+            for k in number_range(lo(g, fr), hi(g, fr), span):
+                fr[ni] = k
+                if cond(g, fr):
+                    return True
+            return False
+        return any_number
+
+    def meld_solver(self, attribute, span):
+        """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
+        attribute and place, kept so that generated code names the same object)."""
+        key = (attribute, span)
+        solvers = self.__dict__.setdefault("_meld_solvers", {})
+        if key not in solvers:
+            points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
+            place = {r: i for i, r in enumerate(self.rank_cycle)}
+            # A card with no suit (an extra card) joins sets of its rank, never runs.
+            pos_of = [place.get(r, ("rank", r)) for r in self.rank_of]
+            suit_of = self.suit_of
+
+            def solve(cards):
+                if len(cards) > MAX_MELD_CARDS:
+                    raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                      f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
+                return least_left(cards, pos_of, suit_of, points)[0]
+            solvers[key] = solve
+        return solvers[key]
+
+    def x_MeldLeft(self, e):
+        solve = self.meld_solver(e.attribute, e.span)
+        f = self.cx(e.zone)
+        return lambda g, fr: solve(g.zones[f(g, fr)])
+
+    def x_Roll(self, e):
+        sides = e.sides
+        return lambda g, fr: g.rng.randint(1, sides)
+
+    def x_CardQuery(self, e):
+        zf = self.cx(e.zone)
+        kind = e.kind
+        if e.condition is None:
+            if kind == "count":
+                return lambda g, fr: len(g.zones[zf(g, fr)])
+            if kind == "any":
+                return lambda g, fr: len(g.zones[zf(g, fr)]) > 0
+            return lambda g, fr: not g.zones[zf(g, fr)]
+        ci = 3 + self.refs[id(e)]
+        cond = self.cx(e.condition)
+        if kind == "any":
+            def any_(g, fr):
+                for c in g.zones[zf(g, fr)]:
+                    fr[ci] = c
+                    if cond(g, fr):
+                        return True
+                return False
+            return any_
+        if kind == "no":
+            def no_(g, fr):
+                for c in g.zones[zf(g, fr)]:
+                    fr[ci] = c
+                    if cond(g, fr):
+                        return False
+                return True
+            return no_
+
+        def count(g, fr):
+            k = 0
+            for c in g.zones[zf(g, fr)]:
+                fr[ci] = c
+                if cond(g, fr):
+                    k += 1
+            return k
+        return count
+
+    def x_Name(self, e):
+        ref = self.refs[id(e)]
+        kind = ref[0]
+        if kind == "slot":
+            i = 3 + ref[1]
+            return lambda g, fr: fr[i]
+        if kind == "var":
+            base = self.var_base[ref[1]]
+            if ref[2]:
+                yi = 3 + ref[3]
+                return lambda g, fr: g.vars[base + fr[yi]]
+            return lambda g, fr: g.vars[base]
+        if kind == "zone":
+            base = self.zone_base[ref[1]]
+            if ref[2]:
+                yi = 3 + ref[3]
+                return lambda g, fr: base + fr[yi]
+            return lambda g, fr: base
+        if kind == "const" or kind == "symbol":
+            v = ref[1]
+            return lambda g, fr: v
+        if kind == "card_name":
+            v = self.card_name_ids.get(ref[1], -1)
+            return lambda g, fr: v
+        if kind == "expanded":
+            return self.x_Expanded(ref[1])
+        raise AssertionError(ref)
+
+    def x_Of(self, e):
+        ref = self.refs[id(e)]
+        if ref[0] == "expanded":
+            return self.x_Expanded(ref[1])
+        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+            return self.x_CardLit(e)
+        f = self.cx(e.operand)
+        kind = ref[0]
+        if kind == "rank":
+            t = self.rank_of
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "suit":
+            t = self.suit_of
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "attr":
+            t = self.attr_tables[ref[1]]
+            return lambda g, fr: t[f(g, fr)]
+        if kind == "zone_of":
+            base = self.zone_base[ref[1]]
+            return lambda g, fr: base + f(g, fr)
+        if kind == "var_of":
+            base = self.var_base[ref[1]]
+            return lambda g, fr: g.vars[base + f(g, fr)]
+        raise AssertionError(ref)
+
+    def x_Call(self, e):
+        if self.refs[id(e)][0] == "zone_family":
+            return self.x_zone_of_family(e)
+        return self.x_Expanded(self.refs[id(e)][1])
+
+    def zone_family_table(self, e):
+        """The zone numbers of a family, and what stops the game for a number outside it."""
+        _kind, names, lo = self.refs[id(e)]
+        bases = [self.zone_base[n] for n in names]
+        span = e.span
+        family = e.name
+
+        def zone_of(k):
+            if lo <= k < lo + len(bases):
+                return bases[k - lo]
+            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
+                              f"{lo} to {lo + len(bases) - 1}", span)
+        return zone_of
+
+    def x_zone_of_family(self, e):
+        zone_of = self.__dict__.setdefault("_families", {}).setdefault(
+            id(e), self.zone_family_table(e))
+        k = self.cx(e.args[0])
+        return lambda g, fr: zone_of(k(g, fr))
+
+    def x_Expanded(self, e):
+        """A use of a define: the checker shares one copy of its body between uses with the
+        same arguments, and so do its closures (a chain of defines stays linear)."""
+        memo = self.__dict__.setdefault("_expanded", {})
+        hit = memo.get(id(e))
+        if hit is None:
+            hit = memo[id(e)] = (self.cx(e.body), e)
+        return hit[0]
+
+    def x_Arg(self, e):
+        return self.cx(e.expr)
+
+    def x_BoolOp(self, e):
+        fs = [self.cx(i) for i in e.items]
+        if e.op == "and":
+            if len(fs) == 2:
+                a, b = fs
+                return lambda g, fr: a(g, fr) and b(g, fr)
+            return lambda g, fr: all(f(g, fr) for f in fs)
+        if len(fs) == 2:
+            a, b = fs
+            return lambda g, fr: a(g, fr) or b(g, fr)
+        return lambda g, fr: any(f(g, fr) for f in fs)
+
+    def x_Compare(self, e):
+        op = e.op
+        if op in ("==", "!=") and any(isinstance(x, A.Seat) and x.number > self.n
+                                      for x in (e.left, e.right)):
+            other = self.cx(e.right if isinstance(e.left, A.Seat) and e.left.number > self.n
+                            else e.left)        # evaluated all the same (it may be a problem)
+            answer = op == "!="
+
+            def unequal(g, fr):
+                other(g, fr)
+                return answer
+            return unequal
+        a, b = self.cx(e.left), self.cx(e.right)
+        if isinstance(e.right, (A.Int, A.NoneLit)) or (
+                isinstance(e.right, A.Name) and self.refs.get(id(e.right), ("",))[0] == "const"):
+            v = b(None, None)
+            if op == "==":
+                return lambda g, fr: a(g, fr) == v
+            if op == "!=":
+                return lambda g, fr: a(g, fr) != v
+        if op == "==":
+            return lambda g, fr: a(g, fr) == b(g, fr)
+        if op == "!=":
+            return lambda g, fr: a(g, fr) != b(g, fr)
+        if op == "<":
+            return lambda g, fr: a(g, fr) < b(g, fr)
+        if op == ">":
+            return lambda g, fr: a(g, fr) > b(g, fr)
+        if op == "<=":
+            return lambda g, fr: a(g, fr) <= b(g, fr)
+        return lambda g, fr: a(g, fr) >= b(g, fr)
+
+    def x_IsEmpty(self, e):
+        f = self.cx(e.zone)
+        if e.negate:
+            return lambda g, fr: len(g.zones[f(g, fr)]) > 0
+        return lambda g, fr: not g.zones[f(g, fr)]
+
+    def x_Arith(self, e):
+        a, b = self.cx(e.left), self.cx(e.right)
+        op = e.op
+        if op == "+":
+            return lambda g, fr: a(g, fr) + b(g, fr)
+        if op == "-":
+            return lambda g, fr: a(g, fr) - b(g, fr)
+        span = e.span
+        if op == "*":
+            def mul(g, fr):
+                v = a(g, fr) * b(g, fr)
+                if -MAX_NUMBER <= v <= MAX_NUMBER:
+                    return v
+                raise too_large(v, span)
+            return mul
+        if op == "/":
+            def div(g, fr):
+                x, d = a(g, fr), b(g, fr)
+                if d:
+                    return x // d
+                raise GameProblem("RL911", f"{x} is divided by zero", span)
+            return div
+
+        def mod(g, fr):
+            x, d = a(g, fr), b(g, fr)
+            if d:
+                return x % d
+            raise GameProblem("RL911", f"{x} mod 0: a number cannot be divided by zero", span)
+        return mod
+
+    def x_Cases(self, e):
+        cases = [(self.cx(v), self.cx(c)) for v, c in e.cases]
+        default = self.cx(e.default)
+        if len(cases) == 1:
+            (v, c), = cases
+            return lambda g, fr: v(g, fr) if c(g, fr) else default(g, fr)
+
+        def cases_(g, fr):
+            for v, c in cases:
+                if c(g, fr):
+                    return v(g, fr)
+            return default(g, fr)
+        return cases_
+
+    # ---- players ----------------------------------------------------------------------------
+    def x_IsOut(self, e):
+        pf = self.cx(e.player)
+        ob = self.out_base
+        if e.negate:
+            return lambda g, fr: not g.vars[ob + pf(g, fr)]
+        return lambda g, fr: bool(g.vars[ob + pf(g, fr)])
+
+    def players_in(self):
+        """A function of the state and a seat: the players still in, in order from that seat."""
+        ob = self.out_base
+        if ob is not None:
+            return lambda g, start: seats_in(g, start, ob)
+        n = self.n
+        return lambda g, start: [(start + g.dir * k) % n for k in range(n)]
+
+    def x_PlayerQuery(self, e):
+        slot, yslot = self.refs[id(e)]
+        si, yi = 3 + slot, 3 + yslot
+        cond = self.cx(e.condition)
+        kind = e.kind
+        order = self.players_in()
+
+        def values(g, fr):
+            for p in order(g, fr[yi]):
+                fr[si] = p
+                yield p, cond(g, fr)
+        if kind == "any":
+            return lambda g, fr: any(v for _p, v in values(g, fr))
+        if kind == "no":
+            return lambda g, fr: not any(v for _p, v in values(g, fr))
+        if kind == "count":
+            return lambda g, fr: sum(1 for _p, v in values(g, fr) if v)
+        if kind == "highest":
+            return lambda g, fr: highest([v for _p, v in values(g, fr)])
+        if kind == "lowest":
+            return lambda g, fr: lowest([v for _p, v in values(g, fr)])
+        if kind in ("best", "worst"):      # `player with highest V` (issue 14)
+            return lambda g, fr: best_of([(v, p) for p, v in values(g, fr)], kind == "best")
+        if kind == "each":
+            return lambda g, fr: [p for p, v in values(g, fr) if v]
+        if kind == "others":
+            return lambda g, fr: [p for p, v in values(g, fr) if v and p != fr[yi]]
+
+        def nxt(g, fr):
+            you = fr[yi]
+            for p, v in values(g, fr):
+                if p != you and v:
+                    return p
+            return -1
+        return nxt
+
+    # ---- selectors and aggregates (issue 14) ------------------------------------------------
+    def x_CardLit(self, e):
+        v = self.card_literal_id(*self.refs[id(e)][1:])
+        return lambda g, fr: v
+
+    def x_AmongCards(self, e):
+        zf = self.cx(e.zone)
+        ci = 3 + self.refs[id(e)]
+        value = self.cx(e.value)
+        cond = self.cx(e.condition) if e.condition is not None else (lambda g, fr: True)
+        kind = e.kind
+
+        def pairs(g, fr):
+            out = []
+            for c in list(g.zones[zf(g, fr)]):
+                fr[ci] = c
+                if cond(g, fr):
+                    out.append((value(g, fr), c))
+            return out
+        if kind == "total":
+            return lambda g, fr: sum([v for v, _c in pairs(g, fr)])
+        if kind == "highest":
+            return lambda g, fr: highest([v for v, _c in pairs(g, fr)])
+        if kind == "lowest":
+            return lambda g, fr: lowest([v for v, _c in pairs(g, fr)])
+        return lambda g, fr: best_of(pairs(g, fr), kind == "highest card")
+
+    def x_PickValue(self, e):
+        si = 3 + self.refs[id(e)]
+        cond = self.cx(e.condition)
+        if e.low is None:
+            ranks = tuple(self.rank_cycle)
+            values = lambda g, fr: ranks
+        else:
+            lo, hi = self.cx(e.low), self.cx(e.high)
+            values = lambda g, fr: range(lo(g, fr), hi(g, fr) + 1)
+        high = e.kind == "highest"
+
+        def pick(g, fr):
+            vs = values(g, fr)
+            for v in (reversed(vs) if high else vs):
+                fr[si] = v
+                if cond(g, fr):
+                    return v
+            return 0
+        return pick
+
+    def x_Holder(self, e):
+        cf = self.cx(e.card)
+        owned = self.owned_zones()
+        return lambda g, fr: holder(g, cf(g, fr), owned)

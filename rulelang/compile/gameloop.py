@@ -1,0 +1,374 @@
+"""The game loop: the root rule (setup, then turn after turn, the turn passed on, the endings
+checked), the run loop that runs the rules' functions until a decision or the end (``run``,
+``after``), a new game, playouts (``playout_procs``: the rules' playout variants) and the end of a
+game (``finish``, ``problem_stop``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from rulelang.syntax import ast as A
+from rulelang.engine.rng import Rng
+from rulelang.compile.codegen import Unsupported
+from rulelang.limits import WORK_UNIT
+from rulelang.compile.rulegen import RuleGen
+from rulelang.engine.runtime import CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem, State
+from rulelang.engine.runtime import out_ranking, seat_after, seat_in
+from rulelang.compile.words import log_turn
+
+
+class GameLoop:
+    """Playing a compiled game (a mixin of ``CompiledGame``)."""
+
+    def finish(self, g, winners, outcome, ranking=None, scores=None):
+        g.terminal = True
+        g.winners = winners
+        g.outcome = outcome
+        if ranking is None and self.out_base is not None:
+            ranking = out_ranking(g, winners, self.out_base)
+        g.ranking = ranking if ranking is not None else (
+            list(winners) + [p for p in range(g.n) if p not in winners])
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        if g.log is not None:
+            g.log.append(("end", outcome, list(winners), scores))
+
+    def pass_turn(self, g):
+        """The turn passes on in a game where players leave: to the named player (or the first
+        player still in after them), else over the players still in, jumping the skipped ones."""
+        ob = self.out_base
+        if all(g.vars[ob:ob + g.n]):
+            g.next_turn = -1                # nobody is left: an ending must end the game now
+        elif g.next_turn >= 0:
+            g.cur = seat_in(g, g.next_turn, ob)
+            g.next_turn = -1
+        else:
+            g.cur = seat_after(g, g.cur, 1 + g.skip, ob)
+        g.skip = 0
+
+    def check_endings(self, g) -> bool:
+        """Run before every decision and after every turn: if a ``game ends when`` condition
+        holds (for any player, from the current one on), run its body instead."""
+        n = self.n
+        if self.endings_fast is not None:
+            hit = self.endings_fast(g)
+            if hit is None:
+                return False
+            k, p = hit
+            pid, body_slots = self.endings[k][1], self.endings[k][2]
+            g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
+            return True
+        ob = self.out_base
+        everyone_out = ob is not None and all(g.vars[ob:ob + n])
+        for cond, pid, body_slots in self.endings:
+            for k in range(n):
+                p = (g.cur + g.dir * k) % n
+                if ob is not None and g.vars[ob + p] and everyone_out is False:
+                    continue                # a player who is out is not checked
+                if cond(g, p):
+                    g.stack[:] = [[self.root, self.root_halt, 0],
+                                  [pid, 0, p] + [0] * body_slots]
+                    return True
+        return False
+
+    def _build_root(self):
+        setup = self.proc_index.get("setup")
+        turn = self.proc_index.get("turn")
+        n = self.n
+        turn_pad = [0] * self.rule_slots.get("turn", 0)
+        procs = self.procs
+        ob = self.out_base
+        pass_turn = self.pass_turn
+
+        max_steps_error = "the game did not end within {} steps"
+
+        # When the turn opens with a decision, that decision checks the endings itself.
+        turn_rule = self.model.rules.get("turn")
+        # A turn is a step charged by its rule and the endings checked after it (for each player).
+        turn_cost = 1 + (self.work(turn_rule.decl.body if turn_rule else ())
+                         + n * self.work([e.condition for e, _, _ in self.model.endings])) // WORK_UNIT
+        self.turn_cost = turn_cost
+        turn_why = " (every turn was played and none ended it)" + (
+            f" (a turn costs {turn_cost} steps: steps are charged by the size of what they "
+            f"evaluate, about {WORK_UNIT} parts each)" if turn_cost > 1 else "")
+        opens_with_choice = bool(turn_rule and turn_rule.decl.body and
+                                 isinstance(turn_rule.decl.body[0], A.Choose))
+        check_first = bool(self.endings) and not opens_with_choice
+        turn_span = turn_rule.decl.span if turn_rule else None
+
+        check = self.check_endings
+
+        def root(g, fr, pc):
+            """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
+            A generated turn rule is called directly, and turn follows turn in this loop until
+            a rule must stop (a decision, a call, the end)."""
+            stack = g.stack
+            while True:
+                if pc == 1:
+                    if g.log is not None and g.turns == 0 and not any(e[0] == "turn" for e in g.log):
+                        log_turn(g)             # the zones after setup, before the first turn
+                    if check_first and check(g):
+                        return CALL
+                    g.steps += turn_cost
+                    if g.steps > g.max_steps:
+                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                          turn_span)
+                    fr[1] = 2
+                    if turn is None:
+                        raise GameProblem("RL151", "the game has no `turn:`")
+                    code = procs[turn]
+                    if code.__class__ is list:
+                        stack.append([turn, 0, g.cur] + turn_pad)
+                        return CALL
+                    tf = [turn_top, 0, g.cur] + turn_pad
+                    stack.append(tf)
+                    pc = procs[turn_top](g, tf, 0)
+                    if pc != RETURN:
+                        return pc
+                    stack.pop()
+                    pc = 2
+                if pc == 2:
+                    g.turns += 1
+                    if ob is not None:
+                        pass_turn(g)
+                    elif g.next_turn >= 0:
+                        g.cur = g.next_turn
+                        g.next_turn = -1
+                    else:
+                        g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+                    g.skip = 0
+                    if g.log is not None:
+                        log_turn(g)
+                    pc = 1
+                elif pc == 0:
+                    fr[1] = 1
+                    if setup is not None:
+                        stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
+                        return CALL
+                    pc = 1
+                elif pc != 1:
+                    if not g.terminal:
+                        self.finish(g, [], "draw")
+                    return HALT
+        def turn_loop(g, fr, pc):
+            """The turn rule in the frame right above the root: when a turn is over, the next
+            one begins in this same frame (as positions 2 and 1 of the root would), without a
+            round trip through the run loop.
+            Passing the turn on and the step budget are written out here as in ``root`` (pc 2
+            and 1), not called, because this is the innermost loop of play; the two must agree,
+            and tests/test_codegen.py plays every rule file both ways (closures only: ``root``)."""
+            turnf = procs[turn]
+            while True:
+                pc = turnf(g, fr, pc)
+                if pc != RETURN:
+                    if pc != END_TURN:
+                        return pc
+                    stack = g.stack
+                    while stack[-1] is not fr:
+                        stack.pop()
+                g.turns += 1
+                if ob is not None:
+                    pass_turn(g)
+                elif g.next_turn >= 0:
+                    g.cur = g.next_turn
+                    g.next_turn = -1
+                else:
+                    g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+                g.skip = 0
+                if g.log is not None:
+                    log_turn(g)
+                if check_first and check(g):
+                    return CALL
+                g.steps += turn_cost
+                if g.steps > g.max_steps:
+                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                      turn_span)
+                fr[1] = 0
+                fr[2] = g.cur
+                if turn_pad:
+                    fr[3:] = turn_pad
+                pc = 0
+
+        self.root = len(self.procs)
+        self.root_halt = 4
+        self.procs.append(root)
+        self.proc_names.append("<game>")
+        turn_top = self.turn_top = len(self.procs)     # the turn, run in the frame above the root
+        self.procs.append(turn_loop)
+        self.proc_names.append("turn")
+        # Better: the generated turn rule itself goes on to the next turn where it ends.
+        if turn is not None and procs[turn].__class__ is not list:
+            def over(g):
+                raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                  turn_span)
+            self._turn_spec = (check_first, turn_pad, over)    # (for playout_procs)
+            try:
+                rg = RuleGen(self, self.direct_rules)
+                looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
+                                             next_turn=(check_first, turn_pad, over))
+                self.procs[turn_top] = looping
+                self.proc_blocks[turn_top] = len(rg.blocks)
+            except Unsupported:
+                pass
+
+    def after(self, g: State, pc, procs=None):
+        """Go on after the top frame's function returned ``pc``: ``State.apply_action`` calls the
+        rule's function itself after a decision (most often it stops at the next decision), and
+        only otherwise enters the run loop through here.  (``procs``: see ``run``.)"""
+        if pc == SUSPEND or pc == HALT:
+            return
+        stack = g.stack
+        if pc == RETURN:
+            stack.pop()
+        elif pc == END_TURN:
+            self._end_turn(stack)
+        self.run(g, procs)
+
+    def _end_turn(self, stack):
+        turn, turn_top = self.turn_proc, self.turn_top
+        while len(stack) > 1 and stack[-1][0] != turn and stack[-1][0] != turn_top:
+            stack.pop()
+        if len(stack) > 1:
+            stack.pop()
+
+    def problem_stop(self, g, e):
+        """The game cannot go on (a GameProblem raised in a rule): it ends, with the problem."""
+        g.terminal = True
+        g.outcome = "error"
+        g.winners = []
+        g.ranking = []
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        sp = e.span
+        g.problem = {"code": e.code, "message": e.message,
+                     "span": None if sp is None else [sp.file, sp.line, sp.column]}
+
+    def run(self, g: State, procs=None):
+        """Run the rules until a decision or the end.  ``procs``: the rules' functions to run
+        (default ``self.procs``; ``State.playout`` gives ``playout_procs()``)."""
+        stack = g.stack
+        procs = self.procs if procs is None else procs
+        try:
+            while True:
+                fr = stack[-1]
+                code = procs[fr[0]]
+                pc = fr[1]
+                if code.__class__ is list:
+                    while pc >= 0:
+                        pc = code[pc](g, fr)
+                else:                       # a generated rule runs until it must stop
+                    pc = code(g, fr, pc)
+                if pc == CALL:
+                    stack = g.stack
+                    continue
+                if pc == RETURN:
+                    stack.pop()
+                    continue
+                if pc == END_TURN:
+                    self._end_turn(stack)
+                    continue
+                return          # SUSPEND or HALT
+        except GameProblem as e:
+            self.problem_stop(g, e)
+
+    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
+        """The position after setup, at the first decision."""
+        g = State.__new__(State)
+        g.game = self
+        g.n = self.n
+        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+        if start is None:
+            start = [[] for _ in self.zone_info]
+            for cid, zi in enumerate(self.deck_start):
+                start[zi].append(cid)
+            self._start_zones = start
+        g.zones = [z[:] for z in start]
+        g.vars = [0] * len(self.var_info)
+        g.cur = 0
+        g.dir = 1
+        g.skip = 0
+        g.next_turn = -1
+        g.rng = Rng(seed)
+        g.pending = None
+        g.legal = None
+        g.sim = None
+        g.terminal = False
+        g.outcome = None
+        g.winners = []
+        g.ranking = []
+        g.steps = 0
+        g.decisions = 0
+        g.turns = 0
+        g.log = [] if log else None
+        g.problem = None
+        g.seat_results = None
+        g.shown = []
+        g.max_steps = max_steps or self.max_steps
+        nslots = self.model.var_ctx.nslots
+        g.stack = [[self.root, 0, 0]]
+        try:
+            for i, (name, owner, typ) in enumerate(self.var_info):
+                init = self._var_init[name]
+                g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
+        except GameProblem as e:       # a first value divided by zero, or too large
+            self.problem_stop(g, e)
+            return g
+        self.run(g)
+        return g
+
+    def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
+        """A whole game played on the fast path (:meth:`State.playout`): the final state."""
+        g = self.new_game(seed=seed, max_steps=max_steps)
+        g.playout(policy)
+        return g
+
+    def playout_procs(self) -> list:
+        """The rules' functions for ``State.playout``: for each generated rule that may decide, its
+        playout variant (``RuleGen(playout=True)``), which asks the playout's policy at each
+        decision and goes on in place instead of returning to the driver; the other entries are
+        those of ``procs``.  A variant has the blocks and frame of its rule (a frame stopped by
+        one is resumed by the other), so the API can go on from where a playout stopped.  Made
+        on the first playout, once per compiled game."""
+        pp = getattr(self, "_playout_procs", None)
+        if pp is not None:
+            return pp
+        pp = list(self.procs)
+        if self.gen is None or self.coverage is not None or not hasattr(self, "proc_blocks"):
+            self._playout_procs = pp
+            return pp
+        self.gen.ns["_pprocs"] = pp
+        direct = self.direct_rules
+        bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
+        bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
+        for pid, body in bodies:
+            if pid in direct or pid not in self.proc_blocks:   # never decides, or closures
+                continue
+            try:
+                rg = RuleGen(self, direct, playout=True)
+                fn, _ = rg.compile_rule(body, pid)
+            except Unsupported:
+                continue
+            if len(rg.blocks) == self.proc_blocks[pid]:
+                pp[pid] = fn
+        top, spec = self.turn_top, getattr(self, "_turn_spec", None)
+        if spec is not None and top in self.proc_blocks:
+            try:
+                rg = RuleGen(self, direct, playout=True)
+                fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
+                                        next_turn=spec)
+                if len(rg.blocks) == self.proc_blocks[top]:
+                    pp[top] = fn
+            except Unsupported:
+                pass
+        self._playout_procs = pp
+        return pp
+
+    @property
+    def _var_init(self):
+        cache = getattr(self, "_var_init_cache", None)
+        if cache is None:
+            cache = {name: self.cx(v.decl.init) for name, v in self.model.vars.items()}
+            self._var_init_cache = cache
+        return cache

@@ -1,0 +1,202 @@
+"""The layout of a game as integers: zones are numbered lists (``zone_base``: a per-player zone
+takes one number per player), variables are numbered (``var_base``), cards are numbers with tables
+of their ranks, suits and attributes (each with one extra last entry for ``none``, -1), and where
+the deck starts.  Built once per number of players by ``CompiledGame``.
+"""
+from __future__ import annotations
+
+from rulelang.engine.rng import Rng
+from rulelang.kinds import NUMBER
+from rulelang.engine.runtime import VALUE_MASK, GameProblem, State
+
+MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
+
+
+class Layout:
+    """Zones, variables, cards and their tables as numbers (a mixin of ``CompiledGame``)."""
+
+    def _build_zones(self):
+        self.zone_base = {}
+        self.zone_info = []
+        for name, z in self.model.zones.items():
+            self.zone_base[name] = len(self.zone_info)
+            if z.per_player:
+                for p in range(self.n):
+                    self.zone_info.append((name, p, z.visibility, z.size_hidden))
+            else:
+                self.zone_info.append((name, -1, z.visibility, z.size_hidden))
+
+    def _build_vars(self):
+        self.var_base = {}
+        self.var_info = []
+        for name, v in self.model.vars.items():
+            self.var_base[name] = len(self.var_info)
+            k = self.n if v.decl.per_player else 1
+            for p in range(k):
+                self.var_info.append((name, p if v.decl.per_player else -1, v.type))
+
+    def _scratch(self, nslots, you=0):
+        return [-1, 0, you] + [0] * nslots
+
+    def _const(self, e, nslots, you=0):
+        """Evaluate an expression that may use only options and the number of players."""
+        f = self.cx(e)
+        st = State.__new__(State)
+        st.n = self.n
+        st.zones = [[] for _ in self.zone_info]
+        st.vars = [0] * len(self.var_info)
+        st.cur = 0
+        st.dir = 1
+        st.rng = Rng(0)
+        try:
+            return f(st, self._scratch(nslots, you))
+        except GameProblem as e:        # divided by zero, too large: the game cannot be made
+            self.problems.append((e.code, e.message, e.span))
+            return 0
+
+    def _build_cards(self):
+        m = self.model
+        self.cards = []              # (rank name, rank number, suit index, extra name or None)
+        self.card_zone: list = []    # (copy, per_player) for where each card starts
+        deck = m.deck
+        dt = m.deck_types.get(deck.name) if deck is not None else None
+        if dt is None:
+            self.card_names = []
+            self.rank_of = [0]
+            self.suit_of = [-1]
+            self.rank_cycle = []
+            return
+        ctx_slots = m.var_ctx.nslots
+        include = deck.with_group is not None and (
+            deck.with_condition is None or bool(self._const(deck.with_condition, ctx_slots)))
+        per_player = deck.per_player_into is not None
+        copies = self.n if per_player else (
+            int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
+        rank_numbers = dict(m.ranks)
+        # Count before building: `copies 100000` would build millions of cards first.
+        per_copy = (len(dt.suits) * len(dt.ranks) + sum(len(ranks) for _, ranks in dt.own_suits)
+                    + sum(len(names) for group, names, _ in dt.extras
+                          if include and group == deck.with_group))
+        if max(0, copies) * per_copy > MAX_CARDS:
+            self.problems.append(("RL172", f"{copies * per_copy} cards is more than the "
+                                  f"{MAX_CARDS} a game may use", deck.span))
+            copies = 1              # go on with one deck: the problem stops the game anyway
+        cycle = set()
+        per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits) + sum(
+            len(names) for group, names, _r in dt.extras if include and group == deck.with_group)
+        if per_copy * copies > MAX_CARDS:      # reported below; not built (copies may be huge)
+            too_many, copies = per_copy * copies, 0
+        else:
+            too_many = 0
+        for copy in range(max(0, copies)):
+            for si, suit in enumerate(dt.suits):
+                for r in dt.ranks:
+                    self.cards.append((r.name, rank_numbers[r.name], si, None))
+                    self.card_zone.append(copy)
+                    cycle.add(rank_numbers[r.name])
+            base = len(dt.suits)
+            for k, (suit, ranks) in enumerate(dt.own_suits):
+                for r in ranks:
+                    self.cards.append((r.name, rank_numbers[r.name], base + k, None))
+                    self.card_zone.append(copy)
+                    cycle.add(rank_numbers[r.name])
+            for group, names, rank in dt.extras:
+                if include and group == deck.with_group:
+                    for name, _ in names:
+                        self.cards.append((rank.name, rank_numbers[rank.name], -1, name))
+                        self.card_zone.append(copy)
+        if too_many or len(self.cards) > MAX_CARDS:
+            self.problems.append(("RL172", f"{too_many or len(self.cards)} cards is more than the "
+                                  f"{MAX_CARDS} a game may use", deck.span))
+        self.rank_cycle = sorted(cycle)
+        nxt = {}
+        prv = {}
+        for i, r in enumerate(self.rank_cycle):
+            nxt[r] = self.rank_cycle[(i + 1) % len(self.rank_cycle)]
+            prv[r] = self.rank_cycle[i - 1]
+        self.rank_next = nxt
+        self.rank_prev = prv
+        self.rank_of = [c[1] for c in self.cards] + [0]
+        self.suit_of = [c[2] for c in self.cards] + [-1]
+        names = []
+        for rname, num, si, extra in self.cards:
+            if extra is not None:
+                names.append(extra)
+                continue
+            suit = m.suits[si]
+            ssym = m.suit_symbols.get(suit)
+            if ssym:
+                names.append(f"{m.rank_symbols.get(rname, rname)}{ssym}")
+            elif si >= len(dt.suits):
+                names.append(rname)
+            else:
+                names.append(f"{rname} of {suit}")
+        self.card_names = names
+        # Identical copies (several decks): each card's first copy, or None when there are none.
+        first = {}
+        twin = [first.setdefault(name, i) for i, name in enumerate(names)]
+        self.card_twin = twin if len(first) < len(names) else None
+        # Card names that are constants in rules (extra cards) stand for their first copy.
+        self.card_name_ids = {}
+        for i, c in enumerate(self.cards):
+            if c[3] is not None:
+                self.card_name_ids.setdefault(c[3], i)
+        # Where the deck starts.
+        self.deck_start = []
+        if per_player:
+            base = self.zone_base.get(deck.per_player_into)
+            self.deck_start = [base + copy for copy in self.card_zone]
+        elif deck.into is not None:
+            zi = self._const(deck.into, ctx_slots)
+            self.deck_start = [zi] * len(self.cards)
+
+    def _build_attributes(self):
+        m = self.model
+        self.attr_tables = {}
+        slots = m.attr_ctx.nslots
+        for name, (a, typ) in m.attributes.items():
+            compiled = [(tuple(s for s, _ in sels), self.cx(expr)) for sels, expr in a.entries]
+            other = self.cx(a.otherwise) if a.otherwise is not None else None
+            table = []
+            st = State.__new__(State)
+            st.n = self.n
+            st.zones = [[] for _ in self.zone_info]
+            st.vars = [0] * len(self.var_info)
+            st.rng = Rng(0)
+            for cid, (rname, num, si, extra) in enumerate(self.cards):
+                fr = [-1, 0, 0] + [cid] * slots
+                suit = m.suits[si] if si >= 0 else None
+                value = None
+                try:
+                    for sels, f in compiled:
+                        if any(s == rname or s == suit or s == extra or
+                               (isinstance(s, tuple) and m.refs.get(("card literal", s[1])) == (rname, suit)) or
+                               (isinstance(s, int) and s == num) for s in sels):
+                            value = f(st, fr)
+                            break
+                    if value is None:
+                        value = other(st, fr) if other is not None else (0 if typ == NUMBER else -1)
+                except GameProblem as e:    # divided by zero, too large: reported by `check`
+                    if (e.code, e.message, e.span) not in self.problems:
+                        self.problems.append((e.code, e.message, e.span))
+                    value = 0
+                table.append(int(value))
+            table.append(0 if typ == NUMBER else -1)
+            self.attr_tables[name] = table
+
+    def card_literal_id(self, rank, suit):
+        """The card a literal such as `Q♠` stands for: its first copy (-1 if the deck left it out)."""
+        si = self.model.suits.index(suit) if suit in self.model.suits else -2
+        for cid, (rname, _num, csi, extra) in enumerate(self.cards):
+            if rname == rank and csi == si and extra is None:
+                return cid
+        return -1
+
+    def owned_zones(self):
+        return tuple((zi, owner) for zi, (_n, owner, _v, _s) in enumerate(self.zone_info)
+                     if owner >= 0)
+
+    def values_of(self, kind):
+        """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
+        `rank after` goes round, lowest first (as `rank r` offers them)."""
+        return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)

@@ -1,0 +1,107 @@
+"""The words of a game: values told in words (a card's name, ``player 2``, a zone), an action in
+words, the variables in words, and the entries of a game's log (``new_game(log=True)``) that the
+compiled code and the generated code write (``log_turn``, ``log_shuffle``).
+"""
+from __future__ import annotations
+
+from rulelang.kinds import CARD, CARDS, FLAG, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+
+
+def log_turn(g):
+    """For the words of a game (``new_game(log=True)``): a turn is over and the next one begins;
+    ``("turn", turns played, whose turn now, direction, the zones now)``."""
+    g.log.append(("turn", g.turns, g.cur, g.dir, [z[:] for z in g.zones]))
+
+
+def log_shuffle(g, zi):
+    """``("shuffle", zone, the zones now)``: the words tell the moves before it first."""
+    if g.log is not None:
+        g.log.append(("shuffle", zi, [z[:] for z in g.zones]))
+
+
+class Words:
+    """Values and actions of a compiled game in words (a mixin of ``CompiledGame``)."""
+
+    def format(self, g, v, typ):
+        if typ == CARD:
+            return self.card_names[v] if 0 <= v < len(self.card_names) else "nothing"
+        if typ == PLAYER:
+            return f"player {v + 1}" if v >= 0 else "nobody"
+        if typ == SUIT:
+            return self.model.suits[v] if 0 <= v < len(self.model.suits) else "no suit"
+        if typ == FLAG:
+            return "yes" if v else "no"
+        if typ == SYMBOL:
+            for name, i in self.model.symbols.items():
+                if i == v:
+                    return name
+            return "none"
+        if typ == ZONE:
+            return self.zone_label(v)
+        if typ == TEXT:
+            texts = self.model.texts
+            return texts[v] if 0 <= v < len(texts) else "?"
+        if typ == RANK:
+            return self.rank_name(v)
+        if typ == CARDS:                     # only what everyone may see is named
+            cards = g.zones[v]
+            _name, _owner, vis, size_hidden = self.zone_info[v]
+            shown = cards if vis == "everyone" else cards[-1:] if vis == "top" else []
+            words = [self.card_names[c] for c in shown]
+            hidden = len(cards) - len(shown)
+            if hidden:
+                words.insert(0, "hidden cards" if size_hidden else
+                             f"{hidden} hidden card{'s' if hidden != 1 else ''}")
+            return ", ".join(words) if words else "no cards"
+        return str(v)
+
+    def rank_name(self, num):
+        for name, v in self.model.ranks.items():
+            if v == num:
+                return name
+        return str(num)
+
+    def action_to_string(self, action: int, g=None) -> str:
+        alt = self.alternatives[action >> ACTION_SHIFT]
+        v = action & VALUE_MASK
+        if alt.kind is None:
+            return alt.label
+        if alt.kind == "card":
+            return f"{alt.label} {self.card_names[v]}"
+        if alt.kind == "player":
+            return f"{alt.label} player {v + 1}"
+        if alt.kind == "suit":
+            return f"{alt.label} {self.model.suits[v]}"
+        if alt.kind == "place":
+            return f"{alt.label} #{v + 1}"
+        if alt.kind == "rank":
+            return f"{alt.label} {self.rank_name(v)}"
+        return f"{alt.label} {v}"
+
+    def describe_vars(self, g) -> dict:
+        out = {}
+        for i, (name, owner, typ) in enumerate(self.var_info):
+            if name.startswith(" "):              # a rule's result: no variable of the game
+                continue
+            val = self.format(g, g.vars[i], typ)
+            if owner < 0:
+                out[name] = val
+            else:
+                out.setdefault(name, []).append(val)
+        return out
+
+    def zone_label(self, zi):
+        name, owner, _, _ = self.zone_info[zi]
+        return name if owner < 0 else f"{name} of player {owner + 1}"
+
+    def shown_with(self, g, zi: int):
+        """``(label, value in words)`` of the value a rule file shows with zone ``zi``
+        (``show "LABEL" with ZONE: EXPR``), or None: none declared, or the zone is empty."""
+        name, owner, _v, _s = self.zone_info[zi]
+        show = self.show_fns.get(name)
+        if show is None or not g.zones[zi]:
+            return None
+        label, fn, nslots, typ = show
+        v = fn(g, self._scratch(nslots, owner if owner >= 0 else g.cur))
+        return label, self.format(g, v, typ)
