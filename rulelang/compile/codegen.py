@@ -23,11 +23,12 @@ import attrs
 from rulelang.syntax import ast as A
 from rulelang.check.checker import Expanded
 from rulelang.limits import MAX_NUMBER
-from rulelang.engine.runtime import GameProblem
-from rulelang.engine.runtime import show_card
-from rulelang.engine.runtime import number_range
-from rulelang.engine.runtime import (best_of, holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
-                      seat_in, seats_after, seats_in)
+from rulelang.engine.control import GameProblem
+from rulelang.engine.players import show_card
+from rulelang.engine.values import number_range
+from rulelang.engine.values import best_of, highest, lowest
+from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
+                                     seats_after, seats_in)
 
 
 class Unsupported(Exception):
@@ -957,7 +958,7 @@ class StatementGen:
         span = st.span
 
         def missing(g, c, zi):
-            from rulelang.engine.runtime import GameProblem
+            from rulelang.engine.control import GameProblem
             raise GameProblem("RL902", f"card {cg.card_names[c] if c >= 0 else 'none'} is not in "
                               f"{cg.zone_label(zi)}", span)
         return missing

@@ -28,14 +28,16 @@ from rulelang.limits import MAX_NUMBER, WORK_UNIT
 from rulelang.compile.rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from rulelang.check.checker import Expanded
 from rulelang.check.checker import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE, Model
-from rulelang.engine.runtime import (ACTION_SHIFT, CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND,
-                      VALUE_MASK, GameProblem, State)
-from rulelang.engine.runtime import show_card
-from rulelang.engine.runtime import pick_start, pick_step
-from rulelang.engine.runtime import claim_order, first_claim
-from rulelang.engine.runtime import MAX_MELD_CARDS, least_left, number_range
-from rulelang.engine.runtime import (best_of, holder, highest, lowest, leave_game, out_ranking, next_in, random_seat_in, seat_after,
-                      seat_in, seats_after, seats_in)
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, State
+from rulelang.engine.control import CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from rulelang.engine.players import show_card
+from rulelang.engine.choices import pick_start, pick_step
+from rulelang.engine.choices import claim_order, first_claim
+from rulelang.engine.melds import MAX_MELD_CARDS, least_left
+from rulelang.engine.values import number_range
+from rulelang.engine.values import best_of, highest, lowest
+from rulelang.engine.players import (holder, leave_game, out_ranking, next_in, random_seat_in, seat_after,
+                                     seat_in, seats_after, seats_in)
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
 MAX_CALL_CHAIN = 32     # rules called as Python functions, one inside another

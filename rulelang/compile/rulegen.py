@@ -18,10 +18,11 @@ import re
 from rulelang.syntax import ast as A
 from rulelang.check.checker import Arg, Expanded
 from rulelang.compile.codegen import Unsupported
-from rulelang.engine.runtime import ACTION_SHIFT, CALL, END_TURN, HALT, RETURN, SUSPEND, VALUE_MASK, GameProblem
-from rulelang.engine.runtime import _merge_twins_fast, playout_pick
-from rulelang.engine.runtime import pick_start, pick_step
-from rulelang.engine.runtime import claim_order, first_claim
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.engine.control import CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from rulelang.engine.playout import _merge_twins_fast, playout_pick
+from rulelang.engine.choices import pick_start, pick_step
+from rulelang.engine.choices import claim_order, first_claim
 
 def _suspends(st, direct_names=frozenset()) -> bool:
     """Does this statement (or anything in it) wait for a decision, or call a rule through the
