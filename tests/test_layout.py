@@ -36,8 +36,7 @@ MAX_LINES = 800
 # Modules still to be split (issue 12). The test fails when one of them is split (take it off
 # the list) and when any other module grows past MAX_LINES.
 NOT_YET_SPLIT = {"check/checker.py", "compile/compiler.py", "compile/codegen.py", "cli/commands.py",
-                 "engine/runtime.py", "cli/render.py", "play/cardtest.py", "compile/rulegen.py",
-                 "syntax/parser.py"}
+                 "cli/render.py", "compile/rulegen.py"}
 
 
 def modules():
