@@ -20,8 +20,8 @@ _API = {
     "check_file": "rulelang.compile.loader",
     "Game": "rulelang.compile.loader",
     "State": "rulelang.engine.runtime",
-    "GameProblem": "rulelang.engine.runtime",
-    "SaveError": "rulelang.engine.runtime",
+    "GameProblem": "rulelang.engine.control",
+    "SaveError": "rulelang.engine.save_format",
     "RuleFileError": "rulelang.syntax.diagnostics",
 }
 __all__ = ["__version__", *_API]

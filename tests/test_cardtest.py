@@ -13,7 +13,8 @@ import shutil
 
 import pytest
 
-from rulelang.play.cardtest import check_test_file, run_test
+from rulelang.play.cardtest_plan import check_test_file
+from rulelang.play.cardtest_run import run_test
 from rulelang.cli.commands import main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -206,7 +207,7 @@ def test_help(capsys, monkeypatch):
 
 
 def test_ctrl_c_gives_the_report_so_far(capsys, monkeypatch):
-    import rulelang.play.cardtest as ct
+    import rulelang.play.cardtest_run as ct
     real, calls = ct.run_test, []
 
     def interrupted_at_the_second(test):

@@ -180,7 +180,7 @@ def test_errors_md_examples(code, body):
     right one checks clean."""
     tests = [b for _l, b in fenced(body, "cardtest")]
     if tests:
-        from rulelang.play.cardtest import check_test_file
+        from rulelang.play.cardtest_plan import check_test_file
         assert len(tests) >= 2
         wrong = check_test_file(os.path.join(ROOT, "example.cardtest"), tests[0], base=ROOT)
         assert code in [d.code for d in wrong.diagnostics], f"{code}: the wrong example"

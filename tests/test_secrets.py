@@ -33,7 +33,8 @@ from rulelang.syntax.diagnostics import RuleFileError
 from rulelang.compile.loader import load
 from rulelang.cli.table import card_visible_to
 from rulelang.engine.rng import Rng
-from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, SaveError, State
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, State
+from rulelang.engine.save_format import SaveError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRAZY = os.path.join("examples", "crazy_eights.cardrules")

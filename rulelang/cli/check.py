@@ -206,7 +206,8 @@ def cmd_test(args) -> int:
 
     from rich.text import Text
 
-    from rulelang.play.cardtest import check_test_file, run_test
+    from rulelang.play.cardtest_plan import check_test_file
+    from rulelang.play.cardtest_run import run_test
     out = Out(sys.stdout)
     files = []
     for path in args.files:             # a folder means every test file in it

@@ -9,7 +9,7 @@ import attrs
 from rulelang.syntax import ast as A
 from rulelang.limits import WORK_UNIT
 from rulelang.check.model import Expanded
-from rulelang.engine.runtime import GameProblem
+from rulelang.engine.control import GameProblem
 
 
 def over_budget(g, span=None, cost=1) -> GameProblem:

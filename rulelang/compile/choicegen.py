@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.check.model import Expanded
-from rulelang.engine.runtime import ACTION_SHIFT, CALL, SUSPEND
-from rulelang.engine.runtime import pick_start, pick_step
-from rulelang.engine.runtime import claim_order, first_claim
+from rulelang.engine.runtime import ACTION_SHIFT
+from rulelang.engine.control import CALL, SUSPEND
+from rulelang.engine.choices import pick_start, pick_step
+from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import _dispatch, _numbers
 

@@ -5,11 +5,12 @@ together (``by each player``, claims) and several cards chosen in one step.
 """
 from __future__ import annotations
 
-from rulelang.compile.codegen import Unsupported
-from rulelang.engine.runtime import ACTION_SHIFT, CALL, SUSPEND, VALUE_MASK, GameProblem
-from rulelang.engine.runtime import pick_start, pick_step
-from rulelang.engine.runtime import claim_order, first_claim
-from rulelang.engine.runtime import next_in
+from rulelang.compile.gensource import Unsupported
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.engine.control import CALL, SUSPEND, GameProblem
+from rulelang.engine.choices import pick_start, pick_step
+from rulelang.engine.choices import claim_order, first_claim
+from rulelang.engine.players import next_in
 from rulelang.compile.closures import Label
 from rulelang.compile.budget import over_budget
 

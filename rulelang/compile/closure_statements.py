@@ -7,12 +7,14 @@ methods: those that do not jump are here (a move, a ``set``, the end of the game
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.codegen import Unsupported, computes, too_large
+from rulelang.compile.gensource import Unsupported
+from rulelang.compile.genruntime import too_large
+from rulelang.compile.stmtgen import computes
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS
-from rulelang.engine.runtime import CALL, END_TURN, HALT, GameProblem
-from rulelang.engine.runtime import show_card
-from rulelang.engine.runtime import holder, leave_game, out_ranking, seats_in
+from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
+from rulelang.engine.players import show_card
+from rulelang.engine.players import holder, leave_game, out_ranking, seats_in
 from rulelang.compile.closures import Builder
 from rulelang.compile.words import log_shuffle
 

@@ -5,12 +5,14 @@ per node, written here by the ``x_<Node>`` methods.
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.codegen import Unsupported, _noplayer, too_large
+from rulelang.compile.gensource import Unsupported
+from rulelang.compile.genruntime import _noplayer, too_large
 from rulelang.limits import MAX_NUMBER
-from rulelang.engine.runtime import GameProblem
-from rulelang.engine.runtime import MAX_MELD_CARDS, least_left, number_range
-from rulelang.engine.runtime import (best_of, holder, highest, lowest, random_seat_in, seat_after,
-                      seats_after, seats_in)
+from rulelang.engine.control import GameProblem
+from rulelang.engine.melds import MAX_MELD_CARDS, least_left
+from rulelang.engine.values import number_range
+from rulelang.engine.values import best_of, highest, lowest
+from rulelang.engine.players import holder, random_seat_in, seat_after, seats_after, seats_in
 
 
 class ClosureValues:
@@ -89,7 +91,7 @@ class ClosureValues:
     def x_Seat(self, e):
         v = e.number - 1
         if e.number > self.n:                   # a run-time problem if the rules reach it
-            from rulelang.compile.codegen import _noseat
+            from rulelang.compile.genruntime import _noseat
             k, n, span = e.number, self.n, e.span
 
             def noseat(g, fr):

@@ -9,7 +9,7 @@ generator.
 """
 from __future__ import annotations
 
-from rulelang.engine.runtime import RETURN
+from rulelang.engine.control import RETURN
 
 
 class Label:

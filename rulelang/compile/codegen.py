@@ -25,15 +25,13 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.check.model import Expanded
-from rulelang.engine.runtime import show_card
-from rulelang.engine.runtime import (best_of, holder, highest, lowest, leave_game, next_in, random_seat_in, seat_after,
-                      seat_in, seats_after, seats_in)
+from rulelang.engine.players import show_card
+from rulelang.engine.values import best_of, highest, lowest
+from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
+                                     seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
-# The stage's entries, which the compiler imports from here with ExprGen and Unsupported.
-from rulelang.compile.genruntime import too_large  # noqa: F401
-from rulelang.compile.stmtgen import StatementGen, computes  # noqa: F401
 
 
 HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)

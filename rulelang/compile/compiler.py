@@ -21,10 +21,12 @@ A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.codegen import ExprGen, StatementGen, Unsupported
+from rulelang.compile.codegen import ExprGen
+from rulelang.compile.gensource import Unsupported
+from rulelang.compile.stmtgen import StatementGen
 from rulelang.compile.rulegen import RuleGen, inline_body, not_recursive, rule_bodies
 from rulelang.check.model import Model
-from rulelang.engine.runtime import DEFAULT_MAX_STEPS
+from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
 from rulelang.compile.closure_values import ClosureValues
 from rulelang.compile.closure_statements import ClosureStatements

@@ -10,7 +10,7 @@ chooses the method, hoists what does not depend on a loop's card and tests a pla
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.engine.runtime import number_range
+from rulelang.engine.values import number_range
 from rulelang.compile.gensource import Unsupported, _literal
 
 

@@ -9,11 +9,12 @@ from typing import Optional
 
 from rulelang.syntax import ast as A
 from rulelang.engine.rng import Rng
-from rulelang.compile.codegen import Unsupported
+from rulelang.compile.gensource import Unsupported
 from rulelang.limits import WORK_UNIT
 from rulelang.compile.rulegen import RuleGen
-from rulelang.engine.runtime import CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem, State
-from rulelang.engine.runtime import out_ranking, seat_after, seat_in
+from rulelang.engine.control import CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from rulelang.engine.runtime import State
+from rulelang.engine.players import out_ranking, seat_after, seat_in
 from rulelang.compile.words import log_turn
 
 

@@ -9,7 +9,8 @@ a player may choose, the dispatch after a simultaneous decision.
 from __future__ import annotations
 
 from rulelang.limits import MAX_NUMBER
-from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK, GameProblem
+from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.engine.control import GameProblem
 
 
 def _div(a, b, span=None):

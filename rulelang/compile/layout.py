@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from rulelang.engine.rng import Rng
 from rulelang.kinds import NUMBER
-from rulelang.engine.runtime import VALUE_MASK, GameProblem, State
+from rulelang.engine.runtime import VALUE_MASK, State
+from rulelang.engine.control import GameProblem
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
 

@@ -7,7 +7,8 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 """
 from __future__ import annotations
 
-from rulelang.engine.runtime import ACTION_SHIFT, _merge_twins_fast, playout_pick
+from rulelang.engine.runtime import ACTION_SHIFT
+from rulelang.engine.playout import _merge_twins_fast, playout_pick
 from rulelang.compile.blocks import _Jump
 
 

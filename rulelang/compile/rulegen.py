@@ -26,7 +26,7 @@ from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _n
 from rulelang.compile.blocks import Blocks, _Jump
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
-from rulelang.engine.runtime import CALL, END_TURN, HALT, RETURN
+from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
 def _suspends(st, direct_names=frozenset()) -> bool:

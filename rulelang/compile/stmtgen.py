@@ -219,7 +219,7 @@ class StatementGen:
         span = st.span
 
         def missing(g, c, zi):
-            from rulelang.engine.runtime import GameProblem
+            from rulelang.engine.control import GameProblem
             raise GameProblem("RL902", f"card {cg.card_names[c] if c >= 0 else 'none'} is not in "
                               f"{cg.zone_label(zi)}", span)
         return missing

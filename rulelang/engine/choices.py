@@ -1,0 +1,124 @@
+"""Run-time helpers of the generated code and the closures for decisions made in parts: several
+cards in one step (``pass 3 cards c from hand to passing``: :func:`pick_start`, :func:`pick_step`)
+and claims by a set of players (``any opponent may choose from P:``: :func:`claim_order`,
+:func:`first_claim`).
+"""
+from __future__ import annotations
+
+from rulelang.limits import ACTION_SHIFT
+from rulelang.engine.control import GameProblem
+
+
+# ---- several cards in one step (`pass 3 cards c from hand to passing`) --------------------------
+# The alternative asks for the cards one at a time, in the order of the deck (a card and its
+# identical copies next to each other), each after the one before: so a set of cards is offered
+# once, never again in another order, and identical copies are one choice.  Nothing moves until
+# the set is complete; then the cards go from Z to D together.  The state of the small decisions
+# is in the frame: the cards that may be chosen (the `where` asked once, at the first card), the
+# cards chosen so far, Z, D, the fewest and the most cards.  Used by the closures and by the
+# generated code alike.
+
+def _pick_key(g, c):
+    twin = g.game.card_twin
+    return (twin[c] if twin is not None else c, c)
+
+
+def _pick_group(g, c, same):
+    card = g.game.cards[c]
+    return card[1] if same == "rank" else card[2]
+
+
+def pick_options(g, eligible, picked, fewest, most, same, base) -> list:
+    """The card actions of the next small decision: each card that may come next (one per
+    distinct card), when enough cards are left after it to make up the fewest."""
+    if len(picked) >= most:
+        return []
+    if picked:
+        last = _pick_key(g, picked[-1])
+        pool = [c for c in eligible if _pick_key(g, c) > last and c not in picked]
+        if same is not None:
+            first = _pick_group(g, picked[0], same)
+            pool = [c for c in pool if _pick_group(g, c, same) == first]
+    else:
+        pool = list(eligible)
+    pool.sort(key=lambda c: _pick_key(g, c))
+    need = fewest - len(picked) - 1          # cards still needed after this one
+    out = []
+    offered = set()
+    for i, c in enumerate(pool):
+        name = _pick_key(g, c)[0]
+        if name in offered:
+            continue
+        offered.add(name)
+        if need > 0:
+            rest = pool[i + 1:]
+            if same is not None and not picked:
+                group = _pick_group(g, c, same)
+                rest = [x for x in rest if _pick_group(g, x, same) == group]
+            if len(rest) < need:
+                continue
+        out.append(base + c)
+    return out
+
+
+def pick_start(g, fr, ks, cards, z, d, fewest, or_more, same, base, span) -> list:
+    """The first small decision of a several-cards alternative (its legal actions); the frame
+    remembers what the next ones need."""
+    if fewest < 1:
+        raise GameProblem("RL903", f"{fewest} cards chosen: at least one card must be chosen",
+                          span)
+    ei, pi, zi, di, fi, mi = ks
+    cards = tuple(cards)
+    most = len(cards) if or_more else fewest
+    fr[ei], fr[pi], fr[zi], fr[di], fr[fi], fr[mi] = cards, (), z, d, fewest, most
+    return pick_options(g, cards, (), fewest, most, same, base)
+
+
+def pick_step(g, fr, si, ks, same, base, done, span):
+    """After each small decision (the card in slot ``si``, or -1 for "no more cards"): the legal
+    actions of the next one, or None when the set is complete; then the cards have moved from Z to
+    D, in the order chosen, and ``si`` holds the first of them."""
+    ei, pi, zi, di, fi, mi = ks
+    v = fr[si]
+    picked = fr[pi]
+    if v >= 0:
+        picked = picked + (v,)
+        fr[pi] = picked
+        out = pick_options(g, fr[ei], picked, fr[fi], fr[mi], same, base)
+        if not out and len(picked) < fr[fi]:
+            # never in a game as dealt; in a world `determinize` dealt again, the cards chosen so
+            # far may have come out of the deck's order: any card still allowed makes up the set
+            out = [base + c for c in fr[ei] if c not in picked and (
+                same is None or _pick_group(g, c, same) == _pick_group(g, picked[0], same))]
+        if out:
+            if len(picked) >= fr[fi]:
+                out.append(done)
+            fr[si] = -1
+            return out
+    src, dst = g.zones[fr[zi]], g.zones[fr[di]]
+    for c in picked:
+        if c not in src:
+            raise GameProblem("RL902", f"card {g.game.card_names[c]} is not in the zone it "
+                              "was chosen from", span)
+    for c in picked:
+        src.remove(c)
+    dst.extend(picked)
+    fr[si] = picked[0]
+    return None
+
+
+# ---- decisions by a set of players (`any opponent may choose from P:`) --------------------------
+
+def claim_order(g, players, start) -> list:
+    """The players who may claim, in the order of play from ``start``."""
+    n, d = g.n, g.dir
+    return sorted(players, key=lambda q: ((q - start) * d) % n)
+
+
+def first_claim(choices, none_aid) -> tuple:
+    """Of the secret choices of a claim (in the order claims are asked from), the first that
+    claims, alone; nothing when nobody claimed."""
+    for pa in choices:
+        if pa[1] >> ACTION_SHIFT != none_aid:
+            return (pa,)
+    return ()

@@ -1,0 +1,93 @@
+"""Run-time helpers for sets and runs: every set and run a hand can make (:func:`meld_groups`) and
+the least total left outside a choice of them (:func:`least_left`, ``least total A of Z outside
+sets and runs``).
+"""
+from __future__ import annotations
+
+
+# ---- sets and runs (issue 14, item 4: `least total A of Z outside sets and runs`) ------------
+# The most cards one search of sets and runs takes (docs/language.md, "Sets and runs"); a zone
+# with more stops the game with RL259 rather than search for minutes.
+MAX_MELD_CARDS = 20
+
+
+def meld_groups(cards, pos_of, suit_of):
+    """Every set (three or more cards of one rank) and run (three or more cards of one suit
+    whose ranks are consecutive in the deck's rank order, without going round) that can be made
+    from ``cards``, as bit masks over the positions of ``cards``.  Groups of six or more are
+    left out: each is two smaller groups of the same cards, which leave the same cards over.
+    ``pos_of[c]`` is the place of the card's rank in the rank order; a card with no suit belongs
+    to no run."""
+    from itertools import combinations, product
+    groups = []
+    by_rank, by_suit = {}, {}
+    for i, c in enumerate(cards):
+        p = pos_of[c]
+        by_rank.setdefault(p, []).append(i)
+        if suit_of[c] >= 0:
+            by_suit.setdefault(suit_of[c], {}).setdefault(p, []).append(i)
+    for same in by_rank.values():
+        for k in range(3, min(len(same), 5) + 1):   # six or more: two smaller sets
+            for pick in combinations(same, k):
+                groups.append(sum(1 << i for i in pick))
+    for places in by_suit.values():
+        for start in places:
+            if start - 1 in places:
+                continue                     # a run is grown from the lowest rank of a stretch
+            stretch = []
+            p = start
+            while p in places:
+                stretch.append(places[p])
+                p += 1
+            for a in range(len(stretch)):
+                for b in range(a + 3, min(len(stretch), a + 5) + 1):   # six or more: two runs
+                    for pick in product(*stretch[a:b]):
+                        groups.append(sum(1 << i for i in pick))
+    return groups
+
+
+def least_left(cards, pos_of, suit_of, points):
+    """The least total of ``points`` over the cards of ``cards`` left outside a choice of
+    non-overlapping sets and runs (see :func:`meld_groups`), and the groups of one best choice
+    (masks over the positions of ``cards``)."""
+    groups = meld_groups(cards, pos_of, suit_of)
+    pts = [points[c] for c in cards]
+    # Copies of one card (same rank, suit and points) are interchangeable: a group takes the
+    # first copies still in the hand, so that each choice is searched once, not once per copy.
+    before, seen = [], {}
+    for i, c in enumerate(cards):
+        key = (pos_of[c], suit_of[c], pts[i])
+        before.append(seen.get(key, 0))
+        seen[key] = seen.get(key, 0) | 1 << i
+    with_lowest = [[] for _ in cards]
+    for m in groups:
+        absent, rest = 0, m
+        while rest:
+            j = (rest & -rest).bit_length() - 1
+            absent |= before[j]
+            rest &= rest - 1
+        with_lowest[(m & -m).bit_length() - 1].append((m, absent & ~m))
+    # A card that is in no group is always left over; the search is over the others only.
+    in_some = 0
+    for m in groups:
+        in_some |= m
+    memo = {0: (0, ())}
+
+    def best(mask):
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        left, chosen = best(mask ^ low)
+        res = (left + pts[i], chosen)
+        for m, absent in with_lowest[i]:
+            if m & mask == m and not absent & mask:
+                left, chosen = best(mask & ~m)
+                if left < res[0]:
+                    res = (left, chosen + (m,))
+        memo[mask] = res
+        return res
+    fixed = sum(p for i, p in enumerate(pts) if not in_some >> i & 1)
+    left, chosen = best(in_some)
+    return left + fixed, chosen

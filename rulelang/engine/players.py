@@ -1,0 +1,103 @@
+"""Run-time helpers of the generated code and the closures about players: who is still in the
+game (``P leaves the game``) and who comes after whom, who holds a card, and what a player was
+shown (``show c to P``).
+"""
+from __future__ import annotations
+
+from rulelang.engine.control import GameProblem
+
+
+def show_card(g, c, p) -> None:
+    """``show c to p``: p remembers c in the zone where it is now (nothing for ``none``)."""
+    if c < 0:
+        return
+    for zi, z in enumerate(g.zones):
+        if c in z:
+            # a new list (states share it after clone); the card's older place is forgotten
+            g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
+            return
+
+
+# ---- players who leave the game (`P leaves the game`) ------------------------------------------
+# In a game where players may leave, the per-player flag `out` is the variable at ``base + seat``;
+# turn order, dealing, `for each player`, the choices of a player and the conditions over players
+# go round the players still in.  Used by the closures and by the generated code alike.
+
+def leave_game(g, p, base):
+    """``remove p from the game``: p's `out` becomes 1 + the number of players already out (a
+    player already out stays as they were)."""
+    v = g.vars
+    if not v[base + p]:
+        v[base + p] = 1 + sum(1 for q in range(g.n) if v[base + q])
+
+
+def out_ranking(g, first, base):
+    """``first`` (the winners), then the other players still in (in seat order), then those who
+    left the game, the last to leave first."""
+    v = g.vars
+    rest = [p for p in range(g.n) if p not in first]
+    return list(first) + sorted(rest, key=lambda p: (v[base + p] != 0, -v[base + p]))
+
+
+def seat_after(g, p, k, base):
+    """The ``k``-th player still in the game after ``p`` in the direction of play (before, for a
+    negative ``k``); ``p`` itself when they are the only one left."""
+    n = g.n
+    v = g.vars
+    d = g.dir if k >= 0 else -g.dir
+    for _ in range(k if k >= 0 else -k):
+        for _ in range(n):
+            p = (p + d) % n
+            if not v[base + p]:
+                break
+        else:
+            raise GameProblem("RL907", "every player is out of the game: nobody is left to play")
+    return p
+
+
+def seat_in(g, p, base):
+    """``p`` if they are still in the game, else the first player after them who is."""
+    return seat_after(g, p, 1, base) if g.vars[base + p] else p
+
+
+def seats_in(g, start, base):
+    """The players still in the game, in the order of play from ``start`` (included if in)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(n)] if not v[base + q]]
+
+
+def seats_after(g, start, base):
+    """The players still in the game after ``start``, in the order of play (not ``start``)."""
+    n = g.n
+    v = g.vars
+    d = g.dir
+    return [q for q in [(start + d * k) % n for k in range(1, n)] if not v[base + q]]
+
+
+def random_seat_in(g, base):
+    """A player still in the game, at random (seat order; -1 when nobody is)."""
+    seats = [q for q in range(g.n) if not g.vars[base + q]]
+    return seats[g.rng.randrange(len(seats))] if seats else -1
+
+
+def next_in(g, fr, ki, pi, base):
+    """The test of `for each player` in a game where players leave: goes on to the first seat
+    from ``fr[pi]`` that is still in (each seat is passed once: ``fr[ki]`` counts them)."""
+    n = g.n
+    while fr[ki] > 0:
+        fr[ki] -= 1
+        if not g.vars[base + fr[pi]]:
+            return True
+        fr[pi] = (fr[pi] + g.dir) % n
+    return False
+
+
+def holder(g, c, owned):
+    """The player one of whose own zones holds card ``c`` (``owned``: (zone, owner) pairs)."""
+    zones = g.zones
+    for zi, owner in owned:
+        if c in zones[zi]:
+            return owner
+    return -1

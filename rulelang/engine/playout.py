@@ -1,0 +1,238 @@
+"""The playout fast path: :meth:`State.playout <rulelang.engine.runtime.State.playout>` plays a
+whole game inside the engine, with every choice made by a policy and without the public API's
+checks at each decision (the :class:`Playout` mixin of :class:`~rulelang.engine.runtime.State`);
+:func:`playout_pick`, the choice the generated playout variants ask for; and the merging of
+identical copies of a card into one action (:func:`_merge_twins`, which the API's
+``legal_actions`` uses too).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from rulelang.limits import ACTION_SHIFT, VALUE_MASK
+from rulelang.engine.control import SUSPEND, GameProblem
+
+
+class Playout:
+    """:meth:`playout`, mixed into :class:`~rulelang.engine.runtime.State` (whose slots it uses)."""
+
+    __slots__ = ()
+
+    # ---- the fast path: a whole playout inside the engine --------------------------------------
+    def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False) -> tuple:
+        """Play on to the end of the game (or ``max_decisions`` decision points, a simultaneous
+        one counting once) with every choice made by ``policy``, without the public API's
+        checks at each decision: the same game, move for move, as choosing the same actions
+        through :meth:`legal_actions` / :meth:`apply_action`.
+
+        ``policy`` is either a function ``(seat, number of choices) -> index`` or a list of one
+        function ``number of choices -> index`` per seat (faster: e.g. ``random.Random(s).randrange``
+        for uniform play, which draws exactly what ``UniformRandom`` draws).  With
+        ``actions=True`` the per-seat functions get the list of legal actions and return one of
+        them.  At a simultaneous decision the seats choose in the order of
+        :meth:`current_players`.  Returns ``(decisions, legal choices summed over them, forced
+        decisions)``: the decisions made here, how many choices they offered in all, and how
+        many offered only one."""
+        if callable(policy):
+            from functools import partial
+            policy = [partial(policy, p) for p in range(self.n)]
+        if self.log is None:
+            return self._play_in_place(policy, max_decisions, actions)
+        g = self.game
+        entries, procs, run, after = g.entries, g.procs, g.run, g.after
+        log = self.log
+        left = -1 if max_decisions is None else max(0, max_decisions)
+        start = self.decisions
+        choices = forced = 0
+        twin = getattr(g, "card_twin", None)    # copies of a card are one choice, as in the API
+        alts = g.alternatives
+        while not self.terminal and left != 0:
+            left -= 1
+            legal = self.legal
+            if twin is not None:
+                legal = (_merge_twins(legal, twin, alts) if self.sim is None else
+                         {q: (_merge_twins(v, twin, alts) if isinstance(q, int) else v)
+                          for q, v in legal.items()})
+            if self.sim is None:
+                p = self.pending[0]
+                k = len(legal)
+                choices += k
+                if k == 1:
+                    forced += 1
+                a = policy[p](legal) if actions else legal[policy[p](k)]
+                if log is not None:
+                    log.append(("choice", p, a))
+                fr = self.stack[-1]
+                slot, pc = entries[a >> ACTION_SHIFT]
+                if slot >= 0:
+                    fr[slot] = a & VALUE_MASK
+                fr[1] = pc
+                self.decisions += 1
+                self.pending = None
+                self.legal = None
+                code = procs[fr[0]]
+                if code.__class__ is list:
+                    run(self)
+                    continue
+                try:
+                    pc = code(self, fr, pc)
+                except GameProblem as e:
+                    g.problem_stop(self, e)
+                    continue
+                if pc != SUSPEND:
+                    after(self, pc)
+                continue
+            for q in list(self.pending):           # a simultaneous decision: through the API
+                ql = legal[q]
+                k = len(ql)
+                choices += k
+                if k == 1:
+                    forced += 1
+                self.apply_action(policy[q](ql) if actions else ql[policy[q](k)], q)
+                if self.terminal or self.sim is None:
+                    break
+        return self.decisions - start, choices, forced
+
+    def _play_in_place(self, policy, max_decisions, actions) -> tuple:
+        """:meth:`playout` in the rules' playout variants (``CompiledGame.playout_procs``): the
+        generated code asks ``policy`` at each decision itself and goes on in place, so a whole
+        game is most often one call.  What it needs while it runs is in the state's slots
+        ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
+        a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
+        count of decisions at which to stop, -1: none) and ``_ch``, ``_fo`` (choices, forced)."""
+        g = self.game
+        procs = g.playout_procs()
+        entries, run, after = g.entries, g.run, g.after
+        start = self.decisions
+        self._ch = self._fo = 0
+        self._pk = None if (actions or max_decisions is not None) else policy
+        slow = self._pk is None or getattr(g, "card_twin", None) is not None
+        self._pp, self._pa = policy, actions
+        self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
+        try:
+            while not self.terminal and self.decisions != self._stop:
+                if self.sim is None:
+                    # The decision the rules stopped at (at the start, or after a rule that has
+                    # no playout variant): made here, then the rule goes on in place.
+                    p = self.pending[0]
+                    legal = self.legal
+                    if slow:
+                        a = playout_pick(self, legal, p)
+                    else:
+                        k = len(legal)
+                        self._ch += k
+                        if k == 1:
+                            self._fo += 1
+                        a = legal[policy[p](k)]
+                    fr = self.stack[-1]
+                    slot, pc = entries[a >> ACTION_SHIFT]
+                    if slot >= 0:
+                        fr[slot] = a & VALUE_MASK
+                    fr[1] = pc
+                    self.decisions += 1
+                    self.pending = None
+                    self.legal = None
+                    code = procs[fr[0]]
+                    if code.__class__ is list:
+                        try:
+                            run(self, procs)
+                        except PlayoutStop:
+                            break
+                        continue
+                    try:
+                        pc = code(self, fr, pc)
+                        if pc != SUSPEND:
+                            after(self, pc, procs)
+                    except GameProblem as e:
+                        g.problem_stop(self, e)
+                    except PlayoutStop:
+                        break
+                    continue
+                before, stop = self.decisions, self._stop
+                self._stop = -1                    # (the budget is not looked at inside it)
+                legal = self.legal
+                for q in list(self.pending):       # a simultaneous decision: through the API
+                    a = playout_pick(self, legal[q], q) if slow else None
+                    if a is None:
+                        ql = legal[q]
+                        k = len(ql)
+                        self._ch += k
+                        if k == 1:
+                            self._fo += 1
+                        a = ql[policy[q](k)]
+                    self.apply_action(a, q)
+                    if self.terminal or self.sim is None:
+                        break
+                if stop >= 0:                      # one decision point, whatever the seats
+                    stop += self.decisions - before - 1
+                self._stop = stop
+            return self.decisions - start, self._ch, self._fo
+        finally:
+            self._pk = self._pp = None
+
+
+class PlayoutStop(Exception):
+    """Raised by :func:`playout_pick` when a playout has made the decisions it was asked for:
+    the state is then stopped at a decision, as the API leaves it (caught in State.playout)."""
+
+
+def playout_pick(g, legal, p):
+    """The choice of seat ``p`` in :meth:`State.playout` when the policy is not a plain index
+    function per seat (``actions=True``, copies of a card that the API offers as one action, a
+    budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
+    then the policy.  (The generated playout variants call it too: when the budget is spent it
+    stops the game at this decision, ``g.pending`` and ``g.legal`` as the API's code sets them,
+    and raises PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
+    if g.decisions == g._stop:
+        g.pending = (p,)
+        g.legal = legal
+        raise PlayoutStop
+    twin = getattr(g.game, "card_twin", None)
+    if twin is not None:
+        legal = _merge_twins_fast(legal, g.game)
+    k = len(legal)
+    g._ch += k
+    if k == 1:
+        g._fo += 1
+    pol = g._pp[p]
+    return pol(legal) if g._pa else legal[pol(k)]
+
+
+def _merge_twins_fast(legal, game) -> list:
+    """What :func:`_merge_twins` gives, faster: each action of a card alternative has a key,
+    the action choosing the first copy of its card (``game._twin_keys``, made once); most
+    often no two keys agree and the list is kept as it is.  (Two actions of other
+    alternatives are never the same: each alternative offers distinct values.)"""
+    keys = getattr(game, "_twin_keys", None)
+    if keys is None:
+        keys = {}
+        twin = game.card_twin
+        for ai, alt in enumerate(game.alternatives):
+            if alt is not None and alt.kind == "card":
+                base = ai << ACTION_SHIFT
+                for v, t in enumerate(twin):
+                    if t != v:
+                        keys[base + v] = base + t
+        game._twin_keys = keys
+    canon = list(map(keys.get, legal, legal))
+    if len(set(canon)) == len(legal):
+        return legal
+    seen = set()
+    add = seen.add
+    return [a for a, k in zip(legal, canon) if not (k in seen or add(k))]
+
+
+def _merge_twins(legal, twin, alts) -> list:
+    """``legal`` with one action per alternative and distinct card: the first of the actions that
+    choose identical copies of a card with the same alternative."""
+    seen = set()
+    out = []
+    for a in legal:
+        ai = a >> ACTION_SHIFT
+        if alts[ai].kind == "card":
+            key = (ai, twin[a & VALUE_MASK])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(a)
+    return out

@@ -1,0 +1,228 @@
+"""The parse tree to AST, part 3: the expressions (conditions, comparisons, arithmetic, queries
+over cards and players, keywords such as ``current player``), and the check that a ``where``
+does not swallow the rest of a condition (RL010).
+"""
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from rulelang.syntax import ast as A
+from rulelang.syntax.diagnostics import ERROR, Diagnostic
+from rulelang.syntax.to_ast_base import _span, _tspan
+
+
+@v_args(meta=True)
+class ExpressionsToAst(Transformer):
+    """Mixed into :class:`rulelang.syntax.parser.ToAst`, which gives ``self.file`` and
+    ``self.sp(meta)`` (the span of a node).  Each method builds the node of one grammar rule."""
+
+    # ---- expressions -------------------------------------------------------------------------
+    def or_expr(self, meta, c):
+        return A.BoolOp("or", tuple(c), self.sp(meta))
+
+    def and_expr(self, meta, c):
+        return A.BoolOp("and", tuple(c), self.sp(meta))
+
+    def not_(self, meta, c):
+        return A.Unary("not", c[0], self.sp(meta))
+
+    def compare(self, meta, c):
+        self._where_ends(c[0], c[2], str(c[1]))
+        return A.Compare(str(c[1]), c[0], c[2], self.sp(meta))
+
+    def eq(self, meta, c):
+        self._where_ends(c[0], c[1], "is")
+        return A.Compare("==", c[0], c[1], self.sp(meta))
+
+    def ne(self, meta, c):
+        self._where_ends(c[0], c[1], "is not")
+        return A.Compare("!=", c[0], c[1], self.sp(meta))
+
+    def _where_ends(self, left, right, op):
+        """RL010 when a comparison follows a `where` whose condition is itself a comparison, with
+        no parentheses: `number of cards in hand where rank of card is 8 > 1`.  A `where` runs to
+        the end of the value, but a comparison cannot take another, so the parser would end the
+        `where` early and compare the count: the same words mean the other thing after a condition
+        that is not a comparison.  Neither reading is silently taken."""
+        if not isinstance(left, A.CardQuery) or left.condition is None or self.problems:
+            return
+        a, b = left.span, right.span
+        if (a.end_line, a.end_column) >= (b.line, b.column):
+            return
+        if a.end_line == b.line:
+            between = self._lines[b.line - 1][a.end_column - 1:b.column - 1]
+        else:                         # a line continued with `\`
+            between = self._lines[a.end_line - 1][a.end_column - 1:] + "".join(
+                self._lines[i - 1] for i in range(a.end_line + 1, b.line)) + \
+                self._lines[b.line - 1][:b.column - 1]
+        if ")" in between:
+            return
+        what = {"count": "number of cards in ZONE where CONDITION",
+                "any": "any card in ZONE where CONDITION",
+                "no": "no card in ZONE where CONDITION"}[left.kind]
+        self.problems.append(Diagnostic(
+            "RL010", ERROR, f"does this `{op}` belong to the `where`? A `where` runs to the end of "
+            f"the value, but its condition is already a comparison",
+            A.Span(self.file, a.line, a.column, b.end_line, b.end_column),
+            f"put parentheses round what you mean: `({what}) {op} ...` to compare the "
+            f"{'count' if left.kind == 'count' else 'answer'}, or `where (...)` for the condition"))
+
+    def is_empty(self, meta, c):
+        return A.IsEmpty(c[0], False, self.sp(meta))
+
+    def is_not_empty(self, meta, c):
+        return A.IsEmpty(c[0], True, self.sp(meta))
+
+    def is_out(self, meta, c):
+        return A.IsOut(c[0], False, self.sp(meta))
+
+    def is_not_out(self, meta, c):
+        return A.IsOut(c[0], True, self.sp(meta))
+
+    def the_player(self, meta, c):
+        return A.Name("player", self.sp(meta))
+
+    def _pq(kind):
+        def f(self, meta, c):
+            return A.PlayerQuery(kind, c[0], self.sp(meta))
+        return f
+    any_player = _pq("any")
+    no_player = _pq("no")
+    count_players = _pq("count")
+    next_player_where = _pq("next")
+    highest_among = _pq("highest")
+    lowest_among = _pq("lowest")
+
+    # Selectors and aggregates (issue 14).
+    def card_lit(self, meta, c):
+        return A.CardLit(str(c[0]), self.sp(meta))
+
+    def _among(kind):
+        def f(self, meta, c):
+            if kind.endswith("card"):
+                return A.AmongCards(kind, c[1], c[0], c[2], self.sp(meta))
+            return A.AmongCards(kind, c[0], c[1], c[2], self.sp(meta))
+        return f
+    highest_among_cards = _among("highest")
+    lowest_among_cards = _among("lowest")
+    total_among_cards = _among("total")
+    highest_card_by = _among("highest card")
+    lowest_card_by = _among("lowest card")
+
+    def _pick(kind, of):
+        def f(self, meta, c):
+            if of == "rank":
+                return A.PickValue(kind, of, str(c[0]), None, None, c[1], self.sp(meta))
+            return A.PickValue(kind, of, str(c[0]), c[1], c[2], c[3], self.sp(meta))
+        return f
+    highest_rank_where = _pick("highest", "rank")
+    lowest_rank_where = _pick("lowest", "rank")
+    highest_number_where = _pick("highest", "number")
+    lowest_number_where = _pick("lowest", "number")
+    player_with_highest = _pq("best")
+    player_with_lowest = _pq("worst")
+
+    def sel_card_named(self, meta, c):
+        return (("named", f"{c[0]} of {c[1]}", str(c[0]), str(c[1])), self.sp(meta))
+
+    def sel_card_lit(self, meta, c):
+        return (("card", str(c[0])), _tspan(self.file, c[0]))
+
+    def holder(self, meta, c):
+        return A.Holder(c[0], self.sp(meta))
+
+    def arith(self, meta, c):
+        return A.Arith(str(c[1]), c[0], c[2], self.sp(meta))
+
+    def neg(self, meta, c):
+        return A.Unary("neg", c[0], self.sp(meta))
+
+    def int_lit(self, meta, c):
+        return A.Int(int(c[0]), self.sp(meta))
+
+    def none_lit(self, meta, c):
+        return A.NoneLit(self.sp(meta))
+
+    def _kw(word):
+        def f(self, meta, c):
+            return A.Keyword(word, self.sp(meta))
+        return f
+
+    you = _kw("you")
+    current_player = _kw("current player")
+    next_player = _kw("next player")
+    previous_player = _kw("previous player")
+    random_player = _kw("random player")
+    all_players = _kw("players")
+    opponents = _kw("opponents")
+    player_count = _kw("number of players")
+    turn_count = _kw("number of turns")
+
+    def seat(self, meta, c):
+        return A.Seat(int(c[0]), self.sp(meta))
+
+    def _un(op):
+        def f(self, meta, c):
+            return A.Unary(op, c[0], self.sp(meta))
+        return f
+
+    player_after = _un("player after")
+    player_before = _un("player before")
+    rank_after = _un("rank after")
+    rank_before = _un("rank before")
+    top_of = _un("top")
+    bottom_of = _un("bottom")
+    size_of = _un("size")
+    score_of = _un("score")
+    random_card = _un("random card")
+
+    def total_of(self, meta, c):
+        return A.TotalOf(str(c[0]), c[1], self.sp(meta))
+
+    def any_number(self, meta, c):
+        return A.AnyNumber(str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
+    def meld_left(self, meta, c):
+        return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
+
+    def roll(self, meta, c):
+        return A.Roll(int(str(c[0])[1:]), self.sp(meta))
+
+    def any_card(self, meta, c):
+        return A.CardQuery("any", c[0], c[1], self.sp(meta))
+
+    def no_card(self, meta, c):
+        return A.CardQuery("no", c[0], c[1], self.sp(meta))
+
+    def count_cards(self, meta, c):
+        return A.CardQuery("count", c[0], c[1], self.sp(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), self.sp(meta))
+
+    def call(self, meta, c):
+        return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self.sp(meta))
+
+    def rank_of(self, meta, c):
+        return A.Of("rank", _span(self.file, meta), c[0], self.sp(meta))
+
+    def suit_of(self, meta, c):
+        return A.Of("suit", _span(self.file, meta), c[0], self.sp(meta))
+
+    def of_expr(self, meta, c):
+        return A.Of(str(c[0]), _tspan(self.file, c[0]), c[1], self.sp(meta))
+
+    def if_else(self, meta, c):
+        return A.Cases(((c[0], c[1]),), c[2], self.sp(meta))
+
+    def cond_case(self, meta, c):
+        return (c[0], c[1])
+
+    def cond_cases(self, meta, c):
+        return A.Cases(tuple(c[:-1]), c[-1], self.sp(meta))
+
+    def yes(self, meta, c):
+        return A.Bool(True, self.sp(meta))
+
+    def no(self, meta, c):
+        return A.Bool(False, self.sp(meta))

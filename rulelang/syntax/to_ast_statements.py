@@ -1,0 +1,244 @@
+"""The parse tree to AST, part 2: the statements (moves, deals, ``set``, ``if``, loops, ``say``,
+choices and their alternatives, simultaneous decisions, claims...).
+"""
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from rulelang.syntax import ast as A
+from rulelang.syntax.to_ast_base import _tspan, _unquote
+
+
+@v_args(meta=True)
+class StatementsToAst(Transformer):
+    """Mixed into :class:`rulelang.syntax.parser.ToAst`, which gives ``self.file`` and
+    ``self.sp(meta)`` (the span of a node).  Each method builds the node of one grammar rule."""
+
+    # ---- statements --------------------------------------------------------------------------
+    def shuffle_stmt(self, meta, c):
+        return A.Shuffle(c[0], self.sp(meta))
+
+    def deal_all(self, meta, c):
+        return "all"
+
+    def deal_stmt(self, meta, c):
+        count = None if c[0] == "all" else c[0]
+        return A.Deal(count, c[1], str(c[2]), _tspan(self.file, c[2]), self.sp(meta), c[3])
+
+    def turned_over(self, meta, c):
+        return True
+
+    def _sel(kind):
+        def f(self, meta, c):
+            return A.Selection(kind, c[0] if c else None, self.sp(meta))
+        return f
+
+    sel_top = _sel("top")
+    sel_bottom = _sel("bottom")
+    sel_random = _sel("random")
+    sel_all = _sel("all")
+    sel_all_but_top = _sel("all_but_top")
+    sel_where = _sel("where")
+    sel_count = _sel("count")
+    sel_card = _sel("card")
+
+    # Counted conditional moves and a card with the cards on top of it (issue 14, item 2).
+    def sel_count_where(self, meta, c):
+        return A.Selection("count_where", c[0], self.sp(meta), c[1])
+
+    def sel_upto_where(self, meta, c):
+        return A.Selection("upto_where", c[0], self.sp(meta), c[1])
+
+    sel_and_above = _sel("and_above")
+
+    def move_stmt(self, meta, c):
+        sel, src, dest, turned = c
+        to_bottom = False
+        if isinstance(dest, A.Unary) and dest.op == "bottom":
+            dest, to_bottom = dest.operand, True
+        elif isinstance(dest, A.Unary) and dest.op == "top":
+            dest = dest.operand
+        return A.Move(sel, src, dest, to_bottom, bool(turned), self.sp(meta))
+
+    def set_stmt(self, meta, c):
+        return A.Assign("set", c[0], c[1], self.sp(meta))
+
+    def add_stmt(self, meta, c):
+        return A.Assign("add", c[1], c[0], self.sp(meta))
+
+    def sub_stmt(self, meta, c):
+        return A.Assign("sub", c[1], c[0], self.sp(meta))
+
+    def let_stmt(self, meta, c):
+        return A.Let(str(c[0]), c[1], self.sp(meta))
+
+    def stop_stmt(self, meta, c): return A.Simple("stop", self.sp(meta))
+    def return_stmt(self, meta, c):
+        """`return VALUE` is `set RESULT to VALUE` then `return`: the checker gives each rule
+        that returns a value its RESULT (see Checker.rule_values)."""
+        if c and c[0] is not None:
+            return (A.Assign("set", A.Name(A.RESULT, c[0].span), c[0], self.sp(meta)),
+                    A.Simple("return", self.sp(meta)))
+        return A.Simple("return", self.sp(meta))
+    def pass_stmt(self, meta, c): return A.Simple("pass", self.sp(meta))
+    def end_turn_stmt(self, meta, c): return A.Simple("end turn", self.sp(meta))
+    def skip_stmt(self, meta, c): return A.Simple("skip", self.sp(meta))
+    def reverse_stmt(self, meta, c): return A.Simple("reverse", self.sp(meta))
+
+    def end_winner(self, meta, c): return A.EndGame("winner", c[0], self.sp(meta))
+    def end_loser(self, meta, c): return A.EndGame("loser", c[0], self.sp(meta))
+    def end_draw(self, meta, c): return A.EndGame("draw", None, self.sp(meta))
+    def end_high(self, meta, c): return A.EndGame("highest", None, self.sp(meta))
+    def end_low(self, meta, c): return A.EndGame("lowest", None, self.sp(meta))
+    def end_where(self, meta, c): return A.EndGame("where", None, self.sp(meta), c[0], c[1])
+
+    def next_turn_stmt(self, meta, c):
+        return A.NextTurn(c[0], self.sp(meta))
+
+    def call_args(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def call_stmt(self, meta, c):
+        return A.CallRule(str(c[0]), c[1] or (), c[2], self.sp(meta))
+
+    def say_stmt(self, meta, c):
+        parts = tuple(p.value if isinstance(p, A.Text) else p for p in c)   # a text said as is
+        return A.Say(parts, self.sp(meta))
+
+    def text(self, meta, c):
+        return A.Text(_unquote(c[0]), self.sp(meta))
+
+    def cards_in(self, meta, c):
+        return A.CardsIn(c[0], self.sp(meta))
+
+    def reveal_stmt(self, meta, c):
+        return A.Reveal(c[0], self.sp(meta))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "else":
+                otherwise = extra[1]
+            else:
+                branches.append(extra)
+        return A.If(tuple(branches), otherwise, self.sp(meta))
+
+    def while_stmt(self, meta, c): return A.Loop("while", c[0], c[1], self.sp(meta))
+    def until_stmt(self, meta, c): return A.Loop("until", c[0], c[1], self.sp(meta))
+    def times_stmt(self, meta, c): return A.Loop("times", c[0], c[1], self.sp(meta))
+    def forever_stmt(self, meta, c): return A.Loop("forever", None, c[0], self.sp(meta))
+
+    def for_player_stmt(self, meta, c):
+        body = c[3] if c[2] is None else (A.If(((c[2], c[3]),), None, c[2].span),)
+        return A.ForPlayer(str(c[0]), c[1], body, self.sp(meta))
+
+    def show_stmt(self, meta, c):
+        return A.Show(c[0], c[1], self.sp(meta))
+
+    def leave_stmt(self, meta, c):
+        return A.Leave(c[0], self.sp(meta))
+
+    def for_card_stmt(self, meta, c):
+        return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
+
+    def for_suit_stmt(self, meta, c):
+        return A.ForValue("suit", str(c[0]), c[1], self.sp(meta))
+
+    def for_rank_stmt(self, meta, c):
+        return A.ForValue("rank", str(c[0]), c[1], self.sp(meta))
+
+    def param_card(self, meta, c):
+        return A.Param("card", str(c[0]), c[1], None, c[2], self.sp(meta))
+
+    def param_player(self, meta, c):
+        return A.Param("player", str(c[0]), c[1], None, c[2], self.sp(meta))
+
+    def param_suit(self, meta, c):
+        return A.Param("suit", str(c[0]), None, None, c[1], self.sp(meta))
+
+    def param_rank(self, meta, c):
+        return A.Param("rank", str(c[0]), None, None, c[1], self.sp(meta))
+
+    def param_number(self, meta, c):
+        return A.Param("number", str(c[0]), c[1], c[2], c[3], self.sp(meta))
+
+    def alt_label(self, meta, c):
+        return str(c[0])
+
+    def kw_label(self, meta, c):
+        return self._kw_text(meta)
+
+    def _kw_text(self, meta):
+        line = self._lines[meta.line - 1]
+        word = line[meta.column - 1:meta.end_column - 1]
+        return word
+
+    # Decisions by a set of players known at run time (docs/language.md).
+    def each_player(self, meta, c):
+        return "each"
+
+    def each_named(self, meta, c):
+        word = str(c[0])
+        return "others" if word == "opponent" else "each " + word    # the checker: RL232
+
+    def _each(self, meta, who, where):
+        cond = where if where is not None else A.Bool(True, self.sp(meta))
+        return A.PlayerQuery(who, cond, self.sp(meta))
+
+    def simul_each(self, meta, c):
+        who, where = c[0], c[1]
+        alts = tuple(x for x in c[2:] if isinstance(x, A.Alternative))
+        return A.Choose((self._each(meta, who, where),), True, alts, self.sp(meta))
+
+    def claim_stmt(self, meta, c):
+        who, where, start = c[0], c[1], c[2]
+        sp = self.sp(meta)
+        alts = tuple(x for x in c[3:] if isinstance(x, A.Alternative))
+        none = A.Alternative("no claim", None, None, (A.Simple("pass", sp),), sp,
+                             display="no claim")
+        return A.Choose((self._each(meta, who, where),), True, alts + (none,), sp,
+                        claim=True, claim_from=start)
+
+    # Blind choices (docs/language.md, "Choosing a card unseen"): the value is a position.
+    def param_unseen(self, meta, c):
+        return A.Param("unseen", str(c[0]), c[1], None, None, self.sp(meta))
+
+    # Several cards in one step (docs/language.md, "Several cards in one step").
+    def param_cards(self, meta, c):
+        (count, more), name, same, source, dest, where = c
+        return A.CardsParam(str(name), count, more, same, source, dest, where, self.sp(meta))
+
+    def count_exactly(self, meta, c):
+        return (c[0], False)
+
+    def count_or_more(self, meta, c):
+        return (c[0], True)
+
+    def same_rank(self, meta, c):
+        return "rank"
+
+    def same_suit(self, meta, c):
+        return "suit"
+
+    def alternative(self, meta, c):
+        return A.Alternative(str(c[0]), c[2], c[3], c[4], self.sp(meta),
+                             display=_unquote(c[1]) if c[1] is not None else None)
+
+    def choose_stmt(self, meta, c):
+        by = (c[0],) if c[0] is not None else ()
+        return A.Choose(by, False, tuple(c[1:]), self.sp(meta))
+
+    def simul_stmt(self, meta, c):
+        by = tuple(x for x in c if isinstance(x, A.Expr))
+        alts = tuple(x for x in c if isinstance(x, A.Alternative))
+        return A.Choose(by, True, alts, self.sp(meta))
+
