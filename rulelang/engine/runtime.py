@@ -62,18 +62,20 @@ class State(Playout):
         of a card (a game with several decks) offered by the same alternative are one action:
         the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
         and ``every_copy=True`` lists them all)."""
-        if self.terminal:
-            return []
-        if self.sim is None:
+        if self.sim is None and not self.terminal:       # one seat decides (the common case)
             if player is not None and player != self.pending[0]:
                 return []
-            legal = self.legal
-        else:
-            p = self.pending[0] if player is None else player
-            if p not in self.pending:
-                return []
-            legal = self.legal[p]
-        twin = getattr(self.game, "card_twin", None)
+            twin = self.game.card_twin
+            if twin is None or every_copy:
+                return self.legal
+            return _merge_twins(self.legal, twin, self.game.alternatives)
+        if self.terminal:
+            return []
+        p = self.pending[0] if player is None else player
+        if p not in self.pending:
+            return []
+        legal = self.legal[p]
+        twin = self.game.card_twin
         if twin is None or every_copy:
             return legal
         return _merge_twins(legal, twin, self.game.alternatives)
