@@ -381,3 +381,20 @@ def test_a_chain_of_thousands_of_rules_checks_and_runs(tmp_path, choice):
     status, out = cli(tmp_path, text, "run", "--json")
     result = json.loads(out)
     assert status == 0 and result["winners"] == [1] and result["decisions"] == (n if choice else 0)
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_a_decision_inside_an_ending_does_not_start_it_again(monkeypatch, backend):
+    """A `game ends when` block that asks for a decision: before that decision the endings are
+    checked, and the block used to start again, for ever, charging no step (a fuzz finding).
+    Now the block goes on to its end: the game ends after at most one decision per player (the
+    condition is checked for each player), with no step-budget stop."""
+    if backend == "closures":
+        closures_only(monkeypatch)
+    path = os.path.join(ROOT, "tests", "fuzz_findings", "hang_ending_decides.cardrules")
+    st = load(path).compiled(2).new_game(seed=3, max_steps=300)
+    asked = 0
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+        asked += 1
+    assert 1 <= asked <= 2 and st.problem is None and st.results() == ["draw", "draw"]

@@ -57,6 +57,8 @@ class GameLoop:
             if hit is None:
                 return False
             k, p = hit
+            if self._ending_runs(g):
+                return False
             pid, body_slots = self.endings[k][1], self.endings[k][2]
             g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
             return True
@@ -68,10 +70,19 @@ class GameLoop:
                 if ob is not None and g.vars[ob + p] and everyone_out is False:
                     continue                # a player who is out is not checked
                 if cond(g, p):
+                    if self._ending_runs(g):
+                        return False
                     g.stack[:] = [[self.root, self.root_halt, 0],
                                   [pid, 0, p] + [0] * body_slots]
                     return True
         return False
+
+    def _ending_runs(self, g) -> bool:
+        """Is the body of a `game ends when` running (it asks for a decision, before which the
+        endings are checked again)?  Then the game is already ending: its body goes on, instead of
+        starting again before every decision, for ever (a fuzz finding: no step was charged)."""
+        stack = g.stack
+        return len(stack) > 1 and any(stack[1][0] == pid for _c, pid, _s in self.endings)
 
     def _build_root(self):
         setup = self.proc_index.get("setup")
