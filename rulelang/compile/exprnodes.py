@@ -108,10 +108,7 @@ class ExprNodes:
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         span = self.const(e.span)
         out = f"any([1 for {v} in {self.const(number_range)}({lo}, {hi}, {span}) if {c}])"
-        if hoisted:
-            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
-            out = f"({pre}, {out})[-1]"
-        return out
+        return self._hoisted(out, hoisted)
 
     def g_MeldLeft(self, e, env):
         return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
@@ -137,16 +134,14 @@ class ExprNodes:
             out = f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
         else:
             out = f"len([1 for {v} in g.zones[{z}] if {c}])"
-        if hoisted:
-            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
-            out = f"({pre}, {out})[-1]"
-        return out
+        return self._hoisted(out, hoisted)
 
     # ---- selectors and aggregates (issue 14) ---------------------------------------------------
     def g_CardLit(self, e, env):
         return f"({int(self.cg.card_literal_id(*self.refs[id(e)][1:]))})"
 
     def _hoisted(self, out, hoisted):
+        """``out`` with the values hoisted out of its loop computed first (walrus assignments)."""
         if hoisted:
             pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
             out = f"({pre}, {out})[-1]"
@@ -221,10 +216,7 @@ class ExprNodes:
             out = f"[{v} for {v} in {seats} if {c}]"
         else:
             out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
-        if hoisted:
-            pre = ", ".join(f"({name} := {code})" for name, code in hoisted)
-            out = f"({pre}, {out})[-1]"
-        return out
+        return self._hoisted(out, hoisted)
 
     def g_Holder(self, e, env):
         return f"_hold(g, {self.gen(e.card, env)}, {self.const(self.cg.owned_zones())})"
