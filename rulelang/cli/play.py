@@ -108,7 +108,7 @@ def cmd_play(args) -> int:
             head.append_text(seat_text(st.cur, you))
             head.append("'s turn, ")
         head.append("your decision" if st.cur != you else "Your decision", style="bold")
-        if st.sim is not None:
+        if st.is_simultaneous():
             head.append(" (the others choose at the same time, in secret)")
         head.append(": " + safe(" or ".join(labels)))
         out.text(head)

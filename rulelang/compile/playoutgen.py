@@ -38,7 +38,7 @@ class PlayoutGen:
 
     def playout_decision(self, alts, ci, ind):
         """The playout variant of a decision (one chooser): instead of stopping with the legal
-        actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
+        actions in ``g.decision``, ask the playout's policy (``State.playout``) for one of them and
         go on into its alternative's body, as ``apply_action`` would: the same list, the same
         call of the policy, the same slot and position in the frame, one decision more (in a
         game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
-from rulelang.engine.control import SUSPEND, GameProblem
+from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
 
 
 class Playout:
@@ -48,13 +48,10 @@ class Playout:
         alts = g.alternatives
         while not self.terminal and left != 0:
             left -= 1
-            legal = self.legal
-            if twin is not None:
-                legal = (_merge_twins(legal, twin, alts) if self.sim is None else
-                         {q: (_merge_twins(v, twin, alts) if isinstance(q, int) else v)
-                          for q, v in legal.items()})
-            if self.sim is None:
-                p = self.pending[0]
+            d = self.decision
+            if d.one_seat:
+                p = d.seat
+                legal = d.actions if twin is None else _merge_twins(d.actions, twin, alts)
                 k = len(legal)
                 choices += k
                 if k == 1:
@@ -68,8 +65,7 @@ class Playout:
                     fr[slot] = a & VALUE_MASK
                 fr[1] = pc
                 self.decisions += 1
-                self.pending = None
-                self.legal = None
+                self.decision = NO_DECISION
                 code = procs[fr[0]]
                 if code.__class__ is list:
                     run(self)
@@ -82,14 +78,14 @@ class Playout:
                 if pc != SUSPEND:
                     after(self, pc)
                 continue
-            for q in list(self.pending):           # a simultaneous decision: through the API
-                ql = legal[q]
+            for q in d.seats:                      # a simultaneous decision: through the API
+                ql = self.legal_actions(q)
                 k = len(ql)
                 choices += k
                 if k == 1:
                     forced += 1
                 self.apply_action(policy[q](ql) if actions else ql[policy[q](k)], q)
-                if self.terminal or self.sim is None:
+                if not self.decision.simultaneous:
                     break
         return self.decisions - start, choices, forced
 
@@ -111,11 +107,12 @@ class Playout:
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         try:
             while not self.terminal and self.decisions != self._stop:
-                if self.sim is None:
+                d = self.decision
+                if d.one_seat:
                     # The decision the rules stopped at (at the start, or after a rule that has
                     # no playout variant): made here, then the rule goes on in place.
-                    p = self.pending[0]
-                    legal = self.legal
+                    p = d.seat
+                    legal = d.actions
                     if slow:
                         a = playout_pick(self, legal, p)
                     else:
@@ -130,8 +127,7 @@ class Playout:
                         fr[slot] = a & VALUE_MASK
                     fr[1] = pc
                     self.decisions += 1
-                    self.pending = None
-                    self.legal = None
+                    self.decision = NO_DECISION
                     code = procs[fr[0]]
                     if code.__class__ is list:
                         try:
@@ -150,18 +146,17 @@ class Playout:
                     continue
                 before, stop = self.decisions, self._stop
                 self._stop = -1                    # (the budget is not looked at inside it)
-                legal = self.legal
-                for q in list(self.pending):       # a simultaneous decision: through the API
-                    a = playout_pick(self, legal[q], q) if slow else None
+                for q in d.seats:                  # a simultaneous decision: through the API
+                    a = playout_pick(self, d.offers[q], q) if slow else None
                     if a is None:
-                        ql = legal[q]
+                        ql = d.offers[q]
                         k = len(ql)
                         self._ch += k
                         if k == 1:
                             self._fo += 1
                         a = ql[policy[q](k)]
                     self.apply_action(a, q)
-                    if self.terminal or self.sim is None:
+                    if not self.decision.simultaneous:
                         break
                 if stop >= 0:                      # one decision point, whatever the seats
                     stop += self.decisions - before - 1
@@ -181,11 +176,10 @@ def playout_pick(g, legal, p):
     function per seat (``actions=True``, copies of a card that the API offers as one action, a
     budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
     then the policy.  (The generated playout variants call it too: when the budget is spent it
-    stops the game at this decision, ``g.pending`` and ``g.legal`` as the API's code sets them,
-    and raises PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
+    stops the game at this decision, ``g.decision`` as the API's code sets it, and raises
+    PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
     if g.decisions == g._stop:
-        g.pending = (p,)
-        g.legal = legal
+        g.decision = Decision((p, legal))
         raise PlayoutStop
     twin = getattr(g.game, "card_twin", None)
     if twin is not None:
