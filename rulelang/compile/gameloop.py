@@ -281,15 +281,23 @@ class GameLoop:
         except GameProblem as e:
             self.problem_stop(g, e)
 
-    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
-        """The position after setup, at the first decision."""
-        g = State.blank(self)
-        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+    def start_zones(self) -> list:
+        """Where the cards lie before setup: for each zone, its cards (made once: not to be
+        changed)."""
+        start = getattr(self, "_start_zones", None)
         if start is None:
             start = [[] for _ in self.zone_info]
             for cid, zi in enumerate(self.deck_start):
                 start[zi].append(cid)
             self._start_zones = start
+        return start
+
+    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
+        """The position after setup, at the first decision."""
+        g = State.blank(self)
+        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+        if start is None:
+            start = self.start_zones()
         g.zones = [z[:] for z in start]
         g.vars = [0] * len(self.var_info)
         g.rng = Rng(seed)

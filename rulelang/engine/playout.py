@@ -8,6 +8,7 @@ identical copies of a card into one action (:func:`_merge_twins`, which the API'
 from __future__ import annotations
 
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
@@ -192,12 +193,15 @@ def playout_pick(g, legal, p):
     return pol(legal) if g._pa else legal[pol(k)]
 
 
+_TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+
+
 def _merge_twins_fast(legal, game) -> list:
     """What :func:`_merge_twins` gives, faster: each action of a card alternative has a key,
-    the action choosing the first copy of its card (``game._twin_keys``, made once); most
-    often no two keys agree and the list is kept as it is.  (Two actions of other
-    alternatives are never the same: each alternative offers distinct values.)"""
-    keys = getattr(game, "_twin_keys", None)
+    the action choosing the first copy of its card (made once per game); most often no two
+    keys agree and the list is kept as it is.  (Two actions of other alternatives are never the
+    same: each alternative offers distinct values.)"""
+    keys = _TWIN_KEYS.get(game)
     if keys is None:
         keys = {}
         twin = game.card_twin
@@ -207,7 +211,7 @@ def _merge_twins_fast(legal, game) -> list:
                 for v, t in enumerate(twin):
                     if t != v:
                         keys[base + v] = base + t
-        game._twin_keys = keys
+        _TWIN_KEYS[game] = keys
     canon = list(map(keys.get, legal, legal))
     if len(set(canon)) == len(legal):
         return legal

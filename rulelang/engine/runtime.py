@@ -26,6 +26,7 @@ from collections import deque
 from itertools import repeat
 from operator import attrgetter
 from typing import Callable, NamedTuple, Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.kinds import CARD
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
@@ -507,7 +508,7 @@ def _place_known(game, places, cards, known) -> list:
 def _slot_types(game) -> dict:
     """For :meth:`State.determinize`: the type that means a card, and for each rule (by its
     number in ``game.procs``) the local slots that hold a card.  Computed once per game."""
-    cached = getattr(game, "_determinize_slots", None)
+    cached = _SLOT_TYPES.get(game)
     if cached is not None:
         return cached
     model = game.model
@@ -517,9 +518,8 @@ def _slot_types(game) -> dict:
         info = model.rules.get(name) if name in model.rules else ending_ctx.get(pid)
         types = getattr(info, "slot_types", None) or {}
         frames[pid] = [s for s, t in types.items() if t == CARD]
-    cached = {"card": CARD, "frames": frames}
-    try:
-        game._determinize_slots = cached
-    except AttributeError:
-        pass
+    cached = _SLOT_TYPES[game] = {"card": CARD, "frames": frames}
     return cached
+
+
+_SLOT_TYPES: WeakKeyDictionary = WeakKeyDictionary()     # per compiled game
