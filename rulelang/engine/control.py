@@ -121,5 +121,8 @@ class _NoDecision:
     def __repr__(self) -> str:
         return "NO_DECISION"
 
+    def __reduce__(self) -> str:
+        return "NO_DECISION"            # one of it: pickled and copied as itself
+
 
 NO_DECISION = _NoDecision()
