@@ -13,7 +13,7 @@ import pytest
 
 from rulelang.compile.loader import load
 from rulelang.engine.control import NO_DECISION, Decision, Simultaneous
-from rulelang.engine.runtime import FIELDS, OPTIONAL_SAVE_KEYS, SAVE_KEYS, State
+from rulelang.engine.runtime import FIELDS, GIVEN, OPTIONAL_SAVE_KEYS, SAVE_KEYS, State
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
@@ -27,6 +27,9 @@ def test_every_slot_is_a_declared_field():
     playout = {s for s in State.__slots__ if s.startswith("_")}   # State.playout's, while it runs
     assert set(State.__slots__) - playout == set(names)
     assert {f.name for f in FIELDS if not f.keys} == NOT_SAVED
+    # a field a blank state leaves unset is set by each maker: new_game (tested below) and
+    # from_json, which loads it
+    assert all(f.load is not None for f in FIELDS if f.blank is GIVEN)
     assert set(SAVE_KEYS) | set(OPTIONAL_SAVE_KEYS) == \
         {"format", "game"} | {k for f in FIELDS for k in f.keys}
 

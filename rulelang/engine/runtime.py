@@ -22,9 +22,6 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 """
 from __future__ import annotations
 
-from collections import deque
-from itertools import repeat
-from operator import attrgetter
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
@@ -47,8 +44,9 @@ class Field(NamedTuple):
     #                                    or never changed in place: replaced whole)
     keys: tuple = ()                   # the keys of a save that hold it; () when it is not saved
     dump: Optional[Callable] = None    # to_json(): value -> {save key: JSON value}
-    load: Optional[Callable] = None    # from_json(): the (checked) save -> value; None: its blank
-    blank: object = None               # its value in a blank state (list: a new empty list)
+    load: Optional[Callable] = None    # from_json(): the (checked) save -> value
+    blank: object = None               # its value in a blank state (list: a new empty list;
+    #                                    GIVEN: none, new_game and from_json set it)
     optional: bool = False             # its keys are left out of a save while it is blank (and
     #                                    may be missing from a save)
 
@@ -60,12 +58,7 @@ def _saved(key: str, load: Optional[Callable] = None) -> dict:
 
 
 _new = object.__new__
-
-
-def _set_all(obj, names, values) -> None:
-    """``setattr(obj, name, value)`` for each pair, the loop run by ``map`` in C: a new game and
-    a clone set some twenty fields, and searching players make many of both."""
-    deque(map(setattr, repeat(obj), names, values), maxlen=0)
+GIVEN = type("Given", (), {"__repr__": lambda self: "GIVEN"})()    # (a Field's blank: see there)
 
 
 def _lists(x: list) -> list:
@@ -106,16 +99,17 @@ def _load_rng(s: int) -> Rng:
 FIELDS = (
     Field("game"),                                      # the compiled game (a save names it)
     Field("n", **_saved("n")),                          # the number of players
-    Field("zones", _lists, blank=list, **_saved("zones", _lists)),  # per zone, its cards (top last)
-    Field("vars", list, blank=list, **_saved("vars", list)),        # the variables' values
+    Field("zones", _lists, blank=GIVEN, **_saved("zones", _lists)),     # per zone, its cards
+    Field("vars", list, blank=GIVEN, **_saved("vars", list)),           # the variables' values
     Field("cur", blank=0, **_saved("cur")),             # whose turn it is
     Field("dir", blank=1, **_saved("dir")),             # the direction of play, 1 or -1
     Field("skip", blank=0, **_saved("skip")),           # players to skip when the turn passes
     Field("next_turn", blank=-1, **_saved("next_turn")),    # a seat named to play next, or -1
     Field("stack", _lists, ("stack",),                  # the rules being run: [rule, pos, you, ...]
           lambda v: {"stack": [list(map(_plain, f)) for f in v]},
-          lambda s: [[_unplain(x) for x in f] for f in s["stack"]], blank=list),
-    Field("rng", Rng.copy, ("rng",), lambda v: {"rng": v.s}, lambda s: _load_rng(s["rng"])),
+          lambda s: [[_unplain(x) for x in f] for f in s["stack"]], blank=GIVEN),
+    Field("rng", Rng.copy, ("rng",), lambda v: {"rng": v.s}, lambda s: _load_rng(s["rng"]),
+          blank=GIVEN),
     Field("decision", lambda d: d.copy(), ("pending", "legal", "sim"), _dump_decision, _load_decision,   # what it waits for
           blank=NO_DECISION),
     Field("terminal", blank=False, **_saved("terminal")),
@@ -125,9 +119,10 @@ FIELDS = (
     Field("steps", blank=0, **_saved("steps")),         # steps of the budget spent
     Field("decisions", blank=0, **_saved("decisions")),
     Field("turns", blank=0, **_saved("turns")),
-    Field("log", lambda v: None if v is None else list(v)),     # the game's log (not saved)
+    Field("log", lambda v: None if v is None else list(v),     # the game's log (not saved)
+          load=lambda s: None, blank=GIVEN),
     Field("problem", **_saved("problem")),              # the GameProblem that ended it, as data
-    Field("max_steps", **_saved("max_steps")),          # the step budget
+    Field("max_steps", blank=GIVEN, **_saved("max_steps")),    # the step budget
     Field("seat_results", keys=("seat_results",), optional=True,       # each seat's result, when the rules say
           dump=lambda v: {} if v is None else {"seat_results": v},
           load=lambda s: s.get("seat_results")),
@@ -136,15 +131,40 @@ FIELDS = (
           load=lambda s: [list(x) for x in s.get("shown", [])]),
 )
 _PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo")   # State.playout's, while it runs
-_SHARED = tuple(f.name for f in FIELDS if f.copy is None)
-_get_shared = attrgetter(*_SHARED)
-_COPIED = tuple((f.name, f.copy) for f in FIELDS if f.copy is not None)
-_FIXED_BLANK = tuple(f.blank for f in FIELDS if f.blank is not list)  # values, shared
-_EMPTY = len([f for f in FIELDS if f.blank is list])                    # and new empty lists
-_BLANK_NAMES = tuple(f.name for f in FIELDS if f.blank is not list) + \
-    tuple(f.name for f in FIELDS if f.blank is list)
+
+
+def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
+    """A function written from :data:`FIELDS`, as ``dataclasses`` writes ``__init__``: a clone
+    and a new game set every field, and searching players make many of both, so each field is
+    one plain assignment rather than a loop of ``setattr``.  Only the declared names (never a
+    rule file's text) are in its source."""
+    src = f"def {name}({args}):\n" + "".join(f"    {line}\n" for line in lines)
+    ns = dict(names)
+    exec(compile(src, f"<State.{name}, written from FIELDS>", "exec"), ns)
+    fn = ns[name]
+    fn.__doc__ = doc
+    return fn
+
+
+_clone = _from_fields(
+    "clone", "self",
+    ["c = _new(self.__class__)"] +
+    [f"c.{f.name} = self.{f.name}" if f.copy is None else f"c.{f.name} = _copy_{f.name}(self.{f.name})"
+     for f in FIELDS] + ["return c"],
+    {"_new": _new, **{f"_copy_{f.name}": f.copy for f in FIELDS if f.copy is not None}},
+    """An independent copy: changing one never changes the other (each field shared or copied
+    as :data:`FIELDS` says).""")
+_blank_state = _from_fields(
+    "blank", "cls, game",
+    ["s = _new(cls)", "s.game = game", "s.n = game.n"] +
+    [f"s.{f.name} = []" if f.blank is list else f"s.{f.name} = _blank_{f.name}"
+     for f in FIELDS if f.name not in ("game", "n") and f.blank is not GIVEN] + ["return s"],
+    {"_new": _new, **{f"_blank_{f.name}": f.blank for f in FIELDS if f.blank is not list}},
+    """A state of ``game`` with every field at its blank value (lists empty, nobody to
+    decide) but those declared ``blank=GIVEN``, which its maker sets (``CompiledGame.new_game``,
+    :meth:`State.from_json`).""")
 _DUMPED = tuple((f.name, f.dump) for f in FIELDS if f.keys)
-_LOADED = tuple((f.name, f.load) for f in FIELDS if f.keys)
+_LOADED = tuple((f.name, f.load) for f in FIELDS if f.load is not None)
 # The keys of a save: "format", "game" (its identity) and those of the saved fields.
 SAVE_KEYS = ("format", "game") + tuple(k for f in FIELDS if not f.optional for k in f.keys)
 OPTIONAL_SAVE_KEYS = tuple(k for f in FIELDS if f.optional for k in f.keys)
@@ -156,17 +176,7 @@ class State(Playout):
 
     __slots__ = tuple(f.name for f in FIELDS) + _PLAYOUT_SLOTS
 
-    @classmethod
-    def blank(cls, game) -> "State":
-        """A state of ``game`` with every field at its blank value (lists empty, nobody to
-        decide), for the game to set up (``CompiledGame.new_game``)."""
-        s = _new(cls)
-        # (setattr for each field, the loop run by map in C: see _set_all)
-        deque(map(setattr, repeat(s), _BLANK_NAMES,
-                  (*_FIXED_BLANK, *map(list, repeat((), _EMPTY)))), maxlen=0)
-        s.game = game
-        s.n = game.n
-        return s
+    blank = classmethod(_blank_state)       # (cls, game) -> State
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -284,13 +294,7 @@ class State(Playout):
         w = set(self.winners)
         return [1.0 if p in w else -1.0 for p in range(self.n)]
 
-    def clone(self) -> "State":
-        """An independent copy: changing one never changes the other."""
-        c = _new(State)
-        _set_all(c, _SHARED, _get_shared(self))
-        for name, copy in _COPIED:
-            setattr(c, name, copy(getattr(self, name)))
-        return c
+    clone = _clone                          # () -> State: an independent copy
 
     # ---- what a player sees -----------------------------------------------------------------
     def observation(self, player: int) -> dict:
