@@ -44,7 +44,7 @@ def cmd_play(args) -> int:
     from rulelang.play.agents import HumanAgent, QuitGame, make_agent
     from rulelang.cli.narration import Narrator, changed_rows, rows_table, zone_rows
     from rulelang.cli.table import choices_text, result_text, seat_style, seat_text
-    from rulelang.engine.words import Words
+    from rulelang.engine.display_names import Words
     from rulelang.termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
