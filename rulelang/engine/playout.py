@@ -96,14 +96,16 @@ class Playout:
         game is most often one call.  What it needs while it runs is in the state's slots
         ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
         a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
-        count of decisions at which to stop, -1: none) and ``_ch``, ``_fo`` (choices, forced)."""
+        count of decisions at which to stop, -1: none), ``_ch``, ``_fo`` (choices, forced) and
+        ``_tk`` (the game's :func:`twin_keys`, or None when each card is one)."""
         g = self.game
         procs = g.playout_procs()
         entries, run, after = g.entries, g.run, g.after
         start = self.decisions
         self._ch = self._fo = 0
         self._pk = None if (actions or max_decisions is not None) else policy
-        slow = self._pk is None or getattr(g, "card_twin", None) is not None
+        self._tk = None if g.card_twin is None else twin_keys(g)
+        slow = self._pk is None or self._tk is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         try:
@@ -182,9 +184,8 @@ def playout_pick(g, legal, p):
     if g.decisions == g._stop:
         g.decision = Decision((p, legal))
         raise PlayoutStop
-    twin = getattr(g.game, "card_twin", None)
-    if twin is not None:
-        legal = _merge_twins_fast(legal, g.game)
+    if g._tk is not None:
+        legal = _merge_twins_fast(legal, g._tk)
     k = len(legal)
     g._ch += k
     if k == 1:
@@ -196,11 +197,9 @@ def playout_pick(g, legal, p):
 _TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
 
 
-def _merge_twins_fast(legal, game) -> list:
-    """What :func:`_merge_twins` gives, faster: each action of a card alternative has a key,
-    the action choosing the first copy of its card (made once per game); most often no two
-    keys agree and the list is kept as it is.  (Two actions of other alternatives are never the
-    same: each alternative offers distinct values.)"""
+def twin_keys(game) -> dict:
+    """For :func:`_merge_twins_fast`: the key of each action of a card alternative, the action
+    choosing the first copy of its card (made once per game)."""
     keys = _TWIN_KEYS.get(game)
     if keys is None:
         keys = {}
@@ -212,6 +211,13 @@ def _merge_twins_fast(legal, game) -> list:
                     if t != v:
                         keys[base + v] = base + t
         _TWIN_KEYS[game] = keys
+    return keys
+
+
+def _merge_twins_fast(legal, keys) -> list:
+    """What :func:`_merge_twins` gives, faster: with ``keys``, the game's :func:`twin_keys`,
+    most often no two keys agree and the list is kept as it is.  (Two actions of other
+    alternatives are never the same: each alternative offers distinct values.)"""
     canon = list(map(keys.get, legal, legal))
     if len(set(canon)) == len(legal):
         return legal

@@ -47,8 +47,8 @@ class Field(NamedTuple):
     load: Optional[Callable] = None    # from_json(): the (checked) save -> value
     blank: object = None               # its value in a blank state (list: a new empty list;
     #                                    GIVEN: none, new_game and from_json set it)
-    optional: bool = False             # its keys are left out of a save while it is blank (and
-    #                                    may be missing from a save)
+    optional: bool = False             # its keys may be missing from a save (dump leaves them
+    #                                    out while the field is blank)
 
 
 def _saved(key: str, load: Optional[Callable] = None) -> dict:
@@ -85,8 +85,8 @@ def _load_decision(s: dict):
     if s["sim"] is None:
         return Decision((s["pending"][0], list(s["legal"])))
     legal = s["legal"]
-    return Simultaneous(list(legal["order"]), {int(k): list(v) for k, v in legal.items() if k.isdigit()},
-                        legal["slot"], legal["dispatch"], list(s["pending"]),
+    offers = {int(k): list(v) for k, v in legal.items() if k.isdigit()}
+    return Simultaneous(list(legal["order"]), offers, legal["slot"], legal["dispatch"], list(s["pending"]),
                         {int(k): v for k, v in s["sim"].items()})
 
 
@@ -110,8 +110,8 @@ FIELDS = (
           lambda s: [[_unplain(x) for x in f] for f in s["stack"]], blank=GIVEN),
     Field("rng", Rng.copy, ("rng",), lambda v: {"rng": v.s}, lambda s: _load_rng(s["rng"]),
           blank=GIVEN),
-    Field("decision", lambda d: d.copy(), ("pending", "legal", "sim"), _dump_decision, _load_decision,   # what it waits for
-          blank=NO_DECISION),
+    Field("decision", lambda d: d.copy(), ("pending", "legal", "sim"),  # what it waits for
+          _dump_decision, _load_decision, blank=NO_DECISION),
     Field("terminal", blank=False, **_saved("terminal")),
     Field("outcome", **_saved("outcome")),              # how it ended ("error": a GameProblem)
     Field("winners", blank=list, **_saved("winners")),  # (lists, replaced whole, never changed)
@@ -123,14 +123,15 @@ FIELDS = (
           load=lambda s: None, blank=GIVEN),
     Field("problem", **_saved("problem")),              # the GameProblem that ended it, as data
     Field("max_steps", blank=GIVEN, **_saved("max_steps")),    # the step budget
-    Field("seat_results", keys=("seat_results",), optional=True,       # each seat's result, when the rules say
+    Field("seat_results", keys=("seat_results",), optional=True,    # a result per seat, if any
           dump=lambda v: {} if v is None else {"seat_results": v},
           load=lambda s: s.get("seat_results")),
-    Field("shown", keys=("shown",), blank=list, optional=True,         # [seat, card, zone]: shown to one seat
+    Field("shown", keys=("shown",), blank=list, optional=True,  # [seat, card, zone] shown to one
           dump=lambda v: {"shown": [list(x) for x in v]} if v else {},
           load=lambda s: [list(x) for x in s.get("shown", [])]),
 )
-_PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo")   # State.playout's, while it runs
+_PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk")   # State.playout's, while
+#                                                                         it runs
 
 
 def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
@@ -142,7 +143,7 @@ def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
     ns = dict(names)
     exec(compile(src, f"<State.{name}, written from FIELDS>", "exec"), ns)
     fn = ns[name]
-    fn.__doc__ = doc
+    fn.__doc__, fn.__module__, fn.__qualname__ = doc, __name__, f"State.{name}"
     return fn
 
 
