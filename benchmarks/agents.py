@@ -59,7 +59,7 @@ def play(cg, names: list, seed: int, budget: int) -> tuple:
             st.apply_action(a, p)
             for ag in watching:
                 ag.observe(View(st, ag.seat))
-            if st.terminal or st.sim is None:
+            if st.terminal or not st.is_simultaneous():
                 break
     return st.winners, spent
 

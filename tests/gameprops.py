@@ -38,9 +38,9 @@ def hidden_cards_ok(st):
                 assert not isinstance(shown, list), f"player {p + 1} sees hidden zone {key}"
                 if vis == "top" and st.zones[zi]:
                     assert shown["top"] == cg.card_names[st.zones[zi][-1]]
-        if st.sim is not None:
+        if st.is_simultaneous():
             text = repr(obs)
-            for q, a in st.sim.items():
+            for q, a in st.decision.chosen.items():
                 if q != p:
                     assert "legal" not in obs or all(st.action_to_string(x) in obs["legal"]
                                                      for x in st.legal_actions(p))

@@ -29,7 +29,7 @@ def _positions(cg, seeds, every=4, limit=200):
             for q in list(st.current_players()):
                 legal = st.legal_actions(q)
                 st.apply_action(legal[rng.randrange(len(legal))], q)
-                if st.terminal or st.sim is None:
+                if st.terminal or not st.is_simultaneous():
                     break
             k += 1
         yield st
@@ -225,9 +225,9 @@ def test_pettingzoo_simultaneous_choices_stay_secret():
             e.step(None)
             continue
         st = e.state_
-        if st.sim is not None and len(st.pending) > 1:
+        if st.is_simultaneous() and len(st.current_players()) > 1:
             # the first seat chooses; the second still must, and sees only that it has chosen
-            other = e.possible_agents[st.pending[1]]
+            other = e.possible_agents[st.current_players()[1]]
             before = _pieces(e.enc, e.observe(other)["observation"])
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(rng.choice(legal)))
@@ -283,7 +283,7 @@ def _parallel_game(path, seed, others):
             seat = e.seat[a]
             mask = obs[a]["action_mask"]
             assert list(obs[a]["observation"]) == pytest.approx(e.enc.observation(st, seat))
-            if seat in st.pending:
+            if seat in st.current_players():
                 assert sorted(np.flatnonzero(mask)) == sorted(e.enc.legal_ids(st, seat))
                 actions[a] = int(rng.choice(list(np.flatnonzero(mask))))
                 applied.append((seat, e.enc.actions.to_action(actions[a])))
@@ -307,7 +307,7 @@ def test_pettingzoo_parallel_env_plays_the_rules(path):
     st = e.cg.new_game(seed=random.Random(3).randrange(1 << 31))
     together = 0
     for seat, action in applied:
-        together += len(st.pending) > 1
+        together += len(st.current_players()) > 1
         st.apply_action(action, seat)
     assert st.terminal and st.winners == e.state_.winners
     assert [total[a] for a in e.possible_agents] == [float(r) for r in st.returns()]
@@ -324,7 +324,7 @@ def test_pettingzoo_parallel_illegal_action_ends_the_game():
     from rulelang.ai.pettingzoo import parallel_env
     e = parallel_env(CRAZY, players=3)
     obs, _ = e.reset(seed=5)
-    mover = e.possible_agents[e.state_.pending[0]]
+    mover = e.possible_agents[e.state_.current_players()[0]]
     bad = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
     actions = {a: e.enc.actions.wait for a in e.agents}
     actions[mover] = bad
@@ -386,7 +386,7 @@ def test_ismcts_is_deterministic_and_legal():
                 st.apply_action(a, p)
                 for ag in agents:
                     ag.observe(View(st, ag.seat))
-                if st.terminal or st.sim is None:
+                if st.terminal or not st.is_simultaneous():
                     break
         runs.append(moves)
     assert runs[0] == runs[1]

@@ -34,10 +34,10 @@ def words(st, p=None):
 def test_identical_copies_are_one_choice():
     st = load("t.cardrules", text=GAME).compiled(2).new_game()
     assert sorted(words(st)) == ["discard 7♥", "play 7♥", "play 8♠"]
-    assert len(st.legal) == 6                       # the rules still offer every copy
+    assert len(st.legal_actions(every_copy=True)) == 6                       # the rules still offer every copy
     assert st.observation(0)["legal"] == words(st)
     # the copy not offered is still accepted, and plays as the one offered
-    other = [a for a in st.legal if a not in st.legal_actions()][0]
+    other = [a for a in st.legal_actions(every_copy=True) if a not in st.legal_actions()][0]
     twin = st.clone()
     twin.apply_action(other)
     st.apply_action([a for a in st.legal_actions() if a >> 10 == other >> 10

@@ -468,8 +468,8 @@ def check_observations(st):
         seen = _strings(st.observation(p), set())
         assert not (seen & hidden), f"player {p + 1} sees {seen & hidden}"
         assert not (seen & set(zone(st, f"army/{2 - p}")))    # the other army
-    if st.sim:
-        for q, action in st.sim.items():
+    if st.is_simultaneous():
+        for q, action in st.decision.chosen.items():
             card = cg.card_names[action & VALUE_MASK]
             for p in st.current_players():
                 assert p != q

@@ -182,3 +182,66 @@ def test_internals_names_modules_that_exist():
         if rel not in here:
             gone.append(ref)
     assert not gone, f"docs/internals.md names modules by paths that do not exist: {gone}"
+
+
+# Reaches into another object's private attributes (``x._name`` with ``x`` not ``self``/``cls``,
+# or ``getattr(x, "_name")``) of a name the module does not define itself.  Still to be removed
+# (issue 12: the generator's caches on the compiled game, and its expression writer's compile):
+KNOWN_PRIVATE_REACHES = {
+    ("rulelang.compile.rulegen", "_direct_names"), ("rulelang.compile.rulegen", "_endings_quick"),
+    ("rulelang.compile.rulegen", "_compile"),
+}
+# random.Random's integer draw, used where a policy must draw exactly what uniform play draws
+# (not an object of rulelang):
+FOREIGN_PRIVATES = {"_randbelow"}
+
+
+def _own_private_names(tree) -> set:
+    """The private names a module defines itself: functions, classes, module or class
+    variables, ``self._x = ...`` and the strings of a ``__slots__``."""
+    own = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            own.add(node.attr)
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
+                                                  for t in node.targets):
+            own |= {c.value for c in ast.walk(node.value)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "setattr") and len(node.args) > 1 and \
+                isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls") and \
+                isinstance(node.args[1], ast.Constant):
+            own.add(node.args[1].value)        # a cache of the object's own: getattr(self, "_x")
+    return {n for n in own if n.startswith("_")}
+
+
+def test_no_module_reaches_into_another_objects_privates():
+    """A module uses the public API of the objects it is given (the state, the compiled game,
+    another module): ``st._x``, ``game._cache = ...``, ``getattr(cg, "_x")`` of a name it does
+    not define itself is a reach into another module's inside."""
+    found = set()
+    for name, path in modules().items():
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        own = _own_private_names(tree)
+        for node in ast.walk(tree):
+            attr = None
+            if isinstance(node, ast.Attribute) and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                attr = node.attr
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("getattr", "setattr", "hasattr") and len(node.args) > 1 and \
+                    isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+                    and not (isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls")):
+                attr = node.args[1].value
+            if attr and attr.startswith("_") and not attr.startswith("__") and \
+                    attr not in own and attr not in FOREIGN_PRIVATES:
+                found.add((name, attr))
+    new = sorted(found - KNOWN_PRIVATE_REACHES)
+    assert not new, f"modules reaching into another object's private attributes: {new}"
+    gone = sorted(KNOWN_PRIVATE_REACHES - found)
+    assert not gone, f"take these off KNOWN_PRIVATE_REACHES: {gone}"

@@ -19,7 +19,7 @@ def _step(st, rng):
     for q in list(st.current_players()):
         legal = st.legal_actions(q)
         st.apply_action(legal[rng.randrange(len(legal))], q)
-        if st.is_terminal() or st.sim is None:
+        if st.is_terminal() or not st.is_simultaneous():
             break
 
 
@@ -98,7 +98,7 @@ def test_determinize_forgets_another_players_secret_choice():
         for _ in range(200):
             if st.is_terminal():
                 break
-            if st.sim is not None and len(st.current_players()) == 2:
+            if st.is_simultaneous() and len(st.current_players()) == 2:
                 first, second = st.current_players()
                 legal = st.legal_actions(first)
                 if len(legal) < 2:
@@ -112,8 +112,8 @@ def test_determinize_forgets_another_players_secret_choice():
                     d = st.determinize(second, s)
                     assert d.observation(second) == obs
                     assert d.current_players() == [second]
-                    assert d.sim[first] in d.legal_actions(first) or d.sim[first] in d.legal[first]
-                    chosen.add(d.sim[first])
+                    assert d.decision.chosen[first] in d.decision.offers[first]
+                    chosen.add(d.decision.chosen[first])
                     assert _cards(d) == _cards(st)
                 # the real choice is not always the one the sampled worlds hold
                 assert len(chosen) > 1
@@ -242,7 +242,7 @@ class _ApiMonteCarlo(MonteCarlo):
             for q in list(st.current_players()):
                 st.apply_action(_pick(st.legal_actions(q), key, q, count[q]), q)
                 count[q] += 1
-                if st.is_terminal() or st.sim is None:
+                if st.is_terminal() or not st.is_simultaneous():
                     break
         return st.returns()
 

@@ -40,7 +40,7 @@ def _api_game(cg, seed, kind, max_steps=None):
             choices += k
             forced += k == 1
             st.apply_action(pick(p), p)
-            if st.is_terminal() or st.sim is None:
+            if st.is_terminal() or not st.is_simultaneous():
                 break
     return st, choices, forced
 
@@ -158,7 +158,7 @@ def test_playout_in_budgets_then_the_api_plays_the_api_game(path):
             before = st.decisions
             made, _, _ = st.playout(_policy_fn, max_decisions=k % 4 + 1)
             assert made == st.decisions - before and made <= k % 4 + 1 + n
-            if not st.is_terminal() and st.sim is None:     # one decision through the API
+            if not st.is_terminal() and not st.is_simultaneous():     # one decision through the API
                 legal = st.legal_actions()
                 st.apply_action(legal[_policy_fn(st.current_player(), len(legal))])
         assert _summary(st) == _summary(api), (path, seed)

@@ -14,7 +14,7 @@ import rulelang.compile.compiler as C
 from rulelang.cli import highlight
 from rulelang.syntax import syntax_errors
 from rulelang.compile.loader import load
-from rulelang.syntax.parser import _lark, grammar_text
+from rulelang.syntax.parser import _lark, grammar_text, parse
 
 from closures import closures_only
 from gameprops import random_playout
@@ -90,14 +90,14 @@ def _nodes(node, out):
     return out
 
 
-def test_the_file_of_every_statement_has_every_statement():
-    """tests/every/statements.cardrules must grow with the language: a new kind of statement
-    fails here until the file uses it (and then the tests below compile and play it)."""
-    game = load(EVERY)
-    used = set()
-    for r in game.model.rules.values():
-        _nodes(r.decl.body, used)
+def test_the_file_of_every_statement_has_every_statement_and_value():
+    """tests/every/statements.cardrules must grow with the language: a new kind of statement or
+    of value fails here until one of its rules uses it (and then the tests below compile it to
+    generated code and play it)."""
+    used = _nodes(parse(open(EVERY, encoding="utf-8").read(), EVERY), set())
     assert _stmt_classes() <= used, _stmt_classes() - used
+    written = {c for c in _expr_classes() if c.__module__ == A.__name__}   # (not the checker's)
+    assert written <= used, written - used
 
 
 @pytest.mark.parametrize("players", [2, 3])

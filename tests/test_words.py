@@ -20,7 +20,7 @@ import pytest
 from rulelang.cli.commands import main
 from rulelang.cli.common import _play_out
 from rulelang.compile.loader import load
-from rulelang.engine.words import Words, fix_plurals, humanize, title
+from rulelang.engine.display_names import Words, fix_plurals, humanize, title
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))

@@ -169,9 +169,9 @@ class RulelangState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if st.terminal:
             return pyspiel.PlayerId.TERMINAL
-        if st.sim is not None:
+        if st.is_simultaneous():
             return pyspiel.PlayerId.SIMULTANEOUS
-        return st.pending[0]
+        return st.current_player()
 
     def chance_outcomes(self):
         k = self.get_game().deals
@@ -181,7 +181,7 @@ class RulelangState(pyspiel.State):
         st = self.st
         if st is None or st.terminal:
             return []
-        if st.sim is not None and player not in st.pending:
+        if st.is_simultaneous() and player not in st.current_players():
             return [self.enc.actions.wait]
         return self.enc.legal_ids(st, player)
 
@@ -192,7 +192,7 @@ class RulelangState(pyspiel.State):
             self.box.st = st
             self.box.trail = Trail(self.enc, st)
             return
-        p = st.pending[0]
+        p = st.current_player()
         self.trail.acted(p, action)
         st.apply_action(self.enc.actions.to_action(action), p)
         self.trail.after(st)
@@ -200,10 +200,10 @@ class RulelangState(pyspiel.State):
     def _apply_actions(self, actions):
         st = self.st
         to_action = self.enc.actions.to_action
-        for q in list(st.pending):
+        for q in st.current_players():
             self.trail.acted(q, actions[q])
             st.apply_action(to_action(actions[q]), q)
-            if st.terminal or st.sim is None:
+            if st.terminal or not st.is_simultaneous():
                 break
         self.trail.after(st)
 

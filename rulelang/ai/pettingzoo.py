@@ -91,7 +91,7 @@ class _Common:
         """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide)."""
         st = self.state_
         mask = np.zeros(self.enc.actions.size, dtype=np.int8)
-        if not st.terminal and seat in st.pending:
+        if not st.terminal and seat in st.current_players():
             mask[self.enc.legal_ids(st, seat)] = 1
         return mask
 
@@ -155,7 +155,7 @@ class RulelangEnv(_Common, AECEnv):
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[st.pending[0]]
+            self.agent_selection = self.possible_agents[st.current_player()]
 
     def step(self, action):
         agent = self.agent_selection
@@ -190,7 +190,7 @@ class RulelangParallelEnv(_Common, ParallelEnv):
         out = {}
         for a in self.possible_agents:
             o = self.observe(a)
-            if not st.terminal and self.seat[a] not in st.pending:
+            if not st.terminal and self.seat[a] not in st.current_players():
                 o["action_mask"] = self._wait_mask()
             out[a] = o
         return out
@@ -205,7 +205,7 @@ class RulelangParallelEnv(_Common, ParallelEnv):
         agents = self.agents
         if not agents:
             raise ValueError("the game is over: call reset()")
-        deciding = [self.possible_agents[q] for q in sorted(st.pending)]
+        deciding = [self.possible_agents[q] for q in sorted(st.current_players())]
         illegal = None
         for a in deciding:
             aid = int(actions[a])

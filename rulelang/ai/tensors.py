@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, FLAG, PLAYER, SUIT, SYMBOL, ZONE
@@ -349,12 +350,14 @@ class Trail:
                 f"my moves: {mine}")
 
 
+_ENCODINGS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+
+
 def encoding(cg) -> Encoding:
     """The encoding of a compiled game, made once."""
-    enc = getattr(cg, "_ai_encoding", None)
+    enc = _ENCODINGS.get(cg)
     if enc is None:
-        enc = Encoding(cg)
-        cg._ai_encoding = enc
+        enc = _ENCODINGS[cg] = Encoding(cg)
     return enc
 
 

@@ -266,12 +266,12 @@ def _play_out(st, agents, after=None):
             after(before)
 
     while not st.terminal:
-        if st.sim is None:
-            step(st.pending[0])
+        if not st.is_simultaneous():
+            step(st.current_player())
         else:
             for p in list(st.current_players()):
                 step(p)
-                if st.terminal or st.sim is None:
+                if st.terminal or not st.is_simultaneous():
                     break
     return st
 

@@ -278,7 +278,7 @@ class Narrator:
         self.preamble = []          # what setup said, when the story starts after setup
         self.cur = st.cur
         self.dir = st.dir
-        start = getattr(words.cg, "_start_zones", None)     # where the deck lay before setup
+        start = words.cg.start_zones()      # where the deck lay before setup
         if resumed:                 # a saved game goes on: the story starts where it stands
             start = st.zones
             self.turn = st.turns + 1

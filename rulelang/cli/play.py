@@ -44,7 +44,7 @@ def cmd_play(args) -> int:
     from rulelang.play.agents import HumanAgent, QuitGame, make_agent
     from rulelang.cli.narration import Narrator, changed_rows, rows_table, zone_rows
     from rulelang.cli.table import choices_text, result_text, seat_style, seat_text
-    from rulelang.engine.words import Words
+    from rulelang.engine.display_names import Words
     from rulelang.termsafe import safe
     from rich.text import Text
     out, err = Out(sys.stdout), Out(sys.stderr)
@@ -108,7 +108,7 @@ def cmd_play(args) -> int:
             head.append_text(seat_text(st.cur, you))
             head.append("'s turn, ")
         head.append("your decision" if st.cur != you else "Your decision", style="bold")
-        if st.sim is not None:
+        if st.is_simultaneous():
             head.append(" (the others choose at the same time, in secret)")
         head.append(": " + safe(" or ".join(labels)))
         out.text(head)

@@ -51,7 +51,7 @@ def cmd_run(args) -> int:
 
         from rulelang.cli.narration import Narrator, rows_table, zone_rows
         from rulelang.termsafe import safe
-        from rulelang.engine.words import Words
+        from rulelang.engine.display_names import Words
         words = Words(cg)
         head = Text(safe(game.name), style="bold")
         head.append(f" — {n} players, seed {seed}, agents {', '.join(names)}", style="dim")
@@ -188,7 +188,7 @@ def cmd_replay(args) -> int:
     from rulelang.cli.table import result_text
     from rulelang.play.saves import GameFileError, read_log, replay_state, rule_file_of
     from rulelang.termsafe import safe
-    from rulelang.engine.words import Words
+    from rulelang.engine.display_names import Words
     out, err = Out(sys.stdout), Out(sys.stderr)
     try:
         data = read_log(args.log)

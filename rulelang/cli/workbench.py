@@ -11,6 +11,9 @@ import argparse
 import json
 import sys
 
+from rulelang.cli.common import (_agent_names, _compile, _load_game, _need_ray, _overrides, _positive,
+                                 _seed, _set_value)
+
 STATS_DESCRIPTION = """\
 Play K games between computer agents (seeds S to S+K-1, on every core) and report on the
 game's balance: wins per seat with a 95% confidence interval (Wilson) and whether a seat has
@@ -51,20 +54,20 @@ examples:
 
 
 def _common(p, cli, default_games):
-    p.add_argument("--players", "-n", type=cli._positive, metavar="N",
+    p.add_argument("--players", "-n", type=_positive, metavar="N",
                    help="number of players (default: the fewest the game allows)")
-    p.add_argument("--games", "-g", type=cli._positive, default=default_games, metavar="K",
+    p.add_argument("--games", "-g", type=_positive, default=default_games, metavar="K",
                    help=f"how many games (default: {default_games})")
-    p.add_argument("--seed", "-s", type=cli._seed, default=1, metavar="S",
+    p.add_argument("--seed", "-s", type=_seed, default=1, metavar="S",
                    help="the first game's seed; game i plays seed S+i (default: 1)")
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="one agent for every seat, or one per seat (default: random)")
-    p.add_argument("--workers", "-w", type=cli._positive, metavar="K",
+    p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="processes to play on (default: the number of cores)")
     p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
                    help="play on the Ray cluster at ADDRESS instead (without one: a local Ray "
                         "instance; the same results); needs pip install 'rulelang[cluster]'")
-    p.add_argument("--max-steps", type=cli._positive, metavar="N",
+    p.add_argument("--max-steps", type=_positive, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--report", metavar="PATH",
@@ -79,7 +82,7 @@ def add_commands(sub, cli) -> None:
     p = sub.add_parser("stats", help="a balance report over many games, with rule coverage",
                        description=STATS_DESCRIPTION, epilog=STATS_EPILOG, formatter_class=fmt)
     p.add_argument("file", metavar="FILE", help="the .cardrules file")
-    p.add_argument("--set", action="append", type=cli._set_value, metavar="NAME=VALUE",
+    p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="change one of the game's options (repeatable), e.g. --set decks=2")
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
@@ -91,11 +94,11 @@ def add_commands(sub, cli) -> None:
                        formatter_class=fmt)
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="two .cardrules files, or one with --a-set/--b-set")
-    p.add_argument("--set", action="append", type=cli._set_value, metavar="NAME=VALUE",
+    p.add_argument("--set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="an option for both sides (repeatable)")
-    p.add_argument("--a-set", action="append", type=cli._set_value, metavar="NAME=VALUE",
+    p.add_argument("--a-set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="an option for side A only (repeatable)")
-    p.add_argument("--b-set", action="append", type=cli._set_value, metavar="NAME=VALUE",
+    p.add_argument("--b-set", action="append", type=_set_value, metavar="NAME=VALUE",
                    help="an option for side B only (repeatable)")
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
@@ -115,13 +118,13 @@ def _needs_matplotlib(args, cli):
 
 def _side(cli, path, overrides, args, err):
     """The loaded game, its number of players and agents for one side; None on errors."""
-    game = cli._load_game(path, overrides, err)
+    game = _load_game(path, overrides, err)
     if game is None:
         return None
     n = args.players if args.players is not None else game.players[0]
-    if cli._compile(game, n, path, err) is None:
+    if _compile(game, n, path, err) is None:
         return None
-    names = cli._agent_names(args.agents, n)
+    names = _agent_names(args.agents, n)
     if "human" in names:
         raise cli.UsageError("`stats` and `compare` play computer agents only")
     return game, n, names
@@ -131,7 +134,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
     workers = args.workers or default_workers()
-    cli._need_ray(args)
+    _need_ray(args)
     bar, advance = progress_bar(err.console, args.games, what) if args.games >= 50 else (None, None)
     if bar is not None:
         bar.start()
@@ -149,7 +152,7 @@ def cmd_stats(args, cli) -> int:
     from rulelang.cli.report import stats_renderable, write_html
     out, err = cli.Out(sys.stdout), cli.Out(sys.stderr)
     _needs_matplotlib(args, cli)
-    side = _side(cli, args.file, cli._overrides(args), args, err)
+    side = _side(cli, args.file, _overrides(args), args, err)
     if side is None:
         return cli.EXIT_ERRORS
     game, n, names = side

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.check.model import Expanded
 from rulelang.engine.runtime import ACTION_SHIFT
-from rulelang.engine.control import CALL, SUSPEND
+from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
@@ -65,15 +65,10 @@ class ChoiceGen:
             L.extend("    " + l for l in enum_lines)
             L.append(f"{ind}    if not out: _noch(_p, {span})")
             L.append(f"{ind}    _lg[_p] = out")
-            L.append(f"{ind}_lg[_order] = _pl")
-            L.append(f"{ind}_lg[_slot] = {xi}")
-            L.append(f"{ind}_lg[_disp] = {dispatch.number}")
-            L.append(f"{ind}g.pending = _pl")
-            L.append(f"{ind}g.legal = _lg")
-            L.append(f"{ind}g.sim = {{}}")
+            L.append(f"{ind}g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
             self.close(cur, f"return {SUSPEND}", ind)
-            self.x.ns.update({"_order": "order", "_slot": "slot", "_disp": "dispatch",
-                              "_dispatch": _dispatch, "_alts": cg.alternatives})
+            self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
+                              "_alts": cg.alternatives})
             D = dispatch.lines
             if st.claim:
                 self.x.ns["_fclaim"] = first_claim
@@ -95,8 +90,8 @@ class ChoiceGen:
                 L.extend(enum_lines)
             L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
             hole = len(L)       # the playout variant decides here (below)
-            L.append(f"{ind}g.pending = (fr[{ci}],)")
-            L.append(f"{ind}g.legal = out")
+            L.append(f"{ind}g.decision = _dn((fr[{ci}], out))")
+            self.x.ns["_dn"] = Decision
             self.close(cur, f"return {SUSPEND}", ind)
             back = end
         for aid, alt, slot in alts:
@@ -251,6 +246,6 @@ class ChoiceGen:
                        f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
                        f"{self.x.const(alt.param.span)})")
         b.lines.append(f"{ind}if _r is not None:")
-        b.lines.append(f"{ind}    g.pending = (fr[{ci}],)")
-        b.lines.append(f"{ind}    g.legal = _r")
+        b.lines.append(f"{ind}    g.decision = _dn((fr[{ci}], _r))")
+        self.x.ns["_dn"] = Decision
         b.lines.append(f"{ind}    return {SUSPEND}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rulelang.compile.gensource import Unsupported
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
-from rulelang.engine.control import CALL, SUSPEND, GameProblem
+from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
@@ -298,8 +298,7 @@ class ClosureControl:
                 out = pick_step(g, fr, si, ks, same, base, done, span)
                 if out is None:
                     return nxt
-                g.pending = (fr[ci],)
-                g.legal = out
+                g.decision = Decision((fr[ci], out))
                 return SUSPEND
             return pick
         b.emit(make)
@@ -336,8 +335,7 @@ class ClosureControl:
                     en(g, fr, out)
                 if not out:
                     raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
-                g.pending = (p,)
-                g.legal = out
+                g.decision = Decision((p, out))
                 return SUSPEND
             return choose
         b.emit(make)
@@ -383,12 +381,7 @@ class ClosureControl:
                     if not out:
                         raise GameProblem("RL904", f"player {p + 1} has no legal choice here", span)
                     legal[p] = out
-                legal["order"] = players
-                legal["slot"] = xi
-                legal["dispatch"] = dispatch
-                g.pending = players
-                g.legal = legal
-                g.sim = {}
+                g.decision = Simultaneous(players, legal, xi, dispatch)
                 return SUSPEND
             return choose_together
         b.emit(make, dispatch, end)

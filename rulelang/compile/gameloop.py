@@ -12,7 +12,7 @@ from rulelang.engine.rng import Rng
 from rulelang.compile.gensource import Unsupported
 from rulelang.limits import WORK_UNIT
 from rulelang.compile.rulegen import RuleGen
-from rulelang.engine.control import CALL, END_TURN, HALT, RETURN, SUSPEND, GameProblem
+from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
 from rulelang.engine.runtime import State
 from rulelang.engine.players import out_ranking, seat_after, seat_in
 from rulelang.compile.words import log_turn
@@ -29,9 +29,7 @@ class GameLoop:
             ranking = out_ranking(g, winners, self.out_base)
         g.ranking = ranking if ranking is not None else (
             list(winners) + [p for p in range(g.n) if p not in winners])
-        g.pending = None
-        g.legal = None
-        g.sim = None
+        g.decision = NO_DECISION
         if g.log is not None:
             g.log.append(("end", outcome, list(winners), scores))
 
@@ -250,9 +248,7 @@ class GameLoop:
         g.outcome = "error"
         g.winners = []
         g.ranking = []
-        g.pending = None
-        g.legal = None
-        g.sim = None
+        g.decision = NO_DECISION
         sp = e.span
         g.problem = {"code": e.code, "message": e.message,
                      "span": None if sp is None else [sp.file, sp.line, sp.column]}
@@ -285,38 +281,27 @@ class GameLoop:
         except GameProblem as e:
             self.problem_stop(g, e)
 
-    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
-        """The position after setup, at the first decision."""
-        g = State.__new__(State)
-        g.game = self
-        g.n = self.n
-        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+    def start_zones(self) -> list:
+        """Where the cards lie before setup: for each zone, its cards (made once: not to be
+        changed)."""
+        start = getattr(self, "_start_zones", None)
         if start is None:
             start = [[] for _ in self.zone_info]
             for cid, zi in enumerate(self.deck_start):
                 start[zi].append(cid)
             self._start_zones = start
+        return start
+
+    def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
+        """The position after setup, at the first decision."""
+        g = State.blank(self)
+        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+        if start is None:
+            start = self.start_zones()
         g.zones = [z[:] for z in start]
         g.vars = [0] * len(self.var_info)
-        g.cur = 0
-        g.dir = 1
-        g.skip = 0
-        g.next_turn = -1
         g.rng = Rng(seed)
-        g.pending = None
-        g.legal = None
-        g.sim = None
-        g.terminal = False
-        g.outcome = None
-        g.winners = []
-        g.ranking = []
-        g.steps = 0
-        g.decisions = 0
-        g.turns = 0
         g.log = [] if log else None
-        g.problem = None
-        g.seat_results = None
-        g.shown = []
         g.max_steps = max_steps or self.max_steps
         nslots = self.model.var_ctx.nslots
         g.stack = [[self.root, 0, 0]]

@@ -8,7 +8,7 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 from __future__ import annotations
 
 from rulelang.engine.runtime import ACTION_SHIFT
-from rulelang.engine.playout import _merge_twins_fast, playout_pick
+from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
 from rulelang.compile.blocks import _Jump
 
 
@@ -38,7 +38,7 @@ class PlayoutGen:
 
     def playout_decision(self, alts, ci, ind):
         """The playout variant of a decision (one chooser): instead of stopping with the legal
-        actions in ``g.legal``, ask the playout's policy (``State.playout``) for one of them and
+        actions in ``g.decision``, ask the playout's policy (``State.playout``) for one of them and
         go on into its alternative's body, as ``apply_action`` would: the same list, the same
         call of the policy, the same slot and position in the frame, one decision more (in a
         game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout
@@ -54,7 +54,7 @@ class PlayoutGen:
         if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
             legal = self.x.fresh()
             self.x.ns["_mtf"] = _merge_twins_fast
-            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(self.cg)})")
+            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(twin_keys(self.cg))})")
         lines += [f"{ind}    {k} = len({legal})",
                   f"{ind}    g._ch += {k}",
                   f"{ind}    if {k} == 1: g._fo += 1",

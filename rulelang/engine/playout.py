@@ -8,9 +8,10 @@ identical copies of a card into one action (:func:`_merge_twins`, which the API'
 from __future__ import annotations
 
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
-from rulelang.engine.control import SUSPEND, GameProblem
+from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
 
 
 class Playout:
@@ -48,13 +49,10 @@ class Playout:
         alts = g.alternatives
         while not self.terminal and left != 0:
             left -= 1
-            legal = self.legal
-            if twin is not None:
-                legal = (_merge_twins(legal, twin, alts) if self.sim is None else
-                         {q: (_merge_twins(v, twin, alts) if isinstance(q, int) else v)
-                          for q, v in legal.items()})
-            if self.sim is None:
-                p = self.pending[0]
+            d = self.decision
+            if d.one_seat:
+                p = d.seat
+                legal = d.actions if twin is None else _merge_twins(d.actions, twin, alts)
                 k = len(legal)
                 choices += k
                 if k == 1:
@@ -68,8 +66,7 @@ class Playout:
                     fr[slot] = a & VALUE_MASK
                 fr[1] = pc
                 self.decisions += 1
-                self.pending = None
-                self.legal = None
+                self.decision = NO_DECISION
                 code = procs[fr[0]]
                 if code.__class__ is list:
                     run(self)
@@ -82,14 +79,14 @@ class Playout:
                 if pc != SUSPEND:
                     after(self, pc)
                 continue
-            for q in list(self.pending):           # a simultaneous decision: through the API
-                ql = legal[q]
+            for q in d.seats:                      # a simultaneous decision: through the API
+                ql = self.legal_actions(q)
                 k = len(ql)
                 choices += k
                 if k == 1:
                     forced += 1
                 self.apply_action(policy[q](ql) if actions else ql[policy[q](k)], q)
-                if self.terminal or self.sim is None:
+                if not self.decision.simultaneous:
                     break
         return self.decisions - start, choices, forced
 
@@ -99,23 +96,26 @@ class Playout:
         game is most often one call.  What it needs while it runs is in the state's slots
         ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
         a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
-        count of decisions at which to stop, -1: none) and ``_ch``, ``_fo`` (choices, forced)."""
+        count of decisions at which to stop, -1: none), ``_ch``, ``_fo`` (choices, forced) and
+        ``_tk`` (the game's :func:`twin_keys`, or None when each card is one)."""
         g = self.game
         procs = g.playout_procs()
         entries, run, after = g.entries, g.run, g.after
         start = self.decisions
         self._ch = self._fo = 0
         self._pk = None if (actions or max_decisions is not None) else policy
-        slow = self._pk is None or getattr(g, "card_twin", None) is not None
+        self._tk = None if g.card_twin is None else twin_keys(g)
+        slow = self._pk is None or self._tk is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         try:
             while not self.terminal and self.decisions != self._stop:
-                if self.sim is None:
+                d = self.decision
+                if d.one_seat:
                     # The decision the rules stopped at (at the start, or after a rule that has
                     # no playout variant): made here, then the rule goes on in place.
-                    p = self.pending[0]
-                    legal = self.legal
+                    p = d.seat
+                    legal = d.actions
                     if slow:
                         a = playout_pick(self, legal, p)
                     else:
@@ -130,8 +130,7 @@ class Playout:
                         fr[slot] = a & VALUE_MASK
                     fr[1] = pc
                     self.decisions += 1
-                    self.pending = None
-                    self.legal = None
+                    self.decision = NO_DECISION
                     code = procs[fr[0]]
                     if code.__class__ is list:
                         try:
@@ -150,18 +149,17 @@ class Playout:
                     continue
                 before, stop = self.decisions, self._stop
                 self._stop = -1                    # (the budget is not looked at inside it)
-                legal = self.legal
-                for q in list(self.pending):       # a simultaneous decision: through the API
-                    a = playout_pick(self, legal[q], q) if slow else None
+                for q in d.seats:                  # a simultaneous decision: through the API
+                    a = playout_pick(self, d.offers[q], q) if slow else None
                     if a is None:
-                        ql = legal[q]
+                        ql = d.offers[q]
                         k = len(ql)
                         self._ch += k
                         if k == 1:
                             self._fo += 1
                         a = ql[policy[q](k)]
                     self.apply_action(a, q)
-                    if self.terminal or self.sim is None:
+                    if not self.decision.simultaneous:
                         break
                 if stop >= 0:                      # one decision point, whatever the seats
                     stop += self.decisions - before - 1
@@ -181,15 +179,13 @@ def playout_pick(g, legal, p):
     function per seat (``actions=True``, copies of a card that the API offers as one action, a
     budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
     then the policy.  (The generated playout variants call it too: when the budget is spent it
-    stops the game at this decision, ``g.pending`` and ``g.legal`` as the API's code sets them,
-    and raises PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
+    stops the game at this decision, ``g.decision`` as the API's code sets it, and raises
+    PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
     if g.decisions == g._stop:
-        g.pending = (p,)
-        g.legal = legal
+        g.decision = Decision((p, legal))
         raise PlayoutStop
-    twin = getattr(g.game, "card_twin", None)
-    if twin is not None:
-        legal = _merge_twins_fast(legal, g.game)
+    if g._tk is not None:
+        legal = _merge_twins_fast(legal, g._tk)
     k = len(legal)
     g._ch += k
     if k == 1:
@@ -198,12 +194,13 @@ def playout_pick(g, legal, p):
     return pol(legal) if g._pa else legal[pol(k)]
 
 
-def _merge_twins_fast(legal, game) -> list:
-    """What :func:`_merge_twins` gives, faster: each action of a card alternative has a key,
-    the action choosing the first copy of its card (``game._twin_keys``, made once); most
-    often no two keys agree and the list is kept as it is.  (Two actions of other
-    alternatives are never the same: each alternative offers distinct values.)"""
-    keys = getattr(game, "_twin_keys", None)
+_TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+
+
+def twin_keys(game) -> dict:
+    """For :func:`_merge_twins_fast`: the key of each action of a card alternative, the action
+    choosing the first copy of its card (made once per game)."""
+    keys = _TWIN_KEYS.get(game)
     if keys is None:
         keys = {}
         twin = game.card_twin
@@ -213,7 +210,14 @@ def _merge_twins_fast(legal, game) -> list:
                 for v, t in enumerate(twin):
                     if t != v:
                         keys[base + v] = base + t
-        game._twin_keys = keys
+        _TWIN_KEYS[game] = keys
+    return keys
+
+
+def _merge_twins_fast(legal, keys) -> list:
+    """What :func:`_merge_twins` gives, faster: with ``keys``, the game's :func:`twin_keys`,
+    most often no two keys agree and the list is kept as it is.  (Two actions of other
+    alternatives are never the same: each alternative offers distinct values.)"""
     canon = list(map(keys.get, legal, legal))
     if len(set(canon)) == len(legal):
         return legal

@@ -22,59 +22,189 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, NamedTuple, Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.kinds import CARD
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
-from rulelang.engine.control import SUSPEND, GameProblem
+from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.playout import Playout, _merge_twins
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
 
 
-class State(Playout):
-    """One position of one game.  Create with :meth:`rulelang.compile.compiler.CompiledGame.new_game`."""
+class Field(NamedTuple):
+    """One field of a :class:`State`, declared once in :data:`FIELDS`: :meth:`State.clone`,
+    :meth:`State.to_json`, :meth:`State.from_json` and a new game's blank state all derive from
+    the declaration, so adding a field is adding one line there."""
 
-    __slots__ = ("game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack", "rng",
-                 "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking", "steps",
-                 "decisions", "turns", "log", "problem", "max_steps", "seat_results",
-                 "shown",
-                 "_pk", "_pp", "_pa", "_stop", "_ch", "_fo")     # (State.playout, while it runs)
+    name: str
+    copy: Optional[Callable] = None    # clone(): the copy of the value; None shares it (immutable,
+    #                                    or never changed in place: replaced whole)
+    keys: tuple = ()                   # the keys of a save that hold it; () when it is not saved
+    dump: Optional[Callable] = None    # to_json(): value -> {save key: JSON value}
+    load: Optional[Callable] = None    # from_json(): the (checked) save -> value
+    blank: object = None               # its value in a blank state (list: a new empty list;
+    #                                    GIVEN: none, new_game and from_json set it)
+    optional: bool = False             # its keys may be missing from a save (dump leaves them
+    #                                    out while the field is blank)
+
+
+def _saved(key: str, load: Optional[Callable] = None) -> dict:
+    """A field saved under ``key`` as it is (a JSON value), read back by ``load``."""
+    return {"keys": (key,), "dump": lambda v: {key: v},
+            "load": (lambda d: d[key]) if load is None else (lambda d: load(d[key]))}
+
+
+_new = object.__new__
+GIVEN = type("Given", (), {"__repr__": lambda self: "GIVEN"})()    # (a Field's blank: see there)
+
+
+def _lists(x: list) -> list:
+    return [y[:] for y in x]
+
+
+def _dump_decision(d) -> dict:
+    """A decision in the save's three fields (format 1): ``pending`` (the seats still to choose),
+    ``legal`` (the actions; at a simultaneous decision an object of the actions of each seat,
+    with ``order``, ``slot`` and ``dispatch``) and ``sim`` (the secret choices made so far)."""
+    if d.one_seat:
+        return {"pending": [d.seat], "legal": d.actions, "sim": None}
+    if not d.simultaneous:
+        return {"pending": None, "legal": None, "sim": None}
+    legal = {str(q): v for q, v in d.offers.items()}
+    legal.update(order=d.order, slot=d.slot, dispatch=d.dispatch)
+    return {"pending": list(d.waiting), "legal": legal,
+            "sim": {str(q): a for q, a in d.chosen.items()}}
+
+
+def _load_decision(s: dict):
+    if s["pending"] is None:
+        return NO_DECISION
+    if s["sim"] is None:
+        return Decision((s["pending"][0], list(s["legal"])))
+    legal = s["legal"]
+    offers = {int(k): list(v) for k, v in legal.items() if k.isdigit()}
+    return Simultaneous(list(legal["order"]), offers, legal["slot"], legal["dispatch"], list(s["pending"]),
+                        {int(k): v for k, v in s["sim"].items()})
+
+
+def _load_rng(s: int) -> Rng:
+    r = Rng.__new__(Rng)
+    r.s = int(s)
+    return r
+
+
+FIELDS = (
+    Field("game"),                                      # the compiled game (a save names it)
+    Field("n", **_saved("n")),                          # the number of players
+    Field("zones", _lists, blank=GIVEN, **_saved("zones", _lists)),     # per zone, its cards
+    Field("vars", list, blank=GIVEN, **_saved("vars", list)),           # the variables' values
+    Field("cur", blank=0, **_saved("cur")),             # whose turn it is
+    Field("dir", blank=1, **_saved("dir")),             # the direction of play, 1 or -1
+    Field("skip", blank=0, **_saved("skip")),           # players to skip when the turn passes
+    Field("next_turn", blank=-1, **_saved("next_turn")),    # a seat named to play next, or -1
+    Field("stack", _lists, ("stack",),                  # the rules being run: [rule, pos, you, ...]
+          lambda v: {"stack": [list(map(_plain, f)) for f in v]},
+          lambda s: [[_unplain(x) for x in f] for f in s["stack"]], blank=GIVEN),
+    Field("rng", Rng.copy, ("rng",), lambda v: {"rng": v.s}, lambda s: _load_rng(s["rng"]),
+          blank=GIVEN),
+    Field("decision", lambda d: d.copy(), ("pending", "legal", "sim"),  # what it waits for
+          _dump_decision, _load_decision, blank=NO_DECISION),
+    Field("terminal", blank=False, **_saved("terminal")),
+    Field("outcome", **_saved("outcome")),              # how it ended ("error": a GameProblem)
+    Field("winners", blank=list, **_saved("winners")),  # (lists, replaced whole, never changed)
+    Field("ranking", blank=list, **_saved("ranking")),
+    Field("steps", blank=0, **_saved("steps")),         # steps of the budget spent
+    Field("decisions", blank=0, **_saved("decisions")),
+    Field("turns", blank=0, **_saved("turns")),
+    Field("log", lambda v: None if v is None else list(v),     # the game's log (not saved)
+          load=lambda s: None, blank=GIVEN),
+    Field("problem", **_saved("problem")),              # the GameProblem that ended it, as data
+    Field("max_steps", blank=GIVEN, **_saved("max_steps")),    # the step budget
+    Field("seat_results", keys=("seat_results",), optional=True,    # a result per seat, if any
+          dump=lambda v: {} if v is None else {"seat_results": v},
+          load=lambda s: s.get("seat_results")),
+    Field("shown", keys=("shown",), blank=list, optional=True,  # [seat, card, zone] shown to one
+          dump=lambda v: {"shown": [list(x) for x in v]} if v else {},
+          load=lambda s: [list(x) for x in s.get("shown", [])]),
+)
+_PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk")   # State.playout's, while
+#                                                                         it runs
+
+
+def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
+    """A function written from :data:`FIELDS`, as ``dataclasses`` writes ``__init__``: a clone
+    and a new game set every field, and searching players make many of both, so each field is
+    one plain assignment rather than a loop of ``setattr``.  Only the declared names (never a
+    rule file's text) are in its source."""
+    src = f"def {name}({args}):\n" + "".join(f"    {line}\n" for line in lines)
+    ns = dict(names)
+    exec(compile(src, f"<State.{name}, written from FIELDS>", "exec"), ns)
+    fn = ns[name]
+    fn.__doc__, fn.__module__, fn.__qualname__ = doc, __name__, f"State.{name}"
+    return fn
+
+
+_clone = _from_fields(
+    "clone", "self",
+    ["c = _new(self.__class__)"] +
+    [f"c.{f.name} = self.{f.name}" if f.copy is None else f"c.{f.name} = _copy_{f.name}(self.{f.name})"
+     for f in FIELDS] + ["return c"],
+    {"_new": _new, **{f"_copy_{f.name}": f.copy for f in FIELDS if f.copy is not None}},
+    """An independent copy: changing one never changes the other (each field shared or copied
+    as :data:`FIELDS` says).""")
+_blank_state = _from_fields(
+    "blank", "cls, game",
+    ["s = _new(cls)", "s.game = game", "s.n = game.n"] +
+    [f"s.{f.name} = []" if f.blank is list else f"s.{f.name} = _blank_{f.name}"
+     for f in FIELDS if f.name not in ("game", "n") and f.blank is not GIVEN] + ["return s"],
+    {"_new": _new, **{f"_blank_{f.name}": f.blank for f in FIELDS if f.blank is not list}},
+    """A state of ``game`` with every field at its blank value (lists empty, nobody to
+    decide) but those declared ``blank=GIVEN``, which its maker sets (``CompiledGame.new_game``,
+    :meth:`State.from_json`).""")
+_DUMPED = tuple((f.name, f.dump) for f in FIELDS if f.keys)
+_LOADED = tuple((f.name, f.load) for f in FIELDS if f.load is not None)
+# The keys of a save: "format", "game" (its identity) and those of the saved fields.
+SAVE_KEYS = ("format", "game") + tuple(k for f in FIELDS if not f.optional for k in f.keys)
+OPTIONAL_SAVE_KEYS = tuple(k for f in FIELDS if f.optional for k in f.keys)
+
+
+class State(Playout):
+    """One position of one game.  Create with :meth:`rulelang.compile.compiler.CompiledGame.new_game`.
+    Its fields are declared once, in :data:`FIELDS`."""
+
+    __slots__ = tuple(f.name for f in FIELDS) + _PLAYOUT_SLOTS
+
+    blank = classmethod(_blank_state)       # (cls, game) -> State
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
         """The seat (0-based) that must decide now; -1 when the game is over.  At a simultaneous
         decision this is the first seat that has not chosen yet (see :meth:`current_players`)."""
-        if self.terminal:
-            return -1
-        return self.pending[0]
+        return self.decision.seat
 
     def current_players(self) -> list[int]:
         """Every seat that must still decide at this point (several at a simultaneous one)."""
-        return [] if self.terminal else list(self.pending)
+        return list(self.decision.seats)
 
     def is_simultaneous(self) -> bool:
-        return self.sim is not None
+        return self.decision.simultaneous
 
     def legal_actions(self, player: Optional[int] = None, every_copy: bool = False) -> list[int]:
         """The legal actions of ``player`` (default: :meth:`current_player`).  Identical copies
         of a card (a game with several decks) offered by the same alternative are one action:
         the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
         and ``every_copy=True`` lists them all)."""
-        if self.sim is None and not self.terminal:       # one seat decides (the common case)
-            if player is not None and player != self.pending[0]:
+        d = self.decision
+        if d.one_seat:                                   # one seat decides (the common case)
+            if player != d.seat and player is not None:  # (most often the seat given decides)
                 return []
-            twin = self.game.card_twin
-            if twin is None or every_copy:
-                return self.legal
-            return _merge_twins(self.legal, twin, self.game.alternatives)
-        if self.terminal:
-            return []
-        p = self.pending[0] if player is None else player
-        if p not in self.pending:
-            return []
-        legal = self.legal[p]
+            if every_copy or self.game.card_twin is None:
+                return d.actions
+            return _merge_twins(d.actions, self.game.card_twin, self.game.alternatives)
+        legal = d.actions_of(d.seat if player is None else player)
         twin = self.game.card_twin
         if twin is None or every_copy:
             return legal
@@ -82,62 +212,60 @@ class State(Playout):
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
-        the next decision or the end of the game.  An illegal action raises ValueError."""
-        if self.sim is None:
-            legal = self.legal
-            if legal is None or action not in legal or (
-                    player is not None and player != self.pending[0]):
-                if self.terminal:
-                    raise ValueError("the game is over")
-                raise ValueError(f"illegal action {action}")
-            g = self.game
-            if self.log is not None:
-                self.log.append(("choice", self.pending[0], action))
-            fr = self.stack[-1]
-            slot, pc = g.entries[action >> ACTION_SHIFT]
-            if slot >= 0:
-                fr[slot] = action & VALUE_MASK
-            fr[1] = pc
-            self.decisions += 1
-            self.pending = None
-            self.legal = None
-            code = g.procs[fr[0]]
-            if code.__class__ is list:
-                g.run(self)
-                return
-            try:        # the rule's function, called here: most often it stops at the next decision
-                pc = code(self, fr, pc)
-            except GameProblem as e:
-                g.problem_stop(self, e)
-                return
-            if pc != SUSPEND:
-                g.after(self, pc)
+        the next decision or the end of the game.  An illegal action raises ValueError.
+
+        Three steps: validate (the action is one the decision offers ``player``), record (in the
+        log, when the game keeps one), resume (the rule that waits goes on)."""
+        d = self.decision                                # validate
+        if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
+            self._apply_other(d, action, player)         # simultaneous, or refused
             return
-        if self.terminal:
-            raise ValueError("the game is over")
-        g = self.game
-        p = self.pending[0] if player is None else player
-        if p not in self.pending or action not in self.legal[p]:
-            raise ValueError(f"illegal action {action} for player {p + 1}")
-        self.sim[p] = action
-        self.decisions += 1
-        pend = list(self.pending)
-        pend.remove(p)
-        self.pending = pend
-        if pend:
-            return
-        fr = self.stack[-1]
-        choices = self.sim
-        order = self.legal["order"]
+        # record
         if self.log is not None:
-            for q in order:
-                self.log.append(("choice", q, choices[q]))
-        fr[self.legal["slot"]] = tuple((q, choices[q]) for q in order)
-        fr[1] = self.legal["dispatch"]
-        self.sim = None
-        self.pending = None
-        self.legal = None
-        g.run(self)
+            self.log.append(("choice", d.seat, action))
+        self.decision = NO_DECISION
+        self.decisions += 1
+        # resume: the chosen alternative's body, with the chosen value in its slot
+        g = self.game
+        fr = self.stack[-1]
+        slot, pc = g.entries[action >> ACTION_SHIFT]
+        if slot >= 0:
+            fr[slot] = action & VALUE_MASK
+        fr[1] = pc
+        code = g.procs[fr[0]]
+        if code.__class__ is list:
+            g.run(self)
+            return
+        try:        # the rule's function, called here: most often it stops at the next decision
+            pc = code(self, fr, pc)
+        except GameProblem as e:
+            g.problem_stop(self, e)
+            return
+        if pc != SUSPEND:
+            g.after(self, pc)
+
+    def _apply_other(self, d, action: int, player: Optional[int]) -> None:
+        """:meth:`apply_action` at a simultaneous decision, or of an action it refuses."""
+        if d.one_seat:
+            raise ValueError(f"illegal action {action}")
+        if not d.simultaneous:
+            raise ValueError("the game is over")
+        p = d.seat if player is None else player
+        if p not in d.waiting or action not in d.offers[p]:               # validate
+            raise ValueError(f"illegal action {action} for player {p + 1}")
+        d.chosen[p] = action                                             # record (secretly)
+        self.decisions += 1
+        d.waiting = [q for q in d.waiting if q != p]
+        if d.waiting:
+            return
+        fr = self.stack[-1]                                              # resume: all chose
+        if self.log is not None:
+            for q in d.order:
+                self.log.append(("choice", q, d.chosen[q]))
+        fr[d.slot] = tuple((q, d.chosen[q]) for q in d.order)
+        fr[1] = d.dispatch
+        self.decision = NO_DECISION
+        self.game.run(self)
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -167,35 +295,7 @@ class State(Playout):
         w = set(self.winners)
         return [1.0 if p in w else -1.0 for p in range(self.n)]
 
-    def clone(self) -> "State":
-        """An independent copy: changing one never changes the other."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.n = self.n
-        c.zones = [z[:] for z in self.zones]
-        c.vars = self.vars[:]
-        c.cur = self.cur
-        c.dir = self.dir
-        c.skip = self.skip
-        c.next_turn = self.next_turn
-        c.stack = [f[:] for f in self.stack]
-        c.rng = self.rng.copy()
-        c.pending = self.pending
-        c.legal = self.legal if self.sim is None else dict(self.legal)
-        c.sim = None if self.sim is None else dict(self.sim)
-        c.terminal = self.terminal
-        c.outcome = self.outcome
-        c.winners = self.winners
-        c.ranking = self.ranking
-        c.steps = self.steps
-        c.decisions = self.decisions
-        c.turns = self.turns
-        c.log = None if self.log is None else list(self.log)
-        c.problem = self.problem
-        c.max_steps = self.max_steps
-        c.seat_results = self.seat_results
-        c.shown = self.shown              # never changed in place: show_card makes a new list
-        return c
+    clone = _clone                          # () -> State: an independent copy
 
     # ---- what a player sees -----------------------------------------------------------------
     def observation(self, player: int) -> dict:
@@ -294,11 +394,10 @@ class State(Playout):
                     kept.add(self.vars[i])
             for cards in self.known_cards(player).values():     # shown to them: remembered
                 kept.update(cards)
-            pending = self.pending if not self.terminal and self.pending is not None else ()
+            dec = self.decision
             alts = g.alternatives
-            if player in pending:
-                own = self.legal if self.sim is None else self.legal.get(player, ())
-                for a in own:
+            if player in dec.seats:
+                for a in dec.actions_of(player):
                     if alts[a >> ACTION_SHIFT].kind == "card":
                         kept.add(a & VALUE_MASK)
             places = [pl for pl in places if zones[pl[0]][pl[1]] not in kept]
@@ -331,19 +430,20 @@ class State(Playout):
                         a = a - v + to.get(v, v)
                     out.append(a)
                 return out
-            if pending:
-                if c.sim is None:
-                    if pending[0] != player:
-                        c.legal = follow(c.legal)
-                else:
-                    for q in c.legal.get("order", ()):
-                        if q != player and q in c.legal:
-                            c.legal[q] = follow(c.legal[q])
-        if c.sim is not None:
-            for q in list(c.sim):
+            cd = c.decision
+            if cd.one_seat:
+                if cd.seat != player:
+                    c.decision = Decision((cd.seat, follow(cd.actions)))
+            elif cd.simultaneous:
+                for q in cd.order:
+                    if q != player:
+                        cd.offers[q] = follow(cd.offers[q])
+        cd = c.decision
+        if cd.simultaneous:
+            for q in list(cd.chosen):
                 if q != player:
-                    choices = c.legal[q]
-                    c.sim[q] = choices[rng.randrange(len(choices))]
+                    choices = cd.offers[q]
+                    cd.chosen[q] = choices[rng.randrange(len(choices))]
         c.rng = Rng(rng.randrange(1 << 30) * (1 << 30) + rng.randrange(1 << 30))
         return c
 
@@ -352,23 +452,11 @@ class State(Playout):
         """Everything needed to resume this exact game, as plain JSON data, with the game's
         identity (``"game"``: its name, a digest of the rule file's text with every file it
         extends and the prelude, the option values and the number of players), which
-        :meth:`from_json` checks."""
-        legal = self.legal
-        if isinstance(legal, dict):
-            legal = {str(k): v for k, v in legal.items()}
-        return {
-            "format": SAVE_FORMAT, "game": game_identity(self.game),
-            "n": self.n, "zones": self.zones, "vars": self.vars, "cur": self.cur,
-            "dir": self.dir, "skip": self.skip, "next_turn": self.next_turn,
-            "stack": [list(map(_plain, f)) for f in self.stack],
-            "rng": self.rng.s, "pending": self.pending, "legal": legal,
-            "sim": None if self.sim is None else {str(k): v for k, v in self.sim.items()},
-            "terminal": self.terminal, "outcome": self.outcome, "winners": self.winners,
-            "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
-            "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
-            **({} if self.seat_results is None else {"seat_results": self.seat_results}),
-            **({"shown": [list(x) for x in self.shown]} if self.shown else {}),
-        }
+        :meth:`from_json` checks.  The saved fields and their form are declared in :data:`FIELDS`."""
+        out = {"format": SAVE_FORMAT, "game": game_identity(self.game)}
+        for name, dump in _DUMPED:
+            out.update(dump(getattr(self, name)))
+        return out
 
     @classmethod
     def from_json(cls, game, d: dict) -> "State":
@@ -387,30 +475,10 @@ class State(Playout):
                 raise SaveError(f"this save is of a game of {_show(n)} players; "
                                 f"{game.name} is for {lo} to {hi}")
             game = game.compiled(n)
-        _check_save(game, d)
-        s = cls.__new__(cls)
-        s.game = game
-        s.n = d["n"]
-        s.zones = [list(z) for z in d["zones"]]
-        s.vars = list(d["vars"])
-        s.cur, s.dir, s.skip, s.next_turn = d["cur"], d["dir"], d["skip"], d["next_turn"]
-        s.stack = [[_unplain(x) for x in f] for f in d["stack"]]
-        s.rng = Rng.__new__(Rng)
-        s.rng.s = int(d["rng"])
-        s.pending = d["pending"]
-        legal = d["legal"]
-        if isinstance(legal, dict):
-            legal = {(int(k) if k.isdigit() else k): v for k, v in legal.items()}
-        s.legal = legal
-        s.sim = None if d["sim"] is None else {int(k): v for k, v in d["sim"].items()}
-        s.terminal, s.outcome = d["terminal"], d["outcome"]
-        s.winners, s.ranking = d["winners"], d["ranking"]
-        s.steps, s.decisions, s.turns = d["steps"], d["decisions"], d["turns"]
-        s.problem = d["problem"]
-        s.max_steps = d["max_steps"]
-        s.seat_results = d.get("seat_results")
-        s.shown = [list(x) for x in d.get("shown", [])]
-        s.log = None
+        _check_save(game, d, SAVE_KEYS, OPTIONAL_SAVE_KEYS)
+        s = cls.blank(game)
+        for name, load in _LOADED:
+            setattr(s, name, load(d))
         return s
 
 
@@ -445,7 +513,7 @@ def _place_known(game, places, cards, known) -> list:
 def _slot_types(game) -> dict:
     """For :meth:`State.determinize`: the type that means a card, and for each rule (by its
     number in ``game.procs``) the local slots that hold a card.  Computed once per game."""
-    cached = getattr(game, "_determinize_slots", None)
+    cached = _SLOT_TYPES.get(game)
     if cached is not None:
         return cached
     model = game.model
@@ -455,9 +523,8 @@ def _slot_types(game) -> dict:
         info = model.rules.get(name) if name in model.rules else ending_ctx.get(pid)
         types = getattr(info, "slot_types", None) or {}
         frames[pid] = [s for s, t in types.items() if t == CARD]
-    cached = {"card": CARD, "frames": frames}
-    try:
-        game._determinize_slots = cached
-    except AttributeError:
-        pass
+    cached = _SLOT_TYPES[game] = {"card": CARD, "frames": frames}
     return cached
+
+
+_SLOT_TYPES: WeakKeyDictionary = WeakKeyDictionary()     # per compiled game

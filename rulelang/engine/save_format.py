@@ -41,17 +41,14 @@ def _show(x) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-_SAVE_FIELDS = ("format", "game", "n", "zones", "vars", "cur", "dir", "skip", "next_turn", "stack",
-                "rng", "pending", "legal", "sim", "terminal", "outcome", "winners", "ranking",
-                "steps", "decisions", "turns", "problem", "max_steps")
-
-
-def _check_save(g, d: dict) -> None:
-    """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``."""
-    unknown = [k for k in d if k not in _SAVE_FIELDS and k not in ("seat_results", "shown")]
+def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
+    """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``: it has
+    every one of ``keys``, and no key but those and ``optional`` (the State's declaration,
+    :data:`rulelang.engine.runtime.FIELDS`, gives both)."""
+    unknown = [k for k in d if k not in keys and k not in optional]
     if unknown:
         raise SaveError(f"this save has a field `{unknown[0]}` that no save of rulelang has")
-    missing = [k for k in _SAVE_FIELDS if k not in d]
+    missing = [k for k in keys if k not in d]
     if missing:
         raise SaveError(f"this save has no field `{missing[0]}`")
     if d["format"] != SAVE_FORMAT:

@@ -273,7 +273,7 @@ class InformationSetMCTS(MonteCarlo):
             path = [root]
             first = True
             while not st.terminal:
-                p = seat if first else st.pending[0]
+                p = seat if first else st.current_player()
                 acts = legal if first else st.legal_actions(p)
                 first = False
                 kids = node.children

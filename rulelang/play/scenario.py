@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from rulelang.engine.control import NO_DECISION
+
 
 def _zone_index(cg, key: str) -> int:
     name, _, seat = key.partition("/")
@@ -64,9 +66,7 @@ def restart_turn(st, seat: int):
     st.terminal = False
     st.outcome = None
     st.winners = []
-    st.pending = None
-    st.legal = None
-    st.sim = None
+    st.decision = NO_DECISION
     st.cur = seat
     st.stack = [[cg.root, 1, 0]]
     cg.run(st)

@@ -163,7 +163,7 @@ def _play_one_api(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
                         "add an alternative that is always allowed, such as `pass:`")
             st.apply_action(rnd.choice(legal), p)
             decisions += 1
-            if st.is_terminal() or st.sim is None and p != players[-1]:
+            if st.is_terminal() or not st.is_simultaneous() and p != players[-1]:
                 break
         if st.problem is None:
             now = sum(len(z) for z in st.zones)

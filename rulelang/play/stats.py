@@ -95,12 +95,12 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
                         ag.observe(View(st, ag.seat))
 
     while not st.terminal:
-        if st.sim is None:
-            step(st.pending[0])
+        if not st.is_simultaneous():
+            step(st.current_player())
         else:
             for p in list(st.current_players()):
                 step(p)
-                if st.terminal or st.sim is None:
+                if st.terminal or not st.is_simultaneous():
                     break
     problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
     return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,

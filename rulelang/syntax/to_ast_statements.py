@@ -12,12 +12,20 @@ from rulelang.syntax.to_ast_base import _tspan, _unquote
 @v_args(meta=True)
 class StatementsToAst(Transformer):
     """Mixed into :class:`rulelang.syntax.parser.ToAst`, which gives ``self.file`` and
-    ``self.sp(meta)`` (the span of a node).  Each method builds the node of one grammar rule."""
+    ``self.sp(meta)`` (the span of a node).  Each method builds the node of one grammar rule; a
+    statement whose node takes the rule's values as they come needs none (``__default__``)."""
+
+    def __default__(self, data, children, meta):
+        """A statement rule with no method here (``shuffle_stmt``, ``reveal_stmt``) builds the
+        node of the same name (``A.Shuffle``, ``A.Reveal``: the words of the rule's name, each
+        capitalised, ``_stmt`` left out) from the rule's values in order and its span."""
+        if data.endswith("_stmt"):
+            node = getattr(A, "".join(w.capitalize() for w in data[:-len("_stmt")].split("_")), None)
+            if isinstance(node, type) and issubclass(node, A.Stmt):
+                return node(*children, self.sp(meta))
+        return super().__default__(data, children, meta)
 
     # ---- statements --------------------------------------------------------------------------
-    def shuffle_stmt(self, meta, c):
-        return A.Shuffle(c[0], self.sp(meta))
-
     def deal_all(self, meta, c):
         return "all"
 
@@ -92,9 +100,6 @@ class StatementsToAst(Transformer):
     def end_low(self, meta, c): return A.EndGame("lowest", None, self.sp(meta))
     def end_where(self, meta, c): return A.EndGame("where", None, self.sp(meta), c[0], c[1])
 
-    def next_turn_stmt(self, meta, c):
-        return A.NextTurn(c[0], self.sp(meta))
-
     def call_args(self, meta, c):
         return tuple(x for x in c if x is not None)
 
@@ -110,9 +115,6 @@ class StatementsToAst(Transformer):
 
     def cards_in(self, meta, c):
         return A.CardsIn(c[0], self.sp(meta))
-
-    def reveal_stmt(self, meta, c):
-        return A.Reveal(c[0], self.sp(meta))
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
