@@ -463,7 +463,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
         mark = [0]
 
         logged = [0]
-        zones = [z[:] for z in cg._start_zones]     # the zones as the log has made them
+        zones = [z[:] for z in st.game._start_zones]     # the zones as the log has made them
 
         def after2(before):
             after(before)
@@ -501,7 +501,9 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
             assert not re.search(CARD_WORD.format(re.escape(names[c])), text), \
                 f"{path}: seat 1 was shown {names[c]}, a card it may not see, in:\n{text}"
             checked += 1
-    assert checked
+    # (in Speed Attack!, one decision, every card is turned up at some moment of the game:
+    # nothing is left unseen to check)
+    assert checked or len(chunks) == 1 and not any(len(seen) < len(names) for _ in chunks)
 
 
 # ---- the blind pick of issue 11 ---------------------------------------------------------------
