@@ -175,7 +175,11 @@ class StatementGen:
         return True
 
     def t_Say(self, st, lines, ind):
-        """Words are made only for a game that keeps a log: otherwise not even a call."""
+        """Words are made only for a game that keeps a log: otherwise not even a call; in a
+        playout variant (which never logs), not even the question."""
+        if not self.logged:
+            lines.append(f"{ind}pass")
+            return True
         lines.append(f"{ind}if g.log is not None:")
         self.embed(st, lines, ind + "    ")
         return True
