@@ -190,7 +190,7 @@ class StatementGen:
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
             return self._move_all(st, kind, lines, ind)
-        if kind not in ("top", "card"):
+        if kind not in ("top", "card", "bottom", "random"):
             return False
         s = self.x.fresh()
         lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
@@ -200,6 +200,15 @@ class StatementGen:
             from rulelang.engine.events import log_move
             self.x.ns["_logmv"] = log_move
             log = "if g.log is not None: _logmv(g, {}, None, ({},), %d)" % int(bool(st.to_bottom))
+        if kind in ("bottom", "random"):        # one card, as the closure move_one takes it
+            c = self.x.fresh()
+            take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
+            lines.append(f"{ind}if {s}:")
+            lines.append(f"{ind}    {c} = {s}.{take}")
+            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(c)}")
+            if log:
+                lines.append(f"{ind}    {log.format(s, c)}")
+            return True
         if kind == "top":
             lines.append(f"{ind}if {s}:")
             if not log:
