@@ -112,3 +112,44 @@ def test_a_viewer_is_told_only_cards_it_sees(path):
                                                   or card_visible_to(cg, zones, c, viewer))
                 elif e[0] == "shuffle":
                     assert t == ("shuffle", e[1])
+
+
+ORDER = '''game "Order"
+players 3
+deck standard, into stock
+zone stock: shared, face down
+zone pile: shared, face up
+var played = 0
+setup:
+    shuffle stock
+turn:
+    add 1 to played
+    move top card from stock to pile
+    say "turns up", top of pile
+    if played is 1:
+        reverse direction
+        say "reverses"
+    if played is 3:
+        skip next player
+    if played >= 6:
+        end game with winner you
+'''
+
+
+def test_run_tells_each_effect_where_it_happens(tmp_path, capsys, monkeypatch):
+    """A move before the say that follows it, a reversal where the rule makes it (then the say
+    after it), a skipped player where the turn passes on."""
+    from rulelang.cli.commands import main
+    path = tmp_path / "order.cardrules"
+    path.write_text(ORDER, encoding="utf-8")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["run", str(path), "--seed", "1"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    moved = [i for i, ln in enumerate(lines) if "from Stock to Pile" in ln]
+    turned = [i for i, ln in enumerate(lines) if "turns up" in ln]
+    assert len(moved) == len(turned) == 6 and all(m + 1 == t for m, t in zip(moved, turned))
+    rev = [i for i, ln in enumerate(lines) if ln.endswith("the order of play is reversed")]
+    said = [i for i, ln in enumerate(lines) if ln.endswith("Player 1 reverses")]
+    assert len(rev) == 1 and said == [rev[0] + 1]
+    assert sum(ln.endswith("loses a turn (skipped)") for ln in lines) == 1
