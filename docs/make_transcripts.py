@@ -47,11 +47,12 @@ attack": shared, face up, shown when not empty`); the pack and the pile of trans
 bookkeeping (`not shown`). Each Defense Pile carries its owner's Defense, the value of its top
 card (`show "Defense" with defense_pile: defense(you)`). The Jack, the Queen and the King
 act through the transfers told with `·`.''')
-b, _ = block(cmd, [(0, a + 16), (t3, t5 + 4)])
+b, _ = block(cmd, [(0, a + 16), (t3, t5 + 6)])
 para(b)
 para('''Player 1 blocks Player 3's 8♦: the 8♦ still lands on the Damage Pile, with nothing transferred.
-A King transfers the whole Damage Pile; an Attack Pile that has run out is turned over from the
-Damage Pile at the start of the turn, and the pile's 76 cards are told as such:''')
+A King transfers the whole Damage Pile; when the draw at the start of the turn empties the Attack
+Pile, the Damage Pile is turned over into it at once, and the lines tell it in that order (the
+draw, then the pile's 76 cards):''')
 b, _ = block(cmd, [(t37, t37 + 2)])
 para(b)
 # Follow the leader

@@ -25,6 +25,7 @@ import time
 import pytest
 
 from gameprops import random_playout
+from rulelang.engine.events import apply_event
 from rulelang.cli import play as play_command
 from rulelang.kinds import CARD
 from rulelang.cli.commands import main
@@ -462,13 +463,17 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
         mark = [0]
 
         logged = [0]
+        zones = [z[:] for z in st.game._start_zones]     # the zones as the log has made them
 
         def after2(before):
             after(before)
             text = out.getvalue()
-            # the table at the start of each turn since the last move (the narration tells the
-            # moves turn by turn: a card on top of a pile then is one the seat saw)
-            between = [e[4] for e in st.log[logged[0]:] if e[0] == "turn"]
+            # the table after each event since the last move (the narration tells the moves in
+            # order: a card on top of a pile between two moves is one the seat saw)
+            between = []
+            for e in st.log[logged[0]:]:
+                apply_event(zones, e)
+                between.append([z[:] for z in zones])
             logged[0] = len(st.log)
             chunks.append((st, text[mark[0]:], [before] + between, [z[:] for z in st.zones],
                            _public_cards(st), {e[2] for e in st.log if e[0] == "reveal"}))
@@ -496,7 +501,9 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
             assert not re.search(CARD_WORD.format(re.escape(names[c])), text), \
                 f"{path}: seat 1 was shown {names[c]}, a card it may not see, in:\n{text}"
             checked += 1
-    assert checked
+    # (in Speed Attack!, one decision, every card is turned up at some moment of the game:
+    # nothing is left unseen to check)
+    assert checked or len(chunks) == 1 and not any(len(seen) < len(names) for _ in chunks)
 
 
 # ---- the blind pick of issue 11 ---------------------------------------------------------------

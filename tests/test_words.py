@@ -331,7 +331,8 @@ def test_transcripts_doc_is_what_rulelang_prints(command, body, capsys, monkeypa
 
 
 def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
-    from rulelang.cli.narration import moves_lines
+    from rulelang.cli.narration import move_line
+    from rulelang.engine.events import seen_event
     path = tmp_path / "shown.cardrules"
     path.write_text(SHOWN, encoding="utf-8")
     cg = load(str(path)).compiled(2)
@@ -339,22 +340,18 @@ def test_moves_are_told_as_the_viewer_sees_them(tmp_path):
     st = cg.new_game(seed=1)
     zi = {(name, owner): i for i, (name, owner, _v, _s) in enumerate(cg.zone_info)}
     draw, hand0 = zi[("draw_pile", -1)], zi[("hand", 0)]
-    before = [z[:] for z in st.zones]
-    after = [z[:] for z in st.zones]
-    card = after[draw].pop()
-    after[hand0].insert(0, card)                      # under the cards already in the hand
+    zones = [z[:] for z in st.zones]
+    card = zones[draw][-1]
+    n = len(zones[draw])
     name = words.card(cg.card_names[card])
-    spectator = [t.plain for t in moves_lines(words, before, after, None)]
-    assert spectator == [f"  · {name} from Draw Pile to the bottom of Hand of Player 1"]
-    other = [t.plain for t in moves_lines(words, before, after, 1)]
-    assert other == ["  · a card from Draw Pile to the bottom of Hand of Player 1"]
-    owner = [t.plain for t in moves_lines(words, before, after, 0)]
-    assert owner == [f"  · {name} from Draw Pile to the bottom of your Hand"]
-    after[hand0].remove(card)
-    after[hand0].append(card)                         # on top
-    assert [t.plain for t in moves_lines(words, before, after, None)] == \
-        [f"  · {name} from Draw Pile to Hand of Player 1"]
-    assert moves_lines(words, before, after, None, told={card}) == []
+
+    def told(bottom, viewer):
+        e = ("move", draw, hand0, (card,), bottom)   # under the cards already in the hand
+        return move_line(words, seen_event(cg, zones, e, viewer), n, n - 1, viewer).plain
+    assert told(True, None) == f"  · {name} from Draw Pile to the bottom of Hand of Player 1"
+    assert told(True, 1) == "  · a card from Draw Pile to the bottom of Hand of Player 1"
+    assert told(True, 0) == f"  · {name} from Draw Pile to the bottom of your Hand"
+    assert told(False, None) == f"  · {name} from Draw Pile to Hand of Player 1"
 
 
 # ---- who reveals a card ------------------------------------------------------------------------

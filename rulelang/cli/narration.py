@@ -15,6 +15,7 @@ from rich.text import Text
 
 from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, card_visible_to,
                                 plural_words, reveal_text, seat_text, with_turn)
+from rulelang.engine.events import apply_event, seen_event, sees
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -22,16 +23,8 @@ from rulelang.termsafe import safe
 # ---------------------------------------------------------------------------------------------
 
 def _sees(cg, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
-    """Whether the viewer (a seat, or None for the spectator of ``run``, who sees every hand but
-    no face-down pile) may see the card at ``pos`` of zone ``zi`` (of ``size`` cards)."""
-    _name, owner, vis, _sh = cg.zone_info[zi]
-    if vis == "everyone":
-        return True
-    if vis == "owner":
-        return viewer is None or owner == viewer
-    if vis == "top":
-        return pos == size - 1
-    return False
+    """Whether the viewer sees the card at ``pos`` of zone ``zi`` (rulelang/engine/events.py)."""
+    return sees(cg, zi, pos, size, viewer)
 
 
 def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 20) -> list:
@@ -201,72 +194,60 @@ def _same_words(said: str, chosen: str) -> bool:
         chosen.strip().lower()
 
 
-def moves_lines(words, before: list, after: list, viewer: Optional[int], told=()) -> list:
-    """What moved between two snapshots of the zones, as the viewer may see it: one line per
-    (from, to) pair of zones, the cards named where the viewer sees them (in either place), else
-    counted ("a card", "3 cards").  Cards in ``told`` (named by a choice just made) and moves
-    inside a bookkeeping zone are not told again."""
+def move_line(words, seen, before_src: int, after_src: int, viewer: Optional[int]):
+    """One line for a move as the viewer sees it (``seen``: the move event of
+    rulelang/engine/events.py as :func:`~rulelang.engine.events.seen_event` gives it, -1 for
+    each card the viewer does not see), or None when it is not told (within one zone, or
+    between bookkeeping zones).  ``before_src``, ``after_src``: the size of the zone the cards
+    left, before and after (``all 5 cards`` when they were all of it)."""
     cg = words.cg
-    where_before = {}
-    for zi, cards in enumerate(before):
-        size = len(cards)
-        for i, c in enumerate(cards):
-            where_before[c] = (zi, _sees(cg, zi, i, size, viewer))
-    groups = {}
-    order = []
-    for zi, cards in enumerate(after):
-        size = len(cards)
-        for i, c in enumerate(cards):
-            b = where_before.get(c)
-            if b is None or b[0] == zi:
-                continue
-            key = (b[0], zi)
-            if key not in groups:
-                groups[key] = []
-                order.append(key)
-            groups[key].append((c, b[1] or _sees(cg, zi, i, size, viewer), i))
-    lines = []
-    for src, dst in order:
-        moved = [(c, seen) for c, seen, _i in groups[(src, dst)] if c not in told]
-        if not moved:
-            continue
-        # under the pile: every card moved lies below every card that was there already
-        stayed = [i for i, c in enumerate(after[dst]) if where_before.get(c, (None,))[0] == dst]
-        under = bool(stayed) and max(i for _c, _s, i in groups[(src, dst)]) < min(stayed)
-        sname, dname = cg.zone_info[src][0], cg.zone_info[dst][0]
-        s_shown, d_shown = words.shown(sname) != "no", words.shown(dname) != "no"
-        if not s_shown and not d_shown:
-            continue
-        k = len(moved)
-        if all(seen for _c, seen in moved) and k <= 8:
-            what = Text()
-            names = [words.card(cg.card_names[c]) for c, _s in moved]
-            sep = ", " if any(" " in nm for nm in names) else " "
-            for i, nm in enumerate(names):
-                if i:
-                    what.append(sep)
-                what.append_text(card_text(nm))
-        else:
-            what = Text("a card" if k == 1 else f"{k} cards")
-            if k > 1 and not after[src] and len(before[src]) == k:
-                what = Text(f"all {k} cards")
-        t = Text("  · ", style="dim")
-        t.append_text(what)
-        if s_shown:
-            t.append(" from " + safe(words.zone_of(src, viewer)))
-        if d_shown:
-            t.append((" to the bottom of " if under else " to ") + safe(words.zone_of(dst, viewer)))
-        else:
-            t.append(" put aside")
-        lines.append(t)
-    return lines
+    _k, src, dst, cards, bottom = seen
+    if src == dst or not cards:
+        return None
+    sname, dname = cg.zone_info[src][0], cg.zone_info[dst][0]
+    s_shown, d_shown = words.shown(sname) != "no", words.shown(dname) != "no"
+    if not s_shown and not d_shown:
+        return None
+    k = len(cards)
+    if all(c >= 0 for c in cards) and k <= 8:
+        what = Text()
+        names = [words.card(cg.card_names[c]) for c in cards]
+        sep = ", " if any(" " in nm for nm in names) else " "
+        for i, nm in enumerate(names):
+            if i:
+                what.append(sep)
+            what.append_text(card_text(nm))
+    else:
+        what = Text("a card" if k == 1 else f"{k} cards")
+        if k > 1 and not after_src and before_src == k:
+            what = Text(f"all {k} cards")
+    t = Text("  · ", style="dim")
+    t.append_text(what)
+    if s_shown:
+        t.append(" from " + safe(words.zone_of(src, viewer)))
+    if d_shown:
+        t.append((" to the bottom of " if bottom else " to ") + safe(words.zone_of(dst, viewer)))
+    else:
+        t.append(" put aside")
+    return t
+
+
+def _holder_zone(zones, c) -> int:
+    """The zone that holds card ``c`` now."""
+    for zi, z in enumerate(zones):
+        if c in z:
+            return zi
+    return 0
 
 
 class Narrator:
     """Tells a logged game (``new_game(log=True)``) to one viewer: the spectator of ``run``
     (``viewer`` None) or the seat of ``play``.  :meth:`lines` turns the log entries since the last
-    call into lines, each turn numbered in the margin (turns without a decision too), with what
-    the rules did between them: cards moved, piles turned over, skips, reversals, shuffles."""
+    call into lines, each turn numbered in the margin (turns without a decision too), in the
+    order they happened: the choices, what the rules say and reveal, and what the runtime
+    recorded the rules doing (rulelang/engine/events.py: cards moved, shuffles, reversals), each
+    as this viewer sees it; skips and a turn given to another player are told where the turn
+    passes on.  The narrator keeps the zones as the log has made them so far (``zones``)."""
 
     def __init__(self, words, st, viewer: Optional[int] = None, resumed: bool = False):
         self.words = words
@@ -276,19 +257,24 @@ class Narrator:
         self.turn = 1               # the number of the turn being played
         self.numbered = 0           # the last turn number printed in the margin
         self.preamble = []          # what setup said, when the story starts after setup
+        self.aside = {}             # cards put in bookkeeping zones, not told yet
         self.cur = st.cur
         self.dir = st.dir
         start = words.cg.start_zones()      # where the deck lay before setup
         if resumed:                 # a saved game goes on: the story starts where it stands
             start = st.zones
+        if resumed:
             self.turn = st.turns + 1
-        self.zones = [z[:] for z in (start if start is not None else st.zones)]
-        for i, e in enumerate(st.log or ()):     # the table after setup: the story starts there
+        self.zones = [z[:] for z in start]
+        log = st.log or ()
+        for i, e in enumerate(log):     # the table after setup: the story starts there
             if e[0] == "turn" and e[1] == 0:
                 self.seen = i + 1
-                self.cur, self.dir, self.zones = e[2], e[3], e[4]
-                # what setup said is still told (what it moved is the table after setup)
-                self.preamble = [x for x in st.log[:i] if x[0] in ("say", "reveal")]
+                self.cur, self.dir = e[2], e[3]
+                for x in log[:i]:       # what setup did is the table after setup
+                    apply_event(self.zones, x)
+                # what setup said is still told
+                self.preamble = [x for x in log[:i] if x[0] in ("say", "reveal")]
                 break
 
     def _out(self, out: list, line: Text):
@@ -321,16 +307,58 @@ class Narrator:
         entries = log[self.seen:]
         self.seen = len(log)
         revealed = {(e[1], e[2]) for e in entries if e[0] == "reveal"}
-        told = set()
+        told = set()                # cards the choice just made named: their move is not told
         last_choice = None
+        group = None                # moves one after another between the same two zones
+
+        aside = self.aside          # card -> (zone, seen there) of cards in bookkeeping zones
+
+        def flush():
+            nonlocal group
+            if group is not None:
+                (src, dst, bottom), cards, before_src = group
+                t = move_line(w, ("move", src, dst, tuple(cards), bottom), before_src,
+                              len(self.zones[src]) if before_src >= 0 else -1, viewer)
+                if t is not None:
+                    self._out(out, t)
+                group = None
+
         for e in entries:
             kind = e[0]
+            if kind == "move":
+                seen = seen_event(cg, self.zones, e, viewer)
+                _m, src, dst, cards, bottom = e
+                s_shown = w.shown(cg.zone_info[src][0]) != "no"
+                d_shown = w.shown(cg.zone_info[dst][0]) != "no"
+                before_src = len(self.zones[src])
+                apply_event(self.zones, e)
+                for c, shown in zip(cards, seen[3]):
+                    if c in told:               # the choice named it: `play 7♥` is its move
+                        told.discard(c)
+                        continue
+                    if not d_shown:             # put aside in a bookkeeping zone: told when
+                        if s_shown:             # it comes out, from where it came from
+                            aside[c] = (src, shown)
+                        continue
+                    key, size = (src, dst, bottom), before_src
+                    if not s_shown and c in aside:
+                        origin, was = aside.pop(c)
+                        key, size = (origin, dst, bottom), -1
+                        if was >= 0:
+                            shown = c
+                    if group is not None and group[0] != key:
+                        flush()
+                    if group is None:
+                        group = (key, [], size)
+                    group[1].append(shown)
+                continue
+            flush()
             if kind == "choice":
                 seat, action = e[1], e[2]
                 hide = self._hidden_choice(seat, action, st.zones, revealed)
                 text = w.action(action, viewer, hide_card=hide)
                 c = card_of_action(cg, action)
-                if c is not None:
+                if c is not None and not hide:     # (several choices at once: each)
                     told.add(c)
                 last_choice = (seat, text)
                 t = Text("  ")
@@ -351,27 +379,24 @@ class Narrator:
             elif kind == "reveal":
                 self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
             elif kind == "shuffle":
-                name = cg.zone_info[e[1]][0]
-                for t in moves_lines(w, self.zones, e[2], viewer, told):
-                    self._out(out, t)
-                self.zones = e[2]
-                if w.shown(name) != "no":
+                apply_event(self.zones, e)
+                if w.shown(cg.zone_info[e[1]][0]) != "no":
                     self._out(out, Text("  · " + safe(w.zone_of(e[1], viewer)) + " is shuffled",
                                         style="dim"))
+            elif kind == "reverse":
+                self.dir = -self.dir
+                self._out(out, Text("  · the order of play is reversed", style="dim"))
             elif kind == "turn":
-                _k, played, cur, direction, zones = e
-                for t in moves_lines(w, self.zones, zones, viewer, told):
-                    self._out(out, t)
+                _k, played, cur, direction = e
                 told = set()
                 last_choice = None
-                self.zones = zones
                 if self.numbered != self.turn:     # a turn in which nothing was told
                     t = Text("  ")
                     t.append_text(seat_text(self.cur, viewer))
                     t.append(": nothing to do", style="dim")
                     self._out(out, t)
                 n = cg.n
-                if direction != self.dir:
+                if direction != self.dir:          # (every reversal is told where it happens)
                     self._out(out, Text("  · the order of play is reversed", style="dim"))
                 expected = (self.cur + direction) % n
                 if cur != expected and n > 1:
@@ -386,9 +411,14 @@ class Narrator:
                     self._out(out, t)
                 self.cur, self.dir = cur, direction
                 self.turn = played + 1
-        for t in moves_lines(w, self.zones, st.zones, viewer, told):
-            self._out(out, t)
-        self.zones = [z[:] for z in st.zones]
+        flush()
+        if aside and st.terminal:   # cards left in a bookkeeping zone at the end: put aside
+            for c, (src, was) in aside.items():
+                t = move_line(w, ("move", src, _holder_zone(self.zones, c), (c if was >= 0 else -1,),
+                                  False), -1, -1, viewer)
+                if t is not None:
+                    self._out(out, t)
+            aside.clear()
         return out
 
     def turns_told(self) -> int:

@@ -17,6 +17,7 @@ from rulelang.engine.players import show_card
 from rulelang.engine.players import holder, leave_game, out_ranking, seats_in
 from rulelang.compile.closures import Builder
 from rulelang.compile.words import log_shuffle
+from rulelang.engine.events import log_move, log_reverse
 
 
 class ClosureStatements:
@@ -89,12 +90,18 @@ class ClosureStatements:
                         r = s[:-total - 1:-1]
                         for i, d in enumerate(dest):
                             d.extend(r[i::n])
+                        if g.log is not None:       # a move per player (engine/events.py)
+                            for i, d in enumerate(dest):
+                                log_move(g, s, d, r[i::n], False)
                         del s[-total:]
                     return nxt
                 if count is None:
                     i = 0
                     while s:
-                        zones[base + order[i % n]].append(s.pop())
+                        c = s.pop()
+                        zones[base + order[i % n]].append(c)
+                        if g.log is not None:
+                            log_move(g, s, zones[base + order[i % n]], (c,), False)
                         i += 1
                     return nxt
                 k = count(g, fr)
@@ -102,7 +109,10 @@ class ClosureStatements:
                     for p in order:
                         if not s:
                             return nxt
-                        zones[base + p].append(s.pop())
+                        c = s.pop()
+                        zones[base + p].append(c)
+                        if g.log is not None:
+                            log_move(g, s, zones[base + p], (c,), False)
                 return nxt
             return deal
         b.emit(make)
@@ -117,20 +127,26 @@ class ClosureStatements:
         span = st.span
         names = self.card_names
 
-        def put_many(g, d, cards):
+        def put_many(g, d, cards, s):
             if turned:
                 cards.reverse()
             if bottom:
                 d[:0] = cards
             else:
                 d.extend(cards)
+            if g.log is not None:   # the move in a logged game's log (engine/events.py)
+                log_move(g, s, d, cards, bottom)
 
         if kind == "top" and not bottom:
             def make(nxt):
                 def move_top(g, fr):
                     s = g.zones[src(g, fr)]
                     if s:
-                        g.zones[dst(g, fr)].append(s.pop())
+                        c = s.pop()
+                        d = g.zones[dst(g, fr)]
+                        d.append(c)
+                        if g.log is not None:
+                            log_move(g, s, d, (c,), False)
                     return nxt
                 return move_top
         elif kind in ("top", "bottom", "random"):
@@ -150,6 +166,8 @@ class ClosureStatements:
                         d.insert(0, c)
                     else:
                         d.append(c)
+                    if g.log is not None:
+                        log_move(g, s, d, (c,), bottom)
                     return nxt
                 return move_one
         elif kind == "card":
@@ -169,6 +187,8 @@ class ClosureStatements:
                         d.insert(0, c)
                     else:
                         d.append(c)
+                    if g.log is not None:
+                        log_move(g, s, d, (c,), bottom)
                     return nxt
                 return move_card
         elif kind == "count":
@@ -184,7 +204,7 @@ class ClosureStatements:
                     taken = s[-k:]
                     del s[-k:]
                     taken.reverse()      # one at a time from the top: the first taken is lowest
-                    put_many(g, d, taken)
+                    put_many(g, d, taken, s)
                     return nxt
                 return move_n
         elif kind in ("all", "all_but_top"):
@@ -200,7 +220,7 @@ class ClosureStatements:
                     else:
                         cards = s[:-1]
                         del s[:-1]
-                    put_many(g, d, cards)
+                    put_many(g, d, cards, s)
                     return nxt
                 return move_all
         elif kind in ("count_where", "upto_where", "and_above"):
@@ -218,7 +238,7 @@ class ClosureStatements:
                         fr[ci] = c
                         (cards if cond(g, fr) else keep).append(c)
                     s[:] = keep
-                    put_many(g, d, cards)
+                    put_many(g, d, cards, s)
                     return nxt
                 return move_where
         b.emit(make)
@@ -246,7 +266,7 @@ class ClosureStatements:
                     i = s.index(c)
                     cards = s[i:]
                     del s[i:]
-                    put_many(g, g.zones[dst(g, fr)], cards)
+                    put_many(g, g.zones[dst(g, fr)], cards, s)
                     return nxt
                 return move_block
             return make
@@ -273,7 +293,7 @@ class ClosureStatements:
                 cards = [s[i] for i in picked]
                 for i in picked:                   # from the top down: the places stay right
                     del s[i]
-                put_many(g, g.zones[dst(g, fr)], cards)
+                put_many(g, g.zones[dst(g, fr)], cards, s)
                 return nxt
             return move_counted
         return make
@@ -380,6 +400,8 @@ class ClosureStatements:
             def make(nxt):
                 def reverse(g, fr):
                     g.dir = -g.dir
+                    if g.log is not None:
+                        log_reverse(g)
                     return nxt
                 return reverse
             b.emit(make)

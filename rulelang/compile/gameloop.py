@@ -11,7 +11,7 @@ from rulelang.syntax import ast as A
 from rulelang.engine.rng import Rng
 from rulelang.compile.gensource import Unsupported
 from rulelang.limits import WORK_UNIT
-from rulelang.compile.rulegen import RuleGen
+from rulelang.compile.rulegen import RuleGen, inline_body
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
 from rulelang.engine.runtime import State
 from rulelang.engine.players import out_ranking, seat_after, seat_in
@@ -339,8 +339,23 @@ class GameLoop:
         direct = self.direct_rules
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
+        # The rules that never decide have variants too, and the bodies copied where they are
+        # called: a playout records no move (rulelang/engine/events.py), so not even the
+        # question whether to record one is asked.
+        ib = {}
         for pid, body in bodies:
-            if pid in direct or pid not in self.proc_blocks:   # never decides, or closures
+            if pid in getattr(self, "inline_bodies", {}):
+                try:
+                    rg = RuleGen(self, playout=True)
+                    rg.compile_rule(body, pid)
+                    lines = inline_body(rg.src)
+                except Unsupported:
+                    lines = None
+                if lines is not None:
+                    ib[pid] = lines
+        self.inline_bodies_playout = ib
+        for pid, body in bodies:
+            if pid not in self.proc_blocks:      # closures
                 continue
             try:
                 rg = RuleGen(self, direct, playout=True)

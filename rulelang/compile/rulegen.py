@@ -109,7 +109,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
         cur = self.new_block()
-        cur = self.stmts(body, cur, "            ")
+        self.s.logged = not self.playout        # a playout never logs: no move is recorded
+        try:
+            cur = self.stmts(body, cur, "            ")
+        finally:
+            self.s.logged = True
         if next_turn is None:
             self.close(cur, f"return {RETURN}", "            ")
         else:
@@ -254,7 +258,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        body = getattr(cg, "inline_bodies", {}).get(pid)
+        body = getattr(cg, "inline_bodies_playout" if self.playout else "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals, read only `you`: copied in place
             if not self._is_slot(st.for_player):
                 y = self.x.fresh()
@@ -263,7 +267,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             lines.extend(ind + re.sub(r"\bfr\[2\]", you, l) for l in body)
             return
         rc = self.x.fresh()
-        lines.append(f"{ind}{rc} = _procs[{int(pid)}](g, [{frame}], 0)")
+        procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
+        lines.append(f"{ind}{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
         lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
 
     def _is_slot(self, e):

@@ -53,6 +53,9 @@ class StatementGen:
         self.cg = cg
         self.x = exprs
         self.refs = cg.refs
+        # Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
+        # events.py): not in the playout variants (RuleGen(playout=True)), which never log.
+        self.logged = True
 
     def is_simple(self, st) -> bool:
         if isinstance(st, A.Simple):
@@ -101,15 +104,20 @@ class StatementGen:
             lines.append(f"{ind}g.skip += 1")
         elif st.word == "reverse":
             lines.append(f"{ind}g.dir = -g.dir")
+            if self.logged:
+                from rulelang.engine.events import log_reverse
+                self.x.ns["_logrev"] = log_reverse
+                lines.append(f"{ind}if g.log is not None: _logrev(g)")
         else:
             lines.append(f"{ind}pass")
         return True
 
     def t_Shuffle(self, st, lines, ind):
         lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
-        from rulelang.compile.words import log_shuffle
-        self.x.ns["_logshuffle"] = log_shuffle
-        lines.append(f"{ind}_logshuffle(g, {self.e(st.zone)})")
+        if self.logged:
+            from rulelang.compile.words import log_shuffle
+            self.x.ns["_logshuffle"] = log_shuffle
+            lines.append(f"{ind}if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
         return True
 
     def t_Show(self, st, lines, ind):
@@ -167,7 +175,11 @@ class StatementGen:
         return True
 
     def t_Say(self, st, lines, ind):
-        """Words are made only for a game that keeps a log: otherwise not even a call."""
+        """Words are made only for a game that keeps a log: otherwise not even a call; in a
+        playout variant (which never logs), not even the question."""
+        if not self.logged:
+            lines.append(f"{ind}pass")
+            return True
         lines.append(f"{ind}if g.log is not None:")
         self.embed(st, lines, ind + "    ")
         return True
@@ -178,14 +190,34 @@ class StatementGen:
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
             return self._move_all(st, kind, lines, ind)
-        if kind not in ("top", "card"):
+        if kind not in ("top", "card", "bottom", "random"):
             return False
         s = self.x.fresh()
         lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
         put = "insert(0, {})" if st.to_bottom else "append({})"
+        log = ""
+        if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
+            from rulelang.engine.events import log_move
+            self.x.ns["_logmv"] = log_move
+            log = "if g.log is not None: _logmv(g, {}, None, ({},), %d)" % int(bool(st.to_bottom))
+        if kind in ("bottom", "random"):        # one card, as the closure move_one takes it
+            c = self.x.fresh()
+            take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
+            lines.append(f"{ind}if {s}:")
+            lines.append(f"{ind}    {c} = {s}.{take}")
+            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(c)}")
+            if log:
+                lines.append(f"{ind}    {log.format(s, c)}")
+            return True
         if kind == "top":
             lines.append(f"{ind}if {s}:")
-            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(s + '.pop()')}")
+            if not log:
+                lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(s + '.pop()')}")
+                return True
+            c = self.x.fresh()
+            lines.append(f"{ind}    {c} = {s}.pop()")
+            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(c)}")
+            lines.append(f"{ind}    {log.format(s, c)}")
             return True
         c = self.x.fresh()
         missing = self.x.const(self._missing(st))
@@ -195,6 +227,8 @@ class StatementGen:
         lines.append(f"{ind}else:")
         lines.append(f"{ind}    {missing}(g, {c}, {self.e(st.source)})")
         lines.append(f"{ind}g.zones[{self.e(st.dest)}].{put.format(c)}")
+        if log:
+            lines.append(f"{ind}{log.format(s, c)}")
         return True
 
     def _move_all(self, st, kind, lines, ind):
@@ -207,6 +241,11 @@ class StatementGen:
         part = {("all", False): "[:]", ("all", True): "[::-1]",
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
             kind, bool(st.turned_over)]
+        if self.logged:       # recorded before the cards go: the cards as they will lie in d
+            from rulelang.engine.events import log_move
+            self.x.ns["_logmv"] = log_move
+            lines.append(f"{ind}    if g.log is not None: _logmv(g, {s}, {d}, {s}{part}, "
+                         f"{int(bool(st.to_bottom))})")
         if st.to_bottom:
             lines.append(f"{ind}    {d}[:0] = {s}{part}")
         else:

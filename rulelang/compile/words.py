@@ -1,6 +1,7 @@
 """The words of a game: values told in words (a card's name, ``player 2``, a zone), an action in
 words, the variables in words, and the entries of a game's log (``new_game(log=True)``) that the
-compiled code and the generated code write (``log_turn``, ``log_shuffle``).
+compiled code and the generated code write (``log_turn``, ``log_shuffle``; the moves:
+:func:`rulelang.engine.events.log_move`).
 """
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 def log_turn(g):
     """For the words of a game (``new_game(log=True)``): a turn is over and the next one begins;
-    ``("turn", turns played, whose turn now, direction, the zones now)``."""
-    g.log.append(("turn", g.turns, g.cur, g.dir, [z[:] for z in g.zones]))
+    ``("turn", turns played, whose turn now, direction)`` (rulelang/engine/events.py)."""
+    g.log.append(("turn", g.turns, g.cur, g.dir))
 
 
 def log_shuffle(g, zi):
-    """``("shuffle", zone, the zones now)``: the words tell the moves before it first."""
+    """``("shuffle", zone, its cards now)``, in a logged game (rulelang/engine/events.py)."""
     if g.log is not None:
-        g.log.append(("shuffle", zi, [z[:] for z in g.zones]))
+        g.log.append(("shuffle", zi, tuple(g.zones[zi])))
 
 
 class Words:

@@ -6,6 +6,7 @@ and claims by a set of players (``any opponent may choose from P:``: :func:`clai
 from __future__ import annotations
 
 from rulelang.limits import ACTION_SHIFT
+from rulelang.engine.events import log_move
 from rulelang.engine.control import GameProblem
 
 
@@ -103,6 +104,8 @@ def pick_step(g, fr, si, ks, same, base, done, span):
     for c in picked:
         src.remove(c)
     dst.extend(picked)
+    if g.log is not None:       # the move in a logged game's log (engine/events.py)
+        log_move(g, src, dst, picked, False)
     fr[si] = picked[0]
     return None
 
