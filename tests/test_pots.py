@@ -145,3 +145,14 @@ def test_the_side_pots_agree_with_a_plain_splitter(tmp_path, players):
     assert hands > 60
     if players > 2:
         assert side > 10         # side pots were made and paid, not only main pots
+
+
+def test_the_rule_tests_of_stud_pass(capsys, monkeypatch):
+    """examples/stud.cardtest: all in, a main pot and a side pot, an uncalled bet coming back,
+    a split pot with its odd chip, a player who loses every chip leaving the game."""
+    from rulelang.cli.commands import main
+    monkeypatch.setenv("NO_COLOR", "1")
+    status = main(["test", str(ROOT / "examples" / "stud.cardtest")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert out.count("  PASS  ") == 4 and "FAIL" not in out
