@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulelang.limits import ACTION_SHIFT
 from rulelang.engine.control import GameProblem
+from rulelang.engine.players import seen_go
 
 
 # ---- several cards in one step (`pass 3 cards c from hand to passing`) --------------------------
@@ -103,6 +104,7 @@ def pick_step(g, fr, si, ks, same, base, done, span):
     for c in picked:
         src.remove(c)
     dst.extend(picked)
+    seen_go(g, picked, fr[zi], fr[di], -1)     # a player who saw them go remembers them
     fr[si] = picked[0]
     return None
 

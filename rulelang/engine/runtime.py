@@ -83,6 +83,8 @@ class State(Playout):
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
         the next decision or the end of the game.  An illegal action raises ValueError."""
+        if self.shown:          # what players remember of cards that have left since: forgotten
+            self.shown = [x for x in self.shown if x[1] in self.zones[x[2]]]
         if self.sim is None:
             legal = self.legal
             if legal is None or action not in legal or (
@@ -251,6 +253,16 @@ class State(Playout):
                 out[key].append(c)
         return out
 
+    def _remembered(self, player: int) -> dict:
+        """``{card: zone index}``: the cards of ``known_cards(player)``."""
+        out = {}
+        for key, cards in self.known_cards(player).items():
+            name, _, seat = key.partition("/")
+            zi = self.game.zone_base[name] + (int(seat) - 1 if seat else 0)
+            for c in cards:
+                out[c] = zi
+        return out
+
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action, self)
 
@@ -292,8 +304,7 @@ class State(Playout):
             for i, (_name, _owner, typ) in enumerate(g.var_info):
                 if typ == card_t:
                     kept.add(self.vars[i])
-            for cards in self.known_cards(player).values():     # shown to them: remembered
-                kept.update(cards)
+            remembered = self._remembered(player)
             pending = self.pending if not self.terminal and self.pending is not None else ()
             alts = g.alternatives
             if player in pending:
@@ -307,6 +318,8 @@ class State(Playout):
             for i in range(len(new) - 1, 0, -1):
                 j = rng.randrange(i + 1)
                 new[i], new[j] = new[j], new[i]
+            if remembered:
+                new = _keep_in_zones(places, new, remembered, rng)
             if known:
                 new = _place_known(g, places, new, known)
             for (zi, i), card in zip(places, new):
@@ -412,6 +425,24 @@ class State(Playout):
         s.shown = [list(x) for x in d.get("shown", [])]
         s.log = None
         return s
+
+
+def _keep_in_zones(places, cards, remembered, rng) -> list:
+    """``cards`` (a random deal of ``places``) changed so that each card the player remembers
+    (``{card: zone index}``) lies in its zone, at a random one of that zone's places: the player
+    knows where it went, not where in the zone it is (the zone may have been shuffled)."""
+    free = {}                           # zone index -> the places (indexes into places) in it
+    for k, (zi, _i) in enumerate(places):
+        free.setdefault(zi, []).append(k)
+    out = [None] * len(places)
+    for c, zi in remembered.items():
+        slots = free.get(zi)
+        if not slots or c not in cards:
+            continue                    # kept in place already (a variable names it)
+        out[slots.pop(rng.randrange(len(slots)))] = c
+    placed = {c for c in out if c is not None}
+    rest = iter([c for c in cards if c not in placed])
+    return [c if c is not None else next(rest) for c in out]
 
 
 def _place_known(game, places, cards, known) -> list:
