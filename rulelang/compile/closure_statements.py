@@ -118,14 +118,17 @@ class ClosureStatements:
 
     def remembers(self, st):
         """Whether a move may take a card out of the sight of a player who saw it, who then
-        remembers it where it went (docs/language.md, "What players remember")."""
-        return hides(None, self.zone_seen(st.source), self.zone_seen(st.dest))
+        remembers it where it went, or moves a whole zone, which takes what players remember of
+        its cards with it (docs/language.md, "What players remember")."""
+        return st.selection.kind == "all" or \
+            hides(None, self.zone_seen(st.source), self.zone_seen(st.dest))
 
     def s_Move(self, st, b):
         if self.remembers(st):
             # the zones are worked out once, before the move, and the cards that went are
             # remembered by those who saw them go
             real_src, real_dst, at = self.cx(st.source), self.cx(st.dest), [0, 0]
+            whole = st.selection.kind == "all"
             inner = type(b)()
             self.s_Move_cards(st, inner, lambda g, fr: at[0], lambda g, fr: at[1])
             (step_make, _labels), = inner.items
@@ -142,7 +145,7 @@ class ClosureStatements:
                     out = step(g, fr)
                     d = g.zones[di]
                     moved = d[:len(d) - before] if st.to_bottom else d[before:]
-                    seen_go(g, moved, si, di, top)
+                    seen_go(g, moved, si, di, top, whole)
                     return out
                 return remembering
             b.emit(make)

@@ -32,19 +32,21 @@ def reveal_card(g, c) -> None:
             return
 
 
-def seen_go(g, cards, si, di, top) -> None:
+def seen_go(g, cards, si, di, top, whole=False) -> None:
     """Cards just moved from zone ``si`` to zone ``di`` (``top``: the card that was on top of
     ``si``): each player who saw them in ``si`` and does not see ``di`` remembers them in
-    ``di``; what anyone remembered of these cards elsewhere is forgotten (they moved)."""
+    ``di``.  What anyone remembered of these cards is forgotten (they moved), unless ``whole``:
+    every card of ``si`` went to ``di`` (``move all cards``), and the memory goes with them."""
     if not cards or si == di:
         return
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
     if g.shown:
-        g.shown = [x for x in g.shown if x[1] not in cards]
-    if dv == "everyone" or sv not in ("everyone", "owner", "top"):
-        return
+        g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
+                   if x[1] not in cards or (whole and x[2] == si)]
+    if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top"):
+        return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
     seen = [c for c in cards if sv != "top" or c == top]
     new = [[p, c, di] for p in who if not (dv == "owner" and do == p) for c in seen]
@@ -55,7 +57,7 @@ def seen_go(g, cards, si, di, top) -> None:
 def hides(zone_info, s_vis, d_vis) -> bool:
     """Whether a move from a zone seen as ``s_vis`` to one seen as ``d_vis`` may take a card out
     of the sight of a player who saw it (None: not known before the game is played)."""
-    return (s_vis is None or s_vis in ("everyone", "owner", "top")) and d_vis != "everyone"
+    return (s_vis is None or s_vis in ("everyone", "owner", "top")) and d_vis not in ("everyone", "top")
 
 
 # ---- players who leave the game (`P leaves the game`) ------------------------------------------
