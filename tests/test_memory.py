@@ -186,3 +186,25 @@ def test_a_revealed_card_is_known_to_everyone_while_it_stays():
     st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["call"])
     for p in range(3):
         assert st.observation(p)["known"] == {"pile": [card]}
+
+
+def test_old_maid_the_giver_remembers_the_card_taken_from_their_fan():
+    cg = load(os.path.join(ROOT, "examples", "old_maid.cardrules")).compiled(3)
+    for seed in range(10):
+        st = cg.new_game(seed=seed)
+        p = st.current_player()
+        giver = (p + 1) % 3
+        before = set(st.zones[cg.zone_base["hand"] + giver])
+        st.apply_action(st.legal_actions()[0])
+        taken = before - set(st.zones[cg.zone_base["hand"] + giver])
+        (card,) = taken
+        hand = st.zones[cg.zone_base["hand"] + p]
+        known = st.observation(giver).get("known", {})
+        # (a third card of a rank is laid face up with its pair and taken back, as these
+        # rules are written: everyone remembers it)
+        if card in hand:                            # not discarded at once with its pair
+            assert cg.card_names[card] in known[f"hand/{p + 1}"]
+        else:
+            assert cg.card_names[card] not in str(known)
+        third = 3 - p - giver
+        assert cg.card_names[card] not in str(st.observation(third).get("known"))
