@@ -120,8 +120,10 @@ class ClosureStatements:
         """Whether a move may take a card out of the sight of a player who saw it, who then
         remembers it where it went, or moves a whole zone, which takes what players remember of
         its cards with it (docs/language.md, "What players remember")."""
-        return st.selection.kind == "all" or \
-            hides(None, self.zone_seen(st.source), self.zone_seen(st.dest))
+        kind, seen = st.selection.kind, self.zone_seen(st.source)
+        if kind == "all_but_top" and seen == "top":
+            return False                # the one card seen there stays
+        return kind == "all" or hides(None, seen, self.zone_seen(st.dest))
 
     def s_Move(self, st, b):
         if self.remembers(st):

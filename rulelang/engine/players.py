@@ -45,7 +45,8 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     if g.shown:
         g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
                    if x[1] not in cards or (whole and x[2] == si)]
-    if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top"):
+    if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
+            sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
     seen = [c for c in cards if sv != "top" or c == top]
