@@ -69,7 +69,10 @@ def where(st):
     return {c: zi for zi, z in enumerate(st.zones) for c in z}
 
 
-def expected_memory(cg, before, after, memory, revealed):
+ONE_CARD = ("give", "drop", "show_one")     # PASS's choices that move one named card (`move c`)
+
+
+def expected_memory(cg, before, after, memory, revealed, action=""):
     """The rule in plain Python, from one decision to the next: a card a player saw (or that
     was revealed) that is now in another zone that player does not see is remembered there
     (not on a pile whose top is face up: it was seen as it arrived, and is not followed under
@@ -79,7 +82,7 @@ def expected_memory(cg, before, after, memory, revealed):
     whole = {}                  # a zone all of whose cards went together to one other zone
     for zi, z in enumerate(before.zones):
         went = {now[c] for c in z}
-        if len(z) >= 2 and not after.zones[zi] and len(went) == 1:     # (one card: `move c`)
+        if z and not after.zones[zi] and len(went) == 1 and action.split()[0] not in ONE_CARD:
             whole[zi] = went.pop()
     out = []
     for p in range(cg.n):
@@ -107,7 +110,8 @@ def known_of(cg, st, p, mem):
 def check_game(cg, seed, steps=200):
     st = cg.new_game(seed=seed, log=True)
     rng = random.Random(seed)
-    memory = [{} for _ in range(cg.n)]
+    # what the setup showed (`show c to p`) is where the plain reading starts
+    memory = [st._remembered(p) for p in range(cg.n)]
     remembered = 0
     for k in range(steps):
         if st.is_terminal():
@@ -115,9 +119,11 @@ def check_game(cg, seed, steps=200):
         before = st.clone()
         mark = len(st.log)
         p = st.current_player()
-        st.apply_action(rng.choice(st.legal_actions(p)), p)
+        a = rng.choice(st.legal_actions(p))
+        action = st.action_to_string(a)
+        st.apply_action(a, p)
         revealed = [cg.card_names.index(e[2]) for e in st.log[mark:] if e[0] == "reveal"]
-        memory = expected_memory(cg, before, st, memory, revealed)
+        memory = expected_memory(cg, before, st, memory, revealed, action)
         for q in range(cg.n):
             obs = st.observation(q)
             got = {key: set(cards) for key, cards in obs.get("known", {}).items()}
@@ -140,7 +146,7 @@ def test_memory_agrees_with_the_rule_over_random_games(gen, monkeypatch):
     assert sum(check_game(cg, seed) for seed in range(8)) > 100
 
 
-@pytest.mark.parametrize("name", ["pass_the_sets", "may_i", "twenty_one"])
+@pytest.mark.parametrize("name", ["pass_the_sets", "may_i", "twenty_one", "golf"])
 def test_memory_in_the_example_games(name):
     game = load(os.path.join(ROOT, "examples", name + ".cardrules"))
     lo, hi = game.players
@@ -208,3 +214,29 @@ def test_old_maid_the_giver_remembers_the_card_taken_from_their_fan():
             assert cg.card_names[card] not in str(known)
         third = 3 - p - giver
         assert cg.card_names[card] not in str(st.observation(third).get("known"))
+
+
+def test_golf_remembers_what_was_shown_put_down_and_taken_from_the_discard():
+    cg = load(os.path.join(ROOT, "examples", "golf.cardrules")).compiled(3)
+    st = cg.new_game(seed=2)
+    z = {name: cg.zone_base[name] for name in ("slot_a", "slot_b", "slot_c", "discard")}
+    a, b = (cg.card_names[st.zones[z[k]][0]] for k in ("slot_a", "slot_b"))
+    assert st.observation(0)["known"] == {"slot_a/1": [a], "slot_b/1": [b]}
+    assert st.observation(1)["known"] == {
+        "slot_a/2": [cg.card_names[st.zones[z["slot_a"] + 1][0]]],
+        "slot_b/2": [cg.card_names[st.zones[z["slot_b"] + 1][0]]]}
+    top = cg.card_names[st.zones[z["discard"]][-1]]
+    old_c = cg.card_names[st.zones[z["slot_c"]][0]]
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    st.apply_action(acts["take"])
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    st.apply_action(acts["exchange_c"])
+    # everyone saw the discard's top card go to player 1, and player 1 put it down as card C
+    for p in range(3):
+        assert top in st.observation(p)["known"].get("slot_c/1", []), p
+        for seed in range(10):
+            w = st.determinize(p, seed)
+            assert cg.card_names[w.zones[z["slot_c"]][0]] == top
+    assert cg.card_names[st.zones[z["discard"]][-1]] == old_c     # the old card C face up
+    # player 2 was never shown player 1's card A: in their worlds it is anywhere hidden
+    assert any(cg.card_names[st.determinize(1, s).zones[z["slot_a"]][0]] != a for s in range(20))

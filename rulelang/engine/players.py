@@ -42,9 +42,10 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
-    if g.shown:
+    if g.shown:     # (a card that comes into sight is not followed further: nothing to keep)
+        carry = whole and dv not in ("everyone", "top")
         g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
-                   if x[1] not in cards or (whole and x[2] == si)]
+                   if x[1] not in cards or (carry and x[2] == si and not (dv == "owner" and do == x[0]))]
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
             sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives
