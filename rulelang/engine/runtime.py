@@ -289,6 +289,8 @@ class State(Playout):
         c = self.clone()
         c.log = None
         zones = c.zones
+        if c.shown:     # forget what left its zone unseen: the cards dealt again may land there
+            c.shown = [x for x in c.shown if x[1] in zones[x[2]]]
         places = []                      # (zone index, position) of the cards to deal again
         for zi, (_name, owner, vis, _sh) in enumerate(g.zone_info):
             if vis == "everyone" or (vis == "owner" and owner == player):
