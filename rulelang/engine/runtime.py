@@ -382,7 +382,8 @@ class State(Playout):
             "ranking": self.ranking, "steps": self.steps, "decisions": self.decisions,
             "turns": self.turns, "problem": self.problem, "max_steps": self.max_steps,
             **({} if self.seat_results is None else {"seat_results": self.seat_results}),
-            **({"shown": [list(x) for x in self.shown]} if self.shown else {}),
+            **({"shown": live} if (live := [list(x) for x in self.shown
+                                              if x[1] in self.zones[x[2]]]) else {}),
         }
 
     @classmethod
