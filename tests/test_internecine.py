@@ -464,16 +464,24 @@ def check_observations(st):
     card the other player chose in secret, nor anything that depends on that choice."""
     cg = st.game
     hidden = {c for key in HIDDEN_ZONES for c in zone(st, key)}
+    never = {c for key in ("civilians/1", "civilians/2", "war_down/1", "war_down/2", "graveyard")
+             for c in zone(st, key)}           # cards that no player ever saw go where they are
     for p in (0, 1):
-        seen = _strings(st.observation(p), set())
+        obs = st.observation(p)
+        seen = _strings({k: v for k, v in obs.items() if k != "known"}, set())
         assert not (seen & hidden), f"player {p + 1} sees {seen & hidden}"
         assert not (seen & set(zone(st, f"army/{2 - p}")))    # the other army
+        # What p remembers (docs/language.md, "What players remember"): cards p saw go face
+        # down (from the field back to an army or under a population), never a civilian
+        known = _strings(obs.get("known", {}), set())
+        assert not (known & never), f"player {p + 1} remembers {known & never}"
     if st.is_simultaneous():
         for q, action in st.decision.chosen.items():
             card = cg.card_names[action & VALUE_MASK]
             for p in st.current_players():
                 assert p != q
-                assert card not in _strings(st.observation(p), set())
+                assert card not in _strings({k: v for k, v in st.observation(p).items()
+                                             if k != "known"}, set())
 
 
 def play_checked(st, rng):

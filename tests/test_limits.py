@@ -315,7 +315,8 @@ def test_every_kind_of_step_is_charged_alike_by_both_compilers(tmp_path, monkeyp
 
 # Steps of the examples that cost more than one: the showdown's hand evaluation, written in the
 # language (two dozen selectors over the seven cards), is 2,000 to 3,000 parts.
-DEAR_EXAMPLES = {("showdown.cardrules", "hand_value"): 3}
+DEAR_EXAMPLES = {("showdown.cardrules", "hand_value"): 3,
+                 ("stud.cardrules", "hand_value"): 3}      # the same rule: stud extends showdown
 
 
 def test_the_steps_of_the_games_of_rules_cost_one_each():

@@ -35,8 +35,11 @@ class ExpressionChecks:
         if e.kind.startswith("each") or e.kind == "others":
             self.expect(e.condition, FLAG, inner, "the condition on `player`")
             return PLAYERS
-        if e.kind in ("highest", "lowest"):
-            self.expect(e.condition, NUMBER, inner, f"the value of `{e.kind} ... among players`")
+        if e.kind in ("highest", "lowest", "total"):
+            what = "total of ... among players" if e.kind == "total" else f"{e.kind} ... among players"
+            self.expect(e.condition, NUMBER, inner, f"the value of `{what}`")
+            if e.where is not None:
+                self.expect(e.where, FLAG, inner, "the condition on `player`")
             return NUMBER
         if e.kind in ("best", "worst"):     # `player with highest V` (issue 14)
             self.expect(e.condition, NUMBER, inner, "the value of `player with ...`")

@@ -13,7 +13,7 @@ from rulelang.compile.stmtgen import computes
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
-from rulelang.engine.players import show_card
+from rulelang.engine.players import hides, reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game, out_ranking, seats_in
 from rulelang.compile.closures import Builder
 from rulelang.compile.words import log_shuffle
@@ -117,9 +117,54 @@ class ClosureStatements:
             return deal
         b.emit(make)
 
+    def zone_seen(self, e):
+        """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``),
+        or None when that is known only while the game is played."""
+        ref = self.refs.get(id(e))
+        if ref is None or ref[0] not in ("zone", "zone_of"):
+            return None
+        z = self.model.zones.get(ref[1])
+        return getattr(z, "visibility", None)
+
+    def remembers(self, st):
+        """Whether a move may take a card out of the sight of a player who saw it, who then
+        remembers it where it went, or moves a whole zone, which takes what players remember of
+        its cards with it (docs/language.md, "What players remember")."""
+        kind, seen = st.selection.kind, self.zone_seen(st.source)
+        if kind == "all_but_top" and seen == "top":
+            return False                # the one card seen there stays
+        return kind == "all" or hides(None, seen, self.zone_seen(st.dest))
+
     def s_Move(self, st, b):
-        src = self.cx(st.source)
-        dst = self.cx(st.dest)
+        if self.remembers(st):
+            # the zones are worked out once, before the move, and the cards that went are
+            # remembered by those who saw them go
+            real_src, real_dst, at = self.cx(st.source), self.cx(st.dest), [0, 0]
+            whole = st.selection.kind == "all"
+            inner = type(b)()
+            self.s_Move_cards(st, inner, lambda g, fr: at[0], lambda g, fr: at[1])
+            (step_make, _labels), = inner.items
+
+            def make(nxt):
+                step = step_make(nxt)
+
+                def remembering(g, fr):
+                    si, di = at[0], at[1] = real_src(g, fr), real_dst(g, fr)
+                    d = g.zones[di]
+                    before = len(d)
+                    s = g.zones[si]
+                    top = s[-1] if s else -1
+                    out = step(g, fr)
+                    d = g.zones[di]
+                    moved = d[:len(d) - before] if st.to_bottom else d[before:]
+                    seen_go(g, moved, si, di, top, whole)
+                    return out
+                return remembering
+            b.emit(make)
+            return
+        self.s_Move_cards(st, b, self.cx(st.source), self.cx(st.dest))
+
+    def s_Move_cards(self, st, b, src, dst):
         sel = st.selection
         kind = sel.kind
         bottom = st.to_bottom
@@ -532,8 +577,9 @@ class ClosureStatements:
 
         def make(nxt):
             def reveal(g, fr):
+                c = cf(g, fr)
+                reveal_card(g, c)           # everyone remembers it where it is
                 if g.log is not None:
-                    c = cf(g, fr)
                     g.log.append(("reveal", holder(g, c, owned) if c >= 0 else -1,
                                   self.card_names[c] if c >= 0 else "nothing"))
                 return nxt

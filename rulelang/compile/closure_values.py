@@ -433,19 +433,23 @@ class ClosureValues:
         slot, yslot = self.refs[id(e)]
         si, yi = 3 + slot, 3 + yslot
         cond = self.cx(e.condition)
+        only = None if e.where is None else self.cx(e.where)    # `... among players where C`
         kind = e.kind
         order = self.players_in()
 
         def values(g, fr):
             for p in order(g, fr[yi]):
                 fr[si] = p
-                yield p, cond(g, fr)
+                if only is None or only(g, fr):
+                    yield p, cond(g, fr)
         if kind == "any":
             return lambda g, fr: any(v for _p, v in values(g, fr))
         if kind == "no":
             return lambda g, fr: not any(v for _p, v in values(g, fr))
         if kind == "count":
             return lambda g, fr: sum(1 for _p, v in values(g, fr) if v)
+        if kind == "total":
+            return lambda g, fr: sum(v for _p, v in values(g, fr))
         if kind == "highest":
             return lambda g, fr: highest([v for _p, v in values(g, fr)])
         if kind == "lowest":

@@ -201,6 +201,11 @@ class ExprNodes:
         inner = dict(env)
         inner[3 + slot] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        only = ""
+        if e.where is not None:         # `highest V among players where C`: the players counted
+            w, more = self.gen_hoisting(e.where, inner, v)
+            hoisted = hoisted + more
+            only = f" if {w}"
         kind = e.kind
         if kind == "any":
             out = f"any([1 for {v} in {seats} if {c}])"
@@ -214,8 +219,10 @@ class ExprNodes:
             out = f"_best([({c}, {v}) for {v} in {seats}], {int(kind == 'best')})"
         elif kind in ("each", "others"):        # who decides together: a list of seats
             out = f"[{v} for {v} in {seats} if {c}]"
+        elif kind == "total":
+            out = f"sum([{c} for {v} in {seats}{only}])"
         else:
-            out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}])"
+            out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}{only}])"
         return self._hoisted(out, hoisted)
 
     def g_Holder(self, e, env):

@@ -184,9 +184,13 @@ class StatementGen:
         self.embed(st, lines, ind + "    ")
         return True
 
-    t_Reveal = t_Say
+    def t_Reveal(self, st, lines, ind):
+        """Everyone remembers the card (the closure): a call whether the game keeps a log or not."""
+        return False
 
     def t_Move(self, st, lines, ind):
+        if self.cg.remembers(st):       # someone may see the cards go: the closure remembers them
+            return False
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
             return self._move_all(st, kind, lines, ind)

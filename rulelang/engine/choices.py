@@ -8,6 +8,7 @@ from __future__ import annotations
 from rulelang.limits import ACTION_SHIFT
 from rulelang.engine.events import log_move
 from rulelang.engine.control import GameProblem
+from rulelang.engine.players import seen_go
 
 
 # ---- several cards in one step (`pass 3 cards c from hand to passing`) --------------------------
@@ -106,6 +107,7 @@ def pick_step(g, fr, si, ks, same, base, done, span):
     dst.extend(picked)
     if g.log is not None:       # the move in a logged game's log (engine/events.py)
         log_move(g, src, dst, picked, False)
+    seen_go(g, picked, fr[zi], fr[di], -1)     # a player who saw them go remembers them
     fr[si] = picked[0]
     return None
 

@@ -1,6 +1,6 @@
 """Run-time helpers of the generated code and the closures about players: who is still in the
 game (``P leaves the game``) and who comes after whom, who holds a card, and what a player was
-shown (``show c to P``).
+shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see it.
 """
 from __future__ import annotations
 
@@ -16,6 +16,50 @@ def show_card(g, c, p) -> None:
             # a new list (states share it after clone); the card's older place is forgotten
             g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
             return
+
+
+def reveal_card(g, c) -> None:
+    """``reveal c``: every player who does not see the zone where c is remembers it there."""
+    if c < 0:
+        return
+    for zi, z in enumerate(g.zones):
+        if c in z:
+            _n, owner, vis, _sh = g.game.zone_info[zi]
+            if vis == "everyone":
+                return
+            g.shown = [x for x in g.shown if x[1] != c] + [
+                [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
+            return
+
+
+def seen_go(g, cards, si, di, top, whole=False) -> None:
+    """Cards just moved from zone ``si`` to zone ``di`` (``top``: the card that was on top of
+    ``si``): each player who saw them in ``si`` and does not see ``di`` remembers them in
+    ``di``.  What anyone remembered of these cards is forgotten (they moved), unless ``whole``:
+    every card of ``si`` went to ``di`` (``move all cards``), and the memory goes with them."""
+    if not cards or si == di:
+        return
+    info = g.game.zone_info
+    _n, so, sv, _s = info[si]
+    _n, do, dv, _s = info[di]
+    if g.shown:     # (a card that comes into sight is not followed further: nothing to keep)
+        carry = whole and dv not in ("everyone", "top")
+        g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
+                   if x[1] not in cards or (carry and x[2] == si and not (dv == "owner" and do == x[0]))]
+    if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
+            sv == "top" and top not in cards):
+        return                          # a pile whose top is face up: seen as it arrives
+    who = [so] if sv == "owner" else range(g.n)
+    seen = [c for c in cards if sv != "top" or c == top]
+    new = [[p, c, di] for p in who if not (dv == "owner" and do == p) for c in seen]
+    if new:
+        g.shown = g.shown + new
+
+
+def hides(zone_info, s_vis, d_vis) -> bool:
+    """Whether a move from a zone seen as ``s_vis`` to one seen as ``d_vis`` may take a card out
+    of the sight of a player who saw it (None: not known before the game is played)."""
+    return (s_vis is None or s_vis in ("everyone", "owner", "top")) and d_vis not in ("everyone", "top")
 
 
 # ---- players who leave the game (`P leaves the game`) ------------------------------------------

@@ -216,6 +216,8 @@ class State(Playout):
 
         Three steps: validate (the action is one the decision offers ``player``), record (in the
         log, when the game keeps one), resume (the rule that waits goes on)."""
+        if self.shown:          # what players remember of cards that have left since: forgotten
+            self.shown = [x for x in self.shown if x[1] in self.zones[x[2]]]
         d = self.decision                                # validate
         if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
             self._apply_other(d, action, player)         # simultaneous, or refused
@@ -351,6 +353,16 @@ class State(Playout):
                 out[key].append(c)
         return out
 
+    def _remembered(self, player: int) -> dict:
+        """``{card: zone index}``: the cards of ``known_cards(player)``."""
+        out = {}
+        for key, cards in self.known_cards(player).items():
+            name, _, seat = key.partition("/")
+            zi = self.game.zone_base[name] + (int(seat) - 1 if seat else 0)
+            for c in cards:
+                out[c] = zi
+        return out
+
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action, self)
 
@@ -377,6 +389,8 @@ class State(Playout):
         c = self.clone()
         c.log = None
         zones = c.zones
+        if c.shown:     # forget what left its zone unseen: the cards dealt again may land there
+            c.shown = [x for x in c.shown if x[1] in zones[x[2]]]
         places = []                      # (zone index, position) of the cards to deal again
         for zi, (_name, owner, vis, _sh) in enumerate(g.zone_info):
             if vis == "everyone" or (vis == "owner" and owner == player):
@@ -392,8 +406,7 @@ class State(Playout):
             for i, (_name, _owner, typ) in enumerate(g.var_info):
                 if typ == card_t:
                     kept.add(self.vars[i])
-            for cards in self.known_cards(player).values():     # shown to them: remembered
-                kept.update(cards)
+            remembered = self._remembered(player)
             dec = self.decision
             alts = g.alternatives
             if player in dec.seats:
@@ -406,6 +419,8 @@ class State(Playout):
             for i in range(len(new) - 1, 0, -1):
                 j = rng.randrange(i + 1)
                 new[i], new[j] = new[j], new[i]
+            if remembered:
+                new = _keep_in_zones(places, new, remembered, rng)
             if known:
                 new = _place_known(g, places, new, known)
             for (zi, i), card in zip(places, new):
@@ -480,6 +495,24 @@ class State(Playout):
         for name, load in _LOADED:
             setattr(s, name, load(d))
         return s
+
+
+def _keep_in_zones(places, cards, remembered, rng) -> list:
+    """``cards`` (a random deal of ``places``) changed so that each card the player remembers
+    (``{card: zone index}``) lies in its zone, at a random one of that zone's places: the player
+    knows where it went, not where in the zone it is (the zone may have been shuffled)."""
+    free = {}                           # zone index -> the places (indexes into places) in it
+    for k, (zi, _i) in enumerate(places):
+        free.setdefault(zi, []).append(k)
+    out = [None] * len(places)
+    for c, zi in remembered.items():
+        slots = free.get(zi)
+        if not slots or c not in cards:
+            continue                    # kept in place already (a variable names it)
+        out[slots.pop(rng.randrange(len(slots)))] = c
+    placed = {c for c in out if c is not None}
+    rest = iter([c for c in cards if c not in placed])
+    return [c if c is not None else next(rest) for c in out]
 
 
 def _place_known(game, places, cards, known) -> list:

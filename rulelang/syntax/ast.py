@@ -161,13 +161,14 @@ class AnyNumber(Expr):
 class PlayerQuery(Expr):
     """Over the players still in the game, in the order of play from ``you``:
     ``any player where C``, ``no player where C``, ``number of players where C``,
-    ``next player where C`` (the first after ``you``, or none), ``highest V among players`` and
-    ``lowest V among players``.  Inside C (or V) the player is called ``player``.  Who decides
+    ``next player where C`` (the first after ``you``, or none), ``highest V among players
+    [where C]``, ``lowest ...`` and ``total of V among players [where C]`` (a sum).  Inside C (or V) the player is called ``player``.  Who decides
     in ``simultaneously choose by each player [where C]`` is one of kind "each", ``... by each
     opponent`` one of kind "others" (the players, a list)."""
-    kind: str            # "any", "no", "count", "next", "highest", "lowest", "each", "others"
-    condition: Expr
+    kind: str            # "any", "no", "count", "next", "highest", "lowest", "total", "each",
+    condition: Expr      # "others"; for "highest", "lowest" and "total" the value V
     span: Span
+    where: Optional[Expr] = None     # `highest V among players where C`: the players counted
 
 
 @node

@@ -90,8 +90,15 @@ class ExpressionsToAst(Transformer):
     no_player = _pq("no")
     count_players = _pq("count")
     next_player_where = _pq("next")
-    highest_among = _pq("highest")
-    lowest_among = _pq("lowest")
+
+    def _among_players(kind):
+        # `highest V among players [where C]`, `lowest ...`, `total of V among players [where C]`
+        def f(self, meta, c):
+            return A.PlayerQuery(kind, c[0], self.sp(meta), c[1] if len(c) > 1 else None)
+        return f
+    highest_among = _among_players("highest")
+    lowest_among = _among_players("lowest")
+    total_among = _among_players("total")
 
     # Selectors and aggregates (issue 14).
     def card_lit(self, meta, c):

@@ -1,0 +1,242 @@
+"""What players remember (issue 13, item 7; docs/language.md, "What players remember"): a card
+a player saw go from a zone they see into one they do not (passed to the left, given away,
+dropped face down), or that was revealed to everyone, stays known to that player while it stays
+in that zone: in their observation (`known`) and in the worlds `determinize` deals for them.
+Checked against a plain-Python reading of the rule over random games, on both backends, and
+that nothing more leaks."""
+from __future__ import annotations
+
+import glob
+import os
+import random
+
+import pytest
+
+from rulelang.compile.loader import load
+
+from closures import closures_only
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PASS = """game "pass"
+players 3
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: shared, face down
+zone table: shared, face up
+setup:
+    shuffle stock
+    deal 4 from stock to hand of each player
+turn:
+    choose:
+        give "pass left" card c from hand:
+            move c from hand to hand of next player
+        drop "drop face down" card c from hand:
+            move c from hand to pile
+        show_one "lay face up" card c from hand:
+            move c from hand to table
+        fetch if table is not empty:
+            move top card from table to pile
+        call if pile is not empty:
+            reveal top of pile
+        back if size of pile >= 3:
+            move all cards from pile to stock
+            shuffle stock
+        draw if stock is not empty:
+            move top card from stock to hand
+    if number of turns >= 30:
+        end game with no winner
+"""
+
+
+def names(cg, cards):
+    return [cg.card_names[c] for c in cards]
+
+
+def zone_key(cg, zi):
+    name, owner, _v, _s = cg.zone_info[zi]
+    return name if owner < 0 else f"{name}/{owner + 1}"
+
+
+def visible(cg, st, zi, p, c):
+    _n, owner, vis, _s = cg.zone_info[zi]
+    return vis == "everyone" or (vis == "owner" and owner == p) or (
+        vis == "top" and st.zones[zi] and st.zones[zi][-1] == c)
+
+
+def where(st):
+    return {c: zi for zi, z in enumerate(st.zones) for c in z}
+
+
+ONE_CARD = ("give", "drop", "show_one")     # PASS's choices that move one named card (`move c`)
+
+
+def expected_memory(cg, before, after, memory, revealed, action=""):
+    """The rule in plain Python, from one decision to the next: a card a player saw (or that
+    was revealed) that is now in another zone that player does not see is remembered there
+    (not on a pile whose top is face up: it was seen as it arrived, and is not followed under
+    the cards put on it); a remembered card that left its zone is forgotten, unless the whole
+    zone went to one other zone (`move all cards`): then it is remembered there."""
+    was, now = where(before), where(after)
+    whole = {}                  # a zone all of whose cards went together to one other zone
+    for zi, z in enumerate(before.zones):
+        went = {now[c] for c in z}
+        if z and not after.zones[zi] and len(went) == 1 and action.split()[0] not in ONE_CARD:
+            whole[zi] = went.pop()
+    out = []
+    for p in range(cg.n):
+        mem = {c: whole.get(zi, zi) for c, zi in memory[p].items()}
+        mem = {c: zi for c, zi in mem.items() if now.get(c) == zi}
+        for c, zi in now.items():
+            if zi != was.get(c) and visible(cg, before, was[c], p, c) and \
+                    not visible(cg, after, zi, p, c) and cg.zone_info[zi][2] != "top":
+                mem[c] = zi
+        for c in revealed:
+            if not visible(cg, after, now[c], p, c):
+                mem[c] = now[c]
+        out.append(mem)
+    return out
+
+
+def known_of(cg, st, p, mem):
+    out = {}
+    for c, zi in mem.items():
+        if not visible(cg, st, zi, p, c):
+            out.setdefault(zone_key(cg, zi), set()).add(cg.card_names[c])
+    return out
+
+
+def check_game(cg, seed, steps=200):
+    st = cg.new_game(seed=seed, log=True)
+    rng = random.Random(seed)
+    # what the setup showed (`show c to p`) is where the plain reading starts
+    memory = [st._remembered(p) for p in range(cg.n)]
+    remembered = 0
+    for k in range(steps):
+        if st.is_terminal():
+            break
+        before = st.clone()
+        mark = len(st.log)
+        p = st.current_player()
+        a = rng.choice(st.legal_actions(p))
+        action = st.action_to_string(a)
+        st.apply_action(a, p)
+        revealed = [cg.card_names.index(e[2]) for e in st.log[mark:] if e[0] == "reveal"]
+        memory = expected_memory(cg, before, st, memory, revealed, action)
+        for q in range(cg.n):
+            obs = st.observation(q)
+            got = {key: set(cards) for key, cards in obs.get("known", {}).items()}
+            assert got == known_of(cg, st, q, memory[q]), (seed, k, q)
+            remembered += sum(len(v) for v in got.values())
+            world = st.determinize(q, seed * 1000 + k)
+            assert world.observation(q) == obs          # a world they cannot tell from this one
+            for key, cards in got.items():              # remembered cards stay in their zone
+                name, _, seat = key.partition("/")
+                zi = cg.zone_base[name] + (int(seat) - 1 if seat else 0)
+                assert cards <= set(names(cg, world.zones[zi]))
+    return remembered
+
+
+@pytest.mark.parametrize("gen", [True, False])
+def test_memory_agrees_with_the_rule_over_random_games(gen, monkeypatch):
+    if not gen:
+        closures_only(monkeypatch)
+    cg = load("pass.cardrules", text=PASS).compiled(3)
+    assert sum(check_game(cg, seed) for seed in range(8)) > 100
+
+
+@pytest.mark.parametrize("name", ["pass_the_sets", "may_i", "twenty_one", "golf"])
+def test_memory_in_the_example_games(name):
+    game = load(os.path.join(ROOT, "examples", name + ".cardrules"))
+    lo, hi = game.players
+    cg = game.compiled(max(lo, 3) if hi >= 3 else lo)
+    for seed in range(4):
+        check_game(cg, seed, 120)
+
+
+def test_a_passed_card_is_known_to_the_passer_only_and_forgotten_when_it_moves_on():
+    cg = load("pass.cardrules", text=PASS).compiled(3)
+    st = cg.new_game(seed=3)
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    give = sorted(a for a in acts if a.startswith("give "))[0]
+    card = give.split()[-1]
+    st.apply_action(acts[give])                     # player 1 passes it to player 2
+    assert st.observation(0)["known"] == {"hand/2": [card]}
+    assert "known" not in st.observation(2)         # player 3 did not see it
+    places = set()
+    for seed in range(40):
+        w = st.determinize(0, seed)
+        hand2 = names(cg, w.zones[cg.zone_base["hand"] + 1])
+        assert card in hand2
+        places.add(hand2.index(card))
+    assert len(places) > 1                          # where in the hand is not known
+    # for player 3 it may be anywhere hidden
+    assert any(card not in names(cg, st.determinize(2, s).zones[cg.zone_base["hand"] + 1])
+               for s in range(40))
+    # player 2 drops it face down: player 1 did not see it go, and forgets it
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    st.apply_action(acts[f"drop {card}"])
+    assert "known" not in st.observation(0)
+    assert st.observation(1)["known"] == {"pile": [card]}
+
+
+def test_a_revealed_card_is_known_to_everyone_while_it_stays():
+    cg = load("pass.cardrules", text=PASS).compiled(3)
+    st = cg.new_game(seed=4)
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    drop = sorted(a for a in acts if a.startswith("drop "))[0]
+    card = drop.split()[-1]
+    st.apply_action(acts[drop])
+    assert st.observation(1).get("known") is None
+    st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["call"])
+    for p in range(3):
+        assert st.observation(p)["known"] == {"pile": [card]}
+
+
+def test_old_maid_the_giver_remembers_the_card_taken_from_their_fan():
+    cg = load(os.path.join(ROOT, "examples", "old_maid.cardrules")).compiled(3)
+    for seed in range(10):
+        st = cg.new_game(seed=seed)
+        p = st.current_player()
+        giver = (p + 1) % 3
+        before = set(st.zones[cg.zone_base["hand"] + giver])
+        st.apply_action(st.legal_actions()[0])
+        taken = before - set(st.zones[cg.zone_base["hand"] + giver])
+        (card,) = taken
+        hand = st.zones[cg.zone_base["hand"] + p]
+        known = st.observation(giver).get("known", {})
+        # (a third card of a rank is laid face up with its pair and taken back, as these
+        # rules are written: everyone remembers it)
+        if card in hand:                            # not discarded at once with its pair
+            assert cg.card_names[card] in known[f"hand/{p + 1}"]
+        else:
+            assert cg.card_names[card] not in str(known)
+        third = 3 - p - giver
+        assert cg.card_names[card] not in str(st.observation(third).get("known"))
+
+
+def test_golf_remembers_what_was_shown_put_down_and_taken_from_the_discard():
+    cg = load(os.path.join(ROOT, "examples", "golf.cardrules")).compiled(3)
+    st = cg.new_game(seed=2)
+    z = {name: cg.zone_base[name] for name in ("slot_a", "slot_b", "slot_c", "discard")}
+    a, b = (cg.card_names[st.zones[z[k]][0]] for k in ("slot_a", "slot_b"))
+    assert st.observation(0)["known"] == {"slot_a/1": [a], "slot_b/1": [b]}
+    assert st.observation(1)["known"] == {
+        "slot_a/2": [cg.card_names[st.zones[z["slot_a"] + 1][0]]],
+        "slot_b/2": [cg.card_names[st.zones[z["slot_b"] + 1][0]]]}
+    top = cg.card_names[st.zones[z["discard"]][-1]]
+    old_c = cg.card_names[st.zones[z["slot_c"]][0]]
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    st.apply_action(acts["take"])
+    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    st.apply_action(acts["exchange_c"])
+    # everyone saw the discard's top card go to player 1, and player 1 put it down as card C
+    for p in range(3):
+        assert top in st.observation(p)["known"].get("slot_c/1", []), p
+        for seed in range(10):
+            w = st.determinize(p, seed)
+            assert cg.card_names[w.zones[z["slot_c"]][0]] == top
+    assert cg.card_names[st.zones[z["discard"]][-1]] == old_c     # the old card C face up
+    # player 2 was never shown player 1's card A: in their worlds it is anywhere hidden
+    assert any(cg.card_names[st.determinize(1, s).zones[z["slot_a"]][0]] != a for s in range(20))
