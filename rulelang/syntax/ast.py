@@ -579,6 +579,19 @@ class DeckType(Decl):
     replace: bool
     span: Span
     display: tuple = ()  # of (extra card name, how players call it)
+    copies: tuple = ()   # of DeckCopies: `copies 2 of 1 to 9, skip`
+    shown_as: Optional[str] = None   # `cards shown as "{suit} {rank}"`
+    shown_span: Optional[Span] = None
+
+
+@node
+class DeckCopies:
+    """``copies N of A to B, C in S, T`` in a deck type: the cards of those ranks (and suits, or
+    the extra cards named) come N times in one deck."""
+    count: int
+    parts: tuple         # of (first name, last name or None, span)
+    in_suits: tuple      # of (suit name, span); () for every suit
+    span: Span
 
 
 @node
