@@ -207,14 +207,15 @@ class DeclarationChecks:
         cards = [(r.name, s.name, None) for s in dt.suits for r in dt.ranks]
         cards += [(r.name, s.name, None) for s, own in dt.own_suits for r in own]
         cards += [(r.name, None, n) for _g, names, r in dt.extras for n, _sp in names]
+        told = set()
         for rank, suit, extra in cards:
             lines = [c for c in dt.copies if copies_matching(dt, ranks, c, rank, suit, extra)]
-            if len(lines) > 1:
+            if len(lines) > 1 and id(lines[1]) not in told:
+                told.add(id(lines[1]))
                 card = extra or (f"{rank} of {suit}")
                 self.error("RL174", f"the card `{card}` is given a number of copies twice "
                            f"(lines {lines[0].span.line} and {lines[1].span.line})",
                            lines[1].span, "name every card in one `copies` line at most")
-                break
 
     def check_shown_as(self, dt):
         """`cards shown as "{suit} {rank}"`: the text names the rank (RL176), and nothing
