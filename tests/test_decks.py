@@ -83,7 +83,7 @@ TWO = '''game "two decks"
 players 2
 deck type tokens:
     suits gold "Gold", silver "Silver"
-    ranks small = 1 "Small", big = 5 "Big"
+    ranks small = 21 "Small", big = 25 "Big"
     copies 3 of small in gold
 deck standard, into stock
 deck tokens, into bank
