@@ -361,6 +361,7 @@ class DeclarationChecks:
         the zones column_1 to column_7; here each family is known by its name, as
         (first, last, zone names), and its misuse reported."""
         self.zone_families = {}
+        self.family_per_player = {}     # family name -> each player has one (`per player`)
         for z in self.zones.values():
             if z.family is None:
                 continue
@@ -368,13 +369,10 @@ class DeclarationChecks:
             fam = self.zone_families.get(name)
             if fam is None:
                 fam = self.zone_families[name] = (lo, hi, [])
+                self.family_per_player[name] = z.per_player
                 if hi < lo or hi - lo >= 100:
                     self.error("RL253", f"zone family `{name}` from {lo} to {hi}: a family "
                                "holds 1 to 100 zones", z.span, "e.g. `zone column 1 to 7: ...`")
-                if z.per_player:
-                    self.error("RL254", f"zone family `{name}` is per player", z.span,
-                               "a family of zones is shared; for each player's own piles, "
-                               "declare each pile `per player`")
                 if name in self.zones:
                     self.error("RL253", f"zone family `{name}` has the name of a zone",
                                z.span, "give the family or the zone another name")

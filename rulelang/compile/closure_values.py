@@ -289,7 +289,7 @@ class ClosureValues:
 
     def zone_family_table(self, e):
         """The zone numbers of a family, and what stops the game for a number outside it."""
-        _kind, names, lo = self.refs[id(e)]
+        _kind, names, lo = self.refs[id(e)][:3]
         bases = [self.zone_base[n] for n in names]
         span = e.span
         family = e.name
@@ -305,6 +305,13 @@ class ClosureValues:
         zone_of = self.__dict__.setdefault("_families", {}).setdefault(
             id(e), self.zone_family_table(e))
         k = self.cx(e.args[0])
+        ref = self.refs[id(e)]
+        if len(ref) == 4:               # a family per player: `pile(k)` (yours), `pile(k) of p`
+            if ref[3] is not None:
+                yi = 3 + ref[3]
+                return lambda g, fr: zone_of(k(g, fr)) + fr[yi]
+            owner = self.cx(e.owner)
+            return lambda g, fr: zone_of(k(g, fr)) + owner(g, fr)
         return lambda g, fr: zone_of(k(g, fr))
 
     def x_Expanded(self, e):
@@ -510,6 +517,21 @@ class ClosureValues:
                 if cond(g, fr):
                     return v
             return 0
+        return pick
+
+    def x_ArgBest(self, e):
+        si = 3 + self.refs[id(e)]
+        value = self.cx(e.value)
+        values = (tuple(range(len(self.model.suits))) if e.of == "suit"
+                  else tuple(sorted(self.rank_cycle)))
+        high = e.kind == "highest"
+
+        def pick(g, fr):
+            out = []
+            for x in values:
+                fr[si] = x
+                out.append((value(g, fr), x))
+            return best_of(out, high)
         return pick
 
     def x_Holder(self, e):

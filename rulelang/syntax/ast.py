@@ -198,6 +198,17 @@ class AmongCards(Expr):
 
 
 @node
+class ArgBest(Expr):
+    """``suit s with highest V``, ``rank r with lowest V``: the suit (rank) of the deck whose V
+    is the highest (lowest), the first in the deck's order among equals (issue 14)."""
+    kind: str            # "highest", "lowest"
+    of: str              # "suit", "rank"
+    name: str
+    value: Expr
+    span: Span
+
+
+@node
 class PickValue(Expr):
     """``highest rank r where C``, ``lowest rank r where C`` and ``highest number n from A to B
     where C``: the highest (lowest) value for which C holds, or 0 (issue 14)."""
@@ -229,10 +240,12 @@ class Of(Expr):
 
 @node
 class Call(Expr):
-    """``follows(c, d)``: use of a ``define``."""
+    """``follows(c, d)``: use of a ``define``; ``pile(k) of p``: a zone of a family per player
+    (``owner``: the player written after ``of``)."""
     name: str
     args: tuple
     span: Span
+    owner: Optional[Expr] = None
 
 
 @node

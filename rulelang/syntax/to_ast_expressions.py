@@ -120,6 +120,15 @@ class ExpressionsToAst(Transformer):
     highest_number_where = _pick("highest", "number")
     lowest_number_where = _pick("lowest", "number")
     player_with_highest = _pq("best")
+
+    def _arg_best(kind, of):
+        def f(self, meta, c):
+            return A.ArgBest(kind, of, str(c[0]), c[1], self.sp(meta))
+        return f
+    suit_with_highest = _arg_best("highest", "suit")
+    suit_with_lowest = _arg_best("lowest", "suit")
+    rank_with_highest = _arg_best("highest", "rank")
+    rank_with_lowest = _arg_best("lowest", "rank")
     player_with_lowest = _pq("worst")
 
     def sel_card_named(self, meta, c):
@@ -202,6 +211,10 @@ class ExpressionsToAst(Transformer):
 
     def call(self, meta, c):
         return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self.sp(meta))
+
+    def call_of(self, meta, c):
+        return A.Call(str(c[0]), tuple(x for x in c[1:-1] if x is not None), self.sp(meta),
+                      owner=c[-1])
 
     def rank_of(self, meta, c):
         return A.Of("rank", _span(self.file, meta), c[0], self.sp(meta))
