@@ -237,6 +237,8 @@ class ExpressionChecks:
     def ex_MeldLeft(self, e, s):
         """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,
         as for `total`; runs need the deck's rank order, which every deck has."""
+        if e.lay_off is not None:
+            self.expect(e.lay_off, ZONE, s, "the zone whose sets and runs the cards may join")
         return self.ex_TotalOf(e, s)
 
     def ex_Roll(self, e, s):

@@ -111,7 +111,10 @@ class ExprNodes:
         return self._hoisted(out, hoisted)
 
     def g_MeldLeft(self, e, env):
-        return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
+        solver = self.const(self.cg.meld_solver(e.attribute, e.span, e.lay_off is not None))
+        if e.lay_off is not None:
+            return f"{solver}(g.zones[{self.gen(e.zone, env)}], g.zones[{self.gen(e.lay_off, env)}])"
+        return f"{solver}(g.zones[{self.gen(e.zone, env)}])"
 
     def g_Roll(self, e, env):
         return f"g.rng.randint(1, {int(e.sides)})"

@@ -118,7 +118,9 @@ class TotalOf(Expr):
 class MeldLeft(TotalOf):
     """``least total points of Z outside sets and runs``: the least sum of a card attribute over
     the cards of a zone left outside non-overlapping sets (three or more cards of one rank) and
-    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4."""
+    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4.
+    ``... laying off on Y``: the cards may also join the sets and runs of zone Y."""
+    lay_off: Optional[Expr] = None
 
 
 @node

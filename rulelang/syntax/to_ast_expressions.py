@@ -192,7 +192,7 @@ class ExpressionsToAst(Transformer):
         return A.AnyNumber(str(c[0]), c[1], c[2], c[3], self.sp(meta))
 
     def meld_left(self, meta, c):
-        return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
+        return A.MeldLeft(str(c[0]), c[1], self.sp(meta), lay_off=c[2])
 
     def roll(self, meta, c):
         return A.Roll(int(str(c[0])[1:]), self.sp(meta))
