@@ -146,3 +146,33 @@ def test_standard_deck_unchanged():
     assert len(cg.card_names) == 52 and "Q♠" in cg.card_names and "10♥" in cg.card_names
     assert cg.suit_name(cg.model.suits.index("spades")) == "spades"
     assert cg.rank_name(12) == "queen"
+
+
+def test_cards_named_by_rank_and_suit_in_expressions_and_attributes(tmp_path):
+    """`7 of red` and `skip of blue`, in an attribute line and in a condition: the deck's own
+    names, for suits that have no sign to write `Q♠` with."""
+    text = open(EXAMPLE, encoding="utf-8").read()
+    text = text.replace("    otherwise: plain", "    7 of green: draws_two\n    otherwise: plain")
+    text = text.replace("define colour =", "define special(c) = c is 7 of red or c is skip of blue\n"
+                        "define colour =")
+    text = text.replace("        play card c from hand where playable(c):\n            play(c)\n",
+                        "        play card c from hand where playable(c):\n            play(c)\n"
+                        "            if special(c):\n                say \"special\", c\n")
+    p = tmp_path / "cc.cardrules"
+    p.write_text(text, encoding="utf-8")
+    assert not check_file(str(p))[0]
+    cg = load(str(p), {}).compiled(2)
+    effect = cg.attr_tables["effect"]
+    symbols = cg.model.symbols
+    for i, name in enumerate(cg.card_names):
+        if name == "Green 7":
+            assert effect[i] == symbols["draws_two"]
+        elif name in ("Red 7", "Blue 7"):
+            assert effect[i] == symbols["plain"]
+    said = set()
+    for seed in range(60):
+        st = cg.new_game(seed=seed, log=True)
+        random_playout(st, random.Random(seed))
+        said |= {e[2] for e in st.log if e[0] == "say" and e[2].startswith("special")}
+    # `c is 7 of red` is the first copy of the card (docs/language.md), the same for Blue Skip
+    assert said == {"special Red 7", "special Blue Skip"}

@@ -225,6 +225,11 @@ class ExpressionsToAst(Transformer):
     def of_expr(self, meta, c):
         return A.Of(str(c[0]), _tspan(self.file, c[0]), c[1], self.sp(meta))
 
+    def number_of_suit(self, meta, c):
+        """`7 of red`: the card of a numbered rank and a suit, as `queen of spades`."""
+        return A.Of(str(c[0]), _tspan(self.file, c[0]),
+                    A.Name(str(c[1]), _tspan(self.file, c[1])), self.sp(meta))
+
     def if_else(self, meta, c):
         return A.Cases(((c[0], c[1]),), c[2], self.sp(meta))
 
