@@ -104,3 +104,23 @@ def test_a_count_of_no_cards_is_refused(tmp_path):
                     "    end game with no winner\n")
     diags, _m, _d = check_file(str(path))
     assert [(d.code, d.span.line) for d in diags if d.is_error] == [("RL250", 8), ("RL250", 9), ("RL102", 10)]
+
+
+@pytest.mark.parametrize("body", [
+    "    move 3 cards where rank of card is 7 from stock to table turned over\n",
+    "    move up to 2 cards where suit of card is hearts from stock to bottom of pile\n",
+    "    move bottom of stock and every card on top of it from stock to pile\n",
+])
+def test_counted_moves_are_generated_code(tmp_path, monkeypatch, body):
+    """The generated code writes counted moves itself: with the closures' counted move taken
+    away, the game still compiles to generated code and plays as the closures play it."""
+    closures_st, closures_z = _run(tmp_path, monkeypatch, "closures", body)
+    monkeypatch.undo()
+    import rulelang.compile.closure_statements as CS
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the counted move's closure was used")
+    monkeypatch.setattr(CS.ClosureStatements, "counted_move", refuse)
+    st, z = _run(tmp_path, monkeypatch, "generated", body)
+    assert z == closures_z and st.log == closures_st.log
+    assert z["table"] or z["pile"]

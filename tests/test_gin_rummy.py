@@ -64,6 +64,103 @@ def _deadwood(hand):
     return best
 
 
+def groupings(hand):
+    """Brute force: (least deadwood, every grouping of ``hand`` into melds that leaves it), a
+    grouping a sorted tuple of melds (sorted tuples of cards)."""
+    return _groupings(tuple(sorted(hand)))
+
+
+@functools.lru_cache(maxsize=None)
+def _groupings(hand):
+    if not hand:
+        return 0, [()]
+    first, rest = hand[0], hand[1:]
+    dw, ways = _groupings(rest)
+    best, out = dw + points(first), list(ways)
+    near = [i for i, c in enumerate(rest)
+            if card(c)[0] == card(first)[0] or card(c)[1] == card(first)[1]]
+    for k in range(2, len(near) + 1):
+        for others in itertools.combinations(near, k):
+            group = tuple(sorted([first] + [rest[i] for i in others]))
+            if is_meld(group):
+                dw, ways = _groupings(tuple(c for i, c in enumerate(rest) if i not in others))
+                if dw < best:
+                    best, out = dw, [tuple(sorted(w + (group,))) for w in ways]
+                elif dw == best:
+                    out += [tuple(sorted(w + (group,))) for w in ways]
+    return best, out
+
+
+def laid_off(defender, knocker):
+    """The defender's least deadwood when their cards may also join the knocker's melds (a set's
+    fourth card, cards continuing a run); the knocker's melds are a grouping of least deadwood,
+    the one that lets the defender lay off least."""
+    return max(_lay_off(tuple(sorted(defender)), melds) for melds in groupings(knocker)[1])
+
+
+@functools.lru_cache(maxsize=None)
+def _lay_off(hand, melds):
+    """Brute force: the first card is deadwood, or in a meld of the defender's own, or added to
+    one of the knocker's melds (each must be a meld again at the end)."""
+    if not hand:
+        return 0 if all(is_meld(m) for m in melds) else 10 ** 9
+    first, rest = hand[0], hand[1:]
+    best = points(first) + _lay_off(rest, melds)
+    near = [i for i, c in enumerate(rest)
+            if card(c)[0] == card(first)[0] or card(c)[1] == card(first)[1]]
+    for k in range(2, len(near) + 1):
+        for others in itertools.combinations(near, k):
+            if is_meld([first] + [rest[i] for i in others]):
+                best = min(best, _lay_off(tuple(c for i, c in enumerate(rest) if i not in others),
+                                          melds))
+    for j, m in enumerate(melds):
+        if all(card(c)[0] == card(first)[0] for c in m) or all(card(c)[1] == card(first)[1] for c in m):
+            grown = tuple(sorted(m + (first,)))
+            best = min(best, _lay_off(rest, melds[:j] + (grown,) + melds[j + 1:]))
+    return best
+
+
+def test_laying_off_by_brute_force_on_rulebook_hands():
+    knocker = ["5♥", "6♥", "7♥", "9♠", "9♦", "9♣", "2♣"]
+    # 4♥ and 8♥ continue the run, then 9♥ either it or the set of nines
+    assert laid_off(["8♥", "4♥", "9♥", "K♠", "3♦"], knocker) == 13
+    assert laid_off(["3♥", "K♠"], knocker) == 13          # a 3 with no 4 continues nothing
+    # K♠ K♥ K♦ Q♦ J♦: the set of kings or the run J-Q-K♦ leave 20 each; the knocker shows
+    # the run, on which K♣ cannot go (on the set it could)
+    assert groupings(["K♠", "K♥", "K♦", "Q♦", "J♦"])[0] == 20
+    assert len(groupings(["K♠", "K♥", "K♦", "Q♦", "J♦"])[1]) == 2
+    assert laid_off(["K♣"], ["K♠", "K♥", "K♦", "Q♦", "J♦"]) == 10
+    assert laid_off(["10♦"], ["K♠", "K♥", "K♦", "Q♦", "J♦"]) == 10
+
+
+def test_laying_off_in_the_engine_agrees_with_brute_force():
+    """The engine's solver (rulelang/engine/melds.py) against the brute force above, on random
+    hands: a knocker's run, set and a few more cards, and a defender's 10."""
+    from rulelang.engine.melds import least_left_laying_off
+    deck = [f"{r}{s}" for s in "♣♦♥♠" for r in ["A"] + [str(k) for k in range(2, 11)] + ["J", "Q", "K"]]
+    ids = {c: i for i, c in enumerate(deck)}
+    pos_of = [card(c)[0] - 1 for c in deck]
+    suit_of = ["♣♦♥♠".index(card(c)[1]) for c in deck]
+    pts = [points(c) for c in deck]
+    rng = random.Random(14)
+    laid = 0
+    for _ in range(150):
+        suit, low = rng.choice("♣♦♥♠"), rng.randint(0, 9)
+        run = [deck[ids[f"A{suit}"] + k] for k in range(low, low + rng.randint(3, 4))]
+        rank = rng.choice([r for r in range(1, 14) if not low < r <= low + 4])
+        kind = [c for c in deck if card(c)[0] == rank and c not in run]
+        knocker = run + rng.sample(kind, 3)
+        rest = [c for c in deck if c not in knocker]
+        rng.shuffle(rest)
+        knocker += rest[:rng.randint(1, 3)]
+        defender = rest[3:13]
+        laid += laid_off(defender, knocker) < deadwood(defender)
+        got = least_left_laying_off([ids[c] for c in defender], [ids[c] for c in knocker],
+                                    pos_of, suit_of, pts)
+        assert got == laid_off(defender, knocker), (defender, knocker)
+    assert laid > 50            # most of the hands lay something off
+
+
 def test_the_brute_force_solver_on_rulebook_hands():
     # the rulebook's own examples: runs ace low, no wrapping, a card in one meld only
     assert deadwood(["A♠", "2♠", "3♠"]) == 0
@@ -143,6 +240,11 @@ def test_every_deal_scores_as_the_brute_force_solver_says(seed):
     i = says.index(f"knocks with {dw[knocker]} deadwood: {', '.join(hands[knocker])}")
     assert says[i + 1] == f"the other hand has {dw[other]} deadwood: {', '.join(hands[other])}"
     assert dw[knocker] <= 10
+    if dw[knocker] > 0:             # no laying off on gin
+        dw[other] = laid_off(hands[other], hands[knocker])
+        assert says[i + 2] == f"after laying off: {dw[other]}"
+    else:
+        assert not [s for s in says if s.startswith("after laying off")]
     if dw[knocker] == 0:
         winner, won, word = knocker, 25 + dw[other], "gin"
     elif dw[other] <= dw[knocker]:

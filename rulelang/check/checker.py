@@ -195,7 +195,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                             if self.options else "this game has no options"))
 
         self.deck_types = {d.name: d for d in by_type.get(A.DeckType, [])}
-        self.deck = first(A.Deck)
+        self.decks = by_type.get(A.Deck, [])     # several `deck` lines: a game of several decks
+        self.deck = self.decks[0] if self.decks else None
         self.build_cards()
 
         self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
@@ -290,7 +291,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows, seat_uses=frozenset(self.seat_uses))
+            shows=self.shows, seat_uses=frozenset(self.seat_uses), decks=tuple(self.decks),
+            suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):
         """Where a diagnostic about the whole file points: its `game` line, or else its first
@@ -471,8 +473,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                 used_names.add(node.attribute)
             elif isinstance(node, A.Call) and node.name in self.zone_families:
                 used_names.update(self.zone_families[node.name][2])
-        if self.deck is not None and self.deck.per_player_into:
-            used_names.add(self.deck.per_player_into)
+        for d in self.decks:
+            if d.per_player_into:
+                used_names.add(d.per_player_into)
         for z in self.zones.values():
             if z.name not in used_names:
                 self.warning("RL192", f"zone `{z.name}` is never used", z.span,

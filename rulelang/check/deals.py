@@ -9,21 +9,53 @@ from rulelang.check.constants import _counted, _ranges, const_value
 from rulelang.check.tree import _walk
 
 
-def _checker_deck_size(c, n):
-    """How many cards the deck has for ``n`` players, or None when that depends on the game."""
-    d = c.deck
-    if d is None:
-        return None
+def copies_matching(dt, ranks, copy, rank, suit, extra):
+    """Whether the line ``copies N of ...`` (an A.DeckCopies) of deck type ``dt`` names the card
+    of ``rank`` and ``suit`` (names; ``extra`` the name of an extra card, or None).  ``ranks``:
+    the ranks' numbers by name, for ranges (`1 to 9`)."""
+    if copy.in_suits and (suit is None or suit not in {s for s, _sp in copy.in_suits}):
+        return False
+    for first, last, _sp in copy.parts:
+        if last is None:
+            if first in (rank, suit, extra):
+                return True
+        elif extra is None and first in ranks and last in ranks \
+                and ranks[first] <= ranks.get(rank, ranks[first] - 1) <= ranks[last]:
+            return True
+    return False
+
+
+def deck_cards(dt, ranks, include_group):
+    """The cards of one deck of type ``dt``, in the order a deck is built: (rank name, suit name
+    or None, extra card name or None, how many of it), the suits' cards first (suit by suit),
+    then the extra cards of the group ``include_group`` (or none).  A card named by a line
+    ``copies N of ...`` comes N times (the first line that names it; a second is RL174)."""
+    out = []
+    for suit in dt.suits:
+        out += [(r.name, suit.name, None) for r in dt.ranks]
+    for suit, own in dt.own_suits:
+        out += [(r.name, suit.name, None) for r in own]
+    for group, names, rank in dt.extras:
+        if group == include_group:
+            out += [(rank.name, None, name) for name, _sp in names]
+    counted = []
+    for rank, suit, extra in out:
+        k = next((c.count for c in dt.copies if copies_matching(dt, ranks, c, rank, suit, extra)), 1)
+        counted.append((rank, suit, extra, k))
+    return counted
+
+
+def _one_deck_size(c, d, n):
     dt = c.deck_types.get(d.name)
     if dt is None:
         return None
-    per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits)
+    group = None
     if d.with_group is not None:
         include = True if d.with_condition is None else const_value(c, d.with_condition, n)
         if include is None:
             return None
-        if include:
-            per_copy += sum(len(names) for g, names, _r in dt.extras if g == d.with_group)
+        group = d.with_group if include else None
+    per_copy = sum(k for *_card, k in deck_cards(dt, c.ranks, group))
     if d.per_player_into is not None:
         copies = n
     elif d.copies is None:
@@ -33,6 +65,19 @@ def _checker_deck_size(c, n):
         if copies is None:
             return None
     return per_copy * max(0, copies)
+
+
+def _checker_deck_size(c, n):
+    """How many cards the decks have for ``n`` players, or None when that depends on the game."""
+    if not c.decks:
+        return None
+    total = 0
+    for d in c.decks:
+        size = _one_deck_size(c, d, n)
+        if size is None:
+            return None
+        total += size
+    return total
 
 
 def _check_deck_size(c):

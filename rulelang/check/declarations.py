@@ -101,23 +101,35 @@ class DeclarationChecks:
         self.rank_symbols: dict = {}
         self.suits: list = []
         self.suit_symbols: dict = {}
+        self.suit_texts: dict = {}
+        self.rank_texts: dict = {}
         self.card_names: dict = {}
         # Without a usable deck, the names of the standard deck's cards are still known, so
         # that every `queen` and `hearts` is not reported as well.
         fallback = self.deck_types.get("standard") or next(iter(self.deck_types.values()), None)
-        if self.deck is None:
+        self.types_used: list = []        # the deck types of the `deck` lines, each once
+        if not self.decks:
             self.error("RL160", "the game does not say which cards it is played with",
                        self.file_span(), "add a line such as `deck standard, into stock`")
-            dt = fallback
-        else:
-            dt = self.deck_types.get(self.deck.name)
+        for d in self.decks:
+            dt = self.deck_types.get(d.name)
             if dt is None:
-                self.error("RL161", f"there is no deck type `{self.deck.name}`", self.deck.span,
-                           did_you_mean(self.deck.name, self.deck_types) or
+                self.error("RL161", f"there is no deck type `{d.name}`", d.span,
+                           did_you_mean(d.name, self.deck_types) or
                            "declare it with `deck type NAME:` or use `standard`")
-                dt = fallback
-        if dt is None:
-            return
+            elif dt not in self.types_used:
+                self.types_used.append(dt)
+        if not self.types_used and fallback is not None:
+            self.types_used.append(fallback)
+        for dt in self.types_used:
+            self.build_deck_type(dt)
+        for name in self.suits:
+            if name in self.ranks:
+                self.error("RL164", f"`{name}` is both a suit and a rank",
+                           self.types_used[0].span, "rename one")
+
+    def build_deck_type(self, dt):
+        """The suits, ranks and extra cards of one deck type the game uses."""
         self.check_repeated_ranks(dt)
 
         def add_ranks(ranks):
@@ -129,14 +141,21 @@ class DeclarationChecks:
                     self.error("RL162", f"rank `{r.name}` is given two numbers", r.span, None)
                 self.ranks[r.name] = num
                 self.rank_symbols.setdefault(r.name, r.symbol or r.name)
+                if r.symbol is not None and len(r.symbol) > 2:
+                    self.rank_texts.setdefault(r.name, r.symbol)
+
+        def add_suit(s):
+            if s.name not in self.suits:
+                self.suits.append(s.name)
+                self.suit_symbols[s.name] = s.symbol
+                if s.symbol is not None and len(s.symbol) > 2:
+                    self.suit_texts[s.name] = s.symbol
 
         for s in dt.suits:
-            self.suits.append(s.name)
-            self.suit_symbols[s.name] = s.symbol
+            add_suit(s)
         add_ranks(dt.ranks)
         for suit, ranks in dt.own_suits:
-            self.suits.append(suit.name)
-            self.suit_symbols[suit.name] = suit.symbol
+            add_suit(suit)
             add_ranks(ranks)
         groups = set()
         for group, names, rank in dt.extras:
@@ -144,20 +163,78 @@ class DeclarationChecks:
             add_ranks([rank])
             for n, sp in names:
                 self.card_names[n] = (group, self.ranks[rank.name])
-        if self.deck is not None and self.deck.with_group is not None \
-                and self.deck.with_group not in groups and dt.name == self.deck.name:
-            self.error("RL163", f"deck `{dt.name}` has no extra cards called `{self.deck.with_group}`",
-                       self.deck.span, did_you_mean(self.deck.with_group, groups) or
-                       (f"its extra groups are: {', '.join(sorted(groups))}" if groups else
-                        f"deck `{dt.name}` has no extra cards"))
-        for name in self.suits:
-            if name in self.ranks:
-                self.error("RL164", f"`{name}` is both a suit and a rank", dt.span, "rename one")
+        for d in self.decks:
+            if d.with_group is not None and d.with_group not in groups and dt.name == d.name:
+                self.error("RL163", f"deck `{dt.name}` has no extra cards called `{d.with_group}`",
+                           d.span, did_you_mean(d.with_group, groups) or
+                           (f"its extra groups are: {', '.join(sorted(groups))}" if groups else
+                            f"deck `{dt.name}` has no extra cards"))
+        self.check_deck_copies(dt)
+        self.check_shown_as(dt)
+
+    def check_deck_copies(self, dt):
+        """`copies N of 1 to 9, skip in red, blue`: every name is a rank, suit or extra card of
+        the deck type (RL101), N is at least 1 and a range holds a rank (RL175), and no card is
+        given its number twice (RL174)."""
+        ranks = {r.name: self.ranks[r.name] for r in dt.ranks}
+        for _s, own in dt.own_suits:
+            ranks.update((r.name, self.ranks[r.name]) for r in own)
+        for _g, _names, r in dt.extras:
+            ranks[r.name] = self.ranks[r.name]
+        suits = [s.name for s in dt.suits] + [s.name for s, _r in dt.own_suits]
+        extras = [n for _g, names, _r in dt.extras for n, _sp in names]
+        known = list(ranks) + suits + extras
+        from rulelang.check.deals import copies_matching
+        for c in dt.copies:
+            if c.count < 1:
+                self.error("RL175", f"`copies {c.count}` makes no card", c.span,
+                           "a card the deck does not have is left out of its ranks; the "
+                           "number of copies is 1 or more")
+            for first, last, sp in c.parts:
+                for name in (first, last):
+                    if name is not None and name not in known:
+                        self.error("RL101", f"`{name}` is not a rank, suit or card of deck type "
+                                   f"`{dt.name}`", sp, did_you_mean(name, known))
+                if last is not None and first in ranks and last in ranks \
+                        and ranks[first] > ranks[last]:
+                    self.error("RL175", f"`{first} to {last}` holds no rank: {first} is "
+                               f"numbered {ranks[first]}, {last} {ranks[last]}", sp,
+                               f"write the lower rank first: `{last} to {first}`")
+            for name, sp in c.in_suits:
+                if name not in suits:
+                    self.error("RL101", f"`{name}` is not a suit of deck type `{dt.name}`", sp,
+                               did_you_mean(name, suits))
+        cards = [(r.name, s.name, None) for s in dt.suits for r in dt.ranks]
+        cards += [(r.name, s.name, None) for s, own in dt.own_suits for r in own]
+        cards += [(r.name, None, n) for _g, names, r in dt.extras for n, _sp in names]
+        told = set()
+        for rank, suit, extra in cards:
+            lines = [c for c in dt.copies if copies_matching(dt, ranks, c, rank, suit, extra)]
+            if len(lines) > 1 and id(lines[1]) not in told:
+                told.add(id(lines[1]))
+                card = extra or (f"{rank} of {suit}")
+                self.error("RL174", f"the card `{card}` is given a number of copies twice "
+                           f"(lines {lines[0].span.line} and {lines[1].span.line})",
+                           lines[1].span, "name every card in one `copies` line at most")
+
+    def check_shown_as(self, dt):
+        """`cards shown as "{suit} {rank}"`: the text names the rank (RL176), and nothing
+        else in braces."""
+        if dt.shown_as is None:
+            return
+        import re
+        others = [w for w in re.findall(r"\{([^{}]*)\}", dt.shown_as) if w not in ("rank", "suit")]
+        if "{rank}" not in dt.shown_as or others:
+            self.error("RL176", f"`cards shown as \"{dt.shown_as}\"` " +
+                       (f"names `{{{others[0]}}}`" if others else "does not show the rank"),
+                       dt.shown_span, "write the card's parts as `{rank}` and `{suit}`, as in "
+                       "`cards shown as \"{suit} {rank}\"`")
 
     def check_deck_decl(self):
-        d = self.deck
-        if d is None:
-            return
+        for d in self.decks:
+            self.check_one_deck(d)
+
+    def check_one_deck(self, d):
         s = Scope(self.var_ctx)
         if d.with_condition is not None:
             self.expect(d.with_condition, FLAG, s, "the condition for extra cards")
@@ -284,6 +361,7 @@ class DeclarationChecks:
         the zones column_1 to column_7; here each family is known by its name, as
         (first, last, zone names), and its misuse reported."""
         self.zone_families = {}
+        self.family_per_player = {}     # family name -> each player has one (`per player`)
         for z in self.zones.values():
             if z.family is None:
                 continue
@@ -291,13 +369,10 @@ class DeclarationChecks:
             fam = self.zone_families.get(name)
             if fam is None:
                 fam = self.zone_families[name] = (lo, hi, [])
+                self.family_per_player[name] = z.per_player
                 if hi < lo or hi - lo >= 100:
                     self.error("RL253", f"zone family `{name}` from {lo} to {hi}: a family "
                                "holds 1 to 100 zones", z.span, "e.g. `zone column 1 to 7: ...`")
-                if z.per_player:
-                    self.error("RL254", f"zone family `{name}` is per player", z.span,
-                               "a family of zones is shared; for each player's own piles, "
-                               "declare each pile `per player`")
                 if name in self.zones:
                     self.error("RL253", f"zone family `{name}` has the name of a zone",
                                z.span, "give the family or the zone another name")
@@ -306,10 +381,9 @@ class DeclarationChecks:
     def card_literal(self, text, span):
         """The (rank, suit) of a card literal such as `Q♠`: its rank as shown (or the rank's name
         or number) and its suit's sign, which must be a card of the deck (RL240)."""
-        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
         pairs = []
-        if dt is not None:
-            pairs = [(r, su) for su in dt.suits for r in dt.ranks]
+        for dt in self.types_used:
+            pairs += [(r, su) for su in dt.suits for r in dt.ranks]
             pairs += [(r, su) for su, ranks in dt.own_suits for r in ranks]
         front, sign = text[:-1], text[-1]
         for r, su in pairs:
@@ -326,12 +400,12 @@ class DeclarationChecks:
 
     def card_named(self, rank, suit, span):
         """(rank, suit) of `queen of spades`, which must be a card of the deck (RL240)."""
-        dt = self.deck_types.get(self.deck.name) if self.deck is not None else None
-        if dt is not None:
-            pairs = [(r.name, su.name) for su in dt.suits for r in dt.ranks]
+        pairs = []
+        for dt in self.types_used:
+            pairs += [(r.name, su.name) for su in dt.suits for r in dt.ranks]
             pairs += [(r.name, su.name) for su, ranks in dt.own_suits for r in ranks]
-            if (rank, suit) in pairs:
-                return (rank, suit)
+        if (rank, suit) in pairs:
+            return (rank, suit)
         self.error("RL240", f"`{rank} of {suit}` is not a card of this deck", span,
-                   f"the suit `{suit}` has its own ranks" if dt is not None else None)
+                   f"the suit `{suit}` has its own ranks" if self.types_used else None)
         return None

@@ -99,6 +99,23 @@ class ExpressionChecks:
                        f"card is {e.name}) >= 2`")
         return NUMBER
 
+    def ex_ArgBest(self, e, s):
+        self.reserved(e.name, e.span, f"a {e.of}")
+        inner = s.child()
+        self.refs[id(e)] = inner.new_slot(e.name, SUIT if e.of == "suit" else NUMBER)
+        phrase = f"`{e.of} {e.name} with {e.kind} V`"
+        t = self.expr(e.value, inner)
+        if not compatible(NUMBER, t):
+            self.error("RL241", f"{phrase} compares numbers, but this is a {t}", e.value.span,
+                       f"give a number of each {e.of}, such as `number of cards in hand where "
+                       f"{e.of} of card is {e.name}`")
+        elif not self._uses_name(e.value, e.name):
+            self.error("RL242", f"the value of {phrase} does not depend on `{e.name}`: it is the "
+                       f"same for every {e.of}", e.value.span,
+                       f"ask about `{e.name}`, e.g. `number of cards in hand where {e.of} of card "
+                       f"is {e.name}`")
+        return SUIT if e.of == "suit" else NUMBER
+
     def ex_Holder(self, e, s):
         self.expect(e.card, CARD, s, "the card of `player who has`")
         if not any(z.per_player for z in self.zones.values()):
@@ -198,12 +215,33 @@ class ExpressionChecks:
         if isinstance(k, A.Int) and not lo <= k.value <= hi:
             self.error("RL255", f"there is no {e.name} {k.value}: the family `{e.name}` is "
                        f"numbered {lo} to {hi}", k.span, None)
-        self.refs[id(e)] = ("zone_family", tuple(names), lo)
+        if not self.family_per_player.get(e.name):
+            if e.owner is not None:
+                self.owner_of_shared(e, s)
+            self.refs[id(e)] = ("zone_family", tuple(names), lo)
+            return ZONE
+        # Each player's family: `pile(k)` is your pile k, `pile(k) of p` is p's.
+        if e.owner is not None:
+            self.expect_seat(e.owner, s, f"the player whose {e.name} it is")
+        self.refs[id(e)] = ("zone_family", tuple(names), lo,
+                            s.you_slot if e.owner is None else None)
         return ZONE
+
+    def owner_of_shared(self, e, s):
+        """`column(k) of p` of a shared family, or `f(x) of p` of a define (RL254)."""
+        self.expr(e.owner, s)
+        what = (f"the zones of the family `{e.name}` are shared" if e.name in self.zone_families
+                else f"`{e.name}` is not a family of zones")
+        self.error("RL254", f"`{e.name}(...) of ...`: {what}; only a family declared "
+                   "`per player` has a zone of each player", e.owner.span,
+                   f"declare `zone {e.name} 1 to N: per player, ...`" if e.name in self.zone_families
+                   else "leave out `of ...`")
 
     def ex_MeldLeft(self, e, s):
         """Sets and runs (docs/language.md, "Sets and runs"): the attribute must be a number,
         as for `total`; runs need the deck's rank order, which every deck has."""
+        if e.lay_off is not None:
+            self.expect(e.lay_off, ZONE, s, "the zone whose sets and runs the cards may join")
         return self.ex_TotalOf(e, s)
 
     def ex_Roll(self, e, s):
@@ -333,6 +371,8 @@ class ExpressionChecks:
     def ex_Call(self, e, s):
         if e.name in self.zone_families and e.name not in self.defines:
             return self.zone_of_family(e, s)
+        if e.owner is not None:
+            self.owner_of_shared(e, s)
         d = self.defines.get(e.name)
         if d is None:
             if e.name in self.rules:

@@ -83,7 +83,7 @@ class Model:
     players: tuple
     options: dict                 # name -> OptionInfo (value = the value in force)
     deck_types: dict
-    deck: Optional[A.Deck]
+    deck: Optional[A.Deck]        # the first `deck` line
     ranks: dict                   # rank name -> number
     rank_symbols: dict            # number -> short display
     suits: list                   # suit names in order
@@ -114,6 +114,9 @@ class Model:
     # id(expression) used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1
     seat_uses: frozenset = attrs.field(factory=frozenset)
+    decks: tuple = ()             # every `deck` line, in order (a game may have several)
+    suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
+    rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)
 
 
 class Scope:

@@ -12,7 +12,7 @@ from rulelang.check.hints import _show, did_you_mean
 def _key(d):
     if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType)):
         return (type(d).__name__, d.name)
-    if isinstance(d, (A.Score, A.Deck, A.GameName, A.Players)):
+    if isinstance(d, (A.Score, A.GameName, A.Players)):
         return (type(d).__name__,)
     if isinstance(d, A.ShowWith):
         return ("ShowWith", d.zone)
@@ -38,10 +38,26 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
                 merged[k] = d
                 order.append(k)
     prelude_keys = set(merged)
+    decks: list = []            # the `deck` lines: a variant's `replace deck` lines replace them all
     for depth, prog in enumerate(layers):
         seen_here: set = set()
+        here = [d for d in prog.decls if isinstance(d, A.Deck)]
+        for d in here:
+            if d.replace and depth == 0:
+                diags.append(Diagnostic("RL121", ERROR, "`replace` deck: this file extends no other file",
+                                        d.span, "remove `replace`, or add `extends \"base.cardrules\"`"))
+            elif d.replace and not decks:
+                diags.append(Diagnostic("RL122", ERROR, "`replace` deck: the base file has no deck",
+                                        d.span, "to add something new, leave out `replace`"))
+            elif decks and not d.replace and depth > 0:
+                diags.append(Diagnostic("RL123", ERROR, "deck is already declared in the base file",
+                                        d.span, "write `replace deck ...` to change it (every "
+                                        "`deck` line of a variant replaces all the base's)"))
+        kept = [d for d in here if not (depth > 0 and decks and not d.replace)]
+        if kept:
+            decks = kept
         for d in prog.decls:
-            if isinstance(d, A.Extends):
+            if isinstance(d, (A.Extends, A.Deck)):
                 continue
             if isinstance(d, A.Ending):
                 endings.append(d)
@@ -83,7 +99,7 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
             if k not in merged:
                 order.append(k)
             merged[k] = d
-    return [merged[k] for k in order] + endings
+    return [merged[k] for k in order] + decks + endings
 
 
 def _kind_of_value(v):

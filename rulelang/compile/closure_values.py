@@ -9,7 +9,7 @@ from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _noplayer, too_large
 from rulelang.limits import MAX_NUMBER
 from rulelang.engine.control import GameProblem
-from rulelang.engine.melds import MAX_MELD_CARDS, least_left
+from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
 from rulelang.engine.values import number_range
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import holder, random_seat_in, seat_after, seats_after, seats_in
@@ -163,10 +163,11 @@ class ClosureValues:
             return False
         return any_number
 
-    def meld_solver(self, attribute, span):
+    def meld_solver(self, attribute, span, lay_off=False):
         """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
-        attribute and place, kept so that generated code names the same object)."""
-        key = (attribute, span)
+        attribute and place, kept so that generated code names the same object); with
+        ``lay_off``, of the zone's cards and those of the zone they lay off on."""
+        key = (attribute, span, lay_off)
         solvers = self.__dict__.setdefault("_meld_solvers", {})
         if key not in solvers:
             points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
@@ -180,12 +181,22 @@ class ClosureValues:
                     raise GameProblem("RL259", f"sets and runs are searched among at most "
                                       f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
                 return least_left(cards, pos_of, suit_of, points)[0]
-            solvers[key] = solve
+
+            def solve_laying_off(cards, onto):
+                for z in (cards, onto):
+                    if len(z) > MAX_MELD_CARDS:
+                        raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                          f"{MAX_MELD_CARDS} cards, not {len(z)}", span)
+                return least_left_laying_off(cards, onto, pos_of, suit_of, points)
+            solvers[key] = solve_laying_off if lay_off else solve
         return solvers[key]
 
     def x_MeldLeft(self, e):
-        solve = self.meld_solver(e.attribute, e.span)
+        solve = self.meld_solver(e.attribute, e.span, e.lay_off is not None)
         f = self.cx(e.zone)
+        if e.lay_off is not None:
+            y = self.cx(e.lay_off)
+            return lambda g, fr: solve(g.zones[f(g, fr)], g.zones[y(g, fr)])
         return lambda g, fr: solve(g.zones[f(g, fr)])
 
     def x_Roll(self, e):
@@ -289,7 +300,7 @@ class ClosureValues:
 
     def zone_family_table(self, e):
         """The zone numbers of a family, and what stops the game for a number outside it."""
-        _kind, names, lo = self.refs[id(e)]
+        _kind, names, lo = self.refs[id(e)][:3]
         bases = [self.zone_base[n] for n in names]
         span = e.span
         family = e.name
@@ -305,6 +316,13 @@ class ClosureValues:
         zone_of = self.__dict__.setdefault("_families", {}).setdefault(
             id(e), self.zone_family_table(e))
         k = self.cx(e.args[0])
+        ref = self.refs[id(e)]
+        if len(ref) == 4:               # a family per player: `pile(k)` (yours), `pile(k) of p`
+            if ref[3] is not None:
+                yi = 3 + ref[3]
+                return lambda g, fr: zone_of(k(g, fr)) + fr[yi]
+            owner = self.cx(e.owner)
+            return lambda g, fr: zone_of(k(g, fr)) + owner(g, fr)
         return lambda g, fr: zone_of(k(g, fr))
 
     def x_Expanded(self, e):
@@ -514,6 +532,21 @@ class ClosureValues:
                 if cond(g, fr):
                     return v
             return 0
+        return pick
+
+    def x_ArgBest(self, e):
+        si = 3 + self.refs[id(e)]
+        value = self.cx(e.value)
+        values = (tuple(range(len(self.model.suits))) if e.of == "suit"
+                  else tuple(sorted(self.rank_cycle)))
+        high = e.kind == "highest"
+
+        def pick(g, fr):
+            out = []
+            for x in values:
+                fr[si] = x
+                out.append((value(g, fr), x))
+            return best_of(out, high)
         return pick
 
     def x_Holder(self, e):

@@ -111,7 +111,10 @@ class ExprNodes:
         return self._hoisted(out, hoisted)
 
     def g_MeldLeft(self, e, env):
-        return f"{self.const(self.cg.meld_solver(e.attribute, e.span))}(g.zones[{self.gen(e.zone, env)}])"
+        solver = self.const(self.cg.meld_solver(e.attribute, e.span, e.lay_off is not None))
+        if e.lay_off is not None:
+            return f"{solver}(g.zones[{self.gen(e.zone, env)}], g.zones[{self.gen(e.lay_off, env)}])"
+        return f"{solver}(g.zones[{self.gen(e.zone, env)}])"
 
     def g_Roll(self, e, env):
         return f"g.rng.randint(1, {int(e.sides)})"
@@ -180,6 +183,21 @@ class ExprNodes:
             lo, hi = self.gen(e.low, env), self.gen(e.high, env)
             values = (f"range({hi}, {lo} - 1, -1)" if high else f"range({lo}, {hi} + 1)")
         return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
+
+    def g_ArgBest(self, e, env):
+        v = self.fresh()
+        inner = dict(env)
+        inner[3 + self.refs[id(e)]] = v
+        val, hoisted = self.gen_hoisting(e.value, inner, v)
+        if e.of == "suit":
+            values = f"range({len(self.cg.model.suits)})"
+        else:
+            if not hasattr(self, "_rank_orders"):       # kept: const() names objects by id
+                self._rank_orders = (tuple(sorted(self.cg.rank_cycle)),
+                                     tuple(sorted(self.cg.rank_cycle, reverse=True)))
+            values = self.const(self._rank_orders[0])
+        out = f"_best([({val}, {v}) for {v} in {values}], {int(e.kind == 'highest')})"
+        return self._hoisted(out, hoisted)
 
     def g_IsOut(self, e, env):
         ob = int(self.cg.out_base)
@@ -277,7 +295,13 @@ class ExprNodes:
         if self.refs[id(e)][0] == "zone_family":
             zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
                 id(e), self.cg.zone_family_table(e))
-            return f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
+            ref = self.refs[id(e)]
+            zone = f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
+            if len(ref) == 4:           # a family per player: `pile(k)` (yours), `pile(k) of p`
+                owner = (self.slot(3 + ref[3], env) if ref[3] is not None
+                         else self.gen(e.owner, env))
+                return f"({zone} + {owner})"
+            return zone
         return self.expanded(self.refs[id(e)][1], env)
 
     def g_Expanded(self, e, env):

@@ -9,8 +9,30 @@ from rulelang.engine.rng import Rng
 from rulelang.kinds import NUMBER
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
+from rulelang.check.deals import deck_cards
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
+
+
+def card_name(m, rname, suit, extra, own_suits, shown_as):
+    """How a card is called (docs/language.md, "How cards are shown"): an extra card by its
+    name; the deck type's `cards shown as "{suit} {rank}"`; a suit with a sign after the rank
+    (`Q♠`); a suit with its own ranks by the rank; otherwise `RANK of SUIT`.  A rank or suit
+    is shown by its text where it has one (`"Skip"`), else by its name."""
+    if extra is not None:
+        return extra
+    rank_word = m.rank_texts.get(rname, rname)
+    suit_word = m.suit_texts.get(suit, suit)
+    if suit in shown_as:
+        rank_shown = m.rank_symbols.get(rname) or rname
+        suit_shown = m.suit_symbols.get(suit) or suit
+        return shown_as[suit].replace("{rank}", rank_shown).replace("{suit}", suit_shown)
+    ssym = m.suit_symbols.get(suit)
+    if ssym and suit not in m.suit_texts:
+        return f"{m.rank_symbols.get(rname, rname)}{ssym}"
+    if suit in own_suits:
+        return rank_word
+    return f"{rank_word} of {suit_word}"
 
 
 class Layout:
@@ -59,56 +81,49 @@ class Layout:
         m = self.model
         self.cards = []              # (rank name, rank number, suit index, extra name or None)
         self.card_zone: list = []    # (copy, per_player) for where each card starts
-        deck = m.deck
-        dt = m.deck_types.get(deck.name) if deck is not None else None
-        if dt is None:
+        self.deck_start = []
+        decks = [(d, m.deck_types.get(d.name)) for d in (m.decks or ((m.deck,) if m.deck else ()))]
+        decks = [(d, dt) for d, dt in decks if dt is not None]
+        if not decks:
             self.card_names = []
             self.rank_of = [0]
             self.suit_of = [-1]
             self.rank_cycle = []
             return
         ctx_slots = m.var_ctx.nslots
-        include = deck.with_group is not None and (
-            deck.with_condition is None or bool(self._const(deck.with_condition, ctx_slots)))
-        per_player = deck.per_player_into is not None
-        copies = self.n if per_player else (
-            int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
         rank_numbers = dict(m.ranks)
-        # Count before building: `copies 100000` would build millions of cards first.
-        per_copy = (len(dt.suits) * len(dt.ranks) + sum(len(ranks) for _, ranks in dt.own_suits)
-                    + sum(len(names) for group, names, _ in dt.extras
-                          if include and group == deck.with_group))
-        if max(0, copies) * per_copy > MAX_CARDS:
-            self.problems.append(("RL172", f"{copies * per_copy} cards is more than the "
-                                  f"{MAX_CARDS} a game may use", deck.span))
-            copies = 1              # go on with one deck: the problem stops the game anyway
         cycle = set()
-        per_copy = len(dt.suits) * len(dt.ranks) + sum(len(r) for _s, r in dt.own_suits) + sum(
-            len(names) for group, names, _r in dt.extras if include and group == deck.with_group)
-        if per_copy * copies > MAX_CARDS:      # reported below; not built (copies may be huge)
-            too_many, copies = per_copy * copies, 0
-        else:
-            too_many = 0
-        for copy in range(max(0, copies)):
-            for si, suit in enumerate(dt.suits):
-                for r in dt.ranks:
-                    self.cards.append((r.name, rank_numbers[r.name], si, None))
-                    self.card_zone.append(copy)
-                    cycle.add(rank_numbers[r.name])
-            base = len(dt.suits)
-            for k, (suit, ranks) in enumerate(dt.own_suits):
-                for r in ranks:
-                    self.cards.append((r.name, rank_numbers[r.name], base + k, None))
-                    self.card_zone.append(copy)
-                    cycle.add(rank_numbers[r.name])
-            for group, names, rank in dt.extras:
-                if include and group == deck.with_group:
-                    for name, _ in names:
-                        self.cards.append((rank.name, rank_numbers[rank.name], -1, name))
+        too_many = 0
+        for deck, dt in decks:
+            include = deck.with_group is not None and (
+                deck.with_condition is None or bool(self._const(deck.with_condition, ctx_slots)))
+            per_player = deck.per_player_into is not None
+            copies = self.n if per_player else (
+                int(self._const(deck.copies, ctx_slots)) if deck.copies is not None else 1)
+            parts = deck_cards(dt, rank_numbers, deck.with_group if include else None)
+            # Count before building: `copies 100000` would build millions of cards first.
+            per_copy = sum(k for *_card, k in parts)
+            if max(0, copies) * per_copy + len(self.cards) > MAX_CARDS:
+                too_many = max(0, copies) * per_copy + len(self.cards)
+                self.problems.append(("RL172", f"{too_many} cards is more than the "
+                                      f"{MAX_CARDS} a game may use", deck.span))
+                break           # not built (copies may be huge): the problem stops the game
+            first = len(self.cards)
+            for copy in range(max(0, copies)):
+                for rname, suit, extra, k in parts:
+                    si = m.suits.index(suit) if suit is not None else -1
+                    for _ in range(k):
+                        self.cards.append((rname, rank_numbers[rname], si, extra))
                         self.card_zone.append(copy)
-        if too_many or len(self.cards) > MAX_CARDS:
-            self.problems.append(("RL172", f"{too_many or len(self.cards)} cards is more than the "
-                                  f"{MAX_CARDS} a game may use", deck.span))
+                    if extra is None:
+                        cycle.add(rank_numbers[rname])
+            # Where the deck's cards start.
+            if per_player:
+                base = self.zone_base.get(deck.per_player_into)
+                self.deck_start += [base + copy for copy in self.card_zone[first:]]
+            elif deck.into is not None:
+                zi = self._const(deck.into, ctx_slots)
+                self.deck_start += [zi] * (len(self.cards) - first)
         self.rank_cycle = sorted(cycle)
         nxt = {}
         prv = {}
@@ -119,20 +134,16 @@ class Layout:
         self.rank_prev = prv
         self.rank_of = [c[1] for c in self.cards] + [0]
         self.suit_of = [c[2] for c in self.cards] + [-1]
-        names = []
-        for rname, num, si, extra in self.cards:
-            if extra is not None:
-                names.append(extra)
-                continue
-            suit = m.suits[si]
-            ssym = m.suit_symbols.get(suit)
-            if ssym:
-                names.append(f"{m.rank_symbols.get(rname, rname)}{ssym}")
-            elif si >= len(dt.suits):
-                names.append(rname)
-            else:
-                names.append(f"{rname} of {suit}")
-        self.card_names = names
+        own = {s.name for _d, dt in decks for s, _r in dt.own_suits}
+        shown_as = {}
+        for _d, dt in decks:
+            for s in list(dt.suits) + [s for s, _r in dt.own_suits]:
+                if dt.shown_as is not None:
+                    shown_as.setdefault(s.name, dt.shown_as)
+        self.card_names = [card_name(m, rname, m.suits[si] if si >= 0 else None, extra, own,
+                                     shown_as)
+                           for rname, _num, si, extra in self.cards]
+        names = self.card_names
         # Identical copies (several decks): each card's first copy, or None when there are none.
         first = {}
         twin = [first.setdefault(name, i) for i, name in enumerate(names)]
@@ -142,14 +153,6 @@ class Layout:
         for i, c in enumerate(self.cards):
             if c[3] is not None:
                 self.card_name_ids.setdefault(c[3], i)
-        # Where the deck starts.
-        self.deck_start = []
-        if per_player:
-            base = self.zone_base.get(deck.per_player_into)
-            self.deck_start = [base + copy for copy in self.card_zone]
-        elif deck.into is not None:
-            zi = self._const(deck.into, ctx_slots)
-            self.deck_start = [zi] * len(self.cards)
 
     def _build_attributes(self):
         m = self.model

@@ -194,6 +194,8 @@ class StatementGen:
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
             return self._move_all(st, kind, lines, ind)
+        if kind in ("count_where", "upto_where", "and_above"):
+            return self._move_counted(st, kind, lines, ind)
         if kind not in ("top", "card", "bottom", "random"):
             return False
         s = self.x.fresh()
@@ -256,6 +258,77 @@ class StatementGen:
             lines.append(f"{ind}    {d}.extend({s}{part if part != '[:]' else ''})")
         lines.append(f"{ind}    del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
+
+    def _put_many(self, st, cards, src, dest, lines, ind):
+        """``cards`` (a fresh list) from the zone list ``src`` onto zone ``dest``: reversed when
+        turned over, at the bottom or on top, recorded in a logged game's log, as the closures'
+        ``put_many``."""
+        if st.turned_over:
+            lines.append(f"{ind}{cards} = {cards}[::-1]")
+        d = self.x.fresh()
+        lines.append(f"{ind}{d} = g.zones[{dest}]")
+        if st.to_bottom:
+            lines.append(f"{ind}{d}[:0] = {cards}")
+        else:
+            lines.append(f"{ind}{d}.extend({cards})")
+        if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
+            from rulelang.engine.events import log_move
+            self.x.ns["_logmv"] = log_move
+            lines.append(f"{ind}if g.log is not None: _logmv(g, {src}, {d}, {cards}, "
+                         f"{int(bool(st.to_bottom))})")
+
+    def _move_counted(self, st, kind, lines, ind):
+        """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card
+        on top of it``, written as the closures do them (closure_statements.counted_move): the
+        cards that match taken one at a time from the top, the block lifted in its order; the
+        zone moved to is worked out after the cards are taken, as there."""
+        sel = st.selection
+        s = self.x.fresh()
+        src = self.e(st.source)
+        lines.append(f"{ind}{s} = g.zones[{src}]")
+        cards = self.x.fresh()
+        if kind == "and_above":
+            c, i = self.x.fresh(), self.x.fresh()
+            missing = self.x.const(self._missing(st))
+            lines.append(f"{ind}{c} = {self.e(sel.expr)}")
+            lines.append(f"{ind}if {c} not in {s}:")
+            lines.append(f"{ind}    {missing}(g, {c}, {src})")
+            lines.append(f"{ind}{i} = 0")                 # its first place, as list.index
+            lines.append(f"{ind}while {s}[{i}] != {c}:")
+            lines.append(f"{ind}    {i} += 1")
+            lines.append(f"{ind}{cards} = {s}[{i}:]")
+            lines.append(f"{ind}del {s}[{i}:]")
+            self._put_many(st, cards, s, self.e(st.dest), lines, ind)
+            return True
+        ci = 3 + int(self.refs[id(sel)][1])
+        k, picked, i = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{k} = {self.e(sel.expr)}")
+        lines.append(f"{ind}{picked} = []")
+        lines.append(f"{ind}for {i} in range(len({s}) - 1, -1, -1):")
+        lines.append(f"{ind}    if len({picked}) >= {k}:")
+        lines.append(f"{ind}        break")
+        lines.append(f"{ind}    fr[{ci}] = {s}[{i}]")
+        lines.append(f"{ind}    if {self.e(sel.condition)}:")
+        lines.append(f"{ind}        {picked}.append({i})")
+        if kind == "count_where":
+            fewer = self.x.const(self._fewer(st))
+            lines.append(f"{ind}if len({picked}) < {k}:")
+            lines.append(f"{ind}    {fewer}(g, {k}, len({picked}), {src})")
+        lines.append(f"{ind}{cards} = [{s}[{i}] for {i} in {picked}]")
+        lines.append(f"{ind}for {i} in {picked}:")
+        lines.append(f"{ind}    del {s}[{i}]")
+        self._put_many(st, cards, s, self.e(st.dest), lines, ind)
+        return True
+
+    def _fewer(self, st):
+        cg = self.cg
+        span = st.span
+
+        def fewer(g, k, found, zi):
+            from rulelang.engine.control import GameProblem
+            raise GameProblem("RL258", f"{k} cards that match are to be moved from "
+                              f"{cg.zone_label(zi)}, which has {found}", span)
+        return fewer
 
     def _missing(self, st):
         cg = self.cg

@@ -30,7 +30,7 @@ class Words:
         if typ == PLAYER:
             return f"player {v + 1}" if v >= 0 else "nobody"
         if typ == SUIT:
-            return self.model.suits[v] if 0 <= v < len(self.model.suits) else "no suit"
+            return self.suit_name(v)
         if typ == FLAG:
             return "yes" if v else "no"
         if typ == SYMBOL:
@@ -58,10 +58,19 @@ class Words:
         return str(v)
 
     def rank_name(self, num):
+        """A rank as players call it: its text (`skip "Skip"`), else its name."""
         for name, v in self.model.ranks.items():
             if v == num:
-                return name
+                return self.model.rank_texts.get(name, name)
         return str(num)
+
+    def suit_name(self, v):
+        """A suit as players call it: its text (`red "Red"`), else its name (a sign such as
+        `"♥"` is for card names only)."""
+        suits = self.model.suits
+        if not 0 <= v < len(suits):
+            return "no suit"
+        return self.model.suit_texts.get(suits[v], suits[v])
 
     def action_to_string(self, action: int, g=None) -> str:
         alt = self.alternatives[action >> ACTION_SHIFT]
@@ -73,7 +82,7 @@ class Words:
         if alt.kind == "player":
             return f"{alt.label} player {v + 1}"
         if alt.kind == "suit":
-            return f"{alt.label} {self.model.suits[v]}"
+            return f"{alt.label} {self.suit_name(v)}"
         if alt.kind == "place":
             return f"{alt.label} #{v + 1}"
         if alt.kind == "rank":

@@ -118,7 +118,7 @@ class Words:
             value = seat_words(v, you, capital=False) if you is not None and v == you \
                 else f"Player {v + 1}"
         elif kind == "suit":
-            value = humanize(self.model.suits[v])
+            value = humanize(cg.suit_name(v))
         elif kind == "rank":
             value = humanize(cg.rank_name(v))
         elif kind == "place":               # `unseen card c from Z`: a place, never the card

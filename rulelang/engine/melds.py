@@ -91,3 +91,98 @@ def least_left(cards, pos_of, suit_of, points):
     fixed = sum(p for i, p in enumerate(pts) if not in_some >> i & 1)
     left, chosen = best(in_some)
     return left + fixed, chosen
+
+
+# ---- laying off (issue 14: `least total A of Z outside sets and runs laying off on Y`) ---------
+def best_groupings(cards, pos_of, suit_of, points):
+    """Every choice of non-overlapping sets and runs of ``cards`` that leaves the least total
+    of ``points`` outside them (as tuples of masks, in one order of search)."""
+    groups = meld_groups(cards, pos_of, suit_of)
+    pts = [points[c] for c in cards]
+    by_low = [[] for _ in cards]
+    for m in groups:
+        by_low[(m & -m).bit_length() - 1].append(m)
+    memo = {0: (0, [()])}
+
+    def best(mask):
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        left, ways = best(mask ^ low)
+        res_left, res = left + pts[i], list(ways)
+        for m in by_low[i]:
+            if m & mask == m:
+                left, ways = best(mask & ~m)
+                if left < res_left:
+                    res_left, res = left, [w + (m,) for w in ways]
+                elif left == res_left:
+                    res += [w + (m,) for w in ways]
+        memo[mask] = (res_left, res)
+        return memo[mask]
+    return best((1 << len(cards)) - 1)[1]
+
+
+def _extensions(group, onto, cards, pos_of, suit_of):
+    """The sets of ``cards`` (masks) that can join the meld ``group`` (a mask over ``onto``):
+    any of the cards of a set's rank; for a run, cards of its suit that continue it downwards
+    and upwards, one card a place."""
+    members = [onto[i] for i in range(len(onto)) if group >> i & 1]
+    places = {pos_of[c] for c in members}
+    from itertools import product
+    if len(places) == 1:                                  # a set: any cards of its rank
+        same = [i for i, c in enumerate(cards) if pos_of[c] in places]
+        out = [0]
+        for i in same:
+            out += [m | 1 << i for m in out]
+        return out
+    suit = suit_of[members[0]]
+    lo, hi = min(places), max(places)
+    at = {}
+    for i, c in enumerate(cards):
+        if suit_of[c] == suit and isinstance(pos_of[c], int):
+            at.setdefault(pos_of[c], []).append(i)
+    out = []
+    down = [[]]
+    p = lo - 1
+    while p in at:
+        down.append(down[-1] + [at[p]])
+        p -= 1
+    up = [[]]
+    p = hi + 1
+    while p in at:
+        up.append(up[-1] + [at[p]])
+        p += 1
+    for d in down:
+        for u in up:
+            for pick in product(*(d + u)):
+                out.append(sum(1 << i for i in pick))
+    return out
+
+
+def least_left_laying_off(cards, onto, pos_of, suit_of, points):
+    """The least total of ``points`` over ``cards`` left outside their own sets and runs and
+    the cards they lay off on the melds of ``onto``: ``onto``'s cards are grouped to leave the
+    least of ``points`` over them, and of the groupings that do, the one that lets ``cards``
+    leave the most (the player who melded chooses)."""
+    worst = None
+    for grouping in best_groupings(onto, pos_of, suit_of, points) or [()]:
+        options = [_extensions(g, onto, cards, pos_of, suit_of) for g in grouping]
+        best = None
+
+        def search(k, used):
+            nonlocal best
+            if k == len(options):
+                rest = [c for i, c in enumerate(cards) if not used >> i & 1]
+                left = least_left(rest, pos_of, suit_of, points)[0]
+                if best is None or left < best:
+                    best = left
+                return
+            for m in options[k]:
+                if not m & used:
+                    search(k + 1, used | m)
+        search(0, 0)
+        if worst is None or best > worst:
+            worst = best
+    return worst

@@ -118,7 +118,9 @@ class TotalOf(Expr):
 class MeldLeft(TotalOf):
     """``least total points of Z outside sets and runs``: the least sum of a card attribute over
     the cards of a zone left outside non-overlapping sets (three or more cards of one rank) and
-    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4."""
+    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4.
+    ``... laying off on Y``: the cards may also join the sets and runs of zone Y."""
+    lay_off: Optional[Expr] = None
 
 
 @node
@@ -199,6 +201,17 @@ class AmongCards(Expr):
 
 
 @node
+class ArgBest(Expr):
+    """``suit s with highest V``, ``rank r with lowest V``: the suit (rank) of the deck whose V
+    is the highest (lowest), the first in the deck's order among equals (issue 14)."""
+    kind: str            # "highest", "lowest"
+    of: str              # "suit", "rank"
+    name: str
+    value: Expr
+    span: Span
+
+
+@node
 class PickValue(Expr):
     """``highest rank r where C``, ``lowest rank r where C`` and ``highest number n from A to B
     where C``: the highest (lowest) value for which C holds, or 0 (issue 14)."""
@@ -230,10 +243,12 @@ class Of(Expr):
 
 @node
 class Call(Expr):
-    """``follows(c, d)``: use of a ``define``."""
+    """``follows(c, d)``: use of a ``define``; ``pile(k) of p``: a zone of a family per player
+    (``owner``: the player written after ``of``)."""
     name: str
     args: tuple
     span: Span
+    owner: Optional[Expr] = None
 
 
 @node
@@ -580,6 +595,19 @@ class DeckType(Decl):
     replace: bool
     span: Span
     display: tuple = ()  # of (extra card name, how players call it)
+    copies: tuple = ()   # of DeckCopies: `copies 2 of 1 to 9, skip`
+    shown_as: Optional[str] = None   # `cards shown as "{suit} {rank}"`
+    shown_span: Optional[Span] = None
+
+
+@node
+class DeckCopies:
+    """``copies N of A to B, C in S, T`` in a deck type: the cards of those ranks (and suits, or
+    the extra cards named) come N times in one deck."""
+    count: int
+    parts: tuple         # of (first name, last name or None, span)
+    in_suits: tuple      # of (suit name, span); () for every suit
+    span: Span
 
 
 @node

@@ -97,10 +97,15 @@ class DeclarationsToAst(Transformer):
         name, items = str(c[0]), c[1:]
         suits, ranks, own, extras = (), (), [], []
         shown = ()
+        copies, shown_as, shown_span = [], None, None
         for kind, value, *more in items:
             if more:
                 shown += more[0]
-            if kind == "suits":
+            if kind == "copies":
+                copies.append(value)
+            elif kind == "shown_as":
+                shown_as, shown_span = value
+            elif kind == "suits":
                 suits += value
             elif kind == "ranks":
                 ranks += value
@@ -109,7 +114,22 @@ class DeclarationsToAst(Transformer):
             else:
                 extras.append(value)
         return A.DeckType(name, suits, ranks, tuple(own), tuple(extras), False, self.sp(meta),
-                          display=shown)
+                          display=shown, copies=tuple(copies), shown_as=shown_as,
+                          shown_span=shown_span)
+
+    def copy_part(self, meta, c):
+        return (str(c[0]), str(c[1]) if c[1] is not None else None, self.sp(meta))
+
+    def copies_in(self, meta, c):
+        return tuple((str(t), _tspan(self.file, t)) for t in c)
+
+    def copies_item(self, meta, c):
+        count, parts, where = c[0], c[1:-1], c[-1]
+        return ("copies", A.DeckCopies(int(count), tuple(parts), where or (),
+                                       _tspan(self.file, count)))
+
+    def shown_as_item(self, meta, c):
+        return ("shown_as", (_unquote(c[0]), _tspan(self.file, c[0])))
 
     def deck_with(self, meta, c):
         return ("with", str(c[0]), c[1])

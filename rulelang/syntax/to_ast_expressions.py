@@ -127,6 +127,15 @@ class ExpressionsToAst(Transformer):
     highest_number_where = _pick("highest", "number")
     lowest_number_where = _pick("lowest", "number")
     player_with_highest = _pq("best")
+
+    def _arg_best(kind, of):
+        def f(self, meta, c):
+            return A.ArgBest(kind, of, str(c[0]), c[1], self.sp(meta))
+        return f
+    suit_with_highest = _arg_best("highest", "suit")
+    suit_with_lowest = _arg_best("lowest", "suit")
+    rank_with_highest = _arg_best("highest", "rank")
+    rank_with_lowest = _arg_best("lowest", "rank")
     player_with_lowest = _pq("worst")
 
     def sel_card_named(self, meta, c):
@@ -190,7 +199,7 @@ class ExpressionsToAst(Transformer):
         return A.AnyNumber(str(c[0]), c[1], c[2], c[3], self.sp(meta))
 
     def meld_left(self, meta, c):
-        return A.MeldLeft(str(c[0]), c[1], self.sp(meta))
+        return A.MeldLeft(str(c[0]), c[1], self.sp(meta), lay_off=c[2])
 
     def roll(self, meta, c):
         return A.Roll(int(str(c[0])[1:]), self.sp(meta))
@@ -210,6 +219,10 @@ class ExpressionsToAst(Transformer):
     def call(self, meta, c):
         return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self.sp(meta))
 
+    def call_of(self, meta, c):
+        return A.Call(str(c[0]), tuple(x for x in c[1:-1] if x is not None), self.sp(meta),
+                      owner=c[-1])
+
     def rank_of(self, meta, c):
         return A.Of("rank", _span(self.file, meta), c[0], self.sp(meta))
 
@@ -218,6 +231,11 @@ class ExpressionsToAst(Transformer):
 
     def of_expr(self, meta, c):
         return A.Of(str(c[0]), _tspan(self.file, c[0]), c[1], self.sp(meta))
+
+    def number_of_suit(self, meta, c):
+        """`7 of red`: the card of a numbered rank and a suit, as `queen of spades`."""
+        return A.Of(str(c[0]), _tspan(self.file, c[0]),
+                    A.Name(str(c[1]), _tspan(self.file, c[1])), self.sp(meta))
 
     def if_else(self, meta, c):
         return A.Cases(((c[0], c[1]),), c[2], self.sp(meta))
