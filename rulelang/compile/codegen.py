@@ -24,6 +24,8 @@ import re
 import attrs
 
 from rulelang.syntax import ast as A
+from rulelang.kinds import Frame
+from rulelang.check.ir import DefineUse, Local, Var, You, Zone
 from rulelang.check.model import Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -261,16 +263,15 @@ class ExprGen(ExprNodes):
                 hit = self._slots_used[id(e)] = (self.slots_used(e.body), e)
             return hit[0]
         out = set()
-        ref = self.refs.get(id(e))
-        if isinstance(ref, tuple) and ref:
-            if ref[0] == "expanded":
-                return self.slots_used(ref[1])
-            if ref[0] in ("slot", "you"):
-                out.add(3 + ref[1])
-            elif ref[0] in ("var", "zone"):
-                out.add(3 + ref[3])
-        elif isinstance(e, A.Keyword):
-            out.add(2)
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.slots_used(ref.expanded)
+        if isinstance(ref, (Local, You)):
+            out.add(ref.index)
+        elif isinstance(ref, (Var, Zone)):
+            out.add(Frame.slot(ref.you))
+        elif ref is None and isinstance(e, A.Keyword):
+            out.add(Frame.YOU)
         for f in attrs.fields(type(e)):
             v = getattr(e, f.name)
             for x in (v if isinstance(v, tuple) else (v,)):

@@ -7,6 +7,7 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 """
 from __future__ import annotations
 
+from rulelang.kinds import Frame
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick
 from rulelang.compile.blocks import _Jump
@@ -69,9 +70,9 @@ class PlayoutGen:
                 inner = ind + "    "
             if alt.param is not None:
                 base = int(aid) << ACTION_SHIFT
-                lines.append(f"{inner}fr[{3 + int(slot)}] = {a}" + (f" - {base}" if base else ""))
+                lines.append(f"{inner}fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
             b = int(blocks[aid])
-            lines.append(f"{inner}fr[1] = {b}")
+            lines.append(f"{inner}fr[{Frame.POSITION}] = {b}")
             lines.append(_Enter(inner, b))
         return lines
 
