@@ -33,6 +33,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
+from rulelang.compile.writer import LINE_MAP
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
 
@@ -156,9 +157,11 @@ class ExprGen(ExprNodes):
             lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}] if {test}])")
         return self._compile("\n".join(lines) + "\n")
 
-    def _compile(self, src):
+    def _compile(self, src, line_map=None):
         code = _code(src)
         ns = self.namespace(code)
+        if line_map is not None:        # the rule-file span of each line (compile/writer.py)
+            ns[LINE_MAP] = line_map
         exec(code, ns)   # generated from the checked AST only; see the module docstring
         return ns["_f"]
 

@@ -26,6 +26,7 @@ from rulelang.check.model import Arg, Expanded
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks, _Jump
+from rulelang.compile.writer import CodeWriter, mark
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
@@ -123,11 +124,16 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.inline_block(nt)
         if self.playout:
             self.expand_entries()
-        lines = ["def _f(g, fr, pc):", "    while True:"]
-        self.dispatch(self.blocks, lines, "        ", "")
-        lines.append("        raise _bad(pc)")
-        src = "\n".join(lines) + "\n"
+        w = CodeWriter()
+        w.writeline("def _f(g, fr, pc):")
+        with w.indent():
+            w.writeline("while True:")
+            with w.indent():
+                self.dispatch(self.blocks, w.lines, w.prefix, "")
+                w.writeline("raise _bad(pc)")
+        src = w.source()
         self.src = src
+        self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
         self.x.ns["_over"] = self._over
         self.x.ns["_noch"] = _no_choice
@@ -136,7 +142,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        return self.x._compile(src), self.alt_blocks
+        return self.x._compile(src, self.line_map), self.alt_blocks
 
     def step(self, lines, ind, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
@@ -155,10 +161,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
+            block, start = cur, len(cur.lines)
             if _suspends(st, self.direct_names):
                 cur = self.suspending(st, cur, ind)
+                mark(block.lines, start, st.span)
             else:
                 self.inline(st, cur.lines, ind)
+                mark(cur.lines, start, st.span)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
@@ -294,14 +303,18 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def inline_body(self, body, lines, ind):
         start = len(lines)
         for st in body:
+            first = len(lines)
             self.inline(st, lines, ind)
+            mark(lines, first, st.span)
         if len(lines) == start:
             lines.append(f"{ind}pass")
 
     def loop_body(self, body, lines, ind, after=(), span=None, cost=1):
         self.loops.append(("inline", None))
         for st in body:
+            first = len(lines)
             self.inline(st, lines, ind)
+            mark(lines, first, st.span)
         self.loops.pop()
         self.step(lines, ind, span, cost)
         for a in after:
