@@ -6,9 +6,8 @@ Every reference is a frozen attrs class (a subclass of :class:`Ref`), equal when
 are equal.  By what it refers to:
 
 - the frame: :class:`Slot` (the local slot a construct binds), :class:`Local` (a name that
-  names a local slot),
-  :class:`You` (where ``you`` is for the node: the frame's own ``you`` when its slot is -1, a
-  chooser's slot inside a choice), the several slots of one construct (:class:`PlayerQuerySlots`,
+  names a local slot), :class:`You` (where ``you`` is for the node: the frame's own ``you``
+  when its slot is -1, a chooser's slot inside a choice), the several slots of one construct (:class:`PlayerQuerySlots`,
   :class:`PlayerLoopSlots`, :class:`CardLoopSlots`, :class:`ValueLoopSlots`,
   :class:`EndGameSlots`) and ``set current player`` (:class:`CurrentPlayer`);
 - the game's state: :class:`Var` and :class:`Zone` (a name: the shared one, or ``you``'s when
@@ -22,6 +21,12 @@ are equal.  By what it refers to:
   with the same arguments).
 
 The frame's layout (where slot ``i`` is) is :class:`rulelang.kinds.Frame`.
+
+A new kind of reference is a new frozen class here (a subclass of :class:`Ref`, named for what
+it refers to, with named fields).  The checker stores it (``self.refs[id(node)] = New(...)`` or
+``self.refs.set(node, New(...))``); the generators read it with ``ref = self.refs.of(node)``
+and ``isinstance(ref, New)``, then its fields.  Storing a tuple raises ``TypeError``, and
+``tests/test_ir.py`` fails when a compiler module reads ``refs`` by ``id()`` or by tag.
 """
 from __future__ import annotations
 
