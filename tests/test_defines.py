@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from rulelang.check.ir import DefineUse
 from rulelang.check.model import Expanded
 from rulelang.compile.loader import check_file, load
 
@@ -74,7 +75,7 @@ def test_the_chain_of_issue_11_checks_in_well_under_a_second_and_runs(tmp_path):
     seconds, model = _check_seconds(path)
     assert seconds < 0.5
     # one checked copy per define, not one per use
-    copies = {id(r[1]) for r in model.refs.values() if isinstance(r, tuple) and r[0] == "expanded"}
+    copies = {id(r.expanded) for r in model.refs.values() if isinstance(r, DefineUse)}
     assert len(copies) == 20
     assert _said(path) == [f"value {2 ** 19}"]
 

@@ -26,6 +26,7 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
+from rulelang.check.ir import Refs
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -47,7 +48,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.overrides = overrides or {}
         self.players_asked = players
         self.diags: list[Diagnostic] = []
-        self.refs: dict = {}
+        self.refs = Refs()
         self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
         self.texts: dict = {}         # text -> its index (a text value is that number)
         self.say_as: dict = {}

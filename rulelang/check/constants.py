@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulelang.kinds import FLAG, NUMBER
 from rulelang.syntax import ast as A
+from rulelang.check.ir import Const, DefineUse
 from rulelang.check.model import Arg, Expanded
 
 
@@ -29,11 +30,11 @@ def _const(c, e, n):
     if isinstance(e, A.Keyword) and e.word == "number of players":
         return n
     if isinstance(e, A.Name):
-        ref = c.refs.get(id(e))
-        if ref and ref[0] == "expanded":
-            return _const_expanded(c, ref[1], n)
+        ref = c.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return _const_expanded(c, ref.expanded, n)
         o = c.options.get(e.name)
-        if o is not None and o.type in (NUMBER, FLAG) and ref and ref[0] == "const":
+        if o is not None and o.type in (NUMBER, FLAG) and isinstance(ref, Const):
             return o.value
         raise _NotConstant
     if isinstance(e, (Expanded,)):
@@ -41,9 +42,9 @@ def _const(c, e, n):
     if isinstance(e, Arg):
         return _const(c, e.expr, n)
     if isinstance(e, A.Call):
-        ref = c.refs.get(id(e))
-        if ref and ref[0] == "expanded":
-            return _const_expanded(c, ref[1], n)
+        ref = c.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return _const_expanded(c, ref.expanded, n)
         raise _NotConstant
     if isinstance(e, A.Arith):
         a, b = _const(c, e.left, n), _const(c, e.right, n)

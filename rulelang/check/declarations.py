@@ -9,6 +9,7 @@ from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYERS, SYMBOL, ZONE
 from rulelang.limits import MAX_NUMBER
 from rulelang.syntax import ast as A
 from rulelang.check.hints import _show, did_you_mean
+from rulelang.check.ir import CardLiteral, Symbol
 from rulelang.check.model import BUILTIN_ATTRIBUTES, TYPE_NAMES, OptionInfo, Scope, VarInfo, compatible
 
 
@@ -270,7 +271,7 @@ class DeclarationChecks:
                     found = (self.card_literal(sel[1], sp) if sel[0] == "card"
                              else self.card_named(sel[2], sel[3], sp))
                     if found is not None:
-                        self.refs[("card literal", sel[1])] = found
+                        self.refs.set_card_literal(sel[1], CardLiteral(*found))
                 elif sel not in known:
                     self.error("RL101", f"`{sel}` is not a rank, suit or card of this deck", sp,
                                did_you_mean(sel, known))
@@ -291,7 +292,7 @@ class DeclarationChecks:
         if isinstance(expr, A.Name) and expr.name not in self.options and expr.name not in self.ranks \
                 and expr.name != "card":
             self.symbols.setdefault(expr.name, len(self.symbols))
-            self.refs[id(expr)] = ("symbol", self.symbols[expr.name])
+            self.refs[id(expr)] = Symbol(self.symbols[expr.name])
             self.types[id(expr)] = SYMBOL
             return SYMBOL
         if isinstance(expr, A.NoneLit):

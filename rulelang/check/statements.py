@@ -9,6 +9,8 @@ import re
 from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
+from rulelang.check.ir import (CardLoopSlots, Const, CurrentPlayer, DefineUse, EndGameSlots, Local,
+                               PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var, VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
 
 
@@ -17,7 +19,7 @@ class StatementChecks:
         self.expect(st.zone, ZONE, s, "what to shuffle")
 
     def st_Deal(self, st, s):
-        self.refs[id(st)] = s.you_slot
+        self.refs[id(st)] = You(s.you_slot)
         if st.count is not None:
             self.expect(st.count, NUMBER, s, "how many cards to deal")
         self.expect(st.source, ZONE, s, "where the cards are dealt from")
@@ -41,7 +43,7 @@ class StatementChecks:
         elif sel.kind == "where":
             inner = s.child()
             inner.new_slot("card", CARD)
-            self.refs[id(sel)] = ("slot", inner.names["card"][0])
+            self.refs[id(sel)] = Local(inner.names["card"][0])
             self.expect(sel.expr, FLAG, inner, "which cards to move")
         elif sel.kind in ("count_where", "upto_where", "and_above"):
             self.st_move_counted(st, sel, s)
@@ -55,7 +57,7 @@ class StatementChecks:
         self.expect(sel.expr, NUMBER, s, "how many cards to move")
         inner = s.child()
         inner.new_slot("card", CARD)
-        self.refs[id(sel)] = ("slot", inner.names["card"][0])
+        self.refs[id(sel)] = Local(inner.names["card"][0])
         self.expect(sel.condition, FLAG, inner, "which cards to move")
         if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
             self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
@@ -77,13 +79,13 @@ class StatementChecks:
             tn = getattr(st.target, "name", None)
             what = f"the new value of `{tn}`" if tn else "the new value"
         self.expect(st.value, want, s, what)
-        ref = self.refs.get(id(st.target))
-        if ref is not None and ref[0] == "var" and ref[1].startswith(" "):
-            self.result_kind(self.vars[ref[1]], st)
-        if t == ZONE and ref is not None and ref[0] == "slot":
-            self.zone_values.setdefault((id(s.owner), ref[1]), []).append((st.value, None))
-        elif t == ZONE and ref is not None and ref[0] in ("var", "var_of"):
-            self.zone_values.setdefault(("var", ref[1]), []).append((st.value, (id(s.owner), None)))
+        ref = self.refs.of(st.target, None)
+        if isinstance(ref, Var) and ref.name.startswith(" "):
+            self.result_kind(self.vars[ref.name], st)
+        if t == ZONE and isinstance(ref, Local):
+            self.zone_values.setdefault((id(s.owner), ref.slot), []).append((st.value, None))
+        elif t == ZONE and isinstance(ref, (Var, VarOf)):
+            self.zone_values.setdefault(("var", ref.name), []).append((st.value, (id(s.owner), None)))
 
     def result_kind(self, v, st):
         """The first `return VALUE` of a rule gives its kind; the others must agree."""
@@ -101,12 +103,12 @@ class StatementChecks:
         if isinstance(target, A.Name):
             loc = s.lookup(target.name)
             if loc is not None:
-                self.refs[id(target)] = ("slot", loc[0])
+                self.refs[id(target)] = Local(loc[0])
                 self.types[id(target)] = loc[1]
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
-                self.refs[id(target)] = ("var", target.name, v.decl.per_player, s.you_slot)
+                self.refs[id(target)] = Var(target.name, v.decl.per_player, s.you_slot)
                 self.types[id(target)] = v.type
                 return v.type
             if target.name in self.options:
@@ -117,14 +119,14 @@ class StatementChecks:
             v = self.vars.get(target.name)
             if v is not None and v.decl.per_player:
                 self.expect_seat(target.operand, s, f"whose `{target.name}`")
-                self.refs[id(target)] = ("var_of", target.name)
+                self.refs[id(target)] = VarOf(target.name)
                 self.types[id(target)] = v.type
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
             # In `setup`, `you` is the current player: setting it there moves `you` too, so that
             # `next player` and unqualified per-player names after it mean the new one's.
             in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
-            self.refs[id(target)] = ("current", in_setup and s.you_slot == -1)
+            self.refs[id(target)] = CurrentPlayer(in_setup and s.you_slot == -1)
             return PLAYER
         self.error("RL108", "this cannot be set: only variables can", target.span,
                    "declare it with `var NAME = ...`")
@@ -138,11 +140,11 @@ class StatementChecks:
                        "give it a first value of its kind, or use a `var` with a type")
         if t == PLAYERS:
             t = NUMBER
-        self.refs[id(st)] = s.new_slot(st.name, t)
+        slot = self.refs.set(st, Slot(s.new_slot(st.name, t))).slot
         if self.rankish(st.value, s):
-            self.rank_slots.add((id(s.owner), self.refs[id(st)]))
+            self.rank_slots.add((id(s.owner), slot))
         if t == ZONE:
-            self.zone_values.setdefault((id(s.owner), self.refs[id(st)]), []).append((st.value, None))
+            self.zone_values.setdefault((id(s.owner), slot), []).append((st.value, None))
 
     def st_Simple(self, st, s):
         if st.word == "stop" and s.loops == 0:
@@ -161,7 +163,7 @@ class StatementChecks:
                 inner = s.child()
                 slots.append(inner.new_slot("player", PLAYER))
                 self.expect(cond, FLAG, inner, f"the condition of the {what} on `player`")
-            self.refs[id(st)] = tuple(slots)
+            self.refs[id(st)] = EndGameSlots(*slots)
         if st.kind in ("highest", "lowest") and self.score is None:
             self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
                        "add a line such as `score: size of won`")
@@ -170,7 +172,7 @@ class StatementChecks:
         self.expect_seat(st.player, s, "whose turn is next")
 
     def st_CallRule(self, st, s):
-        self.refs[id(st)] = s.you_slot
+        self.refs[id(st)] = You(s.you_slot)
         r = self.rules.get(st.name)
         if r is None:
             if st.name in self.defines:
@@ -219,7 +221,7 @@ class StatementChecks:
             self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
     def st_Say(self, st, s):
-        self.refs[id(st)] = s.you_slot          # the line is said by the chooser inside a choice
+        self.refs[id(st)] = You(s.you_slot)          # the line is said by the chooser inside a choice
         for p in st.parts:
             if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
                 self.expect(p.zone, ZONE, s, "the zone whose cards are said")
@@ -233,26 +235,24 @@ class StatementChecks:
         """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
         holds one (`rank r` chosen, `let r = rank of c`, a parameter `r: rank`), a variable
         declared `: rank`, or a define or conditional made of these."""
-        if isinstance(e, A.Of) and e.name == "rank" and self.refs.get(id(e)) == ("rank",):
+        ref = self.refs.of(e, None)
+        if isinstance(e, A.Of) and e.name == "rank" and isinstance(ref, Rank):
             return True
         if isinstance(e, A.Unary) and e.op in ("rank after", "rank before"):
             return True
-        ref = self.refs.get(id(e))
-        if not isinstance(ref, tuple) or not ref:
-            ref = None                          # some nodes map to a slot number
         if isinstance(e, A.Name):
-            if ref is None:
-                return False
-            if ref[0] == "slot":
-                return (id(s.owner), ref[1]) in self.rank_slots
-            if ref[0] == "var":
-                return self.vars[ref[1]].decl.type == "rank"
-            if ref[0] == "const":
+            if isinstance(ref, Local):
+                return (id(s.owner), ref.slot) in self.rank_slots
+            if isinstance(ref, Var):
+                return self.vars[ref.name].decl.type == "rank"
+            if isinstance(ref, Const):
                 return e.name in self.ranks and s.lookup(e.name) is None
-        if isinstance(e, A.Of) and ref is not None and ref[0] == "var_of":
-            return self.vars[ref[1]].decl.type == "rank"
-        if ref is not None and ref[0] == "expanded":
-            return self.rankish(ref[1].body, s)
+            if not isinstance(ref, DefineUse):
+                return False
+        if isinstance(e, A.Of) and isinstance(ref, VarOf):
+            return self.vars[ref.name].decl.type == "rank"
+        if isinstance(ref, DefineUse):
+            return self.rankish(ref.expanded.body, s)
         if isinstance(e, Expanded):
             return self.rankish(e.body, s)
         if isinstance(e, Arg):
@@ -262,7 +262,7 @@ class StatementChecks:
         return False
 
     def st_Reveal(self, st, s):
-        self.refs[id(st)] = s.you_slot
+        self.refs[id(st)] = You(s.you_slot)
         self.expect(st.card, CARD, s, "the card to reveal")
 
     def st_If(self, st, s):
@@ -280,7 +280,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         if st.kind == "times":
-            self.refs[id(st)] = inner.new_slot(" counter", NUMBER)
+            self.refs[id(st)] = Slot(inner.new_slot(" counter", NUMBER))
         self.check_block(st.body, inner)
 
     def st_ForPlayer(self, st, s):
@@ -289,7 +289,7 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = (inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
+        self.refs[id(st)] = PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
         self.check_block(st.body, inner)
 
     def st_Show(self, st, s):
@@ -304,8 +304,8 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a card")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = (inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
-                             inner.new_slot(" index", NUMBER))
+        self.refs[id(st)] = CardLoopSlots(inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
+                                           inner.new_slot(" index", NUMBER))
         self.check_block(st.body, inner)
 
     def st_ForValue(self, st, s):
@@ -313,7 +313,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
-        self.refs[id(st)] = (vi, inner.new_slot(" index", NUMBER))
+        self.refs[id(st)] = ValueLoopSlots(vi, inner.new_slot(" index", NUMBER))
         if st.kind == "rank":
             self.rank_slots.add((id(inner.owner), vi))
         self.check_block(st.body, inner)

@@ -65,7 +65,7 @@ def _shape(node, refs):
         return None
     if attrs.has(type(node)):
         ref = refs.get(id(node))
-        return (type(node).__name__, ref if isinstance(ref, (tuple, int, type(None))) else id(node)) + \
+        return (type(node).__name__, ref) + \
             tuple(_shape(getattr(node, f.name), refs) for f in attrs.fields(type(node)))
     return node
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from rulelang.syntax import ast as A
+from rulelang.check.ir import CardName, DefineUse, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.check.model import Arg, Expanded
 
 
@@ -62,23 +63,23 @@ class VisibilityChecks:
             for value, _cond in e.cases:
                 out += self._zones_of(value, oid, depth + 1)
             return out + self._zones_of(e.default, oid, depth + 1)
-        ref = self.refs.get(id(e))
+        ref = self.refs.of(e, None)
         if ref is None:
             raise _Unknown
-        if ref[0] == "expanded":
-            return self._zones_of(ref[1], oid, depth + 1)
-        if ref[0] == "zone":
-            z = self.zones.get(ref[1])
+        if isinstance(ref, DefineUse):
+            return self._zones_of(ref.expanded, oid, depth + 1)
+        if isinstance(ref, Zone):
+            z = self.zones.get(ref.name)
             if z is None:
                 raise _Unknown
-            return [(z, ("you", oid, ref[3]) if z.per_player else None)]
-        if ref[0] == "zone_of":
-            z = self.zones.get(ref[1])
+            return [(z, ("you", oid, ref.you) if z.per_player else None)]
+        if isinstance(ref, ZoneOf):
+            z = self.zones.get(ref.name)
             if z is None:
                 raise _Unknown
             return [(z, _canon(self, e.operand, oid))]
-        if ref[0] in ("slot", "var", "var_of"):
-            values = self.zone_values.get((oid if ref[0] == "slot" else "var", ref[1]))
+        if isinstance(ref, (Local, Var, VarOf)):
+            values = self.zone_values.get((oid, ref.slot) if isinstance(ref, Local) else ("var", ref.name))
             if not values:
                 raise _Unknown
             out = []
@@ -116,26 +117,23 @@ def _canon(c, e, oid):
     if isinstance(e, A.Keyword):
         if e.word == "random player":
             return ("random", object())
-        ref = c.refs.get(id(e), ("you", -1))
-        if not isinstance(ref, tuple):          # a bare number (a seat, a constant)
-            ref = ("you", -1)
+        ref = c.refs.of(e, None)
+        you = ref.slot if isinstance(ref, You) else -1
         if e.word == "you":
-            return ("you", oid, ref[1])
+            return ("you", oid, you)
         if e.word in ("next player", "previous player"):
-            return ("kw", e.word, ("you", oid, ref[1]))
+            return ("kw", e.word, ("you", oid, you))
         return ("kw", e.word)
     if isinstance(e, A.Roll):
         return ("random", object())
-    ref = c.refs.get(id(e))
-    if not isinstance(ref, tuple):              # none, or a bare number (a constant's value)
-        ref = None
-    if ref is not None and ref[0] == "expanded":
-        return _canon(c, ref[1], oid)
+    ref = c.refs.of(e, None)
+    if isinstance(ref, DefineUse):
+        return _canon(c, ref.expanded, oid)
     if isinstance(e, A.Name):
-        if ref is not None and ref[0] == "slot":
-            return ("slot", oid, ref[1])
-        if ref is not None and ref[0] == "var" and ref[2]:
-            return ("var", ref[1], ("you", oid, ref[3]))
+        if isinstance(ref, Local):
+            return ("slot", oid, ref.slot)
+        if isinstance(ref, Var) and ref.per_player:
+            return ("var", ref.name, ("you", oid, ref.you))
         return ("name", e.name)
     if isinstance(e, A.Unary) and e.op == "random card":
         return ("random", object())
@@ -206,9 +204,9 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     a card of the deck by name, or ``top of`` a zone whose top the chooser sees."""
     if where is None:
         return False
-    while isinstance(where, (Expanded, Arg)) or _ref_kind(c, where) == "expanded":
+    while isinstance(where, (Expanded, Arg)) or isinstance(c.refs.of(where, None), DefineUse):
         where = where.body if isinstance(where, Expanded) else where.expr if isinstance(where, Arg) \
-            else c.refs[id(where)][1]
+            else c.refs.of(where).expanded
     if isinstance(where, A.BoolOp):
         return where.op == "and" and any(
             _where_keeps_a_public_card(c, w, zone, whose, chooser, oid, slot) for w in where.items)
@@ -221,22 +219,13 @@ def _where_keeps_a_public_card(c, where, zone, whose, chooser, oid, slot) -> boo
     return False
 
 
-def _ref_kind(c, e) -> str:
-    """The kind of what the checker resolved ``e`` to; '' when its entry is not a (kind, ...)
-    tuple (some nodes keep a slot number there: `any card in Z where ...` keeps its card's)."""
-    ref = c.refs.get(id(e))
-    return ref[0] if isinstance(ref, tuple) and ref else ""
-
-
 def _public_card(c, e, chooser, oid) -> bool:
     while isinstance(e, (Expanded, Arg)):
         e = e.body if isinstance(e, Expanded) else e.expr
-    ref = c.refs.get(id(e))
-    if not isinstance(ref, tuple):
-        ref = None
-    if ref is not None and ref[0] == "expanded":
-        return _public_card(c, ref[1], chooser, oid)
-    if ref is not None and ref[0] in ("var", "var_of", "card_name"):
+    ref = c.refs.of(e, None)
+    if isinstance(ref, DefineUse):
+        return _public_card(c, ref.expanded, chooser, oid)
+    if isinstance(ref, (Var, VarOf, CardName)):
         return True
     if isinstance(e, A.Unary) and e.op == "top":
         try:

@@ -8,6 +8,8 @@ lead to other jumps and copies a block where it is jumped to.
 """
 from __future__ import annotations
 
+from rulelang.compile.writer import respan
+
 
 class _Jump(str):
     """The line ``pc = N; continue``: a jump to block N, known as one by its type (the passes
@@ -35,12 +37,12 @@ class Blocks:
         ``extra`` indents the blocks' own lines (written for the top level) when nested."""
         if blocks and blocks[0].number == 0:
             lines.append(f"{ind}if pc == 0:")
-            lines.extend(extra + l for l in blocks[0].lines)
+            lines.extend(respan(extra + l, l) for l in blocks[0].lines)
             blocks = blocks[1:]
         if len(blocks) <= 3:
             for b in blocks:
                 lines.append(f"{ind}if pc == {b.number}:")
-                lines.extend(extra + l for l in b.lines)
+                lines.extend(respan(extra + l, l) for l in b.lines)
             return
         mid = len(blocks) // 2
         lines.append(f"{ind}if pc < {blocks[mid].number}:")
@@ -72,8 +74,8 @@ class Blocks:
             for i, line in enumerate(b.lines):
                 if isinstance(line, _Jump):
                     target = resolve(line.target)
-                    b.lines[i] = (line.ind + target if isinstance(target, str)
-                                  else _Jump(line.ind, target))
+                    b.lines[i] = respan(line.ind + target if isinstance(target, str)
+                                        else _Jump(line.ind, target), line)
 
     def inline_block(self, target):
         """Copy a block's lines to every jump to it (the next turn: one test of ``pc`` less)."""
@@ -84,7 +86,7 @@ class Blocks:
             out = []
             for line in b.lines:
                 if isinstance(line, _Jump) and line.target == target.number:
-                    out.extend(line.ind + l[len(base):] for l in target.lines)
+                    out.extend(respan(line.ind + l[len(base):], l) for l in target.lines)
                 else:
                     out.append(line)
             b.lines = out

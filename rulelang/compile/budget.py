@@ -8,6 +8,7 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.limits import WORK_UNIT
+from rulelang.check.ir import DefineUse
 from rulelang.check.model import Expanded
 from rulelang.engine.control import GameProblem
 
@@ -66,9 +67,9 @@ class Budget:
                     inner.append((1, v, True))
                 else:
                     inner.append((1, v, per_item))
-            ref = refs.get(id(x))
-            if isinstance(ref, tuple) and len(ref) > 1 and ref[0] == "expanded":
-                inner.append((1, ref[1], per_item))
+            ref = refs.of(x, None)
+            if isinstance(ref, DefineUse):
+                inner.append((1, ref.expanded, per_item))
             if isinstance(x, A.Unary) and x.op == "score" and score is not None:
                 inner.append((1, score, per_item))
             if isinstance(x, A.EndGame) and x.kind in ("highest", "lowest") and score is not None:

@@ -9,6 +9,8 @@ several cards chosen in one step (runtime.pick_start / pick_step).
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
+from rulelang.kinds import Frame
+from rulelang.check.ir import DefineUse, You, you_slot
 from rulelang.check.model import Expanded
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
@@ -24,7 +26,7 @@ class ChoiceGen:
     def sus_Choose(self, st, cur, ind):
         cg = self.cg
         chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
-        ci = 3 + chooser_slot
+        ci = Frame.slot(chooser_slot)
         end = self.new_block()
         L = cur.lines
         if cg.endings:
@@ -41,7 +43,7 @@ class ChoiceGen:
             self.enum(alt, aid, slot, enum_lines, ind)
         span = self.x.const(st.span)
         if st.simultaneous:
-            xi = 3 + extra
+            xi = Frame.slot(extra)
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")
@@ -80,7 +82,7 @@ class ChoiceGen:
             self.close(dispatch, "pc = _b; continue", ind)
             back = dispatch
         else:
-            by = self.x.gen(st.by[0], {}) if st.by else "fr[2]"
+            by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
             L.append(f"{ind}fr[{ci}] = {by}")
             if self.first_out is not None:      # `out` is the first list made, not extended
                 i, made = self.first_out
@@ -100,8 +102,8 @@ class ChoiceGen:
             if id(alt) in cg.model.picks:
                 self.cards_step(alt, aid, b, ci, ind)
             if id(alt) in cg.model.unseen:          # c is the card at the chosen place
-                b.lines.append(f"{ind}fr[{3 + int(cg.model.unseen[id(alt)])}] = "
-                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{3 + int(slot)}]]")
+                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen[id(alt)]))}] = "
+                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         if self.playout and not st.simultaneous:
@@ -114,8 +116,8 @@ class ChoiceGen:
             if isinstance(e, Expanded):
                 e = e.body
             elif isinstance(e, A.Call) or (isinstance(e, A.Name) and
-                                           self.refs.get(id(e), ("",))[0] == "expanded"):
-                e = self.refs[id(e)][1].body
+                                           isinstance(self.refs.of(e, None), DefineUse)):
+                e = self.refs.of(e).expanded.body
             else:
                 break
         if isinstance(e, A.CardQuery) and e.kind in ("any", "no") and e.condition is not None:
@@ -129,7 +131,7 @@ class ChoiceGen:
         q = self._card_query(e)
         if q is None:
             return None
-        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {3 + self.refs[id(q)]: "_cv"}))
+        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
         seen = self.counted.get(key)
         if seen is None:
             return None
@@ -149,7 +151,7 @@ class ChoiceGen:
             lines.append(f"{inner}out.append({base})")
             self.appended = True
             return
-        si = 3 + slot
+        si = Frame.slot(slot)
         if p.kind == "cards":
             self.cards_enum(alt, aid, si, lines, inner)
             return
@@ -170,7 +172,7 @@ class ChoiceGen:
             n = int(self.cg.n)
             ob = self.cg.out_base
             if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
-                you = self.x.slot(3 + self.refs.get(id(p.source), ("you", -1))[1], {})
+                you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
                 values = (f"_saf(g, {you}, {int(ob)})" if ob is not None else
                           f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]")
             elif ob is not None:
@@ -213,7 +215,7 @@ class ChoiceGen:
         if st.claim_from is not None:
             start = self.x.gen(st.claim_from, {})
         else:
-            you = self.x.slot(3 + self.refs[id(st.by[0])][1], {})
+            you = self.x.slot(Frame.slot(you_slot(self.refs.of(st.by[0]))), {})
             start = f"({you} + g.dir)"
         L.append(f"{ind}_pl = _corder(g, _pl, {start})")
 
@@ -221,7 +223,7 @@ class ChoiceGen:
     # choice, the others at the start of the alternative's body, in a block of their own.
     def cards_enum(self, alt, aid, si, lines, ind):
         p = alt.param
-        ks = "(" + ", ".join(str(3 + int(k)) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks[id(alt)][0]) + ")"
         v, z = self.x.fresh(), self.x.fresh()
         lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
         test = ""
@@ -238,7 +240,7 @@ class ChoiceGen:
 
     def cards_step(self, alt, aid, b, ci, ind):
         slots, done_aid = self.cg.model.picks[id(alt)]
-        ks = "(" + ", ".join(str(3 + int(k)) for k in slots) + ")"
+        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"
         si = self.cg.alternatives[aid].slot
         self.x.ns["_pstep"] = pick_step
         self.alt_blocks.append((done_aid, b.number))

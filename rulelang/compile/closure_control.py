@@ -5,6 +5,8 @@ together (``by each player``, claims) and several cards chosen in one step.
 """
 from __future__ import annotations
 
+from rulelang.kinds import Frame
+from rulelang.check.ir import you_slot
 from rulelang.compile.gensource import Unsupported
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
@@ -59,7 +61,7 @@ class ClosureControl:
     def s_Loop(self, st, b):
         head, end = Label(), Label()
         if st.kind == "times":
-            i = 3 + self.refs[id(st)]
+            i = self.refs.of(st).index
             cnt = self.cx(st.expr)
 
             def init(nxt):
@@ -89,7 +91,8 @@ class ClosureControl:
         self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForPlayer(self, st, b):
-        pi, ki = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        pi, ki = Frame.slot(r.player), Frame.slot(r.count)
         start = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
         n = self.n
         head, end = Label(), Label()
@@ -129,7 +132,8 @@ class ClosureControl:
         self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForCard(self, st, b):
-        ci, li, ii = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
         zf = self.cx(st.zone)
         head, end = Label(), Label()
 
@@ -156,7 +160,8 @@ class ClosureControl:
         self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForValue(self, st, b):
-        vi, ii = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         values = self.values_of(st.kind)
         head, end = Label(), Label()
 
@@ -193,7 +198,7 @@ class ClosureControl:
                 if cond(g, fr):
                     out.append(base)
             return plain
-        si = 3 + slot
+        si = Frame.slot(slot)
         if p.kind == "cards":
             return self._cards_enumerator(alt, aid, si, cond)
         if p.kind == "unseen":                      # the places of Z, bottom first
@@ -248,7 +253,7 @@ class ClosureControl:
     def _unseen_card(self, alt, aid, b):
         """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
         zf = self.cx(alt.param.source)
-        pi, ci = self.alternatives[aid].slot, 3 + self.model.unseen[id(alt)]
+        pi, ci = self.alternatives[aid].slot, Frame.slot(self.model.unseen[id(alt)])
 
         def make(nxt):
             def card_there(g, fr):
@@ -259,14 +264,14 @@ class ClosureControl:
 
     def _after_you(self, by):
         """Where claims are asked from when the rule does not say: the player after `you`."""
-        yi = 3 + self.refs[id(by)][1]
+        yi = Frame.slot(you_slot(self.refs.of(by)))
         return lambda g, fr: (fr[yi] + g.dir) % g.n
 
     # Several cards in one step (runtime.pick_start / pick_step).
     def _cards_enumerator(self, alt, aid, si, cond):
         p = alt.param
         base = aid << ACTION_SHIFT
-        ks = tuple(3 + k for k in self.model.picks[id(alt)][0])
+        ks = tuple(Frame.slot(k) for k in self.model.picks[id(alt)][0])
         zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
         where = self.cx(p.where) if p.where is not None else None
         more, same, span = p.or_more, p.same, p.span
@@ -288,7 +293,7 @@ class ClosureControl:
         """The small decisions after the first card, at the start of the alternative's body."""
         slots, done_aid = self.model.picks[id(alt)]
         self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
-        ks = tuple(3 + k for k in slots)
+        ks = tuple(Frame.slot(k) for k in slots)
         si = self.alternatives[aid].slot
         base, done, same, span = aid << ACTION_SHIFT, done_aid << ACTION_SHIFT, alt.param.same, \
             alt.param.span
@@ -306,7 +311,7 @@ class ClosureControl:
 
     def s_Choose(self, st, b):
         chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
-        ci = 3 + chooser_slot
+        ci = Frame.slot(chooser_slot)
         end = Label()
         enums = []
         alt_labels = []
@@ -314,13 +319,13 @@ class ClosureControl:
             aid = self.model.labels[id(alt)]
             info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
                                alt.param.kind, alt.param.kind) if alt.param else None,
-                           3 + slot if slot is not None else -1, alt.span)
+                           Frame.slot(slot) if slot is not None else -1, alt.span)
             self.alternatives[aid] = info
             enums.append(self._enumerator(alt, aid, slot))
             alt_labels.append((aid, Label()))
         span = st.span
         if st.simultaneous:
-            self._simultaneous(st, b, ci, 3 + extra, enums, alt_labels, end, span)
+            self._simultaneous(st, b, ci, Frame.slot(extra), enums, alt_labels, end, span)
             return
         by = self.cx(st.by[0]) if st.by else None
 

@@ -11,7 +11,8 @@ from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import too_large
 from rulelang.compile.stmtgen import computes
 from rulelang.limits import MAX_NUMBER
-from rulelang.kinds import CARDS
+from rulelang.kinds import CARDS, Frame
+from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
 from rulelang.engine.players import hides, reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game, out_ranking, seats_in
@@ -120,10 +121,10 @@ class ClosureStatements:
     def zone_seen(self, e):
         """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``),
         or None when that is known only while the game is played."""
-        ref = self.refs.get(id(e))
-        if ref is None or ref[0] not in ("zone", "zone_of"):
+        ref = self.refs.of(e, None)
+        if not isinstance(ref, (Zone, ZoneOf)):
             return None
-        z = self.model.zones.get(ref[1])
+        z = self.model.zones.get(ref.name)
         return getattr(z, "visibility", None)
 
     def remembers(self, st):
@@ -271,7 +272,7 @@ class ClosureStatements:
         elif kind in ("count_where", "upto_where", "and_above"):
             make = self.counted_move(st, src, dst, put_many)
         else:  # where
-            ci = 3 + self.refs[id(sel)][1]
+            ci = self.refs.of(sel).index
             cond = self.cx(sel.expr)
 
             def make(nxt):
@@ -315,7 +316,7 @@ class ClosureStatements:
                     return nxt
                 return move_block
             return make
-        ci = 3 + self.refs[id(sel)][1]
+        ci = self.refs.of(sel).index
         cnt = self.cx(sel.expr)
         cond = self.cx(sel.condition)
         exactly = kind == "count_where"
@@ -346,22 +347,22 @@ class ClosureStatements:
     def s_Assign(self, st, b):
         val = self.cx(st.value)
         t = st.target
-        ref = self.refs.get(id(t))
+        ref = self.refs.of(t, None)
         op = st.op
         if ref is None:
             return
-        if ref[0] == "slot":
-            i = 3 + ref[1]
+        if isinstance(ref, Local):
+            i = ref.index
 
             def setter(g, fr, v):
                 fr[i] = v
 
             def getter(g, fr):
                 return fr[i]
-        elif ref[0] == "var":
-            base = self.var_base[ref[1]]
-            if ref[2]:
-                yi = 3 + ref[3]
+        elif isinstance(ref, Var):
+            base = self.var_base[ref.name]
+            if ref.per_player:
+                yi = Frame.slot(ref.you)
 
                 def idx(g, fr):
                     return base + fr[yi]
@@ -370,18 +371,18 @@ class ClosureStatements:
                     return base
             setter = lambda g, fr, v: g.vars.__setitem__(idx(g, fr), v)
             getter = lambda g, fr: g.vars[idx(g, fr)]
-        elif ref[0] == "var_of":
-            base = self.var_base[ref[1]]
+        elif isinstance(ref, VarOf):
+            base = self.var_base[ref.name]
             pf = self.cx(t.operand)
             setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
             getter = lambda g, fr: g.vars[base + pf(g, fr)]
-        elif ref[0] == "current":
-            moves_you = ref[1]                  # in setup, `you` is the current player
+        elif isinstance(ref, CurrentPlayer):
+            moves_you = ref.moves_you           # in setup, `you` is the current player
 
             def setter(g, fr, v):
                 g.cur = v
                 if moves_you:
-                    fr[2] = v
+                    fr[Frame.YOU] = v
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)
@@ -411,7 +412,7 @@ class ClosureStatements:
         return value
 
     def s_Let(self, st, b):
-        i = 3 + self.refs[id(st)]
+        i = self.refs.of(st).index
         val = self.cx(st.value)
         if computes(st.value, self.refs):
             val = self._bounded(val, "set", None, st.span)
@@ -456,7 +457,9 @@ class ClosureStatements:
         pf = self.cx(st.player) if st.player is not None else None
         n = self.n
         if kind == "where":
-            ws, ls = self.refs[id(st)]
+            ends = self.refs.of(st)
+            wi = Frame.slot(ends.winners)
+            li = Frame.slot(ends.losers) if ends.losers is not None else None
             wf = self.cx(st.winners)
             lf = self.cx(st.losers) if st.losers is not None else None
 
@@ -465,12 +468,12 @@ class ClosureStatements:
                 if kind == "where":        # a result for every player, each on their own
                     results = []
                     for p in range(n):
-                        fr[3 + ws] = p
+                        fr[wi] = p
                         if wf(g, fr):
                             results.append("win")
                             continue
                         if lf is not None:
-                            fr[3 + ls] = p
+                            fr[li] = p
                         results.append("loss" if lf is None or lf(g, fr) else "draw")
                     scores = ([self.score_of(g, p) for p in range(n)]
                               if self.model.score is not None else None)
@@ -515,7 +518,7 @@ class ClosureStatements:
         pid = self.proc_index[st.name]
         nslots = self.model.rules[st.name].nslots
         args = [self.cx(a) for a in st.args]
-        yi = 3 + self.refs[id(st)]
+        yi = self.refs.of(st).index
         pf = self.cx(st.for_player) if st.for_player is not None else None
         pad = [0] * (nslots - len(args))
         span = st.span
@@ -536,7 +539,7 @@ class ClosureStatements:
                  (self.cx(p.zone), CARDS) if isinstance(p, A.CardsIn) else
                  (self.cx(p), self.model.say_as.get(id(p)) or self.types.get(id(p)))
                  for p in st.parts]
-        yi = 3 + self.refs.get(id(st), -1)
+        yi = self.refs.of(st, You(-1)).index
 
         def make(nxt):
             def say(g, fr):

@@ -8,6 +8,9 @@ from rulelang.syntax import ast as A
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _noplayer, too_large
 from rulelang.limits import MAX_NUMBER
+from rulelang.kinds import Frame
+from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
+                               Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.control import GameProblem
 from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
 from rulelang.engine.values import number_range
@@ -37,7 +40,7 @@ class ClosureValues:
         return lambda g, fr: v
 
     def x_Text(self, e):
-        v = self.refs[id(e)][1]              # a text is its index in model.texts
+        v = self.refs.of(e).value              # a text is its index in model.texts
         return lambda g, fr: v
 
     def x_Bool(self, e):
@@ -50,7 +53,7 @@ class ClosureValues:
     def x_Keyword(self, e):
         w = e.word
         n = self.n
-        yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+        yi = self.refs.of(e, You(-1)).index
         if w == "you":
             return lambda g, fr: fr[yi]
         if w == "current player":
@@ -80,7 +83,7 @@ class ClosureValues:
         n = self.n
         ob = self.out_base
         if isinstance(e, A.Keyword) and e.word == "opponents":
-            yi = 3 + self.refs.get(id(e), ("you", -1))[1]
+            yi = self.refs.of(e, You(-1)).index
             if ob is not None:
                 return lambda g, fr: seats_after(g, fr[yi], ob)
             return lambda g, fr: [(fr[yi] + g.dir * k) % n for k in range(1, n)]
@@ -151,7 +154,7 @@ class ClosureValues:
         return lambda g, fr: sum([table[c] for c in g.zones[f(g, fr)]])
 
     def x_AnyNumber(self, e):
-        ni = 3 + self.refs[id(e)]
+        ni = self.refs.of(e).index
         lo, hi, cond = self.cx(e.low), self.cx(e.high), self.cx(e.condition)
         span = e.span
 
@@ -212,7 +215,7 @@ class ClosureValues:
             if kind == "any":
                 return lambda g, fr: len(g.zones[zf(g, fr)]) > 0
             return lambda g, fr: not g.zones[zf(g, fr)]
-        ci = 3 + self.refs[id(e)]
+        ci = self.refs.of(e).index
         cond = self.cx(e.condition)
         if kind == "any":
             def any_(g, fr):
@@ -241,66 +244,66 @@ class ClosureValues:
         return count
 
     def x_Name(self, e):
-        ref = self.refs[id(e)]
-        kind = ref[0]
-        if kind == "slot":
-            i = 3 + ref[1]
+        ref = self.refs.of(e)
+        if isinstance(ref, Local):
+            i = ref.index
             return lambda g, fr: fr[i]
-        if kind == "var":
-            base = self.var_base[ref[1]]
-            if ref[2]:
-                yi = 3 + ref[3]
+        if isinstance(ref, Var):
+            base = self.var_base[ref.name]
+            if ref.per_player:
+                yi = Frame.slot(ref.you)
                 return lambda g, fr: g.vars[base + fr[yi]]
             return lambda g, fr: g.vars[base]
-        if kind == "zone":
-            base = self.zone_base[ref[1]]
-            if ref[2]:
-                yi = 3 + ref[3]
+        if isinstance(ref, Zone):
+            base = self.zone_base[ref.name]
+            if ref.per_player:
+                yi = Frame.slot(ref.you)
                 return lambda g, fr: base + fr[yi]
             return lambda g, fr: base
-        if kind == "const" or kind == "symbol":
-            v = ref[1]
+        if isinstance(ref, (Const, Symbol)):
+            v = ref.value
             return lambda g, fr: v
-        if kind == "card_name":
-            v = self.card_name_ids.get(ref[1], -1)
+        if isinstance(ref, CardName):
+            v = self.card_name_ids.get(ref.name, -1)
             return lambda g, fr: v
-        if kind == "expanded":
-            return self.x_Expanded(ref[1])
+        if isinstance(ref, DefineUse):
+            return self.x_Expanded(ref.expanded)
         raise AssertionError(ref)
 
     def x_Of(self, e):
-        ref = self.refs[id(e)]
-        if ref[0] == "expanded":
-            return self.x_Expanded(ref[1])
-        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+        ref = self.refs.of(e)
+        if isinstance(ref, DefineUse):
+            return self.x_Expanded(ref.expanded)
+        if isinstance(ref, CardLiteral):          # `queen of spades` (issue 14)
             return self.x_CardLit(e)
         f = self.cx(e.operand)
-        kind = ref[0]
-        if kind == "rank":
+        if isinstance(ref, Rank):
             t = self.rank_of
             return lambda g, fr: t[f(g, fr)]
-        if kind == "suit":
+        if isinstance(ref, Suit):
             t = self.suit_of
             return lambda g, fr: t[f(g, fr)]
-        if kind == "attr":
-            t = self.attr_tables[ref[1]]
+        if isinstance(ref, Attribute):
+            t = self.attr_tables[ref.name]
             return lambda g, fr: t[f(g, fr)]
-        if kind == "zone_of":
-            base = self.zone_base[ref[1]]
+        if isinstance(ref, ZoneOf):
+            base = self.zone_base[ref.name]
             return lambda g, fr: base + f(g, fr)
-        if kind == "var_of":
-            base = self.var_base[ref[1]]
+        if isinstance(ref, VarOf):
+            base = self.var_base[ref.name]
             return lambda g, fr: g.vars[base + f(g, fr)]
         raise AssertionError(ref)
 
     def x_Call(self, e):
-        if self.refs[id(e)][0] == "zone_family":
+        ref = self.refs.of(e)
+        if isinstance(ref, ZoneFamily):
             return self.x_zone_of_family(e)
-        return self.x_Expanded(self.refs[id(e)][1])
+        return self.x_Expanded(ref.expanded)
 
     def zone_family_table(self, e):
         """The zone numbers of a family, and what stops the game for a number outside it."""
-        _kind, names, lo = self.refs[id(e)][:3]
+        family = self.refs.of(e)
+        names, lo = family.names, family.first
         bases = [self.zone_base[n] for n in names]
         span = e.span
         family = e.name
@@ -316,10 +319,10 @@ class ClosureValues:
         zone_of = self.__dict__.setdefault("_families", {}).setdefault(
             id(e), self.zone_family_table(e))
         k = self.cx(e.args[0])
-        ref = self.refs[id(e)]
-        if len(ref) == 4:               # a family per player: `pile(k)` (yours), `pile(k) of p`
-            if ref[3] is not None:
-                yi = 3 + ref[3]
+        ref = self.refs.of(e)
+        if ref.per_player:              # a family per player: `pile(k)` (yours), `pile(k) of p`
+            if ref.you is not None:
+                yi = Frame.slot(ref.you)
                 return lambda g, fr: zone_of(k(g, fr)) + fr[yi]
             owner = self.cx(e.owner)
             return lambda g, fr: zone_of(k(g, fr)) + owner(g, fr)
@@ -363,7 +366,7 @@ class ClosureValues:
             return unequal
         a, b = self.cx(e.left), self.cx(e.right)
         if isinstance(e.right, (A.Int, A.NoneLit)) or (
-                isinstance(e.right, A.Name) and self.refs.get(id(e.right), ("",))[0] == "const"):
+                isinstance(e.right, A.Name) and isinstance(self.refs.of(e.right, None), Const)):
             v = b(None, None)
             if op == "==":
                 return lambda g, fr: a(g, fr) == v
@@ -448,8 +451,8 @@ class ClosureValues:
         return lambda g, start: [(start + g.dir * k) % n for k in range(n)]
 
     def x_PlayerQuery(self, e):
-        slot, yslot = self.refs[id(e)]
-        si, yi = 3 + slot, 3 + yslot
+        ref = self.refs.of(e)
+        si, yi = Frame.slot(ref.player), Frame.slot(ref.you)
         cond = self.cx(e.condition)
         only = None if e.where is None else self.cx(e.where)    # `... among players where C`
         kind = e.kind
@@ -489,12 +492,13 @@ class ClosureValues:
 
     # ---- selectors and aggregates (issue 14) ------------------------------------------------
     def x_CardLit(self, e):
-        v = self.card_literal_id(*self.refs[id(e)][1:])
+        lit = self.refs.of(e)
+        v = self.card_literal_id(lit.rank, lit.suit)
         return lambda g, fr: v
 
     def x_AmongCards(self, e):
         zf = self.cx(e.zone)
-        ci = 3 + self.refs[id(e)]
+        ci = self.refs.of(e).index
         value = self.cx(e.value)
         cond = self.cx(e.condition) if e.condition is not None else (lambda g, fr: True)
         kind = e.kind
@@ -515,7 +519,7 @@ class ClosureValues:
         return lambda g, fr: best_of(pairs(g, fr), kind == "highest card")
 
     def x_PickValue(self, e):
-        si = 3 + self.refs[id(e)]
+        si = self.refs.of(e).index
         cond = self.cx(e.condition)
         if e.low is None:
             ranks = tuple(self.rank_cycle)
@@ -535,7 +539,7 @@ class ClosureValues:
         return pick
 
     def x_ArgBest(self, e):
-        si = 3 + self.refs[id(e)]
+        si = self.refs.of(e).index
         value = self.cx(e.value)
         values = (tuple(range(len(self.model.suits))) if e.of == "suit"
                   else tuple(sorted(self.rank_cycle)))

@@ -24,6 +24,8 @@ import re
 import attrs
 
 from rulelang.syntax import ast as A
+from rulelang.kinds import Frame
+from rulelang.check.ir import DefineUse, Local, Var, You, Zone
 from rulelang.check.model import Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -31,6 +33,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
+from rulelang.compile.writer import LINE_MAP
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
 
@@ -154,9 +157,11 @@ class ExprGen(ExprNodes):
             lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}] if {test}])")
         return self._compile("\n".join(lines) + "\n")
 
-    def _compile(self, src):
+    def _compile(self, src, line_map=None):
         code = _code(src)
         ns = self.namespace(code)
+        if line_map is not None:        # the rule-file span of each line (compile/writer.py)
+            ns[LINE_MAP] = line_map
         exec(code, ns)   # generated from the checked AST only; see the module docstring
         return ns["_f"]
 
@@ -261,16 +266,15 @@ class ExprGen(ExprNodes):
                 hit = self._slots_used[id(e)] = (self.slots_used(e.body), e)
             return hit[0]
         out = set()
-        ref = self.refs.get(id(e))
-        if isinstance(ref, tuple) and ref:
-            if ref[0] == "expanded":
-                return self.slots_used(ref[1])
-            if ref[0] in ("slot", "you"):
-                out.add(3 + ref[1])
-            elif ref[0] in ("var", "zone"):
-                out.add(3 + ref[3])
-        elif isinstance(e, A.Keyword):
-            out.add(2)
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.slots_used(ref.expanded)
+        if isinstance(ref, (Local, You)):
+            out.add(ref.index)
+        elif isinstance(ref, (Var, Zone)):
+            out.add(Frame.slot(ref.you))
+        elif ref is None and isinstance(e, A.Keyword):
+            out.add(Frame.YOU)
         for f in attrs.fields(type(e)):
             v = getattr(e, f.name)
             for x in (v if isinstance(v, tuple) else (v,)):

@@ -15,8 +15,10 @@ Cards are small ints (positions in the card table), zones are plain lists, playe
 numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
 ``table[-1]`` is the value for ``none`` with no test.
 
-A frame is a list ``[rule, position, you, local0, local1, ...]``; local slot ``i`` is at index
-``3 + i`` and ``you`` at index 2 (slot -1).
+A frame is a list ``[rule, position, you, local0, local1, ...]`` (:class:`rulelang.kinds.Frame`
+names the offsets): local slot ``i`` is at index ``Frame.slot(i)`` and ``you`` at ``Frame.YOU``
+(slot -1).  What each name and construct was resolved to is a typed reference of
+:mod:`rulelang.check.ir`, read with ``model.refs.of(node)``.
 """
 from __future__ import annotations
 

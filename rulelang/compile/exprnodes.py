@@ -9,7 +9,10 @@ chooses the method, hoists what does not depend on a loop's card and tests a pla
 """
 from __future__ import annotations
 
+from rulelang.kinds import Frame
 from rulelang.syntax import ast as A
+from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
+                               Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.values import number_range
 from rulelang.compile.gensource import Unsupported, _literal
 
@@ -21,7 +24,7 @@ class ExprNodes:
         return str(int(e.value))
 
     def g_Text(self, e, env):
-        return str(int(self.refs[id(e)][1]))     # a text is its index in model.texts
+        return str(int(self.refs.of(e).value))     # a text is its index in model.texts
 
     def g_Bool(self, e, env):
         return "1" if e.value else "0"
@@ -32,7 +35,7 @@ class ExprNodes:
     def g_Keyword(self, e, env):
         w = e.word
         n = int(self.cg.n)
-        you = self.slot(3 + self.refs.get(id(e), ("you", -1))[1], env)
+        you = self.slot(self.refs.of(e, You(-1)).index, env)
         if w == "you":
             return you
         if w == "current player":
@@ -103,7 +106,7 @@ class ExprNodes:
     def g_AnyNumber(self, e, env):
         v = self.fresh()
         inner = dict(env)
-        inner[3 + self.refs[id(e)]] = v
+        inner[self.refs.of(e).index] = v
         lo, hi = self.gen(e.low, env), self.gen(e.high, env)
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         span = self.const(e.span)
@@ -129,7 +132,7 @@ class ExprNodes:
             return f"(not g.zones[{z}])"
         v = self.fresh()
         inner = dict(env)
-        inner[3 + self.refs[id(e)]] = v
+        inner[self.refs.of(e).index] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         if e.kind == "any":
             out = f"any([1 for {v} in g.zones[{z}] if {c}])"
@@ -141,7 +144,8 @@ class ExprNodes:
 
     # ---- selectors and aggregates (issue 14) ---------------------------------------------------
     def g_CardLit(self, e, env):
-        return f"({int(self.cg.card_literal_id(*self.refs[id(e)][1:]))})"
+        lit = self.refs.of(e)
+        return f"({int(self.cg.card_literal_id(lit.rank, lit.suit))})"
 
     def _hoisted(self, out, hoisted):
         """``out`` with the values hoisted out of its loop computed first (walrus assignments)."""
@@ -154,7 +158,7 @@ class ExprNodes:
         z = self.gen(e.zone, env)
         v = self.fresh()
         inner = dict(env)
-        inner[3 + self.refs[id(e)]] = v
+        inner[self.refs.of(e).index] = v
         val, hoisted = self.gen_hoisting(e.value, inner, v)
         cond = ""
         if e.condition is not None:
@@ -171,7 +175,7 @@ class ExprNodes:
     def g_PickValue(self, e, env):
         v = self.fresh()
         inner = dict(env)
-        inner[3 + self.refs[id(e)]] = v
+        inner[self.refs.of(e).index] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         high = e.kind == "highest"
         if e.low is None:
@@ -187,7 +191,7 @@ class ExprNodes:
     def g_ArgBest(self, e, env):
         v = self.fresh()
         inner = dict(env)
-        inner[3 + self.refs[id(e)]] = v
+        inner[self.refs.of(e).index] = v
         val, hoisted = self.gen_hoisting(e.value, inner, v)
         if e.of == "suit":
             values = f"range({len(self.cg.model.suits)})"
@@ -205,8 +209,8 @@ class ExprNodes:
         return f"(not {x})" if e.negate else f"(not (not {x}))"
 
     def g_PlayerQuery(self, e, env):
-        slot, yslot = self.refs[id(e)]
-        you = self.slot(3 + yslot, env)
+        ref = self.refs.of(e)
+        you = self.slot(Frame.slot(ref.you), env)
         ob = self.cg.out_base
         n = int(self.cg.n)
         if e.kind in ("next", "others"):
@@ -217,7 +221,7 @@ class ExprNodes:
                      else f"[({you} + g.dir * _k) % {n} for _k in range({n})]")
         v = self.fresh()
         inner = dict(env)
-        inner[3 + slot] = v
+        inner[Frame.slot(ref.player)] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         only = ""
         if e.where is not None:         # `highest V among players where C`: the players counted
@@ -247,62 +251,60 @@ class ExprNodes:
         return f"_hold(g, {self.gen(e.card, env)}, {self.const(self.cg.owned_zones())})"
 
     def g_Name(self, e, env):
-        ref = self.refs[id(e)]
-        kind = ref[0]
+        ref = self.refs.of(e)
         cg = self.cg
-        if kind == "slot":
-            return self.slot(3 + ref[1], env)
-        if kind == "var":
-            base = int(cg.var_base[ref[1]])
-            if ref[2]:
-                return f"g.vars[{base} + {self.slot(3 + ref[3], env)}]"
+        if isinstance(ref, Local):
+            return self.slot(ref.index, env)
+        if isinstance(ref, Var):
+            base = int(cg.var_base[ref.name])
+            if ref.per_player:
+                return f"g.vars[{base} + {self.slot(Frame.slot(ref.you), env)}]"
             return f"g.vars[{base}]"
-        if kind == "zone":
-            base = int(cg.zone_base[ref[1]])
-            if ref[2]:
-                return f"({base} + {self.slot(3 + ref[3], env)})"
+        if isinstance(ref, Zone):
+            base = int(cg.zone_base[ref.name])
+            if ref.per_player:
+                return f"({base} + {self.slot(Frame.slot(ref.you), env)})"
             return str(base)
-        if kind in ("const", "symbol"):
-            return f"({int(ref[1])})"
-        if kind == "card_name":
-            return f"({int(cg.card_name_ids.get(ref[1], -1))})"
-        if kind == "expanded":
-            return self.expanded(ref[1], env)
-        raise Unsupported(kind)
+        if isinstance(ref, (Const, Symbol)):
+            return f"({int(ref.value)})"
+        if isinstance(ref, CardName):
+            return f"({int(cg.card_name_ids.get(ref.name, -1))})"
+        if isinstance(ref, DefineUse):
+            return self.expanded(ref.expanded, env)
+        raise Unsupported(type(ref).__name__)
 
     def g_Of(self, e, env):
-        ref = self.refs[id(e)]
-        if ref[0] == "expanded":
-            return self.expanded(ref[1], env)
-        if ref[0] == "card_lit":          # `queen of spades` (issue 14)
+        ref = self.refs.of(e)
+        if isinstance(ref, DefineUse):
+            return self.expanded(ref.expanded, env)
+        if isinstance(ref, CardLiteral):          # `queen of spades` (issue 14)
             return self.g_CardLit(e, env)
         x = self.gen(e.operand, env)
         cg = self.cg
-        kind = ref[0]
-        if kind == "rank":
+        if isinstance(ref, Rank):
             return f"{self.const(cg.rank_of)}[{x}]"
-        if kind == "suit":
+        if isinstance(ref, Suit):
             return f"{self.const(cg.suit_of)}[{x}]"
-        if kind == "attr":
-            return f"{self.const(cg.attr_tables[ref[1]])}[{x}]"
-        if kind == "zone_of":
-            return f"({int(cg.zone_base[ref[1]])} + {x})"
-        if kind == "var_of":
-            return f"g.vars[{int(cg.var_base[ref[1]])} + {x}]"
-        raise Unsupported(kind)
+        if isinstance(ref, Attribute):
+            return f"{self.const(cg.attr_tables[ref.name])}[{x}]"
+        if isinstance(ref, ZoneOf):
+            return f"({int(cg.zone_base[ref.name])} + {x})"
+        if isinstance(ref, VarOf):
+            return f"g.vars[{int(cg.var_base[ref.name])} + {x}]"
+        raise Unsupported(type(ref).__name__)
 
     def g_Call(self, e, env):
-        if self.refs[id(e)][0] == "zone_family":
+        ref = self.refs.of(e)
+        if isinstance(ref, ZoneFamily):
             zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
                 id(e), self.cg.zone_family_table(e))
-            ref = self.refs[id(e)]
             zone = f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
-            if len(ref) == 4:           # a family per player: `pile(k)` (yours), `pile(k) of p`
-                owner = (self.slot(3 + ref[3], env) if ref[3] is not None
+            if ref.per_player:          # a family per player: `pile(k)` (yours), `pile(k) of p`
+                owner = (self.slot(Frame.slot(ref.you), env) if ref.you is not None
                          else self.gen(e.owner, env))
                 return f"({zone} + {owner})"
             return zone
-        return self.expanded(self.refs[id(e)][1], env)
+        return self.expanded(ref.expanded, env)
 
     def g_Expanded(self, e, env):
         return self.expanded(e, env)

@@ -12,6 +12,7 @@ from rulelang.engine.rng import Rng
 from rulelang.compile.gensource import Unsupported
 from rulelang.limits import WORK_UNIT
 from rulelang.compile.rulegen import RuleGen, inline_body
+from rulelang.compile.writer import rule_span
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
 from rulelang.engine.runtime import State
 from rulelang.engine.players import out_ranking, seat_after, seat_in
@@ -249,7 +250,7 @@ class GameLoop:
         g.winners = []
         g.ranking = []
         g.decision = NO_DECISION
-        sp = e.span
+        sp = e.span if e.span is not None else rule_span(e.__traceback__)
         g.problem = {"code": e.code, "message": e.message,
                      "span": None if sp is None else [sp.file, sp.line, sp.column]}
 

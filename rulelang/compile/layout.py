@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulelang.engine.rng import Rng
 from rulelang.kinds import NUMBER
+from rulelang.check.ir import CardLiteral
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
 from rulelang.check.deals import deck_cards
@@ -174,7 +175,7 @@ class Layout:
                 try:
                     for sels, f in compiled:
                         if any(s == rname or s == suit or s == extra or
-                               (isinstance(s, tuple) and m.refs.get(("card literal", s[1])) == (rname, suit)) or
+                               (isinstance(s, tuple) and m.refs.card_literal(s[1]) == CardLiteral(rname, suit)) or
                                (isinstance(s, int) and s == num) for s in sels):
                             value = f(st, fr)
                             break

@@ -7,6 +7,8 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 """
 from __future__ import annotations
 
+from rulelang.kinds import Frame
+from rulelang.compile.writer import respan
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
 from rulelang.compile.blocks import _Jump
@@ -27,10 +29,10 @@ def _shift(line, ind, base):
     keeping what it is (a jump stays a jump)."""
     rest = line[len(base):]
     if isinstance(line, _Jump):
-        return _Jump(ind + line.ind[len(base):], line.target)
+        return respan(_Jump(ind + line.ind[len(base):], line.target), line)
     if isinstance(line, _Enter):
-        return _Enter(ind + line.ind[len(base):], line.target)
-    return ind + rest
+        return respan(_Enter(ind + line.ind[len(base):], line.target), line)
+    return respan(ind + rest, line)
 
 
 class PlayoutGen:
@@ -69,9 +71,9 @@ class PlayoutGen:
                 inner = ind + "    "
             if alt.param is not None:
                 base = int(aid) << ACTION_SHIFT
-                lines.append(f"{inner}fr[{3 + int(slot)}] = {a}" + (f" - {base}" if base else ""))
+                lines.append(f"{inner}fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
             b = int(blocks[aid])
-            lines.append(f"{inner}fr[1] = {b}")
+            lines.append(f"{inner}fr[{Frame.POSITION}] = {b}")
             lines.append(_Enter(inner, b))
         return lines
 

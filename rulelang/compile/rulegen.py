@@ -20,10 +20,13 @@ from __future__ import annotations
 import re
 
 from rulelang.syntax import ast as A
+from rulelang.kinds import Frame
+from rulelang.check.ir import DefineUse, Local
 from rulelang.check.model import Arg, Expanded
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks, _Jump
+from rulelang.compile.writer import CodeWriter, mark
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
@@ -125,11 +128,16 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.inline_block(nt)
         if self.playout:
             self.expand_entries()
-        lines = ["def _f(g, fr, pc):", "    while True:"]
-        self.dispatch(self.blocks, lines, "        ", "")
-        lines.append("        raise _bad(pc)")
-        src = "\n".join(lines) + "\n"
+        w = CodeWriter()
+        w.writeline("def _f(g, fr, pc):")
+        with w.indent():
+            w.writeline("while True:")
+            with w.indent():
+                self.dispatch(self.blocks, w.lines, w.prefix, "")
+                w.writeline("raise _bad(pc)")
+        src = w.source()
         self.src = src
+        self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
         self.x.ns["_over"] = self._over
         self.x.ns["_noch"] = _no_choice
@@ -138,7 +146,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        return self.x._compile(src), self.alt_blocks
+        return self.x._compile(src, self.line_map), self.alt_blocks
 
     def step(self, lines, ind, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
@@ -157,10 +165,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
+            block, start = cur, len(cur.lines)
             if _suspends(st, self.direct_names):
                 cur = self.suspending(st, cur, ind)
+                mark(block.lines, start, st.span)
             else:
                 self.inline(st, cur.lines, ind)
+                mark(cur.lines, start, st.span)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
@@ -196,7 +207,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         if isinstance(st, A.Loop):
             if st.kind == "times":
-                i = 3 + self.refs[id(st)]
+                i = self.refs.of(st).index
                 lines.append(f"{ind}fr[{i}] = {self.x.gen(st.expr, {})}")
                 lines.append(f"{ind}while fr[{i}] > 0:")
                 lines.append(f"{ind}    fr[{i}] -= 1")
@@ -209,7 +220,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForPlayer):
-            pi, ki = (3 + s for s in self.refs[id(st)])
+            r = self.refs.of(st)
+            pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
             lines.append(f"{ind}fr[{pi}] = {start}")
@@ -223,7 +235,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                            after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
-            ci, li, ii = (3 + s for s in self.refs[id(st)])
+            r = self.refs.of(st)
+            ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
             lines.append(f"{ind}fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])")
             lines.append(f"{ind}fr[{ii}] = 0")
             lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
@@ -232,7 +245,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForValue):
-            vi, ii = (3 + s for s in self.refs[id(st)])
+            r = self.refs.of(st)
+            vi, ii = Frame.slot(r.value), Frame.slot(r.index)
             vals = self.x.const(self.cg.values_of(st.kind))
             lines.append(f"{ind}fr[{ii}] = 0")
             lines.append(f"{ind}while fr[{ii}] < len({vals}):")
@@ -255,7 +269,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         pid = cg.proc_index[st.name]
         nslots = cg.model.rules[st.name].nslots
         args = [self.x.gen(a, {}) for a in st.args]
-        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
+        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{int(self.refs.of(st).index)}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies_playout" if self.playout else "inline_bodies", {}).get(pid)
@@ -282,26 +296,30 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             elif isinstance(e, Arg):
                 e = e.expr
             elif isinstance(e, (A.Name, A.Call, A.Of)) and \
-                    self.refs.get(id(e), ("",))[0] == "expanded":
-                e = self.refs[id(e)][1]
+                    isinstance(self.refs.of(e, None), DefineUse):
+                e = self.refs.of(e).expanded
             elif isinstance(e, A.Keyword):
                 return e.word == "you"
             elif isinstance(e, A.Name):
-                return self.refs.get(id(e), ("",))[0] == "slot"
+                return isinstance(self.refs.of(e, None), Local)
             else:
                 return False
 
     def inline_body(self, body, lines, ind):
         start = len(lines)
         for st in body:
+            first = len(lines)
             self.inline(st, lines, ind)
+            mark(lines, first, st.span)
         if len(lines) == start:
             lines.append(f"{ind}pass")
 
     def loop_body(self, body, lines, ind, after=(), span=None, cost=1):
         self.loops.append(("inline", None))
         for st in body:
+            first = len(lines)
             self.inline(st, lines, ind)
+            mark(lines, first, st.span)
         self.loops.pop()
         self.step(lines, ind, span, cost)
         for a in after:
@@ -322,10 +340,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         nslots = cg.model.rules[st.name].nslots
         args = [self.x.gen(a, {}) for a in st.args]
         pad = nslots - len(args)
-        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{3 + int(self.refs[id(st)])}]"
+        you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{int(self.refs.of(st).index)}]"
         after = self.new_block()
         self.step(cur.lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        cur.lines.append(f"{ind}fr[1] = {after.number}")
+        cur.lines.append(f"{ind}fr[{Frame.POSITION}] = {after.number}")
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
         if pid in getattr(cg, "entered_rules", ()):
             # Entered at once, as the run loop would: its frame on the stack, so that it can
@@ -378,7 +396,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def sus_Loop(self, st, cur, ind):
         if st.kind == "times":
-            i = 3 + self.refs[id(st)]
+            i = self.refs.of(st).index
             return self._block_loop(st, cur, ind, [f"fr[{i}] = {self.x.gen(st.expr, {})}"],
                                     f"_dec(fr, {i})", st.body)
         if st.kind == "while":
@@ -388,7 +406,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         return self._block_loop(st, cur, ind, [], "1", st.body)
 
     def sus_ForPlayer(self, st, cur, ind):
-        pi, ki = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        pi, ki = Frame.slot(r.player), Frame.slot(r.count)
         start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
         n = int(self.cg.n)
         test = (f"_dec(fr, {ki})" if self.cg.out_base is None
@@ -398,12 +417,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                                 after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
 
     def sus_ForCard(self, st, cur, ind):
-        ci, li, ii = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
         init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
     def sus_ForValue(self, st, cur, ind):
-        vi, ii = (3 + s for s in self.refs[id(st)])
+        r = self.refs.of(st)
+        vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         vals = self.x.const(self.cg.values_of(st.kind))
         return self._block_loop(st, cur, ind, [f"fr[{ii}] = 0"],
                                 f"_nextvalue(fr, {vi}, {ii}, {vals})", st.body)
@@ -441,10 +462,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_overturn"] = over
         L.append(f"{ind}g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
         L.append(f"{ind}if g.steps > g.max_steps: _overturn(g)")
-        L.append(f"{ind}fr[1] = 0")
-        L.append(f"{ind}fr[2] = g.cur")
+        L.append(f"{ind}fr[{Frame.POSITION}] = 0")
+        L.append(f"{ind}fr[{Frame.YOU}] = g.cur")
         if pad:
-            L.append(f"{ind}fr[3:] = {self.x.const(list(pad))}")
+            L.append(f"{ind}fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
         self.goto(b, self.blocks[0], ind)
 
     def dir(self):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
+from rulelang.kinds import Frame
+from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf
 from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
 
 
@@ -25,9 +27,9 @@ def computes(e, refs) -> bool:
         for n in _walk(todo.pop()):
             if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
                 return True
-            ref = refs.get(id(n)) if isinstance(n, (A.Name, A.Call, A.Of)) else None
-            if ref is not None and ref[0] == "expanded":
-                todo.append(ref[1])
+            ref = refs.of(n, None) if isinstance(n, (A.Name, A.Call, A.Of)) else None
+            if isinstance(ref, DefineUse):
+                todo.append(ref.expanded)
             elif isinstance(n, Expanded):
                 pass               # _walk goes into its body
     return False
@@ -133,7 +135,7 @@ class StatementGen:
         return True
 
     def t_Let(self, st, lines, ind):
-        place = f"fr[{3 + int(self.refs[id(st)])}]"
+        place = f"fr[{int(self.refs.of(st).index)}]"
         lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
         if computes(st.value, self.refs):
             self.bound(place, st, lines, ind)
@@ -147,18 +149,16 @@ class StatementGen:
 
     def t_Assign(self, st, lines, ind):
         t = st.target
-        ref = self.refs.get(id(t))
+        ref = self.refs.of(t, None)
         cg = self.cg
-        if ref is None:
-            return False
-        if ref[0] == "slot":
-            place = f"fr[{3 + int(ref[1])}]"
-        elif ref[0] == "var":
-            base = int(cg.var_base[ref[1]])
-            place = f"g.vars[{base} + fr[{3 + int(ref[3])}]]" if ref[2] else f"g.vars[{base}]"
-        elif ref[0] == "var_of":
-            place = f"g.vars[{int(cg.var_base[ref[1]])} + {self.e(t.operand)}]"
-        elif ref[0] == "current":
+        if isinstance(ref, Local):
+            place = f"fr[{int(ref.index)}]"
+        elif isinstance(ref, Var):
+            base = int(cg.var_base[ref.name])
+            place = f"g.vars[{base} + fr[{int(Frame.slot(ref.you))}]]" if ref.per_player else f"g.vars[{base}]"
+        elif isinstance(ref, VarOf):
+            place = f"g.vars[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
+        elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
         else:
             return False
@@ -170,8 +170,8 @@ class StatementGen:
         lines.append(f"{ind}{place} {op} {_as_int(v)}")
         if checked:
             self.bound(place, st, lines, ind)
-        if ref[0] == "current" and ref[1]:
-            lines.append(f"{ind}fr[2] = g.cur")      # in setup, `you` is the current player
+        if isinstance(ref, CurrentPlayer) and ref.moves_you:
+            lines.append(f"{ind}fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
 
     def t_Say(self, st, lines, ind):
@@ -300,7 +300,7 @@ class StatementGen:
             lines.append(f"{ind}del {s}[{i}:]")
             self._put_many(st, cards, s, self.e(st.dest), lines, ind)
             return True
-        ci = 3 + int(self.refs[id(sel)][1])
+        ci = self.refs.of(sel).index
         k, picked, i = self.x.fresh(), self.x.fresh(), self.x.fresh()
         lines.append(f"{ind}{k} = {self.e(sel.expr)}")
         lines.append(f"{ind}{picked} = []")

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
-from rulelang.kinds import CARD
+from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
@@ -429,7 +429,7 @@ class State(Playout):
             # Local names of the running rules that hold a card follow its place.
             for fr in c.stack:
                 for s in types["frames"].get(fr[0], ()):
-                    k = 3 + s
+                    k = Frame.slot(s)
                     if k < len(fr) and fr[k].__class__ is int and 0 <= fr[k] < cards_n:
                         fr[k] = to.get(fr[k], fr[k])
                 # the cards a several-cards choice may take and has taken (tuples of cards)

@@ -7,7 +7,7 @@ game or is no position of this one.  :meth:`State.to_json
 """
 from __future__ import annotations
 
-from rulelang.kinds import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE
+from rulelang.kinds import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import END_TURN
 
@@ -170,10 +170,10 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
         lo, hi = _positions(g, pid)
         integer("stack", fr[1], lo, hi)
         seat("stack", fr[2])
-        if len(fr) != 3 + slot_count[pid]:
+        if len(fr) != Frame.slot(slot_count[pid]):
             bad("stack", f"has {len(fr) - 3} local names for a rule that has {slot_count[pid]}")
         types = slot_types.get(pid, {})
-        for k, x in enumerate(fr[3:]):
+        for k, x in enumerate(fr[Frame.SLOTS:]):
             _check_local(x, bad, types.get(k), ncards, n, g)
 
     # -- the decision waiting, and the choices it offers

@@ -1,0 +1,254 @@
+"""The checker's resolved references: what each name, and each construct that needs a place in
+the frame, was resolved to.  The checker stores one per node in ``model.refs`` (a :class:`Refs`);
+the generators and the closure backend read them by attribute, through :meth:`Refs.of`.
+
+Every reference is a frozen attrs class (a subclass of :class:`Ref`), equal when its fields
+are equal.  By what it refers to:
+
+- the frame: :class:`Slot` (the local slot a construct binds), :class:`Local` (a name that
+  names a local slot), :class:`You` (where ``you`` is for the node: the frame's own ``you``
+  when its slot is -1, a chooser's slot inside a choice), the several slots of one construct (:class:`PlayerQuerySlots`,
+  :class:`PlayerLoopSlots`, :class:`CardLoopSlots`, :class:`ValueLoopSlots`,
+  :class:`EndGameSlots`) and ``set current player`` (:class:`CurrentPlayer`);
+- the game's state: :class:`Var` and :class:`Zone` (a name: the shared one, or ``you``'s when
+  it is per player), :class:`VarOf` and :class:`ZoneOf` (``NAME of PLAYER``),
+  :class:`ZoneFamily` (``column(k)``);
+- values known before the game: :class:`Const` (an option, a rank, a suit, a symbol, a text's
+  index), :class:`Symbol` (a word an attribute gives), :class:`CardLiteral` (``Q♠``),
+  :class:`CardName` (an extra card of the deck by name);
+- the card tables: :class:`Rank`, :class:`Suit`, :class:`Attribute` (``X of CARD``);
+- a use of a define: :class:`DefineUse`, the checked copy of its body (shared between the uses
+  with the same arguments).
+
+The frame's layout (where slot ``i`` is) is :class:`rulelang.kinds.Frame`.
+
+A new kind of reference is a new frozen class here (a subclass of :class:`Ref`, named for what
+it refers to, with named fields).  The checker stores it (``self.refs[id(node)] = New(...)`` or
+``self.refs.set(node, New(...))``); the generators read it with ``ref = self.refs.of(node)``
+and ``isinstance(ref, New)``, then its fields.  Storing a tuple raises ``TypeError``, and
+``tests/test_ir.py`` fails when a compiler module reads ``refs`` by ``id()`` or by tag.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from rulelang.kinds import Frame
+
+
+class Ref:
+    """A resolved reference (the base of every class here)."""
+    __slots__ = ()
+
+
+# -- the frame ------------------------------------------------------------------------------
+
+@attrs.frozen
+class Slot(Ref):
+    """The local slot of the rule's frame that a construct binds: ``let``'s, a loop's counter,
+    the card of ``any card in Z where ...``, the number of ``any number n from ...``."""
+    slot: int
+
+    @property
+    def index(self) -> int:
+        """Its index in the frame."""
+        return Frame.slot(self.slot)
+
+
+@attrs.frozen
+class Local(Ref):
+    """A name that names a local slot (a ``let``, a rule's parameter, a loop's or a choice's
+    value), or the card slot of ``move cards where ...`` (its ``card``)."""
+    slot: int
+
+    @property
+    def index(self) -> int:
+        return Frame.slot(self.slot)
+
+
+@attrs.frozen
+class You(Ref):
+    """Who ``you`` is at the node: slot -1 is the frame's own ``you``, another slot the chooser's
+    (inside a choice, ``you`` is the chooser)."""
+    slot: int
+
+    @property
+    def index(self) -> int:
+        return Frame.slot(self.slot)
+
+
+@attrs.frozen
+class PlayerQuerySlots(Ref):
+    """``any player where ...`` and its kin: the slot of ``player``, and where ``you`` is."""
+    player: int
+    you: int
+
+
+def you_slot(ref: Ref) -> int:
+    """Where ``you`` is for a node resolved to ``ref`` (a :class:`You`, or a player query)."""
+    return ref.you if isinstance(ref, PlayerQuerySlots) else ref.slot
+
+
+@attrs.frozen
+class PlayerLoopSlots(Ref):
+    """``for each player p``: the slot of ``p`` and of the count of players done."""
+    player: int
+    count: int
+
+
+@attrs.frozen
+class CardLoopSlots(Ref):
+    """``for each card c in Z``: the slot of ``c``, of the cards (taken at the start), of the
+    index among them."""
+    card: int
+    cards: int
+    index: int
+
+
+@attrs.frozen
+class ValueLoopSlots(Ref):
+    """``for each rank r`` / ``for each suit s``: the slot of the value and of its index."""
+    value: int
+    index: int
+
+
+@attrs.frozen
+class EndGameSlots(Ref):
+    """``end game with winners where ... and losers where ...``: the slot of ``player`` in
+    each condition (None when the condition is not there)."""
+    winners: Optional[int]
+    losers: Optional[int]
+
+
+@attrs.frozen
+class CurrentPlayer(Ref):
+    """``set current player to P``; in ``setup``'s own body it moves ``you`` too."""
+    moves_you: bool
+
+
+# -- the game's state -----------------------------------------------------------------------
+
+@attrs.frozen
+class Var(Ref):
+    """A variable by name: the shared one, or ``you``'s (at slot ``you``) when per player."""
+    name: str
+    per_player: bool
+    you: int
+
+
+@attrs.frozen
+class Zone(Ref):
+    """A zone by name: the shared one, or ``you``'s (at slot ``you``) when per player."""
+    name: str
+    per_player: bool
+    you: int
+
+
+@attrs.frozen
+class VarOf(Ref):
+    """``NAME of PLAYER``: a per-player variable of a player."""
+    name: str
+
+
+@attrs.frozen
+class ZoneOf(Ref):
+    """``NAME of PLAYER``: a per-player zone of a player."""
+    name: str
+
+
+@attrs.frozen
+class ZoneFamily(Ref):
+    """``column(k)``: the zone numbered ``k`` of a family, ``names[k - first]``.  Of a family
+    declared ``per player`` (``per_player``), each name is the first of its players' zones:
+    ``pile(k)`` is yours (``you``: the slot of ``you``), ``pile(k) of p`` is p's (``you`` None)."""
+    names: tuple
+    first: int
+    per_player: bool = False
+    you: "int | None" = None
+
+
+# -- values known before the game -----------------------------------------------------------
+
+@attrs.frozen
+class Const(Ref):
+    """A value known when the game is checked: an option's, a rank's or suit's number, a
+    symbol's id, a text's index in ``model.texts`` (0 after an error)."""
+    value: int
+
+
+@attrs.frozen
+class Symbol(Ref):
+    """A word that an attribute gives a card (its id among the game's symbols)."""
+    value: int
+
+
+@attrs.frozen
+class CardLiteral(Ref):
+    """A card of the deck written by rank and suit (``Q♠``, ``queen of spades``)."""
+    rank: str
+    suit: object
+
+
+@attrs.frozen
+class CardName(Ref):
+    """An extra card of the deck by name."""
+    name: str
+
+
+# -- the card tables ------------------------------------------------------------------------
+
+@attrs.frozen
+class Rank(Ref):
+    """``rank of CARD``."""
+
+
+@attrs.frozen
+class Suit(Ref):
+    """``suit of CARD``."""
+
+
+@attrs.frozen
+class Attribute(Ref):
+    """``NAME of CARD``: a card attribute the game declares."""
+    name: str
+
+
+# -- defines --------------------------------------------------------------------------------
+
+@attrs.frozen
+class DefineUse(Ref):
+    """A use of a ``define``: the checked copy of its body (an ``Expanded``), one copy for every
+    use with the same arguments in the same place."""
+    expanded: object
+
+
+class Refs(dict):
+    """``model.refs``: the reference of each node, keyed by the node's identity.  Only a
+    :class:`Ref` may be stored (anything else is a ``TypeError``); read with :meth:`of`."""
+
+    def __setitem__(self, key, value):
+        if not isinstance(value, Ref):
+            raise TypeError(f"model.refs holds resolved references (rulelang.check.ir), "
+                            f"not {value!r}")
+        super().__setitem__(key, value)
+
+    def of(self, node, default=KeyError):
+        """The reference the checker resolved ``node`` to; ``default`` when it has none (a
+        ``KeyError`` if no default is given)."""
+        ref = self.get(id(node), default)
+        if ref is KeyError:
+            raise KeyError(node)
+        return ref
+
+    def set(self, node, ref: Ref) -> Ref:
+        """Resolve ``node`` to ``ref``; returns ``ref``."""
+        self[id(node)] = ref
+        return ref
+
+    def card_literal(self, text: str) -> Optional[CardLiteral]:
+        """The card that a card literal of an attribute's entries (``Q♠: 13``) names."""
+        return self.get(("card literal", text))
+
+    def set_card_literal(self, text: str, ref: CardLiteral) -> None:
+        self[("card literal", text)] = ref

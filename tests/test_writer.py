@@ -1,0 +1,83 @@
+"""The code writer of the generator (rulelang/compile/writer.py): indentation, and the line map
+from each generated line to the rule-file span of the statement it was written for, with which
+a problem raised while generated code runs names the rule-file line."""
+from __future__ import annotations
+
+import os
+
+import rulelang
+from rulelang.compile.writer import LINE_MAP, CodeWriter, mark, respan, rule_span, span_of, spanned
+from rulelang.syntax.ast import Span
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _span(line):
+    return Span("f.cardrules", line, 1, line, 2)
+
+
+def test_the_writer_indents_and_maps_each_line():
+    w = CodeWriter()
+    w.writeline("def _f(g):")
+    with w.indent():
+        w.writeline("x = 1", _span(3))
+        with w.indent():
+            assert w.prefix == "        "
+        w.extend([spanned("    y = 2\n    z = 3", _span(4)), "    return x"])
+    assert w.source() == "def _f(g):\n    x = 1\n    y = 2\n    z = 3\n    return x\n"
+    assert [None if s is None else s.line for s in w.line_map()] == [None, 3, 4, 4, None]
+
+
+def test_marking_keeps_the_innermost_statement_and_survives_moves():
+    lines = ["a", spanned("b", _span(7))]
+    mark(lines, 0, _span(5))
+    assert [span_of(x).line for x in lines] == [5, 7]
+    moved = respan("    " + lines[1], lines[1])
+    assert moved == "    b" and span_of(moved).line == 7
+    assert span_of(respan("c", "d")) is None
+
+
+def _rule_file(tmp_path, body):
+    path = tmp_path / "g.cardrules"
+    path.write_text('game "g"\nplayers 1\ndeck standard, into stock\nzone stock: shared, face down\n'
+                    'setup:\n    shuffle stock\nturn:\n' + body, encoding="utf-8")
+    return str(path)
+
+
+def test_a_problem_without_a_place_names_the_rule_line_that_raised_it(tmp_path):
+    """RL907 is raised by a run-time helper that knows no rule-file place; the line map of the
+    generated function names the statement (`say next player`, line 10)."""
+    path = _rule_file(tmp_path, '    say "before"\n    remove you from the game\n'
+                                '    say next player\n    end game with no winner\n')
+    state = rulelang.load(path).new_game(seed=1, log=True)
+    assert state.problem["code"] == "RL907"
+    assert state.problem["span"] == [path, 10, 5]
+
+
+def test_a_problem_with_its_own_place_keeps_it(tmp_path):
+    path = _rule_file(tmp_path, '    let z = size of stock - 52\n    say 10 / z\n'
+                                '    end game with no winner\n')
+    state = rulelang.load(path).new_game(seed=1, log=True)
+    assert state.problem["code"] == "RL911"
+    assert state.problem["span"][1] == 9
+
+
+def test_the_line_map_of_a_rule_points_at_its_statements():
+    path = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+    game = rulelang.load(path)
+    cg = game.compiled(2)
+    text = open(path, encoding="utf-8").read().split("\n")
+    fn = cg.procs[cg.proc_index["turn"]]
+    spans = [s for s in fn.__globals__[LINE_MAP] if s is not None]
+    assert spans
+    said = {text[s.line - 1].strip() for s in spans}
+    assert "move c from hand to discard" in said and "set named_suit to none" in said
+    turn = next(i for i, t in enumerate(text, 1) if t.startswith("turn:"))
+    assert all(s.line > turn and s.file == path for s in spans)
+
+
+def test_rule_span_without_generated_code_is_none():
+    try:
+        raise ValueError("not in generated code")
+    except ValueError as e:
+        assert rule_span(e.__traceback__) is None
