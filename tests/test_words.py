@@ -207,7 +207,9 @@ def _play_screen(path, n, seat, seed, max_prompts=60):
     child = pexpect.spawn(sys.executable, ["-m", "rulelang", "play", path, "--players", str(n),
                                            "--seat", str(seat), "--seed", str(seed)],
                           cwd=ROOT, encoding="utf-8", timeout=60, dimensions=(50, 100),
-                          env=dict(os.environ, NO_COLOR="1", PYTHONPATH=ROOT))
+                          # (not COLUMNS and LINES: pytest-xdist's workers set 80 x 24, over the pty's size)
+                          env=dict({k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+                                   NO_COLOR="1", PYTHONPATH=ROOT))
     screens = []        # the text up to each prompt
     text = ""
     asked_table = False
