@@ -34,8 +34,11 @@ def test_every_slot_is_a_declared_field():
         {"format", "game"} | {k for f in FIELDS for k in f.keys}
 
 
-def _fields(st) -> dict:
-    out = {f.name: getattr(st, f.name) for f in FIELDS if f.name != "game"}
+def _fields(st, saved=False) -> dict:
+    """The state's fields; with ``saved``, each as a save holds it (``Field.saved``: what players
+    remember, only while the card is still where they saw it go)."""
+    out = {f.name: f.saved(st) if saved and f.saved is not None else getattr(st, f.name)
+           for f in FIELDS if f.name != "game"}
     out["rng"] = out["rng"].s          # (the generator's whole state)
     return out
 
@@ -82,7 +85,8 @@ def test_clone_and_save_keep_every_field(path):
         # -- save and load: equal on every saved field, and saved again the same
         saved = json.loads(json.dumps(st.to_json()))
         back = State.from_json(st.game, saved)
-        mine = {k: v for k, v in before.items() if k not in NOT_SAVED}
+        mine = {k: v for k, v in copy.deepcopy(_fields(st, saved=True)).items()
+                if k not in NOT_SAVED}
         assert {k: v for k, v in _fields(back).items() if k not in NOT_SAVED} == mine, \
             f"a save loaded again differs at decision {i}"
         assert back.log is None

@@ -49,6 +49,7 @@ class Field(NamedTuple):
     #                                    GIVEN: none, new_game and from_json set it)
     optional: bool = False             # its keys may be missing from a save (dump leaves them
     #                                    out while the field is blank)
+    saved: Optional[Callable] = None   # to_json(): state -> the value dumped (default: the field)
 
 
 def _saved(key: str, load: Optional[Callable] = None) -> dict:
@@ -128,7 +129,10 @@ FIELDS = (
           load=lambda s: s.get("seat_results")),
     Field("shown", keys=("shown",), blank=list, optional=True,  # [seat, card, zone] shown to one
           dump=lambda v: {"shown": [list(x) for x in v]} if v else {},
-          load=lambda s: [list(x) for x in s.get("shown", [])]),
+          load=lambda s: [list(x) for x in s.get("shown", [])],
+          # only what is still remembered: the cards still in the zone they were seen go to (the
+          # API forgets the others at the next action, a playout at its end: the same save)
+          saved=lambda st: [x for x in st.shown if x[1] in st.zones[x[2]]]),
 )
 _PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk")   # State.playout's, while
 #                                                                         it runs
@@ -164,7 +168,7 @@ _blank_state = _from_fields(
     """A state of ``game`` with every field at its blank value (lists empty, nobody to
     decide) but those declared ``blank=GIVEN``, which its maker sets (``CompiledGame.new_game``,
     :meth:`State.from_json`).""")
-_DUMPED = tuple((f.name, f.dump) for f in FIELDS if f.keys)
+_DUMPED = tuple((f.name, f.dump, f.saved) for f in FIELDS if f.keys)
 _LOADED = tuple((f.name, f.load) for f in FIELDS if f.load is not None)
 # The keys of a save: "format", "game" (its identity) and those of the saved fields.
 SAVE_KEYS = ("format", "game") + tuple(k for f in FIELDS if not f.optional for k in f.keys)
@@ -469,8 +473,8 @@ class State(Playout):
         extends and the prelude, the option values and the number of players), which
         :meth:`from_json` checks.  The saved fields and their form are declared in :data:`FIELDS`."""
         out = {"format": SAVE_FORMAT, "game": game_identity(self.game)}
-        for name, dump in _DUMPED:
-            out.update(dump(getattr(self, name)))
+        for name, dump, saved in _DUMPED:
+            out.update(dump(getattr(self, name) if saved is None else saved(self)))
         return out
 
     @classmethod
