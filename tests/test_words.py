@@ -89,6 +89,10 @@ def test_default_words():
     assert humanize("let_it_happen") == "let it happen"
     assert fix_plurals("transfers 1 cards to player 2, 11 cards in all") == \
         "transfers 1 card to player 2, 11 cards in all"
+    # a player's number is not a count: "Player 1 wins 12 chips" stays (it said "win" before)
+    assert fix_plurals("Player 1 wins 12 chips, player 1 wins again") == \
+        "Player 1 wins 12 chips, player 1 wins again"
+    assert fix_plurals("after 1 wins") == "after 1 win"
 
 
 SHOWN = '''game "Shown"

@@ -18,7 +18,9 @@ from typing import Optional
 
 PLURAL_NOUNS = ("card", "point", "turn", "round", "trick", "player", "game", "deck", "pile",
                 "time", "win", "life", "battle", "decision")
-_ONE_PLURAL = re.compile(r"(?<![\d.,])\b1 (" + "|".join(PLURAL_NOUNS) + r")s\b")
+# (not after "Player": "Player 1 wins" names a player, it does not count wins)
+_ONE_PLURAL = re.compile(r"(?<![\d.,])(?<!Player )(?<!player )\b1 (" + "|".join(PLURAL_NOUNS)
+                         + r")s\b")
 _LIVES = re.compile(r"(?<![\d.,])\b1 lives\b")
 _PLAYER = re.compile(r"\bplayer (\d+)\b")
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
