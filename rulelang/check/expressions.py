@@ -364,6 +364,17 @@ class ExpressionChecks:
             if found is not None:
                 self.refs[id(e)] = CardLiteral(*found)
             return CARD
+        if n.isdigit() and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
+                and s.lookup(e.operand.name) is None:       # `14 of spades`: no such rank
+            suit = e.operand.name
+            names = list(dict.fromkeys(
+                [r.name for dt in self.types_used for r in dt.ranks]
+                + [r.name for dt in self.types_used for _su, rs in dt.own_suits for r in rs]))
+            self.error("RL240", f"`{n} of {suit}` is not a card of this deck: no rank is "
+                       f"numbered {n}", e.span,
+                       f"the ranks are {', '.join(names)} (by name, or by number as in "
+                       f"`7 of {suit}`)" if names else None)
+            return CARD
         self.expr(e.operand, s)
         self.error("RL101", f"`{n} of ...`: `{n}` is no card attribute, per-player zone or variable",
                    e.name_span, did_you_mean(n, set(self.attributes) | set(BUILTIN_ATTRIBUTES)
