@@ -263,7 +263,6 @@ class Narrator:
         start = words.cg.start_zones()      # where the deck lay before setup
         if resumed:                 # a saved game goes on: the story starts where it stands
             start = st.zones
-        if resumed:
             self.turn = st.turns + 1
         self.zones = [z[:] for z in start]
         log = st.log or ()

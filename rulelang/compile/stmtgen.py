@@ -13,6 +13,7 @@ from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
 from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf
+from rulelang.engine.events import log_move
 from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
 
 
@@ -203,7 +204,6 @@ class StatementGen:
         put = "insert(0, {})" if st.to_bottom else "append({})"
         log = ""
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
-            from rulelang.engine.events import log_move
             self.x.ns["_logmv"] = log_move
             log = "if g.log is not None: _logmv(g, {}, None, ({},), %d)" % int(bool(st.to_bottom))
         if kind in ("bottom", "random"):        # one card, as the closure move_one takes it
@@ -248,7 +248,6 @@ class StatementGen:
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
             kind, bool(st.turned_over)]
         if self.logged:       # recorded before the cards go: the cards as they will lie in d
-            from rulelang.engine.events import log_move
             self.x.ns["_logmv"] = log_move
             lines.append(f"{ind}    if g.log is not None: _logmv(g, {s}, {d}, {s}{part}, "
                          f"{int(bool(st.to_bottom))})")
@@ -272,7 +271,6 @@ class StatementGen:
         else:
             lines.append(f"{ind}{d}.extend({cards})")
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
-            from rulelang.engine.events import log_move
             self.x.ns["_logmv"] = log_move
             lines.append(f"{ind}if g.log is not None: _logmv(g, {src}, {d}, {cards}, "
                          f"{int(bool(st.to_bottom))})")

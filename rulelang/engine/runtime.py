@@ -97,6 +97,13 @@ def _load_rng(s: int) -> Rng:
     return r
 
 
+def still_remembered(shown: list, zones: list) -> list:
+    """The entries ``[seat, card, zone]`` of what players remember whose card is still in the
+    zone it was seen go to (docs/language.md, "What players remember"): the others are
+    forgotten."""
+    return [x for x in shown if x[1] in zones[x[2]]]
+
+
 FIELDS = (
     Field("game"),                                      # the compiled game (a save names it)
     Field("n", **_saved("n")),                          # the number of players
@@ -132,7 +139,7 @@ FIELDS = (
           load=lambda s: [list(x) for x in s.get("shown", [])],
           # only what is still remembered: the cards still in the zone they were seen go to (the
           # API forgets the others at the next action, a playout at its end: the same save)
-          saved=lambda st: [x for x in st.shown if x[1] in st.zones[x[2]]]),
+          saved=lambda st: still_remembered(st.shown, st.zones)),
 )
 _PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk")   # State.playout's, while
 #                                                                         it runs
@@ -221,7 +228,7 @@ class State(Playout):
         Three steps: validate (the action is one the decision offers ``player``), record (in the
         log, when the game keeps one), resume (the rule that waits goes on)."""
         if self.shown:          # what players remember of cards that have left since: forgotten
-            self.shown = [x for x in self.shown if x[1] in self.zones[x[2]]]
+            self.shown = still_remembered(self.shown, self.zones)
         d = self.decision                                # validate
         if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
             self._apply_other(d, action, player)         # simultaneous, or refused
@@ -394,7 +401,7 @@ class State(Playout):
         c.log = None
         zones = c.zones
         if c.shown:     # forget what left its zone unseen: the cards dealt again may land there
-            c.shown = [x for x in c.shown if x[1] in zones[x[2]]]
+            c.shown = still_remembered(c.shown, zones)
         places = []                      # (zone index, position) of the cards to deal again
         for zi, (_name, owner, vis, _sh) in enumerate(g.zone_info):
             if vis == "everyone" or (vis == "owner" and owner == player):
