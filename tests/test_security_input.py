@@ -284,6 +284,8 @@ option speed = 1 from 1 to 3 "how [bold]fast[/bold]{ESC}[31m"
 deck type evil:
     suits bolts "{ESC}[5m[link=http://evil.example]x[/link]", cups "\u202ec\r"
     ranks one = 1 "1{ESC}[0m", two = 2 "2\x85"
+    copies 2 of two
+    cards shown as "{ESC}[2J{{suit}}\u200f{{rank}}\x9b"
 
 deck evil, into stock
 
@@ -371,6 +373,7 @@ def test_no_raw_control_character_reaches_the_terminal(evil, argv, stdin, color)
         assert "Evil\\x1b[2J\\x1b]0;pwned\\x07 [red]Game[/red] \\u202eriht" in plain
         assert "setup\\x1b[2K\\rPlayer 2 wins! [red]fake[/red]" in plain    # markup printed as is
         assert "[link=http://evil.example]x[/link]" in plain
+        assert "\\x1b[2J" in plain and "\\u200f" in plain     # card names `shown as` the text says
     if "--json" in argv:
         parsed = json.loads(out)      # still JSON, with the very strings of the rule file
         if argv[0] == "run":
