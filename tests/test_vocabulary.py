@@ -5,6 +5,7 @@ import os
 import random
 import re
 
+import attrs
 import pytest
 
 import rulelang.syntax.ast as A
@@ -72,7 +73,10 @@ def _expr_classes():
 
 def test_every_kind_of_statement_and_value_is_checked_and_has_closures():
     for c in _stmt_classes():
-        assert hasattr(Ch.Checker, "st_" + c.__name__), c
+        if not hasattr(Ch.Checker, "st_" + c.__name__):
+            # checked by its declared parts alone (ast.part): then every part is declared
+            declared = {name for name, _, _ in A.parts(c)}
+            assert declared and declared == {f.name for f in attrs.fields(c)} - {"span"}, c
         assert hasattr(C.CompiledGame, "s_" + c.__name__), c
     for c in _expr_classes():
         assert hasattr(Ch.Checker, "ex_" + c.__name__), c
@@ -147,3 +151,25 @@ def test_internals_md_shows_the_code_generated_for_crazy_eights(monkeypatch):
     monkeypatch.setattr(codegen.ExprGen, "_compile", keep)
     C.CompiledGame(load(os.path.join(HERE, "..", "examples", "crazy_eights.cardrules")).model, 2)
     assert any(src.startswith(shown) for src in sources)
+
+
+def test_a_statement_checked_by_its_parts_reports_each_wrong_part(tmp_path):
+    """`shuffle`, `show`, `leaves the game`, `next turn goes to` and `reveal` have no checking code
+    of their own: their declared parts (ast.part) give the same diagnostics as a check would."""
+    from rulelang.compile.loader import check_file
+    src = tmp_path / "g.cardrules"
+    src.write_text(
+        'game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+        'zone hand: per player, seen by owner\n'
+        'turn:\n    shuffle 3\n    show stock to you\n    reveal 1\n    remove none from the game\n'
+        '    next turn goes to top of stock\n    end game with no winner\n')
+    diags = check_file(str(src))[0]
+    got = sorted((d.code, d.span.line, d.message) for d in diags
+                 if d.code in ("RL102", "RL197"))
+    assert got == [
+        ("RL102", 7, "what to shuffle must be a zone, but this is a number"),
+        ("RL102", 8, "the card to show must be a card, but this is a zone"),
+        ("RL102", 9, "the card to reveal must be a card, but this is a number"),
+        ("RL102", 11, "whose turn is next must be a player, but this is a card"),
+        ("RL197", 10, "who leaves the game is `none`: `none` is no player"),
+    ], got

@@ -369,8 +369,23 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                 left = _leaves(st)
 
     def stmt(self, st, s: Scope):
-        m = getattr(self, "st_" + type(st).__name__)
-        m(st, s)
+        m = getattr(self, "st_" + type(st).__name__, None)
+        if m is None:               # a statement checked by its declared parts alone
+            self.check_parts(st, s)
+        else:
+            m(st, s)
+
+    def check_parts(self, st, s: Scope):
+        """Each part of ``st`` that declares its kind (:func:`rulelang.syntax.ast.part`) is a
+        value of that kind; a player part names a seat."""
+        for name, kind, what in A.parts(type(st)):
+            value = getattr(st, name)
+            if value is None:
+                continue
+            if kind == PLAYER:
+                self.expect_seat(value, s, what)
+            else:
+                self.expect(value, kind, s, what)
 
     # -- expressions
     def expect(self, e, want, s, what):

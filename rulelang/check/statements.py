@@ -15,9 +15,6 @@ from rulelang.check.model import Arg, Expanded, compatible
 
 
 class StatementChecks:
-    def st_Shuffle(self, st, s):
-        self.expect(st.zone, ZONE, s, "what to shuffle")
-
     def st_Deal(self, st, s):
         self.refs[id(st)] = You(s.you_slot)
         if st.count is not None:
@@ -168,9 +165,6 @@ class StatementChecks:
             self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
                        "add a line such as `score: size of won`")
 
-    def st_NextTurn(self, st, s):
-        self.expect_seat(st.player, s, "whose turn is next")
-
     def st_CallRule(self, st, s):
         self.refs[id(st)] = You(s.you_slot)
         r = self.rules.get(st.name)
@@ -261,10 +255,6 @@ class StatementChecks:
             return all(self.rankish(v, s) for v in [c[0] for c in e.cases] + [e.default])
         return False
 
-    def st_Reveal(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
-        self.expect(st.card, CARD, s, "the card to reveal")
-
     def st_If(self, st, s):
         for cond, body in st.branches:
             self.expect(cond, FLAG, s, "the condition")
@@ -291,13 +281,6 @@ class StatementChecks:
         inner.loops += 1
         self.refs[id(st)] = PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
         self.check_block(st.body, inner)
-
-    def st_Show(self, st, s):
-        self.expect(st.card, CARD, s, "the card to show")
-        self.expect_seat(st.player, s, "who is shown the card")
-
-    def st_Leave(self, st, s):
-        self.expect_seat(st.player, s, "who leaves the game")
 
     def st_ForCard(self, st, s):
         self.expect(st.zone, ZONE, s, "the zone")

@@ -3,13 +3,17 @@
 Every node is a frozen attrs class with a ``span``: where in which file it was written.  The
 parser (:mod:`rulelang.syntax.parser`) builds these from Lark's parse tree; the checker reads them and
 reports diagnostics against their spans; the compiler turns them into Python functions.  Nodes hold
-only data; nothing here knows what a name means.
+only data; nothing here knows what a name means.  A statement may declare the kind of each of its
+parts (:func:`part`), its signature: the checker checks such a statement by those declarations
+alone, so a plain new statement needs no checking code of its own.
 """
 from __future__ import annotations
 
 from typing import Optional
 
 import attrs
+
+from rulelang.kinds import Kind
 
 
 @attrs.frozen
@@ -26,6 +30,19 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+
+
+def part(kind: Kind, what: str):
+    """A statement's part that must be a value of ``kind`` (a ``player`` part must name a seat);
+    ``what`` names it in a message ("what to shuffle must be a zone, but this is a card")."""
+    return attrs.field(metadata={"kind": kind, "what": what})
+
+
+def parts(cls) -> list:
+    """``(field name, kind, what)`` for each part of the statement class ``cls`` that declares
+    its kind."""
+    return [(f.name, f.metadata["kind"], f.metadata["what"]) for f in attrs.fields(cls)
+            if "kind" in f.metadata]
 
 
 def node(cls):
@@ -304,7 +321,7 @@ class Stmt:
 @node
 class Shuffle(Stmt):
     """``shuffle Z``."""
-    zone: Expr
+    zone: Expr = part(Kind.ZONE, "what to shuffle")
     span: Span
 
 
@@ -384,7 +401,7 @@ class EndGame(Stmt):
 @node
 class NextTurn(Stmt):
     """``next turn goes to P``."""
-    player: Expr
+    player: Expr = part(Kind.PLAYER, "whose turn is next")
     span: Span
 
 
@@ -407,22 +424,22 @@ class Say(Stmt):
 @node
 class Reveal(Stmt):
     """``reveal c``: show a card to every player (it appears in the transcript)."""
-    card: Expr
+    card: Expr = part(Kind.CARD, "the card to reveal")
     span: Span
 
 
 @node
 class Show(Stmt):
     """``show c to P``: P sees the card, and remembers it while it stays in the zone it is in."""
-    card: Expr
-    player: Expr
+    card: Expr = part(Kind.CARD, "the card to show")
+    player: Expr = part(Kind.PLAYER, "who is shown the card")
     span: Span
 
 
 @node
 class Leave(Stmt):
     """``P leaves the game``: P is out; turn order, dealing and ``each player`` skip them."""
-    player: Expr
+    player: Expr = part(Kind.PLAYER, "who leaves the game")
     span: Span
 
 
