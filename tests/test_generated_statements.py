@@ -187,3 +187,52 @@ def test_run_time_problems_are_the_closures_problems(code, monkeypatch, tmp_path
     fast, slow = _both(monkeypatch, str(path), 2, range(3))
     assert fast == slow
     assert {save["problem"]["code"] for _, save in fast} == {code}
+
+
+DEEP = '''game "deep"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var count = 0
+var round = 0
+game ends when round > 2:
+    end game with winners where count > 100
+rule deep:
+{body}
+setup:
+    shuffle stock
+turn:
+    add 1 to round
+    deep
+    choose:
+        draw if stock is not empty:
+            move top card from stock to hand
+        wait:
+            pass
+'''
+
+
+def _nest(depth, ind="    "):
+    """Loops one inside another, ``depth`` of them, with an ``if``, a ``stop`` and words at each
+    level: more than Python allows in one function without blocks (20 loops)."""
+    lines = []
+    for k in range(depth):
+        pad = ind * (k + 1)
+        kind = ("for each player q%d:" % k if k % 3 == 0 else
+                "repeat 2 times:" if k % 3 == 1 else "for each card c%d in hand:" % k)
+        lines.append(pad + kind)
+        lines.append(pad + ind + "add 1 to count")
+        lines.append(pad + ind + "if count > %d:" % (50 + 7 * k))
+        lines.append(pad + ind * 2 + "say \"deep\", %d, count" % k)
+        lines.append(pad + ind * 2 + "stop")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("depth", [9, 25])
+def test_statements_nested_deeper_than_python_allows_are_generated(depth, monkeypatch, tmp_path):
+    path = tmp_path / "deep.cardrules"
+    path.write_text(DEEP.format(body=_nest(depth)), encoding="utf-8")
+    fast, slow = _both(monkeypatch, str(path), 2, range(4))
+    assert fast == slow
+    assert any(e[0] == "say" for log, _ in fast for e in log)
