@@ -9,12 +9,12 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, too_large
-from rulelang.compile.stmtgen import computes
+from rulelang.compile.stmtgen import computes, remembers
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS, Frame
-from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
+from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
-from rulelang.engine.players import hides, reveal_card, seen_go, show_card
+from rulelang.engine.players import reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game
 from rulelang.compile.closures import Builder
 from rulelang.compile.words import log_shuffle
@@ -80,26 +80,8 @@ class ClosureStatements:
             return deal_
         b.emit(make)
 
-    def zone_seen(self, e):
-        """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``),
-        or None when that is known only while the game is played."""
-        ref = self.refs.of(e, None)
-        if not isinstance(ref, (Zone, ZoneOf)):
-            return None
-        z = self.model.zones.get(ref.name)
-        return getattr(z, "visibility", None)
-
-    def remembers(self, st):
-        """Whether a move may take a card out of the sight of a player who saw it, who then
-        remembers it where it went, or moves a whole zone, which takes what players remember of
-        its cards with it (docs/language.md, "What players remember")."""
-        kind, seen = st.selection.kind, self.zone_seen(st.source)
-        if kind == "all_but_top" and seen == "top":
-            return False                # the one card seen there stays
-        return kind == "all" or hides(None, seen, self.zone_seen(st.dest))
-
     def s_Move(self, st, b):
-        if self.remembers(st):
+        if remembers(self.model, st):
             # the zones are worked out once, before the move, and the cards that went are
             # remembered by those who saw them go
             real_src, real_dst, at = self.cx(st.source), self.cx(st.dest), [0, 0]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
-from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf, You
+from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.engine.events import log_move
-from rulelang.engine.players import holder, reveal_card, seen_go
+from rulelang.engine.players import hides, holder, reveal_card, seen_go
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
@@ -37,6 +37,26 @@ def computes(e, refs) -> bool:
             elif isinstance(n, Expanded):
                 pass               # _walk goes into its body
     return False
+
+
+def zone_seen(model, e):
+    """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``), or
+    None when that is known only while the game is played."""
+    ref = model.refs.of(e, None)
+    if not isinstance(ref, (Zone, ZoneOf)):
+        return None
+    z = model.zones.get(ref.name)
+    return getattr(z, "visibility", None)
+
+
+def remembers(model, st) -> bool:
+    """Whether a move may take a card out of the sight of a player who saw it, who then
+    remembers it where it went, or moves a whole zone, which takes what players remember of its
+    cards with it (docs/language.md, "What players remember")."""
+    kind, seen = st.selection.kind, zone_seen(model, st.source)
+    if kind == "all_but_top" and seen == "top":
+        return False                # the one card seen there stays
+    return kind == "all" or hides(None, seen, zone_seen(model, st.dest))
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -276,7 +296,7 @@ class StatementGen:
         return True
 
     def t_Move(self, st, lines, ind):
-        if not self.cg.remembers(st):
+        if not remembers(self.cg.model, st):
             return self._move(st, self.e(st.source), self.e(st.dest), lines, ind)
         # Someone may see the cards go: the zones are worked out once, before the move, and the
         # cards that went are remembered by those who saw them go (engine/players.seen_go).
