@@ -17,7 +17,7 @@ from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
-from rulelang.compile.genruntime import _dispatch, _numbers
+from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 
 
 class ChoiceGen:
@@ -39,6 +39,11 @@ class ChoiceGen:
         self.first_out = None      # (line, list) when the first line to touch out extends it
         for alt, slot in zip(st.alternatives, param_slots):
             aid = cg.model.labels[id(alt)]
+            if cg.alternatives[aid] is None:        # (made once: the variants share it)
+                cg.alternatives[aid] = AltInfo(
+                    alt.label, {"cards": "card", "unseen": "place"}.get(
+                        alt.param.kind, alt.param.kind) if alt.param else None,
+                    Frame.slot(slot) if slot is not None else -1, alt.span)
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, enum_lines, ind)
         span = self.x.const(st.span)
@@ -240,6 +245,8 @@ class ChoiceGen:
 
     def cards_step(self, alt, aid, b, ci, ind):
         slots, done_aid = self.cg.model.picks[id(alt)]
+        if self.cg.alternatives[done_aid] is None:
+            self.cg.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"
         si = self.cg.alternatives[aid].slot
         self.x.ns["_pstep"] = pick_step

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rulelang.kinds import Frame
 from rulelang.check.ir import you_slot
 from rulelang.compile.gensource import Unsupported
+from rulelang.compile.genruntime import AltInfo
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
@@ -15,15 +16,6 @@ from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
 from rulelang.compile.closures import Label
 from rulelang.compile.budget import over_budget
-
-
-class AltInfo:
-    """One alternative of a choice, as the runtime needs it."""
-    __slots__ = ("label", "kind", "slot", "body_pc", "span")
-
-    def __init__(self, label, kind, slot, span):
-        self.label, self.kind, self.slot, self.span = label, kind, slot, span
-        self.body_pc = -1
 
 
 class ClosureControl:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.compile.gensource import Unsupported
-from rulelang.compile.genruntime import too_large
-from rulelang.compile.stmtgen import computes
+from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, too_large
+from rulelang.compile.stmtgen import computes, remembers
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS, Frame
-from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
+from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
-from rulelang.engine.players import hides, reveal_card, seen_go, show_card
-from rulelang.engine.players import holder, leave_game, out_ranking, seats_in
+from rulelang.engine.players import reveal_card, seen_go, show_card
+from rulelang.engine.players import holder, leave_game
 from rulelang.compile.closures import Builder
 from rulelang.compile.words import log_shuffle
 from rulelang.engine.events import log_move, log_reverse
@@ -71,73 +71,17 @@ class ClosureStatements:
         first = self.cx(st.start) if st.start is not None else (lambda g, fr: g.cur)
 
         def make(nxt):
-            def deal(g, fr):
+            def deal_(g, fr):
                 s = g.zones[src(g, fr)]
-                zones = g.zones
-                if ob is None:
-                    n = seats
-                    start = first(g, fr)
-                    order = [(start + g.dir * k) % n for k in range(n)]
-                else:                           # the players still in the game
-                    order = seats_in(g, first(g, fr), ob)
-                    n = len(order)
-                    if not n:
-                        return nxt
-                dest = [zones[base + p] for p in order]
-                if all(d is not s for d in dest):
-                    # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
-                    total = len(s) if count is None else min(len(s), max(0, count(g, fr)) * n)
-                    if total:
-                        r = s[:-total - 1:-1]
-                        for i, d in enumerate(dest):
-                            d.extend(r[i::n])
-                        if g.log is not None:       # a move per player (engine/events.py)
-                            for i, d in enumerate(dest):
-                                log_move(g, s, d, r[i::n], False)
-                        del s[-total:]
-                    return nxt
-                if count is None:
-                    i = 0
-                    while s:
-                        c = s.pop()
-                        zones[base + order[i % n]].append(c)
-                        if g.log is not None:
-                            log_move(g, s, zones[base + order[i % n]], (c,), False)
-                        i += 1
-                    return nxt
-                k = count(g, fr)
-                for _ in range(k):
-                    for p in order:
-                        if not s:
-                            return nxt
-                        c = s.pop()
-                        zones[base + p].append(c)
-                        if g.log is not None:
-                            log_move(g, s, zones[base + p], (c,), False)
+                order = deal_order(g, first(g, fr), seats, ob)
+                if order:                       # (none when every player has left)
+                    deal(g, s, order, base, count(g, fr) if count is not None else None)
                 return nxt
-            return deal
+            return deal_
         b.emit(make)
 
-    def zone_seen(self, e):
-        """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``),
-        or None when that is known only while the game is played."""
-        ref = self.refs.of(e, None)
-        if not isinstance(ref, (Zone, ZoneOf)):
-            return None
-        z = self.model.zones.get(ref.name)
-        return getattr(z, "visibility", None)
-
-    def remembers(self, st):
-        """Whether a move may take a card out of the sight of a player who saw it, who then
-        remembers it where it went, or moves a whole zone, which takes what players remember of
-        its cards with it (docs/language.md, "What players remember")."""
-        kind, seen = st.selection.kind, self.zone_seen(st.source)
-        if kind == "all_but_top" and seen == "top":
-            return False                # the one card seen there stays
-        return kind == "all" or hides(None, seen, self.zone_seen(st.dest))
-
     def s_Move(self, st, b):
-        if self.remembers(st):
+        if remembers(self.model, st):
             # the zones are worked out once, before the move, and the cards that went are
             # remembered by those who saw them go
             real_src, real_dst, at = self.cx(st.source), self.cx(st.dest), [0, 0]
@@ -475,15 +419,7 @@ class ClosureStatements:
                         if lf is not None:
                             fr[li] = p
                         results.append("loss" if lf is None or lf(g, fr) else "draw")
-                    scores = ([self.score_of(g, p) for p in range(n)]
-                              if self.model.score is not None else None)
-                    order = {"win": 0, "draw": 1, "loss": 2}
-                    first = [p for p in range(n) if results[p] == "win"]
-                    rank = out_ranking(g, first, self.out_base) if self.out_base is not None \
-                        else list(range(n))
-                    rank = sorted(rank, key=lambda p: order[results[p]])
-                    self.finish(g, first, "results", rank, scores)
-                    g.seat_results = results
+                    end_with_results(self, g, results)
                 elif kind == "winner":
                     p = pf(g, fr)
                     self.finish(g, [p], "win")
@@ -493,11 +429,7 @@ class ClosureStatements:
                 elif kind == "draw":
                     self.finish(g, [], "draw")
                 else:
-                    scores = [self.score_of(g, p) for p in range(n)]
-                    best = max(scores) if kind == "highest" else min(scores)
-                    ranking = sorted(range(n), key=lambda p: -scores[p] if kind == "highest" else scores[p])
-                    self.finish(g, [p for p in range(n) if scores[p] == best], "score",
-                                ranking, scores)
+                    end_by_score(self, g, kind == "highest")
                 return HALT
             return end
         b.emit(make)

@@ -102,8 +102,9 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
             self.proc_index[name] = len(self.procs)
             self.procs.append(None)
             self.proc_names.append(name)
+        bodies = {}                 # rule -> (body, local slots): closures where not generated
         for name, r in model.rules.items():
-            self.procs[self.proc_index[name]] = self._compile_rule(r.decl.body, r.nslots)
+            bodies[self.proc_index[name]] = (r.decl.body, r.nslots)
             self.rule_slots[name] = r.nslots
         self.endings = []
         for e, ctx, body_ctx in model.endings:
@@ -114,11 +115,15 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
                 scratch = ctx.nslots
                 per_player = (lambda cond, k: lambda g, p: cond(g, [-1, 0, p] + [0] * k))(cond, scratch)
             pid = len(self.procs)
-            self.procs.append(self._compile_rule(e.body, body_ctx.nslots))
+            self.procs.append(None)
+            bodies[pid] = (e.body, body_ctx.nslots)
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
             self.endings.append((per_player, pid, body_ctx.nslots))
         self._generate_rules()
+        for pid, (body, nslots) in bodies.items():
+            if self.procs[pid] is None:           # the generator did not write it
+                self.procs[pid] = self._compile_rule(body, nslots)
         self.endings_fast = None
         try:
             self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])

@@ -11,6 +11,8 @@ from __future__ import annotations
 from rulelang.limits import MAX_NUMBER
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import GameProblem
+from rulelang.engine.events import log_move
+from rulelang.engine.players import out_ranking, seats_in
 
 
 def _div(a, b, span=None):
@@ -128,3 +130,87 @@ def _dispatch(fr, xi, ci, alts):
     if alt.slot >= 0:
         fr[alt.slot] = a & ((1 << ACTION_SHIFT) - 1)
     return alt.body_pc
+
+
+class AltInfo:
+    """One alternative of a choice, as the runtime needs it (made by the generator's
+    ``sus_Choose`` and by the closures' ``s_Choose``)."""
+    __slots__ = ("label", "kind", "slot", "body_pc", "span")
+
+    def __init__(self, label, kind, slot, span):
+        self.label, self.kind, self.slot, self.span = label, kind, slot, span
+        self.body_pc = -1
+
+
+def deal_order(g, start, seats, ob):
+    """The seats ``deal`` gives to, from ``start`` on: every seat in the direction of play, or
+    (``ob``, where the flags ``out`` are) the players still in the game."""
+    if ob is None:
+        return [(start + g.dir * k) % seats for k in range(seats)]
+    return seats_in(g, start, ob)
+
+
+def deal(g, s, order, base, count):
+    """``deal [count] cards from s`` to the zones ``base + p`` of the seats ``order`` (not
+    empty): one card at a time, seat after seat, ``count`` each (None: until ``s`` is empty)."""
+    zones = g.zones
+    n = len(order)
+    dest = [zones[base + p] for p in order]
+    if all(d is not s for d in dest):
+        # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
+        total = len(s) if count is None else min(len(s), max(0, count) * n)
+        if total:
+            r = s[:-total - 1:-1]
+            for i, d in enumerate(dest):
+                d.extend(r[i::n])
+            if g.log is not None:       # a move per player (engine/events.py)
+                for i, d in enumerate(dest):
+                    log_move(g, s, d, r[i::n], False)
+            del s[-total:]
+        return
+    if count is None:
+        i = 0
+        while s:
+            c = s.pop()
+            zones[base + order[i % n]].append(c)
+            if g.log is not None:
+                log_move(g, s, zones[base + order[i % n]], (c,), False)
+            i += 1
+        return
+    for _ in range(count):
+        for p in order:
+            if not s:
+                return
+            c = s.pop()
+            zones[base + p].append(c)
+            if g.log is not None:
+                log_move(g, s, zones[base + p], (c,), False)
+
+
+_ORDER = {"win": 0, "draw": 1, "loss": 2}
+
+
+def end_with_results(cg, g, results):
+    """``end game with winners where ...``: ``results`` has "win", "draw" or "loss" per seat."""
+    n = cg.n
+    scores = [cg.score_of(g, p) for p in range(n)] if cg.model.score is not None else None
+    first = [p for p in range(n) if results[p] == "win"]
+    rank = out_ranking(g, first, cg.out_base) if cg.out_base is not None else list(range(n))
+    rank = sorted(rank, key=lambda p: _ORDER[results[p]])
+    cg.finish(g, first, "results", rank, scores)
+    g.seat_results = results
+
+
+def end_by_score(cg, g, highest):
+    """``end game with highest score`` (``highest``) or ``lowest score``."""
+    n = cg.n
+    scores = [cg.score_of(g, p) for p in range(n)]
+    best = max(scores) if highest else min(scores)
+    ranking = sorted(range(n), key=lambda p: -scores[p] if highest else scores[p])
+    cg.finish(g, [p for p in range(n) if scores[p] == best], "score", ranking, scores)
+
+
+
+def say(g, you, words):
+    """``say``, in a game that keeps a log: the words, each already made, told by ``you``."""
+    g.log.append(("say", you, " ".join(words)))

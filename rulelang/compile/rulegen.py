@@ -45,6 +45,21 @@ def _suspends(st, direct_names=frozenset()) -> bool:
     return False
 
 
+# Python refuses a function with more than 20 loops one inside another ("too many statically
+# nested blocks") or 100 levels of indentation.  A statement with more than this many statements
+# one inside another is written as blocks of the rule's function (as a statement that waits for
+# a decision is), each of its bodies again so, until what is left nests no deeper than this.
+MAX_INLINE_DEPTH = 8
+
+
+def _depth(st) -> int:
+    """How many statements with bodies (``if``, loops, ``choose``) ``st`` is, one inside another."""
+    inner = [_depth(s) for body in rule_bodies(st) for s in body]
+    if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
+        return 1 + max(inner, default=0)
+    return 0
+
+
 def rule_bodies(st):
     """The statement lists inside a statement (branches, loop bodies, alternatives)."""
     if isinstance(st, A.If):
@@ -194,7 +209,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             if cur.closed:                 # code after return/stop can never run
                 break
             block, start = cur, len(cur.lines)
-            if _suspends(st, self.direct_names):
+            if _suspends(st, self.direct_names) or _depth(st) > MAX_INLINE_DEPTH:
                 cur = self.suspending(st, cur, ind)
                 mark(block.lines, start, st.span)
             else:
@@ -220,7 +235,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 self.s.stmt(st, lines, ind)
             return
         if isinstance(st, A.EndGame):
-            self.s.embed(st, lines, ind)
+            self.s.stmt(st, lines, ind)
             lines.append(f"{ind}return {HALT}")
             return
         if isinstance(st, A.If):

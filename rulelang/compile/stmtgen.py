@@ -1,9 +1,9 @@
 """Simple statements compiled to Python, fused into one generated function per run.
 
 :class:`StatementGen` writes the statements that do not decide where a rule goes on (moves,
-assignments, shuffles, an ``if`` made only of these) as lines of Python, with the expressions of
-:class:`~rulelang.compile.codegen.ExprGen`; a statement it has no ``t_`` method for calls the
-closure the compiler makes for it.  :func:`computes` tells whether a stored number must be checked
+deals, assignments, shuffles, words, the end of the game, an ``if`` made only of these) as lines
+of Python, with the expressions of :class:`~rulelang.compile.codegen.ExprGen`: each with its
+``t_<Node>`` method (a statement with none raises Unsupported).  :func:`computes` tells whether a stored number must be checked
 against the bound (RL910).  The generated source obeys the rules of
 :mod:`rulelang.compile.gensource`.
 """
@@ -12,8 +12,11 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
-from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf
+from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.engine.events import log_move
+from rulelang.engine.players import hides, holder, reveal_card, seen_go
+from rulelang.kinds import CARDS
+from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
 
 
@@ -36,21 +39,40 @@ def computes(e, refs) -> bool:
     return False
 
 
+def zone_seen(model, e):
+    """How the zone that ``e`` names is seen (``everyone``, ``owner``, ``top``, ``nobody``), or
+    None when that is known only while the game is played."""
+    ref = model.refs.of(e, None)
+    if not isinstance(ref, (Zone, ZoneOf)):
+        return None
+    z = model.zones.get(ref.name)
+    return getattr(z, "visibility", None)
+
+
+def remembers(model, st) -> bool:
+    """Whether a move may take a card out of the sight of a player who saw it, who then
+    remembers it where it went, or moves a whole zone, which takes what players remember of its
+    cards with it (docs/language.md, "What players remember")."""
+    kind, seen = st.selection.kind, zone_seen(model, st.source)
+    if kind == "all_but_top" and seen == "top":
+        return False                # the one card seen there stays
+    return kind == "all" or hides(None, seen, zone_seen(model, st.dest))
+
+
 # ---- statements -------------------------------------------------------------------------------
 # A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
 # generated function, so the run loop dispatches one instruction instead of one per statement.
 
 # The statements that decide where a rule goes on (blocks, jumps, calls, decisions, the end):
 # the generators write each of these themselves.  Every other statement is simple: a ``t_``
-# method below writes it, or the generated code calls its closure (``embed``), so a new plain
-# statement is generated as soon as the closure backend knows it.
+# method below writes it (``t_EndGame`` too, for RuleGen.inline).
 _CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue,
             A.Choose)
 
 
 class StatementGen:
-    """Fuses simple statements for the compiler ``cg`` (which provides closures as fallback),
-    with the expressions of ``exprs`` (the game's :class:`~rulelang.compile.codegen.ExprGen`)."""
+    """Writes simple statements for the compiled game ``cg`` (its layout: zones, variables,
+    cards), with the expressions of ``exprs`` (the game's :class:`~rulelang.compile.codegen.ExprGen`)."""
 
     def __init__(self, cg, exprs):
         self.cg = cg
@@ -86,18 +108,9 @@ class StatementGen:
 
     def stmt(self, st, lines, ind):
         m = getattr(self, "t_" + type(st).__name__, None)
-        if m is None or not m(st, lines, ind):
-            self.embed(st, lines, ind)
-
-    def embed(self, st, lines, ind):
-        """Call the closure the compiler makes for this statement."""
-        from rulelang.compile.closures import Builder
-        tmp = Builder()
-        getattr(self.cg, "s_" + type(st).__name__)(st, tmp)
-        for make, labels in tmp.items:
-            if labels:
-                raise Unsupported("jumps")
-            lines.append(f"{ind}{self.x.const(make(0))}(g, fr)")
+        if m is None:
+            raise Unsupported(type(st).__name__)
+        m(st, lines, ind)
 
     def e(self, expr):
         return self.x.gen(expr, {})
@@ -161,16 +174,27 @@ class StatementGen:
             place = f"g.vars[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
         elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
+        elif ref is None:                # (the checker reported it)
+            lines.append(f"{ind}pass")
+            return True
         else:
-            return False
+            raise Unsupported(type(ref).__name__)
         v = self.e(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
         checked = st.op != "set" or computes(st.value, self.refs)
-        if checked and "rng" in place:        # the place must be read again: leave it to closures
-            return False
-        lines.append(f"{ind}{place} {op} {_as_int(v)}")
-        if checked:
-            self.bound(place, st, lines, ind)
+        if checked and "rng" in place:
+            # The place draws at random: read it, then written, as the closures do (the value
+            # first, then the place read, bounded, then the place worked out again and set).
+            t = self.x.fresh()
+            lines.append(f"{ind}{t} = {_as_int(v)}")
+            if st.op != "set":
+                lines.append(f"{ind}{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
+            self.bound(t, st, lines, ind)
+            lines.append(f"{ind}{place} = {t}")
+        else:
+            lines.append(f"{ind}{place} {op} {_as_int(v)}")
+            if checked:
+                self.bound(place, st, lines, ind)
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
             lines.append(f"{ind}fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
@@ -181,26 +205,127 @@ class StatementGen:
         if not self.logged:
             lines.append(f"{ind}pass")
             return True
+        cg = self.cg
+        self.x.ns["_fmt"] = cg.format
+        words = []
+        for p in st.parts:
+            if isinstance(p, str):
+                words.append(self.x.const(p))
+            elif isinstance(p, A.CardsIn):
+                words.append(f"_fmt(g, {self.e(p.zone)}, {self.x.const(CARDS)})")
+            else:
+                typ = cg.model.say_as.get(id(p)) or cg.types.get(id(p))
+                words.append(f"_fmt(g, {self.e(p)}, {self.x.const(typ)})")
+        yi = int(self.refs.of(st, You(-1)).index)
         lines.append(f"{ind}if g.log is not None:")
-        self.embed(st, lines, ind + "    ")
+        self.x.ns["_say"] = say
+        lines.append(f"{ind}    _say(g, fr[{yi}], ({''.join(w + ', ' for w in words)}))")
         return True
 
     def t_Reveal(self, st, lines, ind):
-        """Everyone remembers the card (the closure): a call whether the game keeps a log or not."""
-        return False
+        """Everyone remembers the card: a call whether the game keeps a log or not.  Told as
+        revealed by the player whose zone holds the card (its owner at that moment), not by the
+        player whose rule runs; a card in a shared zone is nobody's (-1)."""
+        cg = self.cg
+        c = self.x.fresh()
+        self.x.ns["_reveal"] = reveal_card
+        lines.append(f"{ind}{c} = {self.e(st.card)}")
+        lines.append(f"{ind}_reveal(g, {c})")
+        if self.logged:
+            self.x.ns["_holder"] = holder
+            names, owned = self.x.const(cg.card_names), self.x.const(cg.owned_zones())
+            lines.append(f"{ind}if g.log is not None:")
+            lines.append(f"{ind}    g.log.append(({self.x.const('reveal')}, _holder(g, {c}, {owned}) "
+                         f"if {c} >= 0 else -1, {names}[{c}] if {c} >= 0 else "
+                         f"{self.x.const('nothing')}))")
+        return True
+
+    def t_Deal(self, st, lines, ind):
+        """``deal``: the zone dealt from, then the seats, then the count, as the closures."""
+        cg = self.cg
+        s, o = self.x.fresh(), self.x.fresh()
+        self.x.ns["_dealorder"] = deal_order
+        self.x.ns["_deal"] = deal
+        start = self.e(st.start) if st.start is not None else "g.cur"
+        ob = "None" if cg.out_base is None else str(int(cg.out_base))
+        count = self.e(st.count) if st.count is not None else "None"
+        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        lines.append(f"{ind}{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
+        lines.append(f"{ind}if {o}:")
+        lines.append(f"{ind}    _deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
+        return True
+
+    def t_EndGame(self, st, lines, ind):
+        """The end of the game (the caller returns HALT after it)."""
+        cg = self.cg
+        kind = st.kind
+        n = int(cg.n)
+        self.x.ns["_finish"] = cg.finish
+        if kind == "where":          # a result for every player, each on their own
+            ends = self.refs.of(st)
+            wi = Frame.slot(ends.winners)
+            res, p = self.x.fresh(), self.x.fresh()
+            win, draw, loss = (self.x.const(w) for w in ("win", "draw", "loss"))
+            self.x.ns["_endres"] = end_with_results
+            self.x.ns["_cg"] = cg
+            lines.append(f"{ind}{res} = []")
+            lines.append(f"{ind}for {p} in range({n}):")
+            lines.append(f"{ind}    fr[{wi}] = {p}")
+            lines.append(f"{ind}    if {self.e(st.winners)}:")
+            lines.append(f"{ind}        {res}.append({win})")
+            lines.append(f"{ind}        continue")
+            if st.losers is None:
+                lines.append(f"{ind}    {res}.append({loss})")
+            else:
+                lines.append(f"{ind}    fr[{Frame.slot(ends.losers)}] = {p}")
+                lines.append(f"{ind}    {res}.append({loss} if {self.e(st.losers)} else {draw})")
+            lines.append(f"{ind}_endres(_cg, g, {res})")
+        elif kind == "winner":
+            lines.append(f"{ind}_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
+        elif kind == "loser":
+            p, q = self.x.fresh(), self.x.fresh()
+            lines.append(f"{ind}{p} = {self.e(st.player)}")
+            lines.append(f"{ind}_finish(g, [{q} for {q} in range({n}) if {q} != {p}], "
+                         f"{self.x.const('loss')})")
+        elif kind == "draw":
+            lines.append(f"{ind}_finish(g, [], {self.x.const('draw')})")
+        else:
+            self.x.ns["_endscore"] = end_by_score
+            self.x.ns["_cg"] = cg
+            lines.append(f"{ind}_endscore(_cg, g, {kind == 'highest'})")
+        return True
 
     def t_Move(self, st, lines, ind):
-        if self.cg.remembers(st):       # someone may see the cards go: the closure remembers them
-            return False
+        if not remembers(self.cg.model, st):
+            return self._move(st, self.e(st.source), self.e(st.dest), lines, ind)
+        # Someone may see the cards go: the zones are worked out once, before the move, and the
+        # cards that went are remembered by those who saw them go (engine/players.seen_go).
+        si, di, s, d, b, top = (self.x.fresh() for _ in range(6))
+        self.x.ns["_seengo"] = seen_go
+        lines.append(f"{ind}{si} = {self.e(st.source)}")
+        lines.append(f"{ind}{di} = {self.e(st.dest)}")
+        lines.append(f"{ind}{b} = len(g.zones[{di}])")
+        lines.append(f"{ind}{s} = g.zones[{si}]")
+        lines.append(f"{ind}{top} = {s}[-1] if {s} else -1")
+        self._move(st, si, di, lines, ind)
+        lines.append(f"{ind}{d} = g.zones[{di}]")
+        moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
+        lines.append(f"{ind}_seengo(g, {moved}, {si}, {di}, {top}, "
+                     f"{st.selection.kind == 'all'})")
+        return True
+
+    def _move(self, st, src, dst, lines, ind):
+        """The cards go from the zone whose code is ``src`` to ``dst`` (either may be evaluated
+        more than once: the remembering move passes names)."""
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
-            return self._move_all(st, kind, lines, ind)
+            return self._move_all(st, kind, src, dst, lines, ind)
         if kind in ("count_where", "upto_where", "and_above"):
-            return self._move_counted(st, kind, lines, ind)
-        if kind not in ("top", "card", "bottom", "random"):
-            return False
+            return self._move_counted(st, kind, src, dst, lines, ind)
+        if kind in ("count", "where"):
+            return self._move_some(st, kind, src, dst, lines, ind)
         s = self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
+        lines.append(f"{ind}{s} = g.zones[{src}]")
         put = "insert(0, {})" if st.to_bottom else "append({})"
         log = ""
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
@@ -211,18 +336,18 @@ class StatementGen:
             take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
             lines.append(f"{ind}if {s}:")
             lines.append(f"{ind}    {c} = {s}.{take}")
-            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(c)}")
+            lines.append(f"{ind}    g.zones[{dst}].{put.format(c)}")
             if log:
                 lines.append(f"{ind}    {log.format(s, c)}")
             return True
         if kind == "top":
             lines.append(f"{ind}if {s}:")
             if not log:
-                lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(s + '.pop()')}")
+                lines.append(f"{ind}    g.zones[{dst}].{put.format(s + '.pop()')}")
                 return True
             c = self.x.fresh()
             lines.append(f"{ind}    {c} = {s}.pop()")
-            lines.append(f"{ind}    g.zones[{self.e(st.dest)}].{put.format(c)}")
+            lines.append(f"{ind}    g.zones[{dst}].{put.format(c)}")
             lines.append(f"{ind}    {log.format(s, c)}")
             return True
         c = self.x.fresh()
@@ -231,18 +356,18 @@ class StatementGen:
         lines.append(f"{ind}if {c} in {s}:")
         lines.append(f"{ind}    {s}.remove({c})")
         lines.append(f"{ind}else:")
-        lines.append(f"{ind}    {missing}(g, {c}, {self.e(st.source)})")
-        lines.append(f"{ind}g.zones[{self.e(st.dest)}].{put.format(c)}")
+        lines.append(f"{ind}    {missing}(g, {c}, {src})")
+        lines.append(f"{ind}g.zones[{dst}].{put.format(c)}")
         if log:
             lines.append(f"{ind}{log.format(s, c)}")
         return True
 
-    def _move_all(self, st, kind, lines, ind):
+    def _move_all(self, st, kind, src, dst, lines, ind):
         """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
-        lines.append(f"{ind}{d} = g.zones[{self.e(st.dest)}]")
+        lines.append(f"{ind}{s} = g.zones[{src}]")
+        lines.append(f"{ind}{d} = g.zones[{dst}]")
         lines.append(f"{ind}if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
@@ -259,13 +384,12 @@ class StatementGen:
         return True
 
     def _put_many(self, st, cards, src, dest, lines, ind):
-        """``cards`` (a fresh list) from the zone list ``src`` onto zone ``dest``: reversed when
-        turned over, at the bottom or on top, recorded in a logged game's log, as the closures'
+        """``cards`` (a fresh list) from the zone list ``src`` onto the zone list ``dest`` (both
+        names): reversed when turned over, at the bottom or on top, recorded in a logged game's log, as the closures'
         ``put_many``."""
         if st.turned_over:
             lines.append(f"{ind}{cards} = {cards}[::-1]")
-        d = self.x.fresh()
-        lines.append(f"{ind}{d} = g.zones[{dest}]")
+        d = dest
         if st.to_bottom:
             lines.append(f"{ind}{d}[:0] = {cards}")
         else:
@@ -275,14 +399,19 @@ class StatementGen:
             lines.append(f"{ind}if g.log is not None: _logmv(g, {src}, {d}, {cards}, "
                          f"{int(bool(st.to_bottom))})")
 
-    def _move_counted(self, st, kind, lines, ind):
+    def _zone(self, code, lines, ind):
+        """A fresh name for the list of the zone whose number is ``code``."""
+        d = self.x.fresh()
+        lines.append(f"{ind}{d} = g.zones[{code}]")
+        return d
+
+    def _move_counted(self, st, kind, src, dst, lines, ind):
         """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card
         on top of it``, written as the closures do them (closure_statements.counted_move): the
         cards that match taken one at a time from the top, the block lifted in its order; the
         zone moved to is worked out after the cards are taken, as there."""
         sel = st.selection
         s = self.x.fresh()
-        src = self.e(st.source)
         lines.append(f"{ind}{s} = g.zones[{src}]")
         cards = self.x.fresh()
         if kind == "and_above":
@@ -296,7 +425,7 @@ class StatementGen:
             lines.append(f"{ind}    {i} += 1")
             lines.append(f"{ind}{cards} = {s}[{i}:]")
             lines.append(f"{ind}del {s}[{i}:]")
-            self._put_many(st, cards, s, self.e(st.dest), lines, ind)
+            self._put_many(st, cards, s, self._zone(dst, lines, ind), lines, ind)
             return True
         ci = self.refs.of(sel).index
         k, picked, i = self.x.fresh(), self.x.fresh(), self.x.fresh()
@@ -315,7 +444,32 @@ class StatementGen:
         lines.append(f"{ind}{cards} = [{s}[{i}] for {i} in {picked}]")
         lines.append(f"{ind}for {i} in {picked}:")
         lines.append(f"{ind}    del {s}[{i}]")
-        self._put_many(st, cards, s, self.e(st.dest), lines, ind)
+        self._put_many(st, cards, s, self._zone(dst, lines, ind), lines, ind)
+        return True
+
+    def _move_some(self, st, kind, src, dst, lines, ind):
+        """``move N cards`` (one at a time from the top: the first taken ends lowest) and ``move
+        all cards where C`` (in their order), written as the closures do them: the zones, then
+        the count."""
+        s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{s} = g.zones[{src}]")
+        lines.append(f"{ind}{d} = g.zones[{dst}]")
+        if kind == "count":
+            k = self.x.fresh()
+            lines.append(f"{ind}{k} = {self.e(st.selection.expr)}")
+            lines.append(f"{ind}if {k} > 0:")
+            lines.append(f"{ind}    {cards} = {s}[-{k}:][::-1]")
+            lines.append(f"{ind}    del {s}[-{k}:]")
+            self._put_many(st, cards, s, d, lines, ind + "    ")
+            return True
+        ci = int(self.refs.of(st.selection).index)
+        keep, c = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{keep}, {cards} = [], []")
+        lines.append(f"{ind}for {c} in {s}:")
+        lines.append(f"{ind}    fr[{ci}] = {c}")
+        lines.append(f"{ind}    ({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
+        lines.append(f"{ind}{s}[:] = {keep}")
+        self._put_many(st, cards, s, d, lines, ind)
         return True
 
     def _fewer(self, st):
