@@ -84,11 +84,13 @@ class ExprGen(ExprNodes):
         return self._compile(f"def _f(g, fr):\n    return {body}\n")
 
     def player_function(self, e, nslots):
-        """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings)."""
-        body = self.gen(e, {2: "p"})
+        """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings).  A condition that
+        uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
+        body = self.gen(e, {Frame.YOU: "p"})
+        frame = ""
         if "fr" in re.findall(r"[A-Za-z_]+", body):
-            raise Unsupported("uses locals")
-        return self._compile(f"def _f(g, p):\n    return {body}\n")
+            frame = f"    fr = [-1, 0, p{', 0' * int(nslots)}]\n"
+        return self._compile(f"def _f(g, p):\n{frame}    return {body}\n")
 
     def endings_function(self, conditions):
         """``f(g)`` returning ``(k, p)`` for the first ending ``k`` whose condition holds for a

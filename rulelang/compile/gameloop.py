@@ -382,6 +382,6 @@ class GameLoop:
     def _var_init(self):
         cache = getattr(self, "_var_init_cache", None)
         if cache is None:
-            cache = {name: self.cx(v.decl.init) for name, v in self.model.vars.items()}
+            cache = {name: self.gen.function(v.decl.init) for name, v in self.model.vars.items()}
             self._var_init_cache = cache
         return cache
