@@ -8,8 +8,10 @@ the words (:mod:`rulelang.compile.words`) and the closure backend: there an expr
 closure ``f(state, frame) -> int`` and a rule a list of instruction closures ``op(state, frame) ->
 next position`` (:mod:`rulelang.compile.closures`, :mod:`rulelang.compile.closure_values`,
 :mod:`rulelang.compile.closure_statements`, :mod:`rulelang.compile.closure_control`), used for what
-the generator cannot write (:meth:`CompiledGame.closure_rules` names such rules) and by the watched
-games of :mod:`rulelang.play.simulate`.  Either way nothing walks the AST while a game is played.
+the generator cannot write (:meth:`CompiledGame.closure_rules` names such rules); every expression
+outside those rules (constants, tables, scores, endings) is generated.  Rule coverage and the
+watched moves of ``check --simulate`` are options of the generator (``coverage=``,
+``watch_empty=``).  Either way nothing walks the AST while a game is played.
 
 Cards are small ints (positions in the card table), zones are plain lists, players are seat
 numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
