@@ -333,7 +333,7 @@ class GameLoop:
         if pp is not None:
             return pp
         pp = list(self.procs)
-        if self.gen is None or self.coverage is not None or not hasattr(self, "proc_blocks"):
+        if self.gen is None or not hasattr(self, "proc_blocks"):
             self._playout_procs = pp
             return pp
         self.gen.ns["_pprocs"] = pp
