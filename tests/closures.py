@@ -5,15 +5,29 @@ import rulelang.compile.gameloop as G
 
 
 class _NoGen:
-    """Stands in for ExprGen and refuses everything, so the compiler uses closures only."""
+    """Stands in for ExprGen: every function it is asked for is the closure of the expression
+    (the compiler asks it for its constants, endings, scores and shown values), and it refuses
+    the rest, so the compiler uses closures only."""
 
     def __init__(self, cg):
-        pass
+        self.cg = cg
 
-    def function(self, *args):
+    def function(self, e, env=None):
+        cg = self.cg
+        cg.gen = None               # the closure backend asks its generator first: not here
+        try:
+            return cg.cx(e)
+        finally:
+            cg.gen = self
+
+    def player_function(self, e, nslots):
+        cond = self.function(e)
+        return lambda g, p: cond(g, [-1, 0, p] + [0] * nslots)
+
+    def refuse(self, *args):
         raise C.Unsupported("off")
 
-    player_function = enumerator = endings_function = function
+    enumerator = endings_function = refuse
 
 
 class _NoRuleGen:

@@ -243,6 +243,25 @@ def test_a_file_at_the_limits_checks_and_plays_with_room_to_spare(tmp_path, back
     assert st.problem is None and st.winners == [0]
 
 
+@pytest.mark.parametrize("value", [
+    "x" + " + 1" * (limits.MAX_EXPR_DEPTH - 1),
+    "size of hand of " + "player after " * (limits.MAX_EXPR_DEPTH - 3) + "you",
+    "(1 if x > 1 else " * (limits.MAX_EXPR_DEPTH - 2) + "0" + ")" * (limits.MAX_EXPR_DEPTH - 2),
+], ids=["sum", "player_after", "cases"])
+def test_a_score_at_the_limits_is_generated_and_plays(tmp_path, value):
+    """A value outside the rules (here the score) has no closures to fall back on: at the
+    deepest the checker allows, Python must still compile its generated function."""
+    path = tmp_path / "score.cardrules"
+    path.write_text(turn("move top card from stock to hand") + f"score: {value}\n",
+                    encoding="utf-8")
+    game = load(str(path))
+    st = game.new_game(3, seed=1)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert st.problem is None and st.winners == [0]
+    assert game.compiled(3).score_fn.__code__.co_filename == "<rulelang>"
+
+
 def test_one_level_more_is_refused(tmp_path):
     text = at_the_limits().replace("x + 1 + 1", "x + 1 + 1 + 1", 1)
     path = tmp_path / "over.cardrules"

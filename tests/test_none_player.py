@@ -5,10 +5,10 @@ variable or parameter that holds `none` when the game uses it stops the game wit
 place, in generated code and in closures alike."""
 import pytest
 
-from rulelang.compile import codegen
-from rulelang.compile.coverage import Coverage
 from rulelang.compile.compiler import CompiledGame
 from rulelang.compile.loader import RuleFileError, load
+
+from closures import closures_only
 
 HEAD = '''game "g"
 players 2 to 4
@@ -35,13 +35,9 @@ USES = [   # the statements using p1 (line 11 of the file; the problem points at
 
 def play(path, n, closures=False, monkeypatch=None):
     model = load(str(path)).model
-    if closures:            # every expression and rule as closures (the generator refuses)
-        def refuse(self, e, env=None):
-            raise codegen.Unsupported("test")
-        monkeypatch.setattr(codegen.ExprGen, "function", refuse)
-        cg = CompiledGame(model, n, coverage=Coverage(model))
-    else:
-        cg = CompiledGame(model, n)
+    if closures:            # every expression and rule as closures (the reference)
+        closures_only(monkeypatch)
+    cg = CompiledGame(model, n)
     st = cg.new_game(seed=1)
     while not st.is_terminal():
         st.apply_action(st.legal_actions()[0])

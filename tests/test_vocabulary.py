@@ -83,6 +83,78 @@ def test_every_kind_of_statement_and_value_is_checked_and_has_closures():
         assert hasattr(C.CompiledGame, "x_" + c.__name__), c
 
 
+def test_every_kind_of_value_has_a_generator_method():
+    """The code generator writes every kind of value the checker accepts: none is left to the
+    closures (which are the reference the generated code is checked against, not a fallback)."""
+    from rulelang.compile.codegen import ExprGen
+    missing = {c.__name__ for c in _expr_classes() if not hasattr(ExprGen, "g_" + c.__name__)}
+    assert missing == set()
+
+
+def _values(node, out, refs=None, seen=None):
+    """Every value (expression node) under ``node``, through the uses of defines (with the
+    model's ``refs``), but not the places `set` stores in."""
+    seen = set() if seen is None else seen
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _values(x, out, refs, seen)
+    elif hasattr(type(node), "__attrs_attrs__") and id(node) not in seen:
+        seen.add(id(node))
+        if isinstance(node, (A.Expr, M.Expanded, M.Arg)):
+            out.append(node)
+        for f in type(node).__attrs_attrs__:
+            if not (isinstance(node, A.Assign) and f.name == "target"):
+                _values(getattr(node, f.name), out, refs, seen)
+        use = refs.of(node, None) if refs is not None and isinstance(node, A.Expr) else None
+        if type(use).__name__ == "DefineUse":
+            _values(use.expanded, out, refs, seen)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_value_of_the_file_of_every_statement_is_a_generated_function(players):
+    game = load(EVERY)
+    cg = game.compiled(players)
+    model = game.model
+    values = _values([r.decl.body for r in model.rules.values()]
+                     + [(e.condition, e.body) for e, _, _ in model.endings]
+                     + [model.score.expr] + [d.expr for d, _, _ in model.shows.values()],
+                     [], model.refs)
+    assert {type(v) for v in values} >= _expr_classes()
+    for v in values:
+        f = cg.gen.function(v)           # Unsupported (or anything else) fails the test
+        assert f.__code__.co_filename == "<rulelang>" and f.__code__.co_argcount == 2
+
+
+def test_an_ending_condition_reading_a_local_gets_a_frame_of_its_own():
+    """A condition of `game ends when` is ``f(g, p)``; one whose code reads the frame (a local
+    slot) is given a frame with ``you`` = ``p`` and its locals at 0, as the closures gave it."""
+    game = load(EVERY)
+    cg = game.compiled(3)
+    local = next(v for v in _values([r.decl.body for r in game.model.rules.values()], [])
+                 if isinstance(v, A.Name) and type(cg.refs.of(v, None)).__name__ == "Local")
+    index = cg.refs.of(local).index
+    f = cg.gen.player_function(local, index)
+    st = cg.new_game(seed=1)
+    assert f(st, 2) == 0 and "fr" in f.__code__.co_varnames
+    you = A.Keyword(span=local.span, word="you")
+    assert [cg.gen.player_function(you, 0)(st, p) for p in range(3)] == [0, 1, 2]
+
+
+def test_nothing_in_rulelang_but_the_closure_backend_makes_closures_of_values():
+    """Constants, tables, initial values, scores, endings, card tests and the watched games of
+    check --simulate are generated; only the closure backend (compile/closure*.py) calls cx."""
+    root = os.path.join(HERE, "..", "rulelang")
+    users = []
+    for path in glob.glob(os.path.join(root, "**", "*.py"), recursive=True):
+        if os.path.basename(path).startswith("closure"):
+            continue
+        text = open(path, encoding="utf-8").read()
+        if re.search(r"\.cx\(|\(CompiledGame\)", text):
+            users.append(os.path.relpath(path, root))
+    assert users == []
+
+
 def _nodes(node, out):
     if isinstance(node, (list, tuple)):
         for x in node:

@@ -10,9 +10,10 @@ Safety: a rule file is untrusted, so nothing of its text ever reaches the genera
 source is made only of integer literals formatted with ``int``, the fixed names ``g``, ``fr`` and
 ``out``, names this module invents (``_t3``, ``_v1``) for tables and helpers it puts in the
 function's namespace, and Python operators.  Every identifier is checked against that alphabet
-before compiling (:func:`~rulelang.compile.gensource._safe`).  An expression kind this module does
-not know raises :class:`Unsupported`, and the compiler falls back to its closures for that
-expression.  The helpers the generated functions call are in :mod:`rulelang.compile.genruntime`;
+before compiling (:func:`~rulelang.compile.gensource._safe`).  Every kind of expression the
+checker accepts has its ``g_`` method (tests/test_vocabulary.py checks it), so every expression of
+a game is generated code: its constants, attribute tables, initial values, scores and endings
+too.  The helpers the generated functions call are in :mod:`rulelang.compile.genruntime`;
 simple statements are written by :mod:`rulelang.compile.stmtgen`.  :class:`ExprGen` is written in
 two parts: this module (the functions it builds, their namespace, hoisting out of loops, the uses
 of defines) and :mod:`rulelang.compile.exprnodes` (the code of each kind of expression node).
@@ -84,11 +85,13 @@ class ExprGen(ExprNodes):
         return self._compile(f"def _f(g, fr):\n    return {body}\n")
 
     def player_function(self, e, nslots):
-        """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings)."""
-        body = self.gen(e, {2: "p"})
+        """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings).  A condition that
+        uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
+        body = self.gen(e, {Frame.YOU: "p"})
+        frame = ""
         if "fr" in re.findall(r"[A-Za-z_]+", body):
-            raise Unsupported("uses locals")
-        return self._compile(f"def _f(g, p):\n    return {body}\n")
+            frame = f"    fr = [-1, 0, p{', 0' * int(nslots)}]\n"
+        return self._compile(f"def _f(g, p):\n{frame}    return {body}\n")
 
     def endings_function(self, conditions):
         """``f(g)`` returning ``(k, p)`` for the first ending ``k`` whose condition holds for a

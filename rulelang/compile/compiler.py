@@ -8,8 +8,10 @@ the words (:mod:`rulelang.compile.words`) and the closure backend: there an expr
 closure ``f(state, frame) -> int`` and a rule a list of instruction closures ``op(state, frame) ->
 next position`` (:mod:`rulelang.compile.closures`, :mod:`rulelang.compile.closure_values`,
 :mod:`rulelang.compile.closure_statements`, :mod:`rulelang.compile.closure_control`), used for what
-the generator cannot write (:meth:`CompiledGame.closure_rules` names such rules) and by the watched
-games of :mod:`rulelang.play.simulate`.  Either way nothing walks the AST while a game is played.
+the generator cannot write (:meth:`CompiledGame.closure_rules` names such rules); every expression
+outside those rules (constants, tables, scores, endings) is generated.  Rule coverage and the
+watched moves of ``check --simulate`` are options of the generator (``coverage=``,
+``watch_empty=``).  Either way nothing walks the AST while a game is played.
 
 Cards are small ints (positions in the card table), zones are plain lists, players are seat
 numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
@@ -69,11 +71,16 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
     """A rule file compiled for one number of players and one set of option values."""
 
     def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
-                 coverage=None):
+                 coverage=None, watch_empty=False):
         self.model = model
         # With a rulelang.compile.coverage.Coverage: count every rule, branch and alternative run
-        # (closures only, one counting instruction per counted block; see ``block``).
+        # (the generated rules count each counted block where it starts: RuleGen.count).
         self.coverage = coverage
+        # With watch_empty (``check --simulate``): every move of the top, bottom or a random card,
+        # or of N cards, from a zone that has too few is noted in ``empty_moves`` (span -> (zone
+        # label, cards it had)), by a check the generator writes before the move
+        # (StatementGen.stmt).  A game compiled without it has no such check.
+        self.empty_moves = {} if watch_empty else None
         self.name = model.name
         self.n = n_players
         self.max_steps = max_steps
@@ -86,10 +93,10 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
         self._build_vars()
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
         self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
+        self.flow = _turn_flow(model)
+        self.gen = ExprGen(self)          # the layout's constants are generated functions too
         self._build_cards()
         self._build_attributes()
-        self.flow = _turn_flow(model)
-        self.gen = ExprGen(self)
         self.stmts = StatementGen(self, self.gen)
         if coverage is not None:
             self.stmts = coverage.statements(self.stmts)
@@ -108,12 +115,7 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
             self.rule_slots[name] = r.nslots
         self.endings = []
         for e, ctx, body_ctx in model.endings:
-            try:
-                per_player = self.gen.player_function(e.condition, ctx.nslots)
-            except Unsupported:
-                cond = self.cx(e.condition)
-                scratch = ctx.nslots
-                per_player = (lambda cond, k: lambda g, p: cond(g, [-1, 0, p] + [0] * k))(cond, scratch)
+            per_player = self.gen.player_function(e.condition, ctx.nslots)
             pid = len(self.procs)
             self.procs.append(None)
             bodies[pid] = (e.body, body_ctx.nslots)
@@ -129,9 +131,9 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
             self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])
         except Unsupported:
             pass
-        self.score_fn = self.cx(model.score.expr) if model.score is not None else None
+        self.score_fn = self.gen.function(model.score.expr) if model.score is not None else None
         # zone name -> (label, function, local slots, type): `show "LABEL" with ZONE: EXPR`
-        self.show_fns = {z: (d.label, self.cx(d.expr), ctx.nslots, t)
+        self.show_fns = {z: (d.label, self.gen.function(d.expr), ctx.nslots, t)
                          for z, (d, ctx, t) in model.shows.items()}
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
@@ -143,9 +145,6 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
         """Replace each rule's closures by one generated function where the generator knows
         every statement in it (rulelang.compile.rulegen); the closures stay for the others."""
         if self.gen is None:
-            return
-        if self.coverage is not None:      # counted games keep their closures
-            self.direct_rules = set()
             return
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]

@@ -2,10 +2,10 @@
 ``if`` and each ending ran (``rulelang stats``).
 
 A :class:`Coverage` lists the counted places of a checked model (its *points*) and is handed to
-the compiler as an option (``CompiledGame(model, n, coverage=cov)``).  Such a game keeps its
-closures (no generated rule functions) and the compiler, at the start of each counted block,
-emits one instruction that adds one to the block's counter.  Games compiled without the option
-pay nothing.
+the compiler as an option (``CompiledGame(model, n, coverage=cov)``).  In such a game the
+generated rules (:meth:`rulelang.compile.rulegen.RuleGen.count`) add one to a block's counter
+where each counted block starts (a rule written as closures emits one counting instruction
+there, :meth:`Coverage.emit`).  Games compiled without the option pay nothing.
 
 Counting is per compiled game: :attr:`Coverage.counts` is the live list of counters.  Agents
 that play what-ifs on copies of the game (``mc``) run the same compiled rules; :meth:`paused`
@@ -115,6 +115,14 @@ class Coverage:
         """The compiler's statement fuser, but never of an ``if`` (its branches are counted)."""
         return _NoFusedIf(stmts)
 
+    def point(self, body):
+        """The number of the counted block whose statements are ``body``, or None."""
+        return self._where.get(id(body))
+
+    def count(self, i) -> None:
+        """Block ``i`` ran once more (called by the generated rules)."""
+        self.counts[i] += 1
+
     def emit(self, body, b) -> None:
         """Called by the compiler at the start of every block: when ``body`` is a counted one,
         an instruction that counts it comes first."""
@@ -148,7 +156,10 @@ class Coverage:
 
 class _NoFusedIf:
     def __init__(self, stmts):
-        self._stmts = stmts
+        object.__setattr__(self, "_stmts", stmts)
+
+    def __setattr__(self, name, value):     # `logged`, set by the rule generator
+        setattr(self._stmts, name, value)
 
     def is_simple(self, st) -> bool:
         return not isinstance(st, A.If) and self._stmts.is_simple(st)

@@ -14,7 +14,7 @@ from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.values import number_range
-from rulelang.compile.gensource import Unsupported, _literal
+from rulelang.compile.gensource import _literal
 
 
 class ExprNodes:
@@ -57,7 +57,7 @@ class ExprNodes:
             return "g.turns"
         if w == "opponents":
             return str(n - 1)
-        raise Unsupported(w)
+        raise AssertionError(w)             # the checker knows no other keyword
 
     def g_Seat(self, e, env):
         if int(e.number) > self.cg.n:           # only when the rules reach it (RL908)
@@ -93,13 +93,11 @@ class ExprNodes:
             return f"(-{x})"
         if op == "score":
             return f"{self.const(self.cg.score_of)}(g, {x})"
-        raise Unsupported(op)
+        raise AssertionError(op)            # the checker knows no other operator
 
     def g_TotalOf(self, e, env):
         cg = self.cg
-        table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute)
-        if table is None:
-            raise Unsupported(e.attribute)
+        table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute, cg.rank_of)
         v = self.fresh()
         return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
 
@@ -271,7 +269,7 @@ class ExprNodes:
             return f"({int(cg.card_name_ids.get(ref.name, -1))})"
         if isinstance(ref, DefineUse):
             return self.expanded(ref.expanded, env)
-        raise Unsupported(type(ref).__name__)
+        raise AssertionError(ref)           # the checker resolves a name to nothing else
 
     def g_Of(self, e, env):
         ref = self.refs.of(e)
@@ -291,7 +289,7 @@ class ExprNodes:
             return f"({int(cg.zone_base[ref.name])} + {x})"
         if isinstance(ref, VarOf):
             return f"g.vars[{int(cg.var_base[ref.name])} + {x}]"
-        raise Unsupported(type(ref).__name__)
+        raise AssertionError(ref)           # the checker resolves `of` to nothing else
 
     def g_Call(self, e, env):
         ref = self.refs.of(e)

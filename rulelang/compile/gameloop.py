@@ -333,7 +333,7 @@ class GameLoop:
         if pp is not None:
             return pp
         pp = list(self.procs)
-        if self.gen is None or self.coverage is not None or not hasattr(self, "proc_blocks"):
+        if self.gen is None or not hasattr(self, "proc_blocks"):
             self._playout_procs = pp
             return pp
         self.gen.ns["_pprocs"] = pp
@@ -382,6 +382,6 @@ class GameLoop:
     def _var_init(self):
         cache = getattr(self, "_var_init_cache", None)
         if cache is None:
-            cache = {name: self.cx(v.decl.init) for name, v in self.model.vars.items()}
+            cache = {name: self.gen.function(v.decl.init) for name, v in self.model.vars.items()}
             self._var_init_cache = cache
         return cache

@@ -64,7 +64,7 @@ class Layout:
 
     def _const(self, e, nslots, you=0):
         """Evaluate an expression that may use only options and the number of players."""
-        f = self.cx(e)
+        f = self.gen.function(e)
         st = State.__new__(State)
         st.n = self.n
         st.zones = [[] for _ in self.zone_info]
@@ -160,8 +160,9 @@ class Layout:
         self.attr_tables = {}
         slots = m.attr_ctx.nslots
         for name, (a, typ) in m.attributes.items():
-            compiled = [(tuple(s for s, _ in sels), self.cx(expr)) for sels, expr in a.entries]
-            other = self.cx(a.otherwise) if a.otherwise is not None else None
+            compiled = [(tuple(s for s, _ in sels), self.gen.function(expr))
+                        for sels, expr in a.entries]
+            other = self.gen.function(a.otherwise) if a.otherwise is not None else None
             table = []
             st = State.__new__(State)
             st.n = self.n

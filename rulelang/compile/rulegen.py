@@ -204,7 +204,18 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         raise over_budget(g, span, cost)
 
     # ---- statements ---------------------------------------------------------------------------
+    def count(self, body, lines, ind):
+        """A game compiled with coverage (``CompiledGame(coverage=...)``): where a counted block
+        (a rule, a branch, an alternative) starts, its counter goes up by one."""
+        cov = self.cg.coverage
+        i = cov.point(body) if cov is not None else None
+        if i is not None:
+            self.x.ns["_cov"] = cov.count
+            lines.append(f"{ind}_cov({int(i)})")
+
     def stmts(self, body, cur, ind):
+        if not cur.closed:
+            self.count(body, cur.lines, ind)
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
@@ -350,6 +361,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def inline_body(self, body, lines, ind):
         start = len(lines)
+        self.count(body, lines, ind)
         for st in body:
             first = len(lines)
             self.inline(st, lines, ind)
@@ -359,6 +371,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def loop_body(self, body, lines, ind, after=(), span=None, cost=1):
         self.loops.append(("inline", None))
+        self.count(body, lines, ind)
         for st in body:
             first = len(lines)
             self.inline(st, lines, ind)

@@ -107,10 +107,34 @@ class StatementGen:
         return make
 
     def stmt(self, st, lines, ind):
+        if isinstance(st, A.Move) and getattr(self.cg, "empty_moves", None) is not None:
+            self.watch(st, lines, ind)
         m = getattr(self, "t_" + type(st).__name__, None)
         if m is None:
             raise Unsupported(type(st).__name__)
         m(st, lines, ind)
+
+    def watch(self, st, lines, ind):
+        """A game compiled with ``watch_empty`` (``check --simulate``): before a move of the top,
+        bottom or a random card, or of N cards, note it when its zone has too few
+        (``CompiledGame.empty_moves``).  The zone (and the number, when there are cards) are
+        worked out once here and again by the move."""
+        kind = st.selection.kind
+        if kind not in ("top", "bottom", "random", "count"):
+            return
+        z, have = self.x.fresh(), self.x.fresh()
+        lines.append(f"{ind}{z} = {self.e(st.source)}")
+        lines.append(f"{ind}{have} = len(g.zones[{z}])")
+        short = f"{have} == 0"
+        if kind == "count":
+            short += f" or {have} < {self.e(st.selection.expr)}"
+        cg = self.cg
+        seen, span = cg.empty_moves, st.span
+
+        def note(z, have):
+            if span not in seen:
+                seen[span] = (cg.zone_label(z), have)
+        lines.append(f"{ind}if {short}: {self.x.const(note)}({z}, {have})")
 
     def e(self, expr):
         return self.x.gen(expr, {})

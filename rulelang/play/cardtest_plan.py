@@ -165,7 +165,7 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
         tf.diagnostics.extend(d for d in new if d.is_error)
         test.broken = True
         return None
-    fn = cg.cx(expr)
+    fn = cg.gen.function(expr)
     return (fn, t, ctx.nslots, expr)
 
 

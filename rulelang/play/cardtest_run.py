@@ -122,7 +122,7 @@ def _expr_check(st, got, cg):
     # Say what the parts of a comparison were (`size of hand of player 2 is 5`: it is 4).
     for node in _parts(expr):
         try:
-            f = cg.cx(node)
+            f = cg.gen.function(node)
             t = cg.model.types.get(id(node))
             v = f(st, _frame(st, nslots))
         except Exception:

@@ -15,9 +15,9 @@ points at the rule that was running:
 * RL906 (a warning) a move of the top, bottom or a random card, or of N cards, from a zone that
   is empty at that moment, so that nothing (or less) is moved.
 
-To see moves from empty zones, the games are compiled by :class:`WatchedGame`: the closures only
-(no generated rule functions, no fused statements) with a check before each such move.  Normal
-play never pays for that check.
+To see moves from empty zones, the games are compiled with the generator's option
+``watch_empty`` (``CompiledGame(model, n, watch_empty=True)``), which writes a check before each
+such move.  Normal play never pays for that check.
 """
 from __future__ import annotations
 
@@ -31,46 +31,6 @@ from rulelang.compile.loader import load
 
 DEFAULT_MAX_STEPS = 100_000
 MAX_DECISIONS = 20_000
-
-
-class WatchedGame(CompiledGame):
-    """A compiled game that notes every move from an empty zone in :attr:`empty_moves`
-    (span -> zone label).  Slower than :class:`CompiledGame`; for simulation only."""
-
-    def __init__(self, model, n_players, max_steps=DEFAULT_MAX_STEPS):
-        self.empty_moves: dict = {}
-        super().__init__(model, n_players, max_steps)
-
-    def block(self, body, b):
-        saved, self.stmts = self.stmts, None      # one closure per statement, so moves are seen
-        try:
-            super().block(body, b)
-        finally:
-            self.stmts = saved
-
-    def _generate_rules(self):
-        self.direct_rules = set()
-
-    def s_Move(self, st, b):
-        kind = st.selection.kind
-        if kind in ("top", "bottom", "random", "count"):
-            src = self.cx(st.source)
-            count = self.cx(st.selection.expr) if kind == "count" else None
-            span = st.span
-            seen = self.empty_moves
-            label = self.zone_label
-
-            def make(nxt):
-                def watch(g, fr):
-                    z = src(g, fr)
-                    have = len(g.zones[z])
-                    if have == 0 or (count is not None and have < count(g, fr)):
-                        if span not in seen:
-                            seen[span] = (label(z), have)
-                    return nxt
-                return watch
-            b.emit(make)
-        super().s_Move(st, b)
 
 
 def option_settings(game) -> list[dict]:
@@ -185,7 +145,7 @@ def _watched(game, n):
     game.compiled(n)                      # the normal compilation's diagnostics, if any
     cache = game.__dict__.setdefault("_watched", {})
     if n not in cache:
-        cache[n] = WatchedGame(game.model, n)
+        cache[n] = CompiledGame(game.model, n, DEFAULT_MAX_STEPS, watch_empty=True)
     return cache[n]
 
 
