@@ -292,7 +292,7 @@ class DeclarationChecks:
         if isinstance(expr, A.Name) and expr.name not in self.options and expr.name not in self.ranks \
                 and expr.name != "card":
             self.symbols.setdefault(expr.name, len(self.symbols))
-            self.refs[id(expr)] = Symbol(self.symbols[expr.name])
+            self.refs.set(expr, Symbol(self.symbols[expr.name]))
             self.types[id(expr)] = SYMBOL
             return SYMBOL
         if isinstance(expr, A.NoneLit):

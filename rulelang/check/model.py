@@ -10,6 +10,7 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.check.ir import Refs
 from rulelang.syntax import ast as A
 
 
@@ -99,7 +100,7 @@ class Model:
     score_ctx: Context
     var_ctx: Context
     attr_ctx: Context
-    refs: dict                    # id(node) -> resolution tuple
+    refs: Refs                    # node -> its resolved reference (check/ir.py)
     types: dict                   # id(node) -> type
     labels: dict                  # id(alternative) -> global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)

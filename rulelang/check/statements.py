@@ -19,7 +19,7 @@ class StatementChecks:
         self.expect(st.zone, ZONE, s, "what to shuffle")
 
     def st_Deal(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
+        self.refs.set(st, You(s.you_slot))
         if st.count is not None:
             self.expect(st.count, NUMBER, s, "how many cards to deal")
         self.expect(st.source, ZONE, s, "where the cards are dealt from")
@@ -43,7 +43,7 @@ class StatementChecks:
         elif sel.kind == "where":
             inner = s.child()
             inner.new_slot("card", CARD)
-            self.refs[id(sel)] = Local(inner.names["card"][0])
+            self.refs.set(sel, Local(inner.names["card"][0]))
             self.expect(sel.expr, FLAG, inner, "which cards to move")
         elif sel.kind in ("count_where", "upto_where", "and_above"):
             self.st_move_counted(st, sel, s)
@@ -57,7 +57,7 @@ class StatementChecks:
         self.expect(sel.expr, NUMBER, s, "how many cards to move")
         inner = s.child()
         inner.new_slot("card", CARD)
-        self.refs[id(sel)] = Local(inner.names["card"][0])
+        self.refs.set(sel, Local(inner.names["card"][0]))
         self.expect(sel.condition, FLAG, inner, "which cards to move")
         if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
             self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
@@ -103,12 +103,12 @@ class StatementChecks:
         if isinstance(target, A.Name):
             loc = s.lookup(target.name)
             if loc is not None:
-                self.refs[id(target)] = Local(loc[0])
+                self.refs.set(target, Local(loc[0]))
                 self.types[id(target)] = loc[1]
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
-                self.refs[id(target)] = Var(target.name, v.decl.per_player, s.you_slot)
+                self.refs.set(target, Var(target.name, v.decl.per_player, s.you_slot))
                 self.types[id(target)] = v.type
                 return v.type
             if target.name in self.options:
@@ -119,14 +119,14 @@ class StatementChecks:
             v = self.vars.get(target.name)
             if v is not None and v.decl.per_player:
                 self.expect_seat(target.operand, s, f"whose `{target.name}`")
-                self.refs[id(target)] = VarOf(target.name)
+                self.refs.set(target, VarOf(target.name))
                 self.types[id(target)] = v.type
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
             # In `setup`, `you` is the current player: setting it there moves `you` too, so that
             # `next player` and unqualified per-player names after it mean the new one's.
             in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
-            self.refs[id(target)] = CurrentPlayer(in_setup and s.you_slot == -1)
+            self.refs.set(target, CurrentPlayer(in_setup and s.you_slot == -1))
             return PLAYER
         self.error("RL108", "this cannot be set: only variables can", target.span,
                    "declare it with `var NAME = ...`")
@@ -163,7 +163,7 @@ class StatementChecks:
                 inner = s.child()
                 slots.append(inner.new_slot("player", PLAYER))
                 self.expect(cond, FLAG, inner, f"the condition of the {what} on `player`")
-            self.refs[id(st)] = EndGameSlots(*slots)
+            self.refs.set(st, EndGameSlots(*slots))
         if st.kind in ("highest", "lowest") and self.score is None:
             self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
                        "add a line such as `score: size of won`")
@@ -172,7 +172,7 @@ class StatementChecks:
         self.expect_seat(st.player, s, "whose turn is next")
 
     def st_CallRule(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
+        self.refs.set(st, You(s.you_slot))
         r = self.rules.get(st.name)
         if r is None:
             if st.name in self.defines:
@@ -221,7 +221,7 @@ class StatementChecks:
             self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
     def st_Say(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)          # the line is said by the chooser inside a choice
+        self.refs.set(st, You(s.you_slot))          # the line is said by the chooser inside a choice
         for p in st.parts:
             if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
                 self.expect(p.zone, ZONE, s, "the zone whose cards are said")
@@ -262,7 +262,7 @@ class StatementChecks:
         return False
 
     def st_Reveal(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
+        self.refs.set(st, You(s.you_slot))
         self.expect(st.card, CARD, s, "the card to reveal")
 
     def st_If(self, st, s):
@@ -280,7 +280,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         if st.kind == "times":
-            self.refs[id(st)] = Slot(inner.new_slot(" counter", NUMBER))
+            self.refs.set(st, Slot(inner.new_slot(" counter", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_ForPlayer(self, st, s):
@@ -289,7 +289,7 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
+        self.refs.set(st, PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_Show(self, st, s):
@@ -304,8 +304,8 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a card")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = CardLoopSlots(inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
-                                           inner.new_slot(" index", NUMBER))
+        self.refs.set(st, CardLoopSlots(inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
+                                        inner.new_slot(" index", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_ForValue(self, st, s):
@@ -313,7 +313,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
-        self.refs[id(st)] = ValueLoopSlots(vi, inner.new_slot(" index", NUMBER))
+        self.refs.set(st, ValueLoopSlots(vi, inner.new_slot(" index", NUMBER)))
         if st.kind == "rank":
             self.rank_slots.add((id(inner.owner), vi))
         self.check_block(st.body, inner)
