@@ -26,7 +26,7 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import Refs
+from rulelang.check.ir import Refs, SayAsTable, TypesTable
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -51,9 +51,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.refs = Refs()
         self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
         self.texts: dict = {}         # text -> its index (a text value is that number)
-        self.say_as: dict = {}
+        self.say_as = SayAsTable()
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
-        self.types: dict = {}
+        self.types = TypesTable()
         self.seat_uses: set = set()         # see Model.seat_uses
         self.labels: dict = {}
         self.alternatives: list = []
@@ -404,7 +404,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             t = getattr(self, "ex_" + type(e).__name__)(e, s)
         finally:
             self.depth -= 1
-        self.types[id(e)] = t
+        self.types.set(e, t)
         return t
 
     def too_deep(self):

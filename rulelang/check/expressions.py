@@ -429,7 +429,7 @@ class ExpressionChecks:
         if hit is not None:
             ex = hit[0]
             self.refs.set(use, DefineUse(ex))
-            return self.types[id(ex)]
+            return self.types.of(ex)
         body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
         ex = Expanded(d.name, body, use.span)
         self.refs.set(use, DefineUse(ex))
@@ -443,7 +443,7 @@ class ExpressionChecks:
             t = self.expr(body, inner)
         finally:
             self.expanding.pop()
-        self.types[id(ex)] = t
+        self.types.set(ex, t)
         self.expansions[key] = (ex, s, args)    # (kept alive: ids in the key stay theirs)
         return t
 
@@ -452,8 +452,8 @@ class ExpressionChecks:
         while sc is not None and not hasattr(sc, "caller"):
             sc = sc.parent
         caller = sc.caller if sc is not None else s
-        if id(e.expr) in self.types:
-            return self.types[id(e.expr)]
+        if self.types.has(e.expr):
+            return self.types.of(e.expr)
         return self.expr(e.expr, caller)
 
     def ex_Expanded(self, e, s):

@@ -10,7 +10,7 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
-from rulelang.check.ir import Refs
+from rulelang.check.ir import Refs, SayAsTable, TypesTable
 from rulelang.syntax import ast as A
 
 
@@ -101,13 +101,13 @@ class Model:
     var_ctx: Context
     attr_ctx: Context
     refs: Refs                    # node -> its resolved reference (check/ir.py)
-    types: dict                   # id(node) -> type
+    types: TypesTable             # expression -> its Kind (check/ir.py)
     labels: dict                  # id(alternative) -> global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
-    say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
+    say_as: SayAsTable = attrs.field(factory=SayAsTable)  # part of a `say` -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
     picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
     unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen

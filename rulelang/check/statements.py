@@ -89,7 +89,7 @@ class StatementChecks:
 
     def result_kind(self, v, st):
         """The first `return VALUE` of a rule gives its kind; the others must agree."""
-        t = self.types.get(id(st.value), ANY)
+        t = self.types.of(st.value, ANY)
         if t in (NONE, ANY):
             return
         t = NUMBER if t == PLAYERS else t
@@ -104,12 +104,12 @@ class StatementChecks:
             loc = s.lookup(target.name)
             if loc is not None:
                 self.refs.set(target, Local(loc[0]))
-                self.types[id(target)] = loc[1]
+                self.types.set(target, loc[1])
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
                 self.refs.set(target, Var(target.name, v.decl.per_player, s.you_slot))
-                self.types[id(target)] = v.type
+                self.types.set(target, v.type)
                 return v.type
             if target.name in self.options:
                 self.error("RL107", f"option `{target.name}` cannot be changed during the game",
@@ -120,7 +120,7 @@ class StatementChecks:
             if v is not None and v.decl.per_player:
                 self.expect_seat(target.operand, s, f"whose `{target.name}`")
                 self.refs.set(target, VarOf(target.name))
-                self.types[id(target)] = v.type
+                self.types.set(target, v.type)
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
             # In `setup`, `you` is the current player: setting it there moves `you` too, so that
@@ -225,11 +225,11 @@ class StatementChecks:
         for p in st.parts:
             if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
                 self.expect(p.zone, ZONE, s, "the zone whose cards are said")
-                self.types[id(p)] = CARDS
+                self.types.set(p, CARDS)
             elif not isinstance(p, str):
                 self.expr(p, s)
                 if self.rankish(p, s):          # a rank is said by its name, not its number
-                    self.say_as[id(p)] = RANK
+                    self.say_as.set(p, RANK)
 
     def rankish(self, e, s) -> bool:
         """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
