@@ -26,7 +26,7 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import Refs, SayAsTable, TypesTable
+from rulelang.check.ir import LabelsTable, Refs, SayAsTable, TypesTable
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -55,7 +55,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types = TypesTable()
         self.seat_uses: set = set()         # see Model.seat_uses
-        self.labels: dict = {}
+        self.labels = LabelsTable()
         self.alternatives: list = []
         self.choose_slots: dict = {}
         self.expanding: list = []

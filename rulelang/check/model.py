@@ -10,7 +10,7 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
-from rulelang.check.ir import Refs, SayAsTable, TypesTable
+from rulelang.check.ir import LabelsTable, Refs, SayAsTable, TypesTable
 from rulelang.syntax import ast as A
 
 
@@ -102,7 +102,7 @@ class Model:
     attr_ctx: Context
     refs: Refs                    # node -> its resolved reference (check/ir.py)
     types: TypesTable             # expression -> its Kind (check/ir.py)
-    labels: dict                  # id(alternative) -> global alternative number
+    labels: LabelsTable           # alternative -> its AltId, the global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
     choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)

@@ -9,8 +9,8 @@ import re
 from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
-from rulelang.check.ir import (CardLoopSlots, Const, CurrentPlayer, DefineUse, EndGameSlots, Local,
-                               PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var, VarOf, You)
+from rulelang.check.ir import (AltId, CardLoopSlots, Const, CurrentPlayer, DefineUse, EndGameSlots,
+                               Local, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var, VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
 
 
@@ -349,7 +349,7 @@ class StatementChecks:
                                "does not choose", alt.span,
                                f"name its parameter: `{{{alt.param.name}}}`" if alt.param is not None
                                else "only the thing an alternative chooses can be named in braces")
-            self.labels[id(alt)] = len(self.alternatives)
+            self.labels.set(alt, AltId(len(self.alternatives)))
             self.alternatives.append((alt, st))
             inner = chooser.child()
             slot = None
@@ -426,7 +426,7 @@ class StatementChecks:
             (" fewest", NUMBER), (" most", NUMBER)))
         done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
         self.picks[id(alt)] = (ks, len(self.alternatives))
-        self.labels[id(done)] = len(self.alternatives)
+        self.labels.set(done, AltId(len(self.alternatives)))
         self.alternatives.append((done, st))
         return slot
 

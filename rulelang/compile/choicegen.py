@@ -38,7 +38,7 @@ class ChoiceGen:
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
         for alt, slot in zip(st.alternatives, param_slots):
-            aid = cg.model.labels[id(alt)]
+            aid = cg.model.labels.of(alt).aid
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, enum_lines, ind)
         span = self.x.const(st.span)
@@ -74,7 +74,7 @@ class ChoiceGen:
             D = dispatch.lines
             if st.claim:
                 self.x.ns["_fclaim"] = first_claim
-                none_aid = int(cg.model.labels[id(st.alternatives[-1])])
+                none_aid = int(cg.model.labels.of(st.alternatives[-1]).aid)
                 D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
             D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
             D.append(f"{ind}if _b < 0:")

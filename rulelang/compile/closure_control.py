@@ -316,7 +316,7 @@ class ClosureControl:
         enums = []
         alt_labels = []
         for alt, slot in zip(st.alternatives, param_slots):
-            aid = self.model.labels[id(alt)]
+            aid = self.model.labels.of(alt).aid
             info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
                                alt.param.kind, alt.param.kind) if alt.param else None,
                            Frame.slot(slot) if slot is not None else -1, alt.span)
@@ -392,7 +392,7 @@ class ClosureControl:
         b.emit(make, dispatch, end)
         b.place(dispatch)
         alts = self.alternatives
-        none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None
+        none_aid = self.model.labels.of(st.alternatives[-1]).aid if st.claim else None
 
         def make_dispatch(nxt, end):
             def dispatch_(g, fr):
