@@ -26,7 +26,7 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import LabelsTable, Refs, SayAsTable, TypesTable
+from rulelang.check.ir import ChooseSlotsTable, LabelsTable, Refs, SayAsTable, TypesTable
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -57,7 +57,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.seat_uses: set = set()         # see Model.seat_uses
         self.labels = LabelsTable()
         self.alternatives: list = []
-        self.choose_slots: dict = {}
+        self.choose_slots = ChooseSlotsTable()
         self.expanding: list = []
         self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)

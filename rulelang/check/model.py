@@ -10,7 +10,7 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
-from rulelang.check.ir import LabelsTable, Refs, SayAsTable, TypesTable
+from rulelang.check.ir import ChooseSlotsTable, LabelsTable, Refs, SayAsTable, TypesTable
 from rulelang.syntax import ast as A
 
 
@@ -104,7 +104,7 @@ class Model:
     types: TypesTable             # expression -> its Kind (check/ir.py)
     labels: LabelsTable           # alternative -> its AltId, the global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
-    choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
+    choose_slots: ChooseSlotsTable  # choose -> its ChooseSlots (chooser, params, extra)
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: SayAsTable = attrs.field(factory=SayAsTable)  # part of a `say` -> how to show it (RANK)

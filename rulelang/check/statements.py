@@ -9,8 +9,9 @@ import re
 from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
-from rulelang.check.ir import (AltId, CardLoopSlots, Const, CurrentPlayer, DefineUse, EndGameSlots,
-                               Local, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var, VarOf, You)
+from rulelang.check.ir import (AltId, CardLoopSlots, ChooseSlots, Const, CurrentPlayer, DefineUse,
+                               EndGameSlots, Local, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var,
+                               VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
 
 
@@ -386,7 +387,7 @@ class StatementChecks:
             if p is not None and p.kind in ("card", "cards"):
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
-        self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+        self.choose_slots.set(st, ChooseSlots(chooser_slot, tuple(param_slots), extra))
 
     def unseen_param(self, alt, st, inner):
         """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c

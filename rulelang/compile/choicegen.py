@@ -25,8 +25,8 @@ class ChoiceGen:
 
     def sus_Choose(self, st, cur, ind):
         cg = self.cg
-        chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
-        ci = Frame.slot(chooser_slot)
+        slots = cg.model.choose_slots.of(st)
+        ci = Frame.slot(slots.chooser)
         end = self.new_block()
         L = cur.lines
         if cg.endings:
@@ -37,13 +37,13 @@ class ChoiceGen:
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
-        for alt, slot in zip(st.alternatives, param_slots):
+        for alt, slot in zip(st.alternatives, slots.params):
             aid = cg.model.labels.of(alt).aid
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, enum_lines, ind)
         span = self.x.const(st.span)
         if st.simultaneous:
-            xi = Frame.slot(extra)
+            xi = Frame.slot(slots.extra)
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")

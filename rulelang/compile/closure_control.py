@@ -310,12 +310,12 @@ class ClosureControl:
         return done_aid
 
     def s_Choose(self, st, b):
-        chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
-        ci = Frame.slot(chooser_slot)
+        slots = self.model.choose_slots.of(st)
+        ci = Frame.slot(slots.chooser)
         end = Label()
         enums = []
         alt_labels = []
-        for alt, slot in zip(st.alternatives, param_slots):
+        for alt, slot in zip(st.alternatives, slots.params):
             aid = self.model.labels.of(alt).aid
             info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
                                alt.param.kind, alt.param.kind) if alt.param else None,
@@ -325,7 +325,7 @@ class ClosureControl:
             alt_labels.append((aid, Label()))
         span = st.span
         if st.simultaneous:
-            self._simultaneous(st, b, ci, Frame.slot(extra), enums, alt_labels, end, span)
+            self._simultaneous(st, b, ci, Frame.slot(slots.extra), enums, alt_labels, end, span)
             return
         by = self.cx(st.by[0]) if st.by else None
 
