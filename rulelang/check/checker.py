@@ -26,7 +26,8 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import ChooseSlotsTable, LabelsTable, Refs, SayAsTable, TypesTable
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, PicksTable, Refs, SayAsTable,
+                               TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -62,8 +63,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
-        self.picks: dict = {}             # several cards in one step: see cards_param
-        self.unseen: dict = {}            # cards chosen unseen: see unseen_param
+        self.picks = PicksTable()         # several cards in one step: see cards_param
+        self.unseen = UnseenTable()       # cards chosen unseen: see unseen_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before

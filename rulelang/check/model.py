@@ -10,7 +10,8 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
-from rulelang.check.ir import ChooseSlotsTable, LabelsTable, Refs, SayAsTable, TypesTable
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, PicksTable, Refs, SayAsTable,
+                               TypesTable, UnseenTable)
 from rulelang.syntax import ast as A
 
 
@@ -109,8 +110,8 @@ class Model:
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: SayAsTable = attrs.field(factory=SayAsTable)  # part of a `say` -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
-    picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
-    unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
+    picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
+    unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
     # id(expression) used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1

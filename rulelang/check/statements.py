@@ -10,7 +10,7 @@ from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
 from rulelang.check.ir import (AltId, CardLoopSlots, ChooseSlots, Const, CurrentPlayer, DefineUse,
-                               EndGameSlots, Local, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var,
+                               EndGameSlots, Local, PickSlots, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var,
                                VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
 
@@ -399,7 +399,7 @@ class StatementChecks:
                        p.span, "another player's choice could move the cards before it runs: "
                        "let each player choose in turn (`for each player q:` / `choose by q:`)")
         slot = inner.new_slot(" place", NUMBER)
-        self.unseen[id(alt)] = inner.new_slot(p.name, CARD)
+        self.unseen.set(alt, Slot(inner.new_slot(p.name, CARD)))
         return slot
 
     def cards_param(self, alt, st, inner):
@@ -426,7 +426,7 @@ class StatementChecks:
             (" eligible", ANY), (" picked", ANY), (" from", ZONE), (" to", ZONE),
             (" fewest", NUMBER), (" most", NUMBER)))
         done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
-        self.picks[id(alt)] = (ks, len(self.alternatives))
+        self.picks.set(alt, PickSlots(ks, len(self.alternatives)))
         self.labels.set(done, AltId(len(self.alternatives)))
         self.alternatives.append((done, st))
         return slot

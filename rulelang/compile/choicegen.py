@@ -99,10 +99,10 @@ class ChoiceGen:
         for aid, alt, slot in alts:
             b = self.new_block()
             self.alt_blocks.append((aid, b.number))
-            if id(alt) in cg.model.picks:
+            if cg.model.picks.has(alt):
                 self.cards_step(alt, aid, b, ci, ind)
-            if id(alt) in cg.model.unseen:          # c is the card at the chosen place
-                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen[id(alt)]))}] = "
+            if cg.model.unseen.has(alt):          # c is the card at the chosen place
+                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
                                f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
@@ -223,7 +223,7 @@ class ChoiceGen:
     # choice, the others at the start of the alternative's body, in a block of their own.
     def cards_enum(self, alt, aid, si, lines, ind):
         p = alt.param
-        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks.of(alt).slots) + ")"
         v, z = self.x.fresh(), self.x.fresh()
         lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
         test = ""
@@ -239,7 +239,8 @@ class ChoiceGen:
         self.appended = True
 
     def cards_step(self, alt, aid, b, ci, ind):
-        slots, done_aid = self.cg.model.picks[id(alt)]
+        pick = self.cg.model.picks.of(alt)
+        slots, done_aid = pick.slots, pick.done
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"
         si = self.cg.alternatives[aid].slot
         self.x.ns["_pstep"] = pick_step

@@ -253,7 +253,7 @@ class ClosureControl:
     def _unseen_card(self, alt, aid, b):
         """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
         zf = self.cx(alt.param.source)
-        pi, ci = self.alternatives[aid].slot, Frame.slot(self.model.unseen[id(alt)])
+        pi, ci = self.alternatives[aid].slot, self.model.unseen.of(alt).index
 
         def make(nxt):
             def card_there(g, fr):
@@ -271,7 +271,7 @@ class ClosureControl:
     def _cards_enumerator(self, alt, aid, si, cond):
         p = alt.param
         base = aid << ACTION_SHIFT
-        ks = tuple(Frame.slot(k) for k in self.model.picks[id(alt)][0])
+        ks = tuple(Frame.slot(k) for k in self.model.picks.of(alt).slots)
         zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
         where = self.cx(p.where) if p.where is not None else None
         more, same, span = p.or_more, p.same, p.span
@@ -291,7 +291,8 @@ class ClosureControl:
 
     def _cards_step(self, alt, aid, b, ci):
         """The small decisions after the first card, at the start of the alternative's body."""
-        slots, done_aid = self.model.picks[id(alt)]
+        pick = self.model.picks.of(alt)
+        slots, done_aid = pick.slots, pick.done
         self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
         ks = tuple(Frame.slot(k) for k in slots)
         si = self.alternatives[aid].slot
@@ -347,9 +348,9 @@ class ClosureControl:
         for (aid, label), alt in zip(alt_labels, st.alternatives):
             b.place(label)
             self.pending_alts.append((aid, label))
-            if id(alt) in self.model.picks:
+            if self.model.picks.has(alt):
                 self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
-            if id(alt) in self.model.unseen:
+            if self.model.unseen.has(alt):
                 self._unseen_card(alt, aid, b)
             self.block(alt.body, b)
             b.jump(end)
