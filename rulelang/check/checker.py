@@ -26,7 +26,7 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, PicksTable, Refs, SayAsTable,
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
@@ -55,7 +55,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.say_as = SayAsTable()
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types = TypesTable()
-        self.seat_uses: set = set()         # see Model.seat_uses
+        self.seat_uses = NodeSet()        # see Model.seat_uses
         self.labels = LabelsTable()
         self.alternatives: list = []
         self.choose_slots = ChooseSlotsTable()
@@ -293,7 +293,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows, seat_uses=frozenset(self.seat_uses), decks=tuple(self.decks),
+            shows=self.shows, seat_uses=self.seat_uses, decks=tuple(self.decks),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):
@@ -392,7 +392,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                        "`if p is not none:`")
         elif not (isinstance(e, (A.Seat, A.Keyword))
                   or (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
-            self.seat_uses.add(id(e))
+            self.seat_uses.add(e)
         return t
 
     def expr(self, e, s) -> str:

@@ -10,7 +10,7 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
-from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, PicksTable, Refs, SayAsTable,
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
 from rulelang.syntax import ast as A
 
@@ -113,9 +113,9 @@ class Model:
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
-    # id(expression) used as a player (whose hand, who chooses, the winner...) that may be `none`
+    # the expressions used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1
-    seat_uses: frozenset = attrs.field(factory=frozenset)
+    seat_uses: NodeSet = attrs.field(factory=NodeSet)
     decks: tuple = ()             # every `deck` line, in order (a game may have several)
     suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
     rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)
