@@ -286,7 +286,7 @@ class TypesTable(NodeTable):
     """``model.types``: the :class:`rulelang.kinds.Kind` of each checked expression."""
     holds = Kind
     name = "model.types"
-    what = "kinds (rulelang.kinds.Kind)"
+    what = "kinds (Kind)"
 
 
 class SayAsTable(NodeTable):
@@ -294,7 +294,7 @@ class SayAsTable(NodeTable):
     number that is a rank: :data:`rulelang.kinds.RANK`)."""
     holds = Kind
     name = "model.say_as"
-    what = "kinds (rulelang.kinds.Kind)"
+    what = "kinds (Kind)"
 
 
 @attrs.frozen
