@@ -1,7 +1,9 @@
 """The typed references between the checker and the generators (rulelang/check/ir.py, issue 12):
 the checker stores only typed references, the generators read them only through
 ``model.refs.of(node)``, kinds are a type whose values are the words messages show, and the
-frame's offsets are named once."""
+frame's offsets are named once.  The model's other side tables (types, say_as, labels,
+choose_slots, picks, unseen, seat_uses) are typed the same way, and no module outside
+check/ir.py looks any of them up by ``id()``."""
 from __future__ import annotations
 
 import glob
@@ -99,6 +101,117 @@ def test_the_generators_read_references_only_through_the_typed_accessor():
                 line = text.count("\n", 0, m.start()) + 1
                 wrong.append(f"{os.path.basename(path)}:{line}: {m.group(0)}")
     assert not wrong, "\n".join(wrong)
+
+
+# The model's side tables: (attribute of the model, table class, a value it holds, untyped values
+# of the kind it used to hold, which it must refuse).
+TABLES = [
+    ("refs", ir.Refs, ir.Local(0), [("slot", 0), 3]),
+    ("types", ir.TypesTable, Kind.NUMBER, ["number", 3, ("var", "x")]),
+    ("say_as", ir.SayAsTable, Kind.RANK, ["rank", 1]),
+    ("labels", ir.LabelsTable, ir.AltId(3), [3, ("alt", 3)]),
+    ("choose_slots", ir.ChooseSlotsTable, ir.ChooseSlots(0, (1, None), None),
+     [(0, [1, None], None), 0]),
+    ("picks", ir.PicksTable, ir.PickSlots((1, 2, 3, 4, 5, 6), 7), [((1, 2, 3, 4, 5, 6), 7)]),
+    ("unseen", ir.UnseenTable, ir.Slot(4), [4, ("slot", 4)]),
+]
+TABLE_NAMES = ["refs", "types", "say_as", "labels", "choose_slots", "picks", "unseen", "seat_uses"]
+_NAMES = "|".join(TABLE_NAMES)
+# a table subscripted, .get() or .add()ed, or asked `in`, with id(...)
+ID_READS = [rf"\b({_NAMES})\[id\(", rf"\b({_NAMES})\.(get|pop|setdefault|add)\(id\(",
+            rf"\bid\([^()]*(\([^()]*\))?[^()]*\) (not )?in [\w.]*\b({_NAMES})\b"]
+
+
+@pytest.mark.parametrize("name,cls,good,untyped", TABLES, ids=[t[0] for t in TABLES])
+def test_each_table_refuses_untyped_values(name, cls, good, untyped):
+    table = cls()
+    node, other = A.Name("x", None), A.Name("y", None)
+    for value in untyped:
+        with pytest.raises(TypeError, match=f"model.{name} holds"):
+            table.set(node, value)
+        with pytest.raises(TypeError):
+            table[id(node)] = value
+    assert not table.has(node) and len(table) == 0
+    assert table.set(node, good) is good
+    assert table.has(node) and not table.has(other)
+    assert table.of(node) == good
+    with pytest.raises(KeyError):
+        table.of(other)
+    assert table.of(other, None) is None
+
+
+def test_the_seat_uses_are_a_set_of_nodes():
+    uses = ir.NodeSet()
+    node, same_fields = A.Name("x", None), A.Name("x", None)
+    uses.add(node)
+    assert uses.has(node) and not uses.has(same_fields) and len(uses) == 1
+    assert not hasattr(uses, "__contains__") and not hasattr(uses, "__iter__")
+
+
+def test_the_table_values_are_frozen_with_named_fields():
+    for cls in (ir.AltId, ir.ChooseSlots, ir.PickSlots):
+        assert attrs.has(cls) and attrs.fields(cls)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        ir.ChooseSlots(0, (), None).chooser = 1
+    with pytest.raises(TypeError):
+        ir.PickSlots((1,), 2)[0]            # no taking apart by position
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=os.path.basename)
+def test_the_checker_fills_every_table_with_typed_values(path):
+    model = rulelang.load(path).model
+    assert isinstance(model.seat_uses, ir.NodeSet)
+    for name, cls, good, _ in TABLES:
+        table = getattr(model, name)
+        assert type(table) is cls, name
+        wrong = [v for v in table.values() if not isinstance(v, cls.holds)]
+        assert not wrong, (name, wrong[:3])
+    # every alternative of every choice has its number, and the numbers are the alternatives'
+    for aid, (alt, st) in enumerate(model.alternatives):
+        assert model.labels.of(alt) == ir.AltId(aid)
+        slots = model.choose_slots.of(st)
+        assert len(slots.params) == len(st.alternatives) and isinstance(slots.params, tuple)
+        assert (slots.extra is not None) == bool(st.simultaneous)
+
+
+def test_the_rule_files_fill_every_table():
+    """Each table is filled for some rule file of the repository (so each typed read is run)."""
+    filled = set()
+    for path in RULE_FILES:
+        model = rulelang.load(path).model
+        filled |= {name for name, *_ in TABLES if len(getattr(model, name))}
+        if len(model.seat_uses):
+            filled.add("seat_uses")
+    assert filled == set(TABLE_NAMES), sorted(set(TABLE_NAMES) - filled)
+
+
+def test_no_module_reads_a_model_table_by_id():
+    """Outside check/ir.py (the table classes), no module of any wing subscripts a model's table
+    with ``id()``, asks ``id(node) in`` one, or ``.get(id(...))``s it: the checker writes with
+    ``.set(node, value)``, everyone reads with ``.of(node)`` / ``.has(node)``."""
+    wrong = []
+    files = sorted(glob.glob(os.path.join(ROOT, "rulelang", "**", "*.py"), recursive=True))
+    assert len(files) > 50
+    for path in files:
+        if path.endswith(os.path.join("check", "ir.py")):
+            continue
+        text = open(path, encoding="utf-8").read()
+        for pattern in ID_READS:
+            for m in re.finditer(pattern, text):
+                line = text.count("\n", 0, m.start()) + 1
+                wrong.append(f"{os.path.relpath(path, ROOT)}:{line}: {m.group(0)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_id_pattern_catches_the_old_reads():
+    """The patterns of the test above catch each way the tables used to be read."""
+    old = ["aid = cg.model.labels[id(alt)]", "if id(alt) in cg.model.picks:",
+           "if id(e) in self.seat_uses:", "t = cg.model.types.get(id(node))",
+           "self.refs[id(st)] = You(s.you_slot)", "self.seat_uses.add(id(e))",
+           "none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None"]
+    for line in old:
+        assert any(re.search(p, line) for p in ID_READS), line
+    assert not any(re.search(p, "if cg.model.picks.has(alt):") for p in ID_READS)
 
 
 def test_kinds_are_a_type_shown_by_their_words():

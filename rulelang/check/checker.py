@@ -26,7 +26,8 @@ from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import Refs
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
+                               TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
@@ -51,19 +52,19 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.refs = Refs()
         self.where_of: dict = {}      # id of a `where` condition -> its CardQuery (for hints)
         self.texts: dict = {}         # text -> its index (a text value is that number)
-        self.say_as: dict = {}
+        self.say_as = SayAsTable()
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
-        self.types: dict = {}
-        self.seat_uses: set = set()         # see Model.seat_uses
-        self.labels: dict = {}
+        self.types = TypesTable()
+        self.seat_uses = NodeSet()        # see Model.seat_uses
+        self.labels = LabelsTable()
         self.alternatives: list = []
-        self.choose_slots: dict = {}
+        self.choose_slots = ChooseSlotsTable()
         self.expanding: list = []
         self.expansions: dict = {}     # see expand: one checked copy per define, place and args
         self.named_rules: set = set()     # rules named in an error (so not "never run" too)
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
-        self.picks: dict = {}             # several cards in one step: see cards_param
-        self.unseen: dict = {}            # cards chosen unseen: see unseen_param
+        self.picks = PicksTable()         # several cards in one step: see cards_param
+        self.unseen = UnseenTable()       # cards chosen unseen: see unseen_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before
@@ -292,7 +293,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows, seat_uses=frozenset(self.seat_uses), decks=tuple(self.decks),
+            shows=self.shows, seat_uses=self.seat_uses, decks=tuple(self.decks),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):
@@ -406,7 +407,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                        "`if p is not none:`")
         elif not (isinstance(e, (A.Seat, A.Keyword))
                   or (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
-            self.seat_uses.add(id(e))
+            self.seat_uses.add(e)
         return t
 
     def expr(self, e, s) -> str:
@@ -419,7 +420,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             t = getattr(self, "ex_" + type(e).__name__)(e, s)
         finally:
             self.depth -= 1
-        self.types[id(e)] = t
+        self.types.set(e, t)
         return t
 
     def too_deep(self):

@@ -292,11 +292,11 @@ class DeclarationChecks:
         if isinstance(expr, A.Name) and expr.name not in self.options and expr.name not in self.ranks \
                 and expr.name != "card":
             self.symbols.setdefault(expr.name, len(self.symbols))
-            self.refs[id(expr)] = Symbol(self.symbols[expr.name])
-            self.types[id(expr)] = SYMBOL
+            self.refs.set(expr, Symbol(self.symbols[expr.name]))
+            self.types.set(expr, SYMBOL)
             return SYMBOL
         if isinstance(expr, A.NoneLit):
-            self.types[id(expr)] = NONE
+            self.types.set(expr, NONE)
             return NONE
         s = Scope(self.attr_ctx)
         s.new_slot("card", CARD)

@@ -19,7 +19,7 @@ from rulelang.check.tree import _shape, _substitute
 
 class ExpressionChecks:
     def ex_Text(self, e, s):
-        self.refs[id(e)] = Const(self.texts.setdefault(e.value, len(self.texts)))
+        self.refs.set(e, Const(self.texts.setdefault(e.value, len(self.texts))))
         return TEXT
 
     def ex_IsOut(self, e, s):
@@ -29,7 +29,7 @@ class ExpressionChecks:
     def ex_PlayerQuery(self, e, s):
         inner = s.child()
         slot = inner.new_slot("player", PLAYER)
-        self.refs[id(e)] = PlayerQuerySlots(slot, s.you_slot)
+        self.refs.set(e, PlayerQuerySlots(slot, s.you_slot))
         if e.kind.startswith("each "):
             self.error("RL232", f"`each {e.kind[5:]}` decides: the players who decide together "
                        "are `each player` or `each opponent`", e.span,
@@ -52,7 +52,7 @@ class ExpressionChecks:
     def ex_CardLit(self, e, s):
         found = self.card_literal(e.text, e.span)
         if found is not None:
-            self.refs[id(e)] = CardLiteral(*found)
+            self.refs.set(e, CardLiteral(*found))
         return CARD
 
     def _uses_name(self, e, name):
@@ -69,7 +69,7 @@ class ExpressionChecks:
     def ex_AmongCards(self, e, s):
         self.expect(e.zone, ZONE, s, "the zone")
         inner = s.child()
-        self.refs[id(e)] = Slot(inner.new_slot("card", CARD))
+        self.refs.set(e, Slot(inner.new_slot("card", CARD)))
         phrase = (f"`{e.kind} in Z by V`" if e.kind.endswith("card") else
                   "`total of V among cards`" if e.kind == "total" else f"`{e.kind} V among cards`")
         t = self.expr(e.value, inner)
@@ -91,7 +91,7 @@ class ExpressionChecks:
             self.expect(e.low, NUMBER, s, "the lowest number")
             self.expect(e.high, NUMBER, s, "the highest number")
         inner = s.child()
-        self.refs[id(e)] = Slot(inner.new_slot(e.name, NUMBER))
+        self.refs.set(e, Slot(inner.new_slot(e.name, NUMBER)))
         self.where_of[id(e.condition)] = e
         self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
         if not self._uses_name(e.condition, e.name):
@@ -104,7 +104,7 @@ class ExpressionChecks:
     def ex_ArgBest(self, e, s):
         self.reserved(e.name, e.span, f"a {e.of}")
         inner = s.child()
-        self.refs[id(e)] = Slot(inner.new_slot(e.name, SUIT if e.of == "suit" else NUMBER))
+        self.refs.set(e, Slot(inner.new_slot(e.name, SUIT if e.of == "suit" else NUMBER)))
         phrase = f"`{e.of} {e.name} with {e.kind} V`"
         t = self.expr(e.value, inner)
         if not compatible(NUMBER, t):
@@ -130,7 +130,7 @@ class ExpressionChecks:
     def ex_NoneLit(self, e, s): return NONE
 
     def ex_Keyword(self, e, s):
-        self.refs[id(e)] = You(s.you_slot)
+        self.refs.set(e, You(s.you_slot))
         return {"players": PLAYERS, "opponents": PLAYERS, "number of players": NUMBER,
                 "number of turns": NUMBER}.get(e.word, PLAYER) \
             if e.word not in ("you",) else PLAYER
@@ -194,7 +194,7 @@ class ExpressionChecks:
         self.expect(e.high, NUMBER, s, "the last number of the range")
         self.reserved(e.name, e.span, "a number")
         inner = s.child()
-        self.refs[id(e)] = Slot(inner.new_slot(e.name, NUMBER))
+        self.refs.set(e, Slot(inner.new_slot(e.name, NUMBER)))
         self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
         lo, hi = e.low, e.high
         if isinstance(lo, A.Int) and isinstance(hi, A.Int) and hi.value - lo.value >= MAX_RANGE:
@@ -220,13 +220,13 @@ class ExpressionChecks:
         if not self.family_per_player.get(e.name):
             if e.owner is not None:
                 self.owner_of_shared(e, s)
-            self.refs[id(e)] = ZoneFamily(tuple(names), lo)
+            self.refs.set(e, ZoneFamily(tuple(names), lo))
             return ZONE
         # Each player's family: `pile(k)` is your pile k, `pile(k) of p` is p's.
         if e.owner is not None:
             self.expect_seat(e.owner, s, f"the player whose {e.name} it is")
-        self.refs[id(e)] = ZoneFamily(tuple(names), lo, per_player=True,
-                                      you=s.you_slot if e.owner is None else None)
+        self.refs.set(e, ZoneFamily(tuple(names), lo, per_player=True,
+                                    you=s.you_slot if e.owner is None else None))
         return ZONE
 
     def owner_of_shared(self, e, s):
@@ -255,7 +255,7 @@ class ExpressionChecks:
         self.expect(e.zone, ZONE, s, "the zone")
         if e.condition is not None:
             inner = s.child()
-            self.refs[id(e)] = Slot(inner.new_slot("card", CARD))
+            self.refs.set(e, Slot(inner.new_slot("card", CARD)))
             self.where_of[id(e.condition)] = e
             self.expect(e.condition, FLAG, inner, "the condition on `card`")
         return NUMBER if e.kind == "count" else FLAG
@@ -264,34 +264,34 @@ class ExpressionChecks:
         n = e.name
         loc = s.lookup(n)
         if loc is not None:
-            self.refs[id(e)] = Local(loc[0])
+            self.refs.set(e, Local(loc[0]))
             return loc[1]
         v = self.vars.get(n)
         if v is not None:
-            self.refs[id(e)] = Var(n, v.decl.per_player, s.you_slot)
+            self.refs.set(e, Var(n, v.decl.per_player, s.you_slot))
             return v.type
         z = self.zones.get(n)
         if z is not None:
-            self.refs[id(e)] = Zone(n, z.per_player, s.you_slot)
+            self.refs.set(e, Zone(n, z.per_player, s.you_slot))
             return ZONE
         o = self.options.get(n)
         if o is not None:
             if o.type == SYMBOL:
-                self.refs[id(e)] = Const(self.symbols.setdefault(o.value, len(self.symbols)))
+                self.refs.set(e, Const(self.symbols.setdefault(o.value, len(self.symbols))))
             else:
-                self.refs[id(e)] = Const(int(o.value))
+                self.refs.set(e, Const(int(o.value)))
             return o.type
         if n in self.ranks:
-            self.refs[id(e)] = Const(self.ranks[n])
+            self.refs.set(e, Const(self.ranks[n]))
             return NUMBER
         if n in self.suits:
-            self.refs[id(e)] = Const(self.suits.index(n))
+            self.refs.set(e, Const(self.suits.index(n)))
             return SUIT
         if n in self.card_names:
-            self.refs[id(e)] = CardName(n)
+            self.refs.set(e, CardName(n))
             return CARD
         if n in self.symbols:
-            self.refs[id(e)] = Const(self.symbols[n])
+            self.refs.set(e, Const(self.symbols[n]))
             return SYMBOL
         d = self.defines.get(n)
         if d is not None:
@@ -306,11 +306,11 @@ class ExpressionChecks:
             self.error("RL195", "`player` alone names the player only inside a condition over "
                        "players", e.span, "e.g. `any player where hand of player is empty`; "
                        "elsewhere name one: `you`, `player 2`, a player chosen or looped over")
-            self.refs[id(e)] = Const(0)
+            self.refs.set(e, Const(0))
             return PLAYER
         self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
                    or "declare it first (zone, var, option, define), or check the spelling")
-        self.refs[id(e)] = Const(0)
+        self.refs.set(e, Const(0))
         return ANY
 
     def all_names(self, s):
@@ -332,12 +332,12 @@ class ExpressionChecks:
         if n in BUILTIN_ATTRIBUTES or n in self.attributes:
             self.expect(e.operand, CARD, s, f"`{n} of`'s card")
             if n == "rank":
-                self.refs[id(e)] = Rank()
+                self.refs.set(e, Rank())
                 return NUMBER
             if n == "suit":
-                self.refs[id(e)] = Suit()
+                self.refs.set(e, Suit())
                 return SUIT
-            self.refs[id(e)] = Attribute(n)
+            self.refs.set(e, Attribute(n))
             return self.attributes[n][1]
         z = self.zones.get(n)
         if z is not None:
@@ -345,7 +345,7 @@ class ExpressionChecks:
                 self.error("RL112", f"`{n}` is shared; it belongs to no player", e.name_span,
                            f"write just `{n}`")
             self.expect_seat(e.operand, s, f"whose `{n}`")
-            self.refs[id(e)] = ZoneOf(n)
+            self.refs.set(e, ZoneOf(n))
             return ZONE
         v = self.vars.get(n)
         if v is not None:
@@ -353,7 +353,7 @@ class ExpressionChecks:
                 self.error("RL112", f"variable `{n}` is shared; it belongs to no player",
                            e.name_span, f"write just `{n}`, or declare `var {n} per player = ...`")
             self.expect_seat(e.operand, s, f"whose `{n}`")
-            self.refs[id(e)] = VarOf(n)
+            self.refs.set(e, VarOf(n))
             return v.type
         d = self.defines.get(n)
         if d is not None and len(d.params) == 1:
@@ -362,7 +362,7 @@ class ExpressionChecks:
                 and s.lookup(e.operand.name) is None:       # `queen of spades` (issue 14)
             found = self.card_named(n, e.operand.name, e.span)
             if found is not None:
-                self.refs[id(e)] = CardLiteral(*found)
+                self.refs.set(e, CardLiteral(*found))
             return CARD
         if n.isdigit() and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
                 and s.lookup(e.operand.name) is None:       # `14 of spades`: no such rank
@@ -428,11 +428,11 @@ class ExpressionChecks:
         hit = self.expansions.get(key)
         if hit is not None:
             ex = hit[0]
-            self.refs[id(use)] = DefineUse(ex)
-            return self.types[id(ex)]
+            self.refs.set(use, DefineUse(ex))
+            return self.types.of(ex)
         body = _substitute(d.body, {p: Arg(a, a.span) for (p, _), a in zip(d.params, args)})
         ex = Expanded(d.name, body, use.span)
-        self.refs[id(use)] = DefineUse(ex)
+        self.refs.set(use, DefineUse(ex))
         # The define's own names are resolved where it was declared (globals only); each Arg in
         # the copy is resolved in the scope of the use.
         inner = Scope(s.owner, s)
@@ -443,7 +443,7 @@ class ExpressionChecks:
             t = self.expr(body, inner)
         finally:
             self.expanding.pop()
-        self.types[id(ex)] = t
+        self.types.set(ex, t)
         self.expansions[key] = (ex, s, args)    # (kept alive: ids in the key stay theirs)
         return t
 
@@ -452,8 +452,8 @@ class ExpressionChecks:
         while sc is not None and not hasattr(sc, "caller"):
             sc = sc.parent
         caller = sc.caller if sc is not None else s
-        if id(e.expr) in self.types:
-            return self.types[id(e.expr)]
+        if self.types.has(e.expr):
+            return self.types.of(e.expr)
         return self.expr(e.expr, caller)
 
     def ex_Expanded(self, e, s):

@@ -23,10 +23,17 @@ are equal.  By what it refers to:
 The frame's layout (where slot ``i`` is) is :class:`rulelang.kinds.Frame`.
 
 A new kind of reference is a new frozen class here (a subclass of :class:`Ref`, named for what
-it refers to, with named fields).  The checker stores it (``self.refs[id(node)] = New(...)`` or
-``self.refs.set(node, New(...))``); the generators read it with ``ref = self.refs.of(node)``
-and ``isinstance(ref, New)``, then its fields.  Storing a tuple raises ``TypeError``, and
-``tests/test_ir.py`` fails when a compiler module reads ``refs`` by ``id()`` or by tag.
+it refers to, with named fields).  The checker stores it (``self.refs.set(node, New(...))``);
+the generators read it with ``ref = self.refs.of(node)`` and ``isinstance(ref, New)``, then its
+fields.  Storing a tuple raises ``TypeError``, and ``tests/test_ir.py`` fails when a module
+reads ``refs`` by ``id()`` or by tag.
+
+The model's other side tables are typed the same way (:class:`NodeTable`, below): ``types`` and
+``say_as`` hold kinds, ``labels`` an :class:`AltId`, ``choose_slots`` a :class:`ChooseSlots`,
+``picks`` a :class:`PickSlots`, ``unseen`` a :class:`Slot`, and ``seat_uses`` is a
+:class:`NodeSet`.  The node's identity is the tables' own business: the checker writes
+``table.set(node, value)``, every other module reads ``table.of(node[, default])`` or
+``table.has(node)``, and no module outside this one subscripts a table with ``id()``.
 """
 from __future__ import annotations
 
@@ -34,7 +41,7 @@ from typing import Optional
 
 import attrs
 
-from rulelang.kinds import Frame
+from rulelang.kinds import Frame, Kind
 
 
 class Ref:
@@ -223,28 +230,45 @@ class DefineUse(Ref):
     expanded: object
 
 
-class Refs(dict):
-    """``model.refs``: the reference of each node, keyed by the node's identity.  Only a
-    :class:`Ref` may be stored (anything else is a ``TypeError``); read with :meth:`of`."""
+class NodeTable(dict):
+    """A side table of the checker: one typed value per node of the tree, keyed by the node's
+    identity (the tree is frozen and shared, so a value cannot be put on the node itself).  The
+    identity is this class's business: the checker writes with :meth:`set`, everyone reads with
+    :meth:`of` (or asks :meth:`has`).  Only a :attr:`holds` may be stored (anything else is a
+    ``TypeError``, so a tuple or a bare number cannot creep back in)."""
+    holds: type = object
+    name = "a table of the model"
+    what = "typed values"
 
     def __setitem__(self, key, value):
-        if not isinstance(value, Ref):
-            raise TypeError(f"model.refs holds resolved references (rulelang.check.ir), "
-                            f"not {value!r}")
+        if not isinstance(value, self.holds):
+            raise TypeError(f"{self.name} holds {self.what} (rulelang.check.ir), not {value!r}")
         super().__setitem__(key, value)
 
     def of(self, node, default=KeyError):
-        """The reference the checker resolved ``node`` to; ``default`` when it has none (a
-        ``KeyError`` if no default is given)."""
-        ref = self.get(id(node), default)
-        if ref is KeyError:
+        """The value the checker gave ``node``; ``default`` when it has none (a ``KeyError`` if
+        no default is given)."""
+        value = self.get(id(node), default)
+        if value is KeyError:
             raise KeyError(node)
-        return ref
+        return value
 
-    def set(self, node, ref: Ref) -> Ref:
-        """Resolve ``node`` to ``ref``; returns ``ref``."""
-        self[id(node)] = ref
-        return ref
+    def has(self, node) -> bool:
+        """Whether the checker gave ``node`` a value here."""
+        return id(node) in self
+
+    def set(self, node, value):
+        """Give ``node`` its value; returns ``value``."""
+        self[id(node)] = value
+        return value
+
+
+class Refs(NodeTable):
+    """``model.refs``: the reference of each node.  Only a :class:`Ref` may be stored (anything
+    else is a ``TypeError``); read with :meth:`of`."""
+    holds = Ref
+    name = "model.refs"
+    what = "resolved references"
 
     def card_literal(self, text: str) -> Optional[CardLiteral]:
         """The card that a card literal of an attribute's entries (``Q♠: 13``) names."""
@@ -252,3 +276,97 @@ class Refs(dict):
 
     def set_card_literal(self, text: str, ref: CardLiteral) -> None:
         self[("card literal", text)] = ref
+
+
+# -- the model's other tables -----------------------------------------------------------------
+# Each is a NodeTable of one class of value: what the checker decided about a node that the
+# generators need (the kind of an expression, where a choice keeps its chooser...).
+
+class TypesTable(NodeTable):
+    """``model.types``: the :class:`rulelang.kinds.Kind` of each checked expression."""
+    holds = Kind
+    name = "model.types"
+    what = "kinds (Kind)"
+
+
+class SayAsTable(NodeTable):
+    """``model.say_as``: how a part of a ``say`` is shown when its kind alone does not tell (a
+    number that is a rank: :data:`rulelang.kinds.RANK`)."""
+    holds = Kind
+    name = "model.say_as"
+    what = "kinds (Kind)"
+
+
+@attrs.frozen
+class AltId:
+    """The game's number of an alternative of a choice: its index in ``model.alternatives``,
+    and the high bits of the actions that choose it."""
+    aid: int
+
+
+class LabelsTable(NodeTable):
+    """``model.labels``: the :class:`AltId` of each alternative (and of the "no more cards" that a
+    choice of several cards adds)."""
+    holds = AltId
+    name = "model.labels"
+    what = "alternative numbers (AltId)"
+
+
+@attrs.frozen
+class ChooseSlots:
+    """The slots of one ``choose``: the chooser's (``you`` inside it), the parameter of each
+    alternative in order (``None`` for one without), and, for a simultaneous choice, the slot
+    that keeps the choices made so far (``None`` otherwise)."""
+    chooser: int
+    params: tuple
+    extra: Optional[int]
+
+
+class ChooseSlotsTable(NodeTable):
+    """``model.choose_slots``: the :class:`ChooseSlots` of each ``choose`` statement."""
+    holds = ChooseSlots
+    name = "model.choose_slots"
+    what = "the slots of a choice (ChooseSlots)"
+
+
+@attrs.frozen
+class PickSlots:
+    """An alternative that chooses several cards in one step (``N [or more] cards c from Z to D``):
+    the slots of its state (the cards that may be chosen, those chosen so far, Z, D, the fewest
+    and the most, in that order) and the number of its "no more cards" alternative."""
+    slots: tuple
+    done: int
+
+
+class PicksTable(NodeTable):
+    """``model.picks``: the :class:`PickSlots` of each alternative that chooses several cards."""
+    holds = PickSlots
+    name = "model.picks"
+    what = "the slots of a choice of several cards (PickSlots)"
+
+
+class UnseenTable(NodeTable):
+    """``model.unseen``: for an alternative ``unseen card c from Z``, the :class:`Slot` of c (the
+    card at the place chosen; the parameter's own slot holds the place)."""
+    holds = Slot
+    name = "model.unseen"
+    what = "slots (Slot)"
+
+
+class NodeSet:
+    """A set of nodes, by identity: ``model.seat_uses``, the expressions used as a player (whose
+    hand, who chooses, the winner...) that may be ``none`` when the game is played, where the
+    compiled game stops with RL912 rather than use seat -1.  ``add(node)``; ``has(node)``."""
+    __slots__ = ("_ids",)
+
+    def __init__(self):
+        self._ids = set()
+
+    def add(self, node) -> None:
+        self._ids.add(id(node))
+
+    def has(self, node) -> bool:
+        return id(node) in self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)

@@ -10,6 +10,8 @@ from typing import Optional
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
+                               TypesTable, UnseenTable)
 from rulelang.syntax import ast as A
 
 
@@ -99,21 +101,21 @@ class Model:
     score_ctx: Context
     var_ctx: Context
     attr_ctx: Context
-    refs: dict                    # id(node) -> resolution tuple
-    types: dict                   # id(node) -> type
-    labels: dict                  # id(alternative) -> global alternative number
+    refs: Refs                    # node -> its resolved reference (check/ir.py)
+    types: TypesTable             # expression -> its Kind (check/ir.py)
+    labels: LabelsTable           # alternative -> its AltId, the global alternative number
     alternatives: list            # global alternative number -> (A.Alternative, A.Choose)
-    choose_slots: dict            # id(choose) -> (chooser slot, [param slot per alternative])
+    choose_slots: ChooseSlotsTable  # choose -> its ChooseSlots (chooser, params, extra)
     digest: Optional[str] = None  # of the rule file's text, all layers (set by the loader)
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
-    say_as: dict = attrs.field(factory=dict)      # id(part of a `say`) -> how to show it (RANK)
+    say_as: SayAsTable = attrs.field(factory=SayAsTable)  # part of a `say` -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
-    picks: dict = attrs.field(factory=dict)   # id(alternative) -> several cards: (slots, done id)
-    unseen: dict = attrs.field(factory=dict)  # id(alternative) -> slot of the card chosen unseen
+    picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
+    unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
-    # id(expression) used as a player (whose hand, who chooses, the winner...) that may be `none`
+    # the expressions used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1
-    seat_uses: frozenset = attrs.field(factory=frozenset)
+    seat_uses: NodeSet = attrs.field(factory=NodeSet)
     decks: tuple = ()             # every `deck` line, in order (a game may have several)
     suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
     rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)

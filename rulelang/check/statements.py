@@ -9,14 +9,15 @@ import re
 from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
-from rulelang.check.ir import (CardLoopSlots, Const, CurrentPlayer, DefineUse, EndGameSlots, Local,
-                               PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var, VarOf, You)
+from rulelang.check.ir import (AltId, CardLoopSlots, ChooseSlots, Const, CurrentPlayer, DefineUse,
+                               EndGameSlots, Local, PickSlots, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var,
+                               VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
 
 
 class StatementChecks:
     def st_Deal(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
+        self.refs.set(st, You(s.you_slot))
         if st.count is not None:
             self.expect(st.count, NUMBER, s, "how many cards to deal")
         self.expect(st.source, ZONE, s, "where the cards are dealt from")
@@ -40,7 +41,7 @@ class StatementChecks:
         elif sel.kind == "where":
             inner = s.child()
             inner.new_slot("card", CARD)
-            self.refs[id(sel)] = Local(inner.names["card"][0])
+            self.refs.set(sel, Local(inner.names["card"][0]))
             self.expect(sel.expr, FLAG, inner, "which cards to move")
         elif sel.kind in ("count_where", "upto_where", "and_above"):
             self.st_move_counted(st, sel, s)
@@ -54,7 +55,7 @@ class StatementChecks:
         self.expect(sel.expr, NUMBER, s, "how many cards to move")
         inner = s.child()
         inner.new_slot("card", CARD)
-        self.refs[id(sel)] = Local(inner.names["card"][0])
+        self.refs.set(sel, Local(inner.names["card"][0]))
         self.expect(sel.condition, FLAG, inner, "which cards to move")
         if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
             self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
@@ -86,7 +87,7 @@ class StatementChecks:
 
     def result_kind(self, v, st):
         """The first `return VALUE` of a rule gives its kind; the others must agree."""
-        t = self.types.get(id(st.value), ANY)
+        t = self.types.of(st.value, ANY)
         if t in (NONE, ANY):
             return
         t = NUMBER if t == PLAYERS else t
@@ -100,13 +101,13 @@ class StatementChecks:
         if isinstance(target, A.Name):
             loc = s.lookup(target.name)
             if loc is not None:
-                self.refs[id(target)] = Local(loc[0])
-                self.types[id(target)] = loc[1]
+                self.refs.set(target, Local(loc[0]))
+                self.types.set(target, loc[1])
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
-                self.refs[id(target)] = Var(target.name, v.decl.per_player, s.you_slot)
-                self.types[id(target)] = v.type
+                self.refs.set(target, Var(target.name, v.decl.per_player, s.you_slot))
+                self.types.set(target, v.type)
                 return v.type
             if target.name in self.options:
                 self.error("RL107", f"option `{target.name}` cannot be changed during the game",
@@ -116,14 +117,14 @@ class StatementChecks:
             v = self.vars.get(target.name)
             if v is not None and v.decl.per_player:
                 self.expect_seat(target.operand, s, f"whose `{target.name}`")
-                self.refs[id(target)] = VarOf(target.name)
-                self.types[id(target)] = v.type
+                self.refs.set(target, VarOf(target.name))
+                self.types.set(target, v.type)
                 return v.type
         elif isinstance(target, A.Keyword) and target.word == "current player":
             # In `setup`, `you` is the current player: setting it there moves `you` too, so that
             # `next player` and unqualified per-player names after it mean the new one's.
             in_setup = getattr(getattr(s.owner, "decl", None), "name", None) == "setup"
-            self.refs[id(target)] = CurrentPlayer(in_setup and s.you_slot == -1)
+            self.refs.set(target, CurrentPlayer(in_setup and s.you_slot == -1))
             return PLAYER
         self.error("RL108", "this cannot be set: only variables can", target.span,
                    "declare it with `var NAME = ...`")
@@ -160,13 +161,13 @@ class StatementChecks:
                 inner = s.child()
                 slots.append(inner.new_slot("player", PLAYER))
                 self.expect(cond, FLAG, inner, f"the condition of the {what} on `player`")
-            self.refs[id(st)] = EndGameSlots(*slots)
+            self.refs.set(st, EndGameSlots(*slots))
         if st.kind in ("highest", "lowest") and self.score is None:
             self.error("RL181", "`end game by ... score` but the game declares no score", st.span,
                        "add a line such as `score: size of won`")
 
     def st_CallRule(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)
+        self.refs.set(st, You(s.you_slot))
         r = self.rules.get(st.name)
         if r is None:
             if st.name in self.defines:
@@ -215,15 +216,15 @@ class StatementChecks:
             self.check_rule(r)      # else when a call gives the kind (or at the end: `any`)
 
     def st_Say(self, st, s):
-        self.refs[id(st)] = You(s.you_slot)          # the line is said by the chooser inside a choice
+        self.refs.set(st, You(s.you_slot))          # the line is said by the chooser inside a choice
         for p in st.parts:
             if isinstance(p, A.CardsIn):        # `say the cards in hand`: by name
                 self.expect(p.zone, ZONE, s, "the zone whose cards are said")
-                self.types[id(p)] = CARDS
+                self.types.set(p, CARDS)
             elif not isinstance(p, str):
                 self.expr(p, s)
                 if self.rankish(p, s):          # a rank is said by its name, not its number
-                    self.say_as[id(p)] = RANK
+                    self.say_as.set(p, RANK)
 
     def rankish(self, e, s) -> bool:
         """Whether a number is a rank: `rank of c`, `rank after r`, a rank's name, a local that
@@ -270,7 +271,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         if st.kind == "times":
-            self.refs[id(st)] = Slot(inner.new_slot(" counter", NUMBER))
+            self.refs.set(st, Slot(inner.new_slot(" counter", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_ForPlayer(self, st, s):
@@ -279,7 +280,7 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a player")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER))
+        self.refs.set(st, PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_ForCard(self, st, s):
@@ -287,8 +288,8 @@ class StatementChecks:
         self.reserved(st.name, st.span, "a card")
         inner = s.child()
         inner.loops += 1
-        self.refs[id(st)] = CardLoopSlots(inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
-                                           inner.new_slot(" index", NUMBER))
+        self.refs.set(st, CardLoopSlots(inner.new_slot(st.name, CARD), inner.new_slot(" cards", ANY),
+                                        inner.new_slot(" index", NUMBER)))
         self.check_block(st.body, inner)
 
     def st_ForValue(self, st, s):
@@ -296,7 +297,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
-        self.refs[id(st)] = ValueLoopSlots(vi, inner.new_slot(" index", NUMBER))
+        self.refs.set(st, ValueLoopSlots(vi, inner.new_slot(" index", NUMBER)))
         if st.kind == "rank":
             self.rank_slots.add((id(inner.owner), vi))
         self.check_block(st.body, inner)
@@ -332,7 +333,7 @@ class StatementChecks:
                                "does not choose", alt.span,
                                f"name its parameter: `{{{alt.param.name}}}`" if alt.param is not None
                                else "only the thing an alternative chooses can be named in braces")
-            self.labels[id(alt)] = len(self.alternatives)
+            self.labels.set(alt, AltId(len(self.alternatives)))
             self.alternatives.append((alt, st))
             inner = chooser.child()
             slot = None
@@ -369,7 +370,7 @@ class StatementChecks:
             if p is not None and p.kind in ("card", "cards"):
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
-        self.choose_slots[id(st)] = (chooser_slot, param_slots, extra)
+        self.choose_slots.set(st, ChooseSlots(chooser_slot, tuple(param_slots), extra))
 
     def unseen_param(self, alt, st, inner):
         """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c
@@ -381,7 +382,7 @@ class StatementChecks:
                        p.span, "another player's choice could move the cards before it runs: "
                        "let each player choose in turn (`for each player q:` / `choose by q:`)")
         slot = inner.new_slot(" place", NUMBER)
-        self.unseen[id(alt)] = inner.new_slot(p.name, CARD)
+        self.unseen.set(alt, Slot(inner.new_slot(p.name, CARD)))
         return slot
 
     def cards_param(self, alt, st, inner):
@@ -408,8 +409,8 @@ class StatementChecks:
             (" eligible", ANY), (" picked", ANY), (" from", ZONE), (" to", ZONE),
             (" fewest", NUMBER), (" most", NUMBER)))
         done = A.Alternative("no more cards", None, None, (), alt.span, display="no more cards")
-        self.picks[id(alt)] = (ks, len(self.alternatives))
-        self.labels[id(done)] = len(self.alternatives)
+        self.picks.set(alt, PickSlots(ks, len(self.alternatives)))
+        self.labels.set(done, AltId(len(self.alternatives)))
         self.alternatives.append((done, st))
         return slot
 

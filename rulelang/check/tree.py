@@ -64,7 +64,7 @@ def _shape(node, refs):
     if isinstance(node, A.Span):
         return None
     if attrs.has(type(node)):
-        ref = refs.get(id(node))
+        ref = refs.of(node, None)
         return (type(node).__name__, ref) + \
             tuple(_shape(getattr(node, f.name), refs) for f in attrs.fields(type(node)))
     return node

@@ -25,8 +25,8 @@ class ChoiceGen:
 
     def sus_Choose(self, st, cur, ind):
         cg = self.cg
-        chooser_slot, param_slots, extra = cg.model.choose_slots[id(st)]
-        ci = Frame.slot(chooser_slot)
+        slots = cg.model.choose_slots.of(st)
+        ci = Frame.slot(slots.chooser)
         end = self.new_block()
         L = cur.lines
         if cg.endings:
@@ -37,8 +37,8 @@ class ChoiceGen:
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
-        for alt, slot in zip(st.alternatives, param_slots):
-            aid = cg.model.labels[id(alt)]
+        for alt, slot in zip(st.alternatives, slots.params):
+            aid = cg.model.labels.of(alt).aid
             if cg.alternatives[aid] is None:        # (made once: the variants share it)
                 cg.alternatives[aid] = AltInfo(
                     alt.label, {"cards": "card", "unseen": "place"}.get(
@@ -48,7 +48,7 @@ class ChoiceGen:
             self.enum(alt, aid, slot, enum_lines, ind)
         span = self.x.const(st.span)
         if st.simultaneous:
-            xi = Frame.slot(extra)
+            xi = Frame.slot(slots.extra)
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
             L.append(f"{ind}_pl = []")
@@ -79,7 +79,7 @@ class ChoiceGen:
             D = dispatch.lines
             if st.claim:
                 self.x.ns["_fclaim"] = first_claim
-                none_aid = int(cg.model.labels[id(st.alternatives[-1])])
+                none_aid = int(cg.model.labels.of(st.alternatives[-1]).aid)
                 D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
             D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
             D.append(f"{ind}if _b < 0:")
@@ -104,10 +104,10 @@ class ChoiceGen:
         for aid, alt, slot in alts:
             b = self.new_block()
             self.alt_blocks.append((aid, b.number))
-            if id(alt) in cg.model.picks:
+            if cg.model.picks.has(alt):
                 self.cards_step(alt, aid, b, ci, ind)
-            if id(alt) in cg.model.unseen:          # c is the card at the chosen place
-                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen[id(alt)]))}] = "
+            if cg.model.unseen.has(alt):          # c is the card at the chosen place
+                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
                                f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
@@ -228,7 +228,7 @@ class ChoiceGen:
     # choice, the others at the start of the alternative's body, in a block of their own.
     def cards_enum(self, alt, aid, si, lines, ind):
         p = alt.param
-        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks[id(alt)][0]) + ")"
+        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks.of(alt).slots) + ")"
         v, z = self.x.fresh(), self.x.fresh()
         lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
         test = ""
@@ -244,7 +244,8 @@ class ChoiceGen:
         self.appended = True
 
     def cards_step(self, alt, aid, b, ci, ind):
-        slots, done_aid = self.cg.model.picks[id(alt)]
+        pick = self.cg.model.picks.of(alt)
+        slots, done_aid = pick.slots, pick.done
         if self.cg.alternatives[done_aid] is None:
             self.cg.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"

@@ -245,7 +245,7 @@ class ClosureControl:
     def _unseen_card(self, alt, aid, b):
         """Before the body of ``unseen card c from Z``: c is the card at the chosen place."""
         zf = self.cx(alt.param.source)
-        pi, ci = self.alternatives[aid].slot, Frame.slot(self.model.unseen[id(alt)])
+        pi, ci = self.alternatives[aid].slot, self.model.unseen.of(alt).index
 
         def make(nxt):
             def card_there(g, fr):
@@ -263,7 +263,7 @@ class ClosureControl:
     def _cards_enumerator(self, alt, aid, si, cond):
         p = alt.param
         base = aid << ACTION_SHIFT
-        ks = tuple(Frame.slot(k) for k in self.model.picks[id(alt)][0])
+        ks = tuple(Frame.slot(k) for k in self.model.picks.of(alt).slots)
         zf, df, nf = self.cx(p.source), self.cx(p.dest), self.cx(p.count)
         where = self.cx(p.where) if p.where is not None else None
         more, same, span = p.or_more, p.same, p.span
@@ -283,7 +283,8 @@ class ClosureControl:
 
     def _cards_step(self, alt, aid, b, ci):
         """The small decisions after the first card, at the start of the alternative's body."""
-        slots, done_aid = self.model.picks[id(alt)]
+        pick = self.model.picks.of(alt)
+        slots, done_aid = pick.slots, pick.done
         self.alternatives[done_aid] = AltInfo("no more cards", None, -1, alt.span)
         ks = tuple(Frame.slot(k) for k in slots)
         si = self.alternatives[aid].slot
@@ -302,13 +303,13 @@ class ClosureControl:
         return done_aid
 
     def s_Choose(self, st, b):
-        chooser_slot, param_slots, extra = self.model.choose_slots[id(st)]
-        ci = Frame.slot(chooser_slot)
+        slots = self.model.choose_slots.of(st)
+        ci = Frame.slot(slots.chooser)
         end = Label()
         enums = []
         alt_labels = []
-        for alt, slot in zip(st.alternatives, param_slots):
-            aid = self.model.labels[id(alt)]
+        for alt, slot in zip(st.alternatives, slots.params):
+            aid = self.model.labels.of(alt).aid
             info = AltInfo(alt.label, {"cards": "card", "unseen": "place"}.get(
                                alt.param.kind, alt.param.kind) if alt.param else None,
                            Frame.slot(slot) if slot is not None else -1, alt.span)
@@ -317,7 +318,7 @@ class ClosureControl:
             alt_labels.append((aid, Label()))
         span = st.span
         if st.simultaneous:
-            self._simultaneous(st, b, ci, Frame.slot(extra), enums, alt_labels, end, span)
+            self._simultaneous(st, b, ci, Frame.slot(slots.extra), enums, alt_labels, end, span)
             return
         by = self.cx(st.by[0]) if st.by else None
 
@@ -339,9 +340,9 @@ class ClosureControl:
         for (aid, label), alt in zip(alt_labels, st.alternatives):
             b.place(label)
             self.pending_alts.append((aid, label))
-            if id(alt) in self.model.picks:
+            if self.model.picks.has(alt):
                 self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
-            if id(alt) in self.model.unseen:
+            if self.model.unseen.has(alt):
                 self._unseen_card(alt, aid, b)
             self.block(alt.body, b)
             b.jump(end)
@@ -384,7 +385,7 @@ class ClosureControl:
         b.emit(make, dispatch, end)
         b.place(dispatch)
         alts = self.alternatives
-        none_aid = self.model.labels[id(st.alternatives[-1])] if st.claim else None
+        none_aid = self.model.labels.of(st.alternatives[-1]).aid if st.claim else None
 
         def make_dispatch(nxt, end):
             def dispatch_(g, fr):

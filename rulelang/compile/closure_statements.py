@@ -469,7 +469,7 @@ class ClosureStatements:
     def s_Say(self, st, b):
         parts = [p if isinstance(p, str) else
                  (self.cx(p.zone), CARDS) if isinstance(p, A.CardsIn) else
-                 (self.cx(p), self.model.say_as.get(id(p)) or self.types.get(id(p)))
+                 (self.cx(p), self.model.say_as.of(p, None) or self.types.of(p, None))
                  for p in st.parts]
         yi = self.refs.of(st, You(-1)).index
 

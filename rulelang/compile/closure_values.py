@@ -30,7 +30,7 @@ class ClosureValues:
             except Unsupported:
                 pass
         f = getattr(self, "x_" + type(e).__name__)(e)
-        if id(e) in self.model.seat_uses:        # used as a player: `none` is RL912
+        if self.model.seat_uses.has(e):        # used as a player: `none` is RL912
             span = e.span
             return lambda g, fr: v if (v := f(g, fr)) >= 0 else _noplayer(span)
         return f

@@ -26,7 +26,7 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
-from rulelang.check.ir import DefineUse, Local, Var, You, Zone
+from rulelang.check.ir import DefineUse, Local, NodeSet, Var, You, Zone
 from rulelang.check.model import Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -60,7 +60,7 @@ class ExprGen(ExprNodes):
         self._helpers = {}
         self._prelude = self._prelude_args = None
         self._slots_used = {}
-        self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", frozenset())
+        self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
 
@@ -187,7 +187,7 @@ class ExprGen(ExprNodes):
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
-        if id(e) in self.seat_uses:             # used as a player: `none` is RL912
+        if self.seat_uses.has(e):             # used as a player: `none` is RL912
             inner = m
             m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
         hoist = getattr(self, "_hoist", None)

@@ -238,7 +238,7 @@ class StatementGen:
             elif isinstance(p, A.CardsIn):
                 words.append(f"_fmt(g, {self.e(p.zone)}, {self.x.const(CARDS)})")
             else:
-                typ = cg.model.say_as.get(id(p)) or cg.types.get(id(p))
+                typ = cg.model.say_as.of(p, None) or cg.types.of(p, None)
                 words.append(f"_fmt(g, {self.e(p)}, {self.x.const(typ)})")
         yi = int(self.refs.of(st, You(-1)).index)
         lines.append(f"{ind}if g.log is not None:")

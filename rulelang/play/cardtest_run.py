@@ -123,7 +123,7 @@ def _expr_check(st, got, cg):
     for node in _parts(expr):
         try:
             f = cg.gen.function(node)
-            t = cg.model.types.get(id(node))
+            t = cg.model.types.of(node, None)
             v = f(st, _frame(st, nslots))
         except Exception:
             continue
