@@ -1,4 +1,4 @@
-"""The closure backend, statements that jump: ``if``, the loops (each round a step of the
+"""The reference interpreter, statements that jump: ``if``, the loops (each round a step of the
 budget), and the choices, which stop the rule for a decision (``SUSPEND``) with the legal actions
 (alternative ``aid`` and value ``v`` as ``aid << ACTION_SHIFT | v``), including the choices made
 together (``by each player``, claims) and several cards chosen in one step.
@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from rulelang.kinds import Frame
 from rulelang.check.ir import you_slot
-from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import AltInfo
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
-from rulelang.compile.closures import Label
+from reference.closures import Label
 from rulelang.compile.budget import over_budget
 
 
 class ClosureControl:
-    """The closures of branches, loops and choices (a mixin of ``CompiledGame``)."""
+    """The closures of branches, loops and choices (a mixin of ``ReferenceGame``)."""
 
     def s_If(self, st, b):
         end = Label()
@@ -202,10 +201,6 @@ class ClosureControl:
             return places
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
-            try:
-                return self.gen.enumerator(p.source, p.where, alt.condition, si, base)
-            except Unsupported:
-                pass
             zf = self.cx(p.source)
 
             def values(g, fr):
