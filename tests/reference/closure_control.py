@@ -123,41 +123,29 @@ class ClosureControl:
         self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForCard(self, st, b):
+        """The cards of the zone as it was when the loop began (kept in a slot of the frame)."""
         r = self.refs.of(st)
-        ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
+        li = Frame.slot(r.cards)
         zf = self.cx(st.zone)
-        head, end = Label(), Label()
 
-        def init(nxt):
-            def f(g, fr):
-                fr[li] = tuple(g.zones[zf(g, fr)])
-                fr[ii] = 0
-                return nxt
-            return f
-        b.emit(init)
-        b.place(head)
-
-        def test(nxt, end):
-            def f(g, fr):
-                cards = fr[li]
-                k = fr[ii]
-                if k >= len(cards):
-                    return end
-                fr[ci] = cards[k]
-                fr[ii] = k + 1
-                return nxt
-            return f
-        b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span, self.charge(st))
+        def start(g, fr):
+            fr[li] = tuple(g.zones[zf(g, fr)])
+        self._for_each(st, b, Frame.slot(r.card), Frame.slot(r.index), start, lambda g, fr: fr[li])
 
     def s_ForValue(self, st, b):
         r = self.refs.of(st)
-        vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         values = self.values_of(st.kind)
+        self._for_each(st, b, Frame.slot(r.value), Frame.slot(r.index), None, lambda g, fr: values)
+
+    def _for_each(self, st, b, vi, ii, start, items):
+        """A loop putting each of ``items(g, fr)`` in slot ``vi`` in turn (its place in slot
+        ``ii``), after ``start(g, fr)`` when there is one."""
         head, end = Label(), Label()
 
         def init(nxt):
             def f(g, fr):
+                if start is not None:
+                    start(g, fr)
                 fr[ii] = 0
                 return nxt
             return f
@@ -166,10 +154,11 @@ class ClosureControl:
 
         def test(nxt, end):
             def f(g, fr):
+                seq = items(g, fr)
                 k = fr[ii]
-                if k >= len(values):
+                if k >= len(seq):
                     return end
-                fr[vi] = values[k]
+                fr[vi] = seq[k]
                 fr[ii] = k + 1
                 return nxt
             return f

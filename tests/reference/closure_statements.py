@@ -19,6 +19,16 @@ from rulelang.compile.words import log_shuffle
 from rulelang.engine.events import log_move, log_reverse
 
 
+def _put_one(g, s, d, c, bottom):
+    """Card ``c``, taken from ``s``, is put on top of ``d`` (at its bottom with ``bottom``)."""
+    if bottom:
+        d.insert(0, c)
+    else:
+        d.append(c)
+    if g.log is not None:
+        log_move(g, s, d, (c,), bottom)
+
+
 class ClosureStatements:
     """The closures of statements that do not jump (a mixin of ``ReferenceGame``)."""
 
@@ -149,13 +159,7 @@ class ClosureStatements:
                         c = s.pop(0)
                     else:
                         c = s.pop(g.rng.randrange(len(s)))
-                    d = g.zones[dst(g, fr)]
-                    if bottom:
-                        d.insert(0, c)
-                    else:
-                        d.append(c)
-                    if g.log is not None:
-                        log_move(g, s, d, (c,), bottom)
+                    _put_one(g, s, g.zones[dst(g, fr)], c, bottom)
                     return nxt
                 return move_one
         elif kind == "card":
@@ -170,13 +174,7 @@ class ClosureStatements:
                     except ValueError:
                         raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is not in "
                                           f"{self.zone_label(src(g, fr))}", span) from None
-                    d = g.zones[dst(g, fr)]
-                    if bottom:
-                        d.insert(0, c)
-                    else:
-                        d.append(c)
-                    if g.log is not None:
-                        log_move(g, s, d, (c,), bottom)
+                    _put_one(g, s, g.zones[dst(g, fr)], c, bottom)
                     return nxt
                 return move_card
         elif kind == "count":

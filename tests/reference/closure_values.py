@@ -178,22 +178,16 @@ class ClosureValues:
             return lambda g, fr: not g.zones[zf(g, fr)]
         ci = self.refs.of(e).index
         cond = self.cx(e.condition)
-        if kind == "any":
-            def any_(g, fr):
+        if kind in ("any", "no"):
+            found = kind == "any"       # what a card that passes makes the answer
+
+            def some(g, fr):
                 for c in g.zones[zf(g, fr)]:
                     fr[ci] = c
                     if cond(g, fr):
-                        return True
-                return False
-            return any_
-        if kind == "no":
-            def no_(g, fr):
-                for c in g.zones[zf(g, fr)]:
-                    fr[ci] = c
-                    if cond(g, fr):
-                        return False
-                return True
-            return no_
+                        return found
+                return not found
+            return some
 
         def count(g, fr):
             k = 0
