@@ -15,7 +15,10 @@ import re
 
 
 class Unsupported(Exception):
-    """A construct the generator cannot write: never expected (an internal error)."""
+    """A construct the generator cannot write: for a rule or a value, never expected (an internal
+    error, raised out of the compiler).  The one optional function, the quick test of every ending
+    at once (``ExprGen.endings_function``), raises it to say it does not apply (no endings, or a
+    condition that reads locals or chance): then the endings are checked one by one."""
 
 
 _ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|decision|turns|decisions|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
