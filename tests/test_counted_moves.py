@@ -116,7 +116,7 @@ def test_counted_moves_are_generated_code(tmp_path, monkeypatch, body):
     away, the game still compiles to generated code and plays as the closures play it."""
     closures_st, closures_z = _run(tmp_path, monkeypatch, "closures", body)
     monkeypatch.undo()
-    import rulelang.compile.closure_statements as CS
+    import reference.closure_statements as CS
 
     def refuse(*args, **kwargs):
         raise AssertionError("the counted move's closure was used")

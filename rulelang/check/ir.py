@@ -1,6 +1,7 @@
 """The checker's resolved references: what each name, and each construct that needs a place in
 the frame, was resolved to.  The checker stores one per node in ``model.refs`` (a :class:`Refs`);
-the generators and the closure backend read them by attribute, through :meth:`Refs.of`.
+the generators (and the reference interpreter of the tests) read them by attribute, through
+:meth:`Refs.of`.
 
 Every reference is a frozen attrs class (a subclass of :class:`Ref`), equal when its fields
 are equal.  By what it refers to:

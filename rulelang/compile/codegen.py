@@ -1,8 +1,8 @@
 """Expressions compiled to Python functions, for speed.
 
 :class:`ExprGen` turns a checked expression into the source of one Python function
-``f(g, fr)`` and compiles it once, when the game is compiled.  One generated function replaces a
-tree of closures, which is what makes random play fast (a condition such as "the card matches the
+``f(g, fr)`` and compiles it once, when the game is compiled.  One generated function, not a
+tree of closures (the tests' reference interpreter), is what makes random play fast (a condition such as "the card matches the
 top of the discard pile by suit or rank" is evaluated for every card of every hand at every
 decision).
 

@@ -3,15 +3,14 @@
 Each rule becomes one generated Python function (:mod:`rulelang.compile.rulegen`, its expressions and
 simple statements from :mod:`rulelang.compile.codegen`); :class:`CompiledGame` ties together the
 layout of the game as integers (:mod:`rulelang.compile.layout`), the generator it drives (here),
-the game loop (:mod:`rulelang.compile.gameloop`), the step budget (:mod:`rulelang.compile.budget`),
-the words (:mod:`rulelang.compile.words`) and the closure backend: there an expression is a Python
-closure ``f(state, frame) -> int`` and a rule a list of instruction closures ``op(state, frame) ->
-next position`` (:mod:`rulelang.compile.closures`, :mod:`rulelang.compile.closure_values`,
-:mod:`rulelang.compile.closure_statements`, :mod:`rulelang.compile.closure_control`), used for what
-the generator cannot write (:meth:`CompiledGame.closure_rules` names such rules); every expression
-outside those rules (constants, tables, scores, endings) is generated.  Rule coverage and the
-watched moves of ``check --simulate`` are options of the generator (``coverage=``,
-``watch_empty=``).  Either way nothing walks the AST while a game is played.
+the game loop (:mod:`rulelang.compile.gameloop`), the step budget (:mod:`rulelang.compile.budget`)
+and the words (:mod:`rulelang.compile.words`).  The generator is the only backend: it writes every
+rule and every value (constants, tables, scores, endings); a construct it cannot write is a bug of
+rulelang (:class:`~rulelang.compile.gensource.Unsupported`, raised out of the compiler), never a
+fallback.  The tests check the generated code against a deliberately simple reference interpreter
+of closures (``tests/reference``).  Rule coverage and the watched moves of ``check --simulate``
+are options of the generator (``coverage=``, ``watch_empty=``).  Nothing walks the AST while a
+game is played.
 
 Cards are small ints (positions in the card table), zones are plain lists, players are seat
 numbers from 0, and ``none`` is -1: every per-card table has one extra entry at its end, so
@@ -32,9 +31,6 @@ from rulelang.compile.rulegen import RuleGen, inline_body, not_recursive, rule_b
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
-from rulelang.compile.closure_values import ClosureValues
-from rulelang.compile.closure_statements import ClosureStatements
-from rulelang.compile.closure_control import ClosureControl
 from rulelang.compile.budget import Budget
 from rulelang.compile.gameloop import GameLoop
 from rulelang.compile.words import Words
@@ -67,7 +63,7 @@ def _turn_flow(model) -> frozenset:
     return frozenset(found)
 
 
-class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Budget, GameLoop, Words):
+class CompiledGame(Layout, Budget, GameLoop, Words):
     """A rule file compiled for one number of players and one set of option values."""
 
     def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
@@ -94,7 +90,7 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
         self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
         self.flow = _turn_flow(model)
-        self.gen = ExprGen(self)          # the layout's constants are generated functions too
+        self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
         self._build_attributes()
         self.stmts = StatementGen(self, self.gen)
@@ -109,23 +105,16 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
             self.proc_index[name] = len(self.procs)
             self.procs.append(None)
             self.proc_names.append(name)
-        bodies = {}                 # rule -> (body, local slots): closures where not generated
-        for name, r in model.rules.items():
-            bodies[self.proc_index[name]] = (r.decl.body, r.nslots)
             self.rule_slots[name] = r.nslots
         self.endings = []
         for e, ctx, body_ctx in model.endings:
             per_player = self.gen.player_function(e.condition, ctx.nslots)
             pid = len(self.procs)
             self.procs.append(None)
-            bodies[pid] = (e.body, body_ctx.nslots)
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
             self.endings.append((per_player, pid, body_ctx.nslots))
         self._generate_rules()
-        for pid, (body, nslots) in bodies.items():
-            if self.procs[pid] is None:           # the generator did not write it
-                self.procs[pid] = self._compile_rule(body, nslots)
         self.endings_fast = None
         try:
             self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])
@@ -141,53 +130,43 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
         self.entries = [(a.slot, a.body_pc) if a is not None else (-1, -1)
                         for a in self.alternatives]
 
+    def _values(self):
+        """What compiles the game's values to functions: the generator (tests/reference has
+        another, of closures)."""
+        return ExprGen(self)
+
     def _generate_rules(self):
-        """Replace each rule's closures by one generated function where the generator knows
-        every statement in it (rulelang.compile.rulegen); the closures stay for the others."""
-        if self.gen is None:
-            return
+        """Each rule's function, generated (rulelang.compile.rulegen).  The generator writes every
+        statement: one it cannot write raises Unsupported out of here (a bug of rulelang)."""
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
-        # First learn which rules the generator can write; then write them again, calling the
-        # rules that never wait for a decision directly, as Python functions.
-        generable = set()
+        # First write each rule alone (the bodies of the rules without locals, to copy where they
+        # are called); then again, calling the rules that never wait for a decision directly,
+        # as Python functions.
         self.proc_blocks = {}
         self.inline_bodies = {}
         rule_pids = {self.proc_index[name]: r.nslots for name, r in self.model.rules.items()}
         for pid, body in bodies:
-            try:
-                rg = RuleGen(self)
-                rg.compile_rule(body, pid)
-                generable.add(pid)
-            except Unsupported:
-                continue
+            rg = RuleGen(self)
+            rg.compile_rule(body, pid)
             if rule_pids.get(pid) == 0:
                 lines = inline_body(rg.src)
                 if lines is not None:
                     self.inline_bodies[pid] = lines
-        direct = self._shallow({self.proc_index[n] for n in self._never_suspending(
-            {n for n, i in self.proc_index.items() if i in generable})})
+        direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
         self.entered_rules = self._shallow(
-            {self.proc_index[n] for n in not_recursive(self.model.rules)} & generable)
+            {self.proc_index[n] for n in not_recursive(self.model.rules)})
         for pid, body in bodies:
-            if pid not in generable:
-                continue
             rg = RuleGen(self, direct)
             fn, alt_blocks = rg.compile_rule(body, pid)
             self.proc_blocks[pid] = len(rg.blocks)      # its positions (checked in a save)
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
-
-    def closure_rules(self) -> list:
-        """The names of the rules (``<ending>`` for an ending's body) that the code generator
-        could not write and that run as closures, slower: tests/test_vocabulary.py lists them
-        for every rule file, so that a rule falling back is seen."""
-        return [self.proc_names[i] for i, p in enumerate(self.procs) if p.__class__ is list]
 
     def _shallow(self, pids: set) -> set:
         """Of the rules ``pids`` (none of which can run itself again), those that keep every chain
@@ -219,13 +198,12 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
                     keep.discard(pid)          # and so every rule that runs it
         return keep
 
-    def _never_suspending(self, generable=None) -> set:
+    def _never_suspending(self) -> set:
         """Rules that can never stop for a decision, so that they can be called as plain Python
         functions: no choice in them, no chain of calls leading back to them (a direct Python
         call must not recurse without bound), and every rule they call is one of these too (a
         rule called through the run loop would return to the frame of the caller's caller, which
-        is not on the stack: the caller would be run again from its start).  With
-        ``generable`` (rule names), only those rules."""
+        is not on the stack: the caller would be run again from its start)."""
         rules = self.model.rules
         calls, result = {}, set()
         plain = not_recursive(rules)
@@ -240,7 +218,7 @@ class CompiledGame(Layout, ClosureValues, ClosureStatements, ClosureControl, Bud
                     found_calls.add(st.name)
                 stack.extend(s for body in rule_bodies(st) for s in body)
             calls[name] = found_calls
-            if not found_choose and name in plain and (generable is None or name in generable):
+            if not found_choose and name in plain:
                 result.add(name)
         changed = True
         while changed:

@@ -4,8 +4,7 @@
 A :class:`Coverage` lists the counted places of a checked model (its *points*) and is handed to
 the compiler as an option (``CompiledGame(model, n, coverage=cov)``).  In such a game the
 generated rules (:meth:`rulelang.compile.rulegen.RuleGen.count`) add one to a block's counter
-where each counted block starts (a rule written as closures emits one counting instruction
-there, :meth:`Coverage.emit`).  Games compiled without the option pay nothing.
+where each counted block starts.  Games compiled without the option pay nothing.
 
 Counting is per compiled game: :attr:`Coverage.counts` is the live list of counters.  Agents
 that play what-ifs on copies of the game (``mc``) run the same compiled rules; :meth:`paused`
@@ -122,21 +121,6 @@ class Coverage:
     def count(self, i) -> None:
         """Block ``i`` ran once more (called by the generated rules)."""
         self.counts[i] += 1
-
-    def emit(self, body, b) -> None:
-        """Called by the compiler at the start of every block: when ``body`` is a counted one,
-        an instruction that counts it comes first."""
-        i = self._where.get(id(body))
-        if i is None:
-            return
-        cov = self
-
-        def make(nxt):
-            def count(g, fr):
-                cov.counts[i] += 1
-                return nxt
-            return count
-        b.emit(make)
 
     def reset(self) -> list:
         """The counts so far; counting starts again from zero."""

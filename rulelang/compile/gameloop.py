@@ -9,7 +9,6 @@ from typing import Optional
 
 from rulelang.syntax import ast as A
 from rulelang.engine.rng import Rng
-from rulelang.compile.gensource import Unsupported
 from rulelang.limits import WORK_UNIT
 from rulelang.compile.rulegen import RuleGen, inline_body
 from rulelang.compile.writer import rule_span
@@ -128,10 +127,6 @@ class GameLoop:
                     fr[1] = 2
                     if turn is None:
                         raise GameProblem("RL151", "the game has no `turn:`")
-                    code = procs[turn]
-                    if code.__class__ is list:
-                        stack.append([turn, 0, g.cur] + turn_pad)
-                        return CALL
                     tf = [turn_top, 0, g.cur] + turn_pad
                     stack.append(tf)
                     pc = procs[turn_top](g, tf, 0)
@@ -168,7 +163,8 @@ class GameLoop:
             round trip through the run loop.
             Passing the turn on and the step budget are written out here as in ``root`` (pc 2
             and 1), not called, because this is the innermost loop of play; the two must agree,
-            and tests/test_codegen.py plays every rule file both ways (closures only: ``root``)."""
+            and tests/test_codegen.py plays every rule file both ways (the reference interpreter of
+            the tests passes the turn on in ``root``)."""
             turnf = procs[turn]
             while True:
                 pc = turnf(g, fr, pc)
@@ -208,20 +204,22 @@ class GameLoop:
         turn_top = self.turn_top = len(self.procs)     # the turn, run in the frame above the root
         self.procs.append(turn_loop)
         self.proc_names.append("turn")
-        # Better: the generated turn rule itself goes on to the next turn where it ends.
-        if turn is not None and procs[turn].__class__ is not list:
+        if turn is not None:
             def over(g):
                 raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
                                   turn_span)
             self._turn_spec = (check_first, turn_pad, over)    # (for playout_procs)
-            try:
-                rg = RuleGen(self, self.direct_rules)
-                looping, _ = rg.compile_rule(turn_rule.decl.body, turn,
-                                             next_turn=(check_first, turn_pad, over))
-                self.procs[turn_top] = looping
-                self.proc_blocks[turn_top] = len(rg.blocks)
-            except Unsupported:
-                pass
+            self._generate_turn()
+
+    def _generate_turn(self):
+        """Better than ``turn_loop``: the generated turn rule itself goes on to the next turn
+        where it ends (``RuleGen(next_turn=...)``)."""
+        turn = self.proc_index["turn"]
+        rg = RuleGen(self, self.direct_rules)
+        looping, _ = rg.compile_rule(self.model.rules["turn"].decl.body, turn,
+                                     next_turn=self._turn_spec)
+        self.procs[self.turn_top] = looping
+        self.proc_blocks[self.turn_top] = len(rg.blocks)
 
     def after(self, g: State, pc, procs=None):
         """Go on after the top frame's function returned ``pc``: ``State.apply_action`` calls the
@@ -263,12 +261,7 @@ class GameLoop:
             while True:
                 fr = stack[-1]
                 code = procs[fr[0]]
-                pc = fr[1]
-                if code.__class__ is list:
-                    while pc >= 0:
-                        pc = code[pc](g, fr)
-                else:                       # a generated rule runs until it must stop
-                    pc = code(g, fr, pc)
+                pc = code(g, fr, fr[1])     # a rule runs until it must stop
                 if pc == CALL:
                     stack = g.stack
                     continue
@@ -333,9 +326,6 @@ class GameLoop:
         if pp is not None:
             return pp
         pp = list(self.procs)
-        if self.gen is None or not hasattr(self, "proc_blocks"):
-            self._playout_procs = pp
-            return pp
         self.gen.ns["_pprocs"] = pp
         direct = self.direct_rules
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
@@ -345,36 +335,25 @@ class GameLoop:
         # question whether to record one is asked.
         ib = {}
         for pid, body in bodies:
-            if pid in getattr(self, "inline_bodies", {}):
-                try:
-                    rg = RuleGen(self, playout=True)
-                    rg.compile_rule(body, pid)
-                    lines = inline_body(rg.src)
-                except Unsupported:
-                    lines = None
+            if pid in self.inline_bodies:
+                rg = RuleGen(self, playout=True)
+                rg.compile_rule(body, pid)
+                lines = inline_body(rg.src)
                 if lines is not None:
                     ib[pid] = lines
         self.inline_bodies_playout = ib
         for pid, body in bodies:
-            if pid not in self.proc_blocks:      # closures
-                continue
-            try:
-                rg = RuleGen(self, direct, playout=True)
-                fn, _ = rg.compile_rule(body, pid)
-            except Unsupported:
-                continue
+            rg = RuleGen(self, direct, playout=True)
+            fn, _ = rg.compile_rule(body, pid)
             if len(rg.blocks) == self.proc_blocks[pid]:
                 pp[pid] = fn
         top, spec = self.turn_top, getattr(self, "_turn_spec", None)
-        if spec is not None and top in self.proc_blocks:
-            try:
-                rg = RuleGen(self, direct, playout=True)
-                fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
-                                        next_turn=spec)
-                if len(rg.blocks) == self.proc_blocks[top]:
-                    pp[top] = fn
-            except Unsupported:
-                pass
+        if spec is not None:
+            rg = RuleGen(self, direct, playout=True)
+            fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
+                                    next_turn=spec)
+            if len(rg.blocks) == self.proc_blocks[top]:
+                pp[top] = fn
         self._playout_procs = pp
         return pp
 

@@ -69,7 +69,7 @@ def _bottom(z):
 
 
 def _rnd(z, rng):
-    """``random card of Z``: a card drawn at random (as the closures draw it), none if empty."""
+    """``random card of Z``: a card drawn at random (as the reference interpreter draws it), none if empty."""
     return z[rng.randrange(len(z))] if z else -1
 
 
@@ -134,7 +134,7 @@ def _dispatch(fr, xi, ci, alts):
 
 class AltInfo:
     """One alternative of a choice, as the runtime needs it (made by the generator's
-    ``sus_Choose`` and by the closures' ``s_Choose``)."""
+    ``sus_Choose`` and by the reference interpreter's ``s_Choose``)."""
     __slots__ = ("label", "kind", "slot", "body_pc", "span")
 
     def __init__(self, label, kind, slot, span):

@@ -3,8 +3,9 @@
 A rule file is untrusted, so nothing of its text ever reaches the generated source (see
 :mod:`rulelang.compile.codegen`): every identifier is checked against a fixed alphabet before
 compiling (:func:`_safe`), and a source is compiled once per process (:func:`_code`).  A construct
-the generators do not know, or a source Python refuses, raises :class:`Unsupported`: the compiler
-keeps its closures for it.  Also the tests on generated text that constant folding uses
+the generators do not know, or a source Python refuses, raises :class:`Unsupported`: a bug of
+rulelang (the checker's limits keep every file that checks within what Python compiles), never a
+fallback.  Also the tests on generated text that constant folding uses
 (:func:`_as_int`, :func:`_literal`).
 """
 from __future__ import annotations
@@ -14,7 +15,10 @@ import re
 
 
 class Unsupported(Exception):
-    pass
+    """A construct the generator cannot write: for a rule or a value, never expected (an internal
+    error, raised out of the compiler).  The one optional function, the quick test of every ending
+    at once (``ExprGen.endings_function``), raises it to say it does not apply (no endings, or a
+    condition that reads locals or chance): then the endings are checked one by one."""
 
 
 _ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|decision|turns|decisions|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
@@ -43,8 +47,9 @@ def _code(src: str):
 def _compile_source(src: str):
     """Compile generated source.  Python refuses some sources that the language allows (more
     than 20 loops inside one another, 100 levels of indentation, 200 nested parentheses, an
-    expression too deep for its compiler): then the compiler keeps its closures (Unsupported),
-    which have no such limits."""
+    expression too deep for its compiler): Unsupported.  The generator writes deep statements as
+    blocks of the function, and the checker's limits (RL201, RL202) keep expressions within
+    Python's, so no file that checks reaches it."""
     try:
         return compile(_safe(src), "<rulelang>", "exec")
     except (SyntaxError, RecursionError, MemoryError, ValueError) as err:

@@ -10,6 +10,7 @@ from rulelang.kinds import NUMBER
 from rulelang.check.ir import CardLiteral
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
+from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
 from rulelang.check.deals import deck_cards
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
@@ -206,3 +207,50 @@ class Layout:
         """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
         `rank after` goes round, lowest first (as `rank r` offers them)."""
         return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
+
+    def score_of(self, g, p):
+        return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
+
+    def meld_solver(self, attribute, span, lay_off=False):
+        """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
+        attribute and place, kept so that generated code names the same object); with
+        ``lay_off``, of the zone's cards and those of the zone they lay off on."""
+        key = (attribute, span, lay_off)
+        solvers = self.__dict__.setdefault("_meld_solvers", {})
+        if key not in solvers:
+            points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
+            place = {r: i for i, r in enumerate(self.rank_cycle)}
+            # A card with no suit (an extra card) joins sets of its rank, never runs.
+            pos_of = [place.get(r, ("rank", r)) for r in self.rank_of]
+            suit_of = self.suit_of
+
+            def solve(cards):
+                if len(cards) > MAX_MELD_CARDS:
+                    raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                      f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
+                return least_left(cards, pos_of, suit_of, points)[0]
+
+            def solve_laying_off(cards, onto):
+                for z in (cards, onto):
+                    if len(z) > MAX_MELD_CARDS:
+                        raise GameProblem("RL259", f"sets and runs are searched among at most "
+                                          f"{MAX_MELD_CARDS} cards, not {len(z)}", span)
+                return least_left_laying_off(cards, onto, pos_of, suit_of, points)
+            solvers[key] = solve_laying_off if lay_off else solve
+        return solvers[key]
+
+    def zone_family_table(self, e):
+        """The zone numbers of a family, and what stops the game for a number outside it."""
+        family = self.refs.of(e)
+        names, lo = family.names, family.first
+        bases = [self.zone_base[n] for n in names]
+        span = e.span
+        family = e.name
+
+        def zone_of(k):
+            if lo <= k < lo + len(bases):
+                return bases[k - lo]
+            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
+                              f"{lo} to {lo + len(bases) - 1}", span)
+        return zone_of
+

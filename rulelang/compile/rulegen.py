@@ -1,7 +1,6 @@
 """Whole rules compiled to one generated Python function each.
 
-The closure compiler (:mod:`rulelang.compile.compiler`) turns a rule into a list of instructions that the
-run loop calls one by one.  :class:`RuleGen` turns the same rule into a single function
+The compiler (:mod:`rulelang.compile.compiler`) has :class:`RuleGen` turn each rule into a single function
 ``f(g, fr, pc)`` that runs until the rule must stop: at a decision (SUSPEND), a call of another
 rule (CALL, with ``fr[1]`` set to where to resume), its end (RETURN), the end of the turn or of
 the game.  Inside, code without decisions or calls is ordinary structured Python (``if``,
@@ -9,7 +8,7 @@ the game.  Inside, code without decisions or calls is ordinary structured Python
 statement after a call) are blocks chosen by ``pc``.
 
 The generated source obeys the rules of :mod:`rulelang.compile.gensource` (no text of the rule file in
-it; checked by ``_safe``).  A rule using a statement this module does not know keeps its closures.
+it; checked by ``_safe``).  A statement this module does not know raises Unsupported (a bug).
 :class:`RuleGen` is written in parts: this module (the function, its statements, loops, calls and
 the next turn), :mod:`~rulelang.compile.blocks` (the blocks and jumps),
 :mod:`~rulelang.compile.choicegen` (decisions) and :mod:`~rulelang.compile.playoutgen` (the playout

@@ -1,4 +1,4 @@
-"""Run-time helpers of the generated code and the closures for decisions made in parts: several
+"""Run-time helpers of the generated code (and of the tests' reference interpreter) for decisions made in parts: several
 cards in one step (``pass 3 cards c from hand to passing``: :func:`pick_start`, :func:`pick_step`)
 and claims by a set of players (``any opponent may choose from P:``: :func:`claim_order`,
 :func:`first_claim`).
@@ -17,8 +17,8 @@ from rulelang.engine.players import seen_go
 # once, never again in another order, and identical copies are one choice.  Nothing moves until
 # the set is complete; then the cards go from Z to D together.  The state of the small decisions
 # is in the frame: the cards that may be chosen (the `where` asked once, at the first card), the
-# cards chosen so far, Z, D, the fewest and the most cards.  Used by the closures and by the
-# generated code alike.
+# cards chosen so far, Z, D, the fewest and the most cards.  Used by the generated code and by
+# the reference interpreter of the tests alike.
 
 def _pick_key(g, c):
     twin = g.game.card_twin

@@ -1,4 +1,4 @@
-"""Run-time helpers of the generated code and the closures about players: who is still in the
+"""Run-time helpers of the generated code (and of the tests' reference interpreter) about players: who is still in the
 game (``P leaves the game``) and who comes after whom, who holds a card, and what a player was
 shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see it.
 """
@@ -65,7 +65,7 @@ def hides(zone_info, s_vis, d_vis) -> bool:
 # ---- players who leave the game (`P leaves the game`) ------------------------------------------
 # In a game where players may leave, the per-player flag `out` is the variable at ``base + seat``;
 # turn order, dealing, `for each player`, the choices of a player and the conditions over players
-# go round the players still in.  Used by the closures and by the generated code alike.
+# go round the players still in.  Used by the generated code and the tests' reference alike.
 
 def leave_game(g, p, base):
     """``remove p from the game``: p's `out` becomes 1 + the number of players already out (a

@@ -40,7 +40,7 @@ class Playout:
         if self.log is None:
             return self._play_in_place(policy, max_decisions, actions)
         g = self.game
-        entries, procs, run, after = g.entries, g.procs, g.run, g.after
+        entries, procs, after = g.entries, g.procs, g.after
         log = self.log
         left = -1 if max_decisions is None else max(0, max_decisions)
         start = self.decisions
@@ -68,9 +68,6 @@ class Playout:
                 self.decisions += 1
                 self.decision = NO_DECISION
                 code = procs[fr[0]]
-                if code.__class__ is list:
-                    run(self)
-                    continue
                 try:
                     pc = code(self, fr, pc)
                 except GameProblem as e:
@@ -100,7 +97,7 @@ class Playout:
         ``_tk`` (the game's :func:`twin_keys`, or None when each card is one)."""
         g = self.game
         procs = g.playout_procs()
-        entries, run, after = g.entries, g.run, g.after
+        entries, after = g.entries, g.after
         start = self.decisions
         self._ch = self._fo = 0
         self._pk = None if (actions or max_decisions is not None) else policy
@@ -132,12 +129,6 @@ class Playout:
                     self.decisions += 1
                     self.decision = NO_DECISION
                     code = procs[fr[0]]
-                    if code.__class__ is list:
-                        try:
-                            run(self, procs)
-                        except PlayoutStop:
-                            break
-                        continue
                     try:
                         pc = code(self, fr, pc)
                         if pc != SUSPEND:

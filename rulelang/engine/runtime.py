@@ -246,9 +246,6 @@ class State(Playout):
             fr[slot] = action & VALUE_MASK
         fr[1] = pc
         code = g.procs[fr[0]]
-        if code.__class__ is list:
-            g.run(self)
-            return
         try:        # the rule's function, called here: most often it stops at the next decision
             pc = code(self, fr, pc)
         except GameProblem as e:

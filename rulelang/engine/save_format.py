@@ -274,12 +274,8 @@ def _check_local(x, bad, typ, ncards, n, g) -> None:
 
 
 def _positions(g, pid) -> tuple:
-    """The lowest and highest position a frame of rule ``pid`` can be at: a step of a rule made
-    of closures or of the game's root (or a code such as RETURN, below 0), a block of a
-    generated rule."""
-    code = g.procs[pid]
-    if code.__class__ is list:
-        return END_TURN, len(code) - 1
+    """The lowest and highest position a frame of rule ``pid`` can be at: a step of the game's
+    root (or a code such as RETURN, below 0), a block of a generated rule."""
     if pid == g.root:
         return END_TURN, g.root_halt
     blocks = getattr(g, "proc_blocks", {})

@@ -1,4 +1,4 @@
-"""Run-time helpers of the generated code and the closures about values: the highest and
+"""Run-time helpers of the generated code (and of the tests' reference interpreter) about values: the highest and
 lowest of a list, the best of (value, thing) pairs (``highest card in Z by V``, ``player with
 highest V``), and the numbers of ``any number n from A to B``.
 """

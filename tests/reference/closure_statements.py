@@ -1,13 +1,11 @@
-"""The closure backend, statements: a rule compiles to a list of instruction closures
-``op(state, frame) -> next position`` (:class:`rulelang.compile.closures.Builder`); ``block`` fuses
-runs of simple statements into one generated instruction
-(:class:`rulelang.compile.codegen.StatementGen`) and writes the others with the ``s_<Node>``
-methods: those that do not jump are here (a move, a ``set``, the end of the game, a call).
+"""The reference interpreter, statements: a rule compiles to a list of instruction closures
+``op(state, frame) -> next position`` (:class:`reference.closures.Builder`), one or a few per
+statement, written by the ``s_<Node>`` methods: those that do not jump are here (a move, a
+``set``, the end of the game, a call).  Nothing is fused into generated code.
 """
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, too_large
 from rulelang.compile.stmtgen import computes, remembers
 from rulelang.limits import MAX_NUMBER
@@ -16,13 +14,23 @@ from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
 from rulelang.engine.players import reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game
-from rulelang.compile.closures import Builder
+from reference.closures import Builder
 from rulelang.compile.words import log_shuffle
 from rulelang.engine.events import log_move, log_reverse
 
 
+def _put_one(g, s, d, c, bottom):
+    """Card ``c``, taken from ``s``, is put on top of ``d`` (at its bottom with ``bottom``)."""
+    if bottom:
+        d.insert(0, c)
+    else:
+        d.append(c)
+    if g.log is not None:
+        log_move(g, s, d, (c,), bottom)
+
+
 class ClosureStatements:
-    """The closures of statements that do not jump (a mixin of ``CompiledGame``)."""
+    """The closures of statements that do not jump (a mixin of ``ReferenceGame``)."""
 
     def _compile_rule(self, body, nslots):
         b = Builder()
@@ -36,26 +44,26 @@ class ClosureStatements:
         return code
 
     def block(self, body, b):
-        """Compile statements; runs of simple ones are fused into one generated instruction."""
+        """Compile statements, one by one; a block that rule coverage counts first counts."""
         if self.coverage is not None:
-            self.coverage.emit(body, b)
-        body = list(body)
-        i = 0
-        while i < len(body):
-            j = i
-            if self.stmts is not None:
-                while j < len(body) and self.stmts.is_simple(body[j]):
-                    j += 1
-            if j > i:
-                try:
-                    b.emit(self.stmts.fused(body[i:j]))
-                    i = j
-                    continue
-                except Unsupported:
-                    pass
-            st = body[i]
+            self.count_block(body, b)
+        for st in body:
             getattr(self, "s_" + type(st).__name__)(st, b)
-            i += 1
+
+    def count_block(self, body, b) -> None:
+        """When ``body`` is a block that the game's coverage counts, an instruction that counts
+        it comes first (the generated rules count in the same places: RuleGen.count)."""
+        i = self.coverage.point(body)
+        if i is None:
+            return
+        cov = self.coverage
+
+        def make(nxt):
+            def count(g, fr):
+                cov.counts[i] += 1
+                return nxt
+            return count
+        b.emit(make)
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
@@ -151,13 +159,7 @@ class ClosureStatements:
                         c = s.pop(0)
                     else:
                         c = s.pop(g.rng.randrange(len(s)))
-                    d = g.zones[dst(g, fr)]
-                    if bottom:
-                        d.insert(0, c)
-                    else:
-                        d.append(c)
-                    if g.log is not None:
-                        log_move(g, s, d, (c,), bottom)
+                    _put_one(g, s, g.zones[dst(g, fr)], c, bottom)
                     return nxt
                 return move_one
         elif kind == "card":
@@ -172,13 +174,7 @@ class ClosureStatements:
                     except ValueError:
                         raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is not in "
                                           f"{self.zone_label(src(g, fr))}", span) from None
-                    d = g.zones[dst(g, fr)]
-                    if bottom:
-                        d.insert(0, c)
-                    else:
-                        d.append(c)
-                    if g.log is not None:
-                        log_move(g, s, d, (c,), bottom)
+                    _put_one(g, s, g.zones[dst(g, fr)], c, bottom)
                     return nxt
                 return move_card
         elif kind == "count":

@@ -1,4 +1,4 @@
-"""The closure backend, statements that jump: ``if``, the loops (each round a step of the
+"""The reference interpreter, statements that jump: ``if``, the loops (each round a step of the
 budget), and the choices, which stop the rule for a decision (``SUSPEND``) with the legal actions
 (alternative ``aid`` and value ``v`` as ``aid << ACTION_SHIFT | v``), including the choices made
 together (``by each player``, claims) and several cards chosen in one step.
@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from rulelang.kinds import Frame
 from rulelang.check.ir import you_slot
-from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import AltInfo
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
-from rulelang.compile.closures import Label
+from reference.closures import Label
 from rulelang.compile.budget import over_budget
 
 
 class ClosureControl:
-    """The closures of branches, loops and choices (a mixin of ``CompiledGame``)."""
+    """The closures of branches, loops and choices (a mixin of ``ReferenceGame``)."""
 
     def s_If(self, st, b):
         end = Label()
@@ -124,41 +123,29 @@ class ClosureControl:
         self._loop(b, head, end, st.body, st.span, self.charge(st))
 
     def s_ForCard(self, st, b):
+        """The cards of the zone as it was when the loop began (kept in a slot of the frame)."""
         r = self.refs.of(st)
-        ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
+        li = Frame.slot(r.cards)
         zf = self.cx(st.zone)
-        head, end = Label(), Label()
 
-        def init(nxt):
-            def f(g, fr):
-                fr[li] = tuple(g.zones[zf(g, fr)])
-                fr[ii] = 0
-                return nxt
-            return f
-        b.emit(init)
-        b.place(head)
-
-        def test(nxt, end):
-            def f(g, fr):
-                cards = fr[li]
-                k = fr[ii]
-                if k >= len(cards):
-                    return end
-                fr[ci] = cards[k]
-                fr[ii] = k + 1
-                return nxt
-            return f
-        b.emit(test, end)
-        self._loop(b, head, end, st.body, st.span, self.charge(st))
+        def start(g, fr):
+            fr[li] = tuple(g.zones[zf(g, fr)])
+        self._for_each(st, b, Frame.slot(r.card), Frame.slot(r.index), start, lambda g, fr: fr[li])
 
     def s_ForValue(self, st, b):
         r = self.refs.of(st)
-        vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         values = self.values_of(st.kind)
+        self._for_each(st, b, Frame.slot(r.value), Frame.slot(r.index), None, lambda g, fr: values)
+
+    def _for_each(self, st, b, vi, ii, start, items):
+        """A loop putting each of ``items(g, fr)`` in slot ``vi`` in turn (its place in slot
+        ``ii``), after ``start(g, fr)`` when there is one."""
         head, end = Label(), Label()
 
         def init(nxt):
             def f(g, fr):
+                if start is not None:
+                    start(g, fr)
                 fr[ii] = 0
                 return nxt
             return f
@@ -167,10 +154,11 @@ class ClosureControl:
 
         def test(nxt, end):
             def f(g, fr):
+                seq = items(g, fr)
                 k = fr[ii]
-                if k >= len(values):
+                if k >= len(seq):
                     return end
-                fr[vi] = values[k]
+                fr[vi] = seq[k]
                 fr[ii] = k + 1
                 return nxt
             return f
@@ -202,10 +190,6 @@ class ClosureControl:
             return places
         where = self.cx(p.where) if p.where is not None else None
         if p.kind == "card":
-            try:
-                return self.gen.enumerator(p.source, p.where, alt.condition, si, base)
-            except Unsupported:
-                pass
             zf = self.cx(p.source)
 
             def values(g, fr):

@@ -1,11 +1,9 @@
-"""The closure backend's instructions: :class:`Builder` collects a rule's instruction closures
-``op(state, frame) -> next position`` with labels and jumps, and turns them into a list.
+"""The reference interpreter's instructions: :class:`Builder` collects a rule's instruction
+closures ``op(state, frame) -> next position`` with labels and jumps, and turns them into a list.
 
-The closures themselves are written by the mixins of :class:`rulelang.compile.compiler.CompiledGame`
-(:mod:`rulelang.compile.closure_values`, :mod:`rulelang.compile.closure_statements`,
-:mod:`rulelang.compile.closure_control`); the code generator (:mod:`rulelang.compile.codegen`) uses a
-``Builder`` too, to call the closure of a statement it cannot write.  This module imports neither
-generator.
+The closures themselves are written by the mixins of :class:`reference.ReferenceGame`
+(:mod:`reference.closure_values`, :mod:`reference.closure_statements`,
+:mod:`reference.closure_control`).
 """
 from __future__ import annotations
 

@@ -1,34 +1,26 @@
-"""The closure backend, values: ``cx`` compiles an expression to one generated function
-(:class:`rulelang.compile.codegen.ExprGen`) when it can, else to a closure ``f(state, frame) -> int``
-per node, written here by the ``x_<Node>`` methods.
+"""The reference interpreter, values: ``cx`` compiles an expression to a closure
+``f(state, frame) -> int`` per node, written here by the ``x_<Node>`` methods (never to generated
+code: this is what the generated code is checked against).
 """
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _noplayer, too_large
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.control import GameProblem
-from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
 from rulelang.engine.values import number_range
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import holder, random_seat_in, seat_after, seats_after, seats_in
 
 
 class ClosureValues:
-    """The closures of expressions (a mixin of ``CompiledGame``)."""
+    """The closures of expressions (a mixin of ``ReferenceGame``)."""
 
     def cx(self, e):
-        """The compiled form of an expression: one generated function when the code generator
-        knows every node in it, otherwise a closure per node."""
-        if self.gen is not None:
-            try:
-                return self.gen.function(e)
-            except Unsupported:
-                pass
+        """The closure of an expression: a closure per node."""
         f = getattr(self, "x_" + type(e).__name__)(e)
         if self.model.seat_uses.has(e):        # used as a player: `none` is RL912
             span = e.span
@@ -145,9 +137,6 @@ class ClosureValues:
             return lambda g, fr: -f(g, fr)
         raise AssertionError(op)
 
-    def score_of(self, g, p):
-        return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
-
     def x_TotalOf(self, e):
         table = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
         f = self.cx(e.zone)
@@ -165,34 +154,6 @@ class ClosureValues:
                     return True
             return False
         return any_number
-
-    def meld_solver(self, attribute, span, lay_off=False):
-        """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
-        attribute and place, kept so that generated code names the same object); with
-        ``lay_off``, of the zone's cards and those of the zone they lay off on."""
-        key = (attribute, span, lay_off)
-        solvers = self.__dict__.setdefault("_meld_solvers", {})
-        if key not in solvers:
-            points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
-            place = {r: i for i, r in enumerate(self.rank_cycle)}
-            # A card with no suit (an extra card) joins sets of its rank, never runs.
-            pos_of = [place.get(r, ("rank", r)) for r in self.rank_of]
-            suit_of = self.suit_of
-
-            def solve(cards):
-                if len(cards) > MAX_MELD_CARDS:
-                    raise GameProblem("RL259", f"sets and runs are searched among at most "
-                                      f"{MAX_MELD_CARDS} cards, not {len(cards)}", span)
-                return least_left(cards, pos_of, suit_of, points)[0]
-
-            def solve_laying_off(cards, onto):
-                for z in (cards, onto):
-                    if len(z) > MAX_MELD_CARDS:
-                        raise GameProblem("RL259", f"sets and runs are searched among at most "
-                                          f"{MAX_MELD_CARDS} cards, not {len(z)}", span)
-                return least_left_laying_off(cards, onto, pos_of, suit_of, points)
-            solvers[key] = solve_laying_off if lay_off else solve
-        return solvers[key]
 
     def x_MeldLeft(self, e):
         solve = self.meld_solver(e.attribute, e.span, e.lay_off is not None)
@@ -217,22 +178,16 @@ class ClosureValues:
             return lambda g, fr: not g.zones[zf(g, fr)]
         ci = self.refs.of(e).index
         cond = self.cx(e.condition)
-        if kind == "any":
-            def any_(g, fr):
+        if kind in ("any", "no"):
+            found = kind == "any"       # what a card that passes makes the answer
+
+            def some(g, fr):
                 for c in g.zones[zf(g, fr)]:
                     fr[ci] = c
                     if cond(g, fr):
-                        return True
-                return False
-            return any_
-        if kind == "no":
-            def no_(g, fr):
-                for c in g.zones[zf(g, fr)]:
-                    fr[ci] = c
-                    if cond(g, fr):
-                        return False
-                return True
-            return no_
+                        return found
+                return not found
+            return some
 
         def count(g, fr):
             k = 0
@@ -299,21 +254,6 @@ class ClosureValues:
         if isinstance(ref, ZoneFamily):
             return self.x_zone_of_family(e)
         return self.x_Expanded(ref.expanded)
-
-    def zone_family_table(self, e):
-        """The zone numbers of a family, and what stops the game for a number outside it."""
-        family = self.refs.of(e)
-        names, lo = family.names, family.first
-        bases = [self.zone_base[n] for n in names]
-        span = e.span
-        family = e.name
-
-        def zone_of(k):
-            if lo <= k < lo + len(bases):
-                return bases[k - lo]
-            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
-                              f"{lo} to {lo + len(bases) - 1}", span)
-        return zone_of
 
     def x_zone_of_family(self, e):
         zone_of = self.__dict__.setdefault("_families", {}).setdefault(
