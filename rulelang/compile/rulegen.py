@@ -243,10 +243,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             elif w == "end turn":
                 lines.append(f"{ind}return {END_TURN}")
             else:
-                self.s.stmt(st, lines, ind)
+                self.s.stmt(st, CodeWriter.at(lines, ind))
             return
         if isinstance(st, A.EndGame):
-            self.s.stmt(st, lines, ind)
+            self.s.stmt(st, CodeWriter.at(lines, ind))
             lines.append(f"{ind}return {HALT}")
             return
         if isinstance(st, A.If):
@@ -312,7 +312,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.direct_call(st, lines, ind)
             return
         if self.s.is_simple(st):
-            self.s.stmt(st, lines, ind)
+            self.s.stmt(st, CodeWriter.at(lines, ind))
             return
         raise Unsupported(type(st).__name__)
 

@@ -61,15 +61,23 @@ def mark(lines: list, start: int, span) -> None:
 
 class CodeWriter:
     """The lines of one generated function: ``writeline`` at the current indentation,
-    ``indent`` for a block, ``extend`` for lines written elsewhere (their spans kept)."""
+    ``indent`` for a block, ``extend`` for lines written elsewhere (their spans kept).
+    :meth:`at` writes into a list of lines begun elsewhere, from a given indentation."""
 
-    def __init__(self, step: str = "    "):
-        self.lines: list = []
+    def __init__(self, step: str = "    ", lines=None, base: str = ""):
+        self.lines: list = [] if lines is None else lines
         self.level = 0
         self.step = step
+        self.base = base
+
+    @classmethod
+    def at(cls, lines: list, base: str) -> "CodeWriter":
+        """A writer appending to ``lines`` (shared, not copied), its level 0 indented by
+        ``base``: the statement writers write into a block of a rule's function this way."""
+        return cls(lines=lines, base=base)
 
     def writeline(self, text: str, span=None) -> None:
-        self.lines.append(spanned(self.step * self.level + text, span))
+        self.lines.append(spanned(self.prefix + text, span))
 
     @contextlib.contextmanager
     def indent(self):
@@ -82,7 +90,7 @@ class CodeWriter:
     @property
     def prefix(self) -> str:
         """The indentation of the current level (for code that writes lines itself)."""
-        return self.step * self.level
+        return self.base + self.step * self.level
 
     def extend(self, lines) -> None:
         self.lines.extend(lines)
