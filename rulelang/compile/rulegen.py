@@ -176,7 +176,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         with w.indent():
             w.writeline("while True:")
             with w.indent():
-                self.dispatch(self.blocks, w.lines, w.prefix, "")
+                self.dispatch(self.blocks, w)
                 w.writeline("raise _bad(pc)")
         src = w.source()
         self.src = src
