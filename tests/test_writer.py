@@ -28,6 +28,23 @@ def test_the_writer_indents_and_maps_each_line():
     assert [None if s is None else s.line for s in w.line_map()] == [None, 3, 4, 4, None]
 
 
+def test_a_writer_placed_in_a_block_writes_into_its_lines_from_its_indentation():
+    """How a statement writer is handed a block of a rule's function: ``CodeWriter.at`` appends
+    to that block's own list (not a copy), level 0 at the block's indentation."""
+    lines = ["        x = 0"]
+    w = CodeWriter.at(lines, "        ")
+    w.writeline("if x:", _span(2))
+    with w.indent():
+        assert w.prefix == "            "
+        w.writeline("y = 1")
+    w.writeline("z = 2")
+    assert w.lines is lines
+    assert lines == ["        x = 0", "        if x:", "            y = 1", "        z = 2"]
+    assert [None if span_of(x) is None else span_of(x).line for x in lines] == [None, 2, None, None]
+    mark(lines, 1, _span(9))          # as rulegen marks a statement's lines afterwards
+    assert [None if span_of(x) is None else span_of(x).line for x in lines] == [None, 2, 9, 9]
+
+
 def test_marking_keeps_the_innermost_statement_and_survives_moves():
     lines = ["a", spanned("b", _span(7))]
     mark(lines, 0, _span(5))

@@ -31,24 +31,27 @@ class _Block:
 class Blocks:
     """Making and joining the blocks of one rule's function (a part of RuleGen)."""
 
-    def dispatch(self, blocks, lines, ind, extra):
-        """Choose the block for ``pc``: block 0 (where every call enters) first, then halves of
-        the others, so that resuming deep in a long rule takes a few tests, not one per block.
-        ``extra`` indents the blocks' own lines (written for the top level) when nested."""
+    def dispatch(self, blocks, w, extra=""):
+        """Choose the block for ``pc`` (written by the writer ``w``): block 0 (where every call
+        enters) first, then halves of the others, so that resuming deep in a long rule takes a
+        few tests, not one per block.  ``extra`` indents the blocks' own lines (written for the
+        top level, their spans kept) when nested."""
         if blocks and blocks[0].number == 0:
-            lines.append(f"{ind}if pc == 0:")
-            lines.extend(respan(extra + l, l) for l in blocks[0].lines)
+            w.writeline("if pc == 0:")
+            w.extend(respan(extra + l, l) for l in blocks[0].lines)
             blocks = blocks[1:]
         if len(blocks) <= 3:
             for b in blocks:
-                lines.append(f"{ind}if pc == {b.number}:")
-                lines.extend(respan(extra + l, l) for l in b.lines)
+                w.writeline(f"if pc == {b.number}:")
+                w.extend(respan(extra + l, l) for l in b.lines)
             return
         mid = len(blocks) // 2
-        lines.append(f"{ind}if pc < {blocks[mid].number}:")
-        self.dispatch(blocks[:mid], lines, ind + "    ", extra + "    ")
-        lines.append(f"{ind}else:")
-        self.dispatch(blocks[mid:], lines, ind + "    ", extra + "    ")
+        w.writeline(f"if pc < {blocks[mid].number}:")
+        with w.indent():
+            self.dispatch(blocks[:mid], w, extra + w.step)
+        w.writeline("else:")
+        with w.indent():
+            self.dispatch(blocks[mid:], w, extra + w.step)
 
     def thread_jumps(self):
         """A jump to a block that only jumps (or only returns) goes where that block leads."""

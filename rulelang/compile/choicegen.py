@@ -18,6 +18,7 @@ from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
+from rulelang.compile.writer import CodeWriter
 
 
 class ChoiceGen:
@@ -28,11 +29,13 @@ class ChoiceGen:
         slots = cg.model.choose_slots.of(st)
         ci = Frame.slot(slots.chooser)
         end = self.new_block()
-        L = cur.lines
+        w = CodeWriter.at(cur.lines, ind)
         if cg.endings:
             quick = self.endings_quick()
-            L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
-        enum_lines = []
+            w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
+        # The actions offered are listed first, then put in place below (in the loop over the
+        # players of a simultaneous decision, one level in).
+        actions = CodeWriter.at([], w.prefix + w.step if st.simultaneous else w.prefix)
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
@@ -45,74 +48,81 @@ class ChoiceGen:
                         alt.param.kind, alt.param.kind) if alt.param else None,
                     Frame.slot(slot) if slot is not None else -1, alt.span)
             alts.append((aid, alt, slot))
-            self.enum(alt, aid, slot, enum_lines, ind)
+            self.enum(alt, aid, slot, actions)
         span = self.x.const(st.span)
         if st.simultaneous:
             xi = Frame.slot(slots.extra)
             dispatch = self.new_block()
             bys = [self.x.gen(b, {}) for b in st.by]
-            L.append(f"{ind}_pl = []")
+            w.writeline("_pl = []")
             each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
                 st.by[0].kind in ("each", "others")
             for b in bys:
                 if each:                                # `by each player`: a list of seats
-                    L.append(f"{ind}_pl = {b}")
+                    w.writeline(f"_pl = {b}")
                     continue
-                L.append(f"{ind}_p = {b}")
-                L.append(f"{ind}if _p not in _pl: _pl.append(_p)")
+                w.writeline(f"_p = {b}")
+                w.writeline("if _p not in _pl: _pl.append(_p)")
             if st.claim:
-                self.claim_lines(st, L, ind)
+                self.claim_lines(st, w)
             if each:
-                L.append(f"{ind}if not _pl:")
-                L.append(_Jump(ind + "    ", end.number))
-            L.append(f"{ind}_lg = {{}}")
-            L.append(f"{ind}for _p in _pl:")
-            L.append(f"{ind}    fr[{ci}] = _p")
-            L.append(f"{ind}    out = []")
-            L.extend("    " + l for l in enum_lines)
-            L.append(f"{ind}    if not out: _noch(_p, {span})")
-            L.append(f"{ind}    _lg[_p] = out")
-            L.append(f"{ind}g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
+                w.writeline("if not _pl:")
+                with w.indent():
+                    w.extend([_Jump(w.prefix, end.number)])
+            w.writeline("_lg = {}")
+            w.writeline("for _p in _pl:")
+            with w.indent():
+                w.writeline(f"fr[{ci}] = _p")
+                w.writeline("out = []")
+                w.extend(actions.lines)
+                w.writeline(f"if not out: _noch(_p, {span})")
+                w.writeline("_lg[_p] = out")
+            w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
             self.close(cur, f"return {SUSPEND}", ind)
             self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
                               "_alts": cg.alternatives})
-            D = dispatch.lines
+            d = CodeWriter.at(dispatch.lines, ind)
             if st.claim:
                 self.x.ns["_fclaim"] = first_claim
                 none_aid = int(cg.model.labels.of(st.alternatives[-1]).aid)
-                D.append(f"{ind}fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
-            D.append(f"{ind}_b = _dispatch(fr, {xi}, {ci}, _alts)")
-            D.append(f"{ind}if _b < 0:")
-            D.append(_Jump(ind + "    ", end.number))
+                d.writeline(f"fr[{xi}] = _fclaim(fr[{xi}], {none_aid})")
+            d.writeline(f"_b = _dispatch(fr, {xi}, {ci}, _alts)")
+            d.writeline("if _b < 0:")
+            with d.indent():
+                d.extend([_Jump(d.prefix, end.number)])
             self.close(dispatch, "pc = _b; continue", ind)
             back = dispatch
         else:
             by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
-            L.append(f"{ind}fr[{ci}] = {by}")
+            w.writeline(f"fr[{ci}] = {by}")
+            listed = actions.lines
             if self.first_out is not None:      # `out` is the first list made, not extended
                 i, made = self.first_out
-                L.extend(enum_lines[:i] + [f"{ind}out = {made}"] + enum_lines[i + 1:])
+                w.extend(listed[:i])
+                w.writeline(f"out = {made}")
+                w.extend(listed[i + 1:])
             else:
-                L.append(f"{ind}out = []")
-                L.extend(enum_lines)
-            L.append(f"{ind}if not out: _noch(fr[{ci}], {span})")
-            hole = len(L)       # the playout variant decides here (below)
-            L.append(f"{ind}g.decision = _dn((fr[{ci}], out))")
+                w.writeline("out = []")
+                w.extend(listed)
+            w.writeline(f"if not out: _noch(fr[{ci}], {span})")
+            hole = len(w.lines)       # the playout variant decides here (below)
+            w.writeline(f"g.decision = _dn((fr[{ci}], out))")
             self.x.ns["_dn"] = Decision
             self.close(cur, f"return {SUSPEND}", ind)
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
+            bw = CodeWriter.at(b.lines, ind)
             self.alt_blocks.append((aid, b.number))
             if cg.model.picks.has(alt):
-                self.cards_step(alt, aid, b, ci, ind)
+                self.cards_step(alt, aid, b.number, ci, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
-                b.lines.append(f"{ind}fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
-                               f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
+                bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
+                             f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         if self.playout and not st.simultaneous:
-            L[hole:] = self.playout_decision(alts, ci, ind)
+            w.lines[hole:] = self.playout_decision(alts, ci, ind)
         return end
 
     def _card_query(self, e):
@@ -143,33 +153,40 @@ class ChoiceGen:
         before, after = seen
         return f"({after} > {before})" if q.kind == "any" else f"({after} == {before})"
 
-    def enum(self, alt, aid, slot, lines, ind):
-        base = int(aid) << ACTION_SHIFT
-        p = alt.param
+    def enum(self, alt, aid, slot, w):
+        """The actions ``alt`` offers, added to ``out``: under its condition when it has one."""
         cond = None
         if alt.condition is not None:
             cond = self._same_cards(alt.condition) or self.x.gen(alt.condition, {})
-        inner = ind + ("    " if cond else "")
-        if cond:
-            lines.append(f"{ind}if {cond}:")
+        if not cond:
+            self.offer(alt, aid, slot, w, cond)
+            return
+        w.writeline(f"if {cond}:")
+        with w.indent():
+            self.offer(alt, aid, slot, w, cond)
+
+    def offer(self, alt, aid, slot, w, cond):
+        base = int(aid) << ACTION_SHIFT
+        p = alt.param
         if p is None:
-            lines.append(f"{inner}out.append({base})")
+            w.writeline(f"out.append({base})")
             self.appended = True
             return
         si = Frame.slot(slot)
         if p.kind == "cards":
-            self.cards_enum(alt, aid, si, lines, inner)
+            self.cards_enum(alt, aid, si, w)
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
-            lines.append(f"{inner}out.extend(range({base}, {base} + "
-                         f"len(g.zones[{self.x.gen(p.source, {})}])))")
+            w.writeline(f"out.extend(range({base}, {base} + "
+                        f"len(g.zones[{self.x.gen(p.source, {})}])))")
             self.appended = True
             return
         v = self.x.fresh()
         test = ""
         if p.where is not None:
             code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
-            lines.extend(f"{inner}{name} = {c}" for name, c in hoisted)
+            for name, c in hoisted:
+                w.writeline(f"{name} = {c}")
             test = " if " + code
         if p.kind == "card":
             values = f"g.zones[{self.x.gen(p.source, {})}]"
@@ -200,20 +217,20 @@ class ChoiceGen:
         if key is not None:
             before, after = self.x.fresh(), self.x.fresh()
             if self.appended:
-                lines.append(f"{inner}{before} = len(out)")
+                w.writeline(f"{before} = len(out)")
             else:
                 before = "0"               # nothing is in out yet
         action = f"{base} + {v}" if base else v
         made = f"[{action} for {v} in {values}{test}]"
         if not self.appended and not cond:
-            self.first_out = (len(lines), made)
-        lines.append(f"{inner}out.extend({made})")
+            self.first_out = (len(w.lines), made)
+        w.writeline(f"out.extend({made})")
         self.appended = True
         if key is not None:
-            lines.append(f"{inner}{after} = len(out)")
+            w.writeline(f"{after} = len(out)")
             self.counted[key] = (before, after)
 
-    def claim_lines(self, st, L, ind):
+    def claim_lines(self, st, w):
         """``any opponent may choose [from P]``: the players in order of play from P (the player
         after `you` when the rule does not say)."""
         self.x.ns["_corder"] = claim_order
@@ -222,28 +239,29 @@ class ChoiceGen:
         else:
             you = self.x.slot(Frame.slot(you_slot(self.refs.of(st.by[0]))), {})
             start = f"({you} + g.dir)"
-        L.append(f"{ind}_pl = _corder(g, _pl, {start})")
+        w.writeline(f"_pl = _corder(g, _pl, {start})")
 
     # Several cards in one step (runtime.pick_start / pick_step): the first card is offered by the
     # choice, the others at the start of the alternative's body, in a block of their own.
-    def cards_enum(self, alt, aid, si, lines, ind):
+    def cards_enum(self, alt, aid, si, w):
         p = alt.param
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks.of(alt).slots) + ")"
         v, z = self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{z} = {self.x.gen(p.source, {})}")
+        w.writeline(f"{z} = {self.x.gen(p.source, {})}")
         test = ""
         if p.where is not None:
             code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
-            lines.extend(f"{ind}{name} = {c}" for name, c in hoisted)
+            for name, c in hoisted:
+                w.writeline(f"{name} = {c}")
             test = " if " + code
         self.x.ns["_pstart"] = pick_start
         args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
                 f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
-        lines.append(f"{ind}out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
-                     f"{z}, {args}))")
+        w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
+                    f"{z}, {args}))")
         self.appended = True
 
-    def cards_step(self, alt, aid, b, ci, ind):
+    def cards_step(self, alt, aid, number, ci, w):
         pick = self.cg.model.picks.of(alt)
         slots, done_aid = pick.slots, pick.done
         if self.cg.alternatives[done_aid] is None:
@@ -251,11 +269,12 @@ class ChoiceGen:
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"
         si = self.cg.alternatives[aid].slot
         self.x.ns["_pstep"] = pick_step
-        self.alt_blocks.append((done_aid, b.number))
-        b.lines.append(f"{ind}_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
-                       f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
-                       f"{self.x.const(alt.param.span)})")
-        b.lines.append(f"{ind}if _r is not None:")
-        b.lines.append(f"{ind}    g.decision = _dn((fr[{ci}], _r))")
-        self.x.ns["_dn"] = Decision
-        b.lines.append(f"{ind}    return {SUSPEND}")
+        self.alt_blocks.append((done_aid, number))
+        w.writeline(f"_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
+                    f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
+                    f"{self.x.const(alt.param.span)})")
+        w.writeline("if _r is not None:")
+        with w.indent():
+            w.writeline(f"g.decision = _dn((fr[{ci}], _r))")
+            self.x.ns["_dn"] = Decision
+            w.writeline(f"return {SUSPEND}")

@@ -34,7 +34,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
-from rulelang.compile.writer import LINE_MAP
+from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
 
@@ -88,10 +88,13 @@ class ExprGen(ExprNodes):
         """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings).  A condition that
         uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
         body = self.gen(e, {Frame.YOU: "p"})
-        frame = ""
-        if "fr" in re.findall(r"[A-Za-z_]+", body):
-            frame = f"    fr = [-1, 0, p{', 0' * int(nslots)}]\n"
-        return self._compile(f"def _f(g, p):\n{frame}    return {body}\n")
+        w = CodeWriter()
+        w.writeline("def _f(g, p):")
+        with w.indent():
+            if "fr" in re.findall(r"[A-Za-z_]+", body):
+                w.writeline(f"fr = [-1, 0, p{', 0' * int(nslots)}]")
+            w.writeline(f"return {body}")
+        return self._compile(w.source())
 
     def endings_function(self, conditions):
         """``f(g)`` returning ``(k, p)`` for the first ending ``k`` whose condition holds for a
@@ -99,26 +102,36 @@ class ExprGen(ExprNodes):
         if not conditions:
             raise Unsupported("no endings")
         n = int(self.cg.n)
-        lines = ["def _f(g):"]
-        try:
-            lines += [f"    if not {self.endings_quick(conditions)}:", "        return None"]
-        except Unsupported:
-            pass
-        lines += ["    _c = g.cur", "    _d = g.dir"]
-        for k, cond in enumerate(conditions):
-            body = self.gen(cond, {2: "p"})
-            if "fr" in re.findall(r"[A-Za-z_]+", body):
-                raise Unsupported("uses locals")
-            lines.append(f"    for _k in range({n}):")
-            lines.append(f"        p = (_c + _d * _k) % {n}")
-            if self.cg.out_base is not None:        # a player who is out is not checked
-                ob = int(self.cg.out_base)              # (unless every player is)
-                lines.append(f"        if g.vars[{ob} + p] and not all(g.vars[{ob}:{ob + n}]):")
-                lines.append("            continue")
-            lines.append(f"        if {body}:")
-            lines.append(f"            return ({k}, p)")
-        lines.append("    return None")
-        return self._compile("\n".join(lines) + "\n")
+        w = CodeWriter()
+        w.writeline("def _f(g):")
+        with w.indent():
+            try:
+                quick = self.endings_quick(conditions)
+            except Unsupported:
+                pass
+            else:
+                w.writeline(f"if not {quick}:")
+                with w.indent():
+                    w.writeline("return None")
+            w.writeline("_c = g.cur")
+            w.writeline("_d = g.dir")
+            for k, cond in enumerate(conditions):
+                body = self.gen(cond, {2: "p"})
+                if "fr" in re.findall(r"[A-Za-z_]+", body):
+                    raise Unsupported("uses locals")
+                w.writeline(f"for _k in range({n}):")
+                with w.indent():
+                    w.writeline(f"p = (_c + _d * _k) % {n}")
+                    if self.cg.out_base is not None:        # a player who is out is not checked
+                        ob = int(self.cg.out_base)              # (unless every player is)
+                        w.writeline(f"if g.vars[{ob} + p] and not all(g.vars[{ob}:{ob + n}]):")
+                        with w.indent():
+                            w.writeline("continue")
+                    w.writeline(f"if {body}:")
+                    with w.indent():
+                        w.writeline(f"return ({k}, p)")
+            w.writeline("return None")
+        return self._compile(w.source())
 
     def endings_quick(self, conditions):
         """Code (an expression of ``g``) that is true when some ending's condition holds for some
@@ -148,17 +161,20 @@ class ExprGen(ExprNodes):
         test = None
         if where is not None:
             test, hoisted = self.gen_hoisting(where, {slot_index: v}, v)
-        lines = ["def _f(g, fr, out):"]
-        indent = "    "
-        if cond is not None:
-            lines.append(f"    if not ({self.gen(cond, {})}):")
-            lines.append("        return")
-        lines.extend(f"    {name} = {code}" for name, code in hoisted)
-        if test is None:
-            lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
-        else:
-            lines.append(f"{indent}out.extend([{int(base)} + {v} for {v} in g.zones[{z}] if {test}])")
-        return self._compile("\n".join(lines) + "\n")
+        w = CodeWriter()
+        w.writeline("def _f(g, fr, out):")
+        with w.indent():
+            if cond is not None:
+                w.writeline(f"if not ({self.gen(cond, {})}):")
+                with w.indent():
+                    w.writeline("return")
+            for name, code in hoisted:
+                w.writeline(f"{name} = {code}")
+            if test is None:
+                w.writeline(f"out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
+            else:
+                w.writeline(f"out.extend([{int(base)} + {v} for {v} in g.zones[{z}] if {test}])")
+        return self._compile(w.source())
 
     def _compile(self, src, line_map=None):
         code = _code(src)
@@ -308,10 +324,13 @@ class ExprGen(ExprNodes):
             names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
             params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
             params += [f"_a{i}" for i in range(len(keys))]
-            lines = [f"def _f({', '.join(params)}):"]
-            lines += [f"    {name} = {code}" for name, code in first]
-            lines.append(f"    return {body}")
-            fn = self._compile("\n".join(lines) + "\n")
+            w = CodeWriter()
+            w.writeline(f"def _f({', '.join(params)}):")
+            with w.indent():
+                for name, code in first:
+                    w.writeline(f"{name} = {code}")
+                w.writeline(f"return {body}")
+            fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
         name, params, _ = made
         args = [{"g": "g", "fr": "fr", "_rng": "g.rng"}.get(p) or env[keys[int(p[2:])]]

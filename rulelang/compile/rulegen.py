@@ -175,7 +175,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         with w.indent():
             w.writeline("while True:")
             with w.indent():
-                self.dispatch(self.blocks, w.lines, w.prefix, "")
+                self.dispatch(self.blocks, w)
                 w.writeline("raise _bad(pc)")
         src = w.source()
         self.src = src
@@ -242,10 +242,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             elif w == "end turn":
                 lines.append(f"{ind}return {END_TURN}")
             else:
-                self.s.stmt(st, lines, ind)
+                self.s.stmt(st, CodeWriter.at(lines, ind))
             return
         if isinstance(st, A.EndGame):
-            self.s.stmt(st, lines, ind)
+            self.s.stmt(st, CodeWriter.at(lines, ind))
             lines.append(f"{ind}return {HALT}")
             return
         if isinstance(st, A.If):
@@ -311,7 +311,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.direct_call(st, lines, ind)
             return
         if self.s.is_simple(st):
-            self.s.stmt(st, lines, ind)
+            self.s.stmt(st, CodeWriter.at(lines, ind))
             return
         raise Unsupported(type(st).__name__)
 

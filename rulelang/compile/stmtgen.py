@@ -18,6 +18,7 @@ from rulelang.engine.players import hides, holder, reveal_card, seen_go
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
+from rulelang.compile.writer import CodeWriter
 
 
 def computes(e, refs) -> bool:
@@ -92,11 +93,13 @@ class StatementGen:
 
     def fused(self, stmts):
         """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""
-        lines = []
-        for st in stmts:
-            self.stmt(st, lines, "    ")
-        src = "def _f(g, fr):\n" + "\n".join(lines) + "\n    return _nxt\n"
-        code = _compile_source(src)
+        w = CodeWriter()
+        w.writeline("def _f(g, fr):")
+        with w.indent():
+            for st in stmts:
+                self.stmt(st, w)
+            w.writeline("return _nxt")
+        code = _compile_source(w.source())
         base = self.x.namespace(code)
 
         def make(nxt):
@@ -106,15 +109,15 @@ class StatementGen:
             return ns["_f"]
         return make
 
-    def stmt(self, st, lines, ind):
+    def stmt(self, st, w):
         if isinstance(st, A.Move) and getattr(self.cg, "empty_moves", None) is not None:
-            self.watch(st, lines, ind)
+            self.watch(st, w)
         m = getattr(self, "t_" + type(st).__name__, None)
         if m is None:
             raise Unsupported(type(st).__name__)
-        m(st, lines, ind)
+        m(st, w)
 
-    def watch(self, st, lines, ind):
+    def watch(self, st, w):
         """A game compiled with ``watch_empty`` (``check --simulate``): before a move of the top,
         bottom or a random card, or of N cards, note it when its zone has too few
         (``CompiledGame.empty_moves``).  The zone (and the number, when there are cards) are
@@ -123,8 +126,8 @@ class StatementGen:
         if kind not in ("top", "bottom", "random", "count"):
             return
         z, have = self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{z} = {self.e(st.source)}")
-        lines.append(f"{ind}{have} = len(g.zones[{z}])")
+        w.writeline(f"{z} = {self.e(st.source)}")
+        w.writeline(f"{have} = len(g.zones[{z}])")
         short = f"{have} == 0"
         if kind == "count":
             short += f" or {have} < {self.e(st.selection.expr)}"
@@ -134,58 +137,58 @@ class StatementGen:
         def note(z, have):
             if span not in seen:
                 seen[span] = (cg.zone_label(z), have)
-        lines.append(f"{ind}if {short}: {self.x.const(note)}({z}, {have})")
+        w.writeline(f"if {short}: {self.x.const(note)}({z}, {have})")
 
     def e(self, expr):
         return self.x.gen(expr, {})
 
-    def t_Simple(self, st, lines, ind):
+    def t_Simple(self, st, w):
         if st.word == "skip":
-            lines.append(f"{ind}g.skip += 1")
+            w.writeline("g.skip += 1")
         elif st.word == "reverse":
-            lines.append(f"{ind}g.dir = -g.dir")
+            w.writeline("g.dir = -g.dir")
             if self.logged:
                 from rulelang.engine.events import log_reverse
                 self.x.ns["_logrev"] = log_reverse
-                lines.append(f"{ind}if g.log is not None: _logrev(g)")
+                w.writeline("if g.log is not None: _logrev(g)")
         else:
-            lines.append(f"{ind}pass")
+            w.writeline("pass")
         return True
 
-    def t_Shuffle(self, st, lines, ind):
-        lines.append(f"{ind}g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+    def t_Shuffle(self, st, w):
+        w.writeline(f"g.rng.shuffle(g.zones[{self.e(st.zone)}])")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
-            lines.append(f"{ind}if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
+            w.writeline(f"if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
         return True
 
-    def t_Show(self, st, lines, ind):
-        lines.append(f"{ind}_show(g, {self.e(st.card)}, {self.e(st.player)})")
+    def t_Show(self, st, w):
+        w.writeline(f"_show(g, {self.e(st.card)}, {self.e(st.player)})")
         return True
 
-    def t_Leave(self, st, lines, ind):
-        lines.append(f"{ind}_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
+    def t_Leave(self, st, w):
+        w.writeline(f"_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
         return True
 
-    def t_NextTurn(self, st, lines, ind):
-        lines.append(f"{ind}g.next_turn = {self.e(st.player)}")
+    def t_NextTurn(self, st, w):
+        w.writeline(f"g.next_turn = {self.e(st.player)}")
         return True
 
-    def t_Let(self, st, lines, ind):
+    def t_Let(self, st, w):
         place = f"fr[{int(self.refs.of(st).index)}]"
-        lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
+        w.writeline(f"{place} = {_as_int(self.e(st.value))}")
         if computes(st.value, self.refs):
-            self.bound(place, st, lines, ind)
+            self.bound(place, st, w)
         return True
 
-    def bound(self, place, st, lines, ind):
+    def bound(self, place, st, w):
         """The number just stored in ``place`` (code without side effects) must be within the
         bound (RL910)."""
-        lines.append(f"{ind}if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
-                     f"_big({place}, {self.x.const(st.span)})")
+        w.writeline(f"if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
+                    f"_big({place}, {self.x.const(st.span)})")
 
-    def t_Assign(self, st, lines, ind):
+    def t_Assign(self, st, w):
         t = st.target
         ref = self.refs.of(t, None)
         cg = self.cg
@@ -199,7 +202,7 @@ class StatementGen:
         elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
         elif ref is None:                # (the checker reported it)
-            lines.append(f"{ind}pass")
+            w.writeline("pass")
             return True
         else:
             raise Unsupported(type(ref).__name__)
@@ -210,24 +213,24 @@ class StatementGen:
             # The place draws at random: read it, then written, as the closures do (the value
             # first, then the place read, bounded, then the place worked out again and set).
             t = self.x.fresh()
-            lines.append(f"{ind}{t} = {_as_int(v)}")
+            w.writeline(f"{t} = {_as_int(v)}")
             if st.op != "set":
-                lines.append(f"{ind}{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
-            self.bound(t, st, lines, ind)
-            lines.append(f"{ind}{place} = {t}")
+                w.writeline(f"{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
         else:
-            lines.append(f"{ind}{place} {op} {_as_int(v)}")
+            w.writeline(f"{place} {op} {_as_int(v)}")
             if checked:
-                self.bound(place, st, lines, ind)
+                self.bound(place, st, w)
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
-            lines.append(f"{ind}fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
+            w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
 
-    def t_Say(self, st, lines, ind):
+    def t_Say(self, st, w):
         """Words are made only for a game that keeps a log: otherwise not even a call; in a
         playout variant (which never logs), not even the question."""
         if not self.logged:
-            lines.append(f"{ind}pass")
+            w.writeline("pass")
             return True
         cg = self.cg
         self.x.ns["_fmt"] = cg.format
@@ -241,30 +244,32 @@ class StatementGen:
                 typ = cg.model.say_as.of(p, None) or cg.types.of(p, None)
                 words.append(f"_fmt(g, {self.e(p)}, {self.x.const(typ)})")
         yi = int(self.refs.of(st, You(-1)).index)
-        lines.append(f"{ind}if g.log is not None:")
+        w.writeline("if g.log is not None:")
         self.x.ns["_say"] = say
-        lines.append(f"{ind}    _say(g, fr[{yi}], ({''.join(w + ', ' for w in words)}))")
+        with w.indent():
+            w.writeline(f"_say(g, fr[{yi}], ({''.join(word + ', ' for word in words)}))")
         return True
 
-    def t_Reveal(self, st, lines, ind):
+    def t_Reveal(self, st, w):
         """Everyone remembers the card: a call whether the game keeps a log or not.  Told as
         revealed by the player whose zone holds the card (its owner at that moment), not by the
         player whose rule runs; a card in a shared zone is nobody's (-1)."""
         cg = self.cg
         c = self.x.fresh()
         self.x.ns["_reveal"] = reveal_card
-        lines.append(f"{ind}{c} = {self.e(st.card)}")
-        lines.append(f"{ind}_reveal(g, {c})")
+        w.writeline(f"{c} = {self.e(st.card)}")
+        w.writeline(f"_reveal(g, {c})")
         if self.logged:
             self.x.ns["_holder"] = holder
             names, owned = self.x.const(cg.card_names), self.x.const(cg.owned_zones())
-            lines.append(f"{ind}if g.log is not None:")
-            lines.append(f"{ind}    g.log.append(({self.x.const('reveal')}, _holder(g, {c}, {owned}) "
-                         f"if {c} >= 0 else -1, {names}[{c}] if {c} >= 0 else "
-                         f"{self.x.const('nothing')}))")
+            w.writeline("if g.log is not None:")
+            with w.indent():
+                w.writeline(f"g.log.append(({self.x.const('reveal')}, _holder(g, {c}, {owned}) "
+                            f"if {c} >= 0 else -1, {names}[{c}] if {c} >= 0 else "
+                            f"{self.x.const('nothing')}))")
         return True
 
-    def t_Deal(self, st, lines, ind):
+    def t_Deal(self, st, w):
         """``deal``: the zone dealt from, then the seats, then the count, as the closures."""
         cg = self.cg
         s, o = self.x.fresh(), self.x.fresh()
@@ -273,13 +278,14 @@ class StatementGen:
         start = self.e(st.start) if st.start is not None else "g.cur"
         ob = "None" if cg.out_base is None else str(int(cg.out_base))
         count = self.e(st.count) if st.count is not None else "None"
-        lines.append(f"{ind}{s} = g.zones[{self.e(st.source)}]")
-        lines.append(f"{ind}{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
-        lines.append(f"{ind}if {o}:")
-        lines.append(f"{ind}    _deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
+        w.writeline(f"{s} = g.zones[{self.e(st.source)}]")
+        w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
+        w.writeline(f"if {o}:")
+        with w.indent():
+            w.writeline(f"_deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
         return True
 
-    def t_EndGame(self, st, lines, ind):
+    def t_EndGame(self, st, w):
         """The end of the game (the caller returns HALT after it)."""
         cg = self.cg
         kind = st.kind
@@ -292,64 +298,66 @@ class StatementGen:
             win, draw, loss = (self.x.const(w) for w in ("win", "draw", "loss"))
             self.x.ns["_endres"] = end_with_results
             self.x.ns["_cg"] = cg
-            lines.append(f"{ind}{res} = []")
-            lines.append(f"{ind}for {p} in range({n}):")
-            lines.append(f"{ind}    fr[{wi}] = {p}")
-            lines.append(f"{ind}    if {self.e(st.winners)}:")
-            lines.append(f"{ind}        {res}.append({win})")
-            lines.append(f"{ind}        continue")
-            if st.losers is None:
-                lines.append(f"{ind}    {res}.append({loss})")
-            else:
-                lines.append(f"{ind}    fr[{Frame.slot(ends.losers)}] = {p}")
-                lines.append(f"{ind}    {res}.append({loss} if {self.e(st.losers)} else {draw})")
-            lines.append(f"{ind}_endres(_cg, g, {res})")
+            w.writeline(f"{res} = []")
+            w.writeline(f"for {p} in range({n}):")
+            with w.indent():
+                w.writeline(f"fr[{wi}] = {p}")
+                w.writeline(f"if {self.e(st.winners)}:")
+                with w.indent():
+                    w.writeline(f"{res}.append({win})")
+                    w.writeline("continue")
+                if st.losers is None:
+                    w.writeline(f"{res}.append({loss})")
+                else:
+                    w.writeline(f"fr[{Frame.slot(ends.losers)}] = {p}")
+                    w.writeline(f"{res}.append({loss} if {self.e(st.losers)} else {draw})")
+            w.writeline(f"_endres(_cg, g, {res})")
         elif kind == "winner":
-            lines.append(f"{ind}_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
+            w.writeline(f"_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
         elif kind == "loser":
             p, q = self.x.fresh(), self.x.fresh()
-            lines.append(f"{ind}{p} = {self.e(st.player)}")
-            lines.append(f"{ind}_finish(g, [{q} for {q} in range({n}) if {q} != {p}], "
-                         f"{self.x.const('loss')})")
+            w.writeline(f"{p} = {self.e(st.player)}")
+            w.writeline(f"_finish(g, [{q} for {q} in range({n}) if {q} != {p}], "
+                        f"{self.x.const('loss')})")
         elif kind == "draw":
-            lines.append(f"{ind}_finish(g, [], {self.x.const('draw')})")
+            w.writeline(f"_finish(g, [], {self.x.const('draw')})")
         else:
             self.x.ns["_endscore"] = end_by_score
             self.x.ns["_cg"] = cg
-            lines.append(f"{ind}_endscore(_cg, g, {kind == 'highest'})")
+            w.writeline(f"_endscore(_cg, g, {kind == 'highest'})")
         return True
 
-    def t_Move(self, st, lines, ind):
+    def t_Move(self, st, w):
         if not remembers(self.cg.model, st):
-            return self._move(st, self.e(st.source), self.e(st.dest), lines, ind)
+            return self._move(st, self.e(st.source), self.e(st.dest), w)
         # Someone may see the cards go: the zones are worked out once, before the move, and the
         # cards that went are remembered by those who saw them go (engine/players.seen_go).
         si, di, s, d, b, top = (self.x.fresh() for _ in range(6))
         self.x.ns["_seengo"] = seen_go
-        lines.append(f"{ind}{si} = {self.e(st.source)}")
-        lines.append(f"{ind}{di} = {self.e(st.dest)}")
-        lines.append(f"{ind}{b} = len(g.zones[{di}])")
-        lines.append(f"{ind}{s} = g.zones[{si}]")
-        lines.append(f"{ind}{top} = {s}[-1] if {s} else -1")
-        self._move(st, si, di, lines, ind)
-        lines.append(f"{ind}{d} = g.zones[{di}]")
+        w.writeline(f"{si} = {self.e(st.source)}")
+        w.writeline(f"{di} = {self.e(st.dest)}")
+        w.writeline(f"{b} = len(g.zones[{di}])")
+        w.writeline(f"{s} = g.zones[{si}]")
+        w.writeline(f"{top} = {s}[-1] if {s} else -1")
+        self._move(st, si, di, w)
+        w.writeline(f"{d} = g.zones[{di}]")
         moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
-        lines.append(f"{ind}_seengo(g, {moved}, {si}, {di}, {top}, "
-                     f"{st.selection.kind == 'all'})")
+        w.writeline(f"_seengo(g, {moved}, {si}, {di}, {top}, "
+                    f"{st.selection.kind == 'all'})")
         return True
 
-    def _move(self, st, src, dst, lines, ind):
+    def _move(self, st, src, dst, w):
         """The cards go from the zone whose code is ``src`` to ``dst`` (either may be evaluated
         more than once: the remembering move passes names)."""
         kind = st.selection.kind
         if kind in ("all", "all_but_top"):
-            return self._move_all(st, kind, src, dst, lines, ind)
+            return self._move_all(st, kind, src, dst, w)
         if kind in ("count_where", "upto_where", "and_above"):
-            return self._move_counted(st, kind, src, dst, lines, ind)
+            return self._move_counted(st, kind, src, dst, w)
         if kind in ("count", "where"):
-            return self._move_some(st, kind, src, dst, lines, ind)
+            return self._move_some(st, kind, src, dst, w)
         s = self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{src}]")
+        w.writeline(f"{s} = g.zones[{src}]")
         put = "insert(0, {})" if st.to_bottom else "append({})"
         log = ""
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
@@ -358,142 +366,156 @@ class StatementGen:
         if kind in ("bottom", "random"):        # one card, as the closure move_one takes it
             c = self.x.fresh()
             take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
-            lines.append(f"{ind}if {s}:")
-            lines.append(f"{ind}    {c} = {s}.{take}")
-            lines.append(f"{ind}    g.zones[{dst}].{put.format(c)}")
-            if log:
-                lines.append(f"{ind}    {log.format(s, c)}")
+            w.writeline(f"if {s}:")
+            with w.indent():
+                w.writeline(f"{c} = {s}.{take}")
+                w.writeline(f"g.zones[{dst}].{put.format(c)}")
+                if log:
+                    w.writeline(log.format(s, c))
             return True
         if kind == "top":
-            lines.append(f"{ind}if {s}:")
-            if not log:
-                lines.append(f"{ind}    g.zones[{dst}].{put.format(s + '.pop()')}")
-                return True
-            c = self.x.fresh()
-            lines.append(f"{ind}    {c} = {s}.pop()")
-            lines.append(f"{ind}    g.zones[{dst}].{put.format(c)}")
-            lines.append(f"{ind}    {log.format(s, c)}")
+            w.writeline(f"if {s}:")
+            with w.indent():
+                if not log:
+                    w.writeline(f"g.zones[{dst}].{put.format(s + '.pop()')}")
+                    return True
+                c = self.x.fresh()
+                w.writeline(f"{c} = {s}.pop()")
+                w.writeline(f"g.zones[{dst}].{put.format(c)}")
+                w.writeline(log.format(s, c))
             return True
         c = self.x.fresh()
         missing = self.x.const(self._missing(st))
-        lines.append(f"{ind}{c} = {self.e(st.selection.expr)}")
-        lines.append(f"{ind}if {c} in {s}:")
-        lines.append(f"{ind}    {s}.remove({c})")
-        lines.append(f"{ind}else:")
-        lines.append(f"{ind}    {missing}(g, {c}, {src})")
-        lines.append(f"{ind}g.zones[{dst}].{put.format(c)}")
+        w.writeline(f"{c} = {self.e(st.selection.expr)}")
+        w.writeline(f"if {c} in {s}:")
+        with w.indent():
+            w.writeline(f"{s}.remove({c})")
+        w.writeline("else:")
+        with w.indent():
+            w.writeline(f"{missing}(g, {c}, {src})")
+        w.writeline(f"g.zones[{dst}].{put.format(c)}")
         if log:
-            lines.append(f"{ind}{log.format(s, c)}")
+            w.writeline(log.format(s, c))
         return True
 
-    def _move_all(self, st, kind, src, dst, lines, ind):
+    def _move_all(self, st, kind, src, dst, w):
         """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{src}]")
-        lines.append(f"{ind}{d} = g.zones[{dst}]")
-        lines.append(f"{ind}if {s} is not {d}:")
+        w.writeline(f"{s} = g.zones[{src}]")
+        w.writeline(f"{d} = g.zones[{dst}]")
+        w.writeline(f"if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
             kind, bool(st.turned_over)]
-        if self.logged:       # recorded before the cards go: the cards as they will lie in d
-            self.x.ns["_logmv"] = log_move
-            lines.append(f"{ind}    if g.log is not None: _logmv(g, {s}, {d}, {s}{part}, "
-                         f"{int(bool(st.to_bottom))})")
-        if st.to_bottom:
-            lines.append(f"{ind}    {d}[:0] = {s}{part}")
-        else:
-            lines.append(f"{ind}    {d}.extend({s}{part if part != '[:]' else ''})")
-        lines.append(f"{ind}    del {s}{'[:]' if kind == 'all' else '[:-1]'}")
+        with w.indent():
+            if self.logged:     # recorded before the cards go: the cards as they will lie in d
+                self.x.ns["_logmv"] = log_move
+                w.writeline(f"if g.log is not None: _logmv(g, {s}, {d}, {s}{part}, "
+                            f"{int(bool(st.to_bottom))})")
+            if st.to_bottom:
+                w.writeline(f"{d}[:0] = {s}{part}")
+            else:
+                w.writeline(f"{d}.extend({s}{part if part != '[:]' else ''})")
+            w.writeline(f"del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
 
-    def _put_many(self, st, cards, src, dest, lines, ind):
+    def _put_many(self, st, cards, src, dest, w):
         """``cards`` (a fresh list) from the zone list ``src`` onto the zone list ``dest`` (both
         names): reversed when turned over, at the bottom or on top, recorded in a logged game's log, as the closures'
         ``put_many``."""
         if st.turned_over:
-            lines.append(f"{ind}{cards} = {cards}[::-1]")
+            w.writeline(f"{cards} = {cards}[::-1]")
         d = dest
         if st.to_bottom:
-            lines.append(f"{ind}{d}[:0] = {cards}")
+            w.writeline(f"{d}[:0] = {cards}")
         else:
-            lines.append(f"{ind}{d}.extend({cards})")
+            w.writeline(f"{d}.extend({cards})")
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
             self.x.ns["_logmv"] = log_move
-            lines.append(f"{ind}if g.log is not None: _logmv(g, {src}, {d}, {cards}, "
-                         f"{int(bool(st.to_bottom))})")
+            w.writeline(f"if g.log is not None: _logmv(g, {src}, {d}, {cards}, "
+                        f"{int(bool(st.to_bottom))})")
 
-    def _zone(self, code, lines, ind):
+    def _zone(self, code, w):
         """A fresh name for the list of the zone whose number is ``code``."""
         d = self.x.fresh()
-        lines.append(f"{ind}{d} = g.zones[{code}]")
+        w.writeline(f"{d} = g.zones[{code}]")
         return d
 
-    def _move_counted(self, st, kind, src, dst, lines, ind):
+    def _move_counted(self, st, kind, src, dst, w):
         """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card
         on top of it``, written as the closures do them (closure_statements.counted_move): the
         cards that match taken one at a time from the top, the block lifted in its order; the
         zone moved to is worked out after the cards are taken, as there."""
         sel = st.selection
         s = self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{src}]")
+        w.writeline(f"{s} = g.zones[{src}]")
         cards = self.x.fresh()
         if kind == "and_above":
             c, i = self.x.fresh(), self.x.fresh()
             missing = self.x.const(self._missing(st))
-            lines.append(f"{ind}{c} = {self.e(sel.expr)}")
-            lines.append(f"{ind}if {c} not in {s}:")
-            lines.append(f"{ind}    {missing}(g, {c}, {src})")
-            lines.append(f"{ind}{i} = 0")                 # its first place, as list.index
-            lines.append(f"{ind}while {s}[{i}] != {c}:")
-            lines.append(f"{ind}    {i} += 1")
-            lines.append(f"{ind}{cards} = {s}[{i}:]")
-            lines.append(f"{ind}del {s}[{i}:]")
-            self._put_many(st, cards, s, self._zone(dst, lines, ind), lines, ind)
+            w.writeline(f"{c} = {self.e(sel.expr)}")
+            w.writeline(f"if {c} not in {s}:")
+            with w.indent():
+                w.writeline(f"{missing}(g, {c}, {src})")
+            w.writeline(f"{i} = 0")                 # its first place, as list.index
+            w.writeline(f"while {s}[{i}] != {c}:")
+            with w.indent():
+                w.writeline(f"{i} += 1")
+            w.writeline(f"{cards} = {s}[{i}:]")
+            w.writeline(f"del {s}[{i}:]")
+            self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
         ci = self.refs.of(sel).index
         k, picked, i = self.x.fresh(), self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{k} = {self.e(sel.expr)}")
-        lines.append(f"{ind}{picked} = []")
-        lines.append(f"{ind}for {i} in range(len({s}) - 1, -1, -1):")
-        lines.append(f"{ind}    if len({picked}) >= {k}:")
-        lines.append(f"{ind}        break")
-        lines.append(f"{ind}    fr[{ci}] = {s}[{i}]")
-        lines.append(f"{ind}    if {self.e(sel.condition)}:")
-        lines.append(f"{ind}        {picked}.append({i})")
+        w.writeline(f"{k} = {self.e(sel.expr)}")
+        w.writeline(f"{picked} = []")
+        w.writeline(f"for {i} in range(len({s}) - 1, -1, -1):")
+        with w.indent():
+            w.writeline(f"if len({picked}) >= {k}:")
+            with w.indent():
+                w.writeline("break")
+            w.writeline(f"fr[{ci}] = {s}[{i}]")
+            w.writeline(f"if {self.e(sel.condition)}:")
+            with w.indent():
+                w.writeline(f"{picked}.append({i})")
         if kind == "count_where":
             fewer = self.x.const(self._fewer(st))
-            lines.append(f"{ind}if len({picked}) < {k}:")
-            lines.append(f"{ind}    {fewer}(g, {k}, len({picked}), {src})")
-        lines.append(f"{ind}{cards} = [{s}[{i}] for {i} in {picked}]")
-        lines.append(f"{ind}for {i} in {picked}:")
-        lines.append(f"{ind}    del {s}[{i}]")
-        self._put_many(st, cards, s, self._zone(dst, lines, ind), lines, ind)
+            w.writeline(f"if len({picked}) < {k}:")
+            with w.indent():
+                w.writeline(f"{fewer}(g, {k}, len({picked}), {src})")
+        w.writeline(f"{cards} = [{s}[{i}] for {i} in {picked}]")
+        w.writeline(f"for {i} in {picked}:")
+        with w.indent():
+            w.writeline(f"del {s}[{i}]")
+        self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
-    def _move_some(self, st, kind, src, dst, lines, ind):
+    def _move_some(self, st, kind, src, dst, w):
         """``move N cards`` (one at a time from the top: the first taken ends lowest) and ``move
         all cards where C`` (in their order), written as the closures do them: the zones, then
         the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{s} = g.zones[{src}]")
-        lines.append(f"{ind}{d} = g.zones[{dst}]")
+        w.writeline(f"{s} = g.zones[{src}]")
+        w.writeline(f"{d} = g.zones[{dst}]")
         if kind == "count":
             k = self.x.fresh()
-            lines.append(f"{ind}{k} = {self.e(st.selection.expr)}")
-            lines.append(f"{ind}if {k} > 0:")
-            lines.append(f"{ind}    {cards} = {s}[-{k}:][::-1]")
-            lines.append(f"{ind}    del {s}[-{k}:]")
-            self._put_many(st, cards, s, d, lines, ind + "    ")
+            w.writeline(f"{k} = {self.e(st.selection.expr)}")
+            w.writeline(f"if {k} > 0:")
+            with w.indent():
+                w.writeline(f"{cards} = {s}[-{k}:][::-1]")
+                w.writeline(f"del {s}[-{k}:]")
+                self._put_many(st, cards, s, d, w)
             return True
         ci = int(self.refs.of(st.selection).index)
         keep, c = self.x.fresh(), self.x.fresh()
-        lines.append(f"{ind}{keep}, {cards} = [], []")
-        lines.append(f"{ind}for {c} in {s}:")
-        lines.append(f"{ind}    fr[{ci}] = {c}")
-        lines.append(f"{ind}    ({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
-        lines.append(f"{ind}{s}[:] = {keep}")
-        self._put_many(st, cards, s, d, lines, ind)
+        w.writeline(f"{keep}, {cards} = [], []")
+        w.writeline(f"for {c} in {s}:")
+        with w.indent():
+            w.writeline(f"fr[{ci}] = {c}")
+            w.writeline(f"({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
+        w.writeline(f"{s}[:] = {keep}")
+        self._put_many(st, cards, s, d, w)
         return True
 
     def _fewer(self, st):
@@ -516,17 +538,19 @@ class StatementGen:
                               f"{cg.zone_label(zi)}", span)
         return missing
 
-    def t_If(self, st, lines, ind):
+    def t_If(self, st, w):
         first = True
         for cond, body in st.branches:
-            lines.append(f"{ind}{'if' if first else 'elif'} {self.e(cond)}:")
+            w.writeline(f"{'if' if first else 'elif'} {self.e(cond)}:")
             first = False
-            for s in body:
-                self.stmt(s, lines, ind + "    ")
-            if not body:
-                lines.append(f"{ind}    pass")
+            with w.indent():
+                for s in body:
+                    self.stmt(s, w)
+                if not body:
+                    w.writeline("pass")
         if st.otherwise:
-            lines.append(f"{ind}else:")
-            for s in st.otherwise:
-                self.stmt(s, lines, ind + "    ")
+            w.writeline("else:")
+            with w.indent():
+                for s in st.otherwise:
+                    self.stmt(s, w)
         return True

@@ -3,8 +3,10 @@
 The generators write a rule's function as lines (:mod:`rulelang.compile.rulegen`); a line written
 for a statement is a :class:`Line`, a ``str`` that also knows that statement's span
 (:func:`mark`, :func:`respan` when a pass moves it to another indentation).  :class:`CodeWriter`
-puts the function together (``writeline``, ``indent``) and gives its source and its line map:
-the span of each generated line, or None.  The compiled function's namespace keeps the map
+writes lines at their level (``writeline``, ``indent``): the statement writers, the decisions and
+the dispatch between blocks write through one (:meth:`CodeWriter.at` places one in a block being
+written), and it puts the function together and gives its source and its line map: the span of
+each generated line, or None.  The compiled function's namespace keeps the map
 (:data:`LINE_MAP`), so that a problem raised while it runs names the rule-file line it comes from
 (:func:`rule_span`), with nothing added to the generated code itself.
 """
@@ -61,15 +63,23 @@ def mark(lines: list, start: int, span) -> None:
 
 class CodeWriter:
     """The lines of one generated function: ``writeline`` at the current indentation,
-    ``indent`` for a block, ``extend`` for lines written elsewhere (their spans kept)."""
+    ``indent`` for a block, ``extend`` for lines written elsewhere (their spans kept).
+    :meth:`at` writes into a list of lines begun elsewhere, from a given indentation."""
 
-    def __init__(self, step: str = "    "):
-        self.lines: list = []
+    def __init__(self, step: str = "    ", lines=None, base: str = ""):
+        self.lines: list = [] if lines is None else lines
         self.level = 0
         self.step = step
+        self.base = base
+
+    @classmethod
+    def at(cls, lines: list, base: str) -> "CodeWriter":
+        """A writer appending to ``lines`` (shared, not copied), its level 0 indented by
+        ``base``: the statement writers write into a block of a rule's function this way."""
+        return cls(lines=lines, base=base)
 
     def writeline(self, text: str, span=None) -> None:
-        self.lines.append(spanned(self.step * self.level + text, span))
+        self.lines.append(spanned(self.prefix + text, span))
 
     @contextlib.contextmanager
     def indent(self):
@@ -82,7 +92,7 @@ class CodeWriter:
     @property
     def prefix(self) -> str:
         """The indentation of the current level (for code that writes lines itself)."""
-        return self.step * self.level
+        return self.base + self.step * self.level
 
     def extend(self, lines) -> None:
         self.lines.extend(lines)
