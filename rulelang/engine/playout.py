@@ -62,8 +62,7 @@ class Playout:
                     log.append(("choice", p, a))
                 fr = self.stack[-1]
                 slot, pc = entries[a >> ACTION_SHIFT]
-                if slot >= 0:
-                    fr[slot] = a & VALUE_MASK
+                fr[slot] = a & VALUE_MASK          # (slot 1, the position, when no value)
                 fr[1] = pc
                 self.decisions += 1
                 self.decision = NO_DECISION
@@ -126,8 +125,7 @@ class Playout:
                         a = legal[policy[p](k)]
                     fr = self.stack[-1]
                     slot, pc = entries[a >> ACTION_SHIFT]
-                    if slot >= 0:
-                        fr[slot] = a & VALUE_MASK
+                    fr[slot] = a & VALUE_MASK
                     fr[1] = pc
                     self.decisions += 1
                     self.decision = NO_DECISION

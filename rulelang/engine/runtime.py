@@ -212,7 +212,7 @@ class State(Playout):
         if d.one_seat:                                   # one seat decides (the common case)
             if player != d.seat and player is not None:  # (most often the seat given decides)
                 return []
-            if every_copy or self.game.card_twin is None:
+            if self.game.card_twin is None or every_copy:
                 return d.actions
             return _merge_twins(d.actions, self.game.card_twin, self.game.alternatives)
         legal = d.actions_of(d.seat if player is None else player)
@@ -242,8 +242,7 @@ class State(Playout):
         g = self.game
         fr = self.stack[-1]
         slot, pc = g.entries[action >> ACTION_SHIFT]
-        if slot >= 0:
-            fr[slot] = action & VALUE_MASK
+        fr[slot] = action & VALUE_MASK                  # (slot 1, the position, when no value)
         fr[1] = pc
         code = g.procs[fr[0]]
         if code.__class__ is list:
