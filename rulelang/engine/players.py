@@ -4,7 +4,15 @@ shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see
 """
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import contains, itemgetter
+
 from rulelang.engine.control import GameProblem
+
+# What players remember (``g.shown``) is a list of entries ``[seat, card, zone]``, often hundreds
+# long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
+# compress), not entry by entry in Python.
+_seat_of, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def show_card(g, c, p) -> None:
@@ -27,7 +35,7 @@ def reveal_card(g, c) -> None:
             _n, owner, vis, _sh = g.game.zone_info[zi]
             if vis == "everyone":
                 return
-            g.shown = [x for x in g.shown if x[1] != c] + [
+            g.shown = list(compress(g.shown, map(c.__ne__, map(_card_of, g.shown)))) + [
                 [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
             return
 
@@ -42,10 +50,20 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
-    if g.shown:     # (a card that comes into sight is not followed further: nothing to keep)
-        carry = whole and dv not in ("everyone", "top")
-        g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
-                   if x[1] not in cards or (carry and x[2] == si and not (dv == "owner" and do == x[0]))]
+    shown = g.shown
+    if shown:       # (a card that comes into sight is not followed further: nothing to keep)
+        moved = set(cards)
+        hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
+        if hits:    # most often nobody remembered these cards: the list stays as it is
+            carry = whole and dv not in ("everyone", "top")
+            shown = shown[:]        # a new list (states share it after clone)
+            for i in reversed(hits):
+                x = shown[i]
+                if carry and x[2] == si and not (dv == "owner" and do == x[0]):
+                    shown[i] = [x[0], x[1], di]
+                else:
+                    del shown[i]
+            g.shown = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
             sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives

@@ -22,6 +22,8 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import contains
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
@@ -30,6 +32,7 @@ from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's nam
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.playout import Playout, _merge_twins
+from rulelang.engine.players import _card_of, _zone_of
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
 
@@ -101,7 +104,8 @@ def still_remembered(shown: list, zones: list) -> list:
     """The entries ``[seat, card, zone]`` of what players remember whose card is still in the
     zone it was seen go to (docs/language.md, "What players remember"): the others are
     forgotten."""
-    return [x for x in shown if x[1] in zones[x[2]]]
+    return list(compress(shown, map(contains, map(zones.__getitem__, map(_zone_of, shown)),
+                                    map(_card_of, shown))))
 
 
 FIELDS = (
