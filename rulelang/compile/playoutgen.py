@@ -7,6 +7,8 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 """
 from __future__ import annotations
 
+import re
+
 from rulelang.kinds import Frame
 from rulelang.compile.writer import respan
 from rulelang.engine.runtime import ACTION_SHIFT
@@ -35,8 +37,33 @@ def _shift(line, ind, base):
     return respan(ind + rest, line)
 
 
+# What of the state a rule's function reads most, held in locals by the playout variant: none
+# of it is rebound while a rule runs (the lists ``g.zones`` and ``g.vars`` only change their
+# items; the step budget and the policy ``g._pk`` are set before a playout starts).
+_HELD = (("zones", "_gz"), ("vars", "_gv"), ("_pk", "_gpk"), ("max_steps", "_gmx"))
+_READ = {attr: re.compile(r"(?<![\w.])g\.%s\b(?!\s*=[^=])" % attr) for attr, _ in _HELD}
+
+
 class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
+
+    def hold_locals(self, src, line_map, looping):
+        """The playout variant's source with ``g.zones``, ``g.vars``, ``g._pk`` and
+        ``g.max_steps`` read once, into locals, at the top of the function (a line more, with no
+        span).  Where it pays: in the turn that loops from turn to turn (``looping``: read once
+        per game), else when the source names one three times or more.  (The source kept for copying a rule's body where it is
+        called, ``RuleGen.src``, is the one before: the host function holds its own.)"""
+        held = []
+        for attr, local in _HELD:
+            uses = len(_READ[attr].findall(src))
+            if uses and (looping or uses >= 3):
+                src = _READ[attr].sub(local, src)
+                held.append(f"{local} = g.{attr}")
+        if not held:
+            return src, line_map
+        head, rest = src.split("\n", 1)
+        return (f"{head}\n    {'; '.join(held)}\n{rest}",
+                line_map[:1] + (None,) + tuple(line_map[1:]))
 
     def playout_decision(self, alts, ci, ind):
         """The playout variant of a decision (one chooser): instead of stopping with the legal

@@ -31,7 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.playout import Playout, _merge_twins
+from rulelang.engine.playout import Playout, _merge_twins, _merge_twins_fast, twin_keys
 from rulelang.engine.players import _card_of, _zone_of
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -218,12 +218,12 @@ class State(Playout):
                 return []
             if self.game.card_twin is None or every_copy:
                 return d.actions
-            return _merge_twins(d.actions, self.game.card_twin, self.game.alternatives)
+            return _merge_twins_fast(d.actions, twin_keys(self.game))
         legal = d.actions_of(d.seat if player is None else player)
         twin = self.game.card_twin
         if twin is None or every_copy:
             return legal
-        return _merge_twins(legal, twin, self.game.alternatives)
+        return _merge_twins_fast(legal, twin_keys(self.game))
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
