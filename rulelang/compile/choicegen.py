@@ -173,8 +173,12 @@ class ChoiceGen:
             ob = self.cg.out_base
             if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
                 you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
-                values = (f"_saf(g, {you}, {int(ob)})" if ob is not None else
-                          f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]")
+                if ob is not None:
+                    values = f"_saf(g, {you}, {int(ob)})"
+                elif self.dir() == "1":     # the order of play never changes: a table per seat
+                    values = f"{self.x.const(self.opponents_table())}[{you}]"
+                else:
+                    values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             elif ob is not None:
                 values = f"[_q for _q in range({n}) if not g.vars[{int(ob)} + _q]]"
             else:
@@ -207,6 +211,18 @@ class ChoiceGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
+
+    def opponents_table(self):
+        """For each seat, the other seats in the order of play from it (made once per game): what
+        ``(you + k) % n for k in range(1, n)`` gives, indexed by ``you`` (a ``you`` of -1, no
+        player, gives the last row, as the modulo does)."""
+        cg = self.cg
+        table = getattr(cg, "_opponents_table", None)
+        if table is None:
+            n = int(cg.n)
+            table = cg._opponents_table = tuple(tuple((p + k) % n for k in range(1, n))
+                                                for p in range(n))
+        return table
 
     def claim_lines(self, st, L, ind):
         """``any opponent may choose [from P]``: the players in order of play from P (the player

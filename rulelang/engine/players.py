@@ -4,7 +4,7 @@ shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see
 """
 from __future__ import annotations
 
-from itertools import compress, count
+from itertools import compress, count, repeat
 from operator import contains, itemgetter
 
 from rulelang.engine.control import GameProblem
@@ -68,8 +68,11 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
             sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
-    seen = [c for c in cards if sv != "top" or c == top]
-    new = [[p, c, di] for p in who if not (dv == "owner" and do == p) for c in seen]
+    seen = cards if sv != "top" else [c for c in cards if c == top]
+    new = []
+    for p in who:       # [p, c, di] for each card seen, made in C
+        if not (dv == "owner" and do == p):
+            new += map(list, zip(repeat(p), seen, repeat(di)))
     if new:
         g.shown = g.shown + new
 
