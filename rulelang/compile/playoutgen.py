@@ -48,15 +48,17 @@ class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
 
     def hold_locals(self, src, line_map, looping):
-        """The playout variant's source with ``g.zones``, ``g.vars``, ``g._pk`` and
-        ``g.max_steps`` read once, into locals, at the top of the function (a line more, with no
-        span).  Where it pays: in the turn that loops from turn to turn (``looping``: read once
-        per game), else when the source names one three times or more.  (The source kept for copying a rule's body where it is
-        called, ``RuleGen.src``, is the one before: the host function holds its own.)"""
+        """A rule function's source with ``g.zones``, ``g.vars``, ``g._pk`` and ``g.max_steps``
+        read once, into locals, at the top of the function (a line more, with no span).  Where
+        it pays: in the turn that goes on from turn to turn (``looping``; in a playout it reads
+        them once per game, through the API once per decision), and in the playout variant of a
+        rule whose source names one three times or more.  (The source kept for copying a rule's
+        body where it is called, ``RuleGen.src``, is the one before: the host function holds its
+        own.)"""
         held = []
         for attr, local in _HELD:
             uses = len(_READ[attr].findall(src))
-            if uses and (looping or uses >= 3):
+            if uses and (looping or (self.playout and uses >= 3)):
                 src = _READ[attr].sub(local, src)
                 held.append(f"{local} = g.{attr}")
         if not held:

@@ -175,8 +175,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
         line_map = self.line_map
-        if self.playout:
-            src, line_map = self.hold_locals(src, line_map, next_turn is not None)
+        src, line_map = self.hold_locals(src, line_map, next_turn is not None)
         return self.x._compile(src, line_map), self.alt_blocks
 
     def step(self, lines, ind, span=None, cost=1):
