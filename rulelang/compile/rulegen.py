@@ -139,6 +139,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
+        self.looping = next_turn is not None    # (the turn going on from turn to turn)
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
