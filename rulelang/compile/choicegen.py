@@ -8,6 +8,8 @@ several cards chosen in one step (runtime.pick_start / pick_step).
 """
 from __future__ import annotations
 
+import functools
+
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, You, you_slot
@@ -18,6 +20,14 @@ from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import _dispatch, _numbers
+
+
+@functools.lru_cache(maxsize=None)
+def opponents_table(n):
+    """For each of ``n`` seats, the other seats in the order of play from it (one table per
+    number of players): what ``(you + k) % n for k in range(1, n)`` gives, indexed by ``you``
+    (a ``you`` of -1, no player, gives the last row, as the modulo does)."""
+    return tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n))
 
 
 class ChoiceGen:
@@ -176,7 +186,7 @@ class ChoiceGen:
                 if ob is not None:
                     values = f"_saf(g, {you}, {int(ob)})"
                 elif self.dir() == "1":     # the order of play never changes: a table per seat
-                    values = f"{self.x.const(self.opponents_table())}[{you}]"
+                    values = f"{self.x.const(opponents_table(n))}[{you}]"
                 else:
                     values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             elif ob is not None:
@@ -211,18 +221,6 @@ class ChoiceGen:
         if key is not None:
             lines.append(f"{inner}{after} = len(out)")
             self.counted[key] = (before, after)
-
-    def opponents_table(self):
-        """For each seat, the other seats in the order of play from it (made once per game): what
-        ``(you + k) % n for k in range(1, n)`` gives, indexed by ``you`` (a ``you`` of -1, no
-        player, gives the last row, as the modulo does)."""
-        cg = self.cg
-        table = getattr(cg, "_opponents_table", None)
-        if table is None:
-            n = int(cg.n)
-            table = cg._opponents_table = tuple(tuple((p + k) % n for k in range(1, n))
-                                                for p in range(n))
-        return table
 
     def claim_lines(self, st, L, ind):
         """``any opponent may choose [from P]``: the players in order of play from P (the player
