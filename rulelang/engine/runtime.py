@@ -104,7 +104,9 @@ def still_remembered(shown: list, zones: list) -> list:
     """The entries ``[seat, card, zone]`` of what players remember whose card is still in the
     zone it was seen go to (docs/language.md, "What players remember"): the others are
     forgotten."""
-    # (in C: the zones' cards as sets, one per zone named, for the hundreds of entries)
+    if len(shown) < 64:     # a few entries: their zones' lists are scanned
+        return [x for x in shown if x[1] in zones[x[2]]]
+    # (hundreds of entries: in C, against the zones' cards as sets, one per zone named)
     held = {zi: set(zones[zi]) for zi in set(map(_zone_of, shown))}
     return list(compress(shown, map(contains, map(held.__getitem__, map(_zone_of, shown)),
                                     map(_card_of, shown))))
