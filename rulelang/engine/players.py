@@ -5,14 +5,14 @@ shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see
 from __future__ import annotations
 
 from itertools import compress, count, repeat
-from operator import contains, itemgetter
+from operator import itemgetter
 
 from rulelang.engine.control import GameProblem
 
 # What players remember (``g.shown``) is a list of entries ``[seat, card, zone]``, often hundreds
 # long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
 # compress), not entry by entry in Python.
-_seat_of, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
+_card_of, _zone_of = itemgetter(1), itemgetter(2)
 
 
 def show_card(g, c, p) -> None:

@@ -2,8 +2,8 @@
 whole game inside the engine, with every choice made by a policy and without the public API's
 checks at each decision (the :class:`Playout` mixin of :class:`~rulelang.engine.runtime.State`);
 :func:`playout_pick`, the choice the generated playout variants ask for; and the merging of
-identical copies of a card into one action (:func:`_merge_twins`, which the API's
-``legal_actions`` uses too).
+identical copies of a card into one action (:func:`_merge_twins_fast`, which the API's
+``legal_actions`` uses too, and :func:`_merge_twins`, for the logged driver).
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 from __future__ import annotations
 
 from itertools import compress
-from operator import contains
+from operator import contains, itemgetter
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
@@ -31,8 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.playout import Playout, _merge_twins, _merge_twins_fast, twin_keys
-from rulelang.engine.players import _card_of, _zone_of
+from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
 
@@ -98,6 +97,9 @@ def _load_rng(s: int) -> Rng:
     r = Rng.__new__(Rng)
     r.s = int(s)
     return r
+
+
+_card_of, _zone_of = itemgetter(1), itemgetter(2)    # of an entry [seat, card, zone]
 
 
 def still_remembered(shown: list, zones: list) -> list:
