@@ -8,6 +8,8 @@ several cards chosen in one step (runtime.pick_start / pick_step).
 """
 from __future__ import annotations
 
+import functools
+
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, You, you_slot
@@ -19,6 +21,14 @@ from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
+
+
+@functools.lru_cache(maxsize=None)
+def opponents_table(n):
+    """For each of ``n`` seats, the other seats in the order of play from it (one table per
+    number of players): what ``(you + k) % n for k in range(1, n)`` gives, indexed by ``you``
+    (a ``you`` of -1, no player, gives the last row, as the modulo does)."""
+    return tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n))
 
 
 class ChoiceGen:
@@ -195,8 +205,12 @@ class ChoiceGen:
             ob = self.cg.out_base
             if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
                 you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
-                values = (f"_saf(g, {you}, {int(ob)})" if ob is not None else
-                          f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]")
+                if ob is not None:
+                    values = f"_saf(g, {you}, {int(ob)})"
+                elif self.dir() == "1":     # the order of play never changes: a table per seat
+                    values = f"{self.x.const(opponents_table(n))}[{you}]"
+                else:
+                    values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             elif ob is not None:
                 values = f"[_q for _q in range({n}) if not g.vars[{int(ob)} + _q]]"
             else:

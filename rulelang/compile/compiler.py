@@ -126,8 +126,10 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
                          for z, (d, ctx, t) in model.shows.items()}
         self._build_root()
         self.turn_proc = self.proc_index.get("turn", -1)
-        # Where each alternative's body starts, and the local slot of its chosen value.
-        self.entries = [(a.slot, a.body_pc) if a is not None else (-1, -1)
+        # Where each alternative's body starts, and the local slot of its chosen value (for an
+        # alternative without a value, the position slot, which the entry then overwrites: so
+        # apply_action stores the value without testing for a slot first).
+        self.entries = [(a.slot if a.slot >= 0 else 1, a.body_pc) if a is not None else (-1, -1)
                         for a in self.alternatives]
 
     def _values(self):

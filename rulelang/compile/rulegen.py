@@ -153,6 +153,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
+        self.looping = next_turn is not None    # (the turn going on from turn to turn)
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
@@ -188,7 +189,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        return self.x._compile(src, self.line_map), self.alt_blocks
+        line_map = self.line_map
+        src, line_map = self.hold_locals(src, line_map, next_turn is not None)
+        return self.x._compile(src, line_map), self.alt_blocks
 
     def step(self, lines, ind, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
@@ -508,9 +511,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             L.append(f"{ind}g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
             L.append(f"{ind}g.skip = 0")
-        from rulelang.compile.words import log_turn
-        self.x.ns["_logturn"] = log_turn
-        L.append(f"{ind}if g.log is not None: _logturn(g)")
+        if not self.playout:          # (a playout keeps no log: State.playout)
+            from rulelang.compile.words import log_turn
+            self.x.ns["_logturn"] = log_turn
+            L.append(f"{ind}if g.log is not None: _logturn(g)")
         if check_first:
             quick = self.endings_quick()
             L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")

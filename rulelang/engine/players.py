@@ -4,7 +4,15 @@ shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see
 """
 from __future__ import annotations
 
+from itertools import compress, count, repeat
+from operator import itemgetter
+
 from rulelang.engine.control import GameProblem
+
+# What players remember (``g.shown``) is a list of entries ``[seat, card, zone]``, often hundreds
+# long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
+# compress), not entry by entry in Python.
+_card_of, _zone_of = itemgetter(1), itemgetter(2)
 
 
 def show_card(g, c, p) -> None:
@@ -27,7 +35,7 @@ def reveal_card(g, c) -> None:
             _n, owner, vis, _sh = g.game.zone_info[zi]
             if vis == "everyone":
                 return
-            g.shown = [x for x in g.shown if x[1] != c] + [
+            g.shown = list(compress(g.shown, map(c.__ne__, map(_card_of, g.shown)))) + [
                 [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
             return
 
@@ -42,16 +50,29 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
-    if g.shown:     # (a card that comes into sight is not followed further: nothing to keep)
-        carry = whole and dv not in ("everyone", "top")
-        g.shown = [x if x[1] not in cards else [x[0], x[1], di] for x in g.shown
-                   if x[1] not in cards or (carry and x[2] == si and not (dv == "owner" and do == x[0]))]
+    shown = g.shown
+    if shown:       # (a card that comes into sight is not followed further: nothing to keep)
+        moved = set(cards)
+        hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
+        if hits:    # most often nobody remembered these cards: the list stays as it is
+            carry = whole and dv not in ("everyone", "top")
+            shown = shown[:]        # a new list (states share it after clone)
+            for i in reversed(hits):
+                x = shown[i]
+                if carry and x[2] == si and not (dv == "owner" and do == x[0]):
+                    shown[i] = [x[0], x[1], di]
+                else:
+                    del shown[i]
+            g.shown = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
             sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
-    seen = [c for c in cards if sv != "top" or c == top]
-    new = [[p, c, di] for p in who if not (dv == "owner" and do == p) for c in seen]
+    seen = cards if sv != "top" else [c for c in cards if c == top]
+    new = []
+    for p in who:       # [p, c, di] for each card seen, made in C
+        if not (dv == "owner" and do == p):
+            new += map(list, zip(repeat(p), seen, repeat(di)))
     if new:
         g.shown = g.shown + new
 

@@ -2,8 +2,8 @@
 whole game inside the engine, with every choice made by a policy and without the public API's
 checks at each decision (the :class:`Playout` mixin of :class:`~rulelang.engine.runtime.State`);
 :func:`playout_pick`, the choice the generated playout variants ask for; and the merging of
-identical copies of a card into one action (:func:`_merge_twins`, which the API's
-``legal_actions`` uses too).
+identical copies of a card into one action (:func:`_merge_twins_fast`, which the API's
+``legal_actions`` uses too, and :func:`_merge_twins`, for the logged driver).
 """
 from __future__ import annotations
 
@@ -62,8 +62,7 @@ class Playout:
                     log.append(("choice", p, a))
                 fr = self.stack[-1]
                 slot, pc = entries[a >> ACTION_SHIFT]
-                if slot >= 0:
-                    fr[slot] = a & VALUE_MASK
+                fr[slot] = a & VALUE_MASK          # (slot 1, the position, when no value)
                 fr[1] = pc
                 self.decisions += 1
                 self.decision = NO_DECISION
@@ -123,8 +122,7 @@ class Playout:
                         a = legal[policy[p](k)]
                     fr = self.stack[-1]
                     slot, pc = entries[a >> ACTION_SHIFT]
-                    if slot >= 0:
-                        fr[slot] = a & VALUE_MASK
+                    fr[slot] = a & VALUE_MASK
                     fr[1] = pc
                     self.decisions += 1
                     self.decision = NO_DECISION

@@ -22,6 +22,8 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import contains, itemgetter
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
@@ -29,7 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.playout import Playout, _merge_twins
+from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
 
@@ -97,11 +99,19 @@ def _load_rng(s: int) -> Rng:
     return r
 
 
+_card_of, _zone_of = itemgetter(1), itemgetter(2)    # of an entry [seat, card, zone]
+
+
 def still_remembered(shown: list, zones: list) -> list:
     """The entries ``[seat, card, zone]`` of what players remember whose card is still in the
     zone it was seen go to (docs/language.md, "What players remember"): the others are
     forgotten."""
-    return [x for x in shown if x[1] in zones[x[2]]]
+    if len(shown) < 64:     # a few entries: their zones' lists are scanned
+        return [x for x in shown if x[1] in zones[x[2]]]
+    # (hundreds of entries: in C, against the zones' cards as sets, one per zone named)
+    held = {zi: set(zones[zi]) for zi in set(map(_zone_of, shown))}
+    return list(compress(shown, map(contains, map(held.__getitem__, map(_zone_of, shown)),
+                                    map(_card_of, shown))))
 
 
 FIELDS = (
@@ -212,14 +222,14 @@ class State(Playout):
         if d.one_seat:                                   # one seat decides (the common case)
             if player != d.seat and player is not None:  # (most often the seat given decides)
                 return []
-            if every_copy or self.game.card_twin is None:
+            if self.game.card_twin is None or every_copy:
                 return d.actions
-            return _merge_twins(d.actions, self.game.card_twin, self.game.alternatives)
+            return _merge_twins_fast(d.actions, twin_keys(self.game))
         legal = d.actions_of(d.seat if player is None else player)
         twin = self.game.card_twin
         if twin is None or every_copy:
             return legal
-        return _merge_twins(legal, twin, self.game.alternatives)
+        return _merge_twins_fast(legal, twin_keys(self.game))
 
     def apply_action(self, action: int, player: Optional[int] = None) -> None:
         """Apply ``action`` for ``player`` (default: the current player) and run the rules until
@@ -242,8 +252,7 @@ class State(Playout):
         g = self.game
         fr = self.stack[-1]
         slot, pc = g.entries[action >> ACTION_SHIFT]
-        if slot >= 0:
-            fr[slot] = action & VALUE_MASK
+        fr[slot] = action & VALUE_MASK                  # (slot 1, the position, when no value)
         fr[1] = pc
         code = g.procs[fr[0]]
         try:        # the rule's function, called here: most often it stops at the next decision
