@@ -128,7 +128,7 @@ class ChoiceGen:
                 self.cards_step(alt, aid, b.number, ci, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
                 bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
-                             f"g.zones[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
+                             f"{self.x.zones}[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b, ind)
             self.goto(last, back, ind)
         if self.playout and not st.simultaneous:
@@ -188,7 +188,7 @@ class ChoiceGen:
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
             w.writeline(f"out.extend(range({base}, {base} + "
-                        f"len(g.zones[{self.x.gen(p.source, {})}])))")
+                        f"len({self.x.zones}[{self.x.gen(p.source, {})}])))")
             self.appended = True
             return
         v = self.x.fresh()
@@ -199,7 +199,7 @@ class ChoiceGen:
                 w.writeline(f"{name} = {c}")
             test = " if " + code
         if p.kind == "card":
-            values = f"g.zones[{self.x.gen(p.source, {})}]"
+            values = f"{self.x.zones}[{self.x.gen(p.source, {})}]"
         elif p.kind == "player":
             n = int(self.cg.n)
             ob = self.cg.out_base
@@ -212,7 +212,7 @@ class ChoiceGen:
                 else:
                     values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             elif ob is not None:
-                values = f"[_q for _q in range({n}) if not g.vars[{int(ob)} + _q]]"
+                values = f"[_q for _q in range({n}) if not {self.x.vars}[{int(ob)} + _q]]"
             else:
                 values = f"range({n})"
         elif p.kind == "suit":
@@ -271,7 +271,7 @@ class ChoiceGen:
         self.x.ns["_pstart"] = pick_start
         args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
                 f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
-        w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in g.zones[{z}]{test}], "
+        w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in {self.x.zones}[{z}]{test}], "
                     f"{z}, {args}))")
         self.appended = True
 

@@ -40,6 +40,12 @@ from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplay
 
 HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
 
+# What of the state a rule's function reads most, and the local that holds it where the function
+# is written with held locals (ExprGen.state): none of it is rebound while a rule runs (the lists
+# ``g.zones`` and ``g.vars`` only change their items; the step budget and the policy ``g._pk``
+# are set before a playout starts).
+HELD = {"zones": "_gz", "vars": "_gv", "_pk": "_gpk", "max_steps": "_gmx"}
+
 
 class ExprGen(ExprNodes):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
@@ -56,6 +62,11 @@ class ExprGen(ExprNodes):
                    "_noplayer": _noplayer}
         self.names = {}
         self.counter = 0
+        # While a rule's function is written with held locals (RuleGen: the playout variant and
+        # the turn that goes on from turn to turn), the state's most read parts are locals that
+        # its first line binds (HELD); ``held_used`` is what the code written so far read.
+        self.hold = False
+        self.held_used = set()
         self._expanded = {}       # see expanded()
         self._helpers = {}
         self._prelude = self._prelude_args = None
@@ -63,6 +74,27 @@ class ExprGen(ExprNodes):
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
+
+    def state(self, attr: str) -> str:
+        """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
+        function written with held locals (noted in ``held_used``), else the attribute."""
+        if self.hold:
+            self.held_used.add(attr)
+            return HELD[attr]
+        return "g." + attr
+
+    @property
+    def zones(self) -> str:
+        return self.state("zones")
+
+    @property
+    def vars(self) -> str:
+        return self.state("vars")
+
+    def held_line(self) -> str:
+        """The line binding the locals that the code written since ``held_used`` was emptied
+        reads ("" when none), in a fixed order."""
+        return "; ".join(f"{HELD[a]} = g.{a}" for a in HELD if a in self.held_used)
 
     def const(self, obj) -> str:
         """A name in the namespace for a table or helper object."""
@@ -220,7 +252,7 @@ class ExprGen(ExprNodes):
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
             if not (self.slots_used(e) & loop_slots) and "rng" not in code and \
-                    ("g." in code or "fr[" in code or "(g" in code) and not code.startswith("fr["):
+                    ("g." in code or "fr[" in code or "(g" in code or "_gz[" in code or "_gv[" in code) and not code.startswith("fr["):
                 for name, c in hoist[1]:
                     if c == code:
                         return name
@@ -234,7 +266,7 @@ class ExprGen(ExprNodes):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
         plain read is tested in place, anything else through ``_seat``."""
         span = self.const(e.span)
-        if re.fullmatch(r"[A-Za-z_]\w*|fr\[\d+\]|g\.vars\[\d+( \+ (fr\[\d+\]|[A-Za-z_]\w*))?\]", code):
+        if re.fullmatch(r"[A-Za-z_]\w*|fr\[\d+\]|(g\.vars|_gv)\[\d+( \+ (fr\[\d+\]|[A-Za-z_]\w*))?\]", code):
             return f"({code} if {code} >= 0 else _noplayer({span}))"
         return f"_seat({code}, {span})"
 
@@ -265,15 +297,22 @@ class ExprGen(ExprNodes):
         ctx = (hoist and hoist[1], self._prelude)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())))
+        key = (id(ex), tuple(sorted(env.items())), self.hold)
         hit = self._expanded.get(key)
         if hit is not None and hit[1][1] is ctx[1] and (hit[1][0] is ctx[0] or hit[3]):
+            self.held_used |= hit[4]             # (what the copy reads of the held locals)
             return hit[0]                        # (a function's call fits any loop)
-        code = self.gen(ex.body, env)
-        call = len(code) > HELPER_SIZE
-        if call:
-            code = self.helper(ex, env)
-        self._expanded[key] = (code, ctx, ex, call)   # ex, ctx kept alive: their ids compared
+        outer, self.held_used = self.held_used, set()
+        try:
+            code = self.gen(ex.body, env)
+            call = len(code) > HELPER_SIZE
+            if call:
+                code = self.helper(ex, env)
+        finally:
+            self.held_used, mine = outer, self.held_used
+        self.held_used |= mine
+        # ex, ctx kept alive: their ids compared
+        self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
         return code
 
     def slots_used(self, e) -> frozenset:
@@ -313,14 +352,14 @@ class ExprGen(ExprNodes):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args
-            self._hoist, self._prelude = None, []
+            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.hold
+            self._hoist, self._prelude, self.hold = None, [], False    # a function of its own
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 first = self._prelude
             finally:
-                self._hoist, self._prelude, self._prelude_args = saved
+                self._hoist, self._prelude, self._prelude_args, self.hold = saved
             names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
             params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
             params += [f"_a{i}" for i in range(len(keys))]

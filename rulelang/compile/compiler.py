@@ -154,7 +154,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
             if rule_pids.get(pid) == 0:
                 lines = inline_body(rg.src)
                 if lines is not None:
-                    self.inline_bodies[pid] = lines
+                    self.inline_bodies[pid] = (lines, rg.held)
         direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct

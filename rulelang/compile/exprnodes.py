@@ -80,13 +80,13 @@ class ExprNodes:
         if op == "rank before":
             return f"{self.const(self.cg.rank_prev)}.get({x}, 0)"
         if op == "top":
-            return f"(g.zones[{x}] or _none)[-1]"     # an empty zone's top is none (-1)
+            return f"({self.zones}[{x}] or _none)[-1]"     # an empty zone's top is none (-1)
         if op == "bottom":
-            return f"(g.zones[{x}] or _none)[0]"
+            return f"({self.zones}[{x}] or _none)[0]"
         if op == "size":
-            return f"len(g.zones[{x}])"
+            return f"len({self.zones}[{x}])"
         if op == "random card":                   # `rng` in the code: never hoisted
-            return f"_rnd(g.zones[{x}], g.rng)"
+            return f"_rnd({self.zones}[{x}], g.rng)"
         if op == "not":
             return f"(not {x})"
         if op == "neg":
@@ -99,7 +99,7 @@ class ExprNodes:
         cg = self.cg
         table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute, cg.rank_of)
         v = self.fresh()
-        return f"sum([{self.const(table)}[{v}] for {v} in g.zones[{self.gen(e.zone, env)}]])"
+        return f"sum([{self.const(table)}[{v}] for {v} in {self.zones}[{self.gen(e.zone, env)}]])"
 
     def g_AnyNumber(self, e, env):
         v = self.fresh()
@@ -114,8 +114,8 @@ class ExprNodes:
     def g_MeldLeft(self, e, env):
         solver = self.const(self.cg.meld_solver(e.attribute, e.span, e.lay_off is not None))
         if e.lay_off is not None:
-            return f"{solver}(g.zones[{self.gen(e.zone, env)}], g.zones[{self.gen(e.lay_off, env)}])"
-        return f"{solver}(g.zones[{self.gen(e.zone, env)}])"
+            return f"{solver}({self.zones}[{self.gen(e.zone, env)}], {self.zones}[{self.gen(e.lay_off, env)}])"
+        return f"{solver}({self.zones}[{self.gen(e.zone, env)}])"
 
     def g_Roll(self, e, env):
         return f"g.rng.randint(1, {int(e.sides)})"
@@ -124,20 +124,20 @@ class ExprNodes:
         z = self.gen(e.zone, env)
         if e.condition is None:
             if e.kind == "count":
-                return f"len(g.zones[{z}])"
+                return f"len({self.zones}[{z}])"
             if e.kind == "any":
-                return f"(len(g.zones[{z}]) > 0)"
-            return f"(not g.zones[{z}])"
+                return f"(len({self.zones}[{z}]) > 0)"
+            return f"(not {self.zones}[{z}])"
         v = self.fresh()
         inner = dict(env)
         inner[self.refs.of(e).index] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         if e.kind == "any":
-            out = f"any([1 for {v} in g.zones[{z}] if {c}])"
+            out = f"any([1 for {v} in {self.zones}[{z}] if {c}])"
         elif e.kind == "no":
-            out = f"(not any([1 for {v} in g.zones[{z}] if {c}]))"
+            out = f"(not any([1 for {v} in {self.zones}[{z}] if {c}]))"
         else:
-            out = f"len([1 for {v} in g.zones[{z}] if {c}])"
+            out = f"len([1 for {v} in {self.zones}[{z}] if {c}])"
         return self._hoisted(out, hoisted)
 
     # ---- selectors and aggregates (issue 14) ---------------------------------------------------
@@ -165,9 +165,9 @@ class ExprNodes:
             cond = f" if {c}"
         if e.kind in ("highest", "lowest", "total"):
             fn = {"highest": "_hi", "lowest": "_lo", "total": "sum"}[e.kind]
-            out = f"{fn}([{val} for {v} in g.zones[{z}]{cond}])"
+            out = f"{fn}([{val} for {v} in {self.zones}[{z}]{cond}])"
         else:
-            out = f"_best([({val}, {v}) for {v} in g.zones[{z}]{cond}], {int(e.kind == 'highest card')})"
+            out = f"_best([({val}, {v}) for {v} in {self.zones}[{z}]{cond}], {int(e.kind == 'highest card')})"
         return self._hoisted(out, hoisted)
 
     def g_PickValue(self, e, env):
@@ -203,7 +203,7 @@ class ExprNodes:
 
     def g_IsOut(self, e, env):
         ob = int(self.cg.out_base)
-        x = f"g.vars[{ob} + {self.gen(e.player, env)}]"
+        x = f"{self.vars}[{ob} + {self.gen(e.player, env)}]"
         return f"(not {x})" if e.negate else f"(not (not {x}))"
 
     def g_PlayerQuery(self, e, env):
@@ -256,8 +256,8 @@ class ExprNodes:
         if isinstance(ref, Var):
             base = int(cg.var_base[ref.name])
             if ref.per_player:
-                return f"g.vars[{base} + {self.slot(Frame.slot(ref.you), env)}]"
-            return f"g.vars[{base}]"
+                return f"{self.vars}[{base} + {self.slot(Frame.slot(ref.you), env)}]"
+            return f"{self.vars}[{base}]"
         if isinstance(ref, Zone):
             base = int(cg.zone_base[ref.name])
             if ref.per_player:
@@ -288,7 +288,7 @@ class ExprNodes:
         if isinstance(ref, ZoneOf):
             return f"({int(cg.zone_base[ref.name])} + {x})"
         if isinstance(ref, VarOf):
-            return f"g.vars[{int(cg.var_base[ref.name])} + {x}]"
+            return f"{self.vars}[{int(cg.var_base[ref.name])} + {x}]"
         raise AssertionError(ref)           # the checker resolves `of` to nothing else
 
     def g_Call(self, e, env):
@@ -342,7 +342,7 @@ class ExprNodes:
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
-        return f"(len(g.zones[{z}]) > 0)" if e.negate else f"(not g.zones[{z}])"
+        return f"(len({self.zones}[{z}]) > 0)" if e.negate else f"(not {self.zones}[{z}])"
 
     def g_Arith(self, e, env):
         a, b = self.gen(e.left, env), self.gen(e.right, env)

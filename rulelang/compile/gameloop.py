@@ -340,7 +340,7 @@ class GameLoop:
                 rg.compile_rule(body, pid)
                 lines = inline_body(rg.src)
                 if lines is not None:
-                    ib[pid] = lines
+                    ib[pid] = (lines, rg.held)
         self.inline_bodies_playout = ib
         for pid, body in bodies:
             rg = RuleGen(self, direct, playout=True)

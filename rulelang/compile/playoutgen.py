@@ -7,7 +7,6 @@ is that part of :class:`~rulelang.compile.rulegen.RuleGen`.
 """
 from __future__ import annotations
 
-import re
 
 from rulelang.kinds import Frame
 from rulelang.compile.writer import respan
@@ -37,46 +36,8 @@ def _shift(line, ind, base):
     return respan(ind + rest, line)
 
 
-# What of the state a rule's function reads most, held in locals by the playout variant: none
-# of it is rebound while a rule runs (the lists ``g.zones`` and ``g.vars`` only change their
-# items; the step budget and the policy ``g._pk`` are set before a playout starts).
-_HELD = (("zones", "_gz"), ("vars", "_gv"), ("_pk", "_gpk"), ("max_steps", "_gmx"))
-_COUNTED = re.compile(r"\b_dc \+= 1\b")
-_READ = {attr: re.compile(r"(?<![\w.])g\.%s\b(?!\s*=[^=])" % attr) for attr, _ in _HELD}
-
-
 class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
-
-    def hold_locals(self, src, line_map, looping):
-        """A rule function's source with ``g.zones``, ``g.vars``, ``g._pk`` and ``g.max_steps``
-        read once, into locals, at the top of the function (a line more, with no span).  Where
-        it pays: in the turn that goes on from turn to turn (``looping``; in a playout it reads
-        them once per game, through the API once per decision), and in the playout variant of a
-        rule whose source names one three times or more.  (The source kept for copying a rule's
-        body where it is called, ``RuleGen.src``, is the one before: the host function holds its
-        own.)"""
-        held = []
-        for attr, local in _HELD:
-            uses = len(_READ[attr].findall(src))
-            if uses and (looping or (self.playout and uses >= 3)):
-                src = _READ[attr].sub(local, src)
-                held.append(f"{local} = g.{attr}")
-        counts = self.playout and looping and _COUNTED.search(src) is not None
-        if counts:
-            held.append("_dc = _ch = _fo = 0")
-        if not held:
-            return src, line_map
-        head, rest = src.split("\n", 1)
-        if not counts:
-            return (f"{head}\n    {'; '.join(held)}\n{rest}",
-                    line_map[:1] + (None,) + tuple(line_map[1:]))
-        # The counts of the decisions made here reach the state however the function is left
-        # (a return, a GameProblem).
-        body = rest.rstrip("\n").split("\n")
-        return ("\n".join([head, f"    {'; '.join(held)}", "    try:"] + ["    " + l for l in body]
-                          + ["    finally:", "        g.decisions += _dc; g._ch += _ch; g._fo += _fo"])
-                + "\n", line_map[:1] + (None, None) + tuple(line_map[1:1 + len(body)]) + (None, None))
 
     def playout_decision(self, alts, ci, ind):
         """The playout variant of a decision (one chooser): instead of stopping with the legal
@@ -88,7 +49,8 @@ class PlayoutGen:
         stops the playout where the budget is spent."""
         a, k = self.x.fresh(), self.x.fresh()
         self.x.ns["_pick"] = playout_pick
-        lines = [f"{ind}if g._pk is None:",
+        pk = self.x.state("_pk")
+        lines = [f"{ind}if {pk} is None:",
                  f"{ind}    {a} = _pick(g, out, fr[{ci}])",
                  f"{ind}    g.decisions += 1",
                  f"{ind}else:"]
@@ -98,13 +60,14 @@ class PlayoutGen:
             self.x.ns["_mtf"] = _merge_twins_fast
             lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(twin_keys(self.cg))})")
         # In the turn that goes on from turn to turn the counts are locals, added to the state
-        # where the function is left (hold_locals); only State.playout reads them meanwhile.
+        # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
         dc, ch, fo = ("_dc", "_ch", "_fo") if self.looping else ("g.decisions", "g._ch", "g._fo")
+        self.counts_held = self.counts_held or self.looping
         lines += [f"{ind}    {k} = len({legal})",
                   f"{ind}    {ch} += {k}",
                   f"{ind}    if {k} == 1: {fo} += 1",
-                  f"{ind}    {a} = {legal}[g._pk[fr[{ci}]]({k})]",
+                  f"{ind}    {a} = {legal}[{pk}[fr[{ci}]]({k})]",
                   f"{ind}    {dc} += 1"]
         blocks = dict(self.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])

@@ -154,32 +154,56 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
+        self.counts_held = False      # (set by playout_decision: see below)
+        # The playout variant, and the turn that goes on from turn to turn, hold what they read
+        # most of the state in locals (ExprGen.state), bound by the function's first line.
+        self.x.hold, self.x.held_used = self.playout or self.looping, set()
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
             cur = self.stmts(body, cur, "            ")
+            if next_turn is None:
+                self.close(cur, f"return {RETURN}", "            ")
+            else:
+                nt = self.new_block()     # the last block: the other blocks keep their numbers
+                self.goto(cur, nt, "            ")
+                self.next_turn_block(nt, next_turn, "            ")
         finally:
             self.s.logged = True
-        if next_turn is None:
-            self.close(cur, f"return {RETURN}", "            ")
-        else:
-            nt = self.new_block()     # the last block: the other blocks keep their numbers
-            self.goto(cur, nt, "            ")
-            self.next_turn_block(nt, next_turn, "            ")
+            self.x.hold = False
         self.thread_jumps()
         if next_turn is not None:
             self.inline_block(nt)
         if self.playout:
             self.expand_entries()
+        # The source copied where the rule is called (inline_body) is the function without
+        # its held locals: the host function binds its own (``held``: what the copy reads).
+        plain = CodeWriter()
+        plain.writeline("def _f(g, fr, pc):")
+        with plain.indent():
+            self.loop_over_blocks(plain, "")
+        self.src = plain.source()
+        self.held = frozenset(self.x.held_used)
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
-            w.writeline("while True:")
-            with w.indent():
-                self.dispatch(self.blocks, w)
-                w.writeline("raise _bad(pc)")
+            held = [h for h in (self.x.held_line(),) if h]
+            if self.counts_held:
+                held.append("_dc = _ch = _fo = 0")
+            if held:
+                w.writeline("; ".join(held))
+            if self.counts_held:
+                # The counts of the decisions made here reach the state however the function
+                # is left (a return, a GameProblem).
+                w.writeline("try:")
+                with w.indent():
+                    self.loop_over_blocks(w, w.step)
+                w.writeline("finally:")
+                with w.indent():
+                    w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
+            else:
+                self.loop_over_blocks(w, "")
         src = w.source()
-        self.src = src
         self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
         self.x.ns["_over"] = self._over
@@ -189,15 +213,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        line_map = self.line_map
-        src, line_map = self.hold_locals(src, line_map, next_turn is not None)
-        return self.x._compile(src, line_map), self.alt_blocks
+        return self.x._compile(src, self.line_map), self.alt_blocks
+
+    def loop_over_blocks(self, w, extra):
+        """``while True:`` over the blocks, chosen by ``pc`` (their lines indented by ``extra``
+        more than they were written for)."""
+        w.writeline("while True:")
+        with w.indent():
+            self.dispatch(self.blocks, w, extra)
+            w.writeline("raise _bad(pc)")
 
     def step(self, lines, ind, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
         evaluates)."""
         lines.append(f"{ind}g.steps += {int(cost)}")
-        lines.append(f"{ind}if g.steps > g.max_steps: _over(g, {self.x.const(span)}"
+        lines.append(f"{ind}if g.steps > {self.x.state('max_steps')}: _over(g, {self.x.const(span)}"
                      f"{', ' + str(int(cost)) if cost > 1 else ''})")
 
     @staticmethod
@@ -293,7 +323,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
             ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-            lines.append(f"{ind}fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])")
+            lines.append(f"{ind}fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])")
             lines.append(f"{ind}fr[{ii}] = 0")
             lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
             lines.append(f"{ind}    fr[{ci}] = fr[{li}][fr[{ii}]]")
@@ -330,6 +360,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies_playout" if self.playout else "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals, read only `you`: copied in place
+            body, held = body
+            self.x.held_used |= held
             if not self._is_slot(st.for_player):
                 y = self.x.fresh()
                 lines.append(f"{ind}{y} = {you}")
@@ -477,7 +509,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def sus_ForCard(self, st, cur, ind):
         r = self.refs.of(st)
         ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-        init = [f"fr[{li}] = tuple(g.zones[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
+        init = [f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
     def sus_ForValue(self, st, cur, ind):
@@ -520,7 +552,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
         L.append(f"{ind}g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
-        L.append(f"{ind}if g.steps > g.max_steps: _overturn(g)")
+        L.append(f"{ind}if g.steps > {self.x.state('max_steps')}: _overturn(g)")
         L.append(f"{ind}fr[{Frame.POSITION}] = 0")
         L.append(f"{ind}fr[{Frame.YOU}] = g.cur")
         if pad:
@@ -535,14 +567,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
         endings must be checked in full before every decision."""
         cg = self.cg
-        quick = getattr(cg, "_endings_quick", None)
-        if quick is None:
+        made = getattr(cg, "_endings_quick", None)
+        if made is None:
+            made = cg._endings_quick = {}
+        hit = made.get(self.x.hold)     # (written with the held locals or not)
+        if hit is None:
+            used, self.x.held_used = self.x.held_used, set()
             try:
                 quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
             except Unsupported:
                 quick = ""
-            cg._endings_quick = quick
-        return quick
+            finally:
+                self.x.held_used, mine = used, self.x.held_used
+            hit = made[self.x.hold] = (quick, frozenset(mine))
+        self.x.held_used |= hit[1]
+        return hit[0]
 
 
 def inline_body(src):

@@ -127,7 +127,7 @@ class StatementGen:
             return
         z, have = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.e(st.source)}")
-        w.writeline(f"{have} = len(g.zones[{z}])")
+        w.writeline(f"{have} = len({self.x.zones}[{z}])")
         short = f"{have} == 0"
         if kind == "count":
             short += f" or {have} < {self.e(st.selection.expr)}"
@@ -156,7 +156,7 @@ class StatementGen:
         return True
 
     def t_Shuffle(self, st, w):
-        w.writeline(f"g.rng.shuffle(g.zones[{self.e(st.zone)}])")
+        w.writeline(f"g.rng.shuffle({self.x.zones}[{self.e(st.zone)}])")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
@@ -196,9 +196,9 @@ class StatementGen:
             place = f"fr[{int(ref.index)}]"
         elif isinstance(ref, Var):
             base = int(cg.var_base[ref.name])
-            place = f"g.vars[{base} + fr[{int(Frame.slot(ref.you))}]]" if ref.per_player else f"g.vars[{base}]"
+            place = f"{self.x.vars}[{base} + fr[{int(Frame.slot(ref.you))}]]" if ref.per_player else f"{self.x.vars}[{base}]"
         elif isinstance(ref, VarOf):
-            place = f"g.vars[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
+            place = f"{self.x.vars}[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
         elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
         elif ref is None:                # (the checker reported it)
@@ -278,7 +278,7 @@ class StatementGen:
         start = self.e(st.start) if st.start is not None else "g.cur"
         ob = "None" if cg.out_base is None else str(int(cg.out_base))
         count = self.e(st.count) if st.count is not None else "None"
-        w.writeline(f"{s} = g.zones[{self.e(st.source)}]")
+        w.writeline(f"{s} = {self.x.zones}[{self.e(st.source)}]")
         w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
         w.writeline(f"if {o}:")
         with w.indent():
@@ -336,11 +336,11 @@ class StatementGen:
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(st.source)}")
         w.writeline(f"{di} = {self.e(st.dest)}")
-        w.writeline(f"{b} = len(g.zones[{di}])")
-        w.writeline(f"{s} = g.zones[{si}]")
+        w.writeline(f"{b} = len({self.x.zones}[{di}])")
+        w.writeline(f"{s} = {self.x.zones}[{si}]")
         w.writeline(f"{top} = {s}[-1] if {s} else -1")
         self._move(st, si, di, w)
-        w.writeline(f"{d} = g.zones[{di}]")
+        w.writeline(f"{d} = {self.x.zones}[{di}]")
         moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
         w.writeline(f"_seengo(g, {moved}, {si}, {di}, {top}, "
                     f"{st.selection.kind == 'all'})")
@@ -357,7 +357,7 @@ class StatementGen:
         if kind in ("count", "where"):
             return self._move_some(st, kind, src, dst, w)
         s = self.x.fresh()
-        w.writeline(f"{s} = g.zones[{src}]")
+        w.writeline(f"{s} = {self.x.zones}[{src}]")
         put = "insert(0, {})" if st.to_bottom else "append({})"
         log = ""
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
@@ -369,7 +369,7 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")
-                w.writeline(f"g.zones[{dst}].{put.format(c)}")
+                w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
             return True
@@ -377,11 +377,11 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 if not log:
-                    w.writeline(f"g.zones[{dst}].{put.format(s + '.pop()')}")
+                    w.writeline(f"{self.x.zones}[{dst}].{put.format(s + '.pop()')}")
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
-                w.writeline(f"g.zones[{dst}].{put.format(c)}")
+                w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
                 w.writeline(log.format(s, c))
             return True
         c = self.x.fresh()
@@ -393,7 +393,7 @@ class StatementGen:
         w.writeline("else:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
-        w.writeline(f"g.zones[{dst}].{put.format(c)}")
+        w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
         return True
@@ -402,8 +402,8 @@ class StatementGen:
         """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
-        w.writeline(f"{s} = g.zones[{src}]")
-        w.writeline(f"{d} = g.zones[{dst}]")
+        w.writeline(f"{s} = {self.x.zones}[{src}]")
+        w.writeline(f"{d} = {self.x.zones}[{dst}]")
         w.writeline(f"if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
@@ -439,7 +439,7 @@ class StatementGen:
     def _zone(self, code, w):
         """A fresh name for the list of the zone whose number is ``code``."""
         d = self.x.fresh()
-        w.writeline(f"{d} = g.zones[{code}]")
+        w.writeline(f"{d} = {self.x.zones}[{code}]")
         return d
 
     def _move_counted(self, st, kind, src, dst, w):
@@ -449,7 +449,7 @@ class StatementGen:
         zone moved to is worked out after the cards are taken, as there."""
         sel = st.selection
         s = self.x.fresh()
-        w.writeline(f"{s} = g.zones[{src}]")
+        w.writeline(f"{s} = {self.x.zones}[{src}]")
         cards = self.x.fresh()
         if kind == "and_above":
             c, i = self.x.fresh(), self.x.fresh()
@@ -496,8 +496,8 @@ class StatementGen:
         all cards where C`` (in their order), written as the closures do them: the zones, then
         the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
-        w.writeline(f"{s} = g.zones[{src}]")
-        w.writeline(f"{d} = g.zones[{dst}]")
+        w.writeline(f"{s} = {self.x.zones}[{src}]")
+        w.writeline(f"{d} = {self.x.zones}[{dst}]")
         if kind == "count":
             k = self.x.fresh()
             w.writeline(f"{k} = {self.e(st.selection.expr)}")
