@@ -1,4 +1,4 @@
-"""Simple statements compiled to Python, fused into one generated function per run.
+"""Simple statements written as lines of Python in a rule's generated function.
 
 :class:`StatementGen` writes the statements that do not decide where a rule goes on (moves,
 deals, assignments, shuffles, words, the end of the game, an ``if`` made only of these) as lines
@@ -17,8 +17,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import hides, holder, reveal_card, seen_go
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
-from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
-from rulelang.compile.writer import CodeWriter
+from rulelang.compile.gensource import Unsupported, _as_int
 
 
 def computes(e, refs) -> bool:
@@ -61,9 +60,6 @@ def remembers(model, st) -> bool:
 
 
 # ---- statements -------------------------------------------------------------------------------
-# A run of simple statements (moves, assignments, shuffles, ifs made only of these) becomes one
-# generated function, so the run loop dispatches one instruction instead of one per statement.
-
 # The statements that decide where a rule goes on (blocks, jumps, calls, decisions, the end):
 # the generators write each of these themselves.  Every other statement is simple: a ``t_``
 # method below writes it (``t_EndGame`` too, for RuleGen.inline).
@@ -90,24 +86,6 @@ class StatementGen:
             return all(self.is_simple(s) for _, body in st.branches for s in body) and \
                 all(self.is_simple(s) for s in (st.otherwise or ()))
         return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
-
-    def fused(self, stmts):
-        """A factory ``make(nxt)`` for one instruction running all of ``stmts``."""
-        w = CodeWriter()
-        w.writeline("def _f(g, fr):")
-        with w.indent():
-            for st in stmts:
-                self.stmt(st, w)
-            w.writeline("return _nxt")
-        code = _compile_source(w.source())
-        base = self.x.namespace(code)
-
-        def make(nxt):
-            ns = dict(base)
-            ns["_nxt"] = int(nxt)
-            exec(code, ns)   # generated from the checked AST only; see the module docstring
-            return ns["_f"]
-        return make
 
     def stmt(self, st, w):
         if isinstance(st, A.Move) and getattr(self.cg, "empty_moves", None) is not None:
