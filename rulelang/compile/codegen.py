@@ -2,9 +2,9 @@
 
 :class:`ExprGen` turns a checked expression into the source of one Python function
 ``f(g, fr)`` and compiles it once, when the game is compiled.  One generated function, not a
-tree of closures (the tests' reference interpreter), is what makes random play fast (a condition such as "the card matches the
-top of the discard pile by suit or rank" is evaluated for every card of every hand at every
-decision).
+tree of closures (the tests' reference interpreter), is what makes random play fast (a
+condition such as "the card matches the top of the discard pile by suit or rank" is evaluated
+for every card of every hand at every decision).
 
 Safety: a rule file is untrusted, so nothing of its text ever reaches the generated source.  The
 source is made only of integer literals formatted with ``int``, the fixed names ``g``, ``fr`` and

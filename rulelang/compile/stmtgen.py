@@ -2,9 +2,12 @@
 
 :class:`StatementGen` writes the statements that do not decide where a rule goes on (moves,
 deals, assignments, shuffles, words, the end of the game, an ``if`` made only of these) as lines
-of Python, with the expressions of :class:`~rulelang.compile.codegen.ExprGen`: each with its
-``t_<Node>`` method (a statement with none raises Unsupported).  :func:`computes` tells whether a stored number must be checked
-against the bound (RL910).  The generated source obeys the rules of
+of Python, with the expressions of :class:`~rulelang.compile.codegen.ExprGen`, each with its
+``t_<Node>`` method, through a code writer (:class:`~rulelang.compile.writer.CodeWriter`); a
+statement with none raises Unsupported.  The order in which a statement works out its parts
+(and so draws its random numbers) is part of its meaning, and the tests' reference interpreter
+(``tests/reference``) keeps the same.  :func:`computes` tells whether a stored number must be
+checked against the bound (RL910).  The generated source obeys the rules of
 :mod:`rulelang.compile.gensource`.
 """
 from __future__ import annotations
@@ -188,8 +191,8 @@ class StatementGen:
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
         checked = st.op != "set" or computes(st.value, self.refs)
         if checked and "rng" in place:
-            # The place draws at random: read it, then written, as the closures do (the value
-            # first, then the place read, bounded, then the place worked out again and set).
+            # The place draws at random: the value first, then the place read, bounded, then
+            # the place worked out again and set (the order of the draws is the game's).
             t = self.x.fresh()
             w.writeline(f"{t} = {_as_int(v)}")
             if st.op != "set":
@@ -248,7 +251,7 @@ class StatementGen:
         return True
 
     def t_Deal(self, st, w):
-        """``deal``: the zone dealt from, then the seats, then the count, as the closures."""
+        """``deal``: the zone dealt from, then the seats, then the count (in that order)."""
         cg = self.cg
         s, o = self.x.fresh(), self.x.fresh()
         self.x.ns["_dealorder"] = deal_order
@@ -341,7 +344,7 @@ class StatementGen:
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
             self.x.ns["_logmv"] = log_move
             log = "if g.log is not None: _logmv(g, {}, None, ({},), %d)" % int(bool(st.to_bottom))
-        if kind in ("bottom", "random"):        # one card, as the closure move_one takes it
+        if kind in ("bottom", "random"):        # one card: the zone first, then the card
             c = self.x.fresh()
             take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
             w.writeline(f"if {s}:")
@@ -400,8 +403,8 @@ class StatementGen:
 
     def _put_many(self, st, cards, src, dest, w):
         """``cards`` (a fresh list) from the zone list ``src`` onto the zone list ``dest`` (both
-        names): reversed when turned over, at the bottom or on top, recorded in a logged game's log, as the closures'
-        ``put_many``."""
+        names): reversed when turned over, at the bottom or on top, recorded in a logged game's
+        log."""
         if st.turned_over:
             w.writeline(f"{cards} = {cards}[::-1]")
         d = dest
@@ -422,9 +425,8 @@ class StatementGen:
 
     def _move_counted(self, st, kind, src, dst, w):
         """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card
-        on top of it``, written as the closures do them (closure_statements.counted_move): the
-        cards that match taken one at a time from the top, the block lifted in its order; the
-        zone moved to is worked out after the cards are taken, as there."""
+        on top of it``: the cards that match taken one at a time from the top, the block lifted
+        in its order; the zone moved to is worked out after the cards are taken."""
         sel = st.selection
         s = self.x.fresh()
         w.writeline(f"{s} = {self.x.zones}[{src}]")
@@ -471,8 +473,7 @@ class StatementGen:
 
     def _move_some(self, st, kind, src, dst, w):
         """``move N cards`` (one at a time from the top: the first taken ends lowest) and ``move
-        all cards where C`` (in their order), written as the closures do them: the zones, then
-        the count."""
+        all cards where C`` (in their order): the zones, then the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
         w.writeline(f"{s} = {self.x.zones}[{src}]")
         w.writeline(f"{d} = {self.x.zones}[{dst}]")
