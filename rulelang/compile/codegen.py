@@ -34,6 +34,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
+from rulelang.compile.fold import Fold
 from rulelang.compile.writer import LINE_MAP
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
@@ -77,6 +78,19 @@ class ExprGen(ExprNodes):
     def fresh(self) -> str:
         self.counter += 1
         return f"_v{self.counter}"
+
+    @property
+    def fold(self) -> Fold:
+        """What is known of an expression before it is written (compile/fold.py): its value
+        when it is a constant, whether it rolls a die."""
+        f = self.__dict__.get("_fold")
+        if f is None:
+            f = self._fold = Fold(self.refs, self.cg.n)
+        return f
+
+    def as_int(self, e, code) -> str:
+        """``code`` (of ``e``) as an int: see Fold.as_int."""
+        return self.fold.as_int(e, code)
 
     # ---- building functions -------------------------------------------------------------------
     def function(self, e, env=None):

@@ -17,7 +17,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import hides, holder, reveal_card, seen_go
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
-from rulelang.compile.gensource import Unsupported, _as_int, _compile_source
+from rulelang.compile.gensource import Unsupported, _compile_source
 
 
 def computes(e, refs) -> bool:
@@ -174,7 +174,7 @@ class StatementGen:
 
     def t_Let(self, st, lines, ind):
         place = f"fr[{int(self.refs.of(st).index)}]"
-        lines.append(f"{ind}{place} = {_as_int(self.e(st.value))}")
+        lines.append(f"{ind}{place} = {self.x.as_int(st.value, self.e(st.value))}")
         if computes(st.value, self.refs):
             self.bound(place, st, lines, ind)
         return True
@@ -210,13 +210,13 @@ class StatementGen:
             # The place draws at random: read it, then written, as the closures do (the value
             # first, then the place read, bounded, then the place worked out again and set).
             t = self.x.fresh()
-            lines.append(f"{ind}{t} = {_as_int(v)}")
+            lines.append(f"{ind}{t} = {self.x.as_int(st.value, v)}")
             if st.op != "set":
                 lines.append(f"{ind}{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
             self.bound(t, st, lines, ind)
             lines.append(f"{ind}{place} = {t}")
         else:
-            lines.append(f"{ind}{place} {op} {_as_int(v)}")
+            lines.append(f"{ind}{place} {op} {self.x.as_int(st.value, v)}")
             if checked:
                 self.bound(place, st, lines, ind)
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
