@@ -20,8 +20,6 @@ of defines) and :mod:`rulelang.compile.exprnodes` (the code of each kind of expr
 """
 from __future__ import annotations
 
-import re
-
 import attrs
 
 from rulelang.syntax import ast as A
@@ -61,6 +59,7 @@ class ExprGen(ExprNodes):
         self._helpers = {}
         self._prelude = self._prelude_args = None
         self._slots_used = {}
+        self._called = {}         # see expanded()
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
@@ -85,7 +84,8 @@ class ExprGen(ExprNodes):
         when it is a constant, whether it rolls a die."""
         f = self.__dict__.get("_fold")
         if f is None:
-            f = self._fold = Fold(self.refs, self.cg.n)
+            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
+                                  players_leave=getattr(self.cg, "out_base", None) is not None)
         return f
 
     def as_int(self, e, code) -> str:
@@ -103,7 +103,7 @@ class ExprGen(ExprNodes):
         uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
         body = self.gen(e, {Frame.YOU: "p"})
         frame = ""
-        if "fr" in re.findall(r"[A-Za-z_]+", body):
+        if self.fold.free_slots(e) - {Frame.YOU}:      # it reads a local: a frame
             frame = f"    fr = [-1, 0, p{', 0' * int(nslots)}]\n"
         return self._compile(f"def _f(g, p):\n{frame}    return {body}\n")
 
@@ -120,8 +120,8 @@ class ExprGen(ExprNodes):
             pass
         lines += ["    _c = g.cur", "    _d = g.dir"]
         for k, cond in enumerate(conditions):
-            body = self.gen(cond, {2: "p"})
-            if "fr" in re.findall(r"[A-Za-z_]+", body):
+            body = self.gen(cond, {Frame.YOU: "p"})
+            if self.fold.free_slots(cond) - {Frame.YOU}:
                 raise Unsupported("uses locals")
             lines.append(f"    for _k in range({n}):")
             lines.append(f"        p = (_c + _d * _k) % {n}")
@@ -144,12 +144,10 @@ class ExprGen(ExprNodes):
         n = int(self.cg.n)
         parts = []
         for cond in conditions:
+            if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond):
+                raise Unsupported("uses locals or chance")
             for p in range(n):
-                body = self.gen(cond, {2: str(p)})
-                names = re.findall(r"[A-Za-z_]+", body)
-                if "fr" in names or "rng" in names:
-                    raise Unsupported("uses locals or chance")
-                parts.append(body)
+                parts.append(self.gen(cond, {Frame.YOU: str(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
         return code
@@ -216,9 +214,9 @@ class ExprGen(ExprNodes):
             # It depends on the card when it reads a slot bound to a loop's card (from the tree,
             # not by looking for the loop's name in the code); it is worth computing first when
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
+            # All of it is decided on the tree (compile/fold.py), never by reading ``code``.
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
-            if not (self.slots_used(e) & loop_slots) and "rng" not in code and \
-                    ("g." in code or "fr[" in code or "(g" in code) and not code.startswith("fr["):
+            if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
                 for name, c in hoist[1]:
                     if c == code:
                         return name
@@ -232,9 +230,21 @@ class ExprGen(ExprNodes):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
         plain read is tested in place, anything else through ``_seat``."""
         span = self.const(e.span)
-        if re.fullmatch(r"[A-Za-z_]\w*|fr\[\d+\]|g\.vars\[\d+( \+ (fr\[\d+\]|[A-Za-z_]\w*))?\]", code):
+        if self.fold.plain_read(e) is not None:
             return f"({code} if {code} >= 0 else _noplayer({span}))"
         return f"_seat({code}, {span})"
+
+    def worth_hoisting(self, e, env) -> bool:
+        """Is ``e`` (not depending on a loop's card) worth computing once before the loop?  When
+        it rolls no die, reads the game or a slot of the frame, and is not itself a plain read
+        of a slot (decided on the tree: compile/fold.py)."""
+        f = self.fold
+        if f.chance(e):
+            return False
+        plain = f.plain_read(e)
+        if plain is not None and plain[0] == "slot" and plain[1] not in env:
+            return False
+        return bool(f.free_slots(e) - set(env)) or f.reads_game(e, self._called)
 
     def gen_hoisting(self, e, env, loop_var):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
@@ -271,6 +281,7 @@ class ExprGen(ExprNodes):
         call = len(code) > HELPER_SIZE
         if call:
             code = self.helper(ex, env)
+            self._called[id(ex)] = ex           # a function given the game (Fold.reads_game)
         self._expanded[key] = (code, ctx, ex, call)   # ex, ctx kept alive: their ids compared
         return code
 
@@ -319,8 +330,9 @@ class ExprGen(ExprNodes):
                 first = self._prelude
             finally:
                 self._hoist, self._prelude, self._prelude_args = saved
-            names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
-            params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
+            # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
+            frame = bool(self.fold.free_slots(ex.body) - set(keys))
+            params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
             params += [f"_a{i}" for i in range(len(keys))]
             lines = [f"def _f({', '.join(params)}):"]
             lines += [f"    {name} = {code}" for name, code in first]

@@ -9,6 +9,12 @@ tree (in the manner of Jinja's optimizer), never over the generated text.
   number known to be an int is stored without ``int()`` (:meth:`Fold.as_int`).
 - :meth:`Fold.chance`: does the expression roll a die or draw at random (a random card, a random
   player)?  Such a part is never left out, computed twice nor moved out of a loop.
+- :meth:`Fold.free_slots`, :meth:`Fold.reads_game`, :meth:`Fold.plain_read`: which frame slots
+  the code of an expression reads (those its own loops bind left out), whether it reads the
+  state of the game, whether it is a plain read of a slot or a variable.  They decide what is
+  worth moving out of a loop (codegen.ExprGen.gen), whether a function needs a frame
+  (``player_function``, the endings, a define's helper function) and how a player is tested for
+  `none` (``seated``).
 
 Both look through the uses of defines (the checker's shared copies), each copy worked out once.
 An expression that would stop the game (a division by zero, a number beyond the bound, a seat
@@ -18,8 +24,9 @@ from __future__ import annotations
 
 import attrs
 
+from rulelang.kinds import Frame
 from rulelang.syntax import ast as A
-from rulelang.check.ir import Const, DefineUse, Symbol
+from rulelang.check.ir import Const, DefineUse, Local, Symbol, Var, VarOf, You, Zone, ZoneFamily
 from rulelang.check.model import Arg, Expanded
 from rulelang.limits import MAX_NUMBER
 
@@ -35,11 +42,16 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 class Fold:
     """The pass for one compiled game: ``refs`` (the checker's references), ``n`` players."""
 
-    def __init__(self, refs, n):
+    def __init__(self, refs, n, reverses=True, players_leave=False):
         self.refs = refs
         self.n = int(n)
+        # Where the code of "the player after" reads the game: the direction (a game that
+        # reverses it) or who is still in (a game players leave).
+        self.seat_reads_game = bool(reverses or players_leave)
         self._known = {}        # id(shared copy) -> (value or _Unknown, copy)
         self._chance = {}       # id(shared copy) -> (bool, copy)
+        self._free = {}         # id(shared copy) -> (frozenset, copy)
+        self._game = {}         # id(shared copy) -> (bool, copy)
 
     # ---- values known when the game is compiled -----------------------------------------------
     def known(self, e):
@@ -156,6 +168,107 @@ class Fold:
         if isinstance(ref, DefineUse):
             return self.chance(ref.expanded)
         return any(self.chance(x) for x in _children(e))
+
+
+    # ---- what the code reads ----------------------------------------------------------------------
+    def free_slots(self, e) -> frozenset:
+        """The frame indices the code of ``e`` reads (through ``env`` or ``fr``): its locals,
+        ``you`` where it is read; the slots of its own loops (``any card ... where``) left out."""
+        if isinstance(e, Expanded):
+            hit = self._free.get(id(e))
+            if hit is None:
+                hit = self._free[id(e)] = (self.free_slots(e.body), e)
+            return hit[0]
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.free_slots(ref.expanded)
+        out = set()
+        if isinstance(ref, (Local, You)) and isinstance(e, A.Name):
+            out.add(ref.index)
+        elif isinstance(ref, (Var, Zone)) and ref.per_player:
+            out.add(Frame.slot(ref.you))
+        elif isinstance(ref, ZoneFamily) and ref.per_player and ref.you is not None:
+            out.add(Frame.slot(ref.you))
+        elif isinstance(e, A.Keyword) and e.word in ("you", "next player", "previous player"):
+            out.add(ref.index if isinstance(ref, You) else Frame.YOU)
+        elif isinstance(e, A.PlayerQuery):
+            out.add(Frame.slot(ref.you))
+        for x in _children(e):
+            out |= self.free_slots(x)
+        bound = self.bound_slot(e)
+        if bound is not None:
+            out.discard(bound)
+        return frozenset(out)
+
+    def bound_slot(self, e):
+        """The frame index a loop inside an expression binds (its card, number or player)."""
+        if isinstance(e, A.PlayerQuery):
+            return Frame.slot(self.refs.of(e).player)
+        if isinstance(e, (A.CardQuery, A.AnyNumber, A.AmongCards, A.PickValue, A.ArgBest)):
+            ref = self.refs.of(e, None)
+            return ref.index if ref is not None else None
+        return None
+
+    def reads_game(self, e, called=()) -> bool:
+        """Does the code of ``e`` read the state of the game (``g``)?  ``called``: the ids of
+        the shared copies of defines written as a function given the game."""
+        if isinstance(e, Expanded):
+            if id(e) in called:
+                return True
+            hit = self._game.get(id(e))
+            if hit is None:
+                hit = self._game[id(e)] = (self.reads_game(e.body, called), e)
+            return hit[0]
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.reads_game(ref.expanded, called)
+        if isinstance(e, A.Keyword):
+            w = e.word
+            if w in ("current player", "number of turns", "random player"):
+                return True
+            if w in ("next player", "previous player"):
+                return self.seat_reads_game
+        elif isinstance(e, A.Unary):
+            if e.op in ("top", "bottom", "size", "random card", "score"):
+                return True
+            if e.op in ("player after", "player before") and self.seat_reads_game:
+                return True
+        elif isinstance(e, (A.TotalOf, A.CardQuery, A.AmongCards, A.MeldLeft, A.Roll, A.PlayerQuery,
+                            A.IsOut, A.Holder, A.IsEmpty)):
+            return True
+        elif isinstance(ref, (Var, VarOf)):
+            return True
+        return any(self.reads_game(x, called) for x in _children(e))
+
+    def plain_read(self, e):
+        """The slot or variable ``e`` reads when it is nothing else (a local, ``you``, a
+        variable, ``V of p`` with ``p`` such a slot), as ("slot", index) or ("var", slot index or
+        None); else None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+                continue
+            if isinstance(e, Arg):
+                e = e.expr
+                continue
+            ref = self.refs.of(e, None)
+            if isinstance(ref, DefineUse):
+                e = ref.expanded
+                continue
+            break
+        if isinstance(e, A.Keyword):
+            if e.word != "you":
+                return None
+            return ("slot", ref.index if isinstance(ref, You) else Frame.YOU)
+        if isinstance(e, A.Name) and isinstance(ref, (Local, You)):
+            return ("slot", ref.index)
+        if isinstance(e, A.Name) and isinstance(ref, Var):
+            return ("var", Frame.slot(ref.you) if ref.per_player else None)
+        if isinstance(e, A.Of) and isinstance(ref, VarOf):
+            inner = self.plain_read(e.operand)
+            if inner is not None and inner[0] == "slot":
+                return ("var", inner[1])
+        return None
 
 
 def _children(e):
