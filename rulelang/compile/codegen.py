@@ -20,6 +20,8 @@ of defines) and :mod:`rulelang.compile.exprnodes` (the code of each kind of expr
 """
 from __future__ import annotations
 
+import contextlib
+
 import attrs
 
 from rulelang.syntax import ast as A
@@ -85,7 +87,8 @@ class ExprGen(ExprNodes):
         f = self.__dict__.get("_fold")
         if f is None:
             f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
-                                  players_leave=getattr(self.cg, "out_base", None) is not None)
+                                  players_leave=getattr(self.cg, "out_base", None) is not None,
+                                  cards=self.cg)
         return f
 
     def as_int(self, e, code) -> str:
@@ -196,6 +199,8 @@ class ExprGen(ExprNodes):
 
     # ---- expressions --------------------------------------------------------------------------
     def gen(self, e, env) -> str:
+        if self.base_env:
+            env = {**self.base_env, **env}
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
@@ -230,7 +235,7 @@ class ExprGen(ExprNodes):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
         plain read is tested in place, anything else through ``_seat``."""
         span = self.const(e.span)
-        if self.fold.plain_read(e) is not None:
+        if self.fold.plain_read(e, self.seat_uses, outer=False) is not None:
             return f"({code} if {code} >= 0 else _noplayer({span}))"
         return f"_seat({code}, {span})"
 
@@ -241,10 +246,11 @@ class ExprGen(ExprNodes):
         f = self.fold
         if f.chance(e):
             return False
-        plain = f.plain_read(e)
-        if plain is not None and plain[0] == "slot" and plain[1] not in env:
+        plain = f.plain_read(e, self.seat_uses)
+        named = set(env) - (set(self.base_env) if self.base_frame else set())
+        if plain is not None and plain[0] == "slot" and plain[1] not in named:
             return False
-        return bool(f.free_slots(e) - set(env)) or f.reads_game(e, self._called)
+        return bool(f.free_slots(e) - named) or f.reads_game(e, self._called)
 
     def gen_hoisting(self, e, env, loop_var):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
@@ -259,7 +265,24 @@ class ExprGen(ExprNodes):
             self._hoist = outer
 
     def slot(self, index, env):
-        return env.get(index, f"fr[{int(index)}]")
+        if index in env:
+            return env[index]
+        return self.base_env.get(index, f"fr[{int(index)}]")
+
+    # A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
+    # caller's player, whose code ``base_env`` gives every expression (``base_frame``: that code
+    # is a slot of the frame, worth as much as reading one).
+    base_env: dict = {}
+    base_frame = False
+
+    @contextlib.contextmanager
+    def you_as(self, code, frame):
+        saved = self.base_env, self.base_frame
+        self.base_env, self.base_frame = {Frame.YOU: code}, frame
+        try:
+            yield
+        finally:
+            self.base_env, self.base_frame = saved
 
     # ---- uses of defines (each kind of node: exprnodes.ExprNodes) -------------------------------
     def expanded(self, ex, env):
@@ -322,14 +345,14 @@ class ExprGen(ExprNodes):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args
-            self._hoist, self._prelude = None, []
+            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env
+            self._hoist, self._prelude, self.base_env = None, [], {}
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 first = self._prelude
             finally:
-                self._hoist, self._prelude, self._prelude_args = saved
+                self._hoist, self._prelude, self._prelude_args, self.base_env = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

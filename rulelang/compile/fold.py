@@ -26,7 +26,7 @@ import attrs
 
 from rulelang.kinds import Frame
 from rulelang.syntax import ast as A
-from rulelang.check.ir import Const, DefineUse, Local, Symbol, Var, VarOf, You, Zone, ZoneFamily
+from rulelang.check.ir import CardLiteral, CardName, Const, DefineUse, Local, Symbol, Var, VarOf, You, Zone, ZoneFamily
 from rulelang.check.model import Arg, Expanded
 from rulelang.limits import MAX_NUMBER
 
@@ -42,8 +42,9 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 class Fold:
     """The pass for one compiled game: ``refs`` (the checker's references), ``n`` players."""
 
-    def __init__(self, refs, n, reverses=True, players_leave=False):
+    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None):
         self.refs = refs
+        self.cards = cards      # the compiled game's layout: the numbers of named cards
         self.n = int(n)
         # Where the code of "the player after" reads the game: the direction (a game that
         # reverses it) or who is still in (a game players leave).
@@ -74,6 +75,14 @@ class Fold:
             return 1 if e.value else 0              # written "1" / "0"
         if isinstance(e, A.NoneLit):
             return -1
+        if isinstance(e, A.Text):
+            return int(self.refs.of(e).value)       # its index in model.texts
+        if isinstance(e, A.CardLit) or (isinstance(e, A.Of) and
+                                         isinstance(self.refs.of(e, None), CardLiteral)):
+            if self.cards is None:
+                raise _Unknown
+            lit = self.refs.of(e)
+            return int(self.cards.card_literal_id(lit.rank, lit.suit))
         if isinstance(e, A.Seat):
             if int(e.number) > self.n:              # stops the game where it is used (RL908)
                 raise _Unknown
@@ -94,6 +103,8 @@ class Fold:
                 return self._expanded(ref.expanded)
             if isinstance(e, A.Name) and isinstance(ref, (Const, Symbol)):
                 return int(ref.value)
+            if isinstance(e, A.Name) and isinstance(ref, CardName) and self.cards is not None:
+                return int(self.cards.card_name_ids.get(ref.name, -1))
             raise _Unknown
         if isinstance(e, A.Unary):
             if e.op == "neg":
@@ -240,11 +251,15 @@ class Fold:
             return True
         return any(self.reads_game(x, called) for x in _children(e))
 
-    def plain_read(self, e):
+    def plain_read(self, e, tested=None, outer=True):
         """The slot or variable ``e`` reads when it is nothing else (a local, ``you``, a
         variable, ``V of p`` with ``p`` such a slot), as ("slot", index) or ("var", slot index or
-        None); else None."""
+        None); else None.  ``tested``: the nodes whose code tests for `none` (ExprGen.seated),
+        which is no plain read (``outer``: ``e`` itself among them too)."""
         while True:
+            if tested is not None and outer and tested.has(e):
+                return None
+            outer = True
             if isinstance(e, Expanded):
                 e = e.body
                 continue
@@ -265,7 +280,7 @@ class Fold:
         if isinstance(e, A.Name) and isinstance(ref, Var):
             return ("var", Frame.slot(ref.you) if ref.per_player else None)
         if isinstance(e, A.Of) and isinstance(ref, VarOf):
-            inner = self.plain_read(e.operand)
+            inner = self.plain_read(e.operand, tested)
             if inner is not None and inner[0] == "slot":
                 return ("var", inner[1])
         return None

@@ -193,7 +193,7 @@ class StatementGen:
             place = f"fr[{int(ref.index)}]"
         elif isinstance(ref, Var):
             base = int(cg.var_base[ref.name])
-            place = f"g.vars[{base} + fr[{int(Frame.slot(ref.you))}]]" if ref.per_player else f"g.vars[{base}]"
+            place = f"g.vars[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"g.vars[{base}]"
         elif isinstance(ref, VarOf):
             place = f"g.vars[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
         elif isinstance(ref, CurrentPlayer):
@@ -243,7 +243,7 @@ class StatementGen:
         yi = int(self.refs.of(st, You(-1)).index)
         lines.append(f"{ind}if g.log is not None:")
         self.x.ns["_say"] = say
-        lines.append(f"{ind}    _say(g, fr[{yi}], ({''.join(w + ', ' for w in words)}))")
+        lines.append(f"{ind}    _say(g, {self.x.slot(yi, {})}, ({''.join(w + ', ' for w in words)}))")
         return True
 
     def t_Reveal(self, st, lines, ind):
