@@ -66,19 +66,29 @@ def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypat
     assert _transcripts(game.model, 4, range(6)) == fast
 
 
-def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called():
-    """A rule that never decides, with no local of its own, is copied into its caller (one
-    call and one frame less); one with a slot of its own, a return before its end, or a call
-    stays a call.  test_generated_code_plays_like_closures checks that the copies play alike."""
-    from rulelang.compile.rulegen import inline_body
-    head = "def _f(g, fr, pc):\n    while True:\n        if pc == 0:\n"
-    tail = "            return -3\n        raise _bad(pc)\n"
-    ok = head + "            g.zones[(1 + fr[2])].append(0)\n" + tail
-    assert inline_body(ok) == ["g.zones[(1 + fr[2])].append(0)"]
-    for body in ("            fr[3] = 1\n", "            if x: return -3\n",
-                 "            _t1(g, fr)\n", "            fr[2] = 0\n",
-                 "            _v = _procs[1](g, [1, 0, fr[2]], 0)\n"):
-        assert inline_body(head + body + tail) is None
+def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called(tmp_path):
+    """A rule that never decides, with no local of its own, is written in place of its calls (one
+    call and one frame less), its `you` the caller's player; one with a local, a return, a call
+    or a statement that sets `you` stays a call.  Decided on the rule's tree (rulegen.can_copy),
+    never by reading generated code.  test_generated_code_plays_like_closures checks that the
+    copies play alike."""
+    from rulelang.compile.rulegen import can_copy
+    head = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+            'zone hand: per player, face down\nvar n = 0\n')
+    rules = {"plain": "    move top card from stock to hand\n    add 1 to n\n",
+             "local": "    let k = 1\n    add k to n\n",
+             "returns": "    if n > 3:\n        return\n    add 1 to n\n",
+             "calls": "    plain\n",
+             "decides": "    choose:\n        draw:\n            move top card from stock to hand\n"}
+    text = head + "".join(f"rule {name}:\n{body}" for name, body in rules.items())
+    text += "setup:\n    shuffle stock\nturn:\n    plain for player 2\n    local\n    returns\n    calls\n" \
+            "    decides\n    end game with no winner\n"
+    path = tmp_path / "g.cardrules"
+    path.write_text(text)
+    game = load(str(path))
+    cg = game.compiled(2)
+    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs)} == {"plain"}
+    assert {n for n in rules if cg.proc_index[n] in cg.inline_bodies} == {"plain"}
     cg = load("examples/crazy_eights.cardrules").compiled(2)
     assert cg.inline_bodies      # refill_stock: no locals, no decision
 

@@ -20,7 +20,7 @@ of defines) and :mod:`rulelang.compile.exprnodes` (the code of each kind of expr
 """
 from __future__ import annotations
 
-import re
+import contextlib
 
 import attrs
 
@@ -34,6 +34,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
+from rulelang.compile.fold import Fold
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
@@ -71,6 +72,7 @@ class ExprGen(ExprNodes):
         self._helpers = {}
         self._prelude = self._prelude_args = None
         self._slots_used = {}
+        self._called = {}         # see expanded()
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
@@ -110,6 +112,21 @@ class ExprGen(ExprNodes):
         self.counter += 1
         return f"_v{self.counter}"
 
+    @property
+    def fold(self) -> Fold:
+        """What is known of an expression before it is written (compile/fold.py): its value
+        when it is a constant, whether it rolls a die."""
+        f = self.__dict__.get("_fold")
+        if f is None:
+            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
+                                  players_leave=getattr(self.cg, "out_base", None) is not None,
+                                  cards=self.cg)
+        return f
+
+    def as_int(self, e, code) -> str:
+        """``code`` (of ``e``) as an int: see Fold.as_int."""
+        return self.fold.as_int(e, code)
+
     # ---- building functions -------------------------------------------------------------------
     def function(self, e, env=None):
         """``f(g, fr)`` returning the value of ``e``."""
@@ -123,7 +140,7 @@ class ExprGen(ExprNodes):
         w = CodeWriter()
         w.writeline("def _f(g, p):")
         with w.indent():
-            if "fr" in re.findall(r"[A-Za-z_]+", body):
+            if self.fold.free_slots(e) - {Frame.YOU}:      # it reads a local: a frame
                 w.writeline(f"fr = [-1, 0, p{', 0' * int(nslots)}]")
             w.writeline(f"return {body}")
         return self._compile(w.source())
@@ -148,8 +165,8 @@ class ExprGen(ExprNodes):
             w.writeline("_c = g.cur")
             w.writeline("_d = g.dir")
             for k, cond in enumerate(conditions):
-                body = self.gen(cond, {2: "p"})
-                if "fr" in re.findall(r"[A-Za-z_]+", body):
+                body = self.gen(cond, {Frame.YOU: "p"})
+                if self.fold.free_slots(cond) - {Frame.YOU}:
                     raise Unsupported("uses locals")
                 w.writeline(f"for _k in range({n}):")
                 with w.indent():
@@ -175,12 +192,10 @@ class ExprGen(ExprNodes):
         n = int(self.cg.n)
         parts = []
         for cond in conditions:
+            if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond):
+                raise Unsupported("uses locals or chance")
             for p in range(n):
-                body = self.gen(cond, {2: str(p)})
-                names = re.findall(r"[A-Za-z_]+", body)
-                if "fr" in names or "rng" in names:
-                    raise Unsupported("uses locals or chance")
-                parts.append(body)
+                parts.append(self.gen(cond, {Frame.YOU: str(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
         return code
@@ -232,6 +247,8 @@ class ExprGen(ExprNodes):
 
     # ---- expressions --------------------------------------------------------------------------
     def gen(self, e, env) -> str:
+        if self.base_env:
+            env = {**self.base_env, **env}
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
@@ -250,9 +267,9 @@ class ExprGen(ExprNodes):
             # It depends on the card when it reads a slot bound to a loop's card (from the tree,
             # not by looking for the loop's name in the code); it is worth computing first when
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
+            # All of it is decided on the tree (compile/fold.py), never by reading ``code``.
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
-            if not (self.slots_used(e) & loop_slots) and "rng" not in code and \
-                    ("g." in code or "fr[" in code or "(g" in code or "_gz[" in code or "_gv[" in code) and not code.startswith("fr["):
+            if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
                 for name, c in hoist[1]:
                     if c == code:
                         return name
@@ -266,9 +283,22 @@ class ExprGen(ExprNodes):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
         plain read is tested in place, anything else through ``_seat``."""
         span = self.const(e.span)
-        if re.fullmatch(r"[A-Za-z_]\w*|fr\[\d+\]|(g\.vars|_gv)\[\d+( \+ (fr\[\d+\]|[A-Za-z_]\w*))?\]", code):
+        if self.fold.plain_read(e, self.seat_uses, outer=False) is not None:
             return f"({code} if {code} >= 0 else _noplayer({span}))"
         return f"_seat({code}, {span})"
+
+    def worth_hoisting(self, e, env) -> bool:
+        """Is ``e`` (not depending on a loop's card) worth computing once before the loop?  When
+        it rolls no die, reads the game or a slot of the frame, and is not itself a plain read
+        of a slot (decided on the tree: compile/fold.py)."""
+        f = self.fold
+        if f.chance(e):
+            return False
+        plain = f.plain_read(e, self.seat_uses)
+        named = set(env) - (set(self.base_env) if self.base_frame else set())
+        if plain is not None and plain[0] == "slot" and plain[1] not in named:
+            return False
+        return bool(f.free_slots(e) - named) or f.reads_game(e, self._called)
 
     def gen_hoisting(self, e, env, loop_var):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
@@ -283,7 +313,24 @@ class ExprGen(ExprNodes):
             self._hoist = outer
 
     def slot(self, index, env):
-        return env.get(index, f"fr[{int(index)}]")
+        if index in env:
+            return env[index]
+        return self.base_env.get(index, f"fr[{int(index)}]")
+
+    # A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
+    # caller's player, whose code ``base_env`` gives every expression (``base_frame``: that code
+    # is a slot of the frame, worth as much as reading one).
+    base_env: dict = {}
+    base_frame = False
+
+    @contextlib.contextmanager
+    def you_as(self, code, frame):
+        saved = self.base_env, self.base_frame
+        self.base_env, self.base_frame = {Frame.YOU: code}, frame
+        try:
+            yield
+        finally:
+            self.base_env, self.base_frame = saved
 
     # ---- uses of defines (each kind of node: exprnodes.ExprNodes) -------------------------------
     def expanded(self, ex, env):
@@ -308,6 +355,7 @@ class ExprGen(ExprNodes):
             call = len(code) > HELPER_SIZE
             if call:
                 code = self.helper(ex, env)
+                self._called[id(ex)] = ex       # a function given the game (Fold.reads_game)
         finally:
             self.held_used, mine = outer, self.held_used
         self.held_used |= mine
@@ -352,16 +400,19 @@ class ExprGen(ExprNodes):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.hold
-            self._hoist, self._prelude, self.hold = None, [], False    # a function of its own
+            saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
+                     self.hold)
+            self._hoist, self._prelude, self.base_env = None, [], {}
+            self.hold = False                   # a function of its own: no held locals
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 first = self._prelude
             finally:
-                self._hoist, self._prelude, self._prelude_args, self.hold = saved
-            names = set(re.findall(r"[A-Za-z_]+", body + " ".join(c for _, c in first)))
-            params = ["g"] + ["fr"] * ("fr" in names) + ["_rng"] * ("rng" in names)
+                self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold = saved
+            # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
+            frame = bool(self.fold.free_slots(ex.body) - set(keys))
+            params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
             params += [f"_a{i}" for i in range(len(keys))]
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")

@@ -27,7 +27,7 @@ from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen
-from rulelang.compile.rulegen import RuleGen, inline_body, not_recursive, rule_bodies
+from rulelang.compile.rulegen import RuleGen, can_copy, not_recursive, rule_bodies
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -142,19 +142,12 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         statement: one it cannot write raises Unsupported out of here (a bug of rulelang)."""
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
-        # First write each rule alone (the bodies of the rules without locals, to copy where they
-        # are called); then again, calling the rules that never wait for a decision directly,
-        # as Python functions.
+        # The rules that never wait for a decision are called directly, as Python functions;
+        # those among them that can be (rulegen.can_copy: decided on their tree) are written in
+        # place of each call, their statements themselves.
         self.proc_blocks = {}
-        self.inline_bodies = {}
-        rule_pids = {self.proc_index[name]: r.nslots for name, r in self.model.rules.items()}
-        for pid, body in bodies:
-            rg = RuleGen(self)
-            rg.compile_rule(body, pid)
-            if rule_pids.get(pid) == 0:
-                lines = inline_body(rg.src)
-                if lines is not None:
-                    self.inline_bodies[pid] = (lines, rg.held)
+        self.inline_bodies = {self.proc_index[name]: r.decl.body for name, r in self.model.rules.items()
+                              if can_copy(r, self.refs)}
         direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct

@@ -3,7 +3,7 @@
 :class:`ExprNodes` is the part of :class:`~rulelang.compile.codegen.ExprGen` that writes one kind of
 expression node each (numbers, players, zones, card queries, selectors and aggregates, names and
 uses of defines, arithmetic and comparisons); options, which are constants, are folded away in
-``and``/``or`` and in ``cases`` (:func:`~rulelang.compile.gensource._literal`).  Each method returns
+``and``/``or`` and in ``cases`` (what is known is read from the tree: :mod:`rulelang.compile.fold`).  Each method returns
 Python source made only of what :mod:`rulelang.compile.gensource` allows; ``gen`` (in codegen)
 chooses the method, hoists what does not depend on a loop's card and tests a player for `none`.
 """
@@ -14,7 +14,6 @@ from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.values import number_range
-from rulelang.compile.gensource import _literal
 
 
 class ExprNodes:
@@ -313,17 +312,20 @@ class ExprNodes:
     def g_BoolOp(self, e, env):
         # Options are constants: `x and no` is no, `x or no` is x.  Parts after a deciding
         # constant are never generated, so nothing of them is computed (or hoisted) at all.
+        # (What is known, and what rolls a die, is read from the tree: compile/fold.py.)
         is_and = e.op == "and"
         parts = []
+        chancy = False
         for item in e.items:
             code = self.gen(item, env)
-            lit = _literal(code)
+            lit = self.fold.known(item)
             if lit is None:
                 parts.append(code)
+                chancy = chancy or self.fold.chance(item)
                 continue
-            if lit == is_and:                  # `yes` in an and, `no` in an or: no effect
+            if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
                 continue
-            if not any("rng" in p for p in parts):
+            if not chancy:
                 return "1" if lit else "0"
             parts.append(code)                 # earlier parts still roll their dice
             break
@@ -360,11 +362,11 @@ class ExprNodes:
         out = None
         for value, cond in e.cases:
             c = self.gen(cond, env)
-            lit = _literal(c)
-            if lit == 0:                       # a case that can never hold
+            lit = self.fold.known(cond)        # (from the tree: compile/fold.py)
+            if lit is not None and not lit:    # a case that can never hold
                 continue
             v = self.gen(value, env)
-            if lit == 1:                       # a case that always holds: the rest never count
+            if lit is not None:                # a case that always holds: the rest never count
                 out = v
                 break
             cases.append((v, c))

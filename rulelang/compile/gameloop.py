@@ -10,7 +10,7 @@ from typing import Optional
 from rulelang.syntax import ast as A
 from rulelang.engine.rng import Rng
 from rulelang.limits import WORK_UNIT
-from rulelang.compile.rulegen import RuleGen, inline_body
+from rulelang.compile.rulegen import RuleGen
 from rulelang.compile.writer import rule_span
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
 from rulelang.engine.runtime import State
@@ -330,18 +330,10 @@ class GameLoop:
         direct = self.direct_rules
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
-        # The rules that never decide have variants too, and the bodies copied where they are
-        # called: a playout records no move (rulelang/engine/events.py), so not even the
-        # question whether to record one is asked.
-        ib = {}
-        for pid, body in bodies:
-            if pid in self.inline_bodies:
-                rg = RuleGen(self, playout=True)
-                rg.compile_rule(body, pid)
-                lines = inline_body(rg.src)
-                if lines is not None:
-                    ib[pid] = (lines, rg.held)
-        self.inline_bodies_playout = ib
+        # The rules that never decide have variants too, and so have the bodies written where
+        # they are called (RuleGen.direct_call, in the playout variant of the caller): a playout
+        # records no move (rulelang/engine/events.py), so not even the question whether to
+        # record one is asked.
         for pid, body in bodies:
             rg = RuleGen(self, direct, playout=True)
             fn, _ = rg.compile_rule(body, pid)

@@ -5,8 +5,8 @@ A rule file is untrusted, so nothing of its text ever reaches the generated sour
 compiling (:func:`_safe`), and a source is compiled once per process (:func:`_code`).  A construct
 the generators do not know, or a source Python refuses, raises :class:`Unsupported`: a bug of
 rulelang (the checker's limits keep every file that checks within what Python compiles), never a
-fallback.  Also the tests on generated text that constant folding uses
-(:func:`_as_int`, :func:`_literal`).
+fallback.  (Nothing here reads generated text to decide what to generate: constant folding works
+on the tree, :mod:`rulelang.compile.fold`.)
 """
 from __future__ import annotations
 
@@ -54,13 +54,3 @@ def _compile_source(src: str):
         return compile(_safe(src), "<rulelang>", "exec")
     except (SyntaxError, RecursionError, MemoryError, ValueError) as err:
         raise Unsupported(f"Python cannot compile it: {err}") from None
-
-
-def _as_int(code: str) -> str:
-    """Code for the value as an int (a comparison gives a bool): a literal number as it is."""
-    return code if re.fullmatch(r"\(?-?\d+\)?", code) else f"int({code})"
-
-
-def _literal(code: str):
-    """0 or 1 when generated code is the constant no or yes (an option's value), else None."""
-    return {"0": 0, "(0)": 0, "1": 1, "(1)": 1}.get(code)

@@ -16,8 +16,6 @@ variant); the helpers its code calls are in :mod:`~rulelang.compile.genruntime`.
 """
 from __future__ import annotations
 
-import re
-
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, Local
@@ -176,14 +174,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.inline_block(nt)
         if self.playout:
             self.expand_entries()
-        # The source copied where the rule is called (inline_body) is the function without
-        # its held locals: the host function binds its own (``held``: what the copy reads).
-        plain = CodeWriter()
-        plain.writeline("def _f(g, fr, pc):")
-        with plain.indent():
-            self.loop_over_blocks(plain, "")
-        self.src = plain.source()
-        self.held = frozenset(self.x.held_used)
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
@@ -358,15 +348,19 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{int(self.refs.of(st).index)}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        body = getattr(cg, "inline_bodies_playout" if self.playout else "inline_bodies", {}).get(pid)
-        if body is not None:          # a rule without locals, read only `you`: copied in place
-            body, held = body
-            self.x.held_used |= held
-            if not self._is_slot(st.for_player):
+        body = getattr(cg, "inline_bodies", {}).get(pid)
+        if body is not None:          # a rule without locals (see can_copy): written in place,
+            frame = self._is_slot(st.for_player)         # its `you` being the caller's player
+            if not frame:
                 y = self.x.fresh()
                 lines.append(f"{ind}{y} = {you}")
                 you = y
-            lines.extend(ind + re.sub(r"\bfr\[2\]", you, l) for l in body)
+            with self.x.you_as(you, frame):
+                self.count(body, lines, ind)
+                for s in body:
+                    first = len(lines)
+                    self.inline(s, lines, ind)
+                    mark(lines, first, s.span)
             return
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
@@ -584,23 +578,26 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         return hit[0]
 
 
-def inline_body(src):
-    """The lines of a generated rule function that can be copied where the rule is called, made
-    relative to the call's indentation; None when it cannot: more than the one block, a return
-    before the end, a local slot of its own or the whole frame (only ``fr[2]``, its ``you``, may
-    be read), a call."""
-    lines = src.split("\n")
-    while lines and not lines[-1]:
-        lines.pop()
-    head, body, tail = lines[:3], lines[3:-2], lines[-2:]
-    if head != ["def _f(g, fr, pc):", "    while True:", "        if pc == 0:"] or tail != [
-            f"            return {RETURN}", "        raise _bad(pc)"]:
-        return None
-    text = "\n".join(body)
-    if re.search(r"\b(return|continue|pc|_procs|yield)\b", text):
-        return None
-    if re.search(r"\bfr\b(?!\[2\])|\bfr\[2\]\s*[-+*/]?=(?!=)", text):
-        return None
-    if any(not l.startswith("            ") for l in body):
-        return None
-    return [l[12:] for l in body]
+
+def can_copy(rule, refs) -> bool:
+    """Can the body of ``rule`` (a checked rule) be written in place of a call of it, ``you``
+    being the caller's player?  Decided on the tree: no local of its own, and nothing in it that
+    needs a frame or a function of its own: no decision, no call, no ``return``, ``end turn`` or
+    end of the game, nothing that sets ``you``, no statement nested deeper than a function's
+    code can be (MAX_INLINE_DEPTH)."""
+    if rule.nslots:
+        return False
+    todo = list(rule.decl.body)
+    if any(_depth(st) > MAX_INLINE_DEPTH for st in todo):
+        return False
+    while todo:
+        st = todo.pop()
+        if isinstance(st, (A.Choose, A.CallRule, A.EndGame)):
+            return False
+        if isinstance(st, A.Simple) and st.word in ("return", "end turn"):
+            return False
+        if isinstance(st, A.Assign) and getattr(refs.of(st.target, None), "moves_you", False):
+            return False
+        for body in rule_bodies(st):
+            todo.extend(body)
+    return True

@@ -20,7 +20,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import hides, holder, reveal_card, seen_go
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
-from rulelang.compile.gensource import Unsupported, _as_int
+from rulelang.compile.gensource import Unsupported
 
 
 def computes(e, refs) -> bool:
@@ -158,7 +158,7 @@ class StatementGen:
 
     def t_Let(self, st, w):
         place = f"fr[{int(self.refs.of(st).index)}]"
-        w.writeline(f"{place} = {_as_int(self.e(st.value))}")
+        w.writeline(f"{place} = {self.x.as_int(st.value, self.e(st.value))}")
         if computes(st.value, self.refs):
             self.bound(place, st, w)
         return True
@@ -177,7 +177,7 @@ class StatementGen:
             place = f"fr[{int(ref.index)}]"
         elif isinstance(ref, Var):
             base = int(cg.var_base[ref.name])
-            place = f"{self.x.vars}[{base} + fr[{int(Frame.slot(ref.you))}]]" if ref.per_player else f"{self.x.vars}[{base}]"
+            place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
         elif isinstance(ref, VarOf):
             place = f"{self.x.vars}[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
         elif isinstance(ref, CurrentPlayer):
@@ -194,13 +194,13 @@ class StatementGen:
             # The place draws at random: the value first, then the place read, bounded, then
             # the place worked out again and set (the order of the draws is the game's).
             t = self.x.fresh()
-            w.writeline(f"{t} = {_as_int(v)}")
+            w.writeline(f"{t} = {self.x.as_int(st.value, v)}")
             if st.op != "set":
                 w.writeline(f"{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
             self.bound(t, st, w)
             w.writeline(f"{place} = {t}")
         else:
-            w.writeline(f"{place} {op} {_as_int(v)}")
+            w.writeline(f"{place} {op} {self.x.as_int(st.value, v)}")
             if checked:
                 self.bound(place, st, w)
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
@@ -228,7 +228,7 @@ class StatementGen:
         w.writeline("if g.log is not None:")
         self.x.ns["_say"] = say
         with w.indent():
-            w.writeline(f"_say(g, fr[{yi}], ({''.join(word + ', ' for word in words)}))")
+            w.writeline(f"_say(g, {self.x.slot(yi, {})}, ({''.join(word + ', ' for word in words)}))")
         return True
 
     def t_Reveal(self, st, w):

@@ -1,0 +1,296 @@
+"""What the generator knows of an expression before writing it: a small pass over the checked
+tree (in the manner of Jinja's optimizer), never over the generated text.
+
+- :meth:`Fold.known`: the value an expression has whatever the state of the game, when it has
+  one (literals, options and other constants, the number of players, seats, and arithmetic,
+  comparisons, ``and``/``or``/``not`` and ``cases`` of those), of the Python type the generated
+  code gives (``yes`` is the int 1, a comparison a bool); None otherwise.  ``and``/``or`` and
+  ``cases`` leave out what a known part decides (exprnodes.ExprNodes.g_BoolOp, g_Cases), and a
+  number known to be an int is stored without ``int()`` (:meth:`Fold.as_int`).
+- :meth:`Fold.chance`: does the expression roll a die or draw at random (a random card, a random
+  player)?  Such a part is never left out, computed twice nor moved out of a loop.
+- :meth:`Fold.free_slots`, :meth:`Fold.reads_game`, :meth:`Fold.plain_read`: which frame slots
+  the code of an expression reads (those its own loops bind left out), whether it reads the
+  state of the game, whether it is a plain read of a slot or a variable.  They decide what is
+  worth moving out of a loop (codegen.ExprGen.gen), whether a function needs a frame
+  (``player_function``, the endings, a define's helper function) and how a player is tested for
+  `none` (``seated``).
+
+Both look through the uses of defines (the checker's shared copies), each copy worked out once.
+An expression that would stop the game (a division by zero, a number beyond the bound, a seat
+the game does not have) is not known: its code stays, and stops the game where it is reached.
+"""
+from __future__ import annotations
+
+import attrs
+
+from rulelang.kinds import Frame
+from rulelang.syntax import ast as A
+from rulelang.check.ir import CardLiteral, CardName, Const, DefineUse, Local, Symbol, Var, VarOf, You, Zone, ZoneFamily
+from rulelang.check.model import Arg, Expanded
+from rulelang.limits import MAX_NUMBER
+
+
+class _Unknown(Exception):
+    pass
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+class Fold:
+    """The pass for one compiled game: ``refs`` (the checker's references), ``n`` players."""
+
+    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None):
+        self.refs = refs
+        self.cards = cards      # the compiled game's layout: the numbers of named cards
+        self.n = int(n)
+        # Where the code of "the player after" reads the game: the direction (a game that
+        # reverses it) or who is still in (a game players leave).
+        self.seat_reads_game = bool(reverses or players_leave)
+        self._known = {}        # id(shared copy) -> (value or _Unknown, copy)
+        self._chance = {}       # id(shared copy) -> (bool, copy)
+        self._free = {}         # id(shared copy) -> (frozenset, copy)
+        self._game = {}         # id(shared copy) -> (bool, copy)
+
+    # ---- values known when the game is compiled -----------------------------------------------
+    def known(self, e):
+        """The value of ``e`` whatever the state of the game, or None."""
+        try:
+            return self._value(e)
+        except _Unknown:
+            return None
+
+    def as_int(self, e, code) -> str:
+        """Code for the value of ``e`` (its ``code``) as an int: a value known to be an int as it
+        is, anything else (a comparison gives a bool) through ``int``."""
+        v = self.known(e)
+        return code if type(v) is int else f"int({code})"
+
+    def _value(self, e):
+        if isinstance(e, A.Int):
+            return int(e.value)
+        if isinstance(e, A.Bool):
+            return 1 if e.value else 0              # written "1" / "0"
+        if isinstance(e, A.NoneLit):
+            return -1
+        if isinstance(e, A.Text):
+            return int(self.refs.of(e).value)       # its index in model.texts
+        if isinstance(e, A.CardLit) or (isinstance(e, A.Of) and
+                                         isinstance(self.refs.of(e, None), CardLiteral)):
+            if self.cards is None:
+                raise _Unknown
+            lit = self.refs.of(e)
+            return int(self.cards.card_literal_id(lit.rank, lit.suit))
+        if isinstance(e, A.Seat):
+            if int(e.number) > self.n:              # stops the game where it is used (RL908)
+                raise _Unknown
+            return int(e.number) - 1
+        if isinstance(e, A.Keyword):
+            if e.word in ("players", "number of players"):
+                return self.n
+            if e.word == "opponents":
+                return self.n - 1
+            raise _Unknown
+        if isinstance(e, Expanded):
+            return self._expanded(e)
+        if isinstance(e, Arg):
+            return self._value(e.expr)
+        if isinstance(e, (A.Name, A.Call, A.Of)):
+            ref = self.refs.of(e, None)
+            if isinstance(ref, DefineUse):
+                return self._expanded(ref.expanded)
+            if isinstance(e, A.Name) and isinstance(ref, (Const, Symbol)):
+                return int(ref.value)
+            if isinstance(e, A.Name) and isinstance(ref, CardName) and self.cards is not None:
+                return int(self.cards.card_name_ids.get(ref.name, -1))
+            raise _Unknown
+        if isinstance(e, A.Unary):
+            if e.op == "neg":
+                return -self._value(e.operand)
+            if e.op == "not":
+                return not self._value(e.operand)
+            raise _Unknown
+        if isinstance(e, A.Arith):
+            a, b = self._value(e.left), self._value(e.right)
+            if e.op in ("+", "-"):
+                return a + b if e.op == "+" else a - b
+            if e.op == "*":
+                v = a * b
+                if not -MAX_NUMBER <= v <= MAX_NUMBER:
+                    raise _Unknown                  # RL910 where it is computed
+                return v
+            if not b:
+                raise _Unknown                      # RL911 where it is computed
+            return a // b if e.op == "/" else a % b
+        if isinstance(e, A.Compare):
+            if e.op not in _COMPARE:
+                raise _Unknown
+            return _COMPARE[e.op](self._value(e.left), self._value(e.right))
+        if isinstance(e, A.BoolOp):
+            is_and = e.op == "and"
+            unknown = chancy = False
+            for item in e.items:
+                v = self.known(item)
+                if v is None:
+                    unknown = True
+                    chancy = chancy or self.chance(item)
+                    continue
+                if bool(v) != is_and:               # decides, unless a part before rolls a die
+                    if chancy:
+                        raise _Unknown
+                    return 0 if is_and else 1
+            if unknown:
+                raise _Unknown
+            return 1 if is_and else 0
+        if isinstance(e, A.Cases):
+            for value, cond in e.cases:
+                c = self._value(cond)
+                if c:
+                    return self._value(value)
+            return self._value(e.default)
+        raise _Unknown
+
+    def _expanded(self, ex):
+        hit = self._known.get(id(ex))
+        if hit is None:
+            try:
+                v = self._value(ex.body)
+            except _Unknown:
+                v = _Unknown
+            hit = self._known[id(ex)] = (v, ex)       # ex kept alive: its id is the key
+        if hit[0] is _Unknown:
+            raise _Unknown
+        return hit[0]
+
+    # ---- chance ----------------------------------------------------------------------------------
+    def chance(self, e) -> bool:
+        """Does ``e`` roll a die or draw at random (anywhere inside it, defines included)?"""
+        if isinstance(e, Expanded):
+            hit = self._chance.get(id(e))
+            if hit is None:
+                hit = self._chance[id(e)] = (self.chance(e.body), e)
+            return hit[0]
+        if isinstance(e, A.Roll) or (isinstance(e, A.Unary) and e.op == "random card") or \
+                (isinstance(e, A.Keyword) and e.word == "random player"):
+            return True
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.chance(ref.expanded)
+        return any(self.chance(x) for x in _children(e))
+
+
+    # ---- what the code reads ----------------------------------------------------------------------
+    def free_slots(self, e) -> frozenset:
+        """The frame indices the code of ``e`` reads (through ``env`` or ``fr``): its locals,
+        ``you`` where it is read; the slots of its own loops (``any card ... where``) left out."""
+        if isinstance(e, Expanded):
+            hit = self._free.get(id(e))
+            if hit is None:
+                hit = self._free[id(e)] = (self.free_slots(e.body), e)
+            return hit[0]
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.free_slots(ref.expanded)
+        out = set()
+        if isinstance(ref, (Local, You)) and isinstance(e, A.Name):
+            out.add(ref.index)
+        elif isinstance(ref, (Var, Zone)) and ref.per_player:
+            out.add(Frame.slot(ref.you))
+        elif isinstance(ref, ZoneFamily) and ref.per_player and ref.you is not None:
+            out.add(Frame.slot(ref.you))
+        elif isinstance(e, A.Keyword) and e.word in ("you", "next player", "previous player"):
+            out.add(ref.index if isinstance(ref, You) else Frame.YOU)
+        elif isinstance(e, A.PlayerQuery):
+            out.add(Frame.slot(ref.you))
+        for x in _children(e):
+            out |= self.free_slots(x)
+        bound = self.bound_slot(e)
+        if bound is not None:
+            out.discard(bound)
+        return frozenset(out)
+
+    def bound_slot(self, e):
+        """The frame index a loop inside an expression binds (its card, number or player)."""
+        if isinstance(e, A.PlayerQuery):
+            return Frame.slot(self.refs.of(e).player)
+        if isinstance(e, (A.CardQuery, A.AnyNumber, A.AmongCards, A.PickValue, A.ArgBest)):
+            ref = self.refs.of(e, None)
+            return ref.index if ref is not None else None
+        return None
+
+    def reads_game(self, e, called=()) -> bool:
+        """Does the code of ``e`` read the state of the game (``g``)?  ``called``: the ids of
+        the shared copies of defines written as a function given the game."""
+        if isinstance(e, Expanded):
+            if id(e) in called:
+                return True
+            hit = self._game.get(id(e))
+            if hit is None:
+                hit = self._game[id(e)] = (self.reads_game(e.body, called), e)
+            return hit[0]
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.reads_game(ref.expanded, called)
+        if isinstance(e, A.Keyword):
+            w = e.word
+            if w in ("current player", "number of turns", "random player"):
+                return True
+            if w in ("next player", "previous player"):
+                return self.seat_reads_game
+        elif isinstance(e, A.Unary):
+            if e.op in ("top", "bottom", "size", "random card", "score"):
+                return True
+            if e.op in ("player after", "player before") and self.seat_reads_game:
+                return True
+        elif isinstance(e, (A.TotalOf, A.CardQuery, A.AmongCards, A.MeldLeft, A.Roll, A.PlayerQuery,
+                            A.IsOut, A.Holder, A.IsEmpty)):
+            return True
+        elif isinstance(ref, (Var, VarOf)):
+            return True
+        return any(self.reads_game(x, called) for x in _children(e))
+
+    def plain_read(self, e, tested=None, outer=True):
+        """The slot or variable ``e`` reads when it is nothing else (a local, ``you``, a
+        variable, ``V of p`` with ``p`` such a slot), as ("slot", index) or ("var", slot index or
+        None); else None.  ``tested``: the nodes whose code tests for `none` (ExprGen.seated),
+        which is no plain read (``outer``: ``e`` itself among them too)."""
+        while True:
+            if tested is not None and outer and tested.has(e):
+                return None
+            outer = True
+            if isinstance(e, Expanded):
+                e = e.body
+                continue
+            if isinstance(e, Arg):
+                e = e.expr
+                continue
+            ref = self.refs.of(e, None)
+            if isinstance(ref, DefineUse):
+                e = ref.expanded
+                continue
+            break
+        if isinstance(e, A.Keyword):
+            if e.word != "you":
+                return None
+            return ("slot", ref.index if isinstance(ref, You) else Frame.YOU)
+        if isinstance(e, A.Name) and isinstance(ref, (Local, You)):
+            return ("slot", ref.index)
+        if isinstance(e, A.Name) and isinstance(ref, Var):
+            return ("var", Frame.slot(ref.you) if ref.per_player else None)
+        if isinstance(e, A.Of) and isinstance(ref, VarOf):
+            inner = self.plain_read(e.operand, tested)
+            if inner is not None and inner[0] == "slot":
+                return ("var", inner[1])
+        return None
+
+
+def _children(e):
+    """The expressions directly inside ``e``."""
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            for y in (x if isinstance(x, tuple) else (x,)):
+                if isinstance(y, A.Expr):
+                    yield y
