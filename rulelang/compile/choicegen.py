@@ -18,7 +18,6 @@ from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
-from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
 
@@ -78,7 +77,7 @@ class ChoiceGen:
             if each:
                 w.writeline("if not _pl:")
                 with w.indent():
-                    w.extend([_Jump(w.prefix, end.number)])
+                    self.jump(w, end.number)
             w.writeline("_lg = {}")
             w.writeline("for _p in _pl:")
             with w.indent():
@@ -99,7 +98,7 @@ class ChoiceGen:
             d.writeline(f"_b = _dispatch(fr, {xi}, {ci}, _alts)")
             d.writeline("if _b < 0:")
             with d.indent():
-                d.extend([_Jump(d.prefix, end.number)])
+                self.jump(d, end.number)
             self.close(dispatch, "pc = _b; continue")
             back = dispatch
         else:
