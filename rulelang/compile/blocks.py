@@ -4,7 +4,8 @@ A rule's function (:mod:`rulelang.compile.rulegen`) is a loop over blocks chosen
 places where the rule can be resumed (after a call, the body of each alternative of a decision).
 :class:`Blocks` is the part of :class:`~rulelang.compile.rulegen.RuleGen` that makes blocks, closes
 them with a jump or a return, chooses the block for ``pc`` in few tests, threads jumps that only
-lead to other jumps and copies a block where it is jumped to.
+lead to other jumps and copies a block where it is jumped to.  Each block has its own code writer
+(``_Block.w``), through which everything in the block is written.
 """
 from __future__ import annotations
 
