@@ -98,3 +98,43 @@ def test_rule_span_without_generated_code_is_none():
         raise ValueError("not in generated code")
     except ValueError as e:
         assert rule_span(e.__traceback__) is None
+
+
+def test_each_block_of_a_rule_is_written_by_its_own_writer_from_a_blocks_indentation():
+    """RuleGen writes every block (a place where the rule can be resumed) through the block's
+    writer, level 0 at the indentation a block takes in the function (``BLOCK_LEVEL``): no line
+    of a block starts shallower, a jump (or a playout's entry into an alternative) is a line of
+    its own type whose text is ``pc = N; continue`` at the indentation it records, and the passes
+    that copy blocks where they are entered leave each block's lines the list its writer writes
+    to."""
+    from rulelang.compile.blocks import BLOCK_LEVEL, _Jump
+    from rulelang.compile.playoutgen import _Enter
+    from rulelang.compile.rulegen import RuleGen
+
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(2)
+    turn = cg.proc_index["turn"]
+    body = cg.model.rules["turn"].decl.body
+    base = CodeWriter().step * BLOCK_LEVEL
+    jumps = 0
+    for playout, next_turn in ((False, None), (False, (True, [0], None)), (True, None)):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(body, turn, next_turn=next_turn)
+        assert len(rg.blocks) > 2
+        for b in rg.blocks:
+            assert b.w.lines is b.lines and b.w.base == b.base == base
+            for line in b.lines:
+                assert all(part.startswith(base) for part in line.split("\n")), line
+                if isinstance(line, (_Jump, _Enter)):
+                    jumps += 1
+                    assert line.ind.startswith(base)
+                    assert line == f"{line.ind}pc = {line.target}; continue"
+        # Each block's lines sit under the test of pc that chooses it, one level deeper (the
+        # tests nested as deep as the halves of the blocks they choose between, the lines too).
+        src = rg.src.split("\n")
+        for b in rg.blocks:
+            if b.lines:
+                at = next(i for i, t in enumerate(src) if t.strip() == f"if pc == {b.number}:")
+                extra = src[at][:-len(src[at].lstrip())][len(CodeWriter().step * 2):]
+                assert src[at + 1] == extra + b.lines[0].split("\n")[0]
+    assert jumps      # (the playout variant copies every block it enters in place of the jump)

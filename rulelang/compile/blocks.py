@@ -4,11 +4,17 @@ A rule's function (:mod:`rulelang.compile.rulegen`) is a loop over blocks chosen
 places where the rule can be resumed (after a call, the body of each alternative of a decision).
 :class:`Blocks` is the part of :class:`~rulelang.compile.rulegen.RuleGen` that makes blocks, closes
 them with a jump or a return, chooses the block for ``pc`` in few tests, threads jumps that only
-lead to other jumps and copies a block where it is jumped to.
+lead to other jumps and copies a block where it is jumped to.  Each block has its own code writer
+(``_Block.w``), through which everything in the block is written.
 """
 from __future__ import annotations
 
-from rulelang.compile.writer import respan
+from rulelang.compile.writer import CodeWriter, respan
+
+# A block's lines are written at the level they take in the rule's function: inside the ``def``,
+# its ``while True:`` over the blocks and the test of ``pc`` that chooses the block
+# (RuleGen.loop_over_blocks, Blocks.dispatch).
+BLOCK_LEVEL = 3
 
 
 class _Jump(str):
@@ -22,9 +28,14 @@ class _Jump(str):
 
 
 class _Block:
+    """A place where the rule can be resumed: its lines (``lines``), written by its writer
+    (``w``) from the indentation of a block (``base``)."""
+
     def __init__(self, number):
         self.number = number
         self.lines = []
+        self.w = CodeWriter.at(self.lines, CodeWriter().step * BLOCK_LEVEL)
+        self.base = self.w.base
         self.closed = False
 
 
@@ -82,7 +93,7 @@ class Blocks:
 
     def inline_block(self, target):
         """Copy a block's lines to every jump to it (the next turn: one test of ``pc`` less)."""
-        base = "            "
+        base = target.base
         for b in self.blocks:
             if b is target:
                 continue
@@ -92,19 +103,26 @@ class Blocks:
                     out.extend(respan(line.ind + l[len(base):], l) for l in target.lines)
                 else:
                     out.append(line)
-            b.lines = out
+            b.lines[:] = out          # (the list its writer writes to)
 
     def new_block(self):
         b = _Block(len(self.blocks))
         self.blocks.append(b)
         return b
 
-    def close(self, b, line, ind):
+    def close(self, b, line):
+        """End block ``b`` (unless it has ended) with ``line`` (a return)."""
         if not b.closed:
-            b.lines.append(ind + line)
+            b.w.writeline(line)
             b.closed = True
 
-    def goto(self, b, target, ind):
+    def goto(self, b, target):
+        """End block ``b`` (unless it has ended) with a jump to block ``target``."""
         if not b.closed:
-            b.lines.append(_Jump(ind, target.number))
+            self.jump(b.w, target.number)
             b.closed = True
+
+    @staticmethod
+    def jump(w, target):
+        """A jump to block number ``target``, written by ``w`` at its current level."""
+        w.extend([_Jump(w.prefix, target)])

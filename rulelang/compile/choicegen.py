@@ -18,7 +18,6 @@ from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
-from rulelang.compile.blocks import _Jump
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
 
@@ -34,12 +33,12 @@ def opponents_table(n):
 class ChoiceGen:
     """The decisions of a rule's function (a part of RuleGen)."""
 
-    def sus_Choose(self, st, cur, ind):
+    def sus_Choose(self, st, cur):
         cg = self.cg
         slots = cg.model.choose_slots.of(st)
         ci = Frame.slot(slots.chooser)
         end = self.new_block()
-        w = CodeWriter.at(cur.lines, ind)
+        w = cur.w
         if cg.endings:
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
@@ -78,7 +77,7 @@ class ChoiceGen:
             if each:
                 w.writeline("if not _pl:")
                 with w.indent():
-                    w.extend([_Jump(w.prefix, end.number)])
+                    self.jump(w, end.number)
             w.writeline("_lg = {}")
             w.writeline("for _p in _pl:")
             with w.indent():
@@ -88,10 +87,10 @@ class ChoiceGen:
                 w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
             w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
-            self.close(cur, f"return {SUSPEND}", ind)
+            self.close(cur, f"return {SUSPEND}")
             self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
                               "_alts": cg.alternatives})
-            d = CodeWriter.at(dispatch.lines, ind)
+            d = dispatch.w
             if st.claim:
                 self.x.ns["_fclaim"] = first_claim
                 none_aid = int(cg.model.labels.of(st.alternatives[-1]).aid)
@@ -99,8 +98,8 @@ class ChoiceGen:
             d.writeline(f"_b = _dispatch(fr, {xi}, {ci}, _alts)")
             d.writeline("if _b < 0:")
             with d.indent():
-                d.extend([_Jump(d.prefix, end.number)])
-            self.close(dispatch, "pc = _b; continue", ind)
+                self.jump(d, end.number)
+            self.close(dispatch, "pc = _b; continue")
             back = dispatch
         else:
             by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
@@ -115,24 +114,26 @@ class ChoiceGen:
                 w.writeline("out = []")
                 w.extend(listed)
             w.writeline(f"if not out: _noch(fr[{ci}], {span})")
-            hole = len(w.lines)       # the playout variant decides here (below)
-            w.writeline(f"g.decision = _dn((fr[{ci}], out))")
+            if self.playout:      # decided here, once the alternatives' blocks are made (below)
+                cur.closed = True
+            else:
+                w.writeline(f"g.decision = _dn((fr[{ci}], out))")
+                self.close(cur, f"return {SUSPEND}")
             self.x.ns["_dn"] = Decision
-            self.close(cur, f"return {SUSPEND}", ind)
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
-            bw = CodeWriter.at(b.lines, ind)
+            bw = b.w
             self.alt_blocks.append((aid, b.number))
             if cg.model.picks.has(alt):
                 self.cards_step(alt, aid, b.number, ci, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
                 bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
                              f"{self.x.zones}[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
-            last = self.stmts(alt.body, b, ind)
-            self.goto(last, back, ind)
+            last = self.stmts(alt.body, b)
+            self.goto(last, back)
         if self.playout and not st.simultaneous:
-            w.lines[hole:] = self.playout_decision(alts, ci, ind)
+            self.playout_decision(alts, ci, w)
         return end
 
     def _card_query(self, e):

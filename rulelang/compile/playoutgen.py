@@ -39,50 +39,57 @@ def _shift(line, ind, base):
 class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
 
-    def playout_decision(self, alts, ci, ind):
-        """The playout variant of a decision (one chooser): instead of stopping with the legal
-        actions in ``g.decision``, ask the playout's policy (``State.playout``) for one of them and
-        go on into its alternative's body, as ``apply_action`` would: the same list, the same
-        call of the policy, the same slot and position in the frame, one decision more (in a
-        game with copies of a card, the list merged as ``legal_actions`` merges it).  A playout
-        with a budget of decisions or a policy of actions goes through ``playout_pick``, which
-        stops the playout where the budget is spent."""
+    def playout_decision(self, alts, ci, w):
+        """The playout variant of a decision (one chooser), written by ``w`` where the decision
+        would stop: instead of stopping with the legal actions in ``g.decision``, ask the
+        playout's policy (``State.playout``) for one of them and go on into its alternative's
+        body, as ``apply_action`` would: the same list, the same call of the policy, the same
+        slot and position in the frame, one decision more (in a game with copies of a card, the
+        list merged as ``legal_actions`` merges it).  A playout with a budget of decisions or a
+        policy of actions goes through ``playout_pick``, which stops the playout where the
+        budget is spent."""
         a, k = self.x.fresh(), self.x.fresh()
         self.x.ns["_pick"] = playout_pick
         pk = self.x.state("_pk")
-        lines = [f"{ind}if {pk} is None:",
-                 f"{ind}    {a} = _pick(g, out, fr[{ci}])",
-                 f"{ind}    g.decisions += 1",
-                 f"{ind}else:"]
-        legal = "out"
-        if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
-            legal = self.x.fresh()
-            self.x.ns["_mtf"] = _merge_twins_fast
-            lines.append(f"{ind}    {legal} = _mtf(out, {self.x.const(twin_keys(self.cg))})")
+        w.writeline(f"if {pk} is None:")
+        with w.indent():
+            w.writeline(f"{a} = _pick(g, out, fr[{ci}])")
+            w.writeline("g.decisions += 1")
+        w.writeline("else:")
         # In the turn that goes on from turn to turn the counts are locals, added to the state
         # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
         dc, ch, fo = ("_dc", "_ch", "_fo") if self.looping else ("g.decisions", "g._ch", "g._fo")
         self.counts_held = self.counts_held or self.looping
-        lines += [f"{ind}    {k} = len({legal})",
-                  f"{ind}    {ch} += {k}",
-                  f"{ind}    if {k} == 1: {fo} += 1",
-                  f"{ind}    {a} = {legal}[{pk}[fr[{ci}]]({k})]",
-                  f"{ind}    {dc} += 1"]
+        with w.indent():
+            legal = "out"
+            if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
+                legal = self.x.fresh()
+                self.x.ns["_mtf"] = _merge_twins_fast
+                w.writeline(f"{legal} = _mtf(out, {self.x.const(twin_keys(self.cg))})")
+            w.writeline(f"{k} = len({legal})")
+            w.writeline(f"{ch} += {k}")
+            w.writeline(f"if {k} == 1: {fo} += 1")
+            w.writeline(f"{a} = {legal}[{pk}[fr[{ci}]]({k})]")
+            w.writeline(f"{dc} += 1")
         blocks = dict(self.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
-            inner = ind
             if i < len(order) - 1:     # the actions of alternative aid are aid << SHIFT + value
-                lines.append(f"{ind}if {a} < {(int(aid) + 1) << ACTION_SHIFT}:")
-                inner = ind + "    "
-            if alt.param is not None:
-                base = int(aid) << ACTION_SHIFT
-                lines.append(f"{inner}fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
-            b = int(blocks[aid])
-            lines.append(f"{inner}fr[{Frame.POSITION}] = {b}")
-            lines.append(_Enter(inner, b))
-        return lines
+                w.writeline(f"if {a} < {(int(aid) + 1) << ACTION_SHIFT}:")
+                with w.indent():
+                    self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
+            else:
+                self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
+
+    @staticmethod
+    def enter_alternative(w, a, aid, alt, slot, b):
+        """Go on into the body of alternative ``aid`` (block ``b``), the action ``a`` chosen."""
+        if alt.param is not None:
+            base = int(aid) << ACTION_SHIFT
+            w.writeline(f"fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
+        w.writeline(f"fr[{Frame.POSITION}] = {b}")
+        w.extend([_Enter(w.prefix, b)])
 
     def expand_entries(self, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
@@ -103,10 +110,10 @@ class PlayoutGen:
                 if t is not None and t != 0 and t not in seen and len(seen) < limit and (
                         isinstance(line, _Enter) or refs.get(t) == 1):
                     for l in expand(blocks[t].lines, seen | {t}):
-                        out.append(_shift(l, line.ind, "            "))
+                        out.append(_shift(l, line.ind, blocks[t].base))
                 else:
                     out.append(line)
             return out
 
         for b in self.blocks:
-            b.lines = expand(b.lines, frozenset((b.number,)))
+            b.lines[:] = expand(b.lines, frozenset((b.number,)))   # (its writer's list)

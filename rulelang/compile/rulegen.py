@@ -22,7 +22,7 @@ from rulelang.check.ir import DefineUse, Local
 from rulelang.check.model import Arg, Expanded
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
-from rulelang.compile.blocks import Blocks, _Jump
+from rulelang.compile.blocks import Blocks
 from rulelang.compile.writer import CodeWriter, mark
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
@@ -159,13 +159,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
-            cur = self.stmts(body, cur, "            ")
+            cur = self.stmts(body, cur)
             if next_turn is None:
-                self.close(cur, f"return {RETURN}", "            ")
+                self.close(cur, f"return {RETURN}")
             else:
                 nt = self.new_block()     # the last block: the other blocks keep their numbers
-                self.goto(cur, nt, "            ")
-                self.next_turn_block(nt, next_turn, "            ")
+                self.goto(cur, nt)
+                self.next_turn_block(nt, next_turn)
         finally:
             self.s.logged = True
             self.x.hold = False
@@ -213,12 +213,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.dispatch(self.blocks, w, extra)
             w.writeline("raise _bad(pc)")
 
-    def step(self, lines, ind, span=None, cost=1):
+    def step(self, w, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
         evaluates)."""
-        lines.append(f"{ind}g.steps += {int(cost)}")
-        lines.append(f"{ind}if g.steps > {self.x.state('max_steps')}: _over(g, {self.x.const(span)}"
-                     f"{', ' + str(int(cost)) if cost > 1 else ''})")
+        w.writeline(f"g.steps += {int(cost)}")
+        w.writeline(f"if g.steps > {self.x.state('max_steps')}: _over(g, {self.x.const(span)}"
+                    f"{', ' + str(int(cost)) if cost > 1 else ''})")
 
     @staticmethod
     def _over(g, span, cost=1):
@@ -226,119 +226,131 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         raise over_budget(g, span, cost)
 
     # ---- statements ---------------------------------------------------------------------------
-    def count(self, body, lines, ind):
+    def count(self, body, w):
         """A game compiled with coverage (``CompiledGame(coverage=...)``): where a counted block
         (a rule, a branch, an alternative) starts, its counter goes up by one."""
         cov = self.cg.coverage
         i = cov.point(body) if cov is not None else None
         if i is not None:
             self.x.ns["_cov"] = cov.count
-            lines.append(f"{ind}_cov({int(i)})")
+            w.writeline(f"_cov({int(i)})")
 
-    def stmts(self, body, cur, ind):
+    def stmts(self, body, cur):
+        """The statements of ``body`` from the block ``cur`` on; the block where they end."""
         if not cur.closed:
-            self.count(body, cur.lines, ind)
+            self.count(body, cur.w)
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
             block, start = cur, len(cur.lines)
             if _suspends(st, self.direct_names) or _depth(st) > MAX_INLINE_DEPTH:
-                cur = self.suspending(st, cur, ind)
+                cur = self.suspending(st, cur)
                 mark(block.lines, start, st.span)
             else:
-                self.inline(st, cur.lines, ind)
+                self.inline(st, cur.w)
                 mark(cur.lines, start, st.span)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
         return cur
 
-    def inline(self, st, lines, ind):
-        """A statement with no decision or call in it, as structured code."""
+    def inline(self, st, w):
+        """A statement with no decision or call in it, as structured code (written by ``w``)."""
         if isinstance(st, A.Simple):
-            w = st.word
-            if w == "stop":
+            word = st.word
+            if word == "stop":
                 kind, end = self.loops[-1]
-                lines.append(f"{ind}break" if kind == "inline" else _Jump(ind, end.number))
-            elif w == "return":
-                lines.append(f"{ind}return {RETURN}")
-            elif w == "end turn":
-                lines.append(f"{ind}return {END_TURN}")
+                if kind == "inline":
+                    w.writeline("break")
+                else:
+                    self.jump(w, end.number)
+            elif word == "return":
+                w.writeline(f"return {RETURN}")
+            elif word == "end turn":
+                w.writeline(f"return {END_TURN}")
             else:
-                self.s.stmt(st, CodeWriter.at(lines, ind))
+                self.s.stmt(st, w)
             return
         if isinstance(st, A.EndGame):
-            self.s.stmt(st, CodeWriter.at(lines, ind))
-            lines.append(f"{ind}return {HALT}")
+            self.s.stmt(st, w)
+            w.writeline(f"return {HALT}")
             return
         if isinstance(st, A.If):
             first = True
             for cond, body in st.branches:
-                lines.append(f"{ind}{'if' if first else 'elif'} {self.x.gen(cond, {})}:")
+                w.writeline(f"{'if' if first else 'elif'} {self.x.gen(cond, {})}:")
                 first = False
-                self.inline_body(body, lines, ind + "    ")
+                with w.indent():
+                    self.inline_body(body, w)
             if st.otherwise:
-                lines.append(f"{ind}else:")
-                self.inline_body(st.otherwise, lines, ind + "    ")
+                w.writeline("else:")
+                with w.indent():
+                    self.inline_body(st.otherwise, w)
             return
         if isinstance(st, A.Loop):
             if st.kind == "times":
                 i = self.refs.of(st).index
-                lines.append(f"{ind}fr[{i}] = {self.x.gen(st.expr, {})}")
-                lines.append(f"{ind}while fr[{i}] > 0:")
-                lines.append(f"{ind}    fr[{i}] -= 1")
+                w.writeline(f"fr[{i}] = {self.x.gen(st.expr, {})}")
+                w.writeline(f"while fr[{i}] > 0:")
+                with w.indent():
+                    w.writeline(f"fr[{i}] -= 1")
             elif st.kind == "while":
-                lines.append(f"{ind}while {self.x.gen(st.expr, {})}:")
+                w.writeline(f"while {self.x.gen(st.expr, {})}:")
             elif st.kind == "until":
-                lines.append(f"{ind}while not {self.x.gen(st.expr, {})}:")
+                w.writeline(f"while not {self.x.gen(st.expr, {})}:")
             else:
-                lines.append(f"{ind}while True:")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
+                w.writeline("while True:")
+            with w.indent():
+                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForPlayer):
             r = self.refs.of(st)
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
-            lines.append(f"{ind}fr[{pi}] = {start}")
-            lines.append(f"{ind}fr[{ki}] = {n}")
+            w.writeline(f"fr[{pi}] = {start}")
+            w.writeline(f"fr[{ki}] = {n}")
             if self.cg.out_base is not None:      # over the players still in the game
-                lines.append(f"{ind}while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
+                w.writeline(f"while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
             else:
-                lines.append(f"{ind}while fr[{ki}] > 0:")
-                lines.append(f"{ind}    fr[{ki}] -= 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st),
-                           after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
+                w.writeline(f"while fr[{ki}] > 0:")
+                with w.indent():
+                    w.writeline(f"fr[{ki}] -= 1")
+            with w.indent():
+                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st),
+                               after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
             ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-            lines.append(f"{ind}fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])")
-            lines.append(f"{ind}fr[{ii}] = 0")
-            lines.append(f"{ind}while fr[{ii}] < len(fr[{li}]):")
-            lines.append(f"{ind}    fr[{ci}] = fr[{li}][fr[{ii}]]")
-            lines.append(f"{ind}    fr[{ii}] += 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
+            w.writeline(f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])")
+            w.writeline(f"fr[{ii}] = 0")
+            w.writeline(f"while fr[{ii}] < len(fr[{li}]):")
+            with w.indent():
+                w.writeline(f"fr[{ci}] = fr[{li}][fr[{ii}]]")
+                w.writeline(f"fr[{ii}] += 1")
+                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForValue):
             r = self.refs.of(st)
             vi, ii = Frame.slot(r.value), Frame.slot(r.index)
             vals = self.x.const(self.cg.values_of(st.kind))
-            lines.append(f"{ind}fr[{ii}] = 0")
-            lines.append(f"{ind}while fr[{ii}] < len({vals}):")
-            lines.append(f"{ind}    fr[{vi}] = {vals}[fr[{ii}]]")
-            lines.append(f"{ind}    fr[{ii}] += 1")
-            self.loop_body(st.body, lines, ind + "    ", span=st.span, cost=self.cg.charge(st))
+            w.writeline(f"fr[{ii}] = 0")
+            w.writeline(f"while fr[{ii}] < len({vals}):")
+            with w.indent():
+                w.writeline(f"fr[{vi}] = {vals}[fr[{ii}]]")
+                w.writeline(f"fr[{ii}] += 1")
+                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
-            self.direct_call(st, lines, ind)
+            self.direct_call(st, w)
             return
         if self.s.is_simple(st):
-            self.s.stmt(st, CodeWriter.at(lines, ind))
+            self.s.stmt(st, w)
             return
         raise Unsupported(type(st).__name__)
 
-    def direct_call(self, st, lines, ind):
+    def direct_call(self, st, w):
         """Call a rule that never waits for a decision as a Python function: its frame is never
         saved, because no state can be observed while it runs."""
         cg = self.cg
@@ -347,25 +359,25 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         args = [self.x.gen(a, {}) for a in st.args]
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{int(self.refs.of(st).index)}]"
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
-        self.step(lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
+        self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
         if body is not None:          # a rule without locals (see can_copy): written in place,
             frame = self._is_slot(st.for_player)         # its `you` being the caller's player
             if not frame:
                 y = self.x.fresh()
-                lines.append(f"{ind}{y} = {you}")
+                w.writeline(f"{y} = {you}")
                 you = y
             with self.x.you_as(you, frame):
-                self.count(body, lines, ind)
+                self.count(body, w)
                 for s in body:
-                    first = len(lines)
-                    self.inline(s, lines, ind)
-                    mark(lines, first, s.span)
+                    first = len(w.lines)
+                    self.inline(s, w)
+                    mark(w.lines, first, s.span)
             return
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
-        lines.append(f"{ind}{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
-        lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
+        w.writeline(f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
+        w.writeline(f"if {rc} != {RETURN}: return {rc}")
 
     def _is_slot(self, e):
         """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
@@ -387,36 +399,39 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             else:
                 return False
 
-    def inline_body(self, body, lines, ind):
-        start = len(lines)
-        self.count(body, lines, ind)
+    def inline_body(self, body, w):
+        """The statements of a branch, at ``w``'s level (``pass`` when there is none)."""
+        start = len(w.lines)
+        self.count(body, w)
         for st in body:
-            first = len(lines)
-            self.inline(st, lines, ind)
-            mark(lines, first, st.span)
-        if len(lines) == start:
-            lines.append(f"{ind}pass")
+            first = len(w.lines)
+            self.inline(st, w)
+            mark(w.lines, first, st.span)
+        if len(w.lines) == start:
+            w.writeline("pass")
 
-    def loop_body(self, body, lines, ind, after=(), span=None, cost=1):
+    def loop_body(self, body, w, after=(), span=None, cost=1):
+        """The statements of a loop's body, at ``w``'s level, then a step of the budget and
+        the lines ``after`` (going on to the next player)."""
         self.loops.append(("inline", None))
-        self.count(body, lines, ind)
+        self.count(body, w)
         for st in body:
-            first = len(lines)
-            self.inline(st, lines, ind)
-            mark(lines, first, st.span)
+            first = len(w.lines)
+            self.inline(st, w)
+            mark(w.lines, first, st.span)
         self.loops.pop()
-        self.step(lines, ind, span, cost)
+        self.step(w, span, cost)
         for a in after:
-            lines.append(ind + a)
+            w.writeline(a)
 
-    def suspending(self, st, cur, ind):
+    def suspending(self, st, cur):
         """A statement that waits for a decision or calls a rule: it ends the current block."""
         m = getattr(self, "sus_" + type(st).__name__, None)
         if m is None:
             raise Unsupported(type(st).__name__)
-        return m(st, cur, ind)
+        return m(st, cur)
 
-    def sus_CallRule(self, st, cur, ind):
+    def sus_CallRule(self, st, cur):
         cg = self.cg
         if st.name not in cg.proc_index:
             raise Unsupported("unknown rule")
@@ -426,132 +441,139 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         pad = nslots - len(args)
         you = self.x.gen(st.for_player, {}) if st.for_player is not None else f"fr[{int(self.refs.of(st).index)}]"
         after = self.new_block()
-        self.step(cur.lines, ind, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        cur.lines.append(f"{ind}fr[{Frame.POSITION}] = {after.number}")
+        w = cur.w
+        self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
+        w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
         if pid in getattr(cg, "entered_rules", ()):
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.
             f, rc = self.x.fresh(), self.x.fresh()
-            cur.lines.append(f"{ind}{f} = [{frame}]")
-            cur.lines.append(f"{ind}g.stack.append({f})")
+            w.writeline(f"{f} = [{frame}]")
+            w.writeline(f"g.stack.append({f})")
             procs = "_pprocs" if self.playout else "_procs"
-            cur.lines.append(f"{ind}{rc} = {procs}[{int(pid)}](g, {f}, 0)")
-            cur.lines.append(f"{ind}if {rc} != {RETURN}: return {rc}")
-            cur.lines.append(f"{ind}g.stack.pop()")
-            self.goto(cur, after, ind)
+            w.writeline(f"{rc} = {procs}[{int(pid)}](g, {f}, 0)")
+            w.writeline(f"if {rc} != {RETURN}: return {rc}")
+            w.writeline("g.stack.pop()")
+            self.goto(cur, after)
             return after
-        cur.lines.append(f"{ind}g.stack.append([{frame}])")
-        self.close(cur, f"return {CALL}", ind)
+        w.writeline(f"g.stack.append([{frame}])")
+        self.close(cur, f"return {CALL}")
         return after
 
-    def sus_If(self, st, cur, ind):
+    def sus_If(self, st, cur):
         end = self.new_block()
         for cond, body in st.branches:
             then = self.new_block()
             other = self.new_block()
-            cur.lines.append(f"{ind}if {self.x.gen(cond, {})}:")
-            cur.lines.append(_Jump(ind + "    ", then.number))
-            self.goto(cur, other, ind)
-            last = self.stmts(body, then, ind)
-            self.goto(last, end, ind)
+            cur.w.writeline(f"if {self.x.gen(cond, {})}:")
+            with cur.w.indent():
+                self.jump(cur.w, then.number)
+            self.goto(cur, other)
+            last = self.stmts(body, then)
+            self.goto(last, end)
             cur = other
         if st.otherwise:
-            cur = self.stmts(st.otherwise, cur, ind)
-        self.goto(cur, end, ind)
+            cur = self.stmts(st.otherwise, cur)
+        self.goto(cur, end)
         return end
 
-    def _block_loop(self, st, cur, ind, init, test, body, after=()):
+    def _block_loop(self, st, cur, init, test, body, after=()):
         head, end = self.new_block(), self.new_block()
-        cur.lines.extend(ind + l for l in init)
-        self.goto(cur, head, ind)
+        for line in init:
+            cur.w.writeline(line)
+        self.goto(cur, head)
         first = self.new_block()
-        head.lines.append(f"{ind}if not ({test}):")
-        head.lines.append(_Jump(ind + "    ", end.number))
-        self.goto(head, first, ind)
+        head.w.writeline(f"if not ({test}):")
+        with head.w.indent():
+            self.jump(head.w, end.number)
+        self.goto(head, first)
         self.loops.append(("block", end))
-        last = self.stmts(body, first, ind)
+        last = self.stmts(body, first)
         self.loops.pop()
         if not last.closed:
-            self.step(last.lines, ind, st.span, self.cg.charge(st))
-            last.lines.extend(ind + a for a in after)
-            self.goto(last, head, ind)
+            self.step(last.w, st.span, self.cg.charge(st))
+            for line in after:
+                last.w.writeline(line)
+            self.goto(last, head)
         return end
 
-    def sus_Loop(self, st, cur, ind):
+    def sus_Loop(self, st, cur):
         if st.kind == "times":
             i = self.refs.of(st).index
-            return self._block_loop(st, cur, ind, [f"fr[{i}] = {self.x.gen(st.expr, {})}"],
+            return self._block_loop(st, cur, [f"fr[{i}] = {self.x.gen(st.expr, {})}"],
                                     f"_dec(fr, {i})", st.body)
         if st.kind == "while":
-            return self._block_loop(st, cur, ind, [], self.x.gen(st.expr, {}), st.body)
+            return self._block_loop(st, cur, [], self.x.gen(st.expr, {}), st.body)
         if st.kind == "until":
-            return self._block_loop(st, cur, ind, [], f"not {self.x.gen(st.expr, {})}", st.body)
-        return self._block_loop(st, cur, ind, [], "1", st.body)
+            return self._block_loop(st, cur, [], f"not {self.x.gen(st.expr, {})}", st.body)
+        return self._block_loop(st, cur, [], "1", st.body)
 
-    def sus_ForPlayer(self, st, cur, ind):
+    def sus_ForPlayer(self, st, cur):
         r = self.refs.of(st)
         pi, ki = Frame.slot(r.player), Frame.slot(r.count)
         start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
         n = int(self.cg.n)
         test = (f"_dec(fr, {ki})" if self.cg.out_base is None
                 else f"_nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)})")
-        return self._block_loop(st, cur, ind, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
+        return self._block_loop(st, cur, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
                                 test, st.body,
                                 after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
 
-    def sus_ForCard(self, st, cur, ind):
+    def sus_ForCard(self, st, cur):
         r = self.refs.of(st)
         ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
         init = [f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
-        return self._block_loop(st, cur, ind, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
+        return self._block_loop(st, cur, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
-    def sus_ForValue(self, st, cur, ind):
+    def sus_ForValue(self, st, cur):
         r = self.refs.of(st)
         vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         vals = self.x.const(self.cg.values_of(st.kind))
-        return self._block_loop(st, cur, ind, [f"fr[{ii}] = 0"],
+        return self._block_loop(st, cur, [f"fr[{ii}] = 0"],
                                 f"_nextvalue(fr, {vi}, {ii}, {vals})", st.body)
 
-    def next_turn_block(self, b, spec, ind):
+    def next_turn_block(self, b, spec):
         """The turn is over: the next seat (or the one named), endings when the turn does not
         open with a decision, the step budget, then the turn again from its start."""
         check_first, pad, over = spec
         n = int(self.cg.n)
-        L = b.lines
+        w = b.w
         flow = self.cg.flow           # what the game never does, the code leaves out
         step = "g.dir" if "reverse" in flow else "1"
         if "skip" in flow:
             step = f"{step} * (1 + g.skip)"
-        L.append(f"{ind}g.turns += 1")
+        w.writeline("g.turns += 1")
         if self.cg.out_base is not None:      # over the players still in the game
             self.x.ns["_pass"] = self.cg.pass_turn
-            L.append(f"{ind}_pass(g)")
+            w.writeline("_pass(g)")
         elif "next_turn" in flow:
-            L.append(f"{ind}if g.next_turn >= 0:")
-            L.append(f"{ind}    g.cur = g.next_turn")
-            L.append(f"{ind}    g.next_turn = -1")
-            L.append(f"{ind}else:")
-            L.append(f"{ind}    g.cur = (g.cur + {step}) % {n}")
+            w.writeline("if g.next_turn >= 0:")
+            with w.indent():
+                w.writeline("g.cur = g.next_turn")
+                w.writeline("g.next_turn = -1")
+            w.writeline("else:")
+            with w.indent():
+                w.writeline(f"g.cur = (g.cur + {step}) % {n}")
         else:
-            L.append(f"{ind}g.cur = (g.cur + {step}) % {n}")
+            w.writeline(f"g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
-            L.append(f"{ind}g.skip = 0")
+            w.writeline("g.skip = 0")
         if not self.playout:          # (a playout keeps no log: State.playout)
             from rulelang.compile.words import log_turn
             self.x.ns["_logturn"] = log_turn
-            L.append(f"{ind}if g.log is not None: _logturn(g)")
+            w.writeline("if g.log is not None: _logturn(g)")
         if check_first:
             quick = self.endings_quick()
-            L.append(f"{ind}if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
+            w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
-        L.append(f"{ind}g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
-        L.append(f"{ind}if g.steps > {self.x.state('max_steps')}: _overturn(g)")
-        L.append(f"{ind}fr[{Frame.POSITION}] = 0")
-        L.append(f"{ind}fr[{Frame.YOU}] = g.cur")
+        w.writeline(f"g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
+        w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
+        w.writeline(f"fr[{Frame.POSITION}] = 0")
+        w.writeline(f"fr[{Frame.YOU}] = g.cur")
         if pad:
-            L.append(f"{ind}fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
-        self.goto(b, self.blocks[0], ind)
+            w.writeline(f"fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
+        self.goto(b, self.blocks[0])
 
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""

@@ -3,9 +3,9 @@
 The generators write a rule's function as lines (:mod:`rulelang.compile.rulegen`); a line written
 for a statement is a :class:`Line`, a ``str`` that also knows that statement's span
 (:func:`mark`, :func:`respan` when a pass moves it to another indentation).  :class:`CodeWriter`
-writes lines at their level (``writeline``, ``indent``): the statement writers, the decisions and
-the dispatch between blocks write through one (:meth:`CodeWriter.at` places one in a block being
-written), and it puts the function together and gives its source and its line map: the span of
+writes lines at their level (``writeline``, ``indent``): every part of the generator writes through
+one (each block of a rule's function has its own, :meth:`CodeWriter.at` placing it in the block's
+lines), and it puts the function together and gives its source and its line map: the span of
 each generated line, or None.  The compiled function's namespace keeps the map
 (:data:`LINE_MAP`), so that a problem raised while it runs names the rule-file line it comes from
 (:func:`rule_span`), with nothing added to the generated code itself.
