@@ -193,7 +193,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                     w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
             else:
                 self.loop_over_blocks(w, "")
-        src = w.source()
+        self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
         self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
         self.x.ns["_over"] = self._over
