@@ -94,8 +94,6 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self._build_cards()
         self._build_attributes()
         self.stmts = StatementGen(self, self.gen)
-        if coverage is not None:
-            self.stmts = coverage.statements(self.stmts)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []
         self.proc_names: list = []

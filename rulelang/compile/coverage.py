@@ -110,10 +110,6 @@ class Coverage:
             _walk(e.body, rule, self.points, self._where)
         self.counts = [0] * len(self.points)
 
-    def statements(self, stmts):
-        """The compiler's statement fuser, but never of an ``if`` (its branches are counted)."""
-        return _NoFusedIf(stmts)
-
     def point(self, body):
         """The number of the counted block whose statements are ``body``, or None."""
         return self._where.get(id(body))
@@ -136,20 +132,6 @@ class Coverage:
             yield
         finally:
             self.counts = saved
-
-
-class _NoFusedIf:
-    def __init__(self, stmts):
-        object.__setattr__(self, "_stmts", stmts)
-
-    def __setattr__(self, name, value):     # `logged`, set by the rule generator
-        setattr(self._stmts, name, value)
-
-    def is_simple(self, st) -> bool:
-        return not isinstance(st, A.If) and self._stmts.is_simple(st)
-
-    def __getattr__(self, name):
-        return getattr(self._stmts, name)
 
 
 def coverage_rows(points, taken, games) -> list[dict]:

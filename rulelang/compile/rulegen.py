@@ -324,23 +324,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             r = self.refs.of(st)
             ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
             w.writeline(f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])")
-            w.writeline(f"fr[{ii}] = 0")
-            w.writeline(f"while fr[{ii}] < len(fr[{li}]):")
-            with w.indent():
-                w.writeline(f"fr[{ci}] = fr[{li}][fr[{ii}]]")
-                w.writeline(f"fr[{ii}] += 1")
-                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
+            self.for_each(st, w, f"fr[{li}]", ci, ii)
             return
         if isinstance(st, A.ForValue):
             r = self.refs.of(st)
-            vi, ii = Frame.slot(r.value), Frame.slot(r.index)
             vals = self.x.const(self.cg.values_of(st.kind))
-            w.writeline(f"fr[{ii}] = 0")
-            w.writeline(f"while fr[{ii}] < len({vals}):")
-            with w.indent():
-                w.writeline(f"fr[{vi}] = {vals}[fr[{ii}]]")
-                w.writeline(f"fr[{ii}] += 1")
-                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
+            self.for_each(st, w, vals, Frame.slot(r.value), Frame.slot(r.index))
             return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
             self.direct_call(st, w)
@@ -349,6 +338,17 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.s.stmt(st, w)
             return
         raise Unsupported(type(st).__name__)
+
+    def for_each(self, st, w, seq, item, index):
+        """The loop of ``for each card in Z`` and ``for each suit/rank``: the frame slot ``index``
+        counts through ``seq`` (code for a sequence that does not change meanwhile), ``item``
+        holding the element, and ``st``'s body runs for each."""
+        w.writeline(f"fr[{index}] = 0")
+        w.writeline(f"while fr[{index}] < len({seq}):")
+        with w.indent():
+            w.writeline(f"fr[{item}] = {seq}[fr[{index}]]")
+            w.writeline(f"fr[{index}] += 1")
+            self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
 
     def direct_call(self, st, w):
         """Call a rule that never waits for a decision as a Python function: its frame is never

@@ -83,11 +83,9 @@ class StatementGen:
         self.logged = True
 
     def is_simple(self, st) -> bool:
+        """Is ``st`` written here (by its ``t_`` method), not by RuleGen?"""
         if isinstance(st, A.Simple):
             return st.word in ("skip", "reverse", "pass")
-        if isinstance(st, A.If):
-            return all(self.is_simple(s) for _, body in st.branches for s in body) and \
-                all(self.is_simple(s) for s in (st.otherwise or ()))
         return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
 
     def stmt(self, st, w):
@@ -516,20 +514,3 @@ class StatementGen:
             raise GameProblem("RL902", f"card {cg.card_names[c] if c >= 0 else 'none'} is not in "
                               f"{cg.zone_label(zi)}", span)
         return missing
-
-    def t_If(self, st, w):
-        first = True
-        for cond, body in st.branches:
-            w.writeline(f"{'if' if first else 'elif'} {self.e(cond)}:")
-            first = False
-            with w.indent():
-                for s in body:
-                    self.stmt(s, w)
-                if not body:
-                    w.writeline("pass")
-        if st.otherwise:
-            w.writeline("else:")
-            with w.indent():
-                for s in st.otherwise:
-                    self.stmt(s, w)
-        return True
