@@ -16,10 +16,11 @@ _card_of, _zone_of = itemgetter(1), itemgetter(2)
 
 
 class Memory:
-    """``g.shown`` while a playout runs (:meth:`State.playout
-    <rulelang.engine.runtime.State.playout>` makes it at its start and turns it back into the
-    list at its end): the same entries in the same order, found by card, so that a move forgets
-    the memories of its cards without scanning hundreds of others.  ``at``: a number per entry ->
+    """``g.shown`` while a playout runs, once it holds many entries (made by :func:`seen_go`
+    when the list is long and ``g._pp``, the policy of :meth:`State.playout
+    <rulelang.engine.runtime.State.playout>`, is set; the playout turns it back into the list
+    at its end): the same entries in the same order, found by card, so that a move forgets the
+    memories of its cards without scanning hundreds of others.  ``at``: a number per entry ->
     the entry, in the list's order (an entry that moves with its card keeps its number, so its
     place); ``of``: card -> the numbers of its entries.  Only its playout sees it: nothing
     clones a state, saves it or shows it to a player while the generated code plays on."""
@@ -28,7 +29,8 @@ class Memory:
 
     def __init__(self, entries=()):
         self.at, self.of, self.n = {}, {}, 0
-        self.extend(entries)
+        if entries:
+            self.extend(entries)
 
     def __len__(self):
         return len(self.at)
@@ -122,10 +124,10 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
     shown = g.shown
-    if shown.__class__ is Memory:       # in a playout: the entries of these cards, by card
+    if shown.__class__ is Memory:       # the entries of these cards, by card
         of = shown.of
         carry = whole and dv not in ("everyone", "top")
-        for c in [c for c in set(cards) if c in of]:
+        for c in (of.keys() & cards) if of else ():
             if not carry:
                 shown.forget(c)
                 continue

@@ -158,7 +158,8 @@ class Playout:
             return self.decisions - start, self._ch, self._fo
         finally:
             self._pk = self._pp = None
-            self.shown = list(self.shown)
+            if self.shown.__class__ is Memory:     # (players.seen_go made it: a list again)
+                self.shown = list(self.shown.at.values())
 
 
 class PlayoutStop(Exception):
