@@ -8,6 +8,9 @@ a player may choose, the dispatch after a simultaneous decision.
 """
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from rulelang.limits import MAX_NUMBER
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import GameProblem
@@ -146,7 +149,8 @@ def deal_order(g, start, seats, ob):
     """The seats ``deal`` gives to, from ``start`` on: every seat in the direction of play, or
     (``ob``, where the flags ``out`` are) the players still in the game."""
     if ob is None:
-        return [(start + g.dir * k) % seats for k in range(seats)]
+        d = g.dir
+        return [(start + d * k) % seats for k in range(seats)]
     return seats_in(g, start, ob)
 
 
@@ -156,7 +160,7 @@ def deal(g, s, order, base, count):
     zones = g.zones
     n = len(order)
     dest = [zones[base + p] for p in order]
-    if all(d is not s for d in dest):
+    if not any(map(is_, dest, repeat(s))):     # (s is none of them: tested in C)
         # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
         total = len(s) if count is None else min(len(s), max(0, count) * n)
         if total:

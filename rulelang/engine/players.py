@@ -15,12 +15,81 @@ from rulelang.engine.control import GameProblem
 _card_of, _zone_of = itemgetter(1), itemgetter(2)
 
 
+class Memory:
+    """``g.shown`` while a playout runs, once it holds many entries (made by :func:`seen_go`
+    when the list is long and ``g._pp``, the policy of :meth:`State.playout
+    <rulelang.engine.runtime.State.playout>`, is set; the playout turns it back into the list
+    at its end): the same entries in the same order, found by card, so that a move forgets the
+    memories of its cards without scanning hundreds of others.  ``at``: a number per entry ->
+    the entry, in the list's order (an entry that moves with its card keeps its number, so its
+    place); ``of``: card -> the numbers of its entries.  Only its playout sees it: nothing
+    clones a state, saves it or shows it to a player while the generated code plays on."""
+
+    __slots__ = ("at", "of", "n")
+
+    def __init__(self, entries=()):
+        self.at, self.of, self.n = {}, {}, 0
+        if entries:
+            self.extend(entries)
+
+    def __len__(self):
+        return len(self.at)
+
+    def __iter__(self):
+        return iter(self.at.values())
+
+    def extend(self, entries) -> None:
+        at, of, n = self.at, self.of, self.n
+        for x in entries:
+            at[n] = x
+            ns = of.get(x[1])
+            if ns is None:
+                of[x[1]] = [n]
+            else:
+                ns.append(n)
+            n += 1
+        self.n = n
+
+    def add(self, ps, cards, zi) -> None:
+        """The entries ``[p, c, zi]`` for each player of ``ps`` and, for each, each card of
+        ``cards`` (as ``extend`` of them, made in C: a card's numbers are a range)."""
+        k, n = len(cards), self.n
+        end = n + k * len(ps)
+        self.at.update(zip(count(n), map(list, zip(
+            [p for p in ps for _ in cards], cards * len(ps), repeat(zi, end - n)))))
+        of = self.of
+        for j, c in enumerate(cards):
+            ns = of.get(c)
+            if ns is None:
+                of[c] = list(range(n + j, end, k))
+            else:
+                ns.extend(range(n + j, end, k))
+        self.n = end
+
+    def forget(self, c, p=None) -> None:
+        """Forget what anyone (``p``: only that player) remembered of card ``c``."""
+        ns = self.of.pop(c, None)
+        if ns is not None:
+            at = self.at
+            if p is not None:
+                keep = [i for i in ns if at[i][0] != p]
+                if keep:
+                    self.of[c] = keep
+                ns = [i for i in ns if at[i][0] == p]
+            for i in ns:
+                del at[i]
+
+
 def show_card(g, c, p) -> None:
     """``show c to p``: p remembers c in the zone where it is now (nothing for ``none``)."""
     if c < 0:
         return
     for zi, z in enumerate(g.zones):
         if c in z:
+            if g.shown.__class__ is Memory:
+                g.shown.forget(c, p)
+                g.shown.extend(([p, c, zi],))
+                return
             # a new list (states share it after clone); the card's older place is forgotten
             g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
             return
@@ -34,6 +103,10 @@ def reveal_card(g, c) -> None:
         if c in z:
             _n, owner, vis, _sh = g.game.zone_info[zi]
             if vis == "everyone":
+                return
+            if g.shown.__class__ is Memory:
+                g.shown.forget(c)
+                g.shown.extend([p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p))
                 return
             g.shown = list(compress(g.shown, map(c.__ne__, map(_card_of, g.shown)))) + [
                 [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
@@ -51,7 +124,24 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
     shown = g.shown
-    if shown:       # (a card that comes into sight is not followed further: nothing to keep)
+    if shown.__class__ is Memory:       # the entries of these cards, by card
+        of = shown.of
+        carry = whole and dv not in ("everyone", "top")
+        for c in (of.keys() & cards) if of else ():
+            if not carry:
+                shown.forget(c)
+                continue
+            at, keep = shown.at, []
+            for i in of.pop(c):
+                x = at[i]
+                if x[2] == si and not (dv == "owner" and do == x[0]):
+                    at[i] = [x[0], c, di]
+                    keep.append(i)
+                else:
+                    del at[i]
+            if keep:
+                of[c] = keep
+    elif shown:     # (a card that comes into sight is not followed further: nothing to keep)
         moved = set(cards)
         hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
         if hits:    # most often nobody remembered these cards: the list stays as it is
@@ -69,6 +159,10 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
     seen = cards if sv != "top" else [c for c in cards if c == top]
+    if shown.__class__ is Memory:
+        if seen:
+            shown.add([p for p in who if not (dv == "owner" and do == p)], list(seen), di)
+        return
     new = []
     for p in who:       # [p, c, di] for each card seen, made in C
         if not (dv == "owner" and do == p):
