@@ -9,6 +9,12 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Optional
 
+try:        # the accessor namedtuple's fields use: a C descriptor, read as fast as a slot
+    from _collections import _tuplegetter as _field
+except ImportError:                     # (another Python: the same, through a property)
+    def _field(i: int, doc: str):
+        return property(itemgetter(i), doc=doc)
+
 SUSPEND, CALL, RETURN, HALT, END_TURN = -1, -2, -3, -4, -5
 DEFAULT_MAX_STEPS = 200_000
 
@@ -40,8 +46,8 @@ class Decision(tuple):
     __slots__ = ()
     one_seat = True
     simultaneous = False
-    seat = property(itemgetter(0), doc="The seat (0-based) that decides.")
-    actions = property(itemgetter(1), doc="Its legal actions, every copy of a card included.")
+    seat = _field(0, "The seat (0-based) that decides.")
+    actions = _field(1, "Its legal actions, every copy of a card included.")
 
     @property
     def seats(self) -> tuple:
