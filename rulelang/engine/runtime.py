@@ -126,40 +126,40 @@ class _Remembered(list):
 
 
 def forget_gone(shown: list, zones: list) -> list:
-    """:func:`still_remembered` at a decision (``State.apply_action``), without going through
-    every entry again when it can tell, by zone, which cards left: in a game whose players
-    remember hundreds of cards (a face-down pile everyone saw go down), most decisions follow
-    moves that touched none of them, or one or two."""
-    if shown.__class__ is _Remembered:
-        by_zone = shown.by_zone
-        gone = {}                       # zone -> the remembered cards that left it
-        for zi, cards in by_zone.items():
-            if not cards.issubset(zones[zi]):
-                gone[zi] = cards.difference(zones[zi])
-        if not gone:
-            return shown                # every card still where it is remembered
-        lost = set().union(*gone.values())
-        out = _Remembered(shown)
-        for i in reversed(list(compress(count(), map(lost.__contains__, map(_card_of, shown))))):
-            left = gone.get(out[i][2])
-            if left is not None and out[i][1] in left:
-                del out[i]
-        by_zone = out.by_zone = dict(by_zone)       # (its sets shared: never changed)
-        for zi, left in gone.items():
-            rest = by_zone[zi] - left
-            if rest:
-                by_zone[zi] = rest
+    """:func:`still_remembered` at a decision (``State.apply_action``), by zone: the cards each
+    zone should hold, tested as sets, and only when some left, their entries removed.  In a
+    game whose players remember hundreds of cards (a face-down pile everyone saw go down), most
+    decisions follow moves that took none of them away, or one or two; and the grouping is kept
+    with the list for the next decision, as long as nothing is shown, revealed or seen going."""
+    if shown.__class__ is not _Remembered:
+        shown = _Remembered(shown)
+        by_zone = shown.by_zone = {}
+        for x in shown:
+            cards = by_zone.get(x[2])
+            if cards is None:
+                by_zone[x[2]] = {x[1]}
             else:
-                del by_zone[zi]
-        return out
-    out = _Remembered(still_remembered(shown, zones))
-    by_zone = out.by_zone = {}
-    for x in out:
-        cards = by_zone.get(x[2])
-        if cards is None:
-            by_zone[x[2]] = {x[1]}
+                cards.add(x[1])
+    by_zone = shown.by_zone
+    gone = {}                           # zone -> the remembered cards that left it
+    for zi, cards in by_zone.items():
+        if not cards.issubset(zones[zi]):
+            gone[zi] = cards.difference(zones[zi])
+    if not gone:
+        return shown                    # every card still where it is remembered
+    lost = set().union(*gone.values())
+    out = _Remembered(shown)
+    for i in reversed(list(compress(count(), map(lost.__contains__, map(_card_of, shown))))):
+        left = gone.get(out[i][2])
+        if left is not None and out[i][1] in left:
+            del out[i]
+    by_zone = out.by_zone = dict(by_zone)       # (its sets shared: never changed)
+    for zi, left in gone.items():
+        rest = by_zone[zi] - left
+        if rest:
+            by_zone[zi] = rest
         else:
-            cards.add(x[1])
+            del by_zone[zi]
     return out
 
 
