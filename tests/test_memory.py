@@ -240,3 +240,34 @@ def test_golf_remembers_what_was_shown_put_down_and_taken_from_the_discard():
     assert cg.card_names[st.zones[z["discard"]][-1]] == old_c     # the old card C face up
     # player 2 was never shown player 1's card A: in their worlds it is anywhere hidden
     assert any(cg.card_names[st.determinize(1, s).zones[z["slot_a"]][0]] != a for s in range(20))
+
+
+@pytest.mark.parametrize("path,players", [("rules/ciq.cardrules", 4), ("examples/gin_rummy.cardrules", 2),
+                                          ("examples/pass_the_sets.cardrules", 4)])
+def test_forgetting_at_a_decision_keeps_what_the_whole_list_would(path, players, monkeypatch):
+    """apply_action forgets through runtime.forget_gone, which tests the remembered cards zone by
+    zone (grouped once, kept with the list) instead of every entry: at every decision of random
+    games its list is the one still_remembered gives (same entries, same order), its grouping is
+    that of its entries, and both its ways are taken (nothing left; some cards left)."""
+    from rulelang.engine import runtime
+    real, seen = runtime.forget_gone, {"kept": 0, "pruned": 0}
+
+    def checked(shown, zones):
+        want = runtime.still_remembered(list(shown), zones)
+        got = real(shown, zones)
+        assert got == want
+        grouped = {}
+        for _p, c, zi in got:
+            grouped.setdefault(zi, set()).add(c)
+        assert got.by_zone == grouped
+        seen["kept" if len(want) == len(shown) else "pruned"] += 1
+        return got
+    monkeypatch.setattr(runtime, "forget_gone", checked)
+    cg = load(os.path.join(ROOT, path)).compiled(players)
+    for seed in range(4):
+        st = cg.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            p = st.current_player()
+            st.apply_action(rng.choice(st.legal_actions(p)), p)
+    assert seen["kept"] > 50 and seen["pruned"] > 10, seen
