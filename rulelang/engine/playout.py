@@ -8,7 +8,6 @@ identical copies of a card into one action (:func:`_merge_twins_fast`, which the
 from __future__ import annotations
 
 from typing import Optional
-from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
@@ -187,14 +186,11 @@ def playout_pick(g, legal, p):
     return pol(legal) if g._pa else legal[pol(k)]
 
 
-_TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
-
-
 def twin_keys(game) -> dict:
     """For :func:`_merge_twins_fast`: the key of each action of a card alternative, the action
     choosing the first copy of its card (made once per game)."""
-    keys = _TWIN_KEYS.get(game)
-    if keys is None:
+    keys = game.__dict__.get("_twin_keys")     # (kept on the game: the API asks at each
+    if keys is None:                            # decision, a weak dictionary's get is slow)
         keys = {}
         twin = game.card_twin
         for ai, alt in enumerate(game.alternatives):
@@ -203,7 +199,7 @@ def twin_keys(game) -> dict:
                 for v, t in enumerate(twin):
                     if t != v:
                         keys[base + v] = base + t
-        _TWIN_KEYS[game] = keys
+        game._twin_keys = keys
     return keys
 
 
