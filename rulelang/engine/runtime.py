@@ -269,12 +269,11 @@ class State(Playout):
         and ``every_copy=True`` lists them all)."""
         d = self.decision
         if d.one_seat:                                   # one seat decides (the common case)
-            seat, legal = d                              # (a Decision is a tuple: one unpack)
-            if player != seat and player is not None:    # (most often the seat given decides)
+            if player != d.seat and player is not None:  # (most often the seat given decides)
                 return []
             if self.game.card_twin is None or every_copy:
-                return legal                             # (never changed in place: not copied)
-            return _merge_twins_fast(legal, twin_keys(self.game))
+                return d.actions                         # (never changed in place: not copied)
+            return _merge_twins_fast(d.actions, twin_keys(self.game))
         legal = d.actions_of(d.seat if player is None else player)
         twin = self.game.card_twin
         if twin is None or every_copy:
@@ -290,16 +289,12 @@ class State(Playout):
         if self.shown:          # what players remember of cards that have left since: forgotten
             self.shown = forget_gone(self.shown, self.zones)
         d = self.decision                                # validate
-        if not d.one_seat:
-            self._apply_other(d, action, player)         # simultaneous, or the game is over
-            return
-        seat, legal = d
-        if action not in legal or (player != seat and player is not None):
-            self._apply_other(d, action, player)         # refused
+        if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
+            self._apply_other(d, action, player)         # simultaneous, or refused
             return
         # record
         if self.log is not None:
-            self.log.append(("choice", seat, action))
+            self.log.append(("choice", d.seat, action))
         self.decision = NO_DECISION
         self.decisions += 1
         # resume: the chosen alternative's body, with the chosen value in its slot
@@ -308,9 +303,8 @@ class State(Playout):
         slot, pc = g.entries[action >> ACTION_SHIFT]
         fr[slot] = action & VALUE_MASK                  # (slot 1, the position, when no value)
         fr[1] = pc
-        code = g.procs[fr[0]]
         try:        # the rule's function, called here: most often it stops at the next decision
-            pc = code(self, fr, pc)
+            pc = g.procs[fr[0]](self, fr, pc)
         except GameProblem as e:
             g.problem_stop(self, e)
             return
