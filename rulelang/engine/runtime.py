@@ -124,6 +124,20 @@ class _Remembered(list):
     def __reduce__(self):
         return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
 
+    def __add__(self, more):
+        """The list and ``more`` (what ``players.seen_go`` adds: players saw cards go), still
+        grouped: only the new entries are grouped (their zones' sets copied, not changed)."""
+        out = _Remembered(list.__add__(self, more))
+        by_zone = out.by_zone = dict(self.by_zone)
+        fresh = set()                   # the zones whose sets are this list's own
+        for x in more:
+            zi = x[2]
+            if zi not in fresh:
+                fresh.add(zi)
+                by_zone[zi] = set(by_zone.get(zi, ()))
+            by_zone[zi].add(x[1])
+        return out
+
 
 def forget_gone(shown: list, zones: list) -> list:
     """:func:`still_remembered` at a decision (``State.apply_action``), by zone: the cards each
