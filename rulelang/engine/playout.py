@@ -8,6 +8,7 @@ identical copies of a card into one action (:func:`_merge_twins_fast`, which the
 from __future__ import annotations
 
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
@@ -186,11 +187,14 @@ def playout_pick(g, legal, p):
     return pol(legal) if g._pa else legal[pol(k)]
 
 
+_TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+
+
 def twin_keys(game) -> dict:
     """For :func:`_merge_twins_fast`: the key of each action of a card alternative, the action
     choosing the first copy of its card (made once per game)."""
-    keys = game.__dict__.get("_twin_keys")     # (kept on the game: the API asks at each
-    if keys is None:                            # decision, a weak dictionary's get is slow)
+    keys = _TWIN_KEYS.get(game)
+    if keys is None:
         keys = {}
         twin = game.card_twin
         for ai, alt in enumerate(game.alternatives):
@@ -199,7 +203,7 @@ def twin_keys(game) -> dict:
                 for v, t in enumerate(twin):
                     if t != v:
                         keys[base + v] = base + t
-        game._twin_keys = keys
+        _TWIN_KEYS[game] = keys
     return keys
 
 
