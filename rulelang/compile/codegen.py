@@ -389,6 +389,50 @@ class ExprGen(ExprNodes):
                         out |= self.slots_used(y)
         return frozenset(out)
 
+    def card_search(self, e, env, cards):
+        """Code for ``any/no card in Z where C`` (``cards``: the code of Z's list) whose condition
+        rolls no die: a call of a function that looks at the cards one by one and stops at the
+        first that passes, as the rules read (``any([...])`` built the whole list in a
+        comprehension, a function made at each use).  What the condition reads of the names
+        bound around it (``env``) is passed; what does not depend on the card is computed once
+        in that function, before its loop (gen_hoisting)."""
+        ci = self.refs.of(e).index
+        used = self.slots_used(e.condition)
+        keys = sorted(k for k in env if k in used and k != ci)
+        fkey = ("search", id(e), tuple(keys))
+        made = self._helpers.get(fkey)
+        if made is None:
+            saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
+                     self.base_frame, self.hold)
+            self._hoist, self._prelude, self.base_env, self.base_frame = None, None, {}, False
+            self.hold = False                   # a function of its own: no held locals
+            try:
+                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+                inner[ci] = "_c"
+                test, hoisted = self.gen_hoisting(e.condition, inner, "_c")
+            finally:
+                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
+                 self.hold) = saved
+            # (from the tree, compile/fold.py: it reads a slot no argument gives)
+            frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
+            params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
+            found = e.kind == "any"
+            w = CodeWriter()
+            w.writeline(f"def _f({', '.join(params)}):")
+            with w.indent():
+                for name, code in hoisted:
+                    w.writeline(f"{name} = {code}")
+                w.writeline("for _c in _z:")
+                with w.indent():
+                    w.writeline(f"if {test}:")
+                    with w.indent():
+                        w.writeline(f"return {found}")
+                w.writeline(f"return {not found}")
+            made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
+        name, frame, _ = made
+        args = ["g"] + ["fr"] * frame + [cards] + [env[k] for k in keys]
+        return f"{name}({', '.join(args)})"
+
     def helper(self, ex, env):
         """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
         the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``

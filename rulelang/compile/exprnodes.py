@@ -127,6 +127,8 @@ class ExprNodes:
             if e.kind == "any":
                 return f"(len({self.zones}[{z}]) > 0)"
             return f"(not {self.zones}[{z}])"
+        if e.kind in ("any", "no") and not self.fold.chance(e.condition):
+            return self.card_search(e, env, f"{self.zones}[{z}]")
         v = self.fresh()
         inner = dict(env)
         inner[self.refs.of(e).index] = v
