@@ -488,7 +488,7 @@ class ExprGen(ExprNodes):
         so that the code of a chain of defines grows with the text of the rule file, not with its
         expansion."""
         hoist = getattr(self, "_hoist", None)
-        ctx = (hoist and hoist[1], self._prelude, self._guard and self._guard[1])
+        ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         key = (id(ex), tuple(sorted(env.items())), self.hold)
@@ -551,8 +551,9 @@ class ExprGen(ExprNodes):
         made = self._helpers.get(fkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.base_frame, self.hold)
+                     self.base_frame, self.hold, self._false)
             self._hoist, self._prelude, self.base_env, self.base_frame = None, None, {}, False
+            self._false = None                  # (its names are its own)
             self.hold = False                   # a function of its own: no held locals
             try:
                 inner = {k: f"_a{i}" for i, k in enumerate(keys)}
@@ -560,7 +561,7 @@ class ExprGen(ExprNodes):
                 test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci)
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
-                 self.hold) = saved
+                 self.hold, self._false) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -595,15 +596,16 @@ class ExprGen(ExprNodes):
         made = self._helpers.get(hkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.hold)
-            self._hoist, self._prelude, self.base_env = None, [], {}
+                     self.hold, self._false)
+            self._hoist, self._prelude, self.base_env, self._false = None, [], {}, None
             self.hold = False                   # a function of its own: no held locals
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 first = self._prelude
             finally:
-                self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold = saved
+                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold,
+                 self._false) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

@@ -328,24 +328,57 @@ class ExprNodes:
         parts = []
         chancy = False
         decided = []        # the parts before, computed before a loop: they guard the rest
-        for item in e.items:
-            with self.guard(decided):
-                code = self.gen(item, env)
-            lit = self.fold.known(item)
-            if lit is None:
-                parts.append(code)
-                self.guarding(decided, code, is_and)
-                chancy = chancy or self.fold.chance(item)
-                continue
-            if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
-                continue
-            if not chancy:
-                return "1" if lit else "0"
-            parts.append(code)                 # earlier parts still roll their dice
-            break
+        false = self._false
+        try:
+            for i, item in enumerate(e.items):
+                with self.guard(decided):
+                    code = self.gen(item, env)
+                lit = self.fold.known(item)
+                if lit is None:
+                    if not is_and and self._false and code in self._false and \
+                            i < len(e.items) - 1 and not self.fold.chance(item):
+                        continue            # false where it is computed: `or` goes on to the next
+                    parts.append(code)
+                    self.guarding(decided, code, is_and)
+                    chancy = chancy or self.fold.chance(item)
+                    if is_and:              # `not (a is b) and (a is b or c)`: the rest sees a != b
+                        known = self._negated(item, env)
+                        if known is not None:
+                            self._false = (self._false or frozenset()) | {known}
+                    continue
+                if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
+                    continue
+                if not chancy:
+                    return "1" if lit else "0"
+                parts.append(code)                 # earlier parts still roll their dice
+                break
+        finally:
+            self._false = false
         if not parts:
             return "1" if is_and else "0"
         return "(" + (" and " if is_and else " or ").join(parts) + ")"
+
+    _false = None       # codes known to be false where the code being written is computed
+
+    def _negated(self, e, env):
+        """For a part ``e`` of an `and` that is `not (a is b)` (through defines; no die): the
+        code of ``a is b``, false wherever the parts after ``e`` are computed (g_BoolOp), else
+        None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(self.refs.of(e, None), DefineUse):
+                e = self.refs.of(e).expanded
+            else:
+                break
+        if not (isinstance(e, A.Unary) and e.op == "not"):
+            return None
+        cmp = self._compare_of(e.operand)
+        if cmp is None or cmp.op not in ("==", "!=") or self.fold.chance(cmp):
+            return None
+        return self._compare(cmp, env, cmp.op)
 
     def g_Compare(self, e, env):
         return self._compare(e, env, e.op)
