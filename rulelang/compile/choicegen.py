@@ -195,10 +195,14 @@ class ChoiceGen:
         v = self.x.fresh()
         test = ""
         if p.where is not None:
-            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+            if p.kind == "card":        # a card's rank read twice: once per card (card_binds)
+                code, hoisted, binds = self.x.gen_hoisting(p.where, {si: v}, v, si)
+                test = "".join(f" for {name} in [{self.x.const(table)}[{v}]]" for name, table, _ in binds)
+            else:
+                code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
             for name, c in hoisted:
                 w.writeline(f"{name} = {c}")
-            test = " if " + code
+            test += " if " + code
         if p.kind == "card":
             values = f"{self.x.zones}[{self.x.gen(p.source, {})}]"
         elif p.kind == "player":

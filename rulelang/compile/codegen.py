@@ -26,15 +26,15 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
-from rulelang.check.ir import DefineUse, Local, NodeSet, Var, You, Zone
-from rulelang.check.model import Expanded
+from rulelang.check.ir import Attribute, DefineUse, Local, NodeSet, Rank, Suit, Var, You, Zone
+from rulelang.check.model import Arg, Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
                                      seats_after, seats_in)
 from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
-from rulelang.compile.fold import Fold
+from rulelang.compile.fold import Fold, _children
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 
@@ -270,14 +270,93 @@ class ExprGen(ExprNodes):
             # All of it is decided on the tree (compile/fold.py), never by reading ``code``.
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
             if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
-                for name, c in hoist[1]:
-                    if c == code:
+                # Under a guard (see ``guard``): computed only where the loop can read it.
+                guard = ()
+                if self._guard is not None and self._guard[0] is hoist[1] and self.weight(e) >= 4:
+                    guard = self._guard[1]
+                for name, c in hoist[1]:      # the same, computed wherever this is (or more)
+                    if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in range(len(guard) + 1)):
                         return name
                 self.counter += 1
                 name = f"_h{self.counter}"
+                self._hoisted_names.add(name)
+                if guard:
+                    self._guarded[name] = (code, guard)
+                    test = guard[0] if len(guard) == 1 else "(" + " and ".join(guard) + ")"
+                    code = f"({code} if {test} else 0)"
                 hoist[1].append((name, code))
                 return name
         return m(e, env)
+
+    _guard = None       # (the hoisted list it is for, the codes that must hold)
+
+    @property
+    def _hoisted_names(self) -> set:
+        """Every name given to a value computed before a loop (each is new)."""
+        return self.__dict__.setdefault("_hoisted_set", set())
+
+    @property
+    def _guarded(self) -> dict:
+        """The hoisted names computed under a guard: name -> (code, guard)."""
+        return self.__dict__.setdefault("_guarded_names", {})
+
+    def weight(self, e, enough=4) -> int:
+        """About what computing ``e`` costs (on the tree, through the uses of defines), counted
+        up to ``enough``: a read of a variable or a slot is 1, a comparison of two such 3;
+        looking up the top of a zone, the rank after one, a define's function or a search over
+        cards more.  Below 4 a guard costs as much as what it saves."""
+        w = 0
+        todo = [e]
+        while todo and w < enough:
+            e = todo.pop()
+            if isinstance(e, Expanded):
+                if id(e) in self._called:
+                    return enough
+                todo.append(e.body)
+                continue
+            if isinstance(e, Arg):
+                todo.append(e.expr)
+                continue
+            ref = self.refs.of(e, None)
+            if isinstance(ref, DefineUse):
+                todo.append(ref.expanded)
+                continue
+            w += 1
+            if isinstance(e, A.Unary) and e.op not in ("not", "neg"):
+                w += 2
+            elif isinstance(e, (A.CardQuery, A.PlayerQuery, A.AmongCards, A.TotalOf, A.Call)):
+                w += 9
+            todo.extend(_children(e))
+        return min(w, enough)
+
+    @contextlib.contextmanager
+    def guard(self, conds):
+        """Inside a loop, while the parts of ``X if C else Y`` or of ``A and B`` / ``A or B`` are
+        written: ``conds`` are (code, true?) pairs that hold wherever the part being written is
+        computed.  Those that are values computed before the loop (hoisted names) guard what
+        the part moves out of the loop: ``_h2 = (X if _h1 else 0)``, not computed when the loop
+        cannot read it (the other branch of a condition that does not depend on the card)."""
+        h = getattr(self, "_hoist", None)
+        if h is None or not conds:
+            yield
+            return
+        parts = tuple(c if yes else f"(not {c})" for c, yes in conds)
+        saved = self._guard
+        if saved is not None and saved[0] is h[1]:
+            parts = saved[1] + parts
+        self._guard = (h[1], parts)
+        try:
+            yield
+        finally:
+            self._guard = saved
+
+    def guarding(self, conds, code, yes):
+        """Add (``code``, ``yes``) to the guard ``conds`` (for ``guard``) when ``code`` is a value
+        computed before the loop being written; a guard holds at most 4 conditions (fewer
+        guard less, never wrongly).  Returns ``conds``."""
+        if len(conds) < 4 and getattr(self, "_hoist", None) is not None and code in self._hoisted_names:
+            conds.append((code, yes))
+        return conds
 
     def seated(self, code, e):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
@@ -300,17 +379,85 @@ class ExprGen(ExprNodes):
             return False
         return bool(f.free_slots(e) - named) or f.reads_game(e, self._called)
 
-    def gen_hoisting(self, e, env, loop_var):
+    def gen_hoisting(self, e, env, loop_var, card_slot=None):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
-        compute before the loop."""
+        compute before the loop.  With ``card_slot`` (the frame index of the loop's card):
+        also the (name, code) pairs to compute for each card, first (see card_binds)."""
         outer = getattr(self, "_hoist", None)
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
-        self._hoist = (loop_vars, [])
+        binds = self.card_binds(e, card_slot) if card_slot is not None else {}
+        self._hoist = (loop_vars, [], binds, card_slot)
         try:
             code = self.gen(e, env)
-            return code, self._hoist[1]
+            if card_slot is None:
+                return code, self._hoist[1]
+            return code, self._hoist[1], [v for v in binds.values() if v[2]]
         finally:
             self._hoist = outer
+
+    def card_binds(self, e, slot) -> dict:
+        """The tables of the card (rank, suit, an attribute) that ``e`` reads of the loop's card
+        (slot ``slot``) three times or more, each with the name that holds it for each card:
+        ``rank of c is 8 or rank of c is R or rank of c is rank after R`` looks the rank up
+        once per card.  (Counted on the tree, through the uses of defines; decided before the code is
+        written.)  ``{id(table): [name, table, used]}``."""
+        memo = {}           # id(shared copy of a define) -> its counts (each copy counted once)
+
+        def walk(x) -> dict:
+            while isinstance(x, Arg):
+                x = x.expr
+            ref = self.refs.of(x, None)
+            if isinstance(ref, DefineUse):
+                x = ref.expanded
+            if slot not in self.slots_used(x):      # (kept per copy: reads nothing of the card)
+                return {}
+            if isinstance(x, Expanded):
+                hit = memo.get(id(x))
+                if hit is None:
+                    hit = memo[id(x)] = (walk(x.body), x)
+                return hit[0]
+            table = self.card_table(x)
+            if table is not None and self.fold.plain_read(x.operand, self.seat_uses) == ("slot", slot):
+                return {id(table): (1, table)}
+            out = {}
+            for y in _children(x):
+                for key, (k, table) in walk(y).items():
+                    out[key] = (min(3, out.get(key, (0,))[0] + k), table)
+            return out
+        counts = walk(e)
+        out = {}
+        for key, (k, table) in counts.items():
+            if k > 2:       # (two reads, the second often not reached: no gain)
+                self.counter += 1
+                out[key] = [f"_r{self.counter}", table, False]
+        return out
+
+    def card_table(self, e):
+        """The table ``e`` reads when it is ``rank/suit/<attribute> of X``, else None."""
+        if not isinstance(e, A.Of):
+            return None
+        ref = self.refs.of(e, None)
+        cg = self.cg
+        if isinstance(ref, Rank):
+            return cg.rank_of
+        if isinstance(ref, Suit):
+            return cg.suit_of
+        if isinstance(ref, Attribute):
+            return cg.attr_tables[ref.name]
+        return None
+
+    def card_bound(self, e, table, env):
+        """The name holding ``table`` of the loop's card for ``e`` (``X of card``) where the
+        loop being written binds it (gen_hoisting's ``card_slot``), else None."""
+        h = getattr(self, "_hoist", None)
+        if h is None or not h[2]:
+            return None
+        hit = h[2].get(id(table))
+        if hit is None or env.get(h[3]) != h[0][0] or \
+                self.fold.plain_read(e.operand, self.seat_uses) != ("slot", h[3]):
+            return None
+        hit[2] = True
+        return hit[0]
 
     def slot(self, index, env):
         if index in env:
@@ -341,12 +488,13 @@ class ExprGen(ExprNodes):
         so that the code of a chain of defines grows with the text of the rule file, not with its
         expansion."""
         hoist = getattr(self, "_hoist", None)
-        ctx = (hoist and hoist[1], self._prelude)
+        ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         key = (id(ex), tuple(sorted(env.items())), self.hold)
         hit = self._expanded.get(key)
-        if hit is not None and hit[1][1] is ctx[1] and (hit[1][0] is ctx[0] or hit[3]):
+        if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
+                                                             hit[1][2] == ctx[2])):
             self.held_used |= hit[4]             # (what the copy reads of the held locals)
             return hit[0]                        # (a function's call fits any loop)
         outer, self.held_used = self.held_used, set()
@@ -389,6 +537,53 @@ class ExprGen(ExprNodes):
                         out |= self.slots_used(y)
         return frozenset(out)
 
+    def card_search(self, e, env, cards):
+        """Code for ``any/no card in Z where C`` (``cards``: the code of Z's list) whose condition
+        rolls no die: a call of a function that looks at the cards one by one and stops at the
+        first that passes, as the rules read (``any([...])`` built the whole list in a
+        comprehension, a function made at each use).  What the condition reads of the names
+        bound around it (``env``) is passed; what does not depend on the card is computed once
+        in that function, before its loop (gen_hoisting)."""
+        ci = self.refs.of(e).index
+        used = self.slots_used(e.condition)
+        keys = sorted(k for k in env if k in used and k != ci)
+        fkey = ("search", id(e), tuple(keys))
+        made = self._helpers.get(fkey)
+        if made is None:
+            saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
+                     self.base_frame, self.hold, self._false)
+            self._hoist, self._prelude, self.base_env, self.base_frame = None, None, {}, False
+            self._false = None                  # (its names are its own)
+            self.hold = False                   # a function of its own: no held locals
+            try:
+                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+                inner[ci] = "_c"
+                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci)
+            finally:
+                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
+                 self.hold, self._false) = saved
+            # (from the tree, compile/fold.py: it reads a slot no argument gives)
+            frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
+            params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
+            found = e.kind == "any"
+            w = CodeWriter()
+            w.writeline(f"def _f({', '.join(params)}):")
+            with w.indent():
+                for name, code in hoisted:
+                    w.writeline(f"{name} = {code}")
+                w.writeline("for _c in _z:")
+                with w.indent():
+                    for name, table, _ in binds:
+                        w.writeline(f"{name} = {self.const(table)}[_c]")
+                    w.writeline(f"if {test}:")
+                    with w.indent():
+                        w.writeline(f"return {found}")
+                w.writeline(f"return {not found}")
+            made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
+        name, frame, _ = made
+        args = ["g"] + ["fr"] * frame + [cards] + [env[k] for k in keys]
+        return f"{name}({', '.join(args)})"
+
     def helper(self, ex, env):
         """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
         the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``
@@ -401,15 +596,16 @@ class ExprGen(ExprNodes):
         made = self._helpers.get(hkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.hold)
-            self._hoist, self._prelude, self.base_env = None, [], {}
+                     self.hold, self._false)
+            self._hoist, self._prelude, self.base_env, self._false = None, [], {}, None
             self.hold = False                   # a function of its own: no held locals
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 first = self._prelude
             finally:
-                self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold = saved
+                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold,
+                 self._false) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

@@ -13,6 +13,7 @@ from rulelang.kinds import Frame
 from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
+from rulelang.check.model import Arg, Expanded
 from rulelang.engine.values import number_range
 
 
@@ -65,6 +66,10 @@ class ExprNodes:
 
     def g_Unary(self, e, env):
         op = e.op
+        if op == "not":                 # `not (a is b)`: `a != b`, one operation less
+            cmp = self._compare_of(e.operand)
+            if cmp is not None and cmp.op in ("==", "!="):
+                return self._compare(cmp, env, "!=" if cmp.op == "==" else "==")
         x = self.gen(e.operand, env)
         n = int(self.cg.n)
         ob = self.cg.out_base
@@ -127,6 +132,8 @@ class ExprNodes:
             if e.kind == "any":
                 return f"(len({self.zones}[{z}]) > 0)"
             return f"(not {self.zones}[{z}])"
+        if e.kind in ("any", "no") and not self.fold.chance(e.condition):
+            return self.card_search(e, env, f"{self.zones}[{z}]")
         v = self.fresh()
         inner = dict(env)
         inner[self.refs.of(e).index] = v
@@ -276,6 +283,10 @@ class ExprNodes:
             return self.expanded(ref.expanded, env)
         if isinstance(ref, CardLiteral):          # `queen of spades` (issue 14)
             return self.g_CardLit(e, env)
+        if isinstance(ref, (Rank, Suit, Attribute)):        # of the loop's card: held per card?
+            name = self.card_bound(e, self.card_table(e), env)
+            if name is not None:
+                return name
         x = self.gen(e.operand, env)
         cg = self.cg
         if isinstance(ref, Rank):
@@ -316,31 +327,86 @@ class ExprNodes:
         is_and = e.op == "and"
         parts = []
         chancy = False
-        for item in e.items:
-            code = self.gen(item, env)
-            lit = self.fold.known(item)
-            if lit is None:
-                parts.append(code)
-                chancy = chancy or self.fold.chance(item)
-                continue
-            if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
-                continue
-            if not chancy:
-                return "1" if lit else "0"
-            parts.append(code)                 # earlier parts still roll their dice
-            break
+        decided = []        # the parts before, computed before a loop: they guard the rest
+        false = self._false
+        try:
+            for i, item in enumerate(e.items):
+                with self.guard(decided):
+                    code = self.gen(item, env)
+                lit = self.fold.known(item)
+                if lit is None:
+                    if not is_and and self._false and code in self._false and \
+                            i < len(e.items) - 1 and not self.fold.chance(item):
+                        continue            # false where it is computed: `or` goes on to the next
+                    parts.append(code)
+                    self.guarding(decided, code, is_and)
+                    chancy = chancy or self.fold.chance(item)
+                    if is_and:              # `not (a is b) and (a is b or c)`: the rest sees a != b
+                        known = self._negated(item, env)
+                        if known is not None:
+                            self._false = (self._false or frozenset()) | {known}
+                    continue
+                if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
+                    continue
+                if not chancy:
+                    return "1" if lit else "0"
+                parts.append(code)                 # earlier parts still roll their dice
+                break
+        finally:
+            self._false = false
         if not parts:
             return "1" if is_and else "0"
         return "(" + (" and " if is_and else " or ").join(parts) + ")"
 
+    _false = None       # codes known to be false where the code being written is computed
+
+    def _negated(self, e, env):
+        """For a part ``e`` of an `and` that is `not (a is b)` (through defines; no die): the
+        code of ``a is b``, false wherever the parts after ``e`` are computed (g_BoolOp), else
+        None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(self.refs.of(e, None), DefineUse):
+                e = self.refs.of(e).expanded
+            else:
+                break
+        if not (isinstance(e, A.Unary) and e.op == "not"):
+            return None
+        cmp = self._compare_of(e.operand)
+        if cmp is None or cmp.op not in ("==", "!=") or self.fold.chance(cmp):
+            return None
+        return self._compare(cmp, env, cmp.op)
+
     def g_Compare(self, e, env):
-        if e.op in ("==", "!=") and any(isinstance(x, A.Seat) and int(x.number) > self.cg.n
-                                        for x in (e.left, e.right)):
+        return self._compare(e, env, e.op)
+
+    def _compare(self, e, env, op):
+        """The code of ``e`` with the operator ``op`` (its own, or the opposite of ``==`` or
+        ``!=`` for a `not` around it)."""
+        if op in ("==", "!=") and any(isinstance(x, A.Seat) and int(x.number) > self.cg.n
+                                      for x in (e.left, e.right)):
             # a seat that does not exist in this game is no player: never equal (RL908 only
             # where the rules would use it as a player)
             other = e.right if isinstance(e.left, A.Seat) and int(e.left.number) > self.cg.n else e.left
-            return f"({self.gen(other, env)}, {e.op == '!='})[1]"
-        return f"({self.gen(e.left, env)} {e.op if e.op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
+            return f"({self.gen(other, env)}, {op == '!='})[1]"
+        return f"({self.gen(e.left, env)} {op if op in ('==', '!=', '<', '>', '<=', '>=') else '=='} {self.gen(e.right, env)})"
+
+    def _compare_of(self, e):
+        """The comparison ``e`` is, through the uses of defines (whose body is written in place
+        with the same names), or None."""
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(self.refs.of(e, None), DefineUse):
+                e = self.refs.of(e).expanded
+            else:
+                break
+        return e if isinstance(e, A.Compare) else None
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
@@ -360,18 +426,23 @@ class ExprNodes:
     def g_Cases(self, e, env):
         cases = []
         out = None
+        before = []         # the conditions before, computed before a loop: they guard the rest
         for value, cond in e.cases:
-            c = self.gen(cond, env)
+            with self.guard(before):
+                c = self.gen(cond, env)
             lit = self.fold.known(cond)        # (from the tree: compile/fold.py)
             if lit is not None and not lit:    # a case that can never hold
                 continue
-            v = self.gen(value, env)
+            with self.guard(self.guarding(list(before), c, True)):
+                v = self.gen(value, env)
             if lit is not None:                # a case that always holds: the rest never count
                 out = v
                 break
             cases.append((v, c))
+            self.guarding(before, c, False)
         if out is None:
-            out = self.gen(e.default, env)
+            with self.guard(before):
+                out = self.gen(e.default, env)
         for v, c in reversed(cases):
             out = f"({v} if {c} else {out})"
         return out

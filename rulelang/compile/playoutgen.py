@@ -63,10 +63,13 @@ class PlayoutGen:
         self.counts_held = self.counts_held or self.looping
         with w.indent():
             legal = "out"
-            if getattr(self.cg, "card_twin", None) is not None:     # copies of a card: one action
+            if getattr(self.cg, "card_twin", None) is not None and any(
+                    self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
+                # copies of a card: one action (most often there are none: tested in C, here)
                 legal = self.x.fresh()
-                self.x.ns["_mtf"] = _merge_twins_fast
-                w.writeline(f"{legal} = _mtf(out, {self.x.const(twin_keys(self.cg))})")
+                self.x.ns["_mtf"], self.x.ns["_map"] = _merge_twins_fast, map
+                key = self.x.const(twin_keys(self.cg))
+                w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
             w.writeline(f"{k} = len({legal})")
             w.writeline(f"{ch} += {k}")
             w.writeline(f"if {k} == 1: {fo} += 1")

@@ -190,33 +190,33 @@ def playout_pick(g, legal, p):
 _TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
 
 
-def twin_keys(game) -> dict:
-    """For :func:`_merge_twins_fast`: the key of each action of a card alternative, the action
-    choosing the first copy of its card (made once per game)."""
+def twin_keys(game):
+    """For :func:`_merge_twins_fast`: a function (in C) giving the key of each action, the action
+    choosing the first copy of its card for an action of a card alternative, the action itself
+    for any other (made once per game: a list of every action, ``len(alternatives) << SHIFT``,
+    since an action's value never exceeds VALUE_MASK)."""
     keys = _TWIN_KEYS.get(game)
     if keys is None:
-        keys = {}
+        canon = list(range(len(game.alternatives) << ACTION_SHIFT))
         twin = game.card_twin
         for ai, alt in enumerate(game.alternatives):
             if alt is not None and alt.kind == "card":
                 base = ai << ACTION_SHIFT
                 for v, t in enumerate(twin):
-                    if t != v:
-                        keys[base + v] = base + t
-        _TWIN_KEYS[game] = keys
+                    canon[base + v] = base + t
+        keys = _TWIN_KEYS[game] = canon.__getitem__
     return keys
 
 
-def _merge_twins_fast(legal, keys) -> list:
-    """What :func:`_merge_twins` gives, faster: with ``keys``, the game's :func:`twin_keys`,
-    most often no two keys agree and the list is kept as it is.  (Two actions of other
-    alternatives are never the same: each alternative offers distinct values.)"""
-    canon = list(map(keys.get, legal, legal))
-    if len(set(canon)) == len(legal):
+def _merge_twins_fast(legal, key) -> list:
+    """What :func:`_merge_twins` gives, faster: with ``key``, the game's :func:`twin_keys`,
+    most often no two keys agree (tested in C) and the list is kept as it is.  (Two actions of
+    other alternatives are never the same: each alternative offers distinct values.)"""
+    if len({*map(key, legal)}) == len(legal):
         return legal
     seen = set()
     add = seen.add
-    return [a for a, k in zip(legal, canon) if not (k in seen or add(k))]
+    return [a for a in legal if not ((k := key(a)) in seen or add(k))]
 
 
 def _merge_twins(legal, twin, alts) -> list:
