@@ -292,22 +292,30 @@ class GameLoop:
         start = getattr(self, "_start_zones", None)     # where the deck starts, made once
         if start is None:
             start = self.start_zones()
-        g.zones = [z[:] for z in start]
-        g.vars = [0] * len(self.var_info)
+        g.zones = list(map(list.copy, start))
+        g.vars = vs = [0] * len(self.var_info)
         g.rng = Rng(seed)
         g.log = [] if log else None
         g.max_steps = max_steps or self.max_steps
-        nslots = self.model.var_ctx.nslots
         g.stack = [[self.root, 0, 0]]
+        inits = getattr(self, "_var_inits", None)
+        if inits is None:
+            inits = self._var_inits = self._first_values()
         try:
-            for i, (name, owner, typ) in enumerate(self.var_info):
-                init = self._var_init[name]
-                g.vars[i] = int(init(g, self._scratch(nslots, max(owner, 0))))
+            for i, init, frame in inits:
+                vs[i] = int(init(g, frame[:]))
         except GameProblem as e:       # a first value divided by zero, or too large
             self.problem_stop(g, e)
             return g
         self.run(g)
         return g
+
+    def _first_values(self) -> list:
+        """For each variable, ``(index, function of its first value, the frame it is evaluated
+        in)`` (made once; new_game gives each a copy of its frame)."""
+        nslots = self.model.var_ctx.nslots
+        return [(i, self._var_init[name], self._scratch(nslots, max(owner, 0)))
+                for i, (name, owner, typ) in enumerate(self.var_info)]
 
     def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
         """A whole game played on the fast path (:meth:`State.playout`): the final state."""

@@ -149,9 +149,18 @@ def deal_order(g, start, seats, ob):
     """The seats ``deal`` gives to, from ``start`` on: every seat in the direction of play, or
     (``ob``, where the flags ``out`` are) the players still in the game."""
     if ob is None:
-        d = g.dir
-        return [(start + d * k) % seats for k in range(seats)]
+        return _ORDERS.get((start, g.dir, seats)) or _order(start, g.dir, seats)
     return seats_in(g, start, ob)
+
+
+_ORDERS: dict = {}      # (start, direction, seats) -> the seats in order (lists: not changed)
+
+
+def _order(start, d, seats):
+    order = [(start + d * k) % seats for k in range(seats)]
+    if 0 <= start < seats:      # (a seat: the table stays small)
+        _ORDERS[(start, d, seats)] = order
+    return order
 
 
 def deal(g, s, order, base, count):
@@ -159,7 +168,7 @@ def deal(g, s, order, base, count):
     empty): one card at a time, seat after seat, ``count`` each (None: until ``s`` is empty)."""
     zones = g.zones
     n = len(order)
-    dest = [zones[base + p] for p in order]
+    dest = list(map(zones.__getitem__, map(base.__add__, order)))     # (in C)
     if not any(map(is_, dest, repeat(s))):     # (s is none of them: tested in C)
         # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
         total = len(s) if count is None else min(len(s), max(0, count) * n)
