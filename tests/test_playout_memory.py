@@ -13,7 +13,7 @@ import pytest
 
 import rulelang.engine.playout as playout_module
 from rulelang.compile.loader import load
-from rulelang.engine.players import Memory, memory_plans, reveal_card, seen_go, show_card
+from rulelang.engine.players import Memory, reveal_card, seen_go, show_card
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 
@@ -55,7 +55,7 @@ def _random_run(seed, steps=80):
              for _ in range(rng.choice((0, 0, 3, 10)))]
     lst = _State(game, n, [z[:] for z in zones], [x[:] for x in start])
     mem = _State(game, n, [z[:] for z in zones], None)
-    mem.shown = Memory(start, memory_plans(mem))
+    mem.shown = Memory(start)
     for _ in range(steps):
         op = rng.random()
         if op < 0.6:
@@ -105,7 +105,7 @@ def test_memory_keeps_the_order_of_events_players_and_cards():
     n = 2
     info = _table(n)
     g = _State(_Game(info), n, [[] for _ in info], None)
-    g.shown = Memory((), memory_plans(g))
+    g.shown = Memory()
     OPEN, DOWN, DOWN2 = 0, 1, 3
     g.zones[DOWN] = [5, 6]
     seen_go(g, [5, 6], OPEN, DOWN, 6)
@@ -138,7 +138,7 @@ def _playout(cg, seed, listform, monkeypatch, before=0, budget=None):
     at_start = len(st.shown)
     with monkeypatch.context() as m:
         if listform:                        # the list algorithm all along
-            m.setattr(playout_module, "Memory", lambda entries, plans: list(entries))
+            m.setattr(playout_module, "Memory", lambda entries: list(entries))
         policy = [random.Random(seed * 10 + p).randrange for p in range(cg.n)]
         while not st.is_terminal():
             st.playout(policy, max_decisions=budget)

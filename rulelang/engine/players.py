@@ -14,6 +14,7 @@ from rulelang.engine.control import GameProblem
 # long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
 # compress), not entry by entry in Python.
 _card_of, _zone_of = itemgetter(1), itemgetter(2)
+_SEQ = count()          # the order of the events of every Memory (only the order matters)
 
 
 class Memory:
@@ -25,7 +26,8 @@ class Memory:
     Each time memories are made (the cards a move took out of sight, a card shown or revealed)
     they are one *piece*, a tuple ``(seq, players, cards, zone, still)``: ``seq`` numbers the
     event (the order of the list), ``players`` and ``cards`` are the event's (its entries are
-    ``[p, c, zone]`` for each player, then each card, as the list algorithm appends them) and
+    ``[p, c, zone]`` for each player, then each card, as the list algorithm appends them; the
+    numbers come from one counter, ``_SEQ``, increasing in every Memory) and
     ``still`` the players who still remember it (``players`` itself until one forgets).  ``cur``
     maps a card to its piece (most often), or to a list of pieces in the order of ``seq`` (a card
     shown to one player, or carried by a ``move all`` and seen again), or to None (forgotten).
@@ -34,17 +36,18 @@ class Memory:
     that a ``move all`` carries to another zone keeps its place: its piece is remade with the
     same ``seq`` and the new zone.  ``zs``: every zone some piece was recorded in (a ``move
     all`` from any other zone carries nothing).  ``plans``: per (source, destination) zone, who
-    sees cards go (:func:`_plan`), made once per compiled game.  Only its playout sees it:
+    sees cards go (:func:`_plan`), made once per compiled game (fetched by the first move
+    that asks, so that a playout in which no card goes out of sight does not look for it).  Only its playout sees it:
     nothing clones a state, saves it or shows it to a player while the generated code plays on
     (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`)."""
 
-    __slots__ = ("cur", "zs", "seq", "plans")
+    __slots__ = ("cur", "zs", "plans")
 
-    def __init__(self, entries=(), plans=None):
-        self.cur, self.zs, self.seq, self.plans = {}, set(), count(), plans
+    def __init__(self, entries=()):
+        self.cur, self.zs, self.plans = {}, set(), _UNPLANNED
         if entries:
             for p, c, zi in entries:    # one piece per entry, in the list's order
-                self._append(c, (next(self.seq), (p,), (c,), zi, (p,)))
+                self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
                 self.zs.add(zi)
 
     def _append(self, c, rec) -> None:
@@ -130,7 +133,7 @@ class Memory:
             self.zs.add(di)
         if ps is None or (topo and top not in cards):
             return
-        rec = (next(self.seq), ps, (top,) if topo else cards, di, ps)
+        rec = (next(_SEQ), ps, (top,) if topo else cards, di, ps)
         for c in rec[2]:
             self._append(c, rec)
         self.zs.add(di)
@@ -149,15 +152,29 @@ class Memory:
                 else:
                     keep.append(r)
             self.cur[c] = (keep[0] if len(keep) == 1 else keep) if keep else None
-        self._append(c, (next(self.seq), (p,), (c,), zi, (p,)))
+        self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
         self.zs.add(zi)
 
     def reveal(self, c, ps, zi) -> None:
         """``reveal c``: every memory of c forgotten, then each of ``ps`` remembers it in ``zi``."""
-        self.cur[c] = (next(self.seq), ps, (c,), zi, ps) if ps else None
+        self.cur[c] = (next(_SEQ), ps, (c,), zi, ps) if ps else None
         self.zs.add(zi)
 
 
+class _Unplanned:
+    """``Memory.plans`` until the first move asks (:func:`_plan` then fetches the game's
+    table): every row and every plan of it is itself, and false."""
+
+    __slots__ = ()
+
+    def __getitem__(self, _i):
+        return self
+
+    def __bool__(self):
+        return False
+
+
+_UNPLANNED = _Unplanned()
 _PLANS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
 
 
@@ -183,7 +200,10 @@ def _plan(g, si, di) -> tuple:
     ps = None
     if dv not in ("everyone", "top") and sv in ("everyone", "owner", "top"):
         ps = tuple(p for p in ([so] if sv == "owner" else range(g.n)) if p != excl) or None
-    plan = g.shown.plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
+    plans = g.shown.plans
+    if plans is _UNPLANNED:
+        plans = g.shown.plans = memory_plans(g)
+    plan = plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
     return plan
 
 
@@ -241,7 +261,7 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
             if top not in cards:
                 return
             cards = (top,)
-        cur.update(zip(cards, repeat((next(shown.seq), ps, cards, di, ps))))
+        cur.update(zip(cards, repeat((next(_SEQ), ps, cards, di, ps))))
         shown.zs.add(di)
         return
     info = g.game.zone_info

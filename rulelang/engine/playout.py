@@ -12,7 +12,7 @@ from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
-from rulelang.engine.players import Memory, memory_plans
+from rulelang.engine.players import Memory
 
 
 class Playout:
@@ -105,7 +105,7 @@ class Playout:
         slow = self._pk is None or self._tk is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
-        self.shown = Memory(self.shown, memory_plans(self))     # by card, while it runs
+        self.shown = Memory(self.shown)     # what players remember, by card, while it runs
         try:
             while not self.terminal and self.decisions != self._stop:
                 d = self.decision
@@ -158,8 +158,9 @@ class Playout:
             return self.decisions - start, self._ch, self._fo
         finally:
             self._pk = self._pp = None
-            if self.shown.__class__ is Memory:     # the list again, the same entries in order
-                self.shown = self.shown.entries()
+            shown = self.shown
+            if shown.__class__ is Memory:     # the list again, the same entries in order
+                self.shown = shown.entries() if shown.cur else []
 
 
 class PlayoutStop(Exception):
