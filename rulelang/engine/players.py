@@ -13,7 +13,7 @@ from rulelang.engine.control import GameProblem
 # What players remember (``g.shown``) is a list of entries ``[seat, card, zone]``, often hundreds
 # long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
 # compress), not entry by entry in Python.
-_card_of, _zone_of = itemgetter(1), itemgetter(2)
+_first, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
 _SEQ = count()          # the order of the events of every Memory (only the order matters)
 
 
@@ -61,10 +61,27 @@ class Memory:
         if not cur:
             return []
         vals = cur.values()
-        rep, odd = {}, set()    # seq -> a piece of it; the events split into several pieces
-        for v in dict(zip(map(id, vals), vals)).values():      # each piece once
-            if v is None:
+        pieces = list(filter(None, dict(zip(map(id, vals), vals)).values()))    # each once
+        if list in set(map(type, pieces)) or len(set(map(_first, pieces))) != len(pieces):
+            return self._split(pieces)      # an event in several pieces: entry by entry
+        pieces.sort(key=_first)
+        get = cur.get
+        out = []
+        for r in pieces:    # each event in one piece: its cards that still point to it
+            _s, _ps, cards, zi, still = r
+            if len(cards) == 1:
+                out += map(list, zip(still, repeat(cards[0]), repeat(zi)))
                 continue
+            cards = list(compress(cards, map(is_, map(get, cards), repeat(r))))
+            for p in still:
+                out += map(list, zip(repeat(p), cards, repeat(zi)))
+        return out
+
+    def _split(self, pieces) -> list:
+        """:meth:`entries` when some event is in several pieces (a card shown to one player, a
+        ``move all`` that carried some cards of an event and not others)."""
+        rep, odd = {}, set()    # seq -> a piece of it; the events in several pieces
+        for v in pieces:
             if v.__class__ is tuple:
                 if rep.setdefault(v[0], v) is not v:
                     odd.add(v[0])
@@ -72,7 +89,7 @@ class Memory:
                 for r in v:
                     rep[r[0]] = r
                     odd.add(r[0])
-        get = cur.get
+        get = self.cur.get
         out = []
         for seq in sorted(rep):
             r = rep[seq]
