@@ -5,79 +5,223 @@ shown (``show c to P``), revealed (``reveal c``) or saw go where they cannot see
 from __future__ import annotations
 
 from itertools import compress, count, repeat
-from operator import itemgetter
+from operator import is_, itemgetter
+from weakref import WeakKeyDictionary
 
 from rulelang.engine.control import GameProblem
 
 # What players remember (``g.shown``) is a list of entries ``[seat, card, zone]``, often hundreds
 # long (a face-down pile that everyone saw go down): it is scanned with these, in C (map,
 # compress), not entry by entry in Python.
-_card_of, _zone_of = itemgetter(1), itemgetter(2)
+_first, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
+_SEQ = count()          # the order of the events of every Memory (only the order matters)
 
 
 class Memory:
-    """``g.shown`` while a playout runs, once it holds many entries (made by :func:`seen_go`
-    when the list is long and ``g._pp``, the policy of :meth:`State.playout
-    <rulelang.engine.runtime.State.playout>`, is set; the playout turns it back into the list
-    at its end): the same entries in the same order, found by card, so that a move forgets the
-    memories of its cards without scanning hundreds of others.  ``at``: a number per entry ->
-    the entry, in the list's order (an entry that moves with its card keeps its number, so its
-    place); ``of``: card -> the numbers of its entries.  Only its playout sees it: nothing
-    clones a state, saves it or shows it to a player while the generated code plays on."""
+    """``g.shown`` while a playout runs (:meth:`State.playout
+    <rulelang.engine.runtime.State.playout>` makes it at its start and turns it back into the
+    list at its end, :meth:`entries`): what players remember, recorded per card rather than per
+    entry, so that a move costs a few calls in C however many cards and players it concerns.
 
-    __slots__ = ("at", "of", "n")
+    Each time memories are made (the cards a move took out of sight, a card shown or revealed)
+    they are one *piece*, a tuple ``(seq, players, cards, zone, still)``: ``seq`` numbers the
+    event (the order of the list), ``players`` and ``cards`` are the event's (its entries are
+    ``[p, c, zone]`` for each player, then each card, as the list algorithm appends them; the
+    numbers come from one counter, ``_SEQ``, increasing in every Memory) and
+    ``still`` the players who still remember it (``players`` itself until one forgets).  ``cur``
+    maps a card to its piece (most often), or to a list of pieces in the order of ``seq`` (a card
+    shown to one player, or carried by a ``move all`` and seen again), or to None (forgotten).
+    A card's memory is replaced by ``cur.update(zip(cards, repeat(piece)))``; a piece whose
+    cards have all gone on to other memories is simply no longer reachable.  An entry
+    that a ``move all`` carries to another zone keeps its place: its piece is remade with the
+    same ``seq`` and the new zone.  ``zs``: every zone some piece was recorded in (a ``move
+    all`` from any other zone carries nothing).  ``plans``: per (source, destination) zone, who
+    sees cards go (:func:`_plan`), made once per compiled game (fetched by the first move
+    that asks, so that a playout in which no card goes out of sight does not look for it).  Only its playout sees it:
+    nothing clones a state, saves it or shows it to a player while the generated code plays on
+    (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`)."""
+
+    __slots__ = ("cur", "zs", "plans")
 
     def __init__(self, entries=()):
-        self.at, self.of, self.n = {}, {}, 0
+        self.cur, self.zs, self.plans = {}, set(), _UNPLANNED
         if entries:
-            self.extend(entries)
+            for p, c, zi in entries:    # one piece per entry, in the list's order
+                self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
+                self.zs.add(zi)
 
-    def __len__(self):
-        return len(self.at)
+    def _append(self, c, rec) -> None:
+        v = self.cur.get(c)
+        self.cur[c] = rec if v is None else [v, rec] if v.__class__ is tuple else v + [rec]
+
+    def entries(self) -> list:
+        """The list ``g.shown`` the list algorithm (the API's, :func:`seen_go`) would hold:
+        ``[seat, card, zone]`` by event, then player, then card."""
+        cur = self.cur
+        if not cur:
+            return []
+        vals = cur.values()
+        pieces = list(filter(None, dict(zip(map(id, vals), vals)).values()))    # each once
+        if list in set(map(type, pieces)) or len(set(map(_first, pieces))) != len(pieces):
+            return self._split(pieces)      # an event in several pieces: entry by entry
+        pieces.sort(key=_first)
+        get = cur.get
+        out = []
+        for r in pieces:    # each event in one piece: its cards that still point to it
+            _s, _ps, cards, zi, still = r
+            if len(cards) == 1:
+                out += map(list, zip(still, repeat(cards[0]), repeat(zi)))
+                continue
+            cards = list(compress(cards, map(is_, map(get, cards), repeat(r))))
+            for p in still:
+                out += map(list, zip(repeat(p), cards, repeat(zi)))
+        return out
+
+    def _split(self, pieces) -> list:
+        """:meth:`entries` when some event is in several pieces (a card shown to one player, a
+        ``move all`` that carried some cards of an event and not others)."""
+        rep, odd = {}, set()    # seq -> a piece of it; the events in several pieces
+        for v in pieces:
+            if v.__class__ is tuple:
+                if rep.setdefault(v[0], v) is not v:
+                    odd.add(v[0])
+            else:
+                for r in v:
+                    rep[r[0]] = r
+                    odd.add(r[0])
+        get = self.cur.get
+        out = []
+        for seq in sorted(rep):
+            r = rep[seq]
+            cards = r[2]
+            if seq not in odd:  # one piece: its cards that still point to it, for each player
+                if len(cards) > 1:
+                    cards = list(compress(cards, map(is_, map(get, cards), repeat(r))))
+                zi = r[3]
+                for p in r[4]:
+                    out += map(list, zip(repeat(p), cards, repeat(zi)))
+                continue
+            for p in r[1]:
+                for c in cards:
+                    v = get(c)
+                    if v is None:
+                        continue
+                    if v.__class__ is not tuple:
+                        v = next((x for x in v if x[0] == seq), None)
+                        if v is None:
+                            continue
+                    elif v[0] != seq:
+                        continue
+                    if p in v[4]:
+                        out.append([p, c, v[3]])
+        return out
 
     def __iter__(self):
-        return iter(self.at.values())
+        return iter(self.entries())
 
-    def extend(self, entries) -> None:
-        at, of, n = self.at, self.of, self.n
-        for x in entries:
-            at[n] = x
-            ns = of.get(x[1])
-            if ns is None:
-                of[x[1]] = [n]
-            else:
-                ns.append(n)
-            n += 1
-        self.n = n
+    def __len__(self):
+        return len(self.entries())
 
-    def add(self, ps, cards, zi) -> None:
-        """The entries ``[p, c, zi]`` for each player of ``ps`` and, for each, each card of
-        ``cards`` (as ``extend`` of them, made in C: a card's numbers are a range)."""
-        k, n = len(cards), self.n
-        end = n + k * len(ps)
-        self.at.update(zip(count(n), map(list, zip(
-            [p for p in ps for _ in cards], cards * len(ps), repeat(zi, end - n)))))
-        of = self.of
-        for j, c in enumerate(cards):
-            ns = of.get(c)
-            if ns is None:
-                of[c] = list(range(n + j, end, k))
-            else:
-                ns.extend(range(n + j, end, k))
-        self.n = end
+    def carry(self, cards, si, di, plan, top) -> None:
+        """:func:`seen_go` of a ``move all`` from a zone some memories are in: the memories of
+        these cards in ``si`` go to ``di`` (not a player who sees ``di``), in their place; the
+        others are forgotten; then those who saw the cards go remember them, after."""
+        ps, topo, _carry, excl = plan
+        cur = self.cur
+        made = {}       # a piece carried -> the same piece in di (one for all its cards)
+        for c in cards:
+            v = cur.get(c)
+            if v is None:
+                continue
+            keep = []
+            for r in ((v,) if v.__class__ is tuple else v):
+                if r[3] != si:
+                    continue
+                d = made.get(id(r))
+                if d is None:
+                    qs = r[4]
+                    if excl in qs:
+                        qs = tuple(p for p in qs if p != excl)
+                    d = made[id(r)] = (r[0], r[1], r[2], di, qs) if qs else ()
+                if d:
+                    keep.append(d)
+            cur[c] = (keep[0] if len(keep) == 1 else keep) if keep else None
+        if made:
+            self.zs.add(di)
+        if ps is None or (topo and top not in cards):
+            return
+        rec = (next(_SEQ), ps, (top,) if topo else cards, di, ps)
+        for c in rec[2]:
+            self._append(c, rec)
+        self.zs.add(di)
 
-    def forget(self, c, p=None) -> None:
-        """Forget what anyone (``p``: only that player) remembered of card ``c``."""
-        ns = self.of.pop(c, None)
-        if ns is not None:
-            at = self.at
-            if p is not None:
-                keep = [i for i in ns if at[i][0] != p]
-                if keep:
-                    self.of[c] = keep
-                ns = [i for i in ns if at[i][0] == p]
-            for i in ns:
-                del at[i]
+    def show(self, c, p, zi) -> None:
+        """``show c to p``: p forgets c, then remembers it in zone ``zi``."""
+        v = self.cur.get(c)
+        if v is not None:
+            keep = []
+            for r in ((v,) if v.__class__ is tuple else v):
+                qs = r[4]
+                if p in qs:
+                    qs = tuple(q for q in qs if q != p)
+                    if qs:
+                        keep.append((r[0], r[1], r[2], r[3], qs))
+                else:
+                    keep.append(r)
+            self.cur[c] = (keep[0] if len(keep) == 1 else keep) if keep else None
+        self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
+        self.zs.add(zi)
+
+    def reveal(self, c, ps, zi) -> None:
+        """``reveal c``: every memory of c forgotten, then each of ``ps`` remembers it in ``zi``."""
+        self.cur[c] = (next(_SEQ), ps, (c,), zi, ps) if ps else None
+        self.zs.add(zi)
+
+
+class _Unplanned:
+    """``Memory.plans`` until the first move asks (:func:`_plan` then fetches the game's
+    table): every row and every plan of it is itself, and false."""
+
+    __slots__ = ()
+
+    def __getitem__(self, _i):
+        return self
+
+    def __bool__(self):
+        return False
+
+
+_UNPLANNED = _Unplanned()
+_PLANS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+
+
+def memory_plans(g) -> list:
+    """For :class:`Memory`: per source zone, per destination zone, None until :func:`_plan`
+    works it out (the table is the compiled game's, shared by its playouts)."""
+    plans = _PLANS.get(g.game)
+    if plans is None:
+        nz = len(g.game.zone_info)
+        plans = _PLANS[g.game] = [[None] * nz for _ in range(nz)]
+    return plans
+
+
+def _plan(g, si, di) -> tuple:
+    """What :func:`seen_go` does with cards that go from zone ``si`` to ``di``, as the list
+    algorithm below decides it: ``(players who remember them, or None; only the top card is
+    seen; memories in si may be carried by a move all; the player who sees di and so does
+    not remember, or -1)``."""
+    info = g.game.zone_info
+    _n, so, sv, _s = info[si]
+    _n, do, dv, _s = info[di]
+    excl = do if dv == "owner" else -1
+    ps = None
+    if dv not in ("everyone", "top") and sv in ("everyone", "owner", "top"):
+        ps = tuple(p for p in ([so] if sv == "owner" else range(g.n)) if p != excl) or None
+    plans = g.shown.plans
+    if plans is _UNPLANNED:
+        plans = g.shown.plans = memory_plans(g)
+    plan = plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
+    return plan
 
 
 def show_card(g, c, p) -> None:
@@ -87,8 +231,7 @@ def show_card(g, c, p) -> None:
     for zi, z in enumerate(g.zones):
         if c in z:
             if g.shown.__class__ is Memory:
-                g.shown.forget(c, p)
-                g.shown.extend(([p, c, zi],))
+                g.shown.show(c, p, zi)
                 return
             # a new list (states share it after clone); the card's older place is forgotten
             g.shown = [x for x in g.shown if x[0] != p or x[1] != c] + [[p, c, zi]]
@@ -105,8 +248,7 @@ def reveal_card(g, c) -> None:
             if vis == "everyone":
                 return
             if g.shown.__class__ is Memory:
-                g.shown.forget(c)
-                g.shown.extend([p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p))
+                g.shown.reveal(c, tuple(p for p in range(g.n) if not (vis == "owner" and owner == p)), zi)
                 return
             g.shown = list(compress(g.shown, map(c.__ne__, map(_card_of, g.shown)))) + [
                 [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
@@ -120,28 +262,29 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     every card of ``si`` went to ``di`` (``move all cards``), and the memory goes with them."""
     if not cards or si == di:
         return
+    shown = g.shown
+    if shown.__class__ is Memory:       # a playout: per card, in C (see Memory)
+        plan = shown.plans[si][di] or _plan(g, si, di)
+        if whole and plan[2] and si in shown.zs:
+            shown.carry(cards, si, di, plan, top)
+            return
+        cur = shown.cur
+        ps = plan[0]
+        if ps is None:
+            cur.update(zip(cards, repeat(None)))
+            return
+        if plan[1]:                     # only the top card was seen
+            cur.update(zip(cards, repeat(None)))
+            if top not in cards:
+                return
+            cards = (top,)
+        cur.update(zip(cards, repeat((next(_SEQ), ps, cards, di, ps))))
+        shown.zs.add(di)
+        return
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
-    shown = g.shown
-    if shown.__class__ is Memory:       # the entries of these cards, by card
-        of = shown.of
-        carry = whole and dv not in ("everyone", "top")
-        for c in (of.keys() & cards) if of else ():
-            if not carry:
-                shown.forget(c)
-                continue
-            at, keep = shown.at, []
-            for i in of.pop(c):
-                x = at[i]
-                if x[2] == si and not (dv == "owner" and do == x[0]):
-                    at[i] = [x[0], c, di]
-                    keep.append(i)
-                else:
-                    del at[i]
-            if keep:
-                of[c] = keep
-    elif shown:     # (a card that comes into sight is not followed further: nothing to keep)
+    if shown:     # (a card that comes into sight is not followed further: nothing to keep)
         moved = set(cards)
         hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
         if hits:    # most often nobody remembered these cards: the list stays as it is
@@ -159,10 +302,6 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         return                          # a pile whose top is face up: seen as it arrives
     who = [so] if sv == "owner" else range(g.n)
     seen = cards if sv != "top" else [c for c in cards if c == top]
-    if shown.__class__ is Memory:
-        if seen:
-            shown.add([p for p in who if not (dv == "owner" and do == p)], list(seen), di)
-        return
     new = []
     for p in who:       # [p, c, di] for each card seen, made in C
         if not (dv == "owner" and do == p):

@@ -158,8 +158,9 @@ class Playout:
             return self.decisions - start, self._ch, self._fo
         finally:
             self._pk = self._pp = None
-            if self.shown.__class__ is Memory:     # (players.seen_go made it: a list again)
-                self.shown = list(self.shown.at.values())
+            shown = self.shown
+            if shown.__class__ is Memory:     # the list again, the same entries in order
+                self.shown = shown.entries() if shown.cur else []
 
 
 class PlayoutStop(Exception):

@@ -1,0 +1,170 @@
+"""What players remember (``g.shown``) during a playout (engine/players.Memory, recorded per card)
+is exactly the list the API's list algorithm (engine/players.seen_go, show_card, reveal_card on
+a list) makes: the same entries ``[seat, card, zone]`` in the same order, none lost, none extra.
+
+Checked two ways: the structure against the list algorithm on random sequences of moves (whole
+zones among them), shows and reveals over zones of every kind of visibility; and every rule
+file's playouts with the structure against the same playouts keeping the list, compared raw (not
+only as a save, which forgets what left its zone)."""
+import glob
+import random
+
+import pytest
+
+import rulelang.engine.playout as playout_module
+from rulelang.compile.loader import load
+from rulelang.engine.players import Memory, reveal_card, seen_go, show_card
+
+FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
+
+
+class _Game:
+    """What the helpers read of a compiled game: per zone (name, owner, visibility, shown)."""
+
+    def __init__(self, zone_info):
+        self.zone_info = zone_info
+
+
+class _State:
+    def __init__(self, game, n, zones, shown):
+        self.game, self.n, self.zones, self.shown = game, n, zones, shown
+
+
+def _table(n):
+    """Zones of every visibility: shared ones, and one of each per player."""
+    info = [("open", -1, "everyone", "yes"), ("down", -1, "nobody", "yes"),
+            ("pile", -1, "top", "yes"), ("down2", -1, "nobody", "yes")]
+    for p in range(n):
+        info += [("hand", p, "owner", "yes"), ("stash", p, "nobody", "yes"),
+                 ("table", p, "everyone", "yes")]
+    return info
+
+
+def _random_run(seed, steps=80):
+    """A random sequence of moves, shows and reveals applied to a list and to a Memory (started
+    from the same random entries); yields both after each step."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 4)
+    info = _table(n)
+    game = _Game(info)
+    nz, ncards = len(info), rng.randint(4, 16)
+    zones = [[] for _ in range(nz)]
+    for c in range(ncards):
+        zones[rng.randrange(nz)].append(c)
+    start = [[rng.randrange(n), rng.randrange(ncards), rng.randrange(nz)]
+             for _ in range(rng.choice((0, 0, 3, 10)))]
+    lst = _State(game, n, [z[:] for z in zones], [x[:] for x in start])
+    mem = _State(game, n, [z[:] for z in zones], None)
+    mem.shown = Memory(start)
+    for _ in range(steps):
+        op = rng.random()
+        if op < 0.6:
+            si = rng.choice([i for i in range(nz) if zones[i]] or [0])
+            di = rng.randrange(nz)
+            src = zones[si]
+            top = src[-1] if src else -1
+            whole = rng.random() < 0.3
+            cards = src[:] if whole else rng.sample(src, rng.randint(0, min(3, len(src))))
+            for c in cards:
+                src.remove(c)
+            if si != di or whole:
+                zones[di].extend(cards)
+            else:
+                src.extend(cards)
+            for g in (lst, mem):
+                g.zones = [z[:] for z in zones]
+                seen_go(g, list(cards), si, di, top, whole)
+        elif op < 0.8:
+            c, p = rng.randrange(-1, ncards), rng.randrange(n)
+            for g in (lst, mem):
+                show_card(g, c, p)
+        else:
+            c = rng.randrange(-1, ncards)
+            for g in (lst, mem):
+                reveal_card(g, c)
+        yield lst.shown, mem.shown
+
+
+def test_memory_is_the_list_algorithm_on_random_sequences():
+    compared = nonempty = carried = 0
+    for seed in range(400):
+        for want, got in _random_run(seed):
+            assert got.entries() == want, seed
+            compared += 1
+            nonempty += bool(want)
+        assert list(got) == want and len(got) == len(want)      # as still_remembered reads it
+        carried += any(r.__class__ is list or r[4] is not r[1] for r in got.cur.values()
+                       if r is not None)
+    # the sequences do reach the interesting cases: many memories, split or carried pieces
+    assert nonempty > compared // 2 and carried > 20
+
+
+def test_memory_keeps_the_order_of_events_players_and_cards():
+    """A hand-made case: two players see cards go face down, one is shown a card again, the
+    whole pile goes to another hidden zone (the memories go with it, in their places)."""
+    n = 2
+    info = _table(n)
+    g = _State(_Game(info), n, [[] for _ in info], None)
+    g.shown = Memory()
+    OPEN, DOWN, DOWN2 = 0, 1, 3
+    g.zones[DOWN] = [5, 6]
+    seen_go(g, [5, 6], OPEN, DOWN, 6)
+    g.zones[DOWN] += [7]
+    seen_go(g, [7], OPEN, DOWN, 7)
+    show_card(g, 5, 1)
+    assert g.shown.entries() == [[0, 5, DOWN], [0, 6, DOWN], [1, 6, DOWN], [0, 7, DOWN],
+                                 [1, 7, DOWN], [1, 5, DOWN]]
+    g.zones[DOWN], g.zones[DOWN2] = [], [5, 6, 7]
+    seen_go(g, [5, 6, 7], DOWN, DOWN2, 7, True)
+    assert g.shown.entries() == [[0, 5, DOWN2], [0, 6, DOWN2], [1, 6, DOWN2], [0, 7, DOWN2],
+                                 [1, 7, DOWN2], [1, 5, DOWN2]]
+    g.zones[DOWN2].remove(6)
+    seen_go(g, [6], DOWN2, OPEN, 6)         # face up: forgotten by everyone
+    reveal_card(g, 7)                       # everyone remembers 7 again, last
+    assert g.shown.entries() == [[0, 5, DOWN2], [1, 5, DOWN2], [0, 7, DOWN2], [1, 7, DOWN2]]
+
+
+def _playout(cg, seed, listform, monkeypatch, before=0, budget=None):
+    """A playout of ``cg`` (after ``before`` decisions through the API, so that it may start with
+    memories), with what players remember kept per card, or as the list (``listform``)."""
+    st = cg.new_game(seed=seed, max_steps=10_000)
+    rng = random.Random(seed)
+    for _ in range(before):
+        if st.is_terminal():
+            break
+        p = st.current_players()[0]
+        legal = st.legal_actions(p)
+        st.apply_action(legal[rng.randrange(len(legal))], p)
+    at_start = len(st.shown)
+    with monkeypatch.context() as m:
+        if listform:                        # the list algorithm all along
+            m.setattr(playout_module, "Memory", lambda entries: list(entries))
+        policy = [random.Random(seed * 10 + p).randrange for p in range(cg.n)]
+        while not st.is_terminal():
+            st.playout(policy, max_decisions=budget)
+            if budget is None:
+                break
+    return st, at_start
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_playout_memory_is_the_list_algorithms(path, monkeypatch):
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, hi}):
+        cg = game.compiled(n)
+        for seed, before, budget in ((0, 0, None), (1, 0, None), (2, 30, None), (3, 0, 5)):
+            a, _ = _playout(cg, seed, False, monkeypatch, before, budget)
+            b, _ = _playout(cg, seed, True, monkeypatch, before, budget)
+            assert a.shown.__class__ is list and b.shown.__class__ is list
+            assert a.shown == b.shown, (path, n, seed)
+            assert a.to_json() == b.to_json(), (path, n, seed)
+
+
+def test_some_playouts_end_with_many_memories(monkeypatch):
+    """The comparison above is not of empty lists only: CIQ's piles turned face down leave
+    dozens of entries, and a playout can start with dozens (made through the API)."""
+    cg = load("rules/ciq.cardrules").compiled(4)
+    assert len(_playout(cg, 0, False, monkeypatch)[0].shown) > 20
+    cg2 = load("rules/ciq.cardrules").compiled(2)
+    assert _playout(cg2, 0, False, monkeypatch, before=100)[1] > 20
