@@ -364,15 +364,7 @@ class ExprNodes:
         """For a part ``e`` of an `and` that is `not (a is b)` (through defines; no die): the
         code of ``a is b``, false wherever the parts after ``e`` are computed (g_BoolOp), else
         None."""
-        while True:
-            if isinstance(e, Expanded):
-                e = e.body
-            elif isinstance(e, Arg):
-                e = e.expr
-            elif isinstance(self.refs.of(e, None), DefineUse):
-                e = self.refs.of(e).expanded
-            else:
-                break
+        e = self._unwrapped(e)
         if not (isinstance(e, A.Unary) and e.op == "not"):
             return None
         cmp = self._compare_of(e.operand)
@@ -397,6 +389,11 @@ class ExprNodes:
     def _compare_of(self, e):
         """The comparison ``e`` is, through the uses of defines (whose body is written in place
         with the same names), or None."""
+        e = self._unwrapped(e)
+        return e if isinstance(e, A.Compare) else None
+
+    def _unwrapped(self, e):
+        """``e`` itself, through the uses of defines and their arguments (written in place)."""
         while True:
             if isinstance(e, Expanded):
                 e = e.body
@@ -406,7 +403,7 @@ class ExprNodes:
                 e = self.refs.of(e).expanded
             else:
                 break
-        return e if isinstance(e, A.Compare) else None
+        return e
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
