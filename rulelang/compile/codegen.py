@@ -73,6 +73,8 @@ class ExprGen(ExprNodes):
         self._prelude = self._prelude_args = None
         self._slots_used = {}
         self._called = {}         # see expanded()
+        self._hoisted_names = set()     # every name given to a value computed before a loop
+        self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
@@ -289,16 +291,6 @@ class ExprGen(ExprNodes):
         return m(e, env)
 
     _guard = None       # (the hoisted list it is for, the codes that must hold)
-
-    @property
-    def _hoisted_names(self) -> set:
-        """Every name given to a value computed before a loop (each is new)."""
-        return self.__dict__.setdefault("_hoisted_set", set())
-
-    @property
-    def _guarded(self) -> dict:
-        """The hoisted names computed under a guard: name -> (code, guard)."""
-        return self.__dict__.setdefault("_guarded_names", {})
 
     def weight(self, e, enough=4) -> int:
         """About what computing ``e`` costs (on the tree, through the uses of defines), counted
