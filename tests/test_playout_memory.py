@@ -90,6 +90,7 @@ def test_memory_is_the_list_algorithm_on_random_sequences():
     for seed in range(400):
         for want, got in _random_run(seed):
             assert got.entries() == want, seed
+            assert bool(got) == bool(want), seed       # (Memory.__bool__ makes no list)
             compared += 1
             nonempty += bool(want)
         assert list(got) == want and len(got) == len(want)      # as still_remembered reads it

@@ -122,6 +122,11 @@ class Memory:
     def __len__(self):
         return len(self.entries())
 
+    def __bool__(self):
+        """Whether anyone remembers anything (without making the list: every piece a card
+        points to names at least one player)."""
+        return any(self.cur.values())
+
     def carry(self, cards, si, di, plan, top) -> None:
         """:func:`seen_go` of a ``move all`` from a zone some memories are in: the memories of
         these cards in ``si`` go to ``di`` (not a player who sees ``di``), in their place; the
