@@ -72,3 +72,61 @@ def test_none_written_as_a_player_is_rl197(tmp_path, use):
         load(str(path))
     codes = [d.code for d in err.value.diagnostics]
     assert "RL197" in codes, codes
+
+
+# A player value that is always a seat needs no test for `none` in the generated code (issue
+# 17: the test was a call of `_seat` at each use of `attacker` in Attack!).  What is always a
+# seat: `you`, the current, next and previous player, `player after P`, a define that is one of
+# them, and the player of a loop over players that no `set` changes.  A loop's player that a
+# `set` may make `none` is still tested where it is used as a player.
+
+SEATS = HEAD.replace("turn:\n", '''define leader = current player
+define follower = next player
+define either = (leader if number of turns > 2 else follower)
+turn:
+''')
+
+
+def test_a_player_that_is_always_a_seat_is_not_tested_for_none(tmp_path):
+    path = tmp_path / "g.cardrules"
+    path.write_text(SEATS + "    move top card from stock to hand of leader\n"
+                    "    move top card from stock to hand of follower\n"
+                    "    move top card from stock to hand of either\n"
+                    "    for each player p:\n"
+                    "        move top card from stock to hand of p\n"
+                    "    if any player where hand of player is empty:\n"
+                    "        pass\n"
+                    "    end game with winner leader\n", encoding="utf-8")
+    cg = load(str(path)).compiled(3)
+    assert not _names(cg.procs + cg.playout_procs()) & {"_seat", "_noplayer"}
+    st = play(path, 3)
+    assert st.outcome == "win" and st.winners == [0]      # seats from 0: player 1
+    # the leader (player 1) one and one in the loop, the follower (player 2, also `either` in
+    # the first turn) two and one, player 3 one in the loop
+    assert [len(z) for z in st.zones[1:4]] == [2, 3, 1]
+
+
+def _names(fns) -> set:
+    """Every name the code of the generated functions ``fns`` reads, nested code included."""
+    out, todo = set(), [f.__code__ for f in fns if hasattr(f, "__code__")]
+    while todo:
+        c = todo.pop()
+        out |= set(c.co_names)
+        todo.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    return out
+
+
+def test_a_loop_player_that_a_set_changes_is_still_tested(tmp_path, monkeypatch):
+    for closures in (False, True):
+        path = tmp_path / "g.cardrules"
+        path.write_text(HEAD + "    for each player p:\n"
+                        "        if p is player 2:\n"
+                        "            set p to p1\n"
+                        "        move top card from stock to hand of p\n"
+                        "    end game with no winner\nscore: size of hand\n", encoding="utf-8")
+        if not closures:
+            cg = load(str(path)).compiled(3)
+            assert "_noplayer" in _names(cg.procs)
+        st = play(path, 3, closures, monkeypatch)
+        assert st.outcome == "error" and st.problem["code"] == "RL912", (st.outcome, st.problem)
+        assert tuple(st.problem["span"][1:]) == (14, 45)    # the `p` of `hand of p`

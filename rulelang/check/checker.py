@@ -25,6 +25,7 @@ from rulelang.syntax.vocabulary import RESERVED_WORDS
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
+from rulelang.check.ir import Local
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
@@ -56,6 +57,12 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
         self.types = TypesTable()
         self.seat_uses = NodeSet()        # see Model.seat_uses
+        # The player of a loop over players is a seat unless a `set` changes it: (id(owner),
+        # slot) of such loops' players, of the locals that a `set` changes, and the uses as a
+        # player of a loop's player, decided when the whole file is checked (seat_uses_of_loops).
+        self.player_slots: dict = {}      # (id(owner), slot) -> owner (kept alive: its id is the key)
+        self.set_slots: set = set()
+        self.loop_seat_uses: list = []
         self.labels = LabelsTable()
         self.alternatives: list = []
         self.choose_slots = ChooseSlotsTable()
@@ -293,7 +300,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows, seat_uses=self.seat_uses, decks=tuple(self.decks),
+            shows=self.shows, seat_uses=self.seat_uses_of_loops(), decks=tuple(self.decks),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):
@@ -407,8 +414,22 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                        "`if p is not none:`")
         elif not (isinstance(e, (A.Seat, A.Keyword))
                   or (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
-            self.seat_uses.add(e)
+            ref = self.refs.of(e, None) if isinstance(e, A.Name) else None
+            key = (id(s.owner), ref.slot) if isinstance(ref, Local) else None
+            if key is not None and key in self.player_slots:
+                self.loop_seat_uses.append((e, key))
+            else:
+                self.seat_uses.add(e)
         return t
+
+    def seat_uses_of_loops(self) -> NodeSet:
+        """``seat_uses`` with the uses of a loop's player that a `set` may change (to `none`):
+        the others are always a seat, and their code needs no test."""
+        for e, key in self.loop_seat_uses:
+            if key in self.set_slots:
+                self.seat_uses.add(e)
+        self.loop_seat_uses = []
+        return self.seat_uses
 
     def expr(self, e, s) -> str:
         if self.depth == 0:

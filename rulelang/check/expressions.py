@@ -30,6 +30,7 @@ class ExpressionChecks:
         inner = s.child()
         slot = inner.new_slot("player", PLAYER)
         self.refs.set(e, PlayerQuerySlots(slot, s.you_slot))
+        self.player_slots[id(inner.owner), slot] = inner.owner
         if e.kind.startswith("each "):
             self.error("RL232", f"`each {e.kind[5:]}` decides: the players who decide together "
                        "are `each player` or `each opponent`", e.span,

@@ -103,6 +103,7 @@ class StatementChecks:
             if loc is not None:
                 self.refs.set(target, Local(loc[0]))
                 self.types.set(target, loc[1])
+                self.set_slots.add((id(s.owner), loc[0]))
                 return loc[1]
             v = self.vars.get(target.name)
             if v is not None:
@@ -281,6 +282,7 @@ class StatementChecks:
         inner = s.child()
         inner.loops += 1
         self.refs.set(st, PlayerLoopSlots(inner.new_slot(st.name, PLAYER), inner.new_slot(" count", NUMBER)))
+        self.player_slots[id(inner.owner), self.refs.of(st).player] = inner.owner
         self.check_block(st.body, inner)
 
     def st_ForCard(self, st, s):

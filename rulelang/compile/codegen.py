@@ -254,7 +254,7 @@ class ExprGen(ExprNodes):
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
-        if self.seat_uses.has(e):             # used as a player: `none` is RL912
+        if self.seat_uses.has(e) and not self.fold.never_none(e):   # used as a player: `none` is RL912
             inner = m
             m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
         hoist = getattr(self, "_hoist", None)

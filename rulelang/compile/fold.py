@@ -53,6 +53,7 @@ class Fold:
         self._chance = {}       # id(shared copy) -> (bool, copy)
         self._free = {}         # id(shared copy) -> (frozenset, copy)
         self._game = {}         # id(shared copy) -> (bool, copy)
+        self._seat = {}         # id(shared copy) -> (bool, copy): never_none
 
     # ---- values known when the game is compiled -----------------------------------------------
     def known(self, e):
@@ -180,6 +181,38 @@ class Fold:
             return self.chance(ref.expanded)
         return any(self.chance(x) for x in _children(e))
 
+
+    # ---- players that are never `none` --------------------------------------------------------
+    def never_none(self, e) -> bool:
+        """Is ``e``, a player value, a seat whatever the state of the game (so that its use as a
+        player needs no test for `none`, RL912)?  ``you``, the current, next and previous
+        player, ``player after/before P``, ``player N`` (a seat the game lacks stops the game by
+        itself, RL908), a define or an argument that is one of these, and a choice between such
+        values.  (The checker leaves out of ``seat_uses`` what it knows by itself: these
+        written directly, and the player of a loop over players that nothing sets.)"""
+        while True:
+            if isinstance(e, Expanded):
+                hit = self._seat.get(id(e))
+                if hit is None:
+                    hit = self._seat[id(e)] = (self.never_none(e.body), e)
+                return hit[0]
+            if isinstance(e, Arg):
+                e = e.expr
+                continue
+            ref = self.refs.of(e, None)
+            if isinstance(ref, DefineUse):
+                e = ref.expanded
+                continue
+            break
+        if isinstance(e, A.Seat):
+            return True
+        if isinstance(e, A.Keyword):
+            return e.word in ("you", "current player", "next player", "previous player")
+        if isinstance(e, A.Unary):
+            return e.op in ("player after", "player before")
+        if isinstance(e, A.Cases):
+            return all(self.never_none(v) for v, _ in e.cases) and self.never_none(e.default)
+        return False
 
     # ---- what the code reads ----------------------------------------------------------------------
     def free_slots(self, e) -> frozenset:
