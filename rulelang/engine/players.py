@@ -65,17 +65,12 @@ class Memory:
         if list in set(map(type, pieces)) or len(set(map(_first, pieces))) != len(pieces):
             return self._split(pieces)      # an event in several pieces: entry by entry
         pieces.sort(key=_first)
+        # Each event in one piece: its cards that still point to it (a piece of one card is
+        # its card's memory), for each player who still remembers them; one comprehension.
         get = cur.get
-        out = []
-        for r in pieces:    # each event in one piece: its cards that still point to it
-            _s, _ps, cards, zi, still = r
-            if len(cards) == 1:
-                out += map(list, zip(still, repeat(cards[0]), repeat(zi)))
-                continue
-            cards = list(compress(cards, map(is_, map(get, cards), repeat(r))))
-            for p in still:
-                out += map(list, zip(repeat(p), cards, repeat(zi)))
-        return out
+        cards = [cs if len(cs) == 1 else [c for c in cs if get(c) is r]
+                 for r in pieces for cs in (r[2],)]
+        return [[p, c, r[3]] for r, cs in zip(pieces, cards) for p in r[4] for c in cs]
 
     def _split(self, pieces) -> list:
         """:meth:`entries` when some event is in several pieces (a card shown to one player, a
