@@ -287,13 +287,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 with w.indent():
                     self.inline_body(st.otherwise, w)
             return
+        # A loop whose body never waits for a decision runs to its end in one call: what it
+        # counts with (the times left, the players or cards still to come) is Python's own
+        # loop, not a slot of the frame, which only a loop that waits must keep (_block_loop).
         if isinstance(st, A.Loop):
             if st.kind == "times":
-                i = self.refs.of(st).index
-                w.writeline(f"fr[{i}] = {self.x.gen(st.expr, {})}")
-                w.writeline(f"while fr[{i}] > 0:")
-                with w.indent():
-                    w.writeline(f"fr[{i}] -= 1")
+                w.writeline(f"for {self.x.fresh()} in range({self.x.gen(st.expr, {})}):")
             elif st.kind == "while":
                 w.writeline(f"while {self.x.gen(st.expr, {})}:")
             elif st.kind == "until":
@@ -309,27 +308,22 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
             w.writeline(f"fr[{pi}] = {start}")
-            w.writeline(f"fr[{ki}] = {n}")
             if self.cg.out_base is not None:      # over the players still in the game
+                w.writeline(f"fr[{ki}] = {n}")
                 w.writeline(f"while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
             else:
-                w.writeline(f"while fr[{ki}] > 0:")
-                with w.indent():
-                    w.writeline(f"fr[{ki}] -= 1")
+                w.writeline(f"for {self.x.fresh()} in range({n}):")
             with w.indent():
                 self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st),
                                after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
-            ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-            w.writeline(f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])")
-            self.for_each(st, w, f"fr[{li}]", ci, ii)
+            self.for_each(st, w, f"tuple({self.x.zones}[{self.x.gen(st.zone, {})}])", Frame.slot(r.card))
             return
         if isinstance(st, A.ForValue):
             r = self.refs.of(st)
-            vals = self.x.const(self.cg.values_of(st.kind))
-            self.for_each(st, w, vals, Frame.slot(r.value), Frame.slot(r.index))
+            self.for_each(st, w, self.x.const(self.cg.values_of(st.kind)), Frame.slot(r.value))
             return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
             self.direct_call(st, w)
@@ -339,15 +333,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         raise Unsupported(type(st).__name__)
 
-    def for_each(self, st, w, seq, item, index):
-        """The loop of ``for each card in Z`` and ``for each suit/rank``: the frame slot ``index``
-        counts through ``seq`` (code for a sequence that does not change meanwhile), ``item``
-        holding the element, and ``st``'s body runs for each."""
-        w.writeline(f"fr[{index}] = 0")
-        w.writeline(f"while fr[{index}] < len({seq}):")
+    def for_each(self, st, w, seq, item):
+        """The loop of ``for each card in Z`` and ``for each suit/rank`` that never waits: each
+        element of ``seq`` (code for a sequence that does not change meanwhile: the cards as
+        they were when the loop began) in the frame slot ``item`` in turn, and ``st``'s body
+        runs for each."""
+        w.writeline(f"for fr[{item}] in {seq}:")
         with w.indent():
-            w.writeline(f"fr[{item}] = {seq}[fr[{index}]]")
-            w.writeline(f"fr[{index}] += 1")
             self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
 
     def direct_call(self, st, w):
