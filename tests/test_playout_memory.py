@@ -19,15 +19,26 @@ FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"
 
 
 class _Game:
-    """What the helpers read of a compiled game: per zone (name, owner, visibility, shown)."""
+    """What the helpers read of a compiled game: per zone (name, owner, visibility, shown), and
+    the number of players."""
 
-    def __init__(self, zone_info):
-        self.zone_info = zone_info
+    def __init__(self, zone_info, n):
+        self.zone_info, self.n = zone_info, n
 
 
 class _State:
+    """What seen_go, show_card and reveal_card read of a State: what players remember is its
+    slot ``memory`` (a list, or a Memory during a playout), ``shown`` as in State."""
     def __init__(self, game, n, zones, shown):
-        self.game, self.n, self.zones, self.shown = game, n, zones, shown
+        self.game, self.n, self.zones, self.memory = game, n, zones, shown
+
+    @property
+    def shown(self):
+        return self.memory
+
+    @shown.setter
+    def shown(self, v):
+        self.memory = v
 
 
 def _table(n):
@@ -46,7 +57,7 @@ def _random_run(seed, steps=80):
     rng = random.Random(seed)
     n = rng.randint(2, 4)
     info = _table(n)
-    game = _Game(info)
+    game = _Game(info, n)
     nz, ncards = len(info), rng.randint(4, 16)
     zones = [[] for _ in range(nz)]
     for c in range(ncards):
@@ -55,7 +66,7 @@ def _random_run(seed, steps=80):
              for _ in range(rng.choice((0, 0, 3, 10)))]
     lst = _State(game, n, [z[:] for z in zones], [x[:] for x in start])
     mem = _State(game, n, [z[:] for z in zones], None)
-    mem.shown = Memory(start)
+    mem.shown = Memory(start, game)
     for _ in range(steps):
         op = rng.random()
         if op < 0.6:
@@ -105,8 +116,8 @@ def test_memory_keeps_the_order_of_events_players_and_cards():
     whole pile goes to another hidden zone (the memories go with it, in their places)."""
     n = 2
     info = _table(n)
-    g = _State(_Game(info), n, [[] for _ in info], None)
-    g.shown = Memory()
+    g = _State(_Game(info, n), n, [[] for _ in info], None)
+    g.shown = Memory(game=g.game)
     OPEN, DOWN, DOWN2 = 0, 1, 3
     g.zones[DOWN] = [5, 6]
     seen_go(g, [5, 6], OPEN, DOWN, 6)
@@ -139,7 +150,7 @@ def _playout(cg, seed, listform, monkeypatch, before=0, budget=None):
     at_start = len(st.shown)
     with monkeypatch.context() as m:
         if listform:                        # the list algorithm all along
-            m.setattr(playout_module, "Memory", lambda entries: list(entries))
+            m.setattr(playout_module, "Memory", lambda entries, game: list(entries))
         policy = [random.Random(seed * 10 + p).randrange for p in range(cg.n)]
         while not st.is_terminal():
             st.playout(policy, max_decisions=budget)
@@ -170,3 +181,31 @@ def test_some_playouts_end_with_many_memories(monkeypatch):
     assert len(_playout(cg, 0, False, monkeypatch)[0].shown) > 20
     cg2 = load("rules/ciq.cardrules").compiled(2)
     assert _playout(cg2, 0, False, monkeypatch, before=100)[1] > 20
+
+
+def test_a_playout_leaves_the_list_to_be_made_when_read(monkeypatch):
+    """A playout leaves what players remember as its Memory (``State.memory``): most simulated
+    games are never asked for it, so their playouts never make the list.  ``State.shown`` makes
+    it when it is first read, once, and a clone, a save and the API read it so."""
+    cg = load("rules/attack.cardrules").compiled(2)
+    st = cg.new_game(seed=4)
+    st.playout([random.Random(4).randrange] * 2)
+    assert st.memory.__class__ is Memory and st.memory.log     # recorded, not worked out yet
+    b, _ = _playout(cg, 4, True, monkeypatch)                   # (the list algorithm: its policy)
+    st2 = cg.new_game(seed=4, max_steps=10_000)                # as _playout makes it
+    st2.playout([random.Random(4 * 10 + p).randrange for p in range(2)])
+    c = st2.clone()                                             # reads it: made now
+    assert st2.memory.__class__ is not Memory and st2.shown is st2.shown
+    assert c.shown == st2.shown == b.shown and len(b.shown) > 10
+    assert st2.to_json() == b.to_json()
+    # a playout stopped by its budget, then the API: the list is made at the next action
+    st3 = cg.new_game(seed=5)
+    st3.playout([random.Random(5).randrange] * 2, max_decisions=20)
+    assert not st3.is_terminal() and st3.memory.__class__ is Memory
+    ref = cg.new_game(seed=5)
+    ref.playout([random.Random(5).randrange] * 2, max_decisions=20)
+    assert ref.shown == st3.shown                               # (read: made)
+    while not st3.is_terminal():
+        legal = st3.legal_actions()
+        st3.apply_action(legal[0])
+        assert st3.memory.__class__ is not Memory

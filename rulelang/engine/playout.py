@@ -105,7 +105,8 @@ class Playout:
         slow = self._pk is None or self._tk is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
-        self.shown = Memory(self.shown)     # what players remember, by card, while it runs
+        if self.memory.__class__ is not Memory:     # what players remember, by card, while it runs
+            self.memory = Memory(self.memory, g)
         try:
             while not self.terminal and self.decisions != self._stop:
                 d = self.decision
@@ -157,10 +158,9 @@ class Playout:
                 self._stop = stop
             return self.decisions - start, self._ch, self._fo
         finally:
+            # What players remember stays a Memory: State.shown makes the list when it is
+            # first read (the same entries in the same order), which most playouts never do.
             self._pk = self._pp = None
-            shown = self.shown
-            if shown.__class__ is Memory:     # the list again, the same entries in order
-                self.shown = shown.entries() if shown.cur else []
 
 
 class PlayoutStop(Exception):

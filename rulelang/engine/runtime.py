@@ -31,6 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
+from rulelang.engine.players import Memory
 from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -259,9 +260,27 @@ class State(Playout):
     """One position of one game.  Create with :meth:`rulelang.compile.compiler.CompiledGame.new_game`.
     Its fields are declared once, in :data:`FIELDS`."""
 
-    __slots__ = tuple(f.name for f in FIELDS) + _PLAYOUT_SLOTS
+    # The field ``shown`` is a property over the slot ``memory`` (see _get_shown): what players
+    # remember as it is kept, the list, or the Memory a playout leaves (engine/players.Memory),
+    # which the run-time helpers of players (seen_go, show_card, reveal_card) read and add to.
+    __slots__ = tuple(f.name for f in FIELDS if f.name != "shown") + ("memory",) + _PLAYOUT_SLOTS
 
     blank = classmethod(_blank_state)       # (cls, game) -> State
+
+    def _get_shown(self) -> list:
+        """What players remember, ``[seat, card, zone]`` entries (a field of :data:`FIELDS`).  A
+        playout keeps it per card while it runs (engine/players.Memory) and leaves it so: the
+        list is made here, when it is first read (most simulated games never read it, so their
+        playouts never make it)."""
+        v = self.memory
+        if v.__class__ is Memory:
+            v = self.memory = v.entries()
+        return v
+
+    def _set_shown(self, v) -> None:
+        self.memory = v
+
+    shown = property(_get_shown, _set_shown)
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -300,8 +319,8 @@ class State(Playout):
 
         Three steps: validate (the action is one the decision offers ``player``), record (in the
         log, when the game keeps one), resume (the rule that waits goes on)."""
-        if self.shown:          # what players remember of cards that have left since: forgotten
-            self.shown = forget_gone(self.shown, self.zones)
+        if self.memory:         # what players remember of cards that have left since: forgotten
+            self.memory = forget_gone(self.shown, self.zones)
         d = self.decision                                # validate
         if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
             self._apply_other(d, action, player)         # simultaneous, or refused
