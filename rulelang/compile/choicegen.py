@@ -136,6 +136,53 @@ class ChoiceGen:
             self.playout_decision(alts, ci, w)
         return end
 
+    def prelist(self, cond, body, w):
+        """``if any card in Z where C:`` (``cond``) whose branch (``body``) begins with a choice
+        of one alternative, a card of Z where C (the same zone and condition, decided on their
+        code, the card named alike; the chooser is ``you``; no die is rolled): the choice's
+        list of actions is made here, written by ``w`` before the test, and the name that holds
+        it is returned, to be the test (the list is empty when no card passes) and, in the
+        choice, the list itself (``self.prelisted``).  Otherwise None.  The branch's block is
+        entered only from this test, so the name is always set where the choice reads it (an
+        ending found before the choice takes the rule's frames away: the list is not read).
+        "Check whether you can play, then choose what to play" looks at the cards once."""
+        q = self._card_query(cond)
+        if q is None or q.kind != "any" or not body or not isinstance(body[0], A.Choose):
+            return None
+        ch = body[0]
+        if ch.simultaneous or ch.by or ch.claim or len(ch.alternatives) != 1:
+            return None
+        alt = ch.alternatives[0]
+        p = alt.param
+        if p is None or p.kind != "card" or p.where is None or alt.condition is not None or \
+                self.cg.model.picks.has(alt) or self.cg.model.unseen.has(alt):
+            return None
+        slots = self.cg.model.choose_slots.of(ch)
+        ci, si = Frame.slot(slots.chooser), Frame.slot(slots.params[0])
+        you = {ci: f"fr[{Frame.YOU}]"}              # the chooser is `you` (no `by`)
+        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
+        if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \
+                "rng" in key[0] or "rng" in key[1]:
+            return None
+        aid = self.cg.model.labels.of(alt).aid
+        made = self.card_list(p, int(aid) << ACTION_SHIFT, si, you, w)
+        name = self.x.fresh()
+        w.writeline(f"{name} = {made}")
+        self.prelisted[id(alt)] = name
+        return name
+
+    def card_list(self, p, base, si, env, w) -> str:
+        """Code for the list of actions (``base`` + card) of the cards of ``p.source`` where
+        ``p.where`` holds (the card in slot ``si``; ``env``: more slots' code), the values it
+        reads that do not depend on the card written first by ``w``."""
+        v = self.x.fresh()
+        code, hoisted, binds = self.x.gen_hoisting(p.where, {**env, si: v}, v, si)
+        test = "".join(f" for {name} in [{self.x.const(table)}[{v}]]" for name, table, _ in binds)
+        for name, c in hoisted:
+            w.writeline(f"{name} = {c}")
+        action = f"{base} + {v}" if base else v
+        return f"[{action} for {v} in {self.x.zones}[{self.x.gen(p.source, env)}]{test} if {code}]"
+
     def _card_query(self, e):
         """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""
         while True:
@@ -186,6 +233,12 @@ class ChoiceGen:
         si = Frame.slot(slot)
         if p.kind == "cards":
             self.cards_enum(alt, aid, si, w)
+            return
+        listed = self.prelisted.pop(id(alt), None)
+        if listed is not None:                      # made by the `if` before the choice
+            self.first_out = (len(w.lines), listed)
+            w.writeline(f"out.extend({listed})")
+            self.appended = True
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
             w.writeline(f"out.extend(range({base}, {base} + "

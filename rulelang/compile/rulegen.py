@@ -153,6 +153,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.loops = []               # ("inline", None) or ("block", end_block)
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
+        self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         # The playout variant, and the turn that goes on from turn to turn, hold what they read
         # most of the state in locals (ExprGen.state), bound by the function's first line.
         self.x.hold, self.x.held_used = self.playout or self.looping, set()
@@ -458,7 +459,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for cond, body in st.branches:
             then = self.new_block()
             other = self.new_block()
-            cur.w.writeline(f"if {self.x.gen(cond, {})}:")
+            # `if any card in Z where C:` whose branch begins with the choice of a card of Z
+            # where C: the choice's list, made here, is the test (ChoiceGen.prelist).
+            listed = self.prelist(cond, body, cur.w)
+            cur.w.writeline(f"if {listed or self.x.gen(cond, {})}:")
             with cur.w.indent():
                 self.jump(cur.w, then.number)
             self.goto(cur, other)
