@@ -252,14 +252,19 @@ def test_forgetting_at_a_decision_keeps_what_the_whole_list_would(path, players,
     from rulelang.engine import runtime
     real, seen = runtime.forget_gone, {"kept": 0, "pruned": 0}
 
+    def grouping(entries):
+        grouped = {}
+        for _p, c, zi in entries:
+            grouped.setdefault(zi, set()).add(c)
+        return grouped
+
     def checked(shown, zones):
+        if shown.__class__ is runtime.Remembered:   # as forget_gone left it, or a move kept it
+            assert shown.by_zone == grouping(shown)
         want = runtime.still_remembered(list(shown), zones)
         got = real(shown, zones)
         assert got == want
-        grouped = {}
-        for _p, c, zi in got:
-            grouped.setdefault(zi, set()).add(c)
-        assert got.by_zone == grouped
+        assert got.by_zone == grouping(got)
         seen["kept" if len(want) == len(shown) else "pruned"] += 1
         return got
     monkeypatch.setattr(runtime, "forget_gone", checked)
@@ -271,3 +276,49 @@ def test_forgetting_at_a_decision_keeps_what_the_whole_list_would(path, players,
             p = st.current_player()
             st.apply_action(rng.choice(st.legal_actions(p)), p)
     assert seen["kept"] > 50 and seen["pruned"] > 10, seen
+
+
+def test_a_move_keeps_the_grouping_of_what_players_remember():
+    """seen_go on a grouped list (what forget_gone left) gives a grouped list whose grouping is
+    that of its entries: cards moved out of sight forgotten, a ``move all`` carrying memories to
+    the new zone, new memories added; so that the next decision does not group it again."""
+    from rulelang.engine import runtime
+    from rulelang.engine.players import Remembered, seen_go
+
+    class Game:
+        n = 2
+        # zones: 0 open table, 1 face-down pile, 2 another face-down pile, 3 player 1's hand
+        zone_info = [("table", -1, "everyone", "yes"), ("pile", -1, "nobody", "yes"),
+                     ("pile2", -1, "nobody", "yes"), ("hand", 0, "owner", "yes")]
+
+    class St:
+        game = Game()
+        n = 2
+
+    def grouping(entries):
+        out = {}
+        for _p, c, zi in entries:
+            out.setdefault(zi, set()).add(c)
+        return out
+
+    st = St()
+    st.zones = [[], [1, 2, 3], [4], [5]]
+    st.memory = runtime.forget_gone([[0, 1, 1], [1, 1, 1], [0, 2, 1], [1, 3, 1], [0, 4, 2]],
+                                    st.zones)
+    assert st.memory.__class__ is Remembered
+    st.zones = [[], [], [4, 1, 2, 3], [5]]               # the whole pile onto pile2: carried
+    seen_go(st, [1, 2, 3], 1, 2, 3, True)
+    assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
+    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 2, 2], [1, 3, 2], [0, 4, 2]]
+    st.zones = [[2], [], [4, 1, 3], [5]]                 # 2 face up: forgotten
+    seen_go(st, [2], 2, 0, 3)
+    assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
+    assert st.memory == [[0, 1, 2], [1, 1, 2], [1, 3, 2], [0, 4, 2]]
+    st.zones = [[2], [], [4, 1], [5, 3]]                 # 3 into player 1's hand: forgotten by
+    seen_go(st, [3], 2, 3, 3)                            # player 2, who does not see it there
+    assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
+    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 4, 2]]
+    st.zones = [[], [2], [4, 1], [5, 3]]                 # 2, seen by all, goes face down
+    seen_go(st, [2], 0, 1, 2)
+    assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
+    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 4, 2], [0, 2, 1], [1, 2, 1]]

@@ -235,6 +235,50 @@ class Memory:
         self.zs.add(zi)
 
 
+class Remembered(list):
+    """What ``runtime.forget_gone`` leaves in ``State.shown``: the entries, a list like any
+    other (never changed in place: a show, a reveal or a move makes a new list), with
+    ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``.  A move
+    (:func:`seen_go`) keeps the grouping of the list it changes (:meth:`without`, ``+``); a
+    show or a reveal makes a plain list, grouped again at the next action."""
+
+    __slots__ = ("by_zone",)
+
+    def __reduce__(self):
+        return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
+
+    def __add__(self, more):
+        """The list and ``more`` (what ``players.seen_go`` adds: players saw cards go), still
+        grouped: only the new entries are grouped (their zones' sets copied, not changed)."""
+        out = Remembered(list.__add__(self, more))
+        by_zone = out.by_zone = dict(self.by_zone)
+        fresh = set()                   # the zones whose sets are this list's own
+        for x in more:
+            zi = x[2]
+            if zi not in fresh:
+                fresh.add(zi)
+                by_zone[zi] = set(by_zone.get(zi, ()))
+            by_zone[zi].add(x[1])
+        return out
+
+    def without(self, entries, moved, di, carried) -> "Remembered":
+        """``entries`` (this list with the entries of the cards ``moved`` taken out, those of
+        ``carried`` moved to zone ``di``), still grouped: ``moved`` taken out of every zone's
+        set that holds any of them (copied, not changed), ``carried`` added to ``di``'s."""
+        out = Remembered(entries)
+        by_zone = out.by_zone = dict(self.by_zone)
+        for zi, cards in self.by_zone.items():
+            if not cards.isdisjoint(moved):
+                rest = cards - moved
+                if rest:
+                    by_zone[zi] = rest
+                else:
+                    del by_zone[zi]
+        if carried:
+            by_zone[di] = by_zone.get(di, set()) | carried
+        return out
+
+
 class _Unplanned:
     """``Memory.plans`` until the first move asks (:func:`_plan` then fetches the game's
     table): every row and every plan of it is itself, and false."""
@@ -331,13 +375,18 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
         if hits:    # most often nobody remembered these cards: the list stays as it is
             carry = whole and dv not in ("everyone", "top")
+            was = shown
             shown = shown[:]        # a new list (states share it after clone)
+            carried = set()
             for i in reversed(hits):
                 x = shown[i]
                 if carry and x[2] == si and not (dv == "owner" and do == x[0]):
                     shown[i] = [x[0], x[1], di]
+                    carried.add(x[1])
                 else:
                     del shown[i]
+            if was.__class__ is Remembered:     # (grouped for forget_gone: kept so)
+                shown = was.without(shown, moved, di, carried)
             g.memory = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
             sv == "top" and top not in cards):

@@ -31,7 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.players import Memory
+from rulelang.engine.players import Memory, Remembered
 from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -115,39 +115,14 @@ def still_remembered(shown: list, zones: list) -> list:
                                     map(_card_of, shown))))
 
 
-class _Remembered(list):
-    """What :func:`forget_gone` leaves in ``State.shown``: the entries, a list like any other
-    (never changed in place: a show, a reveal or a move makes a new, plain list), with
-    ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``."""
-
-    __slots__ = ("by_zone",)
-
-    def __reduce__(self):
-        return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
-
-    def __add__(self, more):
-        """The list and ``more`` (what ``players.seen_go`` adds: players saw cards go), still
-        grouped: only the new entries are grouped (their zones' sets copied, not changed)."""
-        out = _Remembered(list.__add__(self, more))
-        by_zone = out.by_zone = dict(self.by_zone)
-        fresh = set()                   # the zones whose sets are this list's own
-        for x in more:
-            zi = x[2]
-            if zi not in fresh:
-                fresh.add(zi)
-                by_zone[zi] = set(by_zone.get(zi, ()))
-            by_zone[zi].add(x[1])
-        return out
-
-
 def forget_gone(shown: list, zones: list) -> list:
     """:func:`still_remembered` at a decision (``State.apply_action``), by zone: the cards each
     zone should hold, tested as sets, and only when some left, their entries removed.  In a
     game whose players remember hundreds of cards (a face-down pile everyone saw go down), most
     decisions follow moves that took none of them away, or one or two; and the grouping is kept
     with the list for the next decision, as long as nothing is shown, revealed or seen going."""
-    if shown.__class__ is not _Remembered:
-        shown = _Remembered(shown)
+    if shown.__class__ is not Remembered:
+        shown = Remembered(shown)
         by_zone = shown.by_zone = {}
         for x in shown:
             cards = by_zone.get(x[2])
@@ -163,7 +138,7 @@ def forget_gone(shown: list, zones: list) -> list:
     if not gone:
         return shown                    # every card still where it is remembered
     lost = set().union(*gone.values())
-    out = _Remembered(shown)
+    out = Remembered(shown)
     for i in reversed(list(compress(count(), map(lost.__contains__, map(_card_of, shown))))):
         left = gone.get(out[i][2])
         if left is not None and out[i][1] in left:
