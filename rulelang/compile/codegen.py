@@ -60,9 +60,10 @@ class ExprGen(ExprNodes):
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
                    "_leave": leave_game, "_show": show_card,
                    "_noseat": _noseat, "_best": best_of, "_zero": (0,), "_seat": _seat,
-                   "_noplayer": _noplayer}
+                   "_noplayer": _noplayer, "_map": map}
         self.names = {}
         self.counter = 0
+        self._getters = {}      # id(table) -> (name of its lookup, table): see getter
         # While a rule's function is written with held locals (RuleGen: the playout variant and
         # the turn that goes on from turn to turn), the state's most read parts are locals that
         # its first line binds (HELD); ``held_used`` is what the code written so far read.
@@ -113,6 +114,14 @@ class ExprGen(ExprNodes):
     def fresh(self) -> str:
         self.counter += 1
         return f"_v{self.counter}"
+
+    def getter(self, table) -> str:
+        """A name for the lookup of ``table`` (its ``__getitem__``, one per table), to map over
+        cards in C."""
+        got = self._getters.get(id(table))
+        if got is None:
+            got = self._getters[id(table)] = (self.const(table.__getitem__), table)
+        return got[0]
 
     @property
     def fold(self) -> Fold:

@@ -102,8 +102,9 @@ class ExprNodes:
     def g_TotalOf(self, e, env):
         cg = self.cg
         table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute, cg.rank_of)
-        v = self.fresh()
-        return f"sum([{self.const(table)}[{v}] for {v} in {self.zones}[{self.gen(e.zone, env)}]])"
+        # Each card's value looked up in C (the table's own lookup, mapped over the zone): no
+        # comprehension, whose function the interpreter makes and calls at every use.
+        return f"sum(_map({self.getter(table)}, {self.zones}[{self.gen(e.zone, env)}]))"
 
     def g_AnyNumber(self, e, env):
         v = self.fresh()
