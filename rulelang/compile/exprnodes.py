@@ -123,7 +123,8 @@ class ExprNodes:
         return f"{solver}({self.zones}[{self.gen(e.zone, env)}])"
 
     def g_Roll(self, e, env):
-        return f"g.rng.randint(1, {int(e.sides)})"
+        # What Rng.randint(1, sides) draws, without its own call.
+        return f"(g.rng.randbelow({int(e.sides)}) + 1)"
 
     def g_CardQuery(self, e, env):
         z = self.gen(e.zone, env)

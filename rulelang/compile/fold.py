@@ -67,7 +67,7 @@ class Fold:
         """Code for the value of ``e`` (its ``code``) as an int: a value known to be an int as it
         is, anything else (a comparison gives a bool) through ``int``."""
         v = self.known(e)
-        return code if type(v) is int else f"int({code})"
+        return code if type(v) is int or isinstance(e, A.Roll) else f"int({code})"
 
     def _value(self, e):
         if isinstance(e, A.Int):
