@@ -182,6 +182,16 @@ class Fold:
         return any(self.chance(x) for x in _children(e))
 
 
+    def _inner(self, e):
+        """What ``e`` stands for, one step in: a define's use its checked copy, a copy its body,
+        an argument its expression; None for anything else."""
+        if isinstance(e, Expanded):
+            return e.body
+        if isinstance(e, Arg):
+            return e.expr
+        ref = self.refs.of(e, None)
+        return ref.expanded if isinstance(ref, DefineUse) else None
+
     # ---- players that are never `none` --------------------------------------------------------
     def never_none(self, e) -> bool:
         """Is ``e``, a player value, a seat whatever the state of the game (so that its use as a
@@ -196,14 +206,10 @@ class Fold:
                 if hit is None:
                     hit = self._seat[id(e)] = (self.never_none(e.body), e)
                 return hit[0]
-            if isinstance(e, Arg):
-                e = e.expr
-                continue
-            ref = self.refs.of(e, None)
-            if isinstance(ref, DefineUse):
-                e = ref.expanded
-                continue
-            break
+            inner = self._inner(e)
+            if inner is None:
+                break
+            e = inner
         if isinstance(e, A.Seat):
             return True
         if isinstance(e, A.Keyword):
@@ -293,17 +299,11 @@ class Fold:
             if tested is not None and outer and tested.has(e):
                 return None
             outer = True
-            if isinstance(e, Expanded):
-                e = e.body
-                continue
-            if isinstance(e, Arg):
-                e = e.expr
-                continue
-            ref = self.refs.of(e, None)
-            if isinstance(ref, DefineUse):
-                e = ref.expanded
-                continue
-            break
+            inner = self._inner(e)
+            if inner is None:
+                break
+            e = inner
+        ref = self.refs.of(e, None)
         if isinstance(e, A.Keyword):
             if e.word != "you":
                 return None
