@@ -281,7 +281,9 @@ def test_forgetting_at_a_decision_keeps_what_the_whole_list_would(path, players,
 def test_a_move_keeps_the_grouping_of_what_players_remember():
     """seen_go on a grouped list (what forget_gone left) gives a grouped list whose grouping is
     that of its entries: cards moved out of sight forgotten, a ``move all`` carrying memories to
-    the new zone, new memories added; so that the next decision does not group it again."""
+    the new zone, new memories added; so that the next decision does not group it again.  (A
+    list of fewer than 64 entries is left to be grouped again, as cheaply: here 64 more are
+    remembered in a third pile, that nothing moves.)"""
     from rulelang.engine import runtime
     from rulelang.engine.players import Remembered, seen_go
 
@@ -289,7 +291,8 @@ def test_a_move_keeps_the_grouping_of_what_players_remember():
         n = 2
         # zones: 0 open table, 1 face-down pile, 2 another face-down pile, 3 player 1's hand
         zone_info = [("table", -1, "everyone", "yes"), ("pile", -1, "nobody", "yes"),
-                     ("pile2", -1, "nobody", "yes"), ("hand", 0, "owner", "yes")]
+                     ("pile2", -1, "nobody", "yes"), ("hand", 0, "owner", "yes"),
+                     ("pile3", -1, "nobody", "yes")]
 
     class St:
         game = Game()
@@ -302,23 +305,25 @@ def test_a_move_keeps_the_grouping_of_what_players_remember():
         return out
 
     st = St()
-    st.zones = [[], [1, 2, 3], [4], [5]]
-    st.memory = runtime.forget_gone([[0, 1, 1], [1, 1, 1], [0, 2, 1], [1, 3, 1], [0, 4, 2]],
+    kept = list(range(10, 74))
+    more = [[0, c, 4] for c in kept]                    # remembered in pile3 all along
+    st.zones = [[], [1, 2, 3], [4], [5], kept]
+    st.memory = runtime.forget_gone(more + [[0, 1, 1], [1, 1, 1], [0, 2, 1], [1, 3, 1], [0, 4, 2]],
                                     st.zones)
     assert st.memory.__class__ is Remembered
-    st.zones = [[], [], [4, 1, 2, 3], [5]]               # the whole pile onto pile2: carried
+    st.zones[:4] = [[], [], [4, 1, 2, 3], [5]]           # the whole pile onto pile2: carried
     seen_go(st, [1, 2, 3], 1, 2, 3, True)
     assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
-    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 2, 2], [1, 3, 2], [0, 4, 2]]
-    st.zones = [[2], [], [4, 1, 3], [5]]                 # 2 face up: forgotten
+    assert st.memory == more + [[0, 1, 2], [1, 1, 2], [0, 2, 2], [1, 3, 2], [0, 4, 2]]
+    st.zones[:4] = [[2], [], [4, 1, 3], [5]]             # 2 face up: forgotten
     seen_go(st, [2], 2, 0, 3)
     assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
-    assert st.memory == [[0, 1, 2], [1, 1, 2], [1, 3, 2], [0, 4, 2]]
-    st.zones = [[2], [], [4, 1], [5, 3]]                 # 3 into player 1's hand: forgotten by
+    assert st.memory == more + [[0, 1, 2], [1, 1, 2], [1, 3, 2], [0, 4, 2]]
+    st.zones[:4] = [[2], [], [4, 1], [5, 3]]             # 3 into player 1's hand: forgotten by
     seen_go(st, [3], 2, 3, 3)                            # player 2, who does not see it there
     assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
-    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 4, 2]]
-    st.zones = [[], [2], [4, 1], [5, 3]]                 # 2, seen by all, goes face down
+    assert st.memory == more + [[0, 1, 2], [1, 1, 2], [0, 4, 2]]
+    st.zones[:4] = [[], [2], [4, 1], [5, 3]]             # 2, seen by all, goes face down
     seen_go(st, [2], 0, 1, 2)
     assert st.memory.__class__ is Remembered and st.memory.by_zone == grouping(st.memory)
-    assert st.memory == [[0, 1, 2], [1, 1, 2], [0, 4, 2], [0, 2, 1], [1, 2, 1]]
+    assert st.memory == more + [[0, 1, 2], [1, 1, 2], [0, 4, 2], [0, 2, 1], [1, 2, 1]]

@@ -385,7 +385,8 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
                     carried.add(x[1])
                 else:
                     del shown[i]
-            if was.__class__ is Remembered:     # (grouped for forget_gone: kept so)
+            if was.__class__ is Remembered and len(shown) >= 64:
+                # grouped for forget_gone: kept so (a short list is grouped again as cheaply)
                 shown = was.without(shown, moved, di, carried)
             g.memory = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
