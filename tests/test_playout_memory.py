@@ -209,3 +209,30 @@ def test_a_playout_leaves_the_list_to_be_made_when_read(monkeypatch):
         legal = st3.legal_actions()
         st3.apply_action(legal[0])
         assert st3.memory.__class__ is not Memory
+
+
+def test_what_a_playout_records_stays_bounded():
+    """A rule file that moves cards out of sight at every step records an event per move: the
+    Memory works them out every LOG_LIMIT events, so what it keeps stays bounded (a hostile file
+    cannot fill the memory with them), and the list is still the list algorithm's."""
+    from rulelang.engine.players import LOG_LIMIT
+    n = 2
+    info = _table(n)
+    game = _Game(info, n)
+    zones = [[] for _ in info]
+    zones[0] = list(range(40))
+    lst = _State(game, n, [z[:] for z in zones], [])
+    mem = _State(game, n, [z[:] for z in zones], None)
+    mem.shown = Memory(game=game)
+    OPEN, DOWN = 0, 1
+    longest = 0
+    for k in range(3 * LOG_LIMIT + 7):          # the whole deck face down and up again
+        si, di = (OPEN, DOWN) if k % 2 == 0 else (DOWN, OPEN)
+        for g in (lst, mem):
+            cards = g.zones[si][:]
+            g.zones[di] += cards
+            del g.zones[si][:]
+            seen_go(g, cards, si, di, cards[-1], True)
+        longest = max(longest, len(mem.shown.log))
+    assert longest == LOG_LIMIT - 1
+    assert mem.shown.entries() == lst.shown and len(lst.shown) == 80

@@ -16,6 +16,10 @@ from rulelang.engine.control import GameProblem
 _first, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
 _SEQ = count()          # the order of the events of every Memory (only the order matters)
 _GO, _SHOW, _REVEAL = 0, 1, 2   # the kinds of event in Memory.log
+# Events a Memory records before it works them out anyway: however many moves a rule file makes
+# (a hostile one moving a whole deck to and fro at every step of the budget), what a playout
+# keeps of them stays bounded (docs/security.md); a real game's playout rarely reaches it.
+LOG_LIMIT = 1024
 
 
 class Memory:
@@ -208,11 +212,15 @@ class Memory:
     def show(self, c, p, zi) -> None:
         """``show c to p``: p forgets c, then remembers it in zone ``zi`` (recorded)."""
         self.log.append((_SHOW, c, p, zi))
+        if len(self.log) >= LOG_LIMIT:
+            self._flush()
 
     def reveal(self, c, ps, zi) -> None:
         """``reveal c``: every memory of c forgotten, then each of ``ps`` remembers it in ``zi``
         (recorded)."""
         self.log.append((_REVEAL, c, ps, zi))
+        if len(self.log) >= LOG_LIMIT:
+            self._flush()
 
     def _show(self, c, p, zi) -> None:
         v = self.cur.get(c)
@@ -365,7 +373,10 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         return
     shown = g.memory
     if shown.__class__ is Memory:       # a playout: recorded, worked out when read (Memory._go)
-        shown.log.append((_GO, cards, si, di, top, whole))
+        log = shown.log
+        log.append((_GO, cards, si, di, top, whole))
+        if len(log) >= LOG_LIMIT:       # (what it keeps stays bounded: LOG_LIMIT)
+            shown._flush()
         return
     info = g.game.zone_info
     _n, so, sv, _s = info[si]
