@@ -25,9 +25,8 @@ from rulelang.syntax.vocabulary import RESERVED_WORDS
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
-from rulelang.check.ir import Local
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
-from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
+from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, Local, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.statements import StatementChecks, _leaves
