@@ -174,7 +174,9 @@ class ChoiceGen:
     def card_list(self, p, base, si, env, w) -> str:
         """Code for the list of actions (``base`` + card) of the cards of ``p.source`` where
         ``p.where`` holds (the card in slot ``si``; ``env``: more slots' code), the values it
-        reads that do not depend on the card written first by ``w``."""
+        reads that do not depend on the card written first by ``w``; a rank or other table of
+        the card read several times is looked up once per card (ExprGen.card_binds).  For a
+        choice's alternative (:meth:`offer`) and for the list an `if` makes for it (:meth:`prelist`)."""
         v = self.x.fresh()
         code, hoisted, binds = self.x.gen_hoisting(p.where, {**env, si: v}, v, si)
         test = "".join(f" for {name} in [{self.x.const(table)}[{v}]]" for name, table, _ in binds)
@@ -245,42 +247,13 @@ class ChoiceGen:
                         f"len({self.x.zones}[{self.x.gen(p.source, {})}])))")
             self.appended = True
             return
-        v = self.x.fresh()
-        test = ""
-        if p.where is not None:
-            if p.kind == "card":        # a card's rank read twice: once per card (card_binds)
-                code, hoisted, binds = self.x.gen_hoisting(p.where, {si: v}, v, si)
-                test = "".join(f" for {name} in [{self.x.const(table)}[{v}]]" for name, table, _ in binds)
-            else:
-                code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
-            for name, c in hoisted:
-                w.writeline(f"{name} = {c}")
-            test += " if " + code
-        if p.kind == "card":
-            values = f"{self.x.zones}[{self.x.gen(p.source, {})}]"
-        elif p.kind == "player":
-            n = int(self.cg.n)
-            ob = self.cg.out_base
-            if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
-                you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
-                if ob is not None:
-                    values = f"_saf(g, {you}, {int(ob)})"
-                elif self.dir() == "1":     # the order of play never changes: a table per seat
-                    values = f"{self.x.const(opponents_table(n))}[{you}]"
-                else:
-                    values = f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
-            elif ob is not None:
-                values = f"[_q for _q in range({n}) if not {self.x.vars}[{int(ob)} + _q]]"
-            else:
-                values = f"range({n})"
-        elif p.kind == "suit":
-            values = f"range({len(self.cg.model.suits)})"
-        elif p.kind == "rank":
-            values = self.x.const(list(self.cg.rank_cycle))
+        if p.kind == "card" and p.where is not None:
+            made = self.card_list(p, base, si, {}, w)
         else:
-            lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
-            self.x.ns["_nums"] = _numbers
-            values = f"_nums({lo}, {hi}, {self.x.const(p.span)})"
+            v = self.x.fresh()
+            test = self.where_test(p, si, v, w)
+            action = f"{base} + {v}" if base else v
+            made = f"[{action} for {v} in {self.values_of(p)}{test}]"
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
@@ -292,8 +265,6 @@ class ChoiceGen:
                 w.writeline(f"{before} = len(out)")
             else:
                 before = "0"               # nothing is in out yet
-        action = f"{base} + {v}" if base else v
-        made = f"[{action} for {v} in {values}{test}]"
         if not self.appended and not cond:
             self.first_out = (len(w.lines), made)
         w.writeline(f"out.extend({made})")
@@ -301,6 +272,43 @@ class ChoiceGen:
         if key is not None:
             w.writeline(f"{after} = len(out)")
             self.counted[key] = (before, after)
+
+    def where_test(self, p, si, v, w) -> str:
+        """`` if C`` for the comprehension over the values ``v`` of parameter ``p`` (in slot
+        ``si``) with ``where C``, what C reads that does not depend on ``v`` written first by
+        ``w``; "" without ``where``."""
+        if p.where is None:
+            return ""
+        code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
+        for name, c in hoisted:
+            w.writeline(f"{name} = {c}")
+        return " if " + code
+
+    def values_of(self, p) -> str:
+        """Code for what an alternative's parameter ``p`` (not ``cards`` nor ``unseen``) chooses
+        among: the cards of its zone, the players, the suits, the ranks or the numbers."""
+        if p.kind == "card":
+            return f"{self.x.zones}[{self.x.gen(p.source, {})}]"
+        if p.kind == "player":
+            n = int(self.cg.n)
+            ob = self.cg.out_base
+            if isinstance(p.source, A.Keyword) and p.source.word == "opponents":
+                you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
+                if ob is not None:
+                    return f"_saf(g, {you}, {int(ob)})"
+                if self.dir() == "1":     # the order of play never changes: a table per seat
+                    return f"{self.x.const(opponents_table(n))}[{you}]"
+                return f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
+            if ob is not None:
+                return f"[_q for _q in range({n}) if not {self.x.vars}[{int(ob)} + _q]]"
+            return f"range({n})"
+        if p.kind == "suit":
+            return f"range({len(self.cg.model.suits)})"
+        if p.kind == "rank":
+            return self.x.const(list(self.cg.rank_cycle))
+        lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
+        self.x.ns["_nums"] = _numbers
+        return f"_nums({lo}, {hi}, {self.x.const(p.span)})"
 
     def claim_lines(self, st, w):
         """``any opponent may choose [from P]``: the players in order of play from P (the player
@@ -320,12 +328,7 @@ class ChoiceGen:
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.picks.of(alt).slots) + ")"
         v, z = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.x.gen(p.source, {})}")
-        test = ""
-        if p.where is not None:
-            code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
-            for name, c in hoisted:
-                w.writeline(f"{name} = {c}")
-            test = " if " + code
+        test = self.where_test(p, si, v, w)
         self.x.ns["_pstart"] = pick_start
         args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
                 f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")

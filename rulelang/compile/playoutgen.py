@@ -67,7 +67,7 @@ class PlayoutGen:
                     self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
                 # copies of a card: one action (most often there are none: tested in C, here)
                 legal = self.x.fresh()
-                self.x.ns["_mtf"], self.x.ns["_map"] = _merge_twins_fast, map
+                self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
                 key = self.x.const(twin_keys(self.cg))
                 w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
             w.writeline(f"{k} = len({legal})")

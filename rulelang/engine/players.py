@@ -211,15 +211,19 @@ class Memory:
 
     def show(self, c, p, zi) -> None:
         """``show c to p``: p forgets c, then remembers it in zone ``zi`` (recorded)."""
-        self.log.append((_SHOW, c, p, zi))
-        if len(self.log) >= LOG_LIMIT:
-            self._flush()
+        self.record((_SHOW, c, p, zi))
 
     def reveal(self, c, ps, zi) -> None:
         """``reveal c``: every memory of c forgotten, then each of ``ps`` remembers it in ``zi``
         (recorded)."""
-        self.log.append((_REVEAL, c, ps, zi))
-        if len(self.log) >= LOG_LIMIT:
+        self.record((_REVEAL, c, ps, zi))
+
+    def record(self, event) -> None:
+        """Add ``event`` to the log, worked out every LOG_LIMIT events (a bound on what is kept).
+        (:func:`seen_go`, at every move, does the same in place of this call.)"""
+        log = self.log
+        log.append(event)
+        if len(log) >= LOG_LIMIT:
             self._flush()
 
     def _show(self, c, p, zi) -> None:
