@@ -26,7 +26,7 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
-from rulelang.compile.stmtgen import StatementGen
+from rulelang.compile.stmtgen import StatementGen, card_places
 from rulelang.compile.rulegen import RuleGen, can_copy, not_recursive, rule_bodies
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
@@ -93,6 +93,9 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
         self._build_attributes()
+        # Where the rules say the card of a reveal or show is (id of the statement -> zone):
+        # the generated code names the zone instead of looking for the card.
+        self.card_places = card_places(model)
         self.stmts = StatementGen(self, self.gen)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []

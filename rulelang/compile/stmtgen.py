@@ -15,9 +15,10 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
-from rulelang.check.ir import CurrentPlayer, DefineUse, Local, Var, VarOf, You, Zone, ZoneOf
+from rulelang.check.ir import (CardLoopSlots, CurrentPlayer, DefineUse, Local, Var, VarOf, You,
+                              Zone, ZoneOf)
 from rulelang.engine.events import log_move
-from rulelang.engine.players import hides, holder, reveal_card, seen_go
+from rulelang.engine.players import hides, holder, reveal_card, reveal_in, seen_go, show_in
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
@@ -60,6 +61,70 @@ def remembers(model, st) -> bool:
     if kind == "all_but_top" and seen == "top":
         return False                # the one card seen there stays
     return kind == "all" or hides(None, seen, zone_seen(model, st.dest))
+
+
+# The statements that leave every card where it is: walked over backwards by card_places.
+_STILL = (A.Reveal, A.Show, A.Say)
+
+
+def card_places(model) -> dict:
+    """Where the rules say the card of a ``reveal`` or ``show`` is, found before the game is
+    played, so the generated code need not look through every zone for it: ``{id(statement):
+    zone expression}``.  The card is ``top of Z`` or ``bottom of Z`` (in Z, or none); or the
+    card just moved to Z by the statement before (``move c from army to field`` then ``reveal
+    c``: a move of one card that is not there stops the game, RL902), with only reveals, shows
+    and words between; or the card of ``for each card c in Z`` whose body only reveals, shows
+    and says.  A statement found in two bodies with two answers has none."""
+    refs = model.refs
+    places: dict = {}
+
+    def same_local(a, b) -> bool:
+        ra, rb = refs.of(a, None), refs.of(b, None)
+        return isinstance(ra, Local) and isinstance(rb, Local) and ra.slot == rb.slot
+
+    def place_of(card, before, loop):
+        if isinstance(card, A.Unary) and card.op in ("top", "bottom"):
+            return card.operand
+        if not isinstance(card, A.Name) or not isinstance(refs.of(card, None), Local):
+            return None
+        for st in reversed(before):
+            if isinstance(st, _STILL):
+                continue
+            if (isinstance(st, A.Move) and st.selection.kind == "card" and not st.turned_over
+                    and isinstance(st.selection.expr, A.Name)
+                    and same_local(st.selection.expr, card)):
+                return st.dest
+            return None
+        if loop is not None and isinstance(refs.of(loop, None), CardLoopSlots) and (
+                refs.of(card).slot == refs.of(loop).card):
+            return loop.zone
+        return None
+
+    def walk(body, loop=None):
+        for i, st in enumerate(body):
+            if isinstance(st, (A.Reveal, A.Show)):
+                z = place_of(st.card, body[:i], loop)
+                if places.get(id(st), z) is not z:
+                    z = None
+                places[id(st)] = z
+            elif isinstance(st, A.If):
+                for _cond, b in st.branches:
+                    walk(b)
+                if st.otherwise:
+                    walk(st.otherwise)
+            elif isinstance(st, A.ForCard):
+                walk(st.body, st if all(isinstance(x, _STILL) for x in st.body) else None)
+            elif isinstance(st, (A.Loop, A.ForPlayer, A.ForValue)):
+                walk(st.body)
+            elif isinstance(st, A.Choose):
+                for alt in st.alternatives:
+                    walk(alt.body)
+
+    for r in model.rules.values():
+        walk(r.decl.body)
+    for e in model.endings:
+        walk(e[0].body)
+    return {k: v for k, v in places.items() if v is not None}
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -142,8 +207,18 @@ class StatementGen:
             w.writeline(f"if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
         return True
 
+    def place(self, st):
+        """The zone expression where the card of ``st`` (a reveal or show) is known to be, or
+        None (``card_places``, worked out once per compiled game: ``CompiledGame.card_places``)."""
+        return self.cg.card_places.get(id(st))
+
     def t_Show(self, st, w):
-        w.writeline(f"_show(g, {self.e(st.card)}, {self.e(st.player)})")
+        z = self.place(st)
+        if z is None:
+            w.writeline(f"_show(g, {self.e(st.card)}, {self.e(st.player)})")
+        else:
+            self.x.ns["_showin"] = show_in
+            w.writeline(f"_showin(g, {self.e(st.card)}, {self.e(st.player)}, {self.e(z)})")
         return True
 
     def t_Leave(self, st, w):
@@ -234,10 +309,24 @@ class StatementGen:
         revealed by the player whose zone holds the card (its owner at that moment), not by the
         player whose rule runs; a card in a shared zone is nobody's (-1)."""
         cg = self.cg
-        c = self.x.fresh()
-        self.x.ns["_reveal"] = reveal_card
-        w.writeline(f"{c} = {self.e(st.card)}")
-        w.writeline(f"_reveal(g, {c})")
+        z = self.place(st)
+        if z is not None and zone_seen(cg.model, z) == "everyone":
+            # in a zone everyone sees: nobody has anything to remember, only words to tell
+            if not self.logged:
+                w.writeline("pass")
+                return True
+            c = self.x.fresh()
+            w.writeline(f"{c} = {self.e(st.card)}")
+        elif z is not None:
+            c = self.x.fresh()
+            self.x.ns["_revealin"] = reveal_in
+            w.writeline(f"{c} = {self.e(st.card)}")
+            w.writeline(f"_revealin(g, {c}, {self.e(z)})")
+        else:
+            c = self.x.fresh()
+            self.x.ns["_reveal"] = reveal_card
+            w.writeline(f"{c} = {self.e(st.card)}")
+            w.writeline(f"_reveal(g, {c})")
         if self.logged:
             self.x.ns["_holder"] = holder
             names, owned = self.x.const(cg.card_names), self.x.const(cg.owned_zones())

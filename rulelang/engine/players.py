@@ -343,12 +343,20 @@ def show_card(g, c, p) -> None:
         return
     for zi, z in enumerate(g.zones):
         if c in z:
-            if g.memory.__class__ is Memory:
-                g.memory.show(c, p, zi)
-                return
-            # a new list (states share it after clone); the card's older place is forgotten
-            g.memory = [x for x in g.memory if x[0] != p or x[1] != c] + [[p, c, zi]]
+            show_in(g, c, p, zi)
             return
+
+
+def show_in(g, c, p, zi) -> None:
+    """``show c to p`` for a card known to be in zone ``zi`` (or ``none``): the generated code
+    calls it where the rules say where the card is (``stmtgen.card_places``)."""
+    if c < 0:
+        return
+    if g.memory.__class__ is Memory:
+        g.memory.show(c, p, zi)
+        return
+    # a new list (states share it after clone); the card's older place is forgotten
+    g.memory = [x for x in g.memory if x[0] != p or x[1] != c] + [[p, c, zi]]
 
 
 def reveal_card(g, c) -> None:
@@ -357,15 +365,22 @@ def reveal_card(g, c) -> None:
         return
     for zi, z in enumerate(g.zones):
         if c in z:
-            _n, owner, vis, _sh = g.game.zone_info[zi]
-            if vis == "everyone":
-                return
-            if g.memory.__class__ is Memory:
-                g.memory.reveal(c, tuple(p for p in range(g.n) if not (vis == "owner" and owner == p)), zi)
-                return
-            g.memory = list(compress(g.memory, map(c.__ne__, map(_card_of, g.memory)))) + [
-                [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
+            reveal_in(g, c, zi)
             return
+
+
+def reveal_in(g, c, zi) -> None:
+    """``reveal c`` for a card known to be in zone ``zi`` (or ``none``), as ``show_in``."""
+    if c < 0:
+        return
+    _n, owner, vis, _sh = g.game.zone_info[zi]
+    if vis == "everyone":
+        return
+    if g.memory.__class__ is Memory:
+        g.memory.reveal(c, tuple(p for p in range(g.n) if not (vis == "owner" and owner == p)), zi)
+        return
+    g.memory = list(compress(g.memory, map(c.__ne__, map(_card_of, g.memory)))) + [
+        [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
 
 
 def seen_go(g, cards, si, di, top, whole=False) -> None:
