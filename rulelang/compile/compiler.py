@@ -27,7 +27,7 @@ from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen, card_places
-from rulelang.compile.rulegen import RuleGen, can_copy, not_recursive, rule_bodies
+from rulelang.compile.rulegen import RuleGen, copied_rules, not_recursive, rule_bodies
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -144,11 +144,12 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
         # The rules that never wait for a decision are called directly, as Python functions;
-        # those among them that can be (rulegen.can_copy: decided on their tree) are written in
+        # those among them that can be (rulegen.copied_rules: decided on their tree) are written in
         # place of each call, their statements themselves.
         self.proc_blocks = {}
+        copied = copied_rules(self.model.rules, self.refs)
         self.inline_bodies = {self.proc_index[name]: r.decl.body for name, r in self.model.rules.items()
-                              if can_copy(r, self.refs)}
+                              if name in copied}
         direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         self.direct_rules = direct
