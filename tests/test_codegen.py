@@ -146,3 +146,55 @@ def test_deal_gives_cards_one_at_a_time_in_turn(tmp_path, count, players):
     assert st.zones[zi["stock"]] == stock
     hz = [z for z, (name, owner, _, _) in enumerate(cg.zone_info) if name == "hand"]
     assert [st.zones[z] for z in hz] == hands
+
+
+def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
+    """`for each player p` that never waits and whose body sets no `p` goes through the seats in
+    Python's own loop (``for fr[i] in ORDER[start]``, issue 17), leaving the slot at the first
+    player again when it ends, as the step of each round did; a loop whose body sets `p`, which
+    changes the next round's player, keeps the step.  Both play as the reference interpreter
+    does, with and without `stop`, at every number of players."""
+    from rulelang.compile.rulegen import RuleGen
+    text = ('game "g"\nplayers 2 to 4\ndeck standard, into stock\nzone stock: shared, face down\n'
+            'zone hand: per player, seen by owner\nvar n = 0\n'
+            'rule plain:\n    for each player p from next player:\n        add 1 to n\n'
+            '        if size of hand of p > 3:\n            stop\n'
+            '        move top card from stock to hand of p\n'
+            '    say "after the loop", n\n'
+            'rule jumps:\n    for each player p:\n        move top card from stock to hand of p\n'
+            '        if size of hand of p is 2:\n            set p to player after p\n'
+            'setup:\n    shuffle stock\n'
+            'turn:\n    plain\n    jumps\n    for each player p from next player:\n        add 1 to n\n'
+            '    choose:\n        go_on:\n            pass\n'
+            '        finish if n > 30:\n            end game with no winner\n')
+    path = tmp_path / "g.cardrules"
+    path.write_text(text)
+    game = load(str(path))
+    cg = game.compiled(3)
+
+    def source(name):
+        rg = RuleGen(cg, cg.direct_rules)
+        rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
+        return rg.src
+    assert "for fr[" in source("plain") and "range(3)" not in source("plain")
+    assert "range(3)" in source("jumps")
+
+    def frames(cg, seed):
+        """The rules' frames at each decision, as a save has them, but their positions (the
+        reference interpreter numbers its own)."""
+        st, rng, out = cg.new_game(seed=seed), random.Random(seed), []
+        while not st.is_terminal():
+            out.append([f[2:] for f in st.to_json()["stack"]])
+            legal = st.legal_actions()
+            st.apply_action(legal[rng.randrange(len(legal))])
+        return out
+    for n in (2, 3, 4):
+        fast = _transcripts(game.model, n, range(3))
+        saves = [frames(C.CompiledGame(game.model, n), s) for s in range(3)]
+        monkeypatch = pytest.MonkeyPatch()
+        try:
+            closures_only(monkeypatch)
+            assert _transcripts(game.model, n, range(3)) == fast, n
+            assert [frames(C.CompiledGame(game.model, n), s) for s in range(3)] == saves, n
+        finally:
+            monkeypatch.undo()

@@ -309,6 +309,17 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
+            if self.cg.out_base is None and self.dir() == "1" and not self._sets_slot(st.body, r.player):
+                # The players in the order of play from the first, in Python's loop; when the
+                # loop ends the slot is the first player again, as each round's step leaves it.
+                order = self.x.const(tuple(tuple((s + k) % n for k in range(n)) for s in range(n)))
+                w.writeline(f"for fr[{pi}] in {order}[{start}]:")
+                with w.indent():
+                    self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
+                w.writeline("else:")
+                with w.indent():
+                    w.writeline(f"fr[{pi}] = (fr[{pi}] + 1) % {n}")
+                return
             w.writeline(f"fr[{pi}] = {start}")
             if self.cg.out_base is not None:      # over the players still in the game
                 w.writeline(f"fr[{ki}] = {n}")
@@ -334,6 +345,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.s.stmt(st, w)
             return
         raise Unsupported(type(st).__name__)
+
+    def _sets_slot(self, body, slot) -> bool:
+        """Does a ``set`` in ``body`` change the local ``slot`` (a loop's player)?"""
+        from rulelang.check.tree import _walk
+        return any(isinstance(x, A.Assign) and isinstance(self.refs.of(x.target, None), Local)
+                   and self.refs.of(x.target).slot == slot for x in _walk(body))
 
     def for_each(self, st, w, seq, item):
         """The loop of ``for each card in Z`` and ``for each suit/rank`` that never waits: each
