@@ -150,7 +150,9 @@ class Playout:
                         if k == 1:
                             self._fo += 1
                         a = ql[policy[q](k)]
-                    self.apply_action(a, q)
+                    # (as apply_action, but what players remember stays a Memory: it forgets
+                    # the cards gone when it is read, as after a decision of one seat)
+                    self._apply_other(d, a, q)
                     if not self.decision.simultaneous:
                         break
                 if stop >= 0:                      # one decision point, whatever the seats
