@@ -49,7 +49,8 @@ class Memory:
     All of that is done late: while a playout runs, a move, a show or a reveal only appends its
     event to ``log`` (a tuple, in C), and the events are worked out in order (:meth:`_flush`)
     when the memories are first read: by ``State.shown`` after the playout (which makes the
-    list), or by the API at a simultaneous decision.  Most simulated games are never read, so
+    list), or by the API's next action.  (A simultaneous decision inside a playout leaves the
+    Memory as it is: engine/playout.py.)  Most simulated games are never read, so
     their playouts do none of it (Attack!, whose every duel puts cards out of a player's sight:
     139,000 -> 190,000 decisions/s on the fast path)."""
 
