@@ -132,7 +132,7 @@ class ExprNodes:
             if e.kind == "count":
                 return f"len({self.zones}[{z}])"
             if e.kind == "any":
-                return f"(len({self.zones}[{z}]) > 0)"
+                return f"(not (not {self.zones}[{z}]))"
             return f"(not {self.zones}[{z}])"
         if e.kind in ("any", "no") and not self.fold.chance(e.condition):
             return self.card_search(e, env, f"{self.zones}[{z}]")
@@ -409,7 +409,7 @@ class ExprNodes:
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
-        return f"(len({self.zones}[{z}]) > 0)" if e.negate else f"(not {self.zones}[{z}])"
+        return f"(not (not {self.zones}[{z}]))" if e.negate else f"(not {self.zones}[{z}])"
 
     def g_Arith(self, e, env):
         a, b = self.gen(e.left, env), self.gen(e.right, env)
