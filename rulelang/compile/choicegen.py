@@ -247,13 +247,18 @@ class ChoiceGen:
                         f"len({self.x.zones}[{self.x.gen(p.source, {})}])))")
             self.appended = True
             return
+        plain = None        # the values themselves, when they are the actions (extended as they are)
         if p.kind == "card" and p.where is not None:
             made = self.card_list(p, base, si, {}, w)
         else:
             v = self.x.fresh()
             test = self.where_test(p, si, v, w)
             action = f"{base} + {v}" if base else v
-            made = f"[{action} for {v} in {self.values_of(p)}{test}]"
+            if action == v and not test:            # the values themselves: a copy, in C
+                plain = self.values_of(p)
+                made = f"[*{plain}]"
+            else:
+                made = f"[{action} for {v} in {self.values_of(p)}{test}]"
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
@@ -267,7 +272,7 @@ class ChoiceGen:
                 before = "0"               # nothing is in out yet
         if not self.appended and not cond:
             self.first_out = (len(w.lines), made)
-        w.writeline(f"out.extend({made})")
+        w.writeline(f"out.extend({plain or made})")
         self.appended = True
         if key is not None:
             w.writeline(f"{after} = len(out)")
