@@ -130,3 +130,47 @@ def test_a_loop_player_that_a_set_changes_is_still_tested(tmp_path, monkeypatch)
         st = play(path, 3, closures, monkeypatch)
         assert st.outcome == "error" and st.problem["code"] == "RL912", (st.outcome, st.problem)
         assert tuple(st.problem["span"][1:]) == (14, 45)    # the `p` of `hand of p`
+
+
+def test_a_chosen_player_used_through_a_define_is_not_tested_for_none(tmp_path, monkeypatch):
+    """The player of `player q from opponents` and of a loop over players, used through a
+    define's argument (CIQ's `opens_defense_attack(card, p)`, whose `defense(p)` reads the pile of
+    p for each card looked at), is a seat: no test for `none` there either (model.always_seats;
+    issue 17).  The same player changed by a `set` to a variable that is `none` is still tested,
+    and stops the game with RL912, in generated code and closures alike."""
+    text = HEAD.replace("turn:\n", "define top_of(q) = rank of top of hand of q\n"
+                        "define small(q) = any card in stock where rank of card > top_of(q) + 3\n"
+                        "turn:\n")
+    path = tmp_path / "g.cardrules"
+    path.write_text(text + "    choose:\n"
+                    "        give \"give to {q}\" player q from opponents where small(q):\n"
+                    "            move top card from stock to hand of q\n"
+                    "        stop_now:\n"
+                    "            end game with no winner\n"
+                    "        loop:\n"
+                    "            for each player r:\n"
+                    "                if small(r):\n"
+                    "                    move top card from stock to hand of r\n"
+                    "score: size of hand\n", encoding="utf-8")
+    cg = load(str(path)).compiled(3)
+    cg.playout_procs()
+    helpers = [f for f in cg.gen.ns.values()           # (the searches' functions too)
+               if getattr(getattr(f, "__code__", None), "co_filename", "") == "<rulelang>"]
+    assert helpers
+    assert not _names(cg.procs + cg.playout_procs() + helpers) & {"_seat", "_noplayer"}
+    st = play(path, 3)          # (the first action each time: give while some q is small)
+    assert st.terminal and st.outcome == "draw" and st.turns > 3, (st.outcome, st.problem)
+    changed = text + ("    choose:\n"
+                      "        give \"give to {q}\" player q from opponents where small(q):\n"
+                      "            set q to p1\n"
+                      "            add top_of(q) to pts of player 1\n"
+                      "        stop_now:\n"
+                      "            end game with no winner\n"
+                      "score: size of hand\n")
+    path.write_text(changed, encoding="utf-8")
+    cg = load(str(path)).compiled(3)
+    assert "_noplayer" in _names(cg.procs) or "_seat" in _names(cg.procs)
+    for closures in (False, True):
+        with monkeypatch.context() as m:
+            st = play(path, 3, closures, m)
+        assert st.outcome == "error" and st.problem["code"] == "RL912", (closures, st.problem)

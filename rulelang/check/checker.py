@@ -62,6 +62,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.player_slots: dict = {}      # (id(owner), slot) -> owner (kept alive: its id is the key)
         self.set_slots: set = set()
         self.loop_seat_uses: list = []
+        self.seat_names: list = []        # (name, (id(owner), slot)): a read of such a player
         self.labels = LabelsTable()
         self.alternatives: list = []
         self.choose_slots = ChooseSlotsTable()
@@ -299,7 +300,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
-            shows=self.shows, seat_uses=self.seat_uses_of_loops(), decks=tuple(self.decks),
+            shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
+            decks=tuple(self.decks),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):
@@ -420,6 +422,16 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             else:
                 self.seat_uses.add(e)
         return t
+
+    def always_seats(self) -> NodeSet:
+        """The names read of a loop's or a choice's player that no `set` changes: always a seat
+        (model.always_seats)."""
+        out = NodeSet()
+        for e, key in self.seat_names:
+            if key not in self.set_slots:
+                out.add(e)
+        self.seat_names = []
+        return out
 
     def seat_uses_of_loops(self) -> NodeSet:
         """``seat_uses`` with the uses of a loop's player that a `set` may change (to `none`):

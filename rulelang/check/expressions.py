@@ -266,6 +266,8 @@ class ExpressionChecks:
         loc = s.lookup(n)
         if loc is not None:
             self.refs.set(e, Local(loc[0]))
+            if (id(s.owner), loc[0]) in self.player_slots:     # (checker.always_seats)
+                self.seat_names.append((e, (id(s.owner), loc[0])))
             return loc[1]
         v = self.vars.get(n)
         if v is not None:

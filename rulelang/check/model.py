@@ -116,6 +116,10 @@ class Model:
     # the expressions used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1
     seat_uses: NodeSet = attrs.field(factory=NodeSet)
+    # the names of a player that is always a seat (the player of a loop over players or of a
+    # choice of a player, that no `set` changes): a use of one, even through a define's
+    # argument, needs no test for `none` (compile/fold.py, never_none)
+    always_seats: NodeSet = attrs.field(factory=NodeSet)
     decks: tuple = ()             # every `deck` line, in order (a game may have several)
     suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
     rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)

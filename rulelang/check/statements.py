@@ -351,6 +351,7 @@ class StatementChecks:
                         self.error("RL102", f"a player is chosen from `players` or `opponents`, "
                                    f"not from a {t}", p.source.span, None)
                     slot = inner.new_slot(p.name, PLAYER)
+                    self.player_slots[id(inner.owner), slot] = inner.owner     # always a seat
                 elif p.kind == "suit":
                     slot = inner.new_slot(p.name, SUIT)
                 elif p.kind == "rank":

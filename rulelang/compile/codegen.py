@@ -131,7 +131,8 @@ class ExprGen(ExprNodes):
         if f is None:
             f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
                                   players_leave=getattr(self.cg, "out_base", None) is not None,
-                                  cards=self.cg)
+                                  cards=self.cg,
+                                  always_seats=getattr(getattr(self.cg, "model", None), "always_seats", None))
         return f
 
     def as_int(self, e, code) -> str:

@@ -42,8 +42,9 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 class Fold:
     """The pass for one compiled game: ``refs`` (the checker's references), ``n`` players."""
 
-    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None):
+    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None, always_seats=None):
         self.refs = refs
+        self.always_seats = always_seats      # model.always_seats (a NodeSet), or None
         self.cards = cards      # the compiled game's layout: the numbers of named cards
         self.n = int(n)
         # Where the code of "the player after" reads the game: the direction (a game that
@@ -197,8 +198,9 @@ class Fold:
         """Is ``e``, a player value, a seat whatever the state of the game (so that its use as a
         player needs no test for `none`, RL912)?  ``you``, the current, next and previous
         player, ``player after/before P``, ``player N`` (a seat the game lacks stops the game by
-        itself, RL908), a define or an argument that is one of these, and a choice between such
-        values.  (The checker leaves out of ``seat_uses`` what it knows by itself: these
+        itself, RL908), the player of a loop over players or of a choice of a player that no
+        `set` changes (``model.always_seats``), a define or an argument that is one of these,
+        and a choice between such values.  (The checker leaves out of ``seat_uses`` what it knows by itself: these
         written directly, and the player of a loop over players that nothing sets.)"""
         while True:
             if isinstance(e, Expanded):
@@ -212,6 +214,8 @@ class Fold:
             e = inner
         if isinstance(e, A.Seat):
             return True
+        if isinstance(e, A.Name):           # a loop's or a choice's player that nothing sets
+            return self.always_seats is not None and self.always_seats.has(e)
         if isinstance(e, A.Keyword):
             return e.word in ("you", "current player", "next player", "previous player")
         if isinstance(e, A.Unary):
