@@ -490,11 +490,22 @@ class ExprGen(ExprNodes):
         so that the code of a chain of defines grows with the text of the rule file, not with its
         expansion."""
         hoist = getattr(self, "_hoist", None)
+        bind = self.binding
+        if bind is not None and (hoist is not None or self._prelude is not None):
+            bind = None             # (in a loop or a function of its own: computed there)
+        if bind is not None and bind[0] is ex:
+            if bind[1] is not None:
+                return bind[1]                  # computed by the `if` just before
+            code = self.expanded_fresh(ex, env)
+            self.counter += 1
+            bind[1] = f"_w{self.counter}"
+            return f"({bind[1]} := {code})"
         ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         key = (id(ex), tuple(sorted(env.items())), self.hold)
-        hit = self._expanded.get(key)
+        hit = self._expanded.get(key) if bind is None else None   # (a copy written afresh
+        #                                                          while an `if` names one)
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2])):
             self.held_used |= hit[4]             # (what the copy reads of the held locals)
@@ -510,8 +521,22 @@ class ExprGen(ExprNodes):
             self.held_used, mine = outer, self.held_used
         self.held_used |= mine
         # ex, ctx kept alive: their ids compared
-        self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
+        if bind is None:
+            self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
         return code
+
+    # While RuleGen writes an `if` whose test computes a define first of all and whose branch
+    # begins by setting something to that define (``if higher is not none ...: set winner to
+    # higher``): [the define's copy, the name its value is kept in once computed, or None].
+    binding = None
+
+    def expanded_fresh(self, ex, env):
+        """:meth:`expanded` of ``ex`` as it would be without ``binding``."""
+        saved, self.binding = self.binding, None
+        try:
+            return self.expanded(ex, env)
+        finally:
+            self.binding = saved
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and

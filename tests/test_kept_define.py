@@ -1,0 +1,115 @@
+"""`if D is not none ...: set V to D` computes D once (issue 17: Attack!'s `compare`, `if
+battle_over: set winner to higher`, computed `higher`, four strengths, twice an exchange): the
+test keeps D's value (``(_wN := ...)``, ExprGen.binding) and the branch's first statement reads it.
+Only where D is the very first thing the test computes, rolls no die and is not known before the
+game; the statements after the first compute D again (the first may have changed it).
+
+Checked: the generated code where it applies and where it must not, and games equal to the
+reference interpreter's (which computes D each time), move for move."""
+import random
+import re
+
+import pytest
+
+from rulelang.compile.loader import load
+from rulelang.compile.rulegen import RuleGen
+
+from closures import closures_only
+
+HEAD = '''game "g"
+players 2 to 3
+option strict = no one of yes, no
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var best: player = none
+var count = 0
+define bigger = (you if size of hand > size of hand of next player, next player if size of hand of next player > size of hand, none otherwise)
+define lucky = (you if roll d6 > 3, none otherwise)
+define fixed = (player 1 if strict, none otherwise)
+game ends when stock is empty:
+    end game with no winner
+setup:
+    shuffle stock
+turn:
+    move top card from stock to hand
+'''
+
+KEPT = '''    if bigger is not none or hand is empty:
+        set best to bigger
+        move top card from stock to hand of next player
+        set best to bigger
+'''
+
+NOT_KEPT = {
+    "second": "    if hand is empty or bigger is not none:\n        set best to bigger\n",
+    "not first statement": "    if bigger is not none:\n        add 1 to count\n        set best to bigger\n",
+    "die": "    if lucky is not none:\n        set best to lucky\n",
+    "known": "    if fixed is not none:\n        set best to fixed\n",
+}
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "g.cardrules"
+    path.write_text(HEAD + text + "    choose:\n        go_on:\n            pass\n", encoding="utf-8")
+    return str(path)
+
+
+def _turn(cg, playout):
+    rg = RuleGen(cg, cg.direct_rules, playout=playout)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
+    return rg.src
+
+
+@pytest.mark.parametrize("playout", [False, True], ids=["api", "playout"])
+def test_the_test_keeps_the_value_for_the_first_statement(tmp_path, playout):
+    src = _turn(load(_write(tmp_path, KEPT)).compiled(2), playout)
+    kept = re.findall(r"\((_w\d+) := ", src)
+    assert kept and len(set(kept)) == 1, src
+    name = kept[0]
+    lines = src.splitlines()
+    at = next(i for i, l in enumerate(lines) if f"({name} := " in l)
+    assert lines[at + 1].strip().endswith(f"= int({name})"), src      # the first `set`
+    assert src.count(name) == 2 * (src.count(f"({name} := ")), src    # read once per copy
+    # the second `set` computes D again (after the move, which changes the hands)
+    assert sum(1 for l in lines[at + 2:at + 12] if "size" in l or "len(" in l) >= 1, src
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_KEPT))
+def test_nothing_is_kept_otherwise(tmp_path, kind):
+    text = NOT_KEPT[kind]
+    for strict in ("no", "yes"):
+        path = _write(tmp_path, text.replace("option strict = no", f"option strict = {strict}"))
+        src = _turn(load(path).compiled(2), True)
+        assert ":=" not in src, (kind, src)
+
+
+def _game(path, n, seed, closures, monkeypatch):
+    if closures:
+        closures_only(monkeypatch)
+    st = load(path).compiled(n).new_game(seed=seed, log=True)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply_action(legal[rng.randrange(len(legal))])
+    return st
+
+
+@pytest.mark.parametrize("kind", ["kept"] + sorted(NOT_KEPT))
+def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kind):
+    path = _write(tmp_path, KEPT if kind == "kept" else NOT_KEPT[kind])
+    winners = set()
+    for seed in range(6):
+        for n in (2, 3):
+            with monkeypatch.context() as m:
+                ref = _game(path, n, seed, True, m)
+            st = _game(path, n, seed, False, monkeypatch)
+            assert st.log == ref.log, (kind, seed, n)
+            assert (st.outcome, st.zones, st.vars) == (ref.outcome, ref.zones, ref.vars), (kind, seed, n)
+            fast = load(path).compiled(n).new_game(seed=seed)
+            rng = random.Random(seed)
+            fast.playout([rng.randrange] * n)
+            assert fast.to_json() == st.to_json(), (kind, seed, n)
+            winners.add(st.vars[0])
+    if kind in ("kept", "die"):
+        assert len(winners) > 1     # `best` took more than one value
