@@ -2,7 +2,10 @@
 battle_over: set winner to higher`, computed `higher`, four strengths, twice an exchange): the
 test keeps D's value (``(_wN := ...)``, ExprGen.binding) and the branch's first statement reads it.
 Only where D is the very first thing the test computes, rolls no die and is not known before the
-game; the statements after the first compute D again (the first may have changed it).
+game; the statements after the first compute D again (the first may have changed it).  Likewise
+a choice between values, `(A if C1, B if C2, ... otherwise)`, keeps the defines its first
+condition computes for sure (each strength of `higher`) for the conditions and values after it
+(exprnodes.kept_by_first).
 
 Checked: the generated code where it applies and where it must not, and games equal to the
 reference interpreter's (which computes D each time), move for move."""
@@ -27,6 +30,9 @@ var count = 0
 define bigger = (you if size of hand > size of hand of next player, next player if size of hand of next player > size of hand, none otherwise)
 define lucky = (you if roll d6 > 3, none otherwise)
 define fixed = (player 1 if strict, none otherwise)
+define top_rank(p) = rank of top of hand of p
+define higher = (you if top_rank(you) > top_rank(next player), next player if top_rank(next player) > top_rank(you), none otherwise)
+define maybe = (you if size of hand > 1 and top_rank(you) > 5, next player if top_rank(you) > 2, none otherwise)
 game ends when stock is empty:
     end game with no winner
 setup:
@@ -41,7 +47,12 @@ KEPT = '''    if bigger is not none or hand is empty:
         set best to bigger
 '''
 
+# A choice between values whose first condition computes defines that later conditions use
+# again: kept there (each strength of Attack!'s `higher`).
+HIGHER = "    set best to higher\n"
+
 NOT_KEPT = {
+    "first use under a condition": "    set best to maybe\n",
     "second": "    if hand is empty or bigger is not none:\n        set best to bigger\n",
     "not first statement": "    if bigger is not none:\n        add 1 to count\n        set best to bigger\n",
     "die": "    if lucky is not none:\n        set best to lucky\n",
@@ -75,6 +86,17 @@ def test_the_test_keeps_the_value_for_the_first_statement(tmp_path, playout):
     assert sum(1 for l in lines[at + 2:at + 12] if "size" in l or "len(" in l) >= 1, src
 
 
+@pytest.mark.parametrize("playout", [False, True], ids=["api", "playout"])
+def test_a_choice_between_values_keeps_what_its_first_condition_computes(tmp_path, playout):
+    src = _turn(load(_write(tmp_path, HIGHER)).compiled(2), playout)
+    line = next(l for l in src.splitlines() if ":=" in l)
+    kept = re.findall(r"\((_w\d+) := ", line)
+    assert len(kept) == 2, line                       # top_rank(you), top_rank(next player)
+    a, b = kept
+    assert f"({b} > {a})" in line, line               # the second condition reads them
+    assert line.count("_none") == 2, line             # each top looked up once
+
+
 @pytest.mark.parametrize("kind", sorted(NOT_KEPT))
 def test_nothing_is_kept_otherwise(tmp_path, kind):
     text = NOT_KEPT[kind]
@@ -95,9 +117,9 @@ def _game(path, n, seed, closures, monkeypatch):
     return st
 
 
-@pytest.mark.parametrize("kind", ["kept"] + sorted(NOT_KEPT))
+@pytest.mark.parametrize("kind", ["kept", "higher"] + sorted(NOT_KEPT))
 def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kind):
-    path = _write(tmp_path, KEPT if kind == "kept" else NOT_KEPT[kind])
+    path = _write(tmp_path, {"kept": KEPT, "higher": HIGHER}.get(kind) or NOT_KEPT[kind])
     winners = set()
     for seed in range(6):
         for n in (2, 3):
@@ -111,5 +133,5 @@ def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kin
             fast.playout([rng.randrange] * n)
             assert fast.to_json() == st.to_json(), (kind, seed, n)
             winners.add(st.vars[0])
-    if kind in ("kept", "die"):
+    if kind in ("kept", "die", "higher"):
         assert len(winners) > 1     # `best` took more than one value

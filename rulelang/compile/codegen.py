@@ -500,6 +500,17 @@ class ExprGen(ExprNodes):
             self.counter += 1
             bind[1] = f"_w{self.counter}"
             return f"({bind[1]} := {code})"
+        kept = self.kept if hoist is None and self._prelude is None else None
+        k = kept.get(id(ex)) if kept else None
+        if k is not None:                       # (exprnodes.kept_by_first)
+            if k[1] is not None:
+                return k[1]                     # computed by a condition before
+            code = self.expanded_fresh(ex, env)
+            self.counter += 1
+            k[1] = f"_w{self.counter}"
+            return f"({k[1]} := {code})"
+        if kept:
+            bind = kept                         # (no copy kept of a code that keeps a value)
         ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
@@ -531,12 +542,12 @@ class ExprGen(ExprNodes):
     binding = None
 
     def expanded_fresh(self, ex, env):
-        """:meth:`expanded` of ``ex`` as it would be without ``binding``."""
-        saved, self.binding = self.binding, None
+        """:meth:`expanded` of ``ex`` as it would be without ``binding`` and ``kept``."""
+        saved, self.binding, kept, self.kept = self.binding, None, self.kept, None
         try:
             return self.expanded(ex, env)
         finally:
-            self.binding = saved
+            self.binding, self.kept = saved, kept
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and

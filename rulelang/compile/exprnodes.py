@@ -14,6 +14,7 @@ from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.check.model import Arg, Expanded
+from rulelang.compile.fold import _children
 from rulelang.engine.values import number_range
 
 
@@ -423,6 +424,76 @@ class ExprNodes:
         return f"_mod({a}, {b}, {span})"
 
     def g_Cases(self, e, env):
+        kept = self.kept_by_first(e)
+        if kept:        # the defines the first condition computes, kept for the rest
+            saved, self.kept = self.kept, {**(self.kept or {}), **kept}
+            try:
+                return self._cases(e, env)
+            finally:
+                self.kept = saved
+        return self._cases(e, env)
+
+    def kept_by_first(self, e) -> dict:
+        """The defines that the first condition of ``e`` (``(A if C1, B if C2, ... otherwise)``)
+        computes whatever happens (a side of a comparison or of arithmetic, the first part of
+        an `and`/`or`, through `not`) and that another part of ``e`` uses again (Attack!'s
+        ``higher``: each strength in C1 and again in C2): ``{id(copy): [copy, None]}``, for
+        :meth:`expanded` to keep their values (``(_wN := ...)``) where C1 computes them.  None
+        in a loop or a function of its own (where a name kept outside is not seen), nor a define
+        that rolls a die or is known before the game, nor when C1 itself is known (left out
+        of the code)."""
+        if getattr(self, "_hoist", None) is not None or self._prelude is not None or \
+                not e.cases or self.fold.known(e.cases[0][1]) is not None:
+            return {}
+        fold, refs = self.fold, self.refs
+        first = {}          # id(copy) -> (copy, computed whatever happens) at its first use
+        # The first condition in the order its code is written (and computed): a part under a
+        # condition, or inside anything else (a loop over cards...), is not computed for sure.
+        todo = [(e.cases[0][1], True)]
+        while todo:
+            x, sure = todo.pop()
+            ref = refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            if isinstance(ref, DefineUse):
+                ex = ref.expanded
+                if id(ex) not in first:
+                    first[id(ex)] = (ex, sure and not fold.chance(ex) and fold.known(ex) is None
+                                     and self.weight(ex) >= 4)     # (a read is not worth a name)
+                    todo.append((ex.body, sure))
+                continue
+            if isinstance(x, Expanded):
+                todo.append((x.body, sure))
+            elif isinstance(x, Arg):
+                todo.append((x.expr, sure))
+            elif isinstance(x, (A.Compare, A.Arith)):
+                todo += [(x.right, sure), (x.left, sure)]          # (left first)
+            elif isinstance(x, A.BoolOp):
+                todo += [(i, False) for i in reversed(x.items[1:])] + [(x.items[0], sure)]
+            elif isinstance(x, (A.Unary, A.Of)):
+                todo.append((x.operand, sure))
+            else:
+                todo += [(c, False) for c in reversed(list(_children(x)))]
+        first = {k: ex for k, (ex, sure) in first.items() if sure}
+        if not first:
+            return {}
+        again = set()                       # used again by the later parts (through defines)
+        seen = set()
+        todo = [v for v, _ in e.cases] + [c for _, c in e.cases[1:]] + [e.default]
+        while todo:
+            x = todo.pop()
+            ref = refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            if isinstance(ref, DefineUse):
+                ex = ref.expanded
+                if id(ex) in first:
+                    again.add(id(ex))
+                if id(ex) not in seen:
+                    seen.add(id(ex))
+                    todo.append(ex.body)
+            todo.extend(_children(x))
+        return {k: [first[k], None] for k in again}
+
+    kept = None         # {id(define's copy): [copy, the name its value is kept in, or None]}
+
+    def _cases(self, e, env):
         cases = []
         out = None
         before = []         # the conditions before, computed before a loop: they guard the rest
