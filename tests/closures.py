@@ -21,3 +21,18 @@ def not_generated(cg) -> list:
     or the game does not build), every one in a ``ReferenceGame``."""
     return [cg.proc_names[pid] for pid, fn in enumerate(cg.procs)
             if pid not in (cg.root, cg.turn_top) and fn.__code__.co_filename != "<rulelang>"]
+
+
+def seeded_game(path, n, seed, closures, monkeypatch):
+    """A game of the rule file ``path`` for ``n`` players, with a log, played to its end by
+    uniform random choices drawn from ``random.Random(seed)``: compiled to the reference
+    interpreter (``closures``: from here on in ``monkeypatch``'s context) or to generated code."""
+    import random
+    if closures:
+        closures_only(monkeypatch)
+    st = L.load(path).compiled(n).new_game(seed=seed, log=True)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply_action(legal[rng.randrange(len(legal))])
+    return st

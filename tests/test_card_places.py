@@ -18,7 +18,7 @@ from rulelang.compile.rulegen import RuleGen
 from rulelang.compile.stmtgen import card_places
 from rulelang.syntax import ast as A
 
-from closures import closures_only
+from closures import seeded_game
 
 GAME = '''game "g"
 players 2 to 3
@@ -137,25 +137,14 @@ def test_the_generated_turn_names_the_zones(tmp_path, playout):
     assert src.count("_showin(g, ") == (2 if playout else 1) and "_show(g, " not in src, src
 
 
-def _game(path, n, seed, closures, monkeypatch):
-    if closures:
-        closures_only(monkeypatch)
-    st = load(path).compiled(n).new_game(seed=seed, log=True)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        legal = st.legal_actions()
-        st.apply_action(legal[rng.randrange(len(legal))])
-    return st
-
-
 def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch):
     path = _write(tmp_path)
     remembered = 0
     for seed in range(10):
         for n in (2, 3):
             with monkeypatch.context() as m:
-                ref = _game(path, n, seed, True, m)
-            st = _game(path, n, seed, False, monkeypatch)
+                ref = seeded_game(path, n, seed, True, m)
+            st = seeded_game(path, n, seed, False, monkeypatch)
             assert st.log == ref.log, (seed, n)
             assert (st.outcome, st.winners, st.zones, st.shown, st.problem) == \
                 (ref.outcome, ref.winners, ref.zones, ref.shown, ref.problem), (seed, n)

@@ -17,7 +17,7 @@ import pytest
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
 
-from closures import closures_only
+from closures import seeded_game
 
 HEAD = '''game "g"
 players 2 to 3
@@ -106,17 +106,6 @@ def test_nothing_is_kept_otherwise(tmp_path, kind):
         assert ":=" not in src, (kind, src)
 
 
-def _game(path, n, seed, closures, monkeypatch):
-    if closures:
-        closures_only(monkeypatch)
-    st = load(path).compiled(n).new_game(seed=seed, log=True)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        legal = st.legal_actions()
-        st.apply_action(legal[rng.randrange(len(legal))])
-    return st
-
-
 @pytest.mark.parametrize("kind", ["kept", "higher"] + sorted(NOT_KEPT))
 def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kind):
     path = _write(tmp_path, {"kept": KEPT, "higher": HIGHER}.get(kind) or NOT_KEPT[kind])
@@ -124,8 +113,8 @@ def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kin
     for seed in range(6):
         for n in (2, 3):
             with monkeypatch.context() as m:
-                ref = _game(path, n, seed, True, m)
-            st = _game(path, n, seed, False, monkeypatch)
+                ref = seeded_game(path, n, seed, True, m)
+            st = seeded_game(path, n, seed, False, monkeypatch)
             assert st.log == ref.log, (kind, seed, n)
             assert (st.outcome, st.zones, st.vars) == (ref.outcome, ref.zones, ref.vars), (kind, seed, n)
             fast = load(path).compiled(n).new_game(seed=seed)

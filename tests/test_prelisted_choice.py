@@ -15,7 +15,7 @@ import pytest
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
 
-from closures import closures_only
+from closures import seeded_game
 
 HEAD = '''game "g"
 players 2 to 3
@@ -87,17 +87,6 @@ def test_other_cards_are_still_tested_apart(tmp_path, kind):
     assert SEARCH.search(src), (kind, src)        # the `if` searches the cards itself
 
 
-def _game(path, n, seed, closures, monkeypatch):
-    if closures:
-        closures_only(monkeypatch)
-    st = load(path).compiled(n).new_game(seed=seed, log=True)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        legal = st.legal_actions()
-        st.apply_action(legal[rng.randrange(len(legal))])
-    return st
-
-
 @pytest.mark.parametrize("kind", ["same"] + sorted(OTHER))
 def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kind):
     path = _write(tmp_path, SAME if kind == "same" else OTHER[kind])
@@ -105,8 +94,8 @@ def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kin
     for seed in range(12):
         for n in (2, 3):
             with monkeypatch.context() as m:
-                ref = _game(path, n, seed, True, m)
-            st = _game(path, n, seed, False, monkeypatch)
+                ref = seeded_game(path, n, seed, True, m)
+            st = seeded_game(path, n, seed, False, monkeypatch)
             # (the frames' scratch slots may differ: the closures keep a search's last card)
             assert st.log == ref.log, (kind, seed, n)
             assert (st.outcome, st.winners, st.zones, st.vars, st.turns) == \
