@@ -73,10 +73,10 @@ def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called
     rules it calls copied into it in turn, `you` passed down (issue 17: Attack!'s `fill_hand`,
     `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per decision on the fast path).  One with
     a local, a return, a call of another rule or a statement that sets `you` stays a call.
-    Decided on the rule's tree (rulegen.can_copy, copied_rules), never by reading generated
+    Decided on the rule's tree (compile/copies.py: can_copy, copied_rules), never by reading generated
     code.  test_generated_code_plays_like_closures checks that the copies play alike; here the
     games of this file too."""
-    from rulelang.compile.rulegen import can_copy, copied_rules
+    from rulelang.compile.copies import can_copy, copied_rules
     head = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
             'zone hand: per player, face down\nvar n = 0\n')
     rules = {"plain": "    move top card from stock to hand\n    add 1 to n\n",

@@ -27,7 +27,8 @@ from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen, card_places
-from rulelang.compile.rulegen import RuleGen, copied_rules, not_recursive, rule_bodies
+from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
+from rulelang.compile.copies import copied_rules
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -144,7 +145,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
         # The rules that never wait for a decision are called directly, as Python functions;
-        # those among them that can be (rulegen.copied_rules: decided on their tree) are written in
+        # those among them that can be (compile/copies.py: decided on their tree) are written in
         # place of each call, their statements themselves.
         self.proc_blocks = {}
         copied = copied_rules(self.model.rules, self.refs)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
-from rulelang.check.ir import (CardLoopSlots, DefineUse, EndGameSlots, Local, PlayerLoopSlots,
-                              PlayerQuerySlots, Slot, ValueLoopSlots)
+from rulelang.check.ir import DefineUse, Local
 from rulelang.check.model import Arg, Expanded
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
@@ -416,7 +415,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
-        if body is not None:          # a rule without locals (see can_copy): written in place,
+        if body is not None:          # a rule without locals (see compile/copies.py): written in place,
             # its `you` being the caller's player (the `you` of a copy, in a copy's copy)
             frame = self._is_slot(st.for_player) and (st.for_player is not None or
                                                        not self.x.base_env or self.x.base_frame)
@@ -661,85 +660,3 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             hit = made[self.x.hold] = (quick, frozenset(mine))
         self.x.held_used |= hit[1]
         return hit[0]
-
-
-
-def can_copy(rule, refs, copyable=frozenset()) -> bool:
-    """Can the body of ``rule`` (a checked rule) be written in place of a call of it, ``you``
-    being the caller's player?  Decided on the tree: no local of its own, and nothing in it that
-    needs a frame or a function of its own: no decision, no call but of a rule in ``copyable``
-    (written in place in turn: see ``copied_rules``), no ``return``, ``end turn`` or end of the
-    game, nothing that sets ``you``, no statement nested deeper than a function's code can be
-    (MAX_INLINE_DEPTH)."""
-    if rule.nslots and not _only_counters(rule.decl.body, refs):
-        return False
-    todo = list(rule.decl.body)
-    if any(_depth(st) > MAX_INLINE_DEPTH for st in todo):
-        return False
-    while todo:
-        st = todo.pop()
-        if isinstance(st, A.CallRule) and st.name in copyable and not st.args:
-            continue
-        if isinstance(st, (A.Choose, A.CallRule, A.EndGame)):
-            return False
-        if isinstance(st, A.Simple) and st.word in ("return", "end turn"):
-            return False
-        if isinstance(st, A.Assign) and getattr(refs.of(st.target, None), "moves_you", False):
-            return False
-        for body in rule_bodies(st):
-            todo.extend(body)
-    return True
-
-
-def _only_counters(body, refs) -> bool:
-    """Are the local slots of a rule's ``body`` only the counters of its ``repeat N times``
-    loops?  Written in place (never waiting), such a loop counts in Python's own loop
-    (RuleGen.inline), not in a slot of the frame; any other local (a ``let``, a loop's player,
-    card or value, a name bound in a condition) keeps the rule a call."""
-    from rulelang.check.tree import _walk
-    binding = (Local, Slot, PlayerLoopSlots, CardLoopSlots, ValueLoopSlots, PlayerQuerySlots,
-               EndGameSlots)
-    for n in _walk(body):
-        if isinstance(refs.of(n, None), binding) and not (isinstance(n, A.Loop) and n.kind == "times"):
-            return False
-    return True
-
-
-# A rule written in place of its calls, with the rules it calls written in place in it in turn,
-# is at most this many statements long (each copy counted), and its statements nested at most
-# MAX_INLINE_DEPTH deep, copies included.
-MAX_COPY_SIZE = 64
-
-
-def copied_rules(rules, refs) -> set:
-    """The names of the rules written in place of their calls (``can_copy``): first those that
-    call no rule, then those that call only these, and so on (a rule that runs itself again,
-    through any chain of calls, never gets in), each within MAX_COPY_SIZE statements and
-    MAX_INLINE_DEPTH levels of nesting once the rules it calls are copied into it."""
-    size, depth = {}, {}
-
-    def measure(body):
-        n, d = 0, 0
-        for st in body:
-            n += 1
-            if isinstance(st, A.CallRule) and st.name in size:
-                n += size[st.name]
-                d = max(d, depth[st.name])
-                continue
-            inner = [measure(b) for b in rule_bodies(st)]
-            n += sum(k for k, _ in inner)
-            if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
-                d = max(d, 1 + max((k for _, k in inner), default=0))
-        return n, d
-
-    while True:
-        more = {}
-        for name, r in rules.items():
-            if name not in size and can_copy(r, refs, frozenset(size)):
-                n, d = measure(r.decl.body)
-                if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
-                    more[name] = (n, d)
-        if not more:
-            return set(size)
-        for name, (n, d) in more.items():
-            size[name], depth[name] = n, d
