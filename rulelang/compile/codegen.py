@@ -490,33 +490,22 @@ class ExprGen(ExprNodes):
         so that the code of a chain of defines grows with the text of the rule file, not with its
         expansion."""
         hoist = getattr(self, "_hoist", None)
-        bind = self.binding
-        if bind is not None and (hoist is not None or self._prelude is not None):
-            bind = None             # (in a loop or a function of its own: computed there)
-        if bind is not None and bind[0] is ex:
-            if bind[1] is not None:
-                return bind[1]                  # computed by the `if` just before
-            code = self.expanded_fresh(ex, env)
-            self.counter += 1
-            bind[1] = f"_w{self.counter}"
-            return f"({bind[1]} := {code})"
+        # (in a loop or a function of its own, a value kept outside is not seen: computed there)
         kept = self.kept if hoist is None and self._prelude is None else None
         k = kept.get(id(ex)) if kept else None
-        if k is not None:                       # (exprnodes.kept_by_first)
+        if k is not None:                       # (exprnodes.kept_by_first, RuleGen.first_define)
             if k[1] is not None:
-                return k[1]                     # computed by a condition before
+                return k[1]                     # computed by a part before
             code = self.expanded_fresh(ex, env)
             self.counter += 1
             k[1] = f"_w{self.counter}"
             return f"({k[1]} := {code})"
-        if kept:
-            bind = kept                         # (no copy kept of a code that keeps a value)
         ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         key = (id(ex), tuple(sorted(env.items())), self.hold)
-        hit = self._expanded.get(key) if bind is None else None   # (a copy written afresh
-        #                                                          while an `if` names one)
+        hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
+        #                                                      kept: its code may keep one)
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2])):
             self.held_used |= hit[4]             # (what the copy reads of the held locals)
@@ -532,22 +521,17 @@ class ExprGen(ExprNodes):
             self.held_used, mine = outer, self.held_used
         self.held_used |= mine
         # ex, ctx kept alive: their ids compared
-        if bind is None:
+        if not kept:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
         return code
 
-    # While RuleGen writes an `if` whose test computes a define first of all and whose branch
-    # begins by setting something to that define (``if higher is not none ...: set winner to
-    # higher``): [the define's copy, the name its value is kept in once computed, or None].
-    binding = None
-
     def expanded_fresh(self, ex, env):
-        """:meth:`expanded` of ``ex`` as it would be without ``binding`` and ``kept``."""
-        saved, self.binding, kept, self.kept = self.binding, None, self.kept, None
+        """:meth:`expanded` of ``ex`` as it would be without ``kept``."""
+        saved, self.kept = self.kept, None
         try:
             return self.expanded(ex, env)
         finally:
-            self.binding, self.kept = saved, kept
+            self.kept = saved
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and

@@ -435,46 +435,17 @@ class ExprNodes:
 
     def kept_by_first(self, e) -> dict:
         """The defines that the first condition of ``e`` (``(A if C1, B if C2, ... otherwise)``)
-        computes whatever happens (a side of a comparison or of arithmetic, the first part of
-        an `and`/`or`, through `not`) and that another part of ``e`` uses again (Attack!'s
-        ``higher``: each strength in C1 and again in C2): ``{id(copy): [copy, None]}``, for
-        :meth:`expanded` to keep their values (``(_wN := ...)``) where C1 computes them.  None
-        in a loop or a function of its own (where a name kept outside is not seen), nor a define
-        that rolls a die or is known before the game, nor when C1 itself is known (left out
-        of the code)."""
-        if getattr(self, "_hoist", None) is not None or self._prelude is not None or \
-                not e.cases or self.fold.known(e.cases[0][1]) is not None:
+        computes whatever happens (:meth:`sure_defines`) and that another part of ``e`` uses
+        again (Attack!'s ``higher``: each strength in C1 and again in C2): ``{id(copy): [copy,
+        None]}``, for :meth:`expanded` to keep their values (``(_wN := ...)``) where C1 computes
+        them.  None in a loop or a function of its own (where a name kept outside is not
+        seen)."""
+        if getattr(self, "_hoist", None) is not None or self._prelude is not None or not e.cases:
             return {}
-        fold, refs = self.fold, self.refs
-        first = {}          # id(copy) -> (copy, computed whatever happens) at its first use
-        # The first condition in the order its code is written (and computed): a part under a
-        # condition, or inside anything else (a loop over cards...), is not computed for sure.
-        todo = [(e.cases[0][1], True)]
-        while todo:
-            x, sure = todo.pop()
-            ref = refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
-            if isinstance(ref, DefineUse):
-                ex = ref.expanded
-                if id(ex) not in first:
-                    first[id(ex)] = (ex, sure and not fold.chance(ex) and fold.known(ex) is None
-                                     and self.weight(ex) >= 4)     # (a read is not worth a name)
-                    todo.append((ex.body, sure))
-                continue
-            if isinstance(x, Expanded):
-                todo.append((x.body, sure))
-            elif isinstance(x, Arg):
-                todo.append((x.expr, sure))
-            elif isinstance(x, (A.Compare, A.Arith)):
-                todo += [(x.right, sure), (x.left, sure)]          # (left first)
-            elif isinstance(x, A.BoolOp):
-                todo += [(i, False) for i in reversed(x.items[1:])] + [(x.items[0], sure)]
-            elif isinstance(x, (A.Unary, A.Of)):
-                todo.append((x.operand, sure))
-            else:
-                todo += [(c, False) for c in reversed(list(_children(x)))]
-        first = {k: ex for k, (ex, sure) in first.items() if sure}
+        first = self.sure_defines(e.cases[0][1])
         if not first:
             return {}
+        refs = self.refs
         again = set()                       # used again by the later parts (through defines)
         seen = set()
         todo = [v for v, _ in e.cases] + [c for _, c in e.cases[1:]] + [e.default]
@@ -491,7 +462,46 @@ class ExprNodes:
             todo.extend(_children(x))
         return {k: [first[k], None] for k in again}
 
-    kept = None         # {id(define's copy): [copy, the name its value is kept in, or None]}
+    def sure_defines(self, e) -> dict:
+        """The defines whose value the code of ``e`` computes whatever happens at their first
+        use, in the order the code is written and computed (a side of a comparison or of
+        arithmetic, the first part of an `and`/`or`, through `not` and defines; not a part under
+        a condition, nor one inside anything else, nor a part known before the game, whose code
+        is a constant), that roll no die, are not known before the game and are worth a name
+        (a lookup, not a read): ``{id(copy): copy}``.  Where the first is computed, its value
+        can be kept for the uses after (``kept``)."""
+        fold, refs = self.fold, self.refs
+        first = {}          # id(copy) -> (copy, computed whatever happens) at its first use
+        todo = [(e, True)]
+        while todo:
+            x, sure = todo.pop()
+            if sure and fold.known(x) is not None:
+                continue                    # (a constant in the code: nothing of it computed)
+            ref = refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            if isinstance(ref, DefineUse):
+                ex = ref.expanded
+                if id(ex) not in first:
+                    first[id(ex)] = (ex, sure and not fold.chance(ex) and self.weight(ex) >= 4)
+                    todo.append((ex.body, sure))
+                continue
+            if isinstance(x, Expanded):
+                todo.append((x.body, sure))
+            elif isinstance(x, Arg):
+                todo.append((x.expr, sure))
+            elif isinstance(x, (A.Compare, A.Arith)):
+                todo += [(x.right, sure), (x.left, sure)]          # (left first)
+            elif isinstance(x, A.BoolOp):
+                todo += [(i, False) for i in reversed(x.items[1:])] + [(x.items[0], sure)]
+            elif isinstance(x, (A.Unary, A.Of)):
+                todo.append((x.operand, sure))
+            else:
+                todo += [(c, False) for c in reversed(list(_children(x)))]
+        return {k: ex for k, (ex, sure) in first.items() if sure}
+
+    # The defines whose values the code being written keeps once computed: {id(define's copy):
+    # [copy, the name its value is kept in, or None]} (a choice between values: kept_by_first;
+    # an `if D is not none ...: set V to D`: RuleGen.first_define).
+    kept = None
 
     def _cases(self, e, env):
         cases = []

@@ -280,16 +280,16 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             first = True
             for cond, body in st.branches:
                 # `if D is not none ...: set V to D`: D's value, computed first by the test,
-                # is kept for the branch's first statement (ExprGen.binding)
+                # is kept for the branch's first statement (ExprGen.kept)
                 d = self.first_define(cond, body)
-                self.x.binding = None if d is None else [d, None]
+                self.x.kept = None if d is None else {id(d): [d, None]}
                 try:
                     w.writeline(f"{'if' if first else 'elif'} {self.x.gen(cond, {})}:")
                     first = False
                     with w.indent():
                         self.inline_body(body, w)
                 finally:
-                    self.x.binding = None
+                    self.x.kept = None
             if st.otherwise:
                 w.writeline("else:")
                 with w.indent():
@@ -354,38 +354,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def first_define(self, cond, body):
         """The copy of the define D when ``body`` begins with ``set V to D`` and ``cond``
-        computes D before anything else (D is the first part of an `and`/`or`, the left side of
-        a comparison, through defines), D rolling no die and none of them known before the game
-        (a known part is left out of the code); else None."""
+        computes D whatever happens at its first use (ExprNodes.sure_defines); else None."""
         if not body or not isinstance(body[0], A.Assign):
             return None
-        fold = self.x.fold
-
-        def define_of(e):
-            ref = self.refs.of(e, None) if isinstance(e, (A.Name, A.Call, A.Of)) else None
-            return ref.expanded if isinstance(ref, DefineUse) else None
-        d = define_of(body[0].value)
-        if d is None or fold.chance(d) or fold.known(d) is not None:
-            return None
-        e = cond
-        while True:
-            if fold.known(e) is not None:
-                return None
-            ex = define_of(e)
-            if ex is d:
-                return d
-            if ex is not None:
-                e = ex
-            elif isinstance(e, Expanded):
-                e = e.body
-            elif isinstance(e, Arg):
-                e = e.expr
-            elif isinstance(e, A.BoolOp):
-                e = e.items[0]
-            elif isinstance(e, A.Compare):
-                e = e.left
-            else:
-                return None
+        v = body[0].value
+        ref = self.refs.of(v, None) if isinstance(v, (A.Name, A.Call, A.Of)) else None
+        d = ref.expanded if isinstance(ref, DefineUse) else None
+        return d if d is not None and id(d) in self.x.sure_defines(cond) else None
 
     def _sets_slot(self, body, slot) -> bool:
         """Does a ``set`` in ``body`` change the local ``slot`` (a loop's player)?"""
@@ -462,7 +437,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for st in body:
             first = len(w.lines)
             self.inline(st, w)
-            self.x.binding = None           # (kept for the first statement only)
+            self.x.kept = None              # (kept for the first statement only)
             mark(w.lines, first, st.span)
         if len(w.lines) == start:
             w.writeline("pass")
