@@ -48,6 +48,11 @@ HELPER_SIZE = 2000      # a define's code longer than this is a function (see Ex
 HELD = {"zones": "_gz", "vars": "_gv", "_pk": "_gpk", "max_steps": "_gmx"}
 
 
+# The nodes whose code computes its parts in place (no loop, list or function of their own).
+_PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.Cases, Expanded, Arg,
+                A.Int, A.Bool, A.NoneLit, A.Keyword, A.Seat, A.Text, A.CardLit, A.IsEmpty)
+
+
 class ExprGen(ExprNodes):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
@@ -264,6 +269,14 @@ class ExprGen(ExprNodes):
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
+        if self.plain and not isinstance(e, _PLAIN_NODES):
+            # a part written inside what it builds (a loop over cards, a list...): no value kept
+            # there, nor in its parts (Python keeps no name in a comprehension's iterable)
+            self.plain = False
+            try:
+                return self.gen(e, env)
+            finally:
+                self.plain = True
         if self.seat_uses.has(e) and not self.fold.never_none(e):   # used as a player: `none` is RL912
             inner = m
             m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
@@ -503,7 +516,7 @@ class ExprGen(ExprNodes):
         ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false))
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())), self.hold)
+        key = (id(ex), tuple(sorted(env.items())), self.hold, self.plain)
         hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
         #                                                      kept: its code may keep one)
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
@@ -524,6 +537,19 @@ class ExprGen(ExprNodes):
         if not kept:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
         return code
+
+    # Whether the code being written is a plain part of a statement's value (an `if`'s test, the
+    # value set: gen_plain), reached only through the nodes of _PLAIN_NODES: there
+    # a choice between values may keep what its first condition computes (kept_by_first).
+    plain = False
+
+    def gen_plain(self, e) -> str:
+        """Code for ``e``, the whole value of a statement (an `if`'s test, the value set)."""
+        saved, self.plain = self.plain, True
+        try:
+            return self.gen(e, {})
+        finally:
+            self.plain = saved
 
     def expanded_fresh(self, ex, env):
         """:meth:`expanded` of ``ex`` as it would be without ``kept``."""

@@ -438,9 +438,11 @@ class ExprNodes:
         computes whatever happens (:meth:`sure_defines`) and that another part of ``e`` uses
         again (Attack!'s ``higher``: each strength in C1 and again in C2): ``{id(copy): [copy,
         None]}``, for :meth:`expanded` to keep their values (``(_wN := ...)``) where C1 computes
-        them.  None in a loop or a function of its own (where a name kept outside is not
-        seen)."""
-        if getattr(self, "_hoist", None) is not None or self._prelude is not None or not e.cases:
+        them.  Only in a plain part of a statement's value (``plain``): not in a loop or a
+        function of its own (where a name kept outside is not seen), nor in what a comprehension
+        goes through (where Python binds no name)."""
+        if not self.plain or getattr(self, "_hoist", None) is not None or \
+                self._prelude is not None or not e.cases:
             return {}
         first = self.sure_defines(e.cases[0][1])
         if not first:

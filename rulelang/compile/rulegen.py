@@ -284,7 +284,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 d = self.first_define(cond, body)
                 self.x.kept = None if d is None else {id(d): [d, None]}
                 try:
-                    w.writeline(f"{'if' if first else 'elif'} {self.x.gen(cond, {})}:")
+                    w.writeline(f"{'if' if first else 'elif'} {self.x.gen_plain(cond)}:")
                     first = False
                     with w.indent():
                         self.inline_body(body, w)

@@ -260,7 +260,7 @@ class StatementGen:
             return True
         else:
             raise Unsupported(type(ref).__name__)
-        v = self.e(st.value)
+        v = self.x.gen_plain(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
         checked = st.op != "set" or computes(st.value, self.refs)
         if checked and "rng" in place:
