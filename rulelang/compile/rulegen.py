@@ -20,6 +20,7 @@ from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, Local
 from rulelang.check.model import Arg, Expanded
+from rulelang.check.tree import _walk
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks
@@ -364,7 +365,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def _sets_slot(self, body, slot) -> bool:
         """Does a ``set`` in ``body`` change the local ``slot`` (a loop's player)?"""
-        from rulelang.check.tree import _walk
         return any(isinstance(x, A.Assign) and isinstance(self.refs.of(x.target, None), Local)
                    and self.refs.of(x.target).slot == slot for x in _walk(body))
 

@@ -22,6 +22,7 @@ from rulelang.engine.players import hides, holder, reveal_card, reveal_in, seen_
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
+from rulelang.compile.rulegen import rule_bodies
 
 
 def computes(e, refs) -> bool:
@@ -107,18 +108,11 @@ def card_places(model) -> dict:
                 if places.get(id(st), z) is not z:
                     z = None
                 places[id(st)] = z
-            elif isinstance(st, A.If):
-                for _cond, b in st.branches:
-                    walk(b)
-                if st.otherwise:
-                    walk(st.otherwise)
             elif isinstance(st, A.ForCard):
                 walk(st.body, st if all(isinstance(x, _STILL) for x in st.body) else None)
-            elif isinstance(st, (A.Loop, A.ForPlayer, A.ForValue)):
-                walk(st.body)
-            elif isinstance(st, A.Choose):
-                for alt in st.alternatives:
-                    walk(alt.body)
+            else:
+                for b in rule_bodies(st):
+                    walk(b)
 
     for r in model.rules.values():
         walk(r.decl.body)
@@ -310,23 +304,19 @@ class StatementGen:
         player whose rule runs; a card in a shared zone is nobody's (-1)."""
         cg = self.cg
         z = self.place(st)
-        if z is not None and zone_seen(cg.model, z) == "everyone":
-            # in a zone everyone sees: nobody has anything to remember, only words to tell
-            if not self.logged:
-                w.writeline("pass")
-                return True
-            c = self.x.fresh()
-            w.writeline(f"{c} = {self.e(st.card)}")
-        elif z is not None:
-            c = self.x.fresh()
-            self.x.ns["_revealin"] = reveal_in
-            w.writeline(f"{c} = {self.e(st.card)}")
-            w.writeline(f"_revealin(g, {c}, {self.e(z)})")
-        else:
-            c = self.x.fresh()
+        seen = z is not None and zone_seen(cg.model, z) == "everyone"
+        if seen and not self.logged:
+            # in a zone everyone sees: nobody has anything to remember, and no words to tell
+            w.writeline("pass")
+            return True
+        c = self.x.fresh()
+        w.writeline(f"{c} = {self.e(st.card)}")
+        if z is None:
             self.x.ns["_reveal"] = reveal_card
-            w.writeline(f"{c} = {self.e(st.card)}")
             w.writeline(f"_reveal(g, {c})")
+        elif not seen:
+            self.x.ns["_revealin"] = reveal_in
+            w.writeline(f"_revealin(g, {c}, {self.e(z)})")
         if self.logged:
             self.x.ns["_holder"] = holder
             names, owned = self.x.const(cg.card_names), self.x.const(cg.owned_zones())
