@@ -174,6 +174,32 @@ def test_playout_memory_is_the_list_algorithms(path, monkeypatch):
             assert a.to_json() == b.to_json(), (path, n, seed)
 
 
+def test_a_playout_records_moves_without_calling_seen_go(monkeypatch):
+    """The playout variants append a remembered move to the Memory's log themselves
+    (stmtgen's t_Move), without a call of seen_go; the API's code calls it; and a playout
+    whose memory is the list (the comparison above) calls it too.  The namespace is where the
+    generated code looks the helper up at each call (each function has its own)."""
+    cg = load("rules/attack.cardrules").compiled(2)
+    calls = []
+
+    def counting(*args):
+        calls.append(args)
+        return seen_go(*args)
+    for f in cg.procs + cg.playout_procs():
+        if "_seengo" in getattr(f, "__globals__", ()):
+            monkeypatch.setitem(f.__globals__, "_seengo", counting)
+    st = cg.new_game(seed=3)
+    for _ in range(12):                             # some duels through the API: called
+        st.apply_action(st.legal_actions()[0])
+    before = len(calls)
+    assert before > 0
+    made, _, _ = st.playout([random.Random(3).randrange] * 2)
+    assert made > 10 and len(calls) == before       # the playout: never called
+    assert st.memory.__class__ is Memory and len(st.memory.log) > 20
+    b, _ = _playout(cg, 3, True, monkeypatch)       # the list all along: called
+    assert len(calls) > before
+
+
 def test_some_playouts_end_with_many_memories(monkeypatch):
     """The comparison above is not of empty lists only: CIQ's piles turned face down leave
     dozens of entries, and a playout can start with dozens (made through the API)."""

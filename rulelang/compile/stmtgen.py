@@ -18,7 +18,8 @@ from rulelang.kinds import Frame
 from rulelang.check.ir import (CardLoopSlots, CurrentPlayer, DefineUse, Local, Var, VarOf, You,
                               Zone, ZoneOf)
 from rulelang.engine.events import log_move
-from rulelang.engine.players import hides, holder, reveal_card, reveal_in, seen_go, show_in
+from rulelang.engine.players import (LOG_LIMIT, MOVE_EVENT, hides, holder, reveal_card, reveal_in,
+                                     seen_go, show_in)
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
@@ -400,8 +401,22 @@ class StatementGen:
         self._move(st, si, di, w)
         w.writeline(f"{d} = {self.x.zones}[{di}]")
         moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
-        w.writeline(f"_seengo(g, {moved}, {si}, {di}, {top}, "
-                    f"{st.selection.kind == 'all'})")
+        args = f"{moved}, {si}, {di}, {top}, {st.selection.kind == 'all'}"
+        if self.logged:
+            w.writeline(f"_seengo(g, {args})")
+            return True
+        # In a playout variant, what players remember is most often a Memory (g._mg, set by
+        # State.playout): its log gets the event seen_go would append, here, without the call
+        # (two moves a duel in Attack!).
+        m, log = self.x.state("_mg"), self.x.fresh()
+        w.writeline(f"if {m} is not None:")
+        with w.indent():
+            w.writeline(f"{log} = {m}.log")
+            w.writeline(f"{log}.append(({MOVE_EVENT}, {args}))")
+            w.writeline(f"if len({log}) >= {LOG_LIMIT}: {m}.flush()")
+        w.writeline("else:")
+        with w.indent():
+            w.writeline(f"_seengo(g, {args})")
         return True
 
     def _move(self, st, src, dst, w):

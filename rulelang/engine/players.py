@@ -16,6 +16,9 @@ from rulelang.engine.control import GameProblem
 _first, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
 _SEQ = count()          # the order of the events of every Memory (only the order matters)
 _GO, _SHOW, _REVEAL = 0, 1, 2   # the kinds of event in Memory.log
+# The event of a move, as the playout variants of the rules append it to ``Memory.log`` themselves
+# (stmtgen's t_Move: the tuple seen_go would append, without the call).
+MOVE_EVENT = _GO
 # Events a Memory records before it works them out anyway: however many moves a rule file makes
 # (a hostile one moving a whole deck to and fro at every step of the budget), what a playout
 # keeps of them stays bounded (docs/security.md); a real game's playout rarely reaches it.
@@ -47,7 +50,7 @@ class Memory:
     (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`).
 
     All of that is done late: while a playout runs, a move, a show or a reveal only appends its
-    event to ``log`` (a tuple, in C), and the events are worked out in order (:meth:`_flush`)
+    event to ``log`` (a tuple, in C), and the events are worked out in order (:meth:`flush`)
     when the memories are first read: by ``State.shown`` after the playout (which makes the
     list), or by the API's next action.  (A simultaneous decision inside a playout leaves the
     Memory as it is: engine/playout.py.)  Most simulated games are never read, so
@@ -59,7 +62,7 @@ class Memory:
     def __init__(self, entries=(), game=None):
         self.cur, self.zs, self.plans = {}, set(), _UNPLANNED
         # What happened, recorded as it happens and worked out into ``cur`` only when the
-        # memories are read (:meth:`_flush`): a playout appends a tuple per move, and most
+        # memories are read (:meth:`flush`): a playout appends a tuple per move, and most
         # playouts end with nobody reading them.  ``game``: the compiled game (its zones).
         self.log, self.game = [], game
         if entries:
@@ -71,7 +74,7 @@ class Memory:
         v = self.cur.get(c)
         self.cur[c] = rec if v is None else [v, rec] if v.__class__ is tuple else v + [rec]
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
         """Work out the events recorded since the last read, in their order: moves (recorded by
         :func:`seen_go`), shows and reveals."""
         log = self.log
@@ -89,7 +92,10 @@ class Memory:
 
     def _go(self, cards, si, di, top, whole) -> None:
         """:func:`seen_go`'s work on the memories: ``cards`` went from ``si`` to ``di`` (``top``:
-        the card on top of ``si`` before; ``whole``: every card of it, ``move all``)."""
+        the card on top of ``si`` before; ``whole``: every card of it, ``move all``).  No card,
+        or a zone to itself, is nothing (the playout variants record such a move unlooked at)."""
+        if not cards or si == di:
+            return
         plan = self.plans[si][di] or _plan(self, si, di)
         if whole and plan[2] and si in self.zs:
             self.carry(cards, si, di, plan, top)
@@ -110,7 +116,7 @@ class Memory:
     def entries(self) -> list:
         """The list ``g.shown`` the list algorithm (the API's, :func:`seen_go`) would hold:
         ``[seat, card, zone]`` by event, then player, then card."""
-        self._flush()
+        self.flush()
         cur = self.cur
         if not cur:
             return []
@@ -174,7 +180,7 @@ class Memory:
     def __bool__(self):
         """Whether anyone remembers anything (without making the list: every piece a card
         points to names at least one player)."""
-        self._flush()
+        self.flush()
         return any(self.cur.values())
 
     def carry(self, cards, si, di, plan, top) -> None:
@@ -225,7 +231,7 @@ class Memory:
         log = self.log
         log.append(event)
         if len(log) >= LOG_LIMIT:
-            self._flush()
+            self.flush()
 
     def _show(self, c, p, zi) -> None:
         v = self.cur.get(c)
@@ -396,7 +402,7 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         log = shown.log
         log.append((_GO, cards, si, di, top, whole))
         if len(log) >= LOG_LIMIT:       # (what it keeps stays bounded: LOG_LIMIT)
-            shown._flush()
+            shown.flush()
         return
     info = g.game.zone_info
     _n, so, sv, _s = info[si]

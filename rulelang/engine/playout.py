@@ -94,7 +94,8 @@ class Playout:
         ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
         a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
         count of decisions at which to stop, -1: none), ``_ch``, ``_fo`` (choices, forced) and
-        ``_tk`` (the game's :func:`twin_keys`, or None when each card is one)."""
+        ``_tk`` (the game's :func:`twin_keys`, or None when each card is one) and ``_mg`` (what
+        players remember, while it is a Memory, else None)."""
         g = self.game
         procs = g.playout_procs()
         entries, after = g.entries, g.after
@@ -107,6 +108,9 @@ class Playout:
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         if self.memory.__class__ is not Memory:     # what players remember, by card, while it runs
             self.memory = Memory(self.memory, g)
+        # The Memory whose log the generated code appends moves to (stmtgen's t_Move), while the
+        # memory is one (State.shown, which makes the list, sets it to None).
+        self._mg = self.memory if self.memory.__class__ is Memory else None
         try:
             while not self.terminal and self.decisions != self._stop:
                 d = self.decision
@@ -162,7 +166,7 @@ class Playout:
         finally:
             # What players remember stays a Memory: State.shown makes the list when it is
             # first read (the same entries in the same order), which most playouts never do.
-            self._pk = self._pp = None
+            self._pk = self._pp = self._mg = None
 
 
 class PlayoutStop(Exception):

@@ -190,8 +190,8 @@ FIELDS = (
           # API forgets the others at the next action, a playout at its end: the same save)
           saved=lambda st: still_remembered(st.shown, st.zones)),
 )
-_PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk")   # State.playout's, while
-#                                                                         it runs
+_PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk",  # State.playout's, while
+                  "_mg")                                              # it runs
 
 
 def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
@@ -250,10 +250,12 @@ class State(Playout):
         v = self.memory
         if v.__class__ is Memory:
             v = self.memory = v.entries()
+            self._mg = None
         return v
 
     def _set_shown(self, v) -> None:
         self.memory = v
+        self._mg = None
 
     shown = property(_get_shown, _set_shown)
 
