@@ -198,3 +198,56 @@ def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
             assert [frames(C.CompiledGame(game.model, n), s) for s in range(3)] == saves, n
         finally:
             monkeypatch.undo()
+
+
+def _names_in(code) -> set:
+    """Every name a code object and the code inside it look up."""
+    out, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        out.update(c.co_names)
+        todo.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    return out
+
+
+def test_a_choice_that_always_offers_something_has_no_test_for_none(tmp_path):
+    """A choice whose list cannot be empty (an alternative offered always; one offered when the
+    alternatives before it offered nothing, as Crazy Eights' `draw if no card in hand where
+    playable(card)`; a choice of any suit or rank) writes no test for a choice without
+    alternatives (issue 17: one line less at each decision); one whose list can be empty keeps
+    it, and the game stops there with RL904, the same on the fast path."""
+    head = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+            'zone hand: per player, seen by owner\nzone pile: shared, face up\n'
+            'define fits(c) = rank of c is 8 or suit of c is hearts\n'
+            'setup:\n    shuffle stock\n    deal 3 from stock to hand of each player\n'
+            'turn:\n    if stock is empty:\n        end game with no winner\n')
+    cases = {
+        "never": "    choose:\n        play card c from hand where fits(c):\n"
+                 "            move c from hand to pile\n"
+                 "        draw if no card in hand where fits(card):\n"
+                 "            move top card from stock to hand\n",
+        "suit": "    choose:\n        name suit s:\n            move top card from stock to pile\n",
+        "may": "    choose:\n        play card c from hand where fits(c):\n"
+               "            move c from hand to pile\n"
+               "        draw if size of hand < 2:\n"
+               "            move top card from stock to hand\n",
+    }
+    found = {}
+    for name, turn in cases.items():
+        path = tmp_path / f"{name}.cardrules"
+        path.write_text(head + turn)
+        cg = load(str(path)).compiled(2)
+        found[name] = {"_noch" in _names_in(f.__code__)
+                       for f in cg.procs + cg.playout_procs() if hasattr(f, "__code__")} - {False}
+        if name == "may":
+            for seed in range(40):
+                api = cg.new_game(seed=seed)
+                while not api.is_terminal():
+                    api.apply_action(api.legal_actions()[0])
+                fast = cg.new_game(seed=seed)
+                fast.playout([(0).__mul__] * 2)
+                assert fast.to_json() == api.to_json()
+                if api.problem is not None:
+                    assert api.problem["code"] == "RL904"
+                    found["stopped"] = True
+    assert found == {"never": set(), "suit": set(), "may": {True}, "stopped": True}

@@ -49,6 +49,12 @@ class ChoiceGen:
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
+        # Whether out cannot be empty once listed: an alternative with nothing to choose offered
+        # always, or when the alternatives before it offered nothing (`draw if no card in hand
+        # where playable(card)` after `play card c from hand where playable(c)`); then no
+        # test for a choice without alternatives is written.
+        self.never_empty = False
+        self.none_before = set()   # the conditions that hold when nothing was offered before
         for alt, slot in zip(st.alternatives, slots.params):
             aid = cg.model.labels.of(alt).aid
             if cg.alternatives[aid] is None:        # (made once: the variants share it)
@@ -84,7 +90,8 @@ class ChoiceGen:
                 w.writeline(f"fr[{ci}] = _p")
                 w.writeline("out = []")
                 w.extend(actions.lines)
-                w.writeline(f"if not out: _noch(_p, {span})")
+                if not self.never_empty:
+                    w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
             w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
             self.close(cur, f"return {SUSPEND}")
@@ -113,7 +120,8 @@ class ChoiceGen:
             else:
                 w.writeline("out = []")
                 w.extend(listed)
-            w.writeline(f"if not out: _noch(fr[{ci}], {span})")
+            if not self.never_empty:
+                w.writeline(f"if not out: _noch(fr[{ci}], {span})")
             if self.playout:      # decided here, once the alternatives' blocks are made (below)
                 cur.closed = True
             else:
@@ -211,7 +219,11 @@ class ChoiceGen:
         if seen is None:
             return None
         before, after = seen
-        return f"({after} > {before})" if q.kind == "any" else f"({after} == {before})"
+        if q.kind == "any":
+            return f"({after} > {before})"
+        if before == "0":           # nothing in out before that alternative, nor added by it
+            self.none_before.add(f"({after} == {before})")
+        return f"({after} == {before})"
 
     def enum(self, alt, aid, slot, w):
         """The actions ``alt`` offers, added to ``out``: under its condition when it has one."""
@@ -231,6 +243,8 @@ class ChoiceGen:
         if p is None:
             w.writeline(f"out.append({base})")
             self.appended = True
+            if not cond or cond in self.none_before:
+                self.never_empty = True
             return
         si = Frame.slot(slot)
         if p.kind == "cards":
@@ -274,6 +288,9 @@ class ChoiceGen:
             self.first_out = (len(w.lines), made)
         w.writeline(f"out.extend({plain or made})")
         self.appended = True
+        if not cond and p.where is None and (
+                (p.kind == "suit" and self.cg.model.suits) or (p.kind == "rank" and self.cg.rank_cycle)):
+            self.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
             w.writeline(f"{after} = len(out)")
             self.counted[key] = (before, after)

@@ -460,10 +460,12 @@ class StatementGen:
         c = self.x.fresh()
         missing = self.x.const(self._missing(st))
         w.writeline(f"{c} = {self.e(st.selection.expr)}")
-        w.writeline(f"if {c} in {s}:")
+        # (list.remove looks for the card once; a `try` costs nothing when it is there)
+        self.x.ns["_notthere"] = ValueError
+        w.writeline("try:")
         with w.indent():
             w.writeline(f"{s}.remove({c})")
-        w.writeline("else:")
+        w.writeline("except _notthere:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
         w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
