@@ -6,7 +6,11 @@ choice's list is made where the `if` tests, and the test is whether it is empty.
 Checked: the generated turn lists the cards once (no search function for the `if`), and only
 when the two are the same cards (the same zone and condition, the chooser `you`); and games
 played in the generated code and in the closures (the reference interpreter, which knows
-nothing of this) are the same, move for move, on rule files of every kind of match."""
+nothing of this) are the same, move for move, on rule files of every kind of match.
+
+The branch may call a rule that begins with the choice instead (Attack!'s `if can_play:
+lay_card`): the list goes to the rule in the slot of the card to choose, which the rule empties
+before anything else (a frame never keeps a list: saves hold cards there)."""
 import random
 import re
 
@@ -57,6 +61,20 @@ OTHER = {
 }
 
 
+# The choice in a rule the branch calls; and calls where it is not the same list.
+CALL = SAME.replace("        choose:\n            play card c from hand where ok(c):\n"
+                    "                move c from hand to pile\n"
+                    "                set level to rank of c\n", "        play\n") + (
+    "rule play:\n    choose:\n        play card c from hand where ok(c):\n"
+    "            move c from hand to pile\n            set level to rank of c\n")
+CALL_OTHER = {
+    "call for another": CALL.replace("        play\n", "        play for next player\n"),
+    "call with a statement first": CALL.replace("rule play:\n",
+                                                "rule play:\n    set level to level + 0\n"),
+}
+OTHER.update(CALL_OTHER)
+
+
 SEARCH = re.compile(r"if _t\d+\(g, ")      # an `if` that calls the search of `any card in ... where`
 
 
@@ -80,6 +98,31 @@ def test_the_cards_are_listed_once(tmp_path, playout):
     assert not SEARCH.search(src), src
 
 
+@pytest.mark.parametrize("playout", [False, True], ids=["api", "playout"])
+def test_the_cards_are_listed_once_across_a_call(tmp_path, playout):
+    cg = load(_write(tmp_path, CALL)).compiled(2)
+    src = _turn_source(cg, playout)
+    assert src.count(" for ") == 1 and not SEARCH.search(src), src
+    listed = re.search(r"(_v\d+) = \[", src).group(1)
+    assert re.search(rf"\[\d+, 0, fr\[2\], 0, {listed}\]", src), src    # in the card's slot
+
+
+def test_a_list_given_to_a_rule_never_stays_in_its_frame(tmp_path):
+    """At every decision (in the called rule) its frame holds no list, and the game saves and
+    loads back as it is."""
+    from rulelang.engine.runtime import State
+    cg = load(_write(tmp_path, CALL)).compiled(3)
+    decided = 0
+    for seed in range(6):
+        st = cg.new_game(seed=seed)
+        while not st.is_terminal():
+            assert not any(isinstance(x, list) for fr in st.stack for x in fr), st.stack
+            assert State.from_json(cg, st.to_json()).to_json() == st.to_json()
+            st.apply_action(st.legal_actions()[-1])
+            decided += 1
+    assert decided > 30
+
+
 @pytest.mark.parametrize("kind", sorted(OTHER))
 def test_other_cards_are_still_tested_apart(tmp_path, kind):
     cg = load(_write(tmp_path, OTHER[kind])).compiled(2)
@@ -87,9 +130,9 @@ def test_other_cards_are_still_tested_apart(tmp_path, kind):
     assert SEARCH.search(src), (kind, src)        # the `if` searches the cards itself
 
 
-@pytest.mark.parametrize("kind", ["same"] + sorted(OTHER))
+@pytest.mark.parametrize("kind", ["same", "call"] + sorted(OTHER))
 def test_games_are_those_of_the_reference_interpreter(tmp_path, monkeypatch, kind):
-    path = _write(tmp_path, SAME if kind == "same" else OTHER[kind])
+    path = _write(tmp_path, {"same": SAME, "call": CALL}.get(kind) or OTHER[kind])
     plays = 0
     for seed in range(12):
         for n in (2, 3):

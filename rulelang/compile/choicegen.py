@@ -9,6 +9,7 @@ several cards chosen in one step (runtime.pick_start / pick_step).
 from __future__ import annotations
 
 import functools
+from contextlib import nullcontext
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
@@ -39,12 +40,20 @@ class ChoiceGen:
         ci = Frame.slot(slots.chooser)
         end = self.new_block()
         w = cur.w
+        # The rule's first statement, a choice an `if` of the caller may have listed for
+        # (prelist): the list is in the slot of the card, taken from there and the slot
+        # emptied first of all (the frame never keeps it: a save holds cards there).
+        given = None
+        if st is self.first_stmt and self.listed_choice([st]) is not None:
+            given, gi = self.x.fresh(), Frame.slot(slots.params[0])
+            w.writeline(f"{given} = fr[{gi}]")
+            w.writeline(f"if {given} != 0: fr[{gi}] = 0")
         if cg.endings:
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         # The actions offered are listed first, then put in place below (in the loop over the
         # players of a simultaneous decision, one level in).
-        actions = CodeWriter.at([], w.prefix + w.step if st.simultaneous else w.prefix)
+        actions = CodeWriter.at([], w.prefix + w.step if st.simultaneous or given else w.prefix)
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.appended = False      # may an earlier alternative have added actions to out?
@@ -112,14 +121,20 @@ class ChoiceGen:
             by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
             w.writeline(f"fr[{ci}] = {by}")
             listed = actions.lines
-            if self.first_out is not None:      # `out` is the first list made, not extended
-                i, made = self.first_out
-                w.extend(listed[:i])
-                w.writeline(f"out = {made}")
-                w.extend(listed[i + 1:])
-            else:
-                w.writeline("out = []")
-                w.extend(listed)
+            if given:
+                w.writeline(f"if {given} != 0:")
+                with w.indent():
+                    w.writeline(f"out = {given}")
+                w.writeline("else:")
+            with w.indent() if given else nullcontext():
+                if self.first_out is not None:      # `out` is the first list made, not extended
+                    i, made = self.first_out
+                    w.extend(listed[:i])
+                    w.writeline(f"out = {made}")
+                    w.extend(listed[i + 1:])
+                else:
+                    w.writeline("out = []")
+                    w.extend(listed)
             if not self.never_empty:
                 w.writeline(f"if not out: _noch(fr[{ci}], {span})")
             if self.playout:      # decided here, once the alternatives' blocks are made (below)
@@ -144,18 +159,12 @@ class ChoiceGen:
             self.playout_decision(alts, ci, w)
         return end
 
-    def prelist(self, cond, body, w):
-        """``if any card in Z where C:`` (``cond``) whose branch (``body``) begins with a choice
-        of one alternative, a card of Z where C (the same zone and condition, decided on their
-        code, the card named alike; the chooser is ``you``; no die is rolled): the choice's
-        list of actions is made here, written by ``w`` before the test, and the name that holds
-        it is returned, to be the test (the list is empty when no card passes) and, in the
-        choice, the list itself (``self.prelisted``).  Otherwise None.  The branch's block is
-        entered only from this test, so the name is always set where the choice reads it (an
-        ending found before the choice takes the rule's frames away: the list is not read).
-        "Check whether you can play, then choose what to play" looks at the cards once."""
-        q = self._card_query(cond)
-        if q is None or q.kind != "any" or not body or not isinstance(body[0], A.Choose):
+    def listed_choice(self, body):
+        """The choice that ``body`` begins with, when an ``if`` before it may make its list
+        (:meth:`prelist`): one chooser, ``you`` (no ``by``, no claim, not simultaneous), one
+        alternative, a card of a zone where a condition, offered without a condition of its
+        own, one card at a time.  Otherwise None."""
+        if not body or not isinstance(body[0], A.Choose):
             return None
         ch = body[0]
         if ch.simultaneous or ch.by or ch.claim or len(ch.alternatives) != 1:
@@ -165,6 +174,35 @@ class ChoiceGen:
         if p is None or p.kind != "card" or p.where is None or alt.condition is not None or \
                 self.cg.model.picks.has(alt) or self.cg.model.unseen.has(alt):
             return None
+        return ch
+
+    def prelist(self, cond, body, w):
+        """``if any card in Z where C:`` (``cond``) whose branch (``body``) begins with a choice
+        of one alternative, a card of Z where C (the same zone and condition, decided on their
+        code, the card named alike; the chooser is ``you``; no die is rolled): the choice's
+        list of actions is made here, written by ``w`` before the test, and the name that holds
+        it is returned, to be the test (the list is empty when no card passes) and, in the
+        choice, the list itself (``self.prelisted``).  Otherwise None.  The branch's block is
+        entered only from this test, so the name is always set where the choice reads it (an
+        ending found before the choice takes the rule's frames away: the list is not read).
+        "Check whether you can play, then choose what to play" looks at the cards once.
+
+        The branch may also begin with a call of a rule (for ``you``, without arguments) whose
+        body begins with such a choice (Attack!'s ``if can_play: lay_card``): the list then
+        goes to the rule in its frame, in the slot of the card to choose, which holds nothing
+        until the choice (``self.call_lists``; the rule's choice takes it from there and empties
+        the slot at once: :meth:`sus_Choose`)."""
+        q = self._card_query(cond)
+        if q is None or q.kind != "any" or not body:
+            return None
+        ch, call = self.listed_choice(body), None
+        if ch is None and isinstance(body[0], A.CallRule) and not body[0].args and \
+                body[0].for_player is None and body[0].name in self.cg.model.rules:
+            ch, call = self.listed_choice(self.cg.model.rules[body[0].name].decl.body), body[0]
+        if ch is None:
+            return None
+        alt = ch.alternatives[0]
+        p = alt.param
         slots = self.cg.model.choose_slots.of(ch)
         ci, si = Frame.slot(slots.chooser), Frame.slot(slots.params[0])
         you = {ci: f"fr[{Frame.YOU}]"}              # the chooser is `you` (no `by`)
@@ -176,7 +214,10 @@ class ChoiceGen:
         made = self.card_list(p, int(aid) << ACTION_SHIFT, si, you, w)
         name = self.x.fresh()
         w.writeline(f"{name} = {made}")
-        self.prelisted[id(alt)] = name
+        if call is None:
+            self.prelisted[id(alt)] = name
+        else:
+            self.call_lists[id(call)] = (si, name)
         return name
 
     def card_list(self, p, base, si, env, w) -> str:

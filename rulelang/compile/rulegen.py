@@ -155,6 +155,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
+        self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
+        self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
         # The playout variant, and the turn that goes on from turn to turn, hold what they read
         # most of the state in locals (ExprGen.state), bound by the function's first line.
         self.x.hold, self.x.held_used = self.playout or self.looping, set()
@@ -478,7 +480,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         w = cur.w
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
-        frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * pad)
+        parts = [str(int(pid)), "0", you] + args + ["0"] * pad
+        if id(st) in self.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
+            si, listed = self.call_lists.pop(id(st))
+            parts[si] = listed
+        frame = ", ".join(parts)
         if pid in getattr(cg, "entered_rules", ()):
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.
