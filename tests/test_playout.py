@@ -59,8 +59,10 @@ def _fast_game(cg, seed, kind, max_steps=None):
 
 
 def _summary(st):
+    # (what players remember as it is, too: a save leaves out what left its zone since the
+    # last decision; the API forgets that at its next action, a playout at its next decision)
     return (st.outcome, st.winners, st.ranking, st.decisions, st.turns, st.steps, st.problem,
-            st.to_json())
+            st.to_json(), list(st.shown))
 
 
 # A game that never ends (always the first choice of Old Maid goes round for ever) stops at this

@@ -26,7 +26,7 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
-from rulelang.compile.stmtgen import StatementGen, card_places
+from rulelang.compile.stmtgen import StatementGen, card_places, memory_zones
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
 from rulelang.compile.copies import copied_rules
 from rulelang.check.model import Model
@@ -97,6 +97,9 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # Where the rules say the card of a reveal or show is (id of the statement -> zone):
         # the generated code names the zone instead of looking for the card.
         self.card_places = card_places(model)
+        # The zones where what players remember may be: a playout notes the cards a move nobody
+        # sees takes out of one (stmtgen's note_left, players.settle).
+        self.memory_zones = memory_zones(model, self.card_places)
         self.stmts = StatementGen(self, self.gen)
         self.alternatives = [None] * len(model.alternatives)
         self.procs: list = []

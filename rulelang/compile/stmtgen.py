@@ -18,8 +18,8 @@ from rulelang.kinds import Frame
 from rulelang.check.ir import (CardLoopSlots, CurrentPlayer, DefineUse, Local, Var, VarOf, You,
                               Zone, ZoneOf)
 from rulelang.engine.events import log_move
-from rulelang.engine.players import (LOG_LIMIT, MOVE_EVENT, hides, holder, reveal_card, reveal_in,
-                                     seen_go, show_in)
+from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, hides, holder, left_unseen,
+                                     reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
@@ -63,6 +63,34 @@ def remembers(model, st) -> bool:
     if kind == "all_but_top" and seen == "top":
         return False                # the one card seen there stays
     return kind == "all" or hides(None, seen, zone_seen(model, st.dest))
+
+
+def memory_zones(model, places) -> frozenset:
+    """The zones (their names) where what players remember may be: where a move that may hide
+    cards (or moves a whole zone, with what is remembered of it) takes them, and where a card
+    shown or revealed may be (any zone, unless the rules say which: ``places``, card_places).
+    A zone known only while the game is played stands for every zone."""
+    found = set()
+
+    def name(e):
+        ref = model.refs.of(e, None)
+        return ref.name if isinstance(ref, (Zone, ZoneOf)) else None
+
+    def walk(body):
+        for st in body:
+            if isinstance(st, A.Move) and remembers(model, st):
+                found.add(name(st.dest))
+            elif isinstance(st, (A.Reveal, A.Show)):
+                z = places.get(id(st))
+                found.add(None if z is None else name(z))
+            for b in rule_bodies(st):
+                walk(b)
+
+    for r in model.rules.values():
+        walk(r.decl.body)
+    for e in model.endings:
+        walk(e[0].body)
+    return frozenset(model.zones) if None in found else frozenset(found)
 
 
 # The statements that leave every card where it is: walked over backwards by card_places.
@@ -141,6 +169,57 @@ class StatementGen:
         # Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
         # events.py): not in the playout variants (RuleGen(playout=True)), which never log.
         self.logged = True
+        self.recording = False      # (a move whose cards seen_go records: t_Move)
+
+    def note_left(self, st, cards, src, w, dst=None):
+        """The cards (``cards``: code of a tuple or a list) that a move nobody sees (or a deal)
+        takes out of a zone where memories may be (``src``: the zone's code): what anyone
+        remembered of them there is forgotten (players.left_unseen; in a playout variant, its
+        event appended to the Memory's log here).  (A move that seen_go records forgets or
+        carries them itself.)  A move to the zone ``dst`` that may be the same zone: only when
+        it is not (the cards are back where they were)."""
+        if not self.noting(st):
+            return
+        self.x.ns["_leftunseen"] = left_unseen
+        if dst is not None and self.same_zone_maybe(st):
+            w.writeline(f"if {src} != {dst}:")
+            with w.indent():
+                self.memory_event(f"{LEFT_EVENT}, {cards}, {src}",
+                                  f"_leftunseen(g, {cards}, {src})", w)
+            return
+        self.memory_event(f"{LEFT_EVENT}, {cards}, {src}", f"_leftunseen(g, {cards}, {src})", w)
+
+    def same_zone_maybe(self, st) -> bool:
+        """May the zones a move takes cards from and to be one zone (the same declared zone, a
+        family's or one known only while the game is played)?"""
+        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
+        return not (isinstance(a, (Zone, ZoneOf)) and isinstance(b, (Zone, ZoneOf))
+                    and a.name != b.name)
+
+    def noting(self, st) -> bool:
+        """Does :meth:`note_left` write something for the cards ``st`` moves (or deals)?"""
+        if self.recording or not self.cg.memory_zones:
+            return False
+        ref = self.refs.of(st.source, None)
+        return not isinstance(ref, (Zone, ZoneOf)) or ref.name in self.cg.memory_zones
+
+    def memory_event(self, event, call, w):
+        """What players remember learns of ``event`` (code of the tuple's items after its
+        kind's number): in the API's code by ``call``; in a playout variant, where it is most
+        often a Memory (g._mg, set by State.playout), by appending the event to its log here,
+        without a call (players.seen_go, left_unseen)."""
+        if self.logged:
+            w.writeline(call)
+            return
+        m, log = self.x.state("_mg"), self.x.fresh()
+        w.writeline(f"if {m} is not None:")
+        with w.indent():
+            w.writeline(f"{log} = {m}.log")
+            w.writeline(f"{log}.append(({event}))")
+            w.writeline(f"if len({log}) >= {LOG_LIMIT}: {m}.flush()")
+        w.writeline("else:")
+        with w.indent():
+            w.writeline(call)
 
     def is_simple(self, st) -> bool:
         """Is ``st`` written here (by its ``t_`` method), not by RuleGen?"""
@@ -341,7 +420,14 @@ class StatementGen:
         w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
         w.writeline(f"if {o}:")
         with w.indent():
+            was = self.x.fresh() if self.noting(st) else None
+            if was:
+                w.writeline(f"{was} = {s}[:]")
             w.writeline(f"_deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
+            if was:                 # the cards dealt: those of the zone that are not there now
+                c = self.x.fresh()
+                self.note_left(st, f"[{c} for {c} in {was} if {c} not in {s}]",
+                               self.e(st.source), w)
         return True
 
     def t_EndGame(self, st, w):
@@ -398,25 +484,15 @@ class StatementGen:
         w.writeline(f"{b} = len({self.x.zones}[{di}])")
         w.writeline(f"{s} = {self.x.zones}[{si}]")
         w.writeline(f"{top} = {s}[-1] if {s} else -1")
-        self._move(st, si, di, w)
+        self.recording = True
+        try:
+            self._move(st, si, di, w)
+        finally:
+            self.recording = False
         w.writeline(f"{d} = {self.x.zones}[{di}]")
         moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
         args = f"{moved}, {si}, {di}, {top}, {st.selection.kind == 'all'}"
-        if self.logged:
-            w.writeline(f"_seengo(g, {args})")
-            return True
-        # In a playout variant, what players remember is most often a Memory (g._mg, set by
-        # State.playout): its log gets the event seen_go would append, here, without the call
-        # (two moves a duel in Attack!).
-        m, log = self.x.state("_mg"), self.x.fresh()
-        w.writeline(f"if {m} is not None:")
-        with w.indent():
-            w.writeline(f"{log} = {m}.log")
-            w.writeline(f"{log}.append(({MOVE_EVENT}, {args}))")
-            w.writeline(f"if len({log}) >= {LOG_LIMIT}: {m}.flush()")
-        w.writeline("else:")
-        with w.indent():
-            w.writeline(f"_seengo(g, {args})")
+        self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)   # (two a duel in Attack!)
         return True
 
     def _move(self, st, src, dst, w):
@@ -445,17 +521,20 @@ class StatementGen:
                 w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
+                self.note_left(st, f"({c},)", src, w, dst)
             return True
         if kind == "top":
             w.writeline(f"if {s}:")
             with w.indent():
-                if not log:
+                if not log and not self.noting(st):
                     w.writeline(f"{self.x.zones}[{dst}].{put.format(s + '.pop()')}")
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
                 w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
-                w.writeline(log.format(s, c))
+                if log:
+                    w.writeline(log.format(s, c))
+                self.note_left(st, f"({c},)", src, w, dst)
             return True
         c = self.x.fresh()
         missing = self.x.const(self._missing(st))
@@ -471,6 +550,7 @@ class StatementGen:
         w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
+        self.note_left(st, f"({c},)", src, w, dst)
         return True
 
     def _move_all(self, st, kind, src, dst, w):
@@ -492,6 +572,7 @@ class StatementGen:
                 w.writeline(f"{d}[:0] = {s}{part}")
             else:
                 w.writeline(f"{d}.extend({s}{part if part != '[:]' else ''})")
+            self.note_left(st, f"{s}{'[:]' if kind == 'all' else '[:-1]'}", src, w)
             w.writeline(f"del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
 
@@ -538,6 +619,7 @@ class StatementGen:
                 w.writeline(f"{i} += 1")
             w.writeline(f"{cards} = {s}[{i}:]")
             w.writeline(f"del {s}[{i}:]")
+            self.note_left(st, cards, src, w, dst)
             self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
         ci = self.refs.of(sel).index
@@ -562,6 +644,7 @@ class StatementGen:
         w.writeline(f"for {i} in {picked}:")
         with w.indent():
             w.writeline(f"del {s}[{i}]")
+        self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
@@ -578,6 +661,7 @@ class StatementGen:
             with w.indent():
                 w.writeline(f"{cards} = {s}[-{k}:][::-1]")
                 w.writeline(f"del {s}[-{k}:]")
+                self.note_left(st, cards, src, w, dst)
                 self._put_many(st, cards, s, d, w)
             return True
         ci = int(self.refs.of(st.selection).index)
@@ -588,6 +672,7 @@ class StatementGen:
             w.writeline(f"fr[{ci}] = {c}")
             w.writeline(f"({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
         w.writeline(f"{s}[:] = {keep}")
+        self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, d, w)
         return True
 

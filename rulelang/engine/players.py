@@ -15,14 +15,14 @@ from rulelang.engine.control import GameProblem
 # compress), not entry by entry in Python.
 _first, _card_of, _zone_of = itemgetter(0), itemgetter(1), itemgetter(2)
 _SEQ = count()          # the order of the events of every Memory (only the order matters)
-_GO, _SHOW, _REVEAL = 0, 1, 2   # the kinds of event in Memory.log
-# The event of a move, as the playout variants of the rules append it to ``Memory.log`` themselves
-# (stmtgen's t_Move: the tuple seen_go would append, without the call).
-MOVE_EVENT = _GO
+_GO, _SHOW, _REVEAL, _FORGET = 0, 1, 2, 3   # the kinds of event in Memory.log
+# The events of a move and of cards leaving unseen, as the playout variants of the rules append
+# them to ``Memory.log`` themselves (stmtgen: the tuples seen_go and left_unseen would append).
+MOVE_EVENT, LEFT_EVENT = _GO, _FORGET
 # Events a Memory records before it works them out anyway: however many moves a rule file makes
 # (a hostile one moving a whole deck to and fro at every step of the budget), what a playout
 # keeps of them stays bounded (docs/security.md); a real game's playout rarely reaches it.
-LOG_LIMIT = 1024
+LOG_LIMIT = 4096
 
 
 class Memory:
@@ -87,8 +87,10 @@ class Memory:
                     go(ev[1], ev[2], ev[3], ev[4], ev[5])
                 elif kind is _SHOW:
                     show(ev[1], ev[2], ev[3])
-                else:
+                elif kind is _REVEAL:
                     reveal(ev[1], ev[2], ev[3])
+                else:
+                    self._forget(ev[1], ev[2])
 
     def _go(self, cards, si, di, top, whole) -> None:
         """:func:`seen_go`'s work on the memories: ``cards`` went from ``si`` to ``di`` (``top``:
@@ -112,6 +114,21 @@ class Memory:
             cards = (top,)
         cur.update(zip(cards, repeat((next(_SEQ), ps, cards, di, ps))))
         self.zs.add(di)
+
+    def _forget(self, cards, zi) -> None:
+        """What anyone remembers of ``cards`` in zone ``zi`` is forgotten (:func:`left_unseen`:
+        they left it unseen)."""
+        cur = self.cur
+        for c in cards:
+            v = cur.get(c)
+            if v is None:
+                continue
+            if v.__class__ is tuple:
+                if v[3] == zi:
+                    cur[c] = None
+                continue
+            keep = [r for r in v if r[3] != zi]
+            cur[c] = (keep[0] if len(keep) == 1 else keep) if keep else None
 
     def entries(self) -> list:
         """The list ``g.shown`` the list algorithm (the API's, :func:`seen_go`) would hold:
@@ -255,11 +272,12 @@ class Memory:
 
 
 class Remembered(list):
-    """What ``runtime.forget_gone`` leaves in ``State.shown``: the entries, a list like any
-    other (never changed in place: a show, a reveal or a move makes a new list), with
-    ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``.  A move
-    (:func:`seen_go`) keeps the grouping of the list it changes (:meth:`without`, ``+``); a
-    show or a reveal makes a plain list, grouped again at the next action."""
+    """A long list of what players remember (:func:`grouped`, made by :func:`left_unseen`): the
+    entries, a list like any other (never changed in place: a show, a reveal or a move makes a
+    new list), with ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``,
+    so that a card leaving a zone unseen is looked for only where it may be remembered.  A move
+    (:func:`seen_go`, :func:`left_unseen`) keeps the grouping of the list it changes
+    (:meth:`without`, ``+``); a show or a reveal makes a plain list, grouped again when needed."""
 
     __slots__ = ("by_zone",)
 
@@ -390,6 +408,65 @@ def reveal_in(g, c, zi) -> None:
         [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
 
 
+def left_unseen(g, cards, zi) -> None:
+    """``cards`` just left zone ``zi`` by a move nobody saw (or a deal): whatever anyone
+    remembered of them there is forgotten (docs/language.md, "What players remember": a player
+    remembers where a card is only while it is there).  The generated code calls it for a move
+    out of a zone where memories may be (stmtgen's note_left); in a playout it records the event
+    in the Memory's log itself."""
+    shown = g.memory
+    if shown.__class__ is Memory:
+        shown.record((_FORGET, cards, zi))
+        return
+    if not shown:
+        return
+    if shown.__class__ is not Remembered:
+        if len(shown) < 64:     # a few entries: looked through
+            if any(x[2] == zi and x[1] in cards for x in shown):
+                g.memory = [x for x in shown if x[2] != zi or x[1] not in cards]
+            return
+        # (hundreds of entries: a face-down pile everyone saw go down, drawn from at most turns)
+        g.memory = shown = grouped(shown)
+    here = shown.by_zone.get(zi)
+    if not here or here.isdisjoint(cards):
+        return                  # most often none of these cards was remembered there
+    gone = here.intersection(cards)
+    out = Remembered(shown)     # a new list (states share it after clone), grouped
+    col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
+    at = []
+    for c in gone:
+        i = col.index(c)
+        while True:
+            if shown[i][2] == zi:
+                at.append(i)
+            try:
+                i = col.index(c, i + 1)
+            except ValueError:
+                break
+    for i in sorted(at, reverse=True):
+        del out[i]
+    by_zone = out.by_zone = dict(shown.by_zone)     # (its sets shared: never changed)
+    if len(gone) < len(here):
+        by_zone[zi] = here - gone
+    else:
+        del by_zone[zi]
+    g.memory = out
+
+
+def grouped(shown) -> "Remembered":
+    """``shown`` (a list of entries) as a :class:`Remembered`: the same entries, with the cards
+    they name grouped by zone."""
+    out = Remembered(shown)
+    by_zone = out.by_zone = {}
+    for _p, c, zi in shown:
+        cards = by_zone.get(zi)
+        if cards is None:
+            by_zone[zi] = {c}
+        else:
+            cards.add(c)
+    return out
+
+
 def seen_go(g, cards, si, di, top, whole=False) -> None:
     """Cards just moved from zone ``si`` to zone ``di`` (``top``: the card that was on top of
     ``si``): each player who saw them in ``si`` and does not see ``di`` remembers them in
@@ -423,7 +500,7 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
                 else:
                     del shown[i]
             if was.__class__ is Remembered and len(shown) >= 64:
-                # grouped for forget_gone: kept so (a short list is grouped again as cheaply)
+                # grouped (left_unseen): kept so (a short list is grouped again as cheaply)
                 shown = was.without(shown, moved, di, carried)
             g.memory = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (

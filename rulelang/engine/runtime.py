@@ -22,7 +22,7 @@ to the run loop, :class:`GameProblem`), :mod:`~rulelang.engine.playout` (the fas
 """
 from __future__ import annotations
 
-from itertools import compress, count
+from itertools import compress
 from operator import contains, itemgetter
 from typing import Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
@@ -31,7 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.players import Memory, Remembered
+from rulelang.engine.players import Memory
 from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -113,44 +113,6 @@ def still_remembered(shown: list, zones: list) -> list:
     held = {zi: set(zones[zi]) for zi in set(map(_zone_of, shown))}
     return list(compress(shown, map(contains, map(held.__getitem__, map(_zone_of, shown)),
                                     map(_card_of, shown))))
-
-
-def forget_gone(shown: list, zones: list) -> list:
-    """:func:`still_remembered` at a decision (``State.apply_action``), by zone: the cards each
-    zone should hold, tested as sets, and only when some left, their entries removed.  In a
-    game whose players remember hundreds of cards (a face-down pile everyone saw go down), most
-    decisions follow moves that took none of them away, or one or two; and the grouping is kept
-    with the list for the next decision, as long as nothing is shown, revealed or seen going."""
-    if shown.__class__ is not Remembered:
-        shown = Remembered(shown)
-        by_zone = shown.by_zone = {}
-        for x in shown:
-            cards = by_zone.get(x[2])
-            if cards is None:
-                by_zone[x[2]] = {x[1]}
-            else:
-                cards.add(x[1])
-    by_zone = shown.by_zone
-    gone = {}                           # zone -> the remembered cards that left it
-    for zi, cards in by_zone.items():
-        if not cards.issubset(zones[zi]):
-            gone[zi] = cards.difference(zones[zi])
-    if not gone:
-        return shown                    # every card still where it is remembered
-    lost = set().union(*gone.values())
-    out = Remembered(shown)
-    for i in reversed(list(compress(count(), map(lost.__contains__, map(_card_of, shown))))):
-        left = gone.get(out[i][2])
-        if left is not None and out[i][1] in left:
-            del out[i]
-    by_zone = out.by_zone = dict(by_zone)       # (its sets shared: never changed)
-    for zi, left in gone.items():
-        rest = by_zone[zi] - left
-        if rest:
-            by_zone[zi] = rest
-        else:
-            del by_zone[zi]
-    return out
 
 
 FIELDS = (
@@ -296,8 +258,6 @@ class State(Playout):
 
         Three steps: validate (the action is one the decision offers ``player``), record (in the
         log, when the game keeps one), resume (the rule that waits goes on)."""
-        if self.memory:         # what players remember of cards that have left since: forgotten
-            self.memory = forget_gone(self.shown, self.zones)
         d = self.decision                                # validate
         if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
             self._apply_other(d, action, player)         # simultaneous, or refused

@@ -12,7 +12,7 @@ from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS, Frame
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
-from rulelang.engine.players import reveal_card, seen_go, show_card
+from rulelang.engine.players import left_unseen, reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game
 from reference.closures import Builder
 from rulelang.compile.words import log_shuffle
@@ -28,6 +28,16 @@ def _put_one(g, s, d, c, bottom):
     if g.log is not None:
         log_move(g, s, d, (c,), bottom)
 
+
+
+
+def _forget_left(g, was, si):
+    """The cards of zone ``si`` before a move or a deal nobody saw (``was``) that are not in it
+    now: what anyone remembered of them there is forgotten (docs/language.md)."""
+    now = g.zones[si]
+    gone = [c for c in was if c not in now]
+    if gone:
+        left_unseen(g, gone, si)
 
 class ClosureStatements:
     """The closures of statements that do not jump (a mixin of ``ReferenceGame``)."""
@@ -80,10 +90,13 @@ class ClosureStatements:
 
         def make(nxt):
             def deal_(g, fr):
-                s = g.zones[src(g, fr)]
+                si = src(g, fr)
+                s = g.zones[si]
                 order = deal_order(g, first(g, fr), seats, ob)
                 if order:                       # (none when every player has left)
+                    was = s[:]
                     deal(g, s, order, base, count(g, fr) if count is not None else None)
+                    _forget_left(g, was, si)
                 return nxt
             return deal_
         b.emit(make)
@@ -115,7 +128,24 @@ class ClosureStatements:
                 return remembering
             b.emit(make)
             return
-        self.s_Move_cards(st, b, self.cx(st.source), self.cx(st.dest))
+        # Nobody sees the cards go: whatever anyone remembered of them in the zone they left is
+        # forgotten (the cards of the zone before the move that are not in it after).
+        src = self.cx(st.source)
+        inner = type(b)()
+        self.s_Move_cards(st, inner, src, self.cx(st.dest))
+        (step_make, _labels), = inner.items
+
+        def make(nxt):
+            step = step_make(nxt)
+
+            def unseen(g, fr):
+                si = src(g, fr)
+                was = g.zones[si][:]
+                out = step(g, fr)
+                _forget_left(g, was, si)
+                return out
+            return unseen
+        b.emit(make)
 
     def s_Move_cards(self, st, b, src, dst):
         sel = st.selection
