@@ -86,11 +86,18 @@ def memory_zones(model, places) -> frozenset:
             for b in rule_bodies(st):
                 walk(b)
 
-    for r in model.rules.values():
-        walk(r.decl.body)
-    for e in model.endings:
-        walk(e[0].body)
+    for body in top_bodies(model):
+        walk(body)
     return frozenset(model.zones) if None in found else frozenset(found)
+
+
+def top_bodies(model):
+    """The statement lists the game runs from: each rule's (``setup`` and ``turn`` among them)
+    and each ending's (the lists inside them: rulegen.rule_bodies)."""
+    for r in model.rules.values():
+        yield r.decl.body
+    for e in model.endings:
+        yield e[0].body
 
 
 # The statements that leave every card where it is: walked over backwards by card_places.
@@ -143,10 +150,8 @@ def card_places(model) -> dict:
                 for b in rule_bodies(st):
                     walk(b)
 
-    for r in model.rules.values():
-        walk(r.decl.body)
-    for e in model.endings:
-        walk(e[0].body)
+    for body in top_bodies(model):
+        walk(body)
     return {k: v for k, v in places.items() if v is not None}
 
 
@@ -181,13 +186,13 @@ class StatementGen:
         if not self.noting(st):
             return
         self.x.ns["_leftunseen"] = left_unseen
+        event, call = f"{LEFT_EVENT}, {cards}, {src}", f"_leftunseen(g, {cards}, {src})"
         if dst is not None and self.same_zone_maybe(st):
             w.writeline(f"if {src} != {dst}:")
             with w.indent():
-                self.memory_event(f"{LEFT_EVENT}, {cards}, {src}",
-                                  f"_leftunseen(g, {cards}, {src})", w)
-            return
-        self.memory_event(f"{LEFT_EVENT}, {cards}, {src}", f"_leftunseen(g, {cards}, {src})", w)
+                self.memory_event(event, call, w)
+        else:
+            self.memory_event(event, call, w)
 
     def same_zone_maybe(self, st) -> bool:
         """May the zones a move takes cards from and to be one zone (the same declared zone, a

@@ -49,8 +49,8 @@ class Memory:
     nothing clones a state, saves it or shows it to a player while the generated code plays on
     (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`).
 
-    All of that is done late: while a playout runs, a move, a show or a reveal only appends its
-    event to ``log`` (a tuple, in C), and the events are worked out in order (:meth:`flush`)
+    All of that is done late: while a playout runs, a move, a show, a reveal or cards leaving a
+    zone unseen only append their event to ``log`` (a tuple, in C), and the events are worked out in order (:meth:`flush`)
     when the memories are first read: by ``State.shown`` after the playout (which makes the
     list), or by the API's next action.  (A simultaneous decision inside a playout leaves the
     Memory as it is: engine/playout.py.)  Most simulated games are never read, so
@@ -76,7 +76,7 @@ class Memory:
 
     def flush(self) -> None:
         """Work out the events recorded since the last read, in their order: moves (recorded by
-        :func:`seen_go`), shows and reveals."""
+        :func:`seen_go`), shows, reveals and cards that left a zone unseen (:func:`left_unseen`)."""
         log = self.log
         if log:
             self.log = []
@@ -433,17 +433,7 @@ def left_unseen(g, cards, zi) -> None:
     gone = here.intersection(cards)
     out = Remembered(shown)     # a new list (states share it after clone), grouped
     col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
-    at = []
-    for c in gone:
-        i = col.index(c)
-        while True:
-            if shown[i][2] == zi:
-                at.append(i)
-            try:
-                i = col.index(c, i + 1)
-            except ValueError:
-                break
-    for i in sorted(at, reverse=True):
+    for i in sorted((i for c in gone for i in _places(col, c) if shown[i][2] == zi), reverse=True):
         del out[i]
     by_zone = out.by_zone = dict(shown.by_zone)     # (its sets shared: never changed)
     if len(gone) < len(here):
@@ -451,6 +441,17 @@ def left_unseen(g, cards, zi) -> None:
     else:
         del by_zone[zi]
     g.memory = out
+
+
+def _places(col, c):
+    """The indexes at which ``c`` is in the list ``col`` (``list.index``, in C)."""
+    i = -1
+    try:
+        while True:
+            i = col.index(c, i + 1)
+            yield i
+    except ValueError:
+        return
 
 
 def grouped(shown) -> "Remembered":
