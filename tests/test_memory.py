@@ -13,6 +13,7 @@ import random
 import pytest
 
 from rulelang.compile.loader import load
+from rulelang.engine.players import Remembered
 from rulelang.engine.runtime import still_remembered
 
 from closures import closures_only
@@ -250,18 +251,24 @@ def test_nothing_remembered_is_out_of_its_zone_at_any_decision(path):
     someone sees forgets it or takes the memory along (players.seen_go), a move nobody sees or
     a deal out of a zone where memories may be forgets it there (players.left_unseen, written by
     stmtgen's note_left).  So at every decision of every rule file, every entry's card is in its
-    zone (what still_remembered keeps is the whole list), and nothing prunes the list before an
-    action (the API did that before each action until session 17, and a playout did not, which
+    zone (what still_remembered keeps is the whole list; a long list's grouping by zone and its
+    column of cards, kept for left_unseen, agree with its entries), and nothing prunes the list
+    before an action (the API did that before each action until session 17, and a playout did not, which
     made them differ: tests/test_playout_memory.py)."""
     game = load(path)
     lo, hi = game.players
-    entries = 0
+    entries = grouped_seen = 0
     for n in sorted({lo, hi}):
         cg = game.compiled(n)
         for seed in range(3):
             st = cg.new_game(seed=seed, max_steps=20_000)
             rng = random.Random(seed)
             while not st.is_terminal():
+                kept = st.memory
+                if kept.__class__ is Remembered:    # (a long list, grouped: its parts agree)
+                    assert kept.col is None or kept.col == [x[1] for x in kept]
+                    assert kept.by_zone == _grouping(kept)
+                    grouped_seen += 1
                 shown = list(st.shown)
                 assert still_remembered(shown, st.zones) == shown, (path, n, seed, st.decisions)
                 entries += len(shown)
@@ -269,5 +276,14 @@ def test_nothing_remembered_is_out_of_its_zone_at_any_decision(path):
                 st.apply_action(rng.choice(st.legal_actions(p)), p)
     if os.path.basename(path) in ("ciq.cardrules", "gin_rummy.cardrules", "internecine.cardrules"):
         assert entries > 100        # (not only empty lists)
+    if os.path.basename(path) == "ciq.cardrules":
+        assert grouped_seen > 100   # (long lists, grouped by players.left_unseen)
+
+
+def _grouping(entries) -> dict:
+    grouped = {}
+    for _p, c, zi in entries:
+        grouped.setdefault(zi, set()).add(c)
+    return grouped
 
 

@@ -277,9 +277,11 @@ class Remembered(list):
     new list), with ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``,
     so that a card leaving a zone unseen is looked for only where it may be remembered.  A move
     (:func:`seen_go`, :func:`left_unseen`) keeps the grouping of the list it changes
-    (:meth:`without`, ``+``); a show or a reveal makes a plain list, grouped again when needed."""
+    (:meth:`without`, ``+``); a show or a reveal makes a plain list, grouped again when needed.
+    ``col``: the cards of the entries, in their order (searched in C by :func:`left_unseen`),
+    or None until it needs them."""
 
-    __slots__ = ("by_zone",)
+    __slots__ = ("by_zone", "col")
 
     def __reduce__(self):
         return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
@@ -288,6 +290,7 @@ class Remembered(list):
         """The list and ``more`` (what ``players.seen_go`` adds: players saw cards go), still
         grouped: only the new entries are grouped (their zones' sets copied, not changed)."""
         out = Remembered(list.__add__(self, more))
+        out.col = None if self.col is None else self.col + [x[1] for x in more]
         by_zone = out.by_zone = dict(self.by_zone)
         fresh = set()                   # the zones whose sets are this list's own
         for x in more:
@@ -303,6 +306,7 @@ class Remembered(list):
         ``carried`` moved to zone ``di``), still grouped: ``moved`` taken out of every zone's
         set that holds any of them (copied, not changed), ``carried`` added to ``di``'s."""
         out = Remembered(entries)
+        out.col = None
         by_zone = out.by_zone = dict(self.by_zone)
         for zi, cards in self.by_zone.items():
             if not cards.isdisjoint(moved):
@@ -432,9 +436,13 @@ def left_unseen(g, cards, zi) -> None:
         return                  # most often none of these cards was remembered there
     gone = here.intersection(cards)
     out = Remembered(shown)     # a new list (states share it after clone), grouped
-    col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
+    col = shown.col
+    if col is None:
+        col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
+    out.col = kept = col[:]
     for i in sorted((i for c in gone for i in _places(col, c) if shown[i][2] == zi), reverse=True):
         del out[i]
+        del kept[i]
     by_zone = out.by_zone = dict(shown.by_zone)     # (its sets shared: never changed)
     if len(gone) < len(here):
         by_zone[zi] = here - gone
@@ -458,6 +466,7 @@ def grouped(shown) -> "Remembered":
     """``shown`` (a list of entries) as a :class:`Remembered`: the same entries, with the cards
     they name grouped by zone."""
     out = Remembered(shown)
+    out.col = None
     by_zone = out.by_zone = {}
     for _p, c, zi in shown:
         cards = by_zone.get(zi)
