@@ -36,3 +36,20 @@ def seeded_game(path, n, seed, closures, monkeypatch):
         legal = st.legal_actions()
         st.apply_action(legal[rng.randrange(len(legal))])
     return st
+
+
+def three_ways(path, n, seed, monkeypatch, fields):
+    """The game of ``seeded_game`` played by the reference interpreter, by the generated code
+    and on the playout fast path (the same draws): the same log, the same ``fields`` of the
+    final state in the first two, the same save in the last two.  Returns the generated code's
+    game."""
+    import random
+    with monkeypatch.context() as m:
+        ref = seeded_game(path, n, seed, True, m)
+    st = seeded_game(path, n, seed, False, monkeypatch)
+    assert st.log == ref.log, (path, seed, n)
+    assert [getattr(st, f) for f in fields] == [getattr(ref, f) for f in fields], (path, seed, n)
+    fast = L.load(path).compiled(n).new_game(seed=seed)
+    fast.playout([random.Random(seed).randrange] * n)
+    assert fast.to_json() == st.to_json(), (path, seed, n)
+    return st

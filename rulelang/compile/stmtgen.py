@@ -430,8 +430,9 @@ class StatementGen:
                 w.writeline(f"{was} = {s}[:]")
             w.writeline(f"_deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
             if was:                 # the cards dealt: those of the zone that are not there now
-                c = self.x.fresh()
-                self.note_left(st, f"[{c} for {c} in {was} if {c} not in {s}]",
+                c, there = self.x.fresh(), self.x.fresh()
+                w.writeline(f"{there} = {{*{s}}}")
+                self.note_left(st, f"[{c} for {c} in {was} if {c} not in {there}]",
                                self.e(st.source), w)
         return True
 

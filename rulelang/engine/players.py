@@ -440,7 +440,10 @@ def left_unseen(g, cards, zi) -> None:
     if col is None:
         col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
     out.col = kept = col[:]
-    for i in sorted((i for c in gone for i in _places(col, c) if shown[i][2] == zi), reverse=True):
+    # (a card or a few: list.index in C; many: one pass over the column, linear however many)
+    at = (i for c in gone for i in _places(col, c)) if len(gone) <= 8 else \
+        compress(count(), map(gone.__contains__, col))
+    for i in sorted((i for i in at if shown[i][2] == zi), reverse=True):
         del out[i]
         del kept[i]
     by_zone = out.by_zone = dict(shown.by_zone)     # (its sets shared: never changed)

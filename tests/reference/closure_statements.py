@@ -34,7 +34,7 @@ def _put_one(g, s, d, c, bottom):
 def _forget_left(g, was, si):
     """The cards of zone ``si`` before a move or a deal nobody saw (``was``) that are not in it
     now: what anyone remembered of them there is forgotten (docs/language.md)."""
-    now = g.zones[si]
+    now = set(g.zones[si])
     gone = [c for c in was if c not in now]
     if gone:
         left_unseen(g, gone, si)
