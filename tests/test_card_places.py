@@ -128,11 +128,15 @@ def test_the_generated_turn_names_the_zones(tmp_path, playout):
     src = rg.src
     # bury (hidden), peek (the top of stock, the loop's hidden); flip reveals in a face-up pile:
     # in the API only its words, in a playout nothing at all
-    # (a playout variant copies an alternative's body where it is chosen: lines come twice)
-    assert src.count("_revealin(g, ") == (6 if playout else 3), src
+    # (a playout variant copies an alternative's body where it is chosen: lines come twice);
+    # reveal_elsewhere, which never decides, is copied into the turn: its reveal of the card
+    # just moved to secret names that zone
+    assert src.count("_revealin(g, ") == (8 if playout else 4), src
     assert set(re.findall(r"_revealin\(g, _v\d+, (.*)\)$", src, re.M)) == {
-        str(cg.zone_base["stock"]), f"({cg.zone_base['hidden']} + fr[3])"}, src
-    assert "_reveal(g, " not in src, src
+        str(cg.zone_base["stock"]), f"({cg.zone_base['hidden']} + fr[3])",
+        str(cg.zone_base["secret"])}, src
+    # (and its three reveals whose place is not known look for the card, as they did in its call)
+    assert src.count("_reveal(g, ") == (6 if playout else 3), src
     assert src.count("_showin(g, ") == (2 if playout else 1) and "_show(g, " not in src, src
 
 

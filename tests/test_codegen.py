@@ -66,19 +66,22 @@ def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypat
     assert _transcripts(game.model, 4, range(6)) == fast
 
 
-def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called(tmp_path):
-    """A rule that never decides, with no local of its own (the counter of a `repeat N times`
-    is none: it counts in Python's loop), is written in place of its calls (one call and one
-    frame less), its `you` the caller's player; so is one that calls only such rules, the
-    rules it calls copied into it in turn, `you` passed down (issue 17: Attack!'s `fill_hand`,
-    `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per decision on the fast path).  One with
-    a local, a return, a call of another rule or a statement that sets `you` stays a call.
-    Decided on the rule's tree (compile/copies.py: can_copy, copied_rules), never by reading generated
+def test_rules_that_never_decide_are_copied_where_they_are_called(tmp_path):
+    """A rule that never decides is written in place of its calls (one call and one frame
+    less), its `you` the caller's player, its parameters and locals Python locals of the copy
+    (issue 17: Attack!'s `fill_hand`, `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per
+    decision on the fast path; session 18: its `clear_field` and Power Attack!'s
+    `both_cards_down`, loops over the players); so is one that calls only such rules, the rules it calls copied into it in turn,
+    `you` and the arguments passed down.  One with a return or a statement that sets `you`
+    stays a call; in a game where players leave, so does one with a local other than the
+    counter of a `repeat N times` (its loops over the players count in the frame).  Decided on
+    the rule's tree (compile/copies.py: can_copy, copied_rules), never by reading generated
     code.  test_generated_code_plays_like_closures checks that the copies play alike; here the
-    games of this file too."""
+    games of this file too, and a copy's locals are its own: the caller's, of the same slots,
+    are as they were."""
     from rulelang.compile.copies import can_copy, copied_rules
     head = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
-            'zone hand: per player, face down\nvar n = 0\n')
+            'zone hand: per player, face down\nvar n = 0\nvar m = 0\n')
     rules = {"plain": "    move top card from stock to hand\n    add 1 to n\n",
              "local": "    let k = 1\n    add k to n\n",
              "returns": "    if n > 3:\n        return\n    add 1 to n\n",
@@ -86,19 +89,27 @@ def test_rules_without_locals_that_never_decide_are_copied_where_they_are_called
              "counts": "    repeat 2 - size of hand times:\n        calls for next player\n",
              "player_loop": "    for each player p:\n        add 1 to n\n",
              "calls_local": "    local\n",
+             "params": "    add 1 to k\n    let j = k + 1\n    add j to n\n    for each card c in hand:\n        add 1 to m\n",
+             "passes": "    params(3)\n    params(size of hand) for next player\n",
              "decides": "    choose:\n        draw:\n            move top card from stock to hand\n"}
-    text = head + "".join(f"rule {name}:\n{body}" for name, body in rules.items())
+    text = head + "".join(f"rule {name}{'(k)' if name == 'params' else ''}:\n{body}"
+                          for name, body in rules.items())
     text += "setup:\n    shuffle stock\nturn:\n    plain for player 2\n    local\n    returns\n    calls\n" \
-            "    counts\n    player_loop\n    calls_local\n" \
+            "    counts\n    player_loop\n    calls_local\n    passes\n" \
+            "    let k = 7\n    params(k)\n    set m to k\n" \
             "    decides\n    if n > 40:\n        end game with no winner\n"
     path = tmp_path / "g.cardrules"
     path.write_text(text)
     game = load(str(path))
     cg = game.compiled(2)
-    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs)} == {"plain"}
-    copied = {"plain", "calls", "counts"}
+    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs)} == \
+        {"plain", "local", "player_loop", "params"}
+    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs, players_leave=True)} == {"plain"}
+    copied = {"plain", "calls", "counts", "local", "player_loop", "calls_local", "params", "passes"}
     assert copied_rules(game.model.rules, cg.refs) & set(rules) == copied
     assert {n for n in rules if cg.proc_index[n] in cg.inline_bodies} == copied
+    st = cg.new_game(seed=3)                   # (at the turn's `decides`)
+    assert st.vars[cg.var_base["m"]] == 7      # the turn's `k`, after the copy's became 8
     fast = _transcripts(game.model, 2, range(4))
     monkeypatch = pytest.MonkeyPatch()
     try:

@@ -481,14 +481,15 @@ class ExprGen(ExprNodes):
 
     # A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
     # caller's player, whose code ``base_env`` gives every expression (``base_frame``: that code
-    # is a slot of the frame, worth as much as reading one).
+    # is a slot of the frame, worth as much as reading one), and its own slots (parameters and
+    # locals) are the Python locals ``slots`` gives (frame index -> name).
     base_env: dict = {}
     base_frame = False
 
     @contextlib.contextmanager
-    def you_as(self, code, frame):
+    def you_as(self, code, frame, slots=None):
         saved = self.base_env, self.base_frame
-        self.base_env, self.base_frame = {Frame.YOU: code}, frame
+        self.base_env, self.base_frame = {**(slots or {}), Frame.YOU: code}, frame
         try:
             yield
         finally:

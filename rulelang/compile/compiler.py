@@ -151,7 +151,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # those among them that can be (compile/copies.py: decided on their tree) are written in
         # place of each call, their statements themselves.
         self.proc_blocks = {}
-        copied = copied_rules(self.model.rules, self.refs)
+        copied = copied_rules(self.model.rules, self.refs, self.out_base is not None)
         self.inline_bodies = {self.proc_index[name]: r.decl.body for name, r in self.model.rules.items()
                               if name in copied}
         direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})

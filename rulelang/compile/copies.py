@@ -1,7 +1,8 @@
 """Which rules are written in place of their calls (``RuleGen.direct_call``): a rule that never
-decides, with no local of its own but the counters of ``repeat N times``, that calls only rules
-written in place in turn (:func:`copied_rules`, decided on the rules' trees), its ``you`` the
-caller's player: no call and no frame for it.  Bounded in size (MAX_COPY_SIZE statements, each
+decides and calls only rules written in place in turn (:func:`copied_rules`, decided on the
+rules' trees), its ``you`` the caller's player, its parameters and locals Python locals of the
+copy (a rule that never decides is never seen half-run, so its frame never needs to be a list
+on the stack): no call and no frame for it.  Bounded in size (MAX_COPY_SIZE statements, each
 copy counted) and in nesting (MAX_INLINE_DEPTH, the copies included)."""
 from __future__ import annotations
 
@@ -11,21 +12,23 @@ from rulelang.check.ir import (CardLoopSlots, EndGameSlots, Local, PlayerLoopSlo
 from rulelang.compile.rulegen import MAX_INLINE_DEPTH, _depth, rule_bodies
 
 
-def can_copy(rule, refs, copyable=frozenset()) -> bool:
+def can_copy(rule, refs, copyable=frozenset(), players_leave=False) -> bool:
     """Can the body of ``rule`` (a checked rule) be written in place of a call of it, ``you``
-    being the caller's player?  Decided on the tree: no local of its own, and nothing in it that
-    needs a frame or a function of its own: no decision, no call but of a rule in ``copyable``
-    (written in place in turn: see ``copied_rules``), no ``return``, ``end turn`` or end of the
-    game, nothing that sets ``you``, no statement nested deeper than a function's code can be
-    (MAX_INLINE_DEPTH)."""
-    if rule.nslots and not _only_counters(rule.decl.body, refs):
+    being the caller's player and its parameters and locals Python locals of the copy?  Decided
+    on the tree: nothing in it that needs a frame or a function of its own: no decision, no
+    call but of a rule in ``copyable`` (written in place in turn: see ``copied_rules``), no
+    ``return``, ``end turn`` or end of the game, nothing that sets ``you``, no statement nested
+    deeper than a function's code can be (MAX_INLINE_DEPTH).  In a game where players leave
+    (``players_leave``), a loop over the players counts in the frame (``_nin``): there only a
+    rule with no local but the counters of ``repeat N times`` is copied."""
+    if players_leave and rule.nslots and not _only_counters(rule.decl.body, refs):
         return False
     todo = list(rule.decl.body)
     if any(_depth(st) > MAX_INLINE_DEPTH for st in todo):
         return False
     while todo:
         st = todo.pop()
-        if isinstance(st, A.CallRule) and st.name in copyable and not st.args:
+        if isinstance(st, A.CallRule) and st.name in copyable:
             continue
         if isinstance(st, (A.Choose, A.CallRule, A.EndGame)):
             return False
@@ -41,8 +44,7 @@ def can_copy(rule, refs, copyable=frozenset()) -> bool:
 def _only_counters(body, refs) -> bool:
     """Are the local slots of a rule's ``body`` only the counters of its ``repeat N times``
     loops?  Written in place (never waiting), such a loop counts in Python's own loop
-    (RuleGen.inline), not in a slot of the frame; any other local (a ``let``, a loop's player,
-    card or value, a name bound in a condition) keeps the rule a call."""
+    (RuleGen.inline), not in a slot of the frame."""
     from rulelang.check.tree import _walk
     binding = (Local, Slot, PlayerLoopSlots, CardLoopSlots, ValueLoopSlots, PlayerQuerySlots,
                EndGameSlots)
@@ -58,7 +60,7 @@ def _only_counters(body, refs) -> bool:
 MAX_COPY_SIZE = 64
 
 
-def copied_rules(rules, refs) -> set:
+def copied_rules(rules, refs, players_leave=False) -> set:
     """The names of the rules written in place of their calls (``can_copy``): first those that
     call no rule, then those that call only these, and so on (a rule that runs itself again,
     through any chain of calls, never gets in), each within MAX_COPY_SIZE statements and
@@ -82,7 +84,7 @@ def copied_rules(rules, refs) -> set:
     while True:
         more = {}
         for name, r in rules.items():
-            if name not in size and can_copy(r, refs, frozenset(size)):
+            if name not in size and can_copy(r, refs, frozenset(size), players_leave):
                 n, d = measure(r.decl.body)
                 if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
                     more[name] = (n, d)

@@ -322,22 +322,25 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
                 order = self.x.const(tuple(tuple((s + k) % n for k in range(n)) for s in range(n)))
-                w.writeline(f"for fr[{pi}] in {order}[{start}]:")
+                p = self.x.slot(pi, {})
+                w.writeline(f"for {p} in {order}[{start}]:")
                 with w.indent():
                     self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
                 w.writeline("else:")
                 with w.indent():
-                    w.writeline(f"fr[{pi}] = (fr[{pi}] + 1) % {n}")
+                    w.writeline(f"{p} = ({p} + 1) % {n}")
                 return
-            w.writeline(f"fr[{pi}] = {start}")
+            p = self.x.slot(pi, {})
+            w.writeline(f"{p} = {start}")
             if self.cg.out_base is not None:      # over the players still in the game
+                # (in the frame: no rule with such a loop and a local is copied, copies.can_copy)
                 w.writeline(f"fr[{ki}] = {n}")
                 w.writeline(f"while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
             else:
                 w.writeline(f"for {self.x.fresh()} in range({n}):")
             with w.indent():
                 self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st),
-                               after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
+                               after=[f"{p} = ({p} + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
@@ -375,7 +378,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         element of ``seq`` (code for a sequence that does not change meanwhile: the cards as
         they were when the loop began) in the frame slot ``item`` in turn, and ``st``'s body
         runs for each."""
-        w.writeline(f"for fr[{item}] in {seq}:")
+        w.writeline(f"for {self.x.slot(item, {})} in {seq}:")
         with w.indent():
             self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
 
@@ -392,15 +395,22 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
-        if body is not None:          # a rule without locals (see compile/copies.py): written in place,
-            # its `you` being the caller's player (the `you` of a copy, in a copy's copy)
+        if body is not None:          # a rule that never decides (see compile/copies.py): written
+            # in place, its `you` being the caller's player (the `you` of a copy, in a copy's
+            # copy), its parameters and locals Python locals of the copy, set as the frame's slots
+            # would be (the arguments in order, the others 0)
             frame = self._is_slot(st.for_player) and (st.for_player is not None or
                                                        not self.x.base_env or self.x.base_frame)
             if not frame:
                 y = self.x.fresh()
                 w.writeline(f"{y} = {you}")
                 you = y
-            with self.x.you_as(you, frame):
+            slots = {Frame.slot(i): self.x.fresh() for i in range(nslots)}
+            for i, a in enumerate(args):
+                w.writeline(f"{slots[Frame.slot(i)]} = {a}")
+            if nslots > len(args):
+                w.writeline(" = ".join(slots[Frame.slot(i)] for i in range(len(args), nslots)) + " = 0")
+            with self.x.you_as(you, frame, slots):
                 self.count(body, w)
                 for s in body:
                     first = len(w.lines)

@@ -309,7 +309,7 @@ class StatementGen:
         return True
 
     def t_Let(self, st, w):
-        place = f"fr[{int(self.refs.of(st).index)}]"
+        place = self.x.slot(int(self.refs.of(st).index), {})
         w.writeline(f"{place} = {self.x.as_int(st.value, self.e(st.value))}")
         if computes(st.value, self.refs):
             self.bound(place, st, w)
@@ -326,7 +326,7 @@ class StatementGen:
         ref = self.refs.of(t, None)
         cg = self.cg
         if isinstance(ref, Local):
-            place = f"fr[{int(ref.index)}]"
+            place = self.x.slot(int(ref.index), {})
         elif isinstance(ref, Var):
             base = int(cg.var_base[ref.name])
             place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
@@ -637,7 +637,7 @@ class StatementGen:
             w.writeline(f"if len({picked}) >= {k}:")
             with w.indent():
                 w.writeline("break")
-            w.writeline(f"fr[{ci}] = {s}[{i}]")
+            w.writeline(f"{self.x.slot(ci, {})} = {s}[{i}]")
             w.writeline(f"if {self.e(sel.condition)}:")
             with w.indent():
                 w.writeline(f"{picked}.append({i})")
@@ -675,7 +675,7 @@ class StatementGen:
         w.writeline(f"{keep}, {cards} = [], []")
         w.writeline(f"for {c} in {s}:")
         with w.indent():
-            w.writeline(f"fr[{ci}] = {c}")
+            w.writeline(f"{self.x.slot(ci, {})} = {c}")
             w.writeline(f"({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
         w.writeline(f"{s}[:] = {keep}")
         self.note_left(st, cards, src, w, dst)
