@@ -287,3 +287,69 @@ def _grouping(entries) -> dict:
     return grouped
 
 
+
+
+def _ciq_games(players=6, seeds=range(4)):
+    cg = load(os.path.join(ROOT, "rules", "ciq.cardrules")).compiled(players)
+    for seed in seeds:
+        yield cg, seed, cg.new_game(seed=seed, max_steps=20_000), random.Random(seed)
+
+
+def test_a_long_memory_is_changed_in_place_by_the_state_that_owns_it():
+    """A long list of what players remember (players.Remembered) is copied on write: a state
+    that plays on, neither cloned nor read, changes its one list in place (CIQ through the API
+    copied its hundreds of entries at half its draws), the copy made once after the list was
+    shared.  Here: along CIQ games at 6 players, a change of the memory while the state owns
+    its list never makes a new list, and the list's grouping and column stay those of its
+    entries."""
+    changed_in_place = 0
+    for _cg, _seed, st, rng in _ciq_games():
+        while not st.is_terminal():
+            before = st.memory
+            owned = before.__class__ is Remembered and before.owner is st
+            size = len(before)
+            p = st.current_player()
+            st.apply_action(rng.choice(st.legal_actions(p)), p)
+            after = st.memory
+            if owned and after.__class__ is Remembered:
+                assert after is before      # never copied while owned
+                changed_in_place += len(after) != size
+            if after.__class__ is Remembered:
+                assert after.col is None or after.col == [x[1] for x in after]
+                assert after.by_zone == _grouping(after)
+    assert changed_in_place > 100
+
+
+def test_a_memory_shared_or_handed_out_never_changes():
+    """A clone shares the list with the state it was cloned from, and a list read through
+    ``State.shown`` is handed out: whichever state changes next copies it first.  Each state's
+    memories are then its own (the original plays on, the clone does not move; the clone plays
+    another way), a list once read stays as it was read, and a game read at every decision
+    remembers what the same game never read remembers at its end."""
+    clones = 0
+    for cg, seed, st, rng in _ciq_games(seeds=range(3)):
+        quiet = cg.new_game(seed=seed, max_steps=20_000)
+        kept = []                                    # (state, list read, its entries then)
+        while not st.is_terminal():
+            shown = st.shown
+            kept.append((shown, [list(x) for x in shown]))
+            if shown.__class__ is Remembered and rng.random() < 0.2:
+                twin = st.clone()
+                frozen = [list(x) for x in twin.shown]
+                p = st.current_player()
+                a = rng.choice(st.legal_actions(p))
+                quiet.apply_action(a, p)
+                st.apply_action(a, p)
+                assert [list(x) for x in twin.shown] == frozen     # the original moved on
+                if not twin.is_terminal():                          # the clone plays another way
+                    q = twin.current_player()
+                    twin.apply_action(twin.legal_actions(q)[-1], q)
+                clones += 1
+                continue
+            p = st.current_player()
+            a = rng.choice(st.legal_actions(p))
+            quiet.apply_action(a, p)
+            st.apply_action(a, p)
+        assert all([list(x) for x in shown] == then for shown, then in kept)
+        assert [list(x) for x in quiet.shown] == [list(x) for x in st.shown]
+    assert clones > 20

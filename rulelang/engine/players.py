@@ -273,51 +273,46 @@ class Memory:
 
 class Remembered(list):
     """A long list of what players remember (:func:`grouped`, made by :func:`left_unseen`): the
-    entries, a list like any other (never changed in place: a show, a reveal or a move makes a
-    new list), with ``by_zone``, the cards they name grouped by zone ``{zone: set of cards}``,
-    so that a card leaving a zone unseen is looked for only where it may be remembered.  A move
-    (:func:`seen_go`, :func:`left_unseen`) keeps the grouping of the list it changes
-    (:meth:`without`, ``+``); a show or a reveal makes a plain list, grouped again when needed.
-    ``col``: the cards of the entries, in their order (searched in C by :func:`left_unseen`),
-    or None until it needs them."""
+    entries, a list like any other, with ``by_zone``, the cards they name grouped by zone
+    ``{zone: set of cards}``, so that a card leaving a zone unseen is looked for only where it
+    may be remembered, and ``col``: the cards of the entries, in their order (searched in C by
+    :func:`left_unseen`), or None until it needs them.
 
-    __slots__ = ("by_zone", "col")
+    Copied on write: ``owner`` is the state that may change it in place (its ``by_zone`` sets and
+    its ``col`` are then its own), None when states may share it.  A clone shares the list, and
+    reading it (``State.shown``: a clone, a save, an observation, a test) hands it out, so both
+    set ``owner`` to None (:func:`handed_out`); the next change of either state copies it first
+    (:func:`_own`) and changes the copy in place after that.  So a state that plays on, not
+    cloned nor read, changes one list in place, however long (a game of hundreds of remembered
+    cards, played through the API, copied them all at half its draws before), and a list once
+    handed out never changes.  A show or a reveal still makes a plain list (grouped again when
+    needed)."""
+
+    __slots__ = ("by_zone", "col", "owner")
 
     def __reduce__(self):
         return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
 
-    def __add__(self, more):
-        """The list and ``more`` (what ``players.seen_go`` adds: players saw cards go), still
-        grouped: only the new entries are grouped (their zones' sets copied, not changed)."""
-        out = Remembered(list.__add__(self, more))
-        out.col = None if self.col is None else self.col + [x[1] for x in more]
-        by_zone = out.by_zone = dict(self.by_zone)
-        fresh = set()                   # the zones whose sets are this list's own
-        for x in more:
-            zi = x[2]
-            if zi not in fresh:
-                fresh.add(zi)
-                by_zone[zi] = set(by_zone.get(zi, ()))
-            by_zone[zi].add(x[1])
-        return out
 
-    def without(self, entries, moved, di, carried) -> "Remembered":
-        """``entries`` (this list with the entries of the cards ``moved`` taken out, those of
-        ``carried`` moved to zone ``di``), still grouped: ``moved`` taken out of every zone's
-        set that holds any of them (copied, not changed), ``carried`` added to ``di``'s."""
-        out = Remembered(entries)
-        out.col = None
-        by_zone = out.by_zone = dict(self.by_zone)
-        for zi, cards in self.by_zone.items():
-            if not cards.isdisjoint(moved):
-                rest = cards - moved
-                if rest:
-                    by_zone[zi] = rest
-                else:
-                    del by_zone[zi]
-        if carried:
-            by_zone[di] = by_zone.get(di, set()) | carried
-        return out
+def handed_out(v):
+    """What players remember, ``v``, read from outside the state that keeps it: from now on
+    shared, never changed in place (:class:`Remembered`)."""
+    if v.__class__ is Remembered:
+        v.owner = None
+    return v
+
+
+def _own(g, shown) -> "Remembered":
+    """``shown`` (``g.memory``, a :class:`Remembered`) as a list ``g`` may change in place: itself
+    when ``g`` owns it, else a copy (its sets and column too), which becomes ``g.memory``."""
+    if shown.owner is g:
+        return shown
+    out = Remembered(shown)
+    out.col = None if shown.col is None else shown.col[:]
+    out.by_zone = {zi: set(cards) for zi, cards in shown.by_zone.items()}
+    out.owner = g
+    g.memory = out
+    return out
 
 
 class _Unplanned:
@@ -430,46 +425,46 @@ def left_unseen(g, cards, zi) -> None:
                 g.memory = [x for x in shown if x[2] != zi or x[1] not in cards]
             return
         # (hundreds of entries: a face-down pile everyone saw go down, drawn from at most turns)
-        g.memory = shown = grouped(shown)
+        g.memory = shown = grouped(shown, g)
     here = shown.by_zone.get(zi)
     if not here or here.isdisjoint(cards):
         return                  # most often none of these cards was remembered there
     gone = here.intersection(cards)
-    out = Remembered(shown)     # a new list (states share it after clone), grouped
+    shown = _own(g, shown)      # (changed in place from here: copied first if shared)
     col = shown.col
     if col is None:
-        col = list(map(_card_of, shown))    # (the cards, searched in C: most often one is gone)
-    out.col = kept = col[:]
+        col = shown.col = list(map(_card_of, shown))    # (the cards, searched in C)
     # (a card or a few: list.index in C; many: one pass over the column, linear however many)
-    at = (i for c in gone for i in _places(col, c)) if len(gone) <= 8 else \
-        compress(count(), map(gone.__contains__, col))
-    for i in sorted((i for i in at if shown[i][2] == zi), reverse=True):
-        del out[i]
-        del kept[i]
-    by_zone = out.by_zone = dict(shown.by_zone)     # (its sets shared: never changed)
-    if len(gone) < len(here):
-        by_zone[zi] = here - gone
+    if len(gone) <= 8:
+        at = []
+        for c in gone:
+            i = -1
+            try:
+                while True:
+                    i = col.index(c, i + 1)
+                    if shown[i][2] == zi:
+                        at.append(i)
+            except ValueError:
+                pass
     else:
-        del by_zone[zi]
-    g.memory = out
+        at = [i for i in compress(count(), map(gone.__contains__, col)) if shown[i][2] == zi]
+    at.sort(reverse=True)
+    for i in at:
+        del shown[i]
+        del col[i]
+    here = shown.by_zone[zi]
+    if len(gone) < len(here):
+        here -= gone
+    else:
+        del shown.by_zone[zi]
 
 
-def _places(col, c):
-    """The indexes at which ``c`` is in the list ``col`` (``list.index``, in C)."""
-    i = -1
-    try:
-        while True:
-            i = col.index(c, i + 1)
-            yield i
-    except ValueError:
-        return
-
-
-def grouped(shown) -> "Remembered":
+def grouped(shown, g=None) -> "Remembered":
     """``shown`` (a list of entries) as a :class:`Remembered`: the same entries, with the cards
-    they name grouped by zone."""
+    they name grouped by zone, owned by the state ``g`` (None: shared)."""
     out = Remembered(shown)
     out.col = None
+    out.owner = g
     by_zone = out.by_zone = {}
     for _p, c, zi in shown:
         cards = by_zone.get(zi)
@@ -498,24 +493,22 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
     if shown:     # (a card that comes into sight is not followed further: nothing to keep)
-        moved = set(cards)
-        hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
-        if hits:    # most often nobody remembered these cards: the list stays as it is
-            carry = whole and dv not in ("everyone", "top")
-            was = shown
-            shown = shown[:]        # a new list (states share it after clone)
-            carried = set()
-            for i in reversed(hits):
-                x = shown[i]
-                if carry and x[2] == si and not (dv == "owner" and do == x[0]):
-                    shown[i] = [x[0], x[1], di]
-                    carried.add(x[1])
-                else:
-                    del shown[i]
-            if was.__class__ is Remembered and len(shown) >= 64:
-                # grouped (left_unseen): kept so (a short list is grouped again as cheaply)
-                shown = was.without(shown, moved, di, carried)
-            g.memory = shown
+        if shown.__class__ is Remembered:
+            _go_long(g, shown, set(cards), si, di, whole and dv not in ("everyone", "top"),
+                     do if dv == "owner" else -1)
+        else:
+            moved = set(cards)
+            hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
+            if hits:    # most often nobody remembered these cards: the list stays as it is
+                carry = whole and dv not in ("everyone", "top")
+                shown = shown[:]        # a new list (states share it after clone)
+                for i in reversed(hits):
+                    x = shown[i]
+                    if carry and x[2] == si and not (dv == "owner" and do == x[0]):
+                        shown[i] = [x[0], x[1], di]
+                    else:
+                        del shown[i]
+                g.memory = shown
     if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
             sv == "top" and top not in cards):
         return                          # a pile whose top is face up: seen as it arrives
@@ -526,7 +519,44 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         if not (dv == "owner" and do == p):
             new += map(list, zip(repeat(p), seen, repeat(di)))
     if new:
-        g.memory = g.memory + new
+        shown = g.memory
+        if shown.__class__ is Remembered:   # added in place (copied first if shared)
+            shown = _own(g, shown)
+            shown += new
+            if shown.col is not None:
+                shown.col += map(_card_of, new)
+            shown.by_zone.setdefault(di, set()).update(map(_card_of, new))
+        else:
+            g.memory = shown + new
+
+
+def _go_long(g, shown, moved, si, di, carry, excl) -> None:
+    """:func:`seen_go` forgetting (or, ``carry``: taking along to ``di``, but for the player
+    ``excl``, who sees ``di``) what a long list (``shown``, ``g.memory``) remembers of the cards
+    ``moved``: in place, copied first if shared; its grouping and column kept."""
+    col = shown.col
+    hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown) if col is None else col)))
+    if not hits:        # most often nobody remembered these cards: the list stays as it is
+        return
+    shown = _own(g, shown)
+    col = shown.col
+    carried = set()
+    for i in reversed(hits):
+        x = shown[i]
+        if carry and x[2] == si and x[0] != excl:
+            shown[i] = [x[0], x[1], di]
+            carried.add(x[1])
+        else:
+            del shown[i]
+            if col is not None:
+                del col[i]
+    by_zone = shown.by_zone
+    for zi in [zi for zi, cards in by_zone.items() if not cards.isdisjoint(moved)]:
+        by_zone[zi] -= moved
+        if not by_zone[zi]:
+            del by_zone[zi]
+    if carried:
+        by_zone.setdefault(di, set()).update(carried)
 
 
 def hides(zone_info, s_vis, d_vis) -> bool:

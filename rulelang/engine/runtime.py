@@ -31,7 +31,7 @@ from rulelang.kinds import CARD, Frame
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's names: the action layout)
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
-from rulelang.engine.players import Memory
+from rulelang.engine.players import Memory, handed_out
 from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -213,7 +213,7 @@ class State(Playout):
         if v.__class__ is Memory:
             v = self.memory = v.entries()
             self._mg = None
-        return v
+        return handed_out(v)    # (shared from now on: a long list is copied at its next change)
 
     def _set_shown(self, v) -> None:
         self.memory = v
