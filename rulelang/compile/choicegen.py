@@ -205,7 +205,7 @@ class ChoiceGen:
         p = alt.param
         slots = self.cg.model.choose_slots.of(ch)
         ci, si = Frame.slot(slots.chooser), Frame.slot(slots.params[0])
-        you = {ci: f"fr[{Frame.YOU}]"}              # the chooser is `you` (no `by`)
+        you = {ci: self.x.slot(Frame.YOU, {})}      # the chooser is `you` (no `by`)
         key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
         if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \
                 "rng" in key[0] or "rng" in key[1]:

@@ -28,7 +28,7 @@ from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen, card_places, memory_zones
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
-from rulelang.compile.copies import copied_rules
+from rulelang.compile.copies import copied_rules, inlined_rules
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -161,6 +161,12 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
         self.entered_rules = self._shallow(
             {self.proc_index[n] for n in not_recursive(self.model.rules)})
+        # Of those, the rules a playout that cannot stop writes in place of their calls, their
+        # decisions taken where they come (compile/copies.py: inlined_rules; RuleGen.inline_call).
+        names = {i: n for n, i in self.proc_index.items()}
+        self.inlined_rules = {self.proc_index[n] for n in inlined_rules(
+            self.model.rules, self.refs, self.model, {names[p] for p in direct if p in names},
+            {names[p] for p in self.entered_rules if p in names}, self.out_base is not None)}
         for pid, body in bodies:
             rg = RuleGen(self, direct)
             fn, alt_blocks = rg.compile_rule(body, pid)

@@ -92,3 +92,86 @@ def copied_rules(rules, refs, players_leave=False) -> set:
             return set(size)
         for name, (n, d) in more.items():
             size[name], depth[name] = n, d
+
+
+def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
+    """Can ``rule`` (one that may decide) be written in place of its call in a playout that
+    cannot stop (``RuleGen.inline_call``: an index policy, no budget of decisions), its
+    decisions taken where they come (``PlayoutGen.inline_choose``)?  Decided on the tree:
+    every decision has one chooser (not simultaneous, no claim) and offers one card, player,
+    suit, rank or number at a time (not several cards, not a hidden place); it calls only the
+    rules in ``callable_names`` (those that never decide, and those written in place in turn);
+    no ``return``, ``end turn``, end of the game, ``stop`` outside a loop of its own, nothing
+    that sets ``you``; no statement nested deeper than a function's code can be."""
+    if any(_depth(st) > MAX_INLINE_DEPTH for st in rule.decl.body):
+        return False
+    todo = [(st, False) for st in rule.decl.body]
+    while todo:
+        st, in_loop = todo.pop()
+        if isinstance(st, A.Choose):
+            if st.simultaneous or st.claim:
+                return False
+            for alt in st.alternatives:
+                if (alt.param is not None and alt.param.kind in ("cards", "unseen")) or \
+                        model.picks.has(alt) or model.unseen.has(alt):
+                    return False
+        elif isinstance(st, A.CallRule):
+            if st.name not in callable_names:
+                return False
+        elif isinstance(st, A.EndGame):
+            return False
+        elif isinstance(st, A.Simple) and (st.word in ("return", "end turn") or
+                                           (st.word == "stop" and not in_loop)):
+            return False
+        elif isinstance(st, A.Assign) and getattr(refs.of(st.target, None), "moves_you", False):
+            return False
+        loop = in_loop or isinstance(st, (A.Loop, A.ForPlayer, A.ForCard, A.ForValue))
+        todo.extend((s, loop) for body in rule_bodies(st) for s in body)
+    return True
+
+
+def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=False) -> set:
+    """The names of the rules that may decide and are written in place of their calls in a
+    playout that cannot stop (``can_inline``): among ``entered`` (the rules entered by a direct
+    call, which never run themselves again), first those that call only rules of
+    ``never_deciding``, then those that call only these and rules already found, and so on;
+    each within MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting, the rules it
+    writes in place counted in.  None in a game where players leave (its loops over the players
+    count in the frame)."""
+    if players_leave:
+        return set()
+    size, depth = {}, {}
+    plain = {}          # the statements of a rule that never decides, its copies counted in
+
+    def measure(body):
+        n, d = 0, 0
+        for st in body:
+            n += 1
+            if isinstance(st, A.CallRule) and st.name in size:
+                n += size[st.name]
+                d = max(d, depth[st.name])
+                continue
+            if isinstance(st, A.CallRule) and st.name in never_deciding and st.name in rules:
+                if st.name not in plain:
+                    plain[st.name] = measure(rules[st.name].decl.body)
+                n += plain[st.name][0]
+                d = max(d, plain[st.name][1])
+                continue
+            inner = [measure(b) for b in rule_bodies(st)]
+            n += sum(k for k, _ in inner)
+            if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
+                d = max(d, 1 + max((k for _, k in inner), default=0))
+        return n, d
+
+    while True:
+        more = {}
+        for name in entered:
+            if name not in size and name in rules and \
+                    can_inline(rules[name], refs, model, frozenset(never_deciding) | frozenset(size)):
+                n, d = measure(rules[name].decl.body)
+                if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
+                    more[name] = (n, d)
+        if not more:
+            return set(size)
+        for name, (n, d) in more.items():
+            size[name], depth[name] = n, d

@@ -23,6 +23,7 @@ class GameLoop:
 
     def finish(self, g, winners, outcome, ranking=None, scores=None):
         g.terminal = True
+        g.stack[:] = [[self.root, self.root_halt, 0]]   # (a finished game runs no rule: _halted)
         g.winners = winners
         g.outcome = outcome
         if ranking is None and self.out_base is not None:
@@ -109,7 +110,12 @@ class GameLoop:
 
         check = self.check_endings
 
-        def root(g, fr, pc):
+        def make_root(procs):
+            """The root for the rules' functions ``procs`` (the API's, or a playout's:
+            ``playout_procs``, so that a playout plays every turn in the playout variants)."""
+            return lambda g, fr, pc: root(g, fr, pc, procs)
+
+        def root(g, fr, pc, procs):
             """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
             A generated turn rule is called directly, and turn follows turn in this loop until
             a rule must stop (a decision, a call, the end)."""
@@ -199,7 +205,8 @@ class GameLoop:
 
         self.root = len(self.procs)
         self.root_halt = 4
-        self.procs.append(root)
+        self._make_root = make_root
+        self.procs.append(make_root(procs))
         self.proc_names.append("<game>")
         turn_top = self.turn_top = len(self.procs)     # the turn, run in the frame above the root
         self.procs.append(turn_loop)
@@ -244,6 +251,7 @@ class GameLoop:
     def problem_stop(self, g, e):
         """The game cannot go on (a GameProblem raised in a rule): it ends, with the problem."""
         g.terminal = True
+        g.stack[:] = [[self.root, self.root_halt, 0]]   # (as finish)
         g.outcome = "error"
         g.winners = []
         g.ranking = []
@@ -334,6 +342,7 @@ class GameLoop:
         if pp is not None:
             return pp
         pp = list(self.procs)
+        pp[self.root] = self._make_root(pp)
         self.gen.ns["_pprocs"] = pp
         direct = self.direct_rules
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]

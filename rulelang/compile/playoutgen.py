@@ -12,7 +12,12 @@ from rulelang.kinds import Frame
 from rulelang.compile.writer import respan
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
+from contextlib import nullcontext
+
+from rulelang.engine.control import CALL
 from rulelang.compile.blocks import _Jump
+from rulelang.compile.genruntime import _no_choice
+from rulelang.compile.writer import CodeWriter
 
 
 class _Enter(str):
@@ -48,7 +53,7 @@ class PlayoutGen:
         list merged as ``legal_actions`` merges it).  A playout with a budget of decisions or a
         policy of actions goes through ``playout_pick``, which stops the playout where the
         budget is spent."""
-        a, k = self.x.fresh(), self.x.fresh()
+        a = self.x.fresh()
         self.x.ns["_pick"] = playout_pick
         pk = self.x.state("_pk")
         w.writeline(f"if {pk} is None:")
@@ -56,25 +61,8 @@ class PlayoutGen:
             w.writeline(f"{a} = _pick(g, out, fr[{ci}])")
             w.writeline("g.decisions += 1")
         w.writeline("else:")
-        # In the turn that goes on from turn to turn the counts are locals, added to the state
-        # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
-        # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
-        dc, ch, fo = ("_dc", "_ch", "_fo") if self.looping else ("g.decisions", "g._ch", "g._fo")
-        self.counts_held = self.counts_held or self.looping
         with w.indent():
-            legal = "out"
-            if getattr(self.cg, "card_twin", None) is not None and any(
-                    self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
-                # copies of a card: one action (most often there are none: tested in C, here)
-                legal = self.x.fresh()
-                self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
-                key = self.x.const(twin_keys(self.cg))
-                w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
-            w.writeline(f"{k} = len({legal})")
-            w.writeline(f"{ch} += {k}")
-            w.writeline(f"if {k} == 1: {fo} += 1")
-            w.writeline(f"{a} = {legal}[{pk}[fr[{ci}]]({k})]")
-            w.writeline(f"{dc} += 1")
+            self.policy_pick(alts, f"fr[{ci}]", a, w)
         blocks = dict(self.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
@@ -84,6 +72,81 @@ class PlayoutGen:
                     self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
             else:
                 self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
+
+    def policy_pick(self, alts, chooser, a, w):
+        """The action ``a`` the playout's index policy picks for the player ``chooser`` among the
+        list ``out`` of a decision offering the alternatives ``alts``, counted (decisions,
+        choices, forced decisions) as ``State.playout`` counts them."""
+        k = self.x.fresh()
+        pk = self.x.state("_pk")
+        # In the turn that goes on from turn to turn the counts are locals, added to the state
+        # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
+        # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
+        dc, ch, fo = ("_dc", "_ch", "_fo") if self.looping else ("g.decisions", "g._ch", "g._fo")
+        self.counts_held = self.counts_held or self.looping
+        legal = "out"
+        if getattr(self.cg, "card_twin", None) is not None and any(
+                self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
+            # copies of a card: one action (most often there are none: tested in C, here)
+            legal = self.x.fresh()
+            self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
+            key = self.x.const(twin_keys(self.cg))
+            w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
+        w.writeline(f"{k} = len({legal})")
+        w.writeline(f"{ch} += {k}")
+        w.writeline(f"if {k} == 1: {fo} += 1")
+        w.writeline(f"{a} = {legal}[{pk}[{chooser}]({k})]")
+        w.writeline(f"{dc} += 1")
+
+    def inline_choose(self, st, w):
+        """A decision of a rule written in place of its call in a playout that cannot stop
+        (``RuleGen.inline_call``): the list made as the decision makes it, the action the index
+        policy picks (``policy_pick``), then the chosen alternative's body, in place, its value
+        in the alternative's slot (a Python local of the copy, as ``apply_action`` would set the
+        slot of the frame).  One chooser; no claim, several cards or hidden places
+        (``copies.can_inline``)."""
+        cg = self.cg
+        slots = cg.model.choose_slots.of(st)
+        ci = Frame.slot(slots.chooser)
+        if cg.endings:
+            quick = self.endings_quick()
+            w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
+        who = self.x.slot(ci, {})
+        w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else self.x.slot(Frame.YOU, {})}")
+        actions = CodeWriter.at([], w.prefix)
+        alts = []
+        self.counted, self.appended, self.first_out = {}, False, None
+        self.never_empty, self.none_before = False, set()
+        for alt, slot in zip(st.alternatives, slots.params):
+            aid = cg.model.labels.of(alt).aid
+            alts.append((aid, alt, slot))
+            self.enum(alt, aid, slot, actions)
+        listed = actions.lines
+        if self.first_out is not None:      # `out` is the first list made, not extended
+            i, made = self.first_out
+            w.extend(listed[:i])
+            w.writeline(f"out = {made}")
+            w.extend(listed[i + 1:])
+        else:
+            w.writeline("out = []")
+            w.extend(listed)
+        if not self.never_empty:
+            self.x.ns["_noch"] = _no_choice
+            w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
+        a = self.x.fresh()
+        self.policy_pick(alts, who, a, w)
+        order = sorted(alts, key=lambda t: t[0])
+        for i, (aid, alt, slot) in enumerate(order):
+            if len(order) > 1:
+                w.writeline(f"if {a} < {(int(aid) + 1) << ACTION_SHIFT}:" if i == 0 else
+                            f"elif {a} < {(int(aid) + 1) << ACTION_SHIFT}:" if i < len(order) - 1
+                            else "else:")
+            with w.indent() if len(order) > 1 else nullcontext():
+                if alt.param is not None:
+                    base = int(aid) << ACTION_SHIFT
+                    w.writeline(f"{self.x.slot(Frame.slot(int(slot)), {})} = {a}" +
+                                (f" - {base}" if base else ""))
+                self.inline_body(alt.body, w)
 
     @staticmethod
     def enter_alternative(w, a, aid, alt, slot, b):

@@ -138,6 +138,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.s = cg.stmts
         self.refs = cg.refs
         self.direct = direct
+        self.inlining = 0             # (inside a rule written in place that may decide: inline_call)
         known = getattr(cg, "_direct_names", None)      # made once per set (each rule had its
         if known is None or known[0] is not direct:     # own copy: quadratic in the rules)
             known = cg._direct_names = (direct, frozenset(
@@ -282,12 +283,15 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.If):
             first = True
             for cond, body in st.branches:
+                # In a rule written in place in a playout that cannot stop: "can you play? then
+                # choose what to play" makes the list once (ChoiceGen.prelist).
+                listed = self.prelist(cond, body, w) if self.inlining and first else None
                 # `if D is not none ...: set V to D`: D's value, computed first by the test,
                 # is kept for the branch's first statement (ExprGen.kept)
-                d = self.first_define(cond, body)
+                d = None if listed else self.first_define(cond, body)
                 self.x.kept = None if d is None else {id(d): [d, None]}
                 try:
-                    w.writeline(f"{'if' if first else 'elif'} {self.x.gen_plain(cond)}:")
+                    w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
                     first = False
                     with w.indent():
                         self.inline_body(body, w)
@@ -353,6 +357,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
             self.direct_call(st, w)
             return
+        if self.inlining and isinstance(st, A.Choose):
+            self.inline_choose(st, w)
+            return
+        if self.inlining and isinstance(st, A.CallRule) and \
+                self.cg.proc_index.get(st.name) in getattr(self.cg, "inlined_rules", ()):
+            self.step(w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
+            self.inline_call(st, w, self.call_lists.pop(id(st), (None, None))[1])
+            return
         if self.s.is_simple(st):
             self.s.stmt(st, w)
             return
@@ -396,31 +408,54 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
         if body is not None:          # a rule that never decides (see compile/copies.py): written
-            # in place, its `you` being the caller's player (the `you` of a copy, in a copy's
-            # copy), its parameters and locals Python locals of the copy, set as the frame's slots
-            # would be (the arguments in order, the others 0)
-            frame = self._is_slot(st.for_player) and (st.for_player is not None or
-                                                       not self.x.base_env or self.x.base_frame)
-            if not frame:
-                y = self.x.fresh()
-                w.writeline(f"{y} = {you}")
-                you = y
-            slots = {Frame.slot(i): self.x.fresh() for i in range(nslots)}
-            for i, a in enumerate(args):
-                w.writeline(f"{slots[Frame.slot(i)]} = {a}")
-            if nslots > len(args):
-                w.writeline(" = ".join(slots[Frame.slot(i)] for i in range(len(args), nslots)) + " = 0")
-            with self.x.you_as(you, frame, slots):
-                self.count(body, w)
-                for s in body:
-                    first = len(w.lines)
-                    self.inline(s, w)
-                    mark(w.lines, first, s.span)
+            self.copy_rule(st, body, nslots, args, you, w)      # in place
             return
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
         w.writeline(f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
         w.writeline(f"if {rc} != {RETURN}: return {rc}")
+
+    def copy_rule(self, st, body, nslots, args, you, w):
+        """The ``body`` of the rule ``st`` calls, written in place of the call: its `you` being
+        the caller's player (the `you` of a copy, in a copy's copy; the code ``you``), its
+        parameters and locals (``nslots``) Python locals of the copy, set as the frame's slots
+        would be (the arguments, code ``args``, in order, the others 0)."""
+        frame = self._is_slot(st.for_player) and (st.for_player is not None or
+                                                   not self.x.base_env or self.x.base_frame)
+        if not frame:
+            y = self.x.fresh()
+            w.writeline(f"{y} = {you}")
+            you = y
+        slots = {Frame.slot(i): self.x.fresh() for i in range(nslots)}
+        for i, a in enumerate(args):
+            w.writeline(f"{slots[Frame.slot(i)]} = {a}")
+        if nslots > len(args):
+            w.writeline(" = ".join(slots[Frame.slot(i)] for i in range(len(args), nslots)) + " = 0")
+        with self.x.you_as(you, frame, slots):
+            self.count(body, w)
+            for s in body:
+                first = len(w.lines)
+                self.inline(s, w)
+                mark(w.lines, first, s.span)
+
+    def inline_call(self, st, w, listed=None, args=None, you=None):
+        """In a playout that cannot stop (an index policy, no budget: ``_pk`` is set), a call of
+        a rule that may decide (``copies.can_inline``) written in place like a copy
+        (:meth:`copy_rule`), its decisions taken where they come (``inline_choose``): no frame,
+        no push, no call.  ``listed``: the list an ``if`` made for the choice the rule begins
+        with (``ChoiceGen.prelist``).  The caller's ``args`` and ``you`` when it has them."""
+        rule = self.cg.model.rules[st.name]
+        if args is None:
+            args = [self.x.gen(a, {}) for a in st.args]
+            you = self.x.gen(st.for_player, {}) if st.for_player is not None else \
+                self.x.slot(int(self.refs.of(st).index), {})
+        if listed is not None:
+            self.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
+        self.inlining += 1
+        try:
+            self.copy_rule(st, rule.decl.body, rule.nslots, args, you, w)
+        finally:
+            self.inlining -= 1
 
     def _is_slot(self, e):
         """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
@@ -489,12 +524,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         after = self.new_block()
         w = cur.w
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         parts = [str(int(pid)), "0", you] + args + ["0"] * pad
+        listed = None
         if id(st) in self.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
             si, listed = self.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
+        if self.playout and pid in getattr(cg, "inlined_rules", ()):
+            # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
+            # in place (inline_call); one that can enters it with its frame on the stack.
+            w.writeline(f"if {self.x.state('_pk')} is not None:")
+            with w.indent():
+                self.inline_call(st, w, listed, args, you)
+            w.writeline("else:")
+            w = CodeWriter.at(w.lines, w.prefix + w.step)
+        w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         if pid in getattr(cg, "entered_rules", ()):
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.

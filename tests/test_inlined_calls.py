@@ -1,0 +1,198 @@
+"""Rules that decide, written in place of their calls in a playout that cannot stop (issue 17,
+session 18: ``copies.can_inline``, ``RuleGen.inline_call``, ``PlayoutGen.inline_choose``).
+
+A playout whose policy is an index function per seat and that has no budget of decisions never
+stops before the end of the game but at a simultaneous decision, so a rule whose decisions all
+have one chooser needs no frame there: its body is written where it is called, its decisions
+taken where they come, as a rule that never decides is copied.  A playout that can stop (a
+budget, a policy of actions) and the API enter it with its frame on the stack, as before; a
+finished game's stack is the root, halted, however it ended, so both end alike.
+
+Checked: which rules are written in place (decided on the tree); that an index playout of
+Attack! pushes no frame at all while one with a budget does; that games played so, stopped by
+their step budget anywhere, or ended by a rule, are those of the API, move by move and save by
+save."""
+from __future__ import annotations
+
+import random
+
+from rulelang.compile.loader import load
+
+GAME = '''game "g"
+players 2 to 3
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: shared, face up
+var n = 0
+game ends when hand is empty:
+    end game with winner you
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    play_one
+    pass_card
+    if n > 30:
+        finish
+    both
+    repeat 2 times:
+        maybe_draw for next player
+
+rule play_one:
+    if any card in hand where rank of card > 5:
+        pick_high
+    else:
+        choose:
+            draw if stock is not empty:
+                move top card from stock to hand
+            knock:
+                add 1 to n
+
+rule pick_high:
+    choose:
+        play card c from hand where rank of c > 5:
+            move c from hand to pile
+            add 1 to n
+
+rule pass_card:
+    let k = size of hand
+    if k > 1:
+        choose:
+            give card c from hand:
+                move c from hand to hand of next player
+            keep:
+                pass
+
+rule maybe_draw:
+    choose:
+        take if stock is not empty:
+            move top card from stock to hand
+        leave:
+            pass
+    for each player p:
+        add 1 to n
+
+rule finish:
+    choose:
+        stop_now:
+            end game with no winner
+        go_on:
+            set n to 0
+
+rule both:
+    simultaneously choose by each player:
+        nod:
+            pass
+        shake:
+            pass
+
+rule returns:
+    choose:
+        yes:
+            return
+        no:
+            pass
+
+rule several:
+    choose:
+        drop "drop two" 2 cards c from hand to pile:
+            pass
+
+rule again:
+    choose:
+        once:
+            pass
+        more:
+            again
+'''
+
+
+def _load(tmp_path, text=GAME):
+    path = tmp_path / "g.cardrules"
+    path.write_text(text, encoding="utf-8")
+    return load(str(path))
+
+
+def test_the_rules_written_in_place(tmp_path):
+    """One chooser per decision, no return, no end of the game, no several cards, no rule that
+    runs itself again: written in place (a rule calling only such rules too); the others are
+    entered with their frame."""
+    cg = _load(tmp_path).compiled(2)
+    names = {i: n for n, i in cg.proc_index.items()}
+    inlined = {names[p] for p in cg.inlined_rules}
+    assert {"play_one", "pick_high", "pass_card", "maybe_draw"} <= inlined
+    assert not inlined & {"finish", "both", "returns", "several", "again"}
+    # where players may leave the game, loops over the players count in the frame: none
+    leaving = GAME.replace("    both\n", "    both\n    if n > 90:\n        remove you from the game\n")
+    assert _load(tmp_path, leaving).model.players_leave
+    assert _load(tmp_path, leaving).compiled(2).inlined_rules == set()
+
+
+class _Pushes(list):
+    """A stack that counts the frames of rules pushed on it (the turn's, which the root pushes
+    once when setup ends, left out)."""
+
+    pushed = 0
+    turn = -1
+
+    def append(self, x):
+        if x[0] != _Pushes.turn:
+            _Pushes.pushed += 1
+        super().append(x)
+
+
+def _pushes(cg, st, policy, **kw):
+    st.stack = _Pushes(st.stack)
+    _Pushes.pushed, _Pushes.turn = 0, cg.turn_top
+    st.playout(policy, **kw)
+    return _Pushes.pushed
+
+
+def test_an_index_playout_of_attack_pushes_no_frame():
+    """Attack!'s `play_card` and `lay_card` decide: through the API, or in a playout that can
+    stop, each is entered with its frame on the stack (two pushes a duel at least); in a playout
+    with index policies they are written in place: no frame of a rule is pushed in a whole game
+    (the first turn too: the root of a playout runs the playout variants)."""
+    cg = load("rules/attack.cardrules").compiled(2)
+    cg.playout_procs()
+    for seed in range(5):
+        st = cg.new_game(seed=seed)
+        assert _pushes(cg, st, [random.Random(seed)._randbelow] * 2) == 0 and st.is_terminal()
+        st = cg.new_game(seed=seed)
+        assert _pushes(cg, st, [random.Random(seed)._randbelow] * 2, max_decisions=40) > 20
+
+
+def _api(cg, seed, max_steps):
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        p = st.current_players()[0]
+        legal = st.legal_actions(p)
+        st.apply_action(legal[rng.randrange(len(legal))], p)
+    return st
+
+
+def _fast(cg, seed, max_steps):
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    st.playout([random.Random(seed).randrange] * cg.n)
+    return st
+
+
+def test_games_written_in_place_are_those_of_the_api(tmp_path):
+    """The file above and Attack!, played with the same random choices through the API and
+    on the fast path (its rules written in place), stopped by step budgets that fall anywhere
+    in them, or ended by a rule: the same saves, what players remember included, and the
+    stack of every finished game is the root, halted."""
+    ended = {"error": 0, "rule": 0}
+    for cg in (_load(tmp_path).compiled(2), _load(tmp_path).compiled(3),
+               load("rules/attack.cardrules").compiled(2)):
+        cg.playout_procs()
+        for seed in range(6):
+            for max_steps in (30, 61, 97, 150, 20_000):
+                a, f = _api(cg, seed, max_steps), _fast(cg, seed, max_steps)
+                assert f.to_json() == a.to_json(), (seed, max_steps)
+                assert list(f.shown) == list(a.shown)
+                assert a.stack == [[cg.root, cg.root_halt, 0]]
+                ended["error" if a.outcome == "error" else "rule"] += 1
+    assert ended["error"] > 20 and ended["rule"] > 20
