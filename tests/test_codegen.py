@@ -72,7 +72,8 @@ def test_rules_that_never_decide_are_copied_where_they_are_called(tmp_path):
     (issue 17: Attack!'s `fill_hand`, `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per
     decision on the fast path; session 18: its `clear_field` and Power Attack!'s
     `both_cards_down`, loops over the players); so is one that calls only such rules, the rules it calls copied into it in turn,
-    `you` and the arguments passed down.  One with a return or a statement that sets `you`
+    `you` and the arguments passed down; an end of the game in a copy returns from the caller,
+    as the call would have (session 18).  One with a return or a statement that sets `you`
     stays a call; in a game where players leave, so does one with a local other than the
     counter of a `repeat N times` (its loops over the players count in the frame).  Decided on
     the rule's tree (compile/copies.py: can_copy, copied_rules), never by reading generated
@@ -91,21 +92,24 @@ def test_rules_that_never_decide_are_copied_where_they_are_called(tmp_path):
              "calls_local": "    local\n",
              "params": "    add 1 to k\n    let j = k + 1\n    add j to n\n    for each card c in hand:\n        add 1 to m\n",
              "passes": "    params(3)\n    params(size of hand) for next player\n",
+             "ends": "    if n > 1000:\n        end game with no winner\n",
              "decides": "    choose:\n        draw:\n            move top card from stock to hand\n"}
     text = head + "".join(f"rule {name}{'(k)' if name == 'params' else ''}:\n{body}"
                           for name, body in rules.items())
     text += "setup:\n    shuffle stock\nturn:\n    plain for player 2\n    local\n    returns\n    calls\n" \
             "    counts\n    player_loop\n    calls_local\n    passes\n" \
-            "    let k = 7\n    params(k)\n    set m to k\n" \
+            "    let k = 7\n    params(k)\n    set m to k\n    ends\n" \
             "    decides\n    if n > 40:\n        end game with no winner\n"
     path = tmp_path / "g.cardrules"
     path.write_text(text)
     game = load(str(path))
     cg = game.compiled(2)
     assert {n for n in rules if can_copy(game.model.rules[n], cg.refs)} == \
-        {"plain", "local", "player_loop", "params"}
-    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs, players_leave=True)} == {"plain"}
-    copied = {"plain", "calls", "counts", "local", "player_loop", "calls_local", "params", "passes"}
+        {"plain", "local", "player_loop", "params", "ends"}
+    assert {n for n in rules if can_copy(game.model.rules[n], cg.refs, players_leave=True)} == \
+        {"plain", "ends"}
+    copied = {"plain", "calls", "counts", "local", "player_loop", "calls_local", "params", "passes",
+              "ends"}
     assert copied_rules(game.model.rules, cg.refs) & set(rules) == copied
     assert {n for n in rules if cg.proc_index[n] in cg.inline_bodies} == copied
     st = cg.new_game(seed=3)                   # (at the turn's `decides`)

@@ -17,8 +17,10 @@ def can_copy(rule, refs, copyable=frozenset(), players_leave=False) -> bool:
     being the caller's player and its parameters and locals Python locals of the copy?  Decided
     on the tree: nothing in it that needs a frame or a function of its own: no decision, no
     call but of a rule in ``copyable`` (written in place in turn: see ``copied_rules``), no
-    ``return``, ``end turn`` or end of the game, nothing that sets ``you``, no statement nested
-    deeper than a function's code can be (MAX_INLINE_DEPTH).  In a game where players leave
+    ``return`` or ``end turn``, nothing that sets ``you``, no statement nested deeper than a
+    function's code can be (MAX_INLINE_DEPTH).  (An end of the game in it returns from the
+    caller's function, as the call would have: a finished game's stack is the root, halted,
+    either way.)  In a game where players leave
     (``players_leave``), a loop over the players counts in the frame (``_nin``): there only a
     rule with no local but the counters of ``repeat N times`` is copied."""
     if players_leave and rule.nslots and not _only_counters(rule.decl.body, refs):
@@ -30,7 +32,7 @@ def can_copy(rule, refs, copyable=frozenset(), players_leave=False) -> bool:
         st = todo.pop()
         if isinstance(st, A.CallRule) and st.name in copyable:
             continue
-        if isinstance(st, (A.Choose, A.CallRule, A.EndGame)):
+        if isinstance(st, (A.Choose, A.CallRule)):
             return False
         if isinstance(st, A.Simple) and st.word in ("return", "end turn"):
             return False
@@ -101,8 +103,10 @@ def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
     every decision has one chooser (not simultaneous, no claim) and offers one card, player,
     suit, rank or number at a time (not several cards, not a hidden place); it calls only the
     rules in ``callable_names`` (those that never decide, and those written in place in turn);
-    no ``return``, ``end turn``, end of the game, ``stop`` outside a loop of its own, nothing
-    that sets ``you``; no statement nested deeper than a function's code can be."""
+    no ``return``, ``end turn``, ``stop`` outside a loop of its own, nothing that sets ``you``;
+    no statement nested deeper than a function's code can be.  (An end of the game in it
+    returns from the caller's function, as the call would have: a finished game's stack is the
+    root, halted, either way.)"""
     if any(_depth(st) > MAX_INLINE_DEPTH for st in rule.decl.body):
         return False
     todo = [(st, False) for st in rule.decl.body]
@@ -118,8 +122,6 @@ def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
         elif isinstance(st, A.CallRule):
             if st.name not in callable_names:
                 return False
-        elif isinstance(st, A.EndGame):
-            return False
         elif isinstance(st, A.Simple) and (st.word in ("return", "end turn") or
                                            (st.word == "stop" and not in_loop)):
             return False

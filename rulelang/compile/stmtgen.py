@@ -452,7 +452,7 @@ class StatementGen:
             w.writeline(f"{res} = []")
             w.writeline(f"for {p} in range({n}):")
             with w.indent():
-                w.writeline(f"fr[{wi}] = {p}")
+                w.writeline(f"{self.x.slot(wi, {})} = {p}")
                 w.writeline(f"if {self.e(st.winners)}:")
                 with w.indent():
                     w.writeline(f"{res}.append({win})")
@@ -460,7 +460,7 @@ class StatementGen:
                 if st.losers is None:
                     w.writeline(f"{res}.append({loss})")
                 else:
-                    w.writeline(f"fr[{Frame.slot(ends.losers)}] = {p}")
+                    w.writeline(f"{self.x.slot(Frame.slot(ends.losers), {})} = {p}")
                     w.writeline(f"{res}.append({loss} if {self.e(st.losers)} else {draw})")
             w.writeline(f"_endres(_cg, g, {res})")
         elif kind == "winner":
