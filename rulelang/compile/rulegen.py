@@ -155,6 +155,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.loops = []               # ("inline", None) or ("block", end_block)
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
+        # The playout variant of the turn that goes on from turn to turn counts the steps of the
+        # budget in locals (step): _sd, the steps not yet added to g.steps, and _sl, what the
+        # budget had left when they last were (added before a call of another rule's function,
+        # which counts on the state, and wherever the function is left).
+        self.steps_held = self.playout and self.looping
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
@@ -185,17 +190,22 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             held = [h for h in (self.x.held_line(),) if h]
             if self.counts_held:
                 held.append("_dc = _ch = _fo = 0")
+            if self.steps_held:
+                held.append("_sd = 0; _sl = g.max_steps - g.steps")
             if held:
                 w.writeline("; ".join(held))
-            if self.counts_held:
-                # The counts of the decisions made here reach the state however the function
-                # is left (a return, a GameProblem).
+            if self.counts_held or self.steps_held:
+                # The counts of the decisions and steps made here reach the state however the
+                # function is left (a return, a GameProblem).
                 w.writeline("try:")
                 with w.indent():
                     self.loop_over_blocks(w, w.step)
                 w.writeline("finally:")
                 with w.indent():
-                    w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
+                    if self.counts_held:
+                        w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
+                    if self.steps_held:
+                        w.writeline("g.steps += _sd")
             else:
                 self.loop_over_blocks(w, "")
         self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
@@ -221,9 +231,23 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def step(self, w, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
         evaluates)."""
+        over = f"_over(g, {self.x.const(span)}{', ' + str(int(cost)) if cost > 1 else ''})"
+        if self.steps_held:           # (counted in locals: see compile_rule)
+            w.writeline(f"_sd += {int(cost)}")
+            w.writeline(f"if _sd > _sl: {over}")
+            return
         w.writeline(f"g.steps += {int(cost)}")
-        w.writeline(f"if g.steps > {self.x.state('max_steps')}: _over(g, {self.x.const(span)}"
-                    f"{', ' + str(int(cost)) if cost > 1 else ''})")
+        w.writeline(f"if g.steps > {self.x.state('max_steps')}: {over}")
+
+    def calling(self, w, call):
+        """The line ``call`` (of another rule's function, which counts steps on the state),
+        written by ``w``: in a function that counts its steps in locals, they are added to the
+        state first and what the budget has left is read again after."""
+        if self.steps_held:
+            w.writeline("g.steps += _sd; _sd = 0")
+        w.writeline(call)
+        if self.steps_held:
+            w.writeline("_sl = g.max_steps - g.steps")
 
     @staticmethod
     def _over(g, span, cost=1):
@@ -412,7 +436,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
-        w.writeline(f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
+        self.calling(w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
         w.writeline(f"if {rc} != {RETURN}: return {rc}")
 
     def copy_rule(self, st, body, nslots, args, you, w):
@@ -546,7 +570,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"{f} = [{frame}]")
             w.writeline(f"g.stack.append({f})")
             procs = "_pprocs" if self.playout else "_procs"
-            w.writeline(f"{rc} = {procs}[{int(pid)}](g, {f}, 0)")
+            self.calling(w, f"{rc} = {procs}[{int(pid)}](g, {f}, 0)")
             w.writeline(f"if {rc} != {RETURN}: return {rc}")
             w.writeline("g.stack.pop()")
             self.goto(cur, after)
@@ -664,8 +688,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
-        w.writeline(f"g.steps += {int(getattr(self.cg, 'turn_cost', 1))}")
-        w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
+        cost = int(getattr(self.cg, 'turn_cost', 1))
+        if self.steps_held:           # (counted in locals: see compile_rule)
+            w.writeline(f"_sd += {cost}")
+            w.writeline("if _sd > _sl: _overturn(g)")
+        else:
+            w.writeline(f"g.steps += {cost}")
+            w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
         w.writeline(f"fr[{Frame.POSITION}] = 0")
         w.writeline(f"fr[{Frame.YOU}] = g.cur")
         if pad:
