@@ -127,14 +127,7 @@ class ChoiceGen:
                     w.writeline(f"out = {given}")
                 w.writeline("else:")
             with w.indent() if given else nullcontext():
-                if self.first_out is not None:      # `out` is the first list made, not extended
-                    i, made = self.first_out
-                    w.extend(listed[:i])
-                    w.writeline(f"out = {made}")
-                    w.extend(listed[i + 1:])
-                else:
-                    w.writeline("out = []")
-                    w.extend(listed)
+                self.write_out(listed, w)
             if not self.never_empty:
                 w.writeline(f"if not out: _noch(fr[{ci}], {span})")
             if self.playout:      # decided here, once the alternatives' blocks are made (below)
@@ -158,6 +151,19 @@ class ChoiceGen:
         if self.playout and not st.simultaneous:
             self.playout_decision(alts, ci, w)
         return end
+
+    def write_out(self, listed, w):
+        """The list ``out`` of a decision's actions, the lines ``listed`` (``enum``'s) written by
+        ``w``: ``out`` is the first list they make when that list is not extended (``first_out``),
+        else an empty list they extend."""
+        if self.first_out is not None:
+            i, made = self.first_out
+            w.extend(listed[:i])
+            w.writeline(f"out = {made}")
+            w.extend(listed[i + 1:])
+        else:
+            w.writeline("out = []")
+            w.extend(listed)
 
     def listed_choice(self, body):
         """The choice that ``body`` begins with, when an ``if`` before it may make its list

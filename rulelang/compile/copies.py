@@ -62,38 +62,52 @@ def _only_counters(body, refs) -> bool:
 MAX_COPY_SIZE = 64
 
 
-def copied_rules(rules, refs, players_leave=False) -> set:
-    """The names of the rules written in place of their calls (``can_copy``): first those that
-    call no rule, then those that call only these, and so on (a rule that runs itself again,
-    through any chain of calls, never gets in), each within MAX_COPY_SIZE statements and
-    MAX_INLINE_DEPTH levels of nesting once the rules it calls are copied into it."""
-    size, depth = {}, {}
-
-    def measure(body):
-        n, d = 0, 0
-        for st in body:
-            n += 1
-            if isinstance(st, A.CallRule) and st.name in size:
-                n += size[st.name]
-                d = max(d, depth[st.name])
+def _measure(body, size, depth, other=None) -> tuple:
+    """``(statements, levels of nesting)`` of ``body``, a rule written in place (in ``size``,
+    its statements, and ``depth``, its nesting) counted in where it is called, and so is one
+    that ``other(name)`` measures (None: not written in place)."""
+    n, d = 0, 0
+    for st in body:
+        n += 1
+        if isinstance(st, A.CallRule):
+            hit = (size[st.name], depth[st.name]) if st.name in size else \
+                other(st.name) if other is not None else None
+            if hit is not None:
+                n += hit[0]
+                d = max(d, hit[1])
                 continue
-            inner = [measure(b) for b in rule_bodies(st)]
-            n += sum(k for k, _ in inner)
-            if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
-                d = max(d, 1 + max((k for _, k in inner), default=0))
-        return n, d
+        inner = [_measure(b, size, depth, other) for b in rule_bodies(st)]
+        n += sum(k for k, _ in inner)
+        if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
+            d = max(d, 1 + max((k for _, k in inner), default=0))
+    return n, d
 
+
+def _grow(names, rules, fits, other=None) -> set:
+    """The rules of ``names`` that ``fits(rule, names found so far)`` accepts: first those that
+    need none of the others, then those that need only these, and so on, each within
+    MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting once the rules found are
+    counted in where it calls them (``_measure``)."""
+    size, depth = {}, {}
     while True:
         more = {}
-        for name, r in rules.items():
-            if name not in size and can_copy(r, refs, frozenset(size), players_leave):
-                n, d = measure(r.decl.body)
+        for name in names:
+            if name not in size and name in rules and fits(rules[name], frozenset(size)):
+                n, d = _measure(rules[name].decl.body, size, depth, other)
                 if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
                     more[name] = (n, d)
         if not more:
             return set(size)
         for name, (n, d) in more.items():
             size[name], depth[name] = n, d
+
+
+def copied_rules(rules, refs, players_leave=False) -> set:
+    """The names of the rules written in place of their calls (``can_copy``): first those that
+    call no rule, then those that call only these, and so on (a rule that runs itself again,
+    through any chain of calls, never gets in), each within MAX_COPY_SIZE statements and
+    MAX_INLINE_DEPTH levels of nesting once the rules it calls are copied into it."""
+    return _grow(rules, rules, lambda r, found: can_copy(r, refs, found, players_leave))
 
 
 def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
@@ -142,38 +156,15 @@ def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=Fal
     count in the frame)."""
     if players_leave:
         return set()
-    size, depth = {}, {}
     plain = {}          # the statements of a rule that never decides, its copies counted in
 
-    def measure(body):
-        n, d = 0, 0
-        for st in body:
-            n += 1
-            if isinstance(st, A.CallRule) and st.name in size:
-                n += size[st.name]
-                d = max(d, depth[st.name])
-                continue
-            if isinstance(st, A.CallRule) and st.name in never_deciding and st.name in rules:
-                if st.name not in plain:
-                    plain[st.name] = measure(rules[st.name].decl.body)
-                n += plain[st.name][0]
-                d = max(d, plain[st.name][1])
-                continue
-            inner = [measure(b) for b in rule_bodies(st)]
-            n += sum(k for k, _ in inner)
-            if inner or isinstance(st, (A.If, A.Loop, A.ForPlayer, A.ForCard, A.ForValue, A.Choose)):
-                d = max(d, 1 + max((k for _, k in inner), default=0))
-        return n, d
+    def measured(name):
+        if name not in never_deciding or name not in rules:
+            return None
+        if name not in plain:
+            plain[name] = _measure(rules[name].decl.body, {}, {}, measured)
+        return plain[name]
 
-    while True:
-        more = {}
-        for name in entered:
-            if name not in size and name in rules and \
-                    can_inline(rules[name], refs, model, frozenset(never_deciding) | frozenset(size)):
-                n, d = measure(rules[name].decl.body)
-                if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
-                    more[name] = (n, d)
-        if not more:
-            return set(size)
-        for name, (n, d) in more.items():
-            size[name], depth[name] = n, d
+    return _grow(entered, rules,
+                 lambda r, found: can_inline(r, refs, model, frozenset(never_deciding) | found),
+                 measured)

@@ -121,15 +121,7 @@ class PlayoutGen:
             aid = cg.model.labels.of(alt).aid
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, actions)
-        listed = actions.lines
-        if self.first_out is not None:      # `out` is the first list made, not extended
-            i, made = self.first_out
-            w.extend(listed[:i])
-            w.writeline(f"out = {made}")
-            w.extend(listed[i + 1:])
-        else:
-            w.writeline("out = []")
-            w.extend(listed)
+        self.write_out(actions.lines, w)
         if not self.never_empty:
             self.x.ns["_noch"] = _no_choice
             w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
