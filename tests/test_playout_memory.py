@@ -19,11 +19,13 @@ FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"
 
 
 class _Game:
-    """What the helpers read of a compiled game: per zone (name, owner, visibility, shown), and
-    the number of players."""
+    """What the helpers read of a compiled game: per zone (name, owner, visibility, shown), the
+    number of players, and the table of who sees cards go between two zones (worked out by the
+    helpers: Layout makes it empty)."""
 
     def __init__(self, zone_info, n):
         self.zone_info, self.n = zone_info, n
+        self.zone_plans = [[None] * len(zone_info) for _ in zone_info]
 
 
 class _State:

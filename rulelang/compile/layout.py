@@ -50,6 +50,10 @@ class Layout:
                     self.zone_info.append((name, p, z.visibility, z.size_hidden))
             else:
                 self.zone_info.append((name, -1, z.visibility, z.size_hidden))
+        # Per source zone, per destination zone: who sees cards go from one to the other
+        # (players.seen_go and a playout's Memory), worked out when first asked (_zone_plan).
+        nz = len(self.zone_info)
+        self.zone_plans = [[None] * nz for _ in range(nz)]
 
     def _build_vars(self):
         self.var_base = {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from itertools import compress, count, repeat
 from operator import is_, itemgetter
-from weakref import WeakKeyDictionary
 
 from rulelang.engine.control import GameProblem
 
@@ -44,8 +43,8 @@ class Memory:
     that a ``move all`` carries to another zone keeps its place: its piece is remade with the
     same ``seq`` and the new zone.  ``zs``: every zone some piece was recorded in (a ``move
     all`` from any other zone carries nothing).  ``plans``: per (source, destination) zone, who
-    sees cards go (:func:`_plan`), made once per compiled game (fetched by the first move
-    that asks, so that a playout in which no card goes out of sight does not look for it).  Only its playout sees it:
+    sees cards go (:func:`_plan`), the compiled game's table ``zone_plans``, each worked out
+    when a move first asks.  Only its playout sees it:
     nothing clones a state, saves it or shows it to a player while the generated code plays on
     (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`).
 
@@ -60,7 +59,7 @@ class Memory:
     __slots__ = ("cur", "zs", "plans", "log", "game")
 
     def __init__(self, entries=(), game=None):
-        self.cur, self.zs, self.plans = {}, set(), _UNPLANNED
+        self.cur, self.zs, self.plans = {}, set(), game.zone_plans
         # What happened, recorded as it happens and worked out into ``cur`` only when the
         # memories are read (:meth:`flush`): a playout appends a tuple per move, and most
         # playouts end with nobody reading them.  ``game``: the compiled game (its zones).
@@ -315,50 +314,26 @@ def _own(g, shown) -> "Remembered":
     return out
 
 
-class _Unplanned:
-    """``Memory.plans`` until the first move asks (:func:`_plan` then fetches the game's
-    table): every row and every plan of it is itself, and false."""
-
-    __slots__ = ()
-
-    def __getitem__(self, _i):
-        return self
-
-    def __bool__(self):
-        return False
-
-
-_UNPLANNED = _Unplanned()
-_PLANS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
-
-
-def memory_plans(game) -> list:
-    """For :class:`Memory`: per source zone, per destination zone, None until :func:`_plan`
-    works it out (the table is the compiled game's, shared by its playouts)."""
-    plans = _PLANS.get(game)
-    if plans is None:
-        nz = len(game.zone_info)
-        plans = _PLANS[game] = [[None] * nz for _ in range(nz)]
-    return plans
-
-
-def _plan(m, si, di) -> tuple:
+def _zone_plan(game, si, di) -> tuple:
     """What :func:`seen_go` does with cards that go from zone ``si`` to ``di``, as the list
-    algorithm below decides it: ``(players who remember them, or None; only the top card is
-    seen; memories in si may be carried by a move all; the player who sees di and so does
-    not remember, or -1)``."""
-    info = m.game.zone_info
+    algorithm decides it: ``(players who remember them, or None; only the top card is seen;
+    memories in si may be carried by a move all; the player who sees di and so does not
+    remember, or -1)``, kept in the compiled game's table ``zone_plans`` (per source zone, per
+    destination zone, None until worked out here; made with its zones, shared by its states)."""
+    info = game.zone_info
     _n, so, sv, _s = info[si]
     _n, do, dv, _s = info[di]
     excl = do if dv == "owner" else -1
     ps = None
     if dv not in ("everyone", "top") and sv in ("everyone", "owner", "top"):
-        ps = tuple(p for p in ([so] if sv == "owner" else range(m.game.n)) if p != excl) or None
-    plans = m.plans
-    if plans is _UNPLANNED:
-        plans = m.plans = memory_plans(m.game)
-    plan = plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
+        ps = tuple(p for p in ([so] if sv == "owner" else range(game.n)) if p != excl) or None
+    plan = game.zone_plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
     return plan
+
+
+def _plan(m, si, di) -> tuple:
+    """:func:`_zone_plan` for a playout's Memory ``m``."""
+    return _zone_plan(m.game, si, di)
 
 
 def show_card(g, c, p) -> None:
@@ -489,45 +464,40 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         if len(log) >= LOG_LIMIT:       # (what it keeps stays bounded: LOG_LIMIT)
             shown.flush()
         return
-    info = g.game.zone_info
-    _n, so, sv, _s = info[si]
-    _n, do, dv, _s = info[di]
+    game = g.game                       # who sees what, per pair of zones (as a playout's Memory)
+    plan = game.zone_plans[si][di] or _zone_plan(game, si, di)
+    ps, top_only, carry, excl = plan
+    carry = carry and whole
     if shown:     # (a card that comes into sight is not followed further: nothing to keep)
         if shown.__class__ is Remembered:
-            _go_long(g, shown, set(cards), si, di, whole and dv not in ("everyone", "top"),
-                     do if dv == "owner" else -1)
+            _go_long(g, shown, set(cards), si, di, carry, excl)
         else:
             moved = set(cards)
             hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
             if hits:    # most often nobody remembered these cards: the list stays as it is
-                carry = whole and dv not in ("everyone", "top")
                 shown = shown[:]        # a new list (states share it after clone)
                 for i in reversed(hits):
                     x = shown[i]
-                    if carry and x[2] == si and not (dv == "owner" and do == x[0]):
+                    if carry and x[2] == si and x[0] != excl:
                         shown[i] = [x[0], x[1], di]
                     else:
                         del shown[i]
                 g.memory = shown
-    if dv in ("everyone", "top") or sv not in ("everyone", "owner", "top") or (
-            sv == "top" and top not in cards):
-        return                          # a pile whose top is face up: seen as it arrives
-    who = [so] if sv == "owner" else range(g.n)
-    seen = cards if sv != "top" else [c for c in cards if c == top]
+    if ps is None or (top_only and top not in cards):
+        return                          # nobody saw them go where they cannot see them
+    seen = cards if not top_only else [c for c in cards if c == top]
     new = []
-    for p in who:       # [p, c, di] for each card seen, made in C
-        if not (dv == "owner" and do == p):
-            new += map(list, zip(repeat(p), seen, repeat(di)))
-    if new:
-        shown = g.memory
-        if shown.__class__ is Remembered:   # added in place (copied first if shared)
-            shown = _own(g, shown)
-            shown += new
-            if shown.col is not None:
-                shown.col += map(_card_of, new)
-            shown.by_zone.setdefault(di, set()).update(map(_card_of, new))
-        else:
-            g.memory = shown + new
+    for p in ps:        # [p, c, di] for each card seen, made in C
+        new += map(list, zip(repeat(p), seen, repeat(di)))
+    shown = g.memory
+    if shown.__class__ is Remembered:   # added in place (copied first if shared)
+        shown = _own(g, shown)
+        shown += new
+        if shown.col is not None:
+            shown.col += map(_card_of, new)
+        shown.by_zone.setdefault(di, set()).update(map(_card_of, new))
+    else:
+        g.memory = shown + new
 
 
 def _go_long(g, shown, moved, si, di, carry, excl) -> None:
