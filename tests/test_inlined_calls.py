@@ -198,3 +198,43 @@ def test_games_written_in_place_are_those_of_the_api(tmp_path):
                     ended[a.outcome] += 1
     # stopped by the budget anywhere; ended by `finish`, written in place (`end game with no winner`)
     assert ended["error"] > 20 and ended["draw"] > 10
+
+
+WIDE = '''game "wide"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var n = 0
+game ends when n > 5000:
+    end game with no winner
+setup:
+    shuffle stock
+turn:
+''' + "    big\n" * 400 + "    plain\n" * 400 + '''
+rule big:
+    choose:
+        a:
+''' + "            add 1 to n\n" * 30 + '''        b:
+''' + "            add 2 to n\n" * 30 + '''
+rule plain:
+''' + "    add 1 to n\n" * 60
+
+
+def test_a_file_of_many_calls_makes_functions_of_bounded_size(tmp_path):
+    """A hostile file: a turn calling a rule of 60 statements that decides, and one that does
+    not, 400 times each.  Written in place at every call (and each block of the playout copied
+    where it is entered, forty deep) it made a playout function of 137 MB of bytecode: 329 s
+    and 15.8 GB of memory to compile (session 17's code; the API's function, 4.3 MB).  A function writes at most rulegen.MAX_IN_PLACE statements of rules in place and
+    copies at most playoutgen.MAX_COPIED_LINES lines of its blocks: the largest function stays
+    within a few times the API's, and the games are those of the API."""
+    import types
+    cg = _load(tmp_path, WIDE).compiled(2)
+
+    def largest(fns):
+        return max(len(f.__code__.co_code) for f in fns if isinstance(f, types.FunctionType))
+    pp = cg.playout_procs()
+    assert largest(pp) < 8 * largest(cg.procs) and largest(cg.procs) < 400_000
+    for seed in range(3):
+        a, f = _api(cg, seed, 200_000), _fast(cg, seed, 200_000)
+        assert f.to_json() == a.to_json() and a.decisions > 50

@@ -28,7 +28,7 @@ from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen, card_places, memory_zones
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
-from rulelang.compile.copies import copied_rules, inlined_rules
+from rulelang.compile.copies import copy_sizes, inlined_rules
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -151,11 +151,13 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # those among them that can be (compile/copies.py: decided on their tree) are written in
         # place of each call, their statements themselves.
         self.proc_blocks = {}
-        copied = copied_rules(self.model.rules, self.refs, self.out_base is not None)
+        copied = copy_sizes(self.model.rules, self.refs, self.out_base is not None)
         self.inline_bodies = {self.proc_index[name]: r.decl.body for name, r in self.model.rules.items()
                               if name in copied}
         direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
+        # (the statements each copy writes, the rules it copies in counted in: RuleGen.in_place)
+        self.in_place_sizes = {self.proc_index[name]: k for name, k in copied.items()}
         self.direct_rules = direct
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
@@ -164,9 +166,11 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # Of those, the rules a playout that cannot stop writes in place of their calls, their
         # decisions taken where they come (compile/copies.py: inlined_rules; RuleGen.inline_call).
         names = {i: n for n, i in self.proc_index.items()}
-        self.inlined_rules = {self.proc_index[n] for n in inlined_rules(
+        inlined = inlined_rules(
             self.model.rules, self.refs, self.model, {names[p] for p in direct if p in names},
-            {names[p] for p in self.entered_rules if p in names}, self.out_base is not None)}
+            {names[p] for p in self.entered_rules if p in names}, self.out_base is not None)
+        self.inlined_rules = {self.proc_index[n] for n in inlined}
+        self.inlined_sizes = {self.proc_index[n]: k for n, k in inlined.items()}
         for pid, body in bodies:
             rg = RuleGen(self, direct)
             fn, alt_blocks = rg.compile_rule(body, pid)

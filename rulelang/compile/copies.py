@@ -83,11 +83,11 @@ def _measure(body, size, depth, other=None) -> tuple:
     return n, d
 
 
-def _grow(names, rules, fits, other=None) -> set:
+def _grow(names, rules, fits, other=None) -> dict:
     """The rules of ``names`` that ``fits(rule, names found so far)`` accepts: first those that
     need none of the others, then those that need only these, and so on, each within
     MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting once the rules found are
-    counted in where it calls them (``_measure``)."""
+    counted in where it calls them (``_measure``); each with its statements, so counted."""
     size, depth = {}, {}
     while True:
         more = {}
@@ -97,7 +97,7 @@ def _grow(names, rules, fits, other=None) -> set:
                 if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
                     more[name] = (n, d)
         if not more:
-            return set(size)
+            return size
         for name, (n, d) in more.items():
             size[name], depth[name] = n, d
 
@@ -107,6 +107,11 @@ def copied_rules(rules, refs, players_leave=False) -> set:
     call no rule, then those that call only these, and so on (a rule that runs itself again,
     through any chain of calls, never gets in), each within MAX_COPY_SIZE statements and
     MAX_INLINE_DEPTH levels of nesting once the rules it calls are copied into it."""
+    return set(copy_sizes(rules, refs, players_leave))
+
+
+def copy_sizes(rules, refs, players_leave=False) -> dict:
+    """:func:`copied_rules`, each with its statements, the rules it copies in counted in."""
     return _grow(rules, rules, lambda r, found: can_copy(r, refs, found, players_leave))
 
 
@@ -146,16 +151,16 @@ def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
     return True
 
 
-def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=False) -> set:
+def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=False) -> dict:
     """The names of the rules that may decide and are written in place of their calls in a
     playout that cannot stop (``can_inline``): among ``entered`` (the rules entered by a direct
     call, which never run themselves again), first those that call only rules of
     ``never_deciding``, then those that call only these and rules already found, and so on;
     each within MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting, the rules it
-    writes in place counted in.  None in a game where players leave (its loops over the players
-    count in the frame)."""
+    writes in place counted in (the statements of each, so counted).  None in a game where
+    players leave (its loops over the players count in the frame)."""
     if players_leave:
-        return set()
+        return {}
     plain = {}          # the statements of a rule that never decides, its copies counted in
 
     def measured(name):

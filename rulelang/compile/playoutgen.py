@@ -20,6 +20,13 @@ from rulelang.compile.genruntime import _no_choice
 from rulelang.compile.writer import CodeWriter
 
 
+# A playout variant copies at most this many lines of its blocks where they are entered
+# (expand_entries; the largest function of the games of rules/ is about 2,200 lines): a chain of
+# four hundred calls of a rule that decides, each block copied forty deep, made a function of
+# over a hundred thousand lines, seconds and most of a gigabyte to compile.
+MAX_COPIED_LINES = 8192
+
+
 class _Enter(str):
     """The playout variant's line ``pc = N; continue`` into the body of the alternative just
     chosen (block N): replaced by a copy of that block's lines (``RuleGen.expand_entries``)."""
@@ -153,20 +160,24 @@ class PlayoutGen:
         """Copy the body of each alternative where the playout variant chose it (an alternative's
         block is entered from its decision only), and any other block that only one jump leads
         to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
-        blocks stay, for resuming a frame; a copy nested deeper than ``limit`` stays a jump."""
+        blocks stay, for resuming a frame; a copy nested deeper than ``limit``, or beyond
+        MAX_COPIED_LINES copied lines in the function, stays a jump."""
         blocks = {b.number: b for b in self.blocks}
         refs = {}
         for b in self.blocks:
             for l in b.lines:
                 if isinstance(l, (_Jump, _Enter)):
                     refs[l.target] = refs.get(l.target, 0) + 1
+        left = [MAX_COPIED_LINES]
 
         def expand(lines, seen):
             out = []
             for line in lines:
                 t = getattr(line, "target", None)
                 if t is not None and t != 0 and t not in seen and len(seen) < limit and (
-                        isinstance(line, _Enter) or refs.get(t) == 1):
+                        isinstance(line, _Enter) or refs.get(t) == 1) and \
+                        left[0] >= len(blocks[t].lines):
+                    left[0] -= len(blocks[t].lines)
                     for l in expand(blocks[t].lines, seen | {t}):
                         out.append(_shift(l, line.ind, blocks[t].base))
                 else:

@@ -49,6 +49,13 @@ def _suspends(st, direct_names=frozenset()) -> bool:
 # a decision is), each of its bodies again so, until what is left nests no deeper than this.
 MAX_INLINE_DEPTH = 8
 
+# A rule's generated function holds at most this many statements of rules written in place of
+# their calls (RuleGen.in_place; compile/copies.py): beyond it, a call stays a call.  A file
+# calling a rule of 60 statements four hundred times made one function of 24,000 copied
+# statements, which took Python seconds and hundreds of megabytes to compile (minutes, and a
+# worker killed, once the rule decided and was written in place in a playout too).
+MAX_IN_PLACE = 1024
+
 
 def _depth(st) -> int:
     """How many statements with bodies (``if``, loops, ``choose``) ``st`` is, one inside another."""
@@ -160,6 +167,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # budget had left when they last were (added before a call of another rule's function,
         # which counts on the state, and wherever the function is left).
         self.steps_held = self.playout and self.looping
+        self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
@@ -431,13 +439,24 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = getattr(cg, "inline_bodies", {}).get(pid)
-        if body is not None:          # a rule that never decides (see compile/copies.py): written
-            self.copy_rule(st, body, nslots, args, you, w)      # in place
+        if body is not None and self.in_place(cg.in_place_sizes[pid]):
+            # a rule that never decides (see compile/copies.py): written in place
+            self.copy_rule(st, body, nslots, args, you, w)
             return
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
         self.calling(w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
         w.writeline(f"if {rc} != {RETURN}: return {rc}")
+
+    def in_place(self, size) -> bool:
+        """May this function write in place a rule of ``size`` statements (the rules written in
+        it counted in)?  At most MAX_IN_PLACE in all, a copy's own copies not counted again."""
+        if self.x.base_env:           # (inside a copy: counted with it)
+            return True
+        if size > self.in_place_left:
+            return False
+        self.in_place_left -= size
+        return True
 
     def copy_rule(self, st, body, nslots, args, you, w):
         """The ``body`` of the rule ``st`` calls, written in place of the call: its `you` being
@@ -554,7 +573,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             si, listed = self.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
-        if self.playout and pid in getattr(cg, "inlined_rules", ()):
+        if self.playout and pid in getattr(cg, "inlined_rules", ()) and \
+                self.in_place(cg.inlined_sizes[pid]):
             # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
             # in place (inline_call); one that can enters it with its frame on the stack.
             w.writeline(f"if {self.x.state('_pk')} is not None:")
