@@ -54,25 +54,7 @@ class ChoiceGen:
         # The actions offered are listed first, then put in place below (in the loop over the
         # players of a simultaneous decision, one level in).
         actions = CodeWriter.at([], w.prefix + w.step if st.simultaneous or given else w.prefix)
-        alts = []
-        self.counted = {}          # (zone code, condition code) -> names of len(out) around it
-        self.appended = False      # may an earlier alternative have added actions to out?
-        self.first_out = None      # (line, list) when the first line to touch out extends it
-        # Whether out cannot be empty once listed: an alternative with nothing to choose offered
-        # always, or when the alternatives before it offered nothing (`draw if no card in hand
-        # where playable(card)` after `play card c from hand where playable(c)`); then no
-        # test for a choice without alternatives is written.
-        self.never_empty = False
-        self.none_before = set()   # the conditions that hold when nothing was offered before
-        for alt, slot in zip(st.alternatives, slots.params):
-            aid = cg.model.labels.of(alt).aid
-            if cg.alternatives[aid] is None:        # (made once: the variants share it)
-                cg.alternatives[aid] = AltInfo(
-                    alt.label, {"cards": "card", "unseen": "place"}.get(
-                        alt.param.kind, alt.param.kind) if alt.param else None,
-                    Frame.slot(slot) if slot is not None else -1, alt.span)
-            alts.append((aid, alt, slot))
-            self.enum(alt, aid, slot, actions)
+        alts = self.enum_all(st, slots, actions)
         span = self.x.const(st.span)
         if st.simultaneous:
             xi = Frame.slot(slots.extra)
@@ -151,6 +133,31 @@ class ChoiceGen:
         if self.playout and not st.simultaneous:
             self.playout_decision(alts, ci, w)
         return end
+
+    def enum_all(self, st, slots, actions) -> list:
+        """The actions each alternative of the choice ``st`` offers, listed by ``actions``
+        (``enum``); the alternatives as ``(id, alternative, slot)``."""
+        cg = self.cg
+        alts = []
+        self.counted = {}          # (zone code, condition code) -> names of len(out) around it
+        self.appended = False      # may an earlier alternative have added actions to out?
+        self.first_out = None      # (line, list) when the first line to touch out extends it
+        # Whether out cannot be empty once listed: an alternative with nothing to choose offered
+        # always, or when the alternatives before it offered nothing (`draw if no card in hand
+        # where playable(card)` after `play card c from hand where playable(c)`); then no
+        # test for a choice without alternatives is written.
+        self.never_empty = False
+        self.none_before = set()   # the conditions that hold when nothing was offered before
+        for alt, slot in zip(st.alternatives, slots.params):
+            aid = cg.model.labels.of(alt).aid
+            if cg.alternatives[aid] is None:        # (made once: the variants share it)
+                cg.alternatives[aid] = AltInfo(
+                    alt.label, {"cards": "card", "unseen": "place"}.get(
+                        alt.param.kind, alt.param.kind) if alt.param else None,
+                    Frame.slot(slot) if slot is not None else -1, alt.span)
+            alts.append((aid, alt, slot))
+            self.enum(alt, aid, slot, actions)
+        return alts
 
     def write_out(self, listed, w):
         """The list ``out`` of a decision's actions, the lines ``listed`` (``enum``'s) written by

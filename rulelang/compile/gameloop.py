@@ -113,56 +113,56 @@ class GameLoop:
         def make_root(procs):
             """The root for the rules' functions ``procs`` (the API's, or a playout's:
             ``playout_procs``, so that a playout plays every turn in the playout variants)."""
-            return lambda g, fr, pc: root(g, fr, pc, procs)
+            def root(g, fr, pc):
+                """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
+                A generated turn rule is called directly, and turn follows turn in this loop until
+                a rule must stop (a decision, a call, the end)."""
+                stack = g.stack
+                while True:
+                    if pc == 1:
+                        if g.log is not None and g.turns == 0 and not any(e[0] == "turn" for e in g.log):
+                            log_turn(g)             # the zones after setup, before the first turn
+                        if check_first and check(g):
+                            return CALL
+                        g.steps += turn_cost
+                        if g.steps > g.max_steps:
+                            raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
+                                              turn_span)
+                        fr[1] = 2
+                        if turn is None:
+                            raise GameProblem("RL151", "the game has no `turn:`")
+                        tf = [turn_top, 0, g.cur] + turn_pad
+                        stack.append(tf)
+                        pc = procs[turn_top](g, tf, 0)
+                        if pc != RETURN:
+                            return pc
+                        stack.pop()
+                        pc = 2
+                    if pc == 2:
+                        g.turns += 1
+                        if ob is not None:
+                            pass_turn(g)
+                        elif g.next_turn >= 0:
+                            g.cur = g.next_turn
+                            g.next_turn = -1
+                        else:
+                            g.cur = (g.cur + g.dir * (1 + g.skip)) % n
+                        g.skip = 0
+                        if g.log is not None:
+                            log_turn(g)
+                        pc = 1
+                    elif pc == 0:
+                        fr[1] = 1
+                        if setup is not None:
+                            stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
+                            return CALL
+                        pc = 1
+                    elif pc != 1:
+                        if not g.terminal:
+                            self.finish(g, [], "draw")
+                        return HALT
+            return root
 
-        def root(g, fr, pc, procs):
-            """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
-            A generated turn rule is called directly, and turn follows turn in this loop until
-            a rule must stop (a decision, a call, the end)."""
-            stack = g.stack
-            while True:
-                if pc == 1:
-                    if g.log is not None and g.turns == 0 and not any(e[0] == "turn" for e in g.log):
-                        log_turn(g)             # the zones after setup, before the first turn
-                    if check_first and check(g):
-                        return CALL
-                    g.steps += turn_cost
-                    if g.steps > g.max_steps:
-                        raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
-                                          turn_span)
-                    fr[1] = 2
-                    if turn is None:
-                        raise GameProblem("RL151", "the game has no `turn:`")
-                    tf = [turn_top, 0, g.cur] + turn_pad
-                    stack.append(tf)
-                    pc = procs[turn_top](g, tf, 0)
-                    if pc != RETURN:
-                        return pc
-                    stack.pop()
-                    pc = 2
-                if pc == 2:
-                    g.turns += 1
-                    if ob is not None:
-                        pass_turn(g)
-                    elif g.next_turn >= 0:
-                        g.cur = g.next_turn
-                        g.next_turn = -1
-                    else:
-                        g.cur = (g.cur + g.dir * (1 + g.skip)) % n
-                    g.skip = 0
-                    if g.log is not None:
-                        log_turn(g)
-                    pc = 1
-                elif pc == 0:
-                    fr[1] = 1
-                    if setup is not None:
-                        stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
-                        return CALL
-                    pc = 1
-                elif pc != 1:
-                    if not g.terminal:
-                        self.finish(g, [], "draw")
-                    return HALT
         def turn_loop(g, fr, pc):
             """The turn rule in the frame right above the root: when a turn is over, the next
             one begins in this same frame (as positions 2 and 1 of the root would), without a

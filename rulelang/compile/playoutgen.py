@@ -121,13 +121,7 @@ class PlayoutGen:
         who = self.x.slot(ci, {})
         w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else self.x.slot(Frame.YOU, {})}")
         actions = CodeWriter.at([], w.prefix)
-        alts = []
-        self.counted, self.appended, self.first_out = {}, False, None
-        self.never_empty, self.none_before = False, set()
-        for alt, slot in zip(st.alternatives, slots.params):
-            aid = cg.model.labels.of(alt).aid
-            alts.append((aid, alt, slot))
-            self.enum(alt, aid, slot, actions)
+        alts = self.enum_all(st, slots, actions)
         self.write_out(actions.lines, w)
         if not self.never_empty:
             self.x.ns["_noch"] = _no_choice

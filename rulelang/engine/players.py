@@ -43,7 +43,7 @@ class Memory:
     that a ``move all`` carries to another zone keeps its place: its piece is remade with the
     same ``seq`` and the new zone.  ``zs``: every zone some piece was recorded in (a ``move
     all`` from any other zone carries nothing).  ``plans``: per (source, destination) zone, who
-    sees cards go (:func:`_plan`), the compiled game's table ``zone_plans``, each worked out
+    sees cards go (:func:`_zone_plan`), the compiled game's table ``zone_plans``, each worked out
     when a move first asks.  Only its playout sees it:
     nothing clones a state, saves it or shows it to a player while the generated code plays on
     (the API's ``still_remembered`` reads it as a list through :meth:`__iter__`).
@@ -97,7 +97,7 @@ class Memory:
         or a zone to itself, is nothing (the playout variants record such a move unlooked at)."""
         if not cards or si == di:
             return
-        plan = self.plans[si][di] or _plan(self, si, di)
+        plan = self.plans[si][di] or _zone_plan(self.game, si, di)
         if whole and plan[2] and si in self.zs:
             self.carry(cards, si, di, plan, top)
             return
@@ -330,10 +330,6 @@ def _zone_plan(game, si, di) -> tuple:
     plan = game.zone_plans[si][di] = (ps, sv == "top", dv not in ("everyone", "top"), excl)
     return plan
 
-
-def _plan(m, si, di) -> tuple:
-    """:func:`_zone_plan` for a playout's Memory ``m``."""
-    return _zone_plan(m.game, si, di)
 
 
 def show_card(g, c, p) -> None:
