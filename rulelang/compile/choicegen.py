@@ -333,13 +333,24 @@ class ChoiceGen:
             made = self.card_list(p, base, si, {}, w, "out" if first else None)
         else:
             v = self.x.fresh()
-            test = self.where_test(p, si, v, w)
+            test = self.value_test(p, si, v, w)
             action = f"{base} + {v}" if base else v
-            if action == v and not test:            # the values themselves: a copy, in C
+            fixed = self.fixed_values(p) if test is None else None
+            if fixed is not None:                   # known before the game: one tuple, copied in C
+                plain = self.x.const(tuple(int(base) + x for x in fixed))
+                made = f"[*{plain}]"
+            elif action == v and test is None:      # the values themselves: a copy, in C
                 plain = self.values_of(p)
                 made = f"[*{plain}]"
-            else:
-                made = f"[{action} for {v} in {self.values_of(p)}{test}]"
+            else:                                   # a loop, as for cards (card_list)
+                made = "out" if first else self.x.fresh()
+                w.writeline(f"{made} = []")
+                w.writeline(f"for {v} in {self.values_of(p)}:")
+                with w.indent():
+                    if test is not None:
+                        w.writeline(f"if {test}:")
+                    with w.indent() if test is not None else nullcontext():
+                        w.writeline(f"{made}.append({action})")
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
@@ -367,14 +378,32 @@ class ChoiceGen:
 
     def where_test(self, p, si, v, w) -> str:
         """`` if C`` for the comprehension over the values ``v`` of parameter ``p`` (in slot
-        ``si``) with ``where C``, what C reads that does not depend on ``v`` written first by
-        ``w``; "" without ``where``."""
+        ``si``) with ``where C`` (see value_test); "" without ``where``."""
+        code = self.value_test(p, si, v, w)
+        return "" if code is None else " if " + code
+
+    def value_test(self, p, si, v, w):
+        """The code of C for the values ``v`` of parameter ``p`` (in slot ``si``) with
+        ``where C``, what C reads that does not depend on ``v`` written first by ``w``; None
+        without ``where``."""
         if p.where is None:
-            return ""
+            return None
         code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
         for name, c in hoisted:
             w.writeline(f"{name} = {c}")
-        return " if " + code
+        return code
+
+    def fixed_values(self, p):
+        """What parameter ``p`` (not ``card``) chooses among when it is known before the game
+        (every suit, every rank, every player of a game nobody leaves), as a tuple; else None."""
+        if p.kind == "suit":
+            return tuple(range(len(self.cg.model.suits)))
+        if p.kind == "rank":
+            return tuple(self.cg.rank_cycle)
+        if p.kind == "player" and self.cg.out_base is None and not (
+                isinstance(p.source, A.Keyword) and p.source.word == "opponents"):
+            return tuple(range(int(self.cg.n)))
+        return None
 
     def values_of(self, p) -> str:
         """Code for what an alternative's parameter ``p`` (not ``cards`` nor ``unseen``) chooses
