@@ -42,15 +42,21 @@ class _Block:
 class Blocks:
     """Making and joining the blocks of one rule's function (a part of RuleGen)."""
 
-    def dispatch(self, blocks, w, extra=""):
+    def dispatch(self, blocks, w, extra="", first=()):
         """Choose the block for ``pc`` (written by the writer ``w``): block 0 (where every call
-        enters) first, then halves of the others, so that resuming deep in a long rule takes a
-        few tests, not one per block.  ``extra`` indents the blocks' own lines (written for the
-        top level, their spans kept) when nested."""
+        enters) first, then the blocks numbered in ``first`` (each with its own test), then
+        halves of the others, so that resuming deep in a long rule takes a few tests, not one
+        per block.  ``extra`` indents the blocks' own lines (written for the top level, their
+        spans kept) when nested."""
         if blocks and blocks[0].number == 0:
             w.writeline("if pc == 0:")
             w.extend(respan(extra + l, l) for l in blocks[0].lines)
             blocks = blocks[1:]
+        for b in blocks:
+            if b.number in first:
+                w.writeline(f"if pc == {b.number}:")
+                w.extend(respan(extra + l, l) for l in b.lines)
+        blocks = [b for b in blocks if b.number not in first]
         if len(blocks) <= 3:
             for b in blocks:
                 w.writeline(f"if pc == {b.number}:")
@@ -63,6 +69,11 @@ class Blocks:
         w.writeline("else:")
         with w.indent():
             self.dispatch(blocks[mid:], w, extra + w.step)
+
+    def jumped_to(self) -> set:
+        """The numbers of the blocks that a line of a block jumps to."""
+        return {line.target for b in self.blocks for line in b.lines
+                if getattr(line, "target", None) is not None}
 
     def thread_jumps(self):
         """A jump to a block that only jumps (or only returns) goes where that block leads."""

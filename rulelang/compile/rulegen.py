@@ -233,7 +233,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         more than they were written for)."""
         w.writeline("while True:")
         with w.indent():
-            self.dispatch(self.blocks, w, extra)
+            # A playout variant enters a block by a jump that could not be copied (a loop goes
+            # back to its first block, a block many jumps lead to); the others only where a
+            # frame is resumed, which a playout most often never does.  The blocks jumped to
+            # are tested first.
+            self.dispatch(self.blocks, w, extra, self.jumped_to() if self.playout else ())
             w.writeline("raise _bad(pc)")
 
     def step(self, w, span=None, cost=1):
