@@ -11,9 +11,39 @@ A seed is a 64-bit number (a larger or negative one is taken modulo 2**64).  See
 """
 from __future__ import annotations
 
+import struct
+
 _A = 6364136223846793005
 _C = 1442695040888963407
 _M = (1 << 64) - 1
+
+# Shuffles of SHORT to PLANNED cards draw their numbers from a plan made once per length
+# (_plan): at most that many plans, about 1.5 MB in all.  Other lists are shuffled one draw at a
+# time (for a few cards that is faster; for many, the plans would take too much memory).
+SHORT = 12
+PLANNED = 256
+_PLANS: dict = {}
+
+
+def _plan(n: int):
+    """What :meth:`Rng.shuffle` needs to shuffle ``n`` cards (SHORT <= n <= PLANNED) without
+    stepping the generator one draw at a time.  The k-th state after ``s`` is
+    ``(P_k * s + Q_k) mod 2**64`` (P_k = A**k, Q_k = C * (A**(k-1) + ... + 1)); the P_k are
+    packed into one number, 128 bits apart, so that one multiplication by ``s`` (and one
+    addition of the packed Q_k) gives every state of the shuffle at once, none overflowing
+    into the next (P_k * s + Q_k < 2**128).  ``struct`` then reads bits 32 to 63 of each.
+    Returns (packed P, packed Q, the reader, bytes, the indices from n - 1 down, P_n-1, Q_n-1)."""
+    big = qq = 0
+    p, q = 1, 0
+    for k in range(1, n):
+        p = (p * _A) & _M
+        q = (q * _A + _C) & _M
+        big |= p << (128 * (k - 1))
+        qq |= q << (128 * (k - 1))
+    plan = (big, qq, struct.Struct("<" + "4xI8x" * (n - 1)).unpack, 16 * (n - 1),
+            range(n - 1, 0, -1), p, q)
+    _PLANS[n] = plan
+    return plan
 
 
 class Rng:
@@ -46,7 +76,23 @@ class Rng:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, x: list) -> None:
-        """Fisher-Yates, in place."""
+        """Fisher-Yates, in place: for i from the last place down to 1, the card at i changes
+        places with the card at j, a number from 0 to i drawn from the next state.  From SHORT
+        to PLANNED cards, every state is worked out at once (_plan) and only the exchanges are a
+        loop of Python; the same cards in the same order, the same state after, as
+        :meth:`shuffle_stepwise`."""
+        n = len(x)
+        if n > PLANNED or n < SHORT:
+            return self.shuffle_stepwise(x)
+        big, qq, unpack, size, places, pn, qn = _PLANS.get(n) or _plan(n)
+        s = self.s
+        for i, h in zip(places, unpack((big * s + qq).to_bytes(size, "little"))):
+            j = ((h >> 1) * (i + 1)) >> 31             # h >> 1 is the state's bits 33 to 63
+            x[i], x[j] = x[j], x[i]
+        self.s = (pn * s + qn) & _M
+
+    def shuffle_stepwise(self, x: list) -> None:
+        """:meth:`shuffle`, one draw at a time."""
         s = self.s
         for i in range(len(x) - 1, 0, -1):
             s = (s * _A + _C) & _M
