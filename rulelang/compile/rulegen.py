@@ -163,9 +163,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
-        # budget in locals (step): _sd, the steps not yet added to g.steps, and _sl, what the
-        # budget had left when they last were (added before a call of another rule's function,
-        # which counts on the state, and wherever the function is left).
+        # budget in locals (step, held_step): _sr, what the budget has left plus one, counted
+        # down, and _s0, what it was when the steps last reached the state (they are added,
+        # _s0 - _sr, before a call of another rule's function, which counts on the state, and
+        # wherever the function is left).  A step of one: `_sr -= 1` and `if not _sr`, the
+        # budget spent when it reaches 0 (it is never below 1 while the function runs).
         self.steps_held = self.playout and self.looping
         self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
@@ -199,7 +201,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             if self.counts_held:
                 held.append("_dc = _ch = _fo = 0")
             if self.steps_held:
-                held.append("_sd = 0; _sl = g.max_steps - g.steps")
+                held.append("_sr = _s0 = g.max_steps - g.steps + 1")
             if held:
                 w.writeline("; ".join(held))
             if self.counts_held or self.steps_held:
@@ -213,7 +215,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                     if self.counts_held:
                         w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
                     if self.steps_held:
-                        w.writeline("g.steps += _sd")
+                        w.writeline("g.steps += _s0 - _sr")
             else:
                 self.loop_over_blocks(w, "")
         self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
@@ -245,21 +247,27 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         evaluates)."""
         over = f"_over(g, {self.x.const(span)}{', ' + str(int(cost)) if cost > 1 else ''})"
         if self.steps_held:           # (counted in locals: see compile_rule)
-            w.writeline(f"_sd += {int(cost)}")
-            w.writeline(f"if _sd > _sl: {over}")
+            self.held_step(w, cost, over)
             return
         w.writeline(f"g.steps += {int(cost)}")
         w.writeline(f"if g.steps > {self.x.state('max_steps')}: {over}")
+
+    @staticmethod
+    def held_step(w, cost, over):
+        """A step charged ``cost``, counted down in ``_sr`` (see compile_rule); ``over``: the
+        call that stops the game when the budget is spent."""
+        w.writeline(f"_sr -= {int(cost)}")
+        w.writeline(f"if not _sr: {over}" if int(cost) == 1 else f"if _sr <= 0: {over}")
 
     def calling(self, w, call):
         """The line ``call`` (of another rule's function, which counts steps on the state),
         written by ``w``: in a function that counts its steps in locals, they are added to the
         state first and what the budget has left is read again after."""
         if self.steps_held:
-            w.writeline("g.steps += _sd; _sd = 0")
+            w.writeline("g.steps += _s0 - _sr; _s0 = _sr")
         w.writeline(call)
         if self.steps_held:
-            w.writeline("_sl = g.max_steps - g.steps")
+            w.writeline("_sr = _s0 = g.max_steps - g.steps + 1")
 
     @staticmethod
     def _over(g, span, cost=1):
@@ -714,8 +722,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_overturn"] = over
         cost = int(getattr(self.cg, 'turn_cost', 1))
         if self.steps_held:           # (counted in locals: see compile_rule)
-            w.writeline(f"_sd += {cost}")
-            w.writeline("if _sd > _sl: _overturn(g)")
+            self.held_step(w, cost, "_overturn(g)")
         else:
             w.writeline(f"g.steps += {cost}")
             w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
