@@ -12,6 +12,8 @@ checked against the bound (RL910).  The generated source obeys the rules of
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
@@ -483,6 +485,8 @@ class StatementGen:
             return self._move(st, self.e(st.source), self.e(st.dest), w)
         if st.selection.kind == "all":
             return self._move_all_seen(st, w)
+        if st.selection.kind in ("top", "bottom", "random", "card"):
+            return self._move_one_seen(st, w)
         # Someone may see the cards go: the zones are worked out once, before the move, and the
         # cards that went are remembered by those who saw them go (engine/players.seen_go).
         si, di, s, d, b, top = (self.x.fresh() for _ in range(6))
@@ -530,6 +534,48 @@ class StatementGen:
             else:
                 w.writeline(f"{d} += {m}")
             w.writeline(f"del {s}[:]")
+            self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
+        return True
+
+    def _move_one_seen(self, st, w):
+        """``move top/bottom/random card`` or ``move c`` that someone may see go: as
+        :meth:`t_Move`, in fewer steps: each zone's list looked up once, the card that goes
+        is the card taken (for a card named, found or the game stopped, RL902), and nothing is
+        done (nor remembered) when the zone moved from is empty."""
+        kind = st.selection.kind
+        si, di, s, c, top = (self.x.fresh() for _ in range(5))
+        self.x.ns["_seengo"] = seen_go
+        w.writeline(f"{si} = {self.e(st.source)}")
+        w.writeline(f"{di} = {self.e(st.dest)}")
+        w.writeline(f"{s} = {self.x.zones}[{si}]")
+        if kind == "card":
+            missing = self.x.const(self._missing(st))
+            self.x.ns["_notthere"] = ValueError
+            w.writeline(f"{c} = {self.e(st.selection.expr)}")
+            w.writeline(f"{top} = {s}[-1] if {s} else -1")
+            w.writeline("try:")          # (the card looked for once: see _move)
+            with w.indent():
+                w.writeline(f"{s}.remove({c})")
+            w.writeline("except _notthere:")
+            with w.indent():
+                w.writeline(f"{missing}(g, {c}, {si})")
+            inner = nullcontext()
+        else:
+            w.writeline(f"if {s}:")
+            inner = w.indent()
+        with inner:
+            if kind != "card":
+                w.writeline(f"{top} = {s}[-1]")     # (the card on top before the move)
+                take = {"top": "pop()", "bottom": "pop(0)",
+                        "random": f"pop(g.rng.randrange(len({s})))"}[kind]
+                w.writeline(f"{c} = {s}.{take}")
+            put = f"insert(0, {c})" if st.to_bottom else f"append({c})"
+            w.writeline(f"{self.x.zones}[{di}].{put}")
+            if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
+                self.x.ns["_logmv"] = log_move
+                w.writeline(f"if g.log is not None: _logmv(g, {s}, None, ({c},), "
+                            f"{int(bool(st.to_bottom))})")
+            args = f"({c},), {si}, {di}, {top}, False"
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
