@@ -69,3 +69,20 @@ def test_a_playout_chooses_the_blocks_it_jumps_to_first():
     first = [n for op, n in tests[1:len(jumped) + 1]]
     assert tests[0] == ("==", 0)
     assert all(op == "==" for op, _ in tests[1:len(jumped) + 1]) and set(first) == jumped
+
+
+def test_a_card_condition_chosen_by_a_condition_about_no_card_is_two_loops():
+    """Attack!'s `may_play(c)` is `(sword(c) if you is attacker else shield(c) and value of c >=
+    card_value(attacker))`: whether `you` is the attacker does not depend on the card, so it is
+    asked once, and each case has its own loop over the hand (ChoiceGen.unswitched), through the
+    API and in a playout.  A condition about the card stays one loop (Crazy Eights)."""
+    cg = load("rules/attack_power.cardrules").compiled(2)
+    for playout in (False, True):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(cg.model.rules["lay_card"].decl.body, cg.proc_index["lay_card"])
+        appends = re.findall(r"(\w+)\.append\(2048 \+ \w+\)", rg.src)
+        assert len(appends) == 2 and len(set(appends)) == 1, rg.src
+    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    rg = RuleGen(cg, cg.direct_rules)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
+    assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == 1

@@ -14,13 +14,18 @@ from contextlib import nullcontext
 from rulelang.syntax import ast as A
 from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, You, you_slot
-from rulelang.check.model import Expanded
+from rulelang.check.model import Arg, Expanded
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
+
+
+# A card condition ``(A if C, ..., otherwise)`` whose conditions do not depend on the card is
+# written as one loop per part, C deciding which runs (ChoiceGen.unswitched): at most this many.
+MAX_ARMS = 4
 
 
 @functools.lru_cache(maxsize=None)
@@ -242,14 +247,35 @@ class ChoiceGen:
         fresh one).  For a
         choice's alternative (:meth:`offer`) and for the list an `if` makes for it (:meth:`prelist`)."""
         v, made = self.x.fresh(), into or self.x.fresh()
-        code, hoisted, binds = self.x.gen_hoisting(p.where, {**env, si: v}, v, si)
-        for name, c in hoisted:
-            w.writeline(f"{name} = {c}")
         action = f"{base} + {v}" if base else v
         # A loop, not a comprehension: Python 3.11 makes and calls a function for each
         # comprehension, and the names it reads become cells of the enclosing function; for the
         # handful of cards of a hand the loop takes a third less time.
+        arms = self.unswitched(p.where, si)
+        if arms is None:
+            self.card_loop(p.where, p, si, env, v, made, action, w, True)
+            return made
+        # `where (A if C else B)`, C not about the card: C decides once which loop to run.
         w.writeline(f"{made} = []")
+        for k, (cond, value) in enumerate(arms):
+            if cond is None:
+                w.writeline("else:")
+            else:
+                w.writeline(f"{'if' if k == 0 else 'elif'} {self.x.gen(cond, env)}:")
+            with w.indent():
+                self.card_loop(value, p, si, env, v, made, action, w)
+        return made
+
+    def card_loop(self, cond, p, si, env, v, made, action, w, new=False):
+        """The loop of :meth:`card_list` over the cards of ``p.source`` where ``cond`` holds
+        (the card in slot ``si``, named ``v``), appending ``action`` to the list ``made`` (made
+        empty first when ``new``), what ``cond`` reads that does not depend on the card written
+        before."""
+        code, hoisted, binds = self.x.gen_hoisting(cond, {**env, si: v}, v, si)
+        for name, c in hoisted:
+            w.writeline(f"{name} = {c}")
+        if new:
+            w.writeline(f"{made} = []")
         w.writeline(f"for {v} in {self.x.zones}[{self.x.gen(p.source, env)}]:")
         with w.indent():
             for name, table, _ in binds:
@@ -257,7 +283,41 @@ class ChoiceGen:
             w.writeline(f"if {code}:")
             with w.indent():
                 w.writeline(f"{made}.append({action})")
-        return made
+
+    def unswitched(self, e, si):
+        """When ``e`` (through defines) is ``(A if C, B if D, ..., E otherwise)`` with at most
+        MAX_ARMS parts whose conditions do not depend on the card (slot ``si``) nor roll a
+        die: its arms, ``[(condition, value), ..., (None, value)]``, those that can never hold
+        left out, the rest after one that always holds too; otherwise None (decided on the
+        tree).  The conditions are then looked at once, before the cards, as the parts of a
+        condition that do not depend on the card are (ExprGen.gen_hoisting)."""
+        refs, fold = self.refs, self.x.fold
+        while True:
+            if isinstance(e, Expanded):
+                e = e.body
+            elif isinstance(e, Arg):
+                e = e.expr
+            elif isinstance(e, (A.Name, A.Call, A.Of)) and isinstance(refs.of(e, None), DefineUse):
+                e = refs.of(e).expanded.body
+            else:
+                break
+        if not isinstance(e, A.Cases) or len(e.cases) >= MAX_ARMS:
+            return None
+        arms = []
+        for value, cond in e.cases:
+            if si in self.x.slots_used(cond) or fold.chance(cond):
+                return None
+            lit = fold.known(cond)
+            if lit is not None and not lit:
+                continue
+            arms.append((None if lit is not None else cond, value))
+            if lit is not None:
+                break
+        else:
+            arms.append((None, e.default))
+        if arms[0][0] is None:        # (one arm always holds: no choice left, nothing to gain)
+            return None
+        return arms
 
     def _card_query(self, e):
         """The ``any/no card in Z where C`` that ``e`` is (through defines), or None."""
