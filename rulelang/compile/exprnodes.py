@@ -51,7 +51,7 @@ class ExprNodes:
         if w == "previous player":
             return f"(({you} - {self.dir}) % {n})"
         if w == "random player":
-            return f"g.rng.randrange({n})"
+            return f"g.rng.randbelow({n})"
         if w in ("players", "number of players"):
             return str(n)
         if w == "number of turns":

@@ -73,7 +73,7 @@ def _bottom(z):
 
 def _rnd(z, rng):
     """``random card of Z``: a card drawn at random (as the reference interpreter draws it), none if empty."""
-    return z[rng.randrange(len(z))] if z else -1
+    return z[rng.randbelow(len(z))] if z else -1
 
 
 def _dec(fr, i):

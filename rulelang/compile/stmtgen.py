@@ -567,7 +567,7 @@ class StatementGen:
             if kind != "card":
                 w.writeline(f"{top} = {s}[-1]")     # (the card on top before the move)
                 take = {"top": "pop()", "bottom": "pop(0)",
-                        "random": f"pop(g.rng.randrange(len({s})))"}[kind]
+                        "random": f"pop(g.rng.randbelow(len({s})))"}[kind]
                 w.writeline(f"{c} = {s}.{take}")
             put = f"insert(0, {c})" if st.to_bottom else f"append({c})"
             w.writeline(f"{self.x.zones}[{di}].{put}")
@@ -598,7 +598,7 @@ class StatementGen:
             log = "if g.log is not None: _logmv(g, {}, None, ({},), %d)" % int(bool(st.to_bottom))
         if kind in ("bottom", "random"):        # one card: the zone first, then the card
             c = self.x.fresh()
-            take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randrange(len({s})))"
+            take = "pop(0)" if kind == "bottom" else f"pop(g.rng.randbelow(len({s})))"
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")

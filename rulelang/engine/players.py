@@ -592,7 +592,7 @@ def seats_after(g, start, base):
 def random_seat_in(g, base):
     """A player still in the game, at random (seat order; -1 when nobody is)."""
     seats = [q for q in range(g.n) if not g.vars[base + q]]
-    return seats[g.rng.randrange(len(seats))] if seats else -1
+    return seats[g.rng.randbelow(len(seats))] if seats else -1
 
 
 def next_in(g, fr, ki, pi, base):
