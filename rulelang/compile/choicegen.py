@@ -272,17 +272,8 @@ class ChoiceGen:
         empty first when ``new``), what ``cond`` reads that does not depend on the card written
         before."""
         code, hoisted, binds = self.x.gen_hoisting(cond, {**env, si: v}, v, si)
-        for name, c in hoisted:
-            w.writeline(f"{name} = {c}")
-        if new:
-            w.writeline(f"{made} = []")
-        w.writeline(f"for {v} in {self.x.zones}[{self.x.gen(p.source, env)}]:")
-        with w.indent():
-            for name, table, _ in binds:
-                w.writeline(f"{name} = {self.x.const(table)}[{v}]")
-            w.writeline(f"if {code}:")
-            with w.indent():
-                w.writeline(f"{made}.append({action})")
+        self.x.card_loop(w, v, f"{self.x.zones}[{self.x.gen(p.source, env)}]", code, hoisted,
+                         binds, f"{made}.append({action})", f"{made} = []" if new else None)
 
     def unswitched(self, e, si):
         """When ``e`` (through defines) is ``(A if C, B if D, ..., E otherwise)`` with at most

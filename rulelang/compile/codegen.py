@@ -586,6 +586,23 @@ class ExprGen(ExprNodes):
                         out |= self.slots_used(y)
         return frozenset(out)
 
+    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None):
+        """Lines written by ``w``: the values of a card condition that do not depend on the card
+        (``hoisted``, gen_hoisting's), the line ``start`` if any, then the loop ``for v in
+        cards`` that looks up the card's tables held per card (``binds``) and runs the line
+        ``then`` where the condition's code ``test`` holds."""
+        for name, code in hoisted:
+            w.writeline(f"{name} = {code}")
+        if start is not None:
+            w.writeline(start)
+        w.writeline(f"for {v} in {cards}:")
+        with w.indent():
+            for name, table, _ in binds:
+                w.writeline(f"{name} = {self.const(table)}[{v}]")
+            w.writeline(f"if {test}:")
+            with w.indent():
+                w.writeline(then)
+
     def card_search(self, e, env, cards):
         """Code for ``any/no card in Z where C`` (``cards``: the code of Z's list) whose condition
         rolls no die: a call of a function that looks at the cards one by one and stops at the
@@ -618,15 +635,7 @@ class ExprGen(ExprNodes):
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
-                for name, code in hoisted:
-                    w.writeline(f"{name} = {code}")
-                w.writeline("for _c in _z:")
-                with w.indent():
-                    for name, table, _ in binds:
-                        w.writeline(f"{name} = {self.const(table)}[_c]")
-                    w.writeline(f"if {test}:")
-                    with w.indent():
-                        w.writeline(f"return {found}")
+                self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}")
                 w.writeline(f"return {not found}")
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
