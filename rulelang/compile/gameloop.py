@@ -163,45 +163,10 @@ class GameLoop:
                         return HALT
             return root
 
-        def turn_loop(g, fr, pc):
-            """The turn rule in the frame right above the root: when a turn is over, the next
-            one begins in this same frame (as positions 2 and 1 of the root would), without a
-            round trip through the run loop.
-            Passing the turn on and the step budget are written out here as in ``root`` (pc 2
-            and 1), not called, because this is the innermost loop of play; the two must agree,
-            and tests/test_codegen.py plays every rule file both ways (the reference interpreter of
-            the tests passes the turn on in ``root``)."""
-            turnf = procs[turn]
-            while True:
-                pc = turnf(g, fr, pc)
-                if pc != RETURN:
-                    if pc != END_TURN:
-                        return pc
-                    stack = g.stack
-                    while stack[-1] is not fr:
-                        stack.pop()
-                g.turns += 1
-                if ob is not None:
-                    pass_turn(g)
-                elif g.next_turn >= 0:
-                    g.cur = g.next_turn
-                    g.next_turn = -1
-                else:
-                    g.cur = (g.cur + g.dir * (1 + g.skip)) % n
-                g.skip = 0
-                if g.log is not None:
-                    log_turn(g)
-                if check_first and check(g):
-                    return CALL
-                g.steps += turn_cost
-                if g.steps > g.max_steps:
-                    raise GameProblem("RL901", max_steps_error.format(g.max_steps) + turn_why,
-                                      turn_span)
-                fr[1] = 0
-                fr[2] = g.cur
-                if turn_pad:
-                    fr[3:] = turn_pad
-                pc = 0
+        def no_turn(g, fr, pc):
+            """The turn's place in a game without `turn:` (the root stops it first, RL151); a
+            game with one puts its generated turn here (_generate_turn)."""
+            raise GameProblem("RL151", "the game has no `turn:`")
 
         self.root = len(self.procs)
         self.root_halt = 4
@@ -209,7 +174,7 @@ class GameLoop:
         self.procs.append(make_root(procs))
         self.proc_names.append("<game>")
         turn_top = self.turn_top = len(self.procs)     # the turn, run in the frame above the root
-        self.procs.append(turn_loop)
+        self.procs.append(no_turn)
         self.proc_names.append("turn")
         if turn is not None:
             def over(g):
@@ -219,8 +184,9 @@ class GameLoop:
             self._generate_turn()
 
     def _generate_turn(self):
-        """Better than ``turn_loop``: the generated turn rule itself goes on to the next turn
-        where it ends (``RuleGen(next_turn=...)``)."""
+        """The turn in the frame above the root: the generated turn rule, which itself goes on
+        to the next turn where it ends (``RuleGen(next_turn=...)``); passing the turn on is
+        written there and, for a turn that returns, in the root (position 2)."""
         turn = self.proc_index["turn"]
         rg = RuleGen(self, self.direct_rules)
         looping, _ = rg.compile_rule(self.model.rules["turn"].decl.body, turn,
