@@ -86,3 +86,23 @@ def test_a_card_condition_chosen_by_a_condition_about_no_card_is_two_loops():
     rg = RuleGen(cg, cg.direct_rules)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == 1
+
+
+@pytest.mark.parametrize("cases, loops", [(2, 2), (3, 3), (4, 4), (5, 1), (9, 1)])
+def test_a_condition_is_unswitched_for_at_most_max_arms_cases(tmp_path, cases, loops):
+    """A hostile condition of many cases does not multiply the loops: up to MAX_ARMS parts
+    (cases and `otherwise`) each get a loop, more stay one loop testing each card."""
+    from rulelang.compile.choicegen import MAX_ARMS
+    arms = ", ".join(f"rank of c is {k + 1} if x is {k}" for k in range(cases - 1))
+    path = tmp_path / "arms.cardrules"
+    path.write_text(
+        'game "Arms"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+        'zone hand: per player, seen by owner\nzone pile: shared, face up\nvar x = 0\n'
+        'setup:\n    deal 5 from stock to hand of each player\n'
+        f'turn:\n    choose:\n        play card c from hand where ({arms}, no otherwise):\n'
+        '            move c from hand to pile\n        pass_turn:\n            end game with no winner\n')
+    cg = load(str(path)).compiled(2)
+    rg = RuleGen(cg, cg.direct_rules)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
+    assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == loops
+    assert loops == 1 or loops <= MAX_ARMS
