@@ -271,7 +271,7 @@ class ChoiceGen:
         (the card in slot ``si``, named ``v``), appending ``action`` to the list ``made`` (made
         empty first when ``new``), what ``cond`` reads that does not depend on the card written
         before."""
-        code, hoisted, binds = self.x.gen_hoisting(cond, {**env, si: v}, v, si)
+        code, hoisted, binds = self.x.gen_hoisting(cond, {**env, si: v}, v, si, lines=True)
         self.x.card_loop(w, v, f"{self.x.zones}[{self.x.gen(p.source, env)}]", code, hoisted,
                          binds, f"{made}.append({action})", f"{made} = []" if new else None)
 
@@ -281,7 +281,8 @@ class ChoiceGen:
         die: its arms, ``[(condition, value), ..., (None, value)]``, those that can never hold
         left out, the rest after one that always holds too; otherwise None (decided on the
         tree).  The conditions are then looked at once, before the cards, as the parts of a
-        condition that do not depend on the card are (ExprGen.gen_hoisting)."""
+        condition that do not depend on the card are (ExprGen.gen_hoisting); so none of them
+        may stop the game (Fold.may_fail), which the cards of an empty zone would not."""
         refs, fold = self.refs, self.x.fold
         while True:
             if isinstance(e, Expanded):
@@ -296,7 +297,7 @@ class ChoiceGen:
             return None
         arms = []
         for value, cond in e.cases:
-            if si in self.x.slots_used(cond) or fold.chance(cond):
+            if si in self.x.slots_used(cond) or fold.chance(cond) or fold.may_fail(cond):
                 return None
             lit = fold.known(cond)
             if lit is not None and not lit:
@@ -439,9 +440,8 @@ class ChoiceGen:
         without ``where``."""
         if p.where is None:
             return None
-        code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v)
-        for name, c in hoisted:
-            w.writeline(f"{name} = {c}")
+        code, hoisted = self.x.gen_hoisting(p.where, {si: v}, v, lines=True)
+        self.x.write_hoisted(w, hoisted)
         return code
 
     def fixed_values(self, p):

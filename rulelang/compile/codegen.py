@@ -36,7 +36,8 @@ from rulelang.compile.gensource import Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
 from rulelang.compile.fold import Fold, _children
 from rulelang.compile.writer import LINE_MAP, CodeWriter
-from rulelang.compile.genruntime import _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
+from rulelang.compile.genruntime import _FAIL, _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
+from rulelang.engine.control import GameProblem
 
 
 HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
@@ -65,7 +66,7 @@ class ExprGen(ExprNodes):
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
                    "_leave": leave_game, "_show": show_card,
                    "_noseat": _noseat, "_best": best_of, "_zero": (0,), "_seat": _seat,
-                   "_noplayer": _noplayer, "_map": map}
+                   "_noplayer": _noplayer, "_map": map, "_problem": GameProblem, "_fail": _FAIL}
         self.names = {}
         self.counter = 0
         self._getters = {}      # id(table) -> (name of its lookup, table): see getter
@@ -81,6 +82,7 @@ class ExprGen(ExprNodes):
         self._called = {}         # see expanded()
         self._hoisted_names = set()     # every name given to a value computed before a loop
         self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
+        self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
         # The direction of play: the constant 1 in a game that never reverses it.
         self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
@@ -137,7 +139,8 @@ class ExprGen(ExprNodes):
             f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
                                   players_leave=getattr(self.cg, "out_base", None) is not None,
                                   cards=self.cg,
-                                  always_seats=getattr(getattr(self.cg, "model", None), "always_seats", None))
+                                  always_seats=getattr(getattr(self.cg, "model", None), "always_seats", None),
+                                  seat_uses=self.seat_uses)
         return f
 
     def as_int(self, e, code) -> str:
@@ -224,7 +227,7 @@ class ExprGen(ExprNodes):
         hoisted = []
         test = None
         if where is not None:
-            test, hoisted = self.gen_hoisting(where, {slot_index: v}, v)
+            test, hoisted = self.gen_hoisting(where, {slot_index: v}, v, lines=True)
         w = CodeWriter()
         w.writeline("def _f(g, fr, out):")
         with w.indent():
@@ -232,8 +235,7 @@ class ExprGen(ExprNodes):
                 w.writeline(f"if not ({self.gen(cond, {})}):")
                 with w.indent():
                     w.writeline("return")
-            for name, code in hoisted:
-                w.writeline(f"{name} = {code}")
+            self.write_hoisted(w, hoisted)
             if test is None:
                 w.writeline(f"out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
             else:
@@ -292,26 +294,65 @@ class ExprGen(ExprNodes):
             # It depends on the card when it reads a slot bound to a loop's card (from the tree,
             # not by looking for the loop's name in the code); it is worth computing first when
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
+            # A part that may stop the game (Fold.may_fail) must stop it only where the rules
+            # reach it: the loop may have no card, or its condition may be decided before the
+            # part.  Where the values are written as lines before the loop (``hoist[4]``) it is
+            # computed there all the same, a problem kept for later (``_fail``): where it is
+            # used, a value that failed is computed again, and stops the game there
+            # (``deferred``).  In a loop inside an expression it is not moved at all.
             # All of it is decided on the tree (compile/fold.py), never by reading ``code``.
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
             if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
-                # Under a guard (see ``guard``): computed only where the loop can read it.
-                guard = ()
-                if self._guard is not None and self._guard[0] is hoist[1] and self.weight(e) >= 4:
-                    guard = self._guard[1]
-                for name, c in hoist[1]:      # the same, computed wherever this is (or more)
-                    if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in range(len(guard) + 1)):
-                        return name
-                self.counter += 1
-                name = f"_h{self.counter}"
-                self._hoisted_names.add(name)
-                if guard:
-                    self._guarded[name] = (code, guard)
-                    test = guard[0] if len(guard) == 1 else "(" + " and ".join(guard) + ")"
-                    code = f"({code} if {test} else 0)"
-                hoist[1].append((name, code))
-                return name
+                fails = self.fold.may_fail(e)
+                if not fails or hoist[4]:
+                    return self._hoist_out(e, code, hoist, fails)
         return m(e, env)
+
+    def _hoist_out(self, e, code, hoist, fails) -> str:
+        """The name of the value ``code`` (of ``e``) computed before the loop of ``hoist``
+        (made now, or the same one made before), or where it ``fails``, the code that reads it
+        there and computes it again if it failed."""
+        # Under a guard (see ``guard``): computed only where the loop can read it.
+        guard = ()
+        if self._guard is not None and self._guard[0] is hoist[1] and self.weight(e) >= 4:
+            guard = self._guard[1]
+        raw = code
+        for name, c in hoist[1]:      # the same, computed wherever this is (or more)
+            if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in range(len(guard) + 1)):
+                return self.deferred(name, raw)
+        self.counter += 1
+        name = f"_h{self.counter}"
+        self._hoisted_names.add(name)
+        if guard:
+            self._guarded[name] = (code, guard)
+            test = guard[0] if len(guard) == 1 else "(" + " and ".join(guard) + ")"
+            code = f"({code} if {test} else 0)"
+        if fails:
+            self._deferred.add(name)
+        hoist[1].append((name, code))
+        return self.deferred(name, raw)
+
+    def deferred(self, name, raw) -> str:
+        """How the loop reads the value computed before it as ``name`` (``raw``: its code): the
+        name, or for a value whose computing may stop the game, the name unless that failed
+        (``_fail``), else ``raw`` computed again, which stops the game where the rules do."""
+        if name in self._deferred:
+            return f"({name} if {name} is not _fail else {raw})"
+        return name
+
+    def write_hoisted(self, w, hoisted):
+        """Lines (written by ``w``) computing the values ``hoisted`` before their loop
+        (gen_hoisting's, with ``lines``); one that may stop the game is ``_fail`` if it does."""
+        for name, code in hoisted:
+            if name in self._deferred:
+                w.writeline("try:")
+                with w.indent():
+                    w.writeline(f"{name} = {code}")
+                w.writeline("except _problem:")
+                with w.indent():
+                    w.writeline(f"{name} = _fail")
+            else:
+                w.writeline(f"{name} = {code}")
 
     _guard = None       # (the hoisted list it is for, the codes that must hold)
 
@@ -394,14 +435,16 @@ class ExprGen(ExprNodes):
             return False
         return bool(f.free_slots(e) - named) or f.reads_game(e, self._called)
 
-    def gen_hoisting(self, e, env, loop_var, card_slot=None):
+    def gen_hoisting(self, e, env, loop_var, card_slot=None, lines=False):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
         compute before the loop.  With ``card_slot`` (the frame index of the loop's card):
-        also the (name, code) pairs to compute for each card, first (see card_binds)."""
+        also the (name, code) pairs to compute for each card, first (see card_binds).  With
+        ``lines``, the pairs are written as lines before the loop by :meth:`write_hoisted`
+        (not in an expression), and may include values whose computing may stop the game."""
         outer = getattr(self, "_hoist", None)
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
         binds = self.card_binds(e, card_slot) if card_slot is not None else {}
-        self._hoist = (loop_vars, [], binds, card_slot)
+        self._hoist = (loop_vars, [], binds, card_slot, lines)
         try:
             code = self.gen(e, env)
             if card_slot is None:
@@ -591,8 +634,7 @@ class ExprGen(ExprNodes):
         (``hoisted``, gen_hoisting's), the line ``start`` if any, then the loop ``for v in
         cards`` that looks up the card's tables held per card (``binds``) and runs the line
         ``then`` where the condition's code ``test`` holds."""
-        for name, code in hoisted:
-            w.writeline(f"{name} = {code}")
+        self.write_hoisted(w, hoisted)
         if start is not None:
             w.writeline(start)
         w.writeline(f"for {v} in {cards}:")
@@ -624,7 +666,7 @@ class ExprGen(ExprNodes):
             try:
                 inner = {k: f"_a{i}" for i, k in enumerate(keys)}
                 inner[ci] = "_c"
-                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci)
+                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci, lines=True)
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
                  self.hold, self._false) = saved
@@ -681,7 +723,7 @@ class ExprGen(ExprNodes):
                 for p in params]
         call = f"{name}({', '.join(args)})"
         if self._prelude is not None and "_rng" not in params and \
-                set(args) <= self._prelude_args:
+                set(args) <= self._prelude_args and not self.fold.may_fail(ex.body):
             self.counter += 1
             local = f"_c{self.counter}"
             self._prelude.append((local, call))

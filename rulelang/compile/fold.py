@@ -9,6 +9,10 @@ tree (in the manner of Jinja's optimizer), never over the generated text.
   number known to be an int is stored without ``int()`` (:meth:`Fold.as_int`).
 - :meth:`Fold.chance`: does the expression roll a die or draw at random (a random card, a random
   player)?  Such a part is never left out, computed twice nor moved out of a loop.
+- :meth:`Fold.may_fail`: can computing the expression stop the game (a division by zero, a number
+  beyond the bound, `none` used as a player...)?  Such a part is computed where the rules compute
+  it, never earlier: not before a loop over cards (which may have no card, or whose condition may
+  be decided before the part is reached), nor first in a define's function.
 - :meth:`Fold.free_slots`, :meth:`Fold.reads_game`, :meth:`Fold.plain_read`: which frame slots
   the code of an expression reads (those its own loops bind left out), whether it reads the
   state of the game, whether it is a plain read of a slot or a variable.  They decide what is
@@ -42,8 +46,11 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
 class Fold:
     """The pass for one compiled game: ``refs`` (the checker's references), ``n`` players."""
 
-    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None, always_seats=None):
+    def __init__(self, refs, n, reverses=True, players_leave=False, cards=None, always_seats=None,
+                 seat_uses=None):
         self.refs = refs
+        self.players_leave = bool(players_leave)
+        self.seat_uses = seat_uses            # the player values tested for `none` where used
         self.always_seats = always_seats      # model.always_seats (a NodeSet), or None
         self.cards = cards      # the compiled game's layout: the numbers of named cards
         self.n = int(n)
@@ -55,6 +62,7 @@ class Fold:
         self._free = {}         # id(shared copy) -> (frozenset, copy)
         self._game = {}         # id(shared copy) -> (bool, copy)
         self._seat = {}         # id(shared copy) -> (bool, copy): never_none
+        self._fail = {}         # id(shared copy) -> (bool, copy): may_fail
 
     # ---- values known when the game is compiled -----------------------------------------------
     def known(self, e):
@@ -182,6 +190,44 @@ class Fold:
             return self.chance(ref.expanded)
         return any(self.chance(x) for x in _children(e))
 
+
+    # ---- parts that can stop the game ----------------------------------------------------------
+    def may_fail(self, e) -> bool:
+        """Can computing ``e`` stop the game with a problem (anywhere inside it, defines
+        included)?  A product (RL910), a division or `mod` by a number not known to be other than
+        zero (RL911), a player value used as a player that may be `none` (RL912), a seat the game
+        lacks (RL908), a range of numbers (RL257), a member of a family of zones (RL256), the
+        search for sets and runs (RL259), and in a game players leave, the players after or
+        before one and the lists of players (RL907).  Decided on the tree, erring towards yes:
+        a part that may fail is computed where the rules compute it (codegen.ExprGen.gen), so
+        that a generated game stops exactly where the rules say, or not at all."""
+        if isinstance(e, Expanded):
+            hit = self._fail.get(id(e))
+            if hit is None:
+                hit = self._fail[id(e)] = (self.may_fail(e.body), e)
+            return hit[0]
+        ref = self.refs.of(e, None)
+        if isinstance(ref, DefineUse):
+            return self.may_fail(ref.expanded)
+        if isinstance(ref, ZoneFamily):
+            return True
+        if self.seat_uses is not None and self.seat_uses.has(e) and not self.never_none(e):
+            return True
+        if isinstance(e, A.Arith) and e.op not in ("+", "-"):
+            if e.op == "*":
+                if self.known(e) is None:
+                    return True
+            elif not self.known(e.right):
+                return True
+        elif isinstance(e, A.Seat):
+            if int(e.number) > self.n:
+                return True
+        elif isinstance(e, (A.AnyNumber, A.MeldLeft, A.PickValue)):
+            return True
+        elif self.players_leave and (isinstance(e, (A.PlayerQuery, A.Keyword)) or (
+                isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
+            return True
+        return any(self.may_fail(x) for x in _children(e))
 
     def _inner(self, e):
         """What ``e`` stands for, one step in: a define's use its checked copy, a copy its body,

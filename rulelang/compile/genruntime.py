@@ -18,6 +18,11 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import out_ranking, seats_in
 
 
+# A value computed before a loop whose computing stopped with a problem, kept for where the loop
+# reads it (codegen.ExprGen.deferred): there it is computed again, and stops the game there.
+_FAIL = type("_Failed", (), {"__slots__": (), "__repr__": lambda self: "_fail"})()
+
+
 def _div(a, b, span=None):
     if b:
         return a // b
