@@ -60,3 +60,42 @@ def test_a_range_too_long_as_written(tmp_path):
     path.write_text(TEXT.replace("hi to hi + 2", "1 to 20000"))
     diags, _m, _d = check_file(str(path))
     assert [(d.code, d.span.line) for d in diags if d.is_error] == [("RL251", 14)]
+
+
+# `highest/lowest number n from A to B where C` tries its range number by number too: the same
+# bound (before session 20 it had none: `from 0 to 10^15` ran for ever).
+PICK = TEXT.replace("    say any number k from hi to hi + 2 where k is 3\n",
+                    "    say highest number k from 1 to FAR where k is 0 - 1\n"
+                    "    say lowest number k from 1 to FAR where k is 0 - 1\n")
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+@pytest.mark.parametrize("kind", ["highest", "lowest"])
+def test_a_range_to_pick_from_too_long_while_playing(tmp_path, monkeypatch, backend, kind):
+    if backend == "closures":
+        closures_only(monkeypatch)
+    path = tmp_path / "g.cardrules"
+    other = "lowest" if kind == "highest" else "highest"
+    text = PICK.replace(f"    say {other} number k from 1 to FAR where k is 0 - 1\n", "")
+    path.write_text(text.replace("FAR", "size of stock * 1000000000000"))
+    st = load(str(path)).new_game(1, seed=1, log=True)
+    assert st.problem["code"] == "RL257" and st.problem["span"][1] == 14, st.problem
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_a_range_to_pick_from_at_the_bound_is_tried_whole(tmp_path, monkeypatch, backend):
+    """10,000 numbers (the most a range may hold) are all tried: none holds, the value is 0."""
+    if backend == "closures":
+        closures_only(monkeypatch)
+    path = tmp_path / "g.cardrules"
+    path.write_text(PICK.replace("FAR", "10000"))
+    st = load(str(path)).new_game(1, seed=1, log=True)
+    assert st.problem is None
+    assert [e[2] for e in st.log if e[0] == "say"][-2:] == ["0", "0"]
+
+
+def test_a_range_to_pick_from_too_long_as_written(tmp_path):
+    path = tmp_path / "g.cardrules"
+    path.write_text(PICK.replace("FAR", "1000000000000000"))
+    diags, _m, _d = check_file(str(path))
+    assert [(d.code, d.span.line) for d in diags if d.is_error] == [("RL251", 14), ("RL251", 15)]

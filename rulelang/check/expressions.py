@@ -91,6 +91,7 @@ class ExpressionChecks:
         if e.low is not None:
             self.expect(e.low, NUMBER, s, "the lowest number")
             self.expect(e.high, NUMBER, s, "the highest number")
+            self.range_bound(e)
         inner = s.child()
         self.refs.set(e, Slot(inner.new_slot(e.name, NUMBER)))
         self.where_of[id(e.condition)] = e
@@ -197,12 +198,18 @@ class ExpressionChecks:
         inner = s.child()
         self.refs.set(e, Slot(inner.new_slot(e.name, NUMBER)))
         self.expect(e.condition, FLAG, inner, f"the condition on `{e.name}`")
+        self.range_bound(e)
+        return FLAG
+
+    def range_bound(self, e):
+        """RL251: the range of ``any number n from A to B`` or ``highest/lowest number n from A
+        to B``, written as numbers, holds more than MAX_RANGE numbers (reached while the game is
+        played, the game stops with RL257: engine/values.number_range)."""
         lo, hi = e.low, e.high
         if isinstance(lo, A.Int) and isinstance(hi, A.Int) and hi.value - lo.value >= MAX_RANGE:
             self.error("RL251", f"{hi.value - lo.value + 1} numbers is more than the "
                        f"{MAX_RANGE} a range may hold", e.span,
                        "a range is tried number by number: keep it to what the game can reach")
-        return FLAG
 
     def zone_of_family(self, e, s):
         """``column(k)``: the zone numbered k of the family ``column``."""

@@ -191,8 +191,11 @@ class ExprNodes:
                                      tuple(sorted(self.cg.rank_cycle, reverse=True)))
             values = self.const(self._rank_orders[high])
         else:
+            # (at most MAX_RANGE numbers, else RL257, as `any number`: g_AnyNumber)
             lo, hi = self.gen(e.low, env), self.gen(e.high, env)
-            values = (f"range({hi}, {lo} - 1, -1)" if high else f"range({lo}, {hi} + 1)")
+            values = f"{self.const(number_range)}({lo}, {hi}, {self.const(e.span)})"
+            if high:
+                values += "[::-1]"
         return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
 
     def g_ArgBest(self, e, env):

@@ -466,7 +466,8 @@ class ClosureValues:
             values = lambda g, fr: ranks
         else:
             lo, hi = self.cx(e.low), self.cx(e.high)
-            values = lambda g, fr: range(lo(g, fr), hi(g, fr) + 1)
+            span = e.span
+            values = lambda g, fr: number_range(lo(g, fr), hi(g, fr), span)
         high = e.kind == "highest"
 
         def pick(g, fr):
