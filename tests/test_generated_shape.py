@@ -106,3 +106,89 @@ def test_a_condition_is_unswitched_for_at_most_max_arms_cases(tmp_path, cases, l
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == loops
     assert loops == 1 or loops <= MAX_ARMS
+
+
+def _playout_turn(path, n=2):
+    """The source of the playout variant of ``path``'s turn that goes on from turn to turn."""
+    cg = load(path).compiled(n)
+    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    return rg.src
+
+
+def _empty_ifs(src):
+    """The `if`/`elif` lines of ``src`` whose branch is a lone `pass`."""
+    lines = src.splitlines()
+    out = []
+    for i, l in enumerate(lines[:-1]):
+        s = l.strip()
+        if (s.startswith("if ") or s.startswith("elif ")) and s.endswith(":") and \
+                lines[i + 1].strip() == "pass":
+            nxt = lines[i + 2] if i + 2 < len(lines) else ""
+            ind = len(lines[i + 1]) - len(lines[i + 1].lstrip())
+            if len(nxt) - len(nxt.lstrip()) < ind:
+                out.append(s)
+    return out
+
+
+def test_an_if_with_nothing_to_do_in_a_playout_is_left_out():
+    """Power Attack!'s `clear_field` tells who takes the cards (`if winner is none: say ...
+    else if ...: say ...`); a playout runs no `say`, and asking which branch holds can neither
+    roll a die nor stop the game: the `if` is not written (RuleGen.inline).  The API keeps it."""
+    assert not _empty_ifs(_playout_turn("rules/attack_power.cardrules"))
+    cg = load("rules/attack_power.cardrules").compiled(2)
+    rg = RuleGen(cg, cg.direct_rules)
+    rg.compile_rule(cg.model.rules["clear_field"].decl.body, cg.proc_index["clear_field"])
+    assert "if (_gv[0] == (-1)):" in rg.src or "if (g.vars[0] == (-1)):" in rg.src
+
+
+def test_an_if_with_nothing_to_do_that_may_stop_the_game_stays(tmp_path, monkeypatch):
+    """The same `if`, whose condition divides by a variable that is 0: the playout asks it
+    anyway, and stops with RL911 where the API does."""
+    from tests.closures import three_ways
+    path = tmp_path / "says.cardrules"
+    path.write_text('game "Says"\nplayers 2\ndeck standard, into stock\n'
+                    'zone stock: shared, face down\nvar x = 0\nrule tell:\n'
+                    '    if 10 / x > 1:\n        say "much"\n    else:\n        say "little"\n'
+                    'turn:\n    tell\n    end game with winner you\n')
+    assert "_div(" in _playout_turn(str(path))
+    st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
+    assert st.problem is not None and st.problem["code"] == "RL911"
+
+
+def test_a_list_an_if_found_not_empty_is_not_tested_again():
+    """`if can_play: lay_card` makes the list of the cards one may play for the choice that
+    `lay_card` begins with (ChoiceGen.prelist): the choice is reached only when the list is not
+    empty, so no test for a choice without alternatives (`_noch`) is written after it."""
+    src = _playout_turn("rules/attack_power.cardrules")
+    assert "if _v" in src and "_noch(" not in src
+
+
+def test_a_loop_over_players_in_a_rule_copied_in_place_leaves_no_last_value():
+    """`for each player p` leaves its slot at the first player when it ends (the API's frame
+    holds that); in a rule copied in place the slot is a Python local nobody reads after the
+    loop, and no `else:` sets it.  A loop in the turn's own frame keeps it."""
+    src = _playout_turn("rules/attack_power.cardrules")
+    ends = re.findall(r"^\s*else:\n\s*(\S+) = \(\1 \+ 1\) % 2$", src, re.M)
+    assert ends and all(e.startswith("fr[") for e in ends), ends
+
+
+def test_a_value_that_only_compares_sums_is_not_checked_against_the_bound():
+    """`set winner to (you if strength(you) > ... else ...)` stores a player, however the
+    strengths are summed: no test of the bound (RL910) after it.  A sum that is the value
+    keeps its test (below)."""
+    src = _playout_turn("rules/attack_power.cardrules")
+    assert "_big(" not in src
+
+
+def test_a_sum_that_is_the_value_still_stops_past_the_bound(tmp_path, monkeypatch):
+    """`lowest number v from y + y to ...` is a sum (its value is one of those numbers): past
+    10^15 the game stops with RL910, in all three ways of playing."""
+    from tests.closures import three_ways
+    path = tmp_path / "bound.cardrules"
+    path.write_text('game "Bound"\nplayers 2\ndeck standard, into stock\n'
+                    'zone stock: shared, face down\nvar y = 1000000000000000\nvar z = 0\n'
+                    'turn:\n    set z to (lowest number v from y + y to y + y + 1 where v > 0 if y > 0 '
+                    'else 0)\n    end game with winner you\n')
+    st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
+    assert st.problem is not None and st.problem["code"] == "RL910"

@@ -373,6 +373,9 @@ class ChoiceGen:
             self.first_out = (len(w.lines), listed)
             w.writeline(f"out.extend({listed})")
             self.appended = True
+            # (the choice is reached only where the `if` found the list not empty, and it is
+            # the choice's one alternative: listed_choice)
+            self.never_empty = True
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
             w.writeline(f"out.extend(range({base}, {base} + "

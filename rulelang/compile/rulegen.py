@@ -325,7 +325,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"return {HALT}")
             return
         if isinstance(st, A.If):
+            start = len(w.lines)
             first = True
+            empty = True            # has every branch nothing to do (a playout's `say`)?
             for cond, body in st.branches:
                 # In a rule written in place in a playout that cannot stop: "can you play? then
                 # choose what to play" makes the list once (ChoiceGen.prelist).
@@ -338,13 +340,19 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                     w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
                     first = False
                     with w.indent():
-                        self.inline_body(body, w)
+                        empty = self.inline_body(body, w) and empty and not listed
                 finally:
                     self.x.kept = None
             if st.otherwise:
                 w.writeline("else:")
                 with w.indent():
-                    self.inline_body(st.otherwise, w)
+                    empty = self.inline_body(st.otherwise, w) and empty
+            if empty and not any(self.x.fold.chance(c) or self.x.fold.may_fail(c)
+                                 for c, _ in st.branches):
+                # Nothing to do whichever branch is taken, and asking which can neither roll a
+                # die nor stop the game: the `if` is left out (Power Attack!'s `clear_field`
+                # tells who takes the cards with `say`s, which a playout does not run).
+                del w.lines[start:]
             return
         # A loop whose body never waits for a decision runs to its end in one call: what it
         # counts with (the times left, the players or cards still to come) is Python's own
@@ -374,9 +382,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 w.writeline(f"for {p} in {order}[{start}]:")
                 with w.indent():
                     self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
-                w.writeline("else:")
-                with w.indent():
-                    w.writeline(f"{p} = ({p} + 1) % {n}")
+                if pi not in self.x.base_env:
+                    # (a slot of a rule copied in place is a Python local of the copy, which
+                    # nothing reads after the loop: its name is the loop's; a frame's slot may
+                    # be saved, and holds what the API's loop leaves in it)
+                    w.writeline("else:")
+                    with w.indent():
+                        w.writeline(f"{p} = ({p} + 1) % {n}")
                 return
             p = self.x.slot(pi, {})
             w.writeline(f"{p} = {start}")
@@ -532,8 +544,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             else:
                 return False
 
-    def inline_body(self, body, w):
-        """The statements of a branch, at ``w``'s level (``pass`` when there is none)."""
+    def inline_body(self, body, w) -> bool:
+        """The statements of a branch, at ``w``'s level (``pass`` when there is none).  Returns
+        whether there was none (nothing written but ``pass``)."""
         start = len(w.lines)
         self.count(body, w)
         for st in body:
@@ -543,6 +556,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             mark(w.lines, first, st.span)
         if len(w.lines) == start:
             w.writeline("pass")
+            return True
+        return all(line.strip() == "pass" for line in w.lines[start:])
 
     def loop_body(self, body, w, after=(), span=None, cost=1):
         """The statements of a loop's body, at ``w``'s level, then a step of the budget and
