@@ -215,6 +215,10 @@ class ChoiceGen:
         q = self._card_query(cond)
         if q is None or q.kind != "any" or not body:
             return None
+        if self.x.fold.may_fail(q.condition):
+            # (the list asks the condition of every card, where `any` stops at the first that
+            # passes; the choice asks them all too, but after the endings and the call's step)
+            return None
         ch, call = self.listed_choice(body), None
         if ch is None and isinstance(body[0], A.CallRule) and not body[0].args and \
                 body[0].for_player is None and body[0].name in self.cg.model.rules:
@@ -237,6 +241,55 @@ class ChoiceGen:
         else:
             self.call_lists[id(call)] = (si, name)
         return name
+
+    def inline_if(self, branches, otherwise, w, made_first=None) -> bool:
+        """The branches of an ``if`` (``branches``, then ``otherwise``) as structured code;
+        returns whether every branch had nothing to do.  In a rule written in place in a
+        playout that cannot stop, "can you play? then choose what to play" makes the list once
+        (ChoiceGen.prelist), also for an ``else if``: its list is made in the ``else`` of the
+        branches before it, and the chain goes on there (``made_first``: the list made so for
+        the first of ``branches``)."""
+        first = True
+        empty = True
+        for k, (cond, body) in enumerate(branches):
+            listed = None
+            if made_first is not None and first:
+                listed = made_first
+            elif self.inlining:
+                if first:
+                    listed = self.prelist(cond, body, w)
+                else:
+                    made = CodeWriter.at([], w.prefix + w.step)
+                    listed = self.prelist(cond, body, made)
+                    if listed:          # (in the else of the branches before)
+                        w.writeline("else:")
+                        with w.indent():
+                            w.extend(made.lines)
+                            return self.inline_if(branches[k:], otherwise, w, listed) and empty
+            if self._inline_branch(cond, body, w, first, listed):
+                empty = empty and not listed
+            else:
+                empty = False
+            first = False
+        if otherwise:
+            w.writeline("else:")
+            with w.indent():
+                empty = self.inline_body(otherwise, w) and empty
+        return empty
+
+    def _inline_branch(self, cond, body, w, first, listed) -> bool:
+        """One branch of :meth:`inline_if`: its test (``listed``: the list made for it) and
+        its statements; whether it had nothing to do."""
+        # `if D is not none ...: set V to D`: D's value, computed first by the test,
+        # is kept for the branch's first statement (ExprGen.kept)
+        d = None if listed else self.first_define(cond, body)
+        self.x.kept = None if d is None else {id(d): [d, None]}
+        try:
+            w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
+            with w.indent():
+                return self.inline_body(body, w)
+        finally:
+            self.x.kept = None
 
     def card_list(self, p, base, si, env, w, into=None) -> str:
         """The name of the list of actions (``base`` + card) of the cards of ``p.source`` where

@@ -28,7 +28,7 @@ from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.stmtgen import StatementGen, card_places, memory_zones
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
-from rulelang.compile.copies import copy_sizes, inlined_rules
+from rulelang.compile.copies import can_inline, copy_sizes, inlined_rules
 from rulelang.check.model import Model
 from rulelang.engine.control import DEFAULT_MAX_STEPS
 from rulelang.compile.layout import Layout
@@ -171,6 +171,11 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
             {names[p] for p in self.entered_rules if p in names}, self.out_base is not None)
         self.inlined_rules = {self.proc_index[n] for n in inlined}
         self.inlined_sizes = {self.proc_index[n]: k for n, k in inlined.items()}
+        # Whether the turn could be such a rule: its playout variant then has a structured copy
+        # (RuleGen.structured_turn).
+        turn = self.model.rules.get("turn")
+        self.turn_in_place = turn is not None and can_inline(
+            turn, self.refs, self.model, frozenset(names[p] for p in direct if p in names) | set(inlined))
         for pid, body in bodies:
             rg = RuleGen(self, direct)
             fn, alt_blocks = rg.compile_rule(body, pid)

@@ -15,7 +15,8 @@ from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
 from contextlib import nullcontext
 
 from rulelang.engine.control import CALL
-from rulelang.compile.blocks import _Jump
+from rulelang.compile.blocks import BLOCK_LEVEL, _Block, _Jump
+from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _no_choice
 from rulelang.compile.writer import CodeWriter
 
@@ -180,3 +181,45 @@ class PlayoutGen:
 
         for b in self.blocks:
             b.lines[:] = expand(b.lines, frozenset((b.number,)))   # (its writer's list)
+
+    def structured_turn(self, body, spec, in_place):
+        """The playout variant of the turn that goes on from turn to turn, as one structured
+        loop for a playout that cannot stop (an index policy, no budget: ``_pk`` set), or None.
+        When the whole turn can be written in place (``copies.can_inline``: every decision one
+        chooser offering one card, player or value at a time, every rule it calls written in
+        place or never deciding, no `return` or `end turn`), its statements are written as a
+        rule copied in place is (``inline``: loops are Python's, decisions taken where they come,
+        ``inline_choose``; no position stored, no block chosen by ``pc``), then the next turn,
+        and the loop goes on: lines tested first at each pass over the blocks (``if pc == 0 and
+        _pk is not None``), so that a turn begun there, or entered from a block, goes on in
+        them.  The blocks stay, for a frame resumed and a playout that can stop.  A turn whose
+        copies would pass ``in_place`` statements (rulegen.MAX_IN_PLACE) is not written twice."""
+        cg = self.cg
+        if not getattr(cg, "turn_in_place", False):     # (CompiledGame: copies.can_inline)
+            return None
+        lines = []
+        w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
+        w.writeline(f"if pc == 0 and {self.x.state('_pk')} is not None:")
+        saved = self.in_place_left
+        self.in_place_left = in_place
+        self.inlining += 1
+        self.structuring = True
+        try:
+            with w.indent():
+                w.writeline("while True:")
+                with w.indent():
+                    self.inline_body(body, w)
+                    nt = _Block(-1)
+                    nt.lines = lines
+                    nt.w = CodeWriter.at(lines, w.prefix)
+                    self.next_turn_block(nt, spec)
+        except Unsupported:
+            return None
+        finally:
+            self.inlining -= 1
+            self.in_place_left = saved
+            self.structuring = False
+        # (the next turn's jump to the turn's start: the loop's own)
+        return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
+
+    structuring = False     # (writing structured_turn: a rule written in place is counted)

@@ -24,7 +24,7 @@ from rulelang.check.tree import _walk
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks
-from rulelang.compile.writer import CodeWriter, mark
+from rulelang.compile.writer import CodeWriter, mark, respan
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
@@ -186,6 +186,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 nt = self.new_block()     # the last block: the other blocks keep their numbers
                 self.goto(cur, nt)
                 self.next_turn_block(nt, next_turn)
+            self.structured = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
+                               if self.playout and next_turn is not None else None)
         finally:
             self.s.logged = True
             self.x.hold = False
@@ -235,6 +237,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         more than they were written for)."""
         w.writeline("while True:")
         with w.indent():
+            if getattr(self, "structured", None):       # (structured_turn)
+                w.extend(respan(extra + l, l) for l in self.structured)
             # A playout variant enters a block by a jump that could not be copied (a loop goes
             # back to its first block, a block many jumps lead to); the others only where a
             # frame is resumed, which a playout most often never does.  The blocks jumped to
@@ -326,27 +330,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         if isinstance(st, A.If):
             start = len(w.lines)
-            first = True
-            empty = True            # has every branch nothing to do (a playout's `say`)?
-            for cond, body in st.branches:
-                # In a rule written in place in a playout that cannot stop: "can you play? then
-                # choose what to play" makes the list once (ChoiceGen.prelist).
-                listed = self.prelist(cond, body, w) if self.inlining and first else None
-                # `if D is not none ...: set V to D`: D's value, computed first by the test,
-                # is kept for the branch's first statement (ExprGen.kept)
-                d = None if listed else self.first_define(cond, body)
-                self.x.kept = None if d is None else {id(d): [d, None]}
-                try:
-                    w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
-                    first = False
-                    with w.indent():
-                        empty = self.inline_body(body, w) and empty and not listed
-                finally:
-                    self.x.kept = None
-            if st.otherwise:
-                w.writeline("else:")
-                with w.indent():
-                    empty = self.inline_body(st.otherwise, w) and empty
+            empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
             if empty and not any(self.x.fold.chance(c) or self.x.fold.may_fail(c)
                                  for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
@@ -418,6 +402,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         if self.inlining and isinstance(st, A.CallRule) and \
                 self.cg.proc_index.get(st.name) in getattr(self.cg, "inlined_rules", ()):
+            if self.structuring and not self.in_place(self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
+                raise Unsupported("the turn's copies would be too large")   # (structured_turn)
             self.step(w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
             self.inline_call(st, w, self.call_lists.pop(id(st), (None, None))[1])
             return

@@ -1,0 +1,105 @@
+"""The playout variant of the turn as one structured loop (RuleGen.structured_turn, session 20,
+issue 17): for a playout that cannot stop (an index policy, no budget of decisions), a turn
+whose every decision and call can be written in place is written as a rule copied in place is,
+Python's own loops and no block chosen by `pc`, then the next turn, and the loop goes on.  The
+blocks stay for a frame resumed and a playout that can stop.  Each file of rules/ and examples/
+plays the same games through the API and on the fast path (tests/test_playout*.py, the fuzz);
+here, the shape, and the `else if` whose list is made once."""
+import random
+import re
+
+import pytest
+
+from rulelang.compile.loader import load
+from rulelang.compile.rulegen import RuleGen
+
+
+def _turn(path, n=2):
+    cg = load(path).compiled(n)
+    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    return rg
+
+
+def _structured_lines(src):
+    """The lines of the structured turn in ``src`` (those under its test), or []."""
+    lines = src.splitlines()
+    start = next((i for i, l in enumerate(lines) if "if pc == 0 and _gpk is not None:" in l), None)
+    if start is None:
+        return []
+    ind = len(lines[start]) - len(lines[start].lstrip())
+    out = []
+    for l in lines[start + 1:]:
+        if l.strip() and len(l) - len(l.lstrip()) <= ind:
+            break
+        out.append(l)
+    return out
+
+
+@pytest.mark.parametrize("path", ["examples/crazy_eights.cardrules", "rules/attack_power.cardrules",
+                                  "rules/follow_the_leader_one_lower.cardrules",
+                                  "rules/mages_wild.cardrules"])
+def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
+    """The turn's lines: one `while True:`, no jump between blocks (`pc = N; continue`), no
+    position stored in the frame but the next turn's `fr[1] = 0`, and the next turn goes on
+    with the loop's own `continue`."""
+    body = _structured_lines(_turn(path).src)
+    assert body and body[0].strip() == "while True:", path
+    text = "\n".join(body)
+    assert not re.search(r"pc = \d+; continue", text), path
+    assert re.findall(r"fr\[1\] = (\d+)", text) == ["0"], path
+    assert body[-1].strip() == "continue"
+
+
+@pytest.mark.parametrize("path", ["rules/ciq.cardrules", "rules/internecine.cardrules"])
+def test_a_turn_that_cannot_be_written_in_place_keeps_its_blocks(path):
+    """CIQ's and Internecine's turns make decisions that cannot be taken in place (several
+    cards at once, a place one cannot see...: copies.can_inline): no structured turn."""
+    assert not _structured_lines(_turn(path, 4 if "ciq" in path else 2).src)
+
+
+def test_an_else_if_that_can_play_makes_its_list_once():
+    """Follow the Leader: `else if any card in hand where playable(card): choose: play card c
+    from hand where playable(c)` makes the list of playable cards in the `else` of the branch
+    before it (ChoiceGen.prelist), tests it, and gives it to the choice: the cards are looked at
+    once, not by a search and then by the list."""
+    text = "\n".join(_structured_lines(_turn("rules/follow_the_leader_one_lower.cardrules").src))
+    m = re.search(r"^(\s*)else:\n(?:\1    .*\n)*?\1    (_v\d+) = \[\]\n", text + "\n", re.M)
+    assert m, text
+    listed = m.group(2)
+    assert f"if {listed}:" in text and f"out = {listed}" in text
+
+
+def test_a_list_whose_condition_may_fail_is_not_made_before_the_if(tmp_path, monkeypatch):
+    """A list asks the condition of every card, where `any card ... where` stops at the first
+    that passes; when the condition may stop the game (here 10 / x, x being 0, for any card
+    that is not an ace) and an ending holds before the choice, the rules end the game and never
+    divide.  Such a condition (a define: the same code in both places) is not listed before
+    its `if` (ChoiceGen.prelist): the games
+    three ways agree, whatever the deal (seeds where an ace comes first in the hand and
+    another card after it are among them)."""
+    from tests.closures import three_ways
+    path = tmp_path / "aces.cardrules"
+    path.write_text('game "Aces"\nplayers 2\ndeck standard, into stock\n'
+                    'zone stock: shared, face down\nzone hand: per player, seen by owner\n'
+                    'zone pile: shared, face up\nvar x = 0\n'
+                    'define ok(c) = rank of c is 1 or 10 / x > 0\n'
+                    'game ends when pile is not empty:\n    end game with winner you\n'
+                    'setup:\n    shuffle stock\n    deal 3 from stock to hand of each player\n'
+                    'turn:\n    move top card from stock to pile\n'
+                    '    if any card in hand where ok(card):\n'
+                    '        choose:\n'
+                    '            play card c from hand where ok(c):\n'
+                    '                move c from hand to pile\n'
+                    '    else:\n        end game with no winner\n')
+    hit = 0
+    game = load(str(path))
+    for seed in range(60):
+        st0 = game.compiled(2).new_game(seed=seed)
+        hand = st0.zones[game.compiled(2).zone_base["hand"]]
+        ranks = [game.compiled(2).rank_of[c] for c in hand]
+        if ranks and ranks[0] == 1 and any(r != 1 for r in ranks[1:]):
+            hit += 1
+            st = three_ways(str(path), 2, seed, monkeypatch, ["outcome", "winners", "problem"])
+            assert st.problem is None and st.winners == [0], (seed, st.problem)
+    assert hit, "no deal put an ace first and another card after it"
