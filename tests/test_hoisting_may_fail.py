@@ -129,3 +129,20 @@ turn:
 """ + PASS)
     st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
     assert st.problem is not None and st.problem["code"] == "RL911"
+
+
+def test_the_usual_loop_reads_a_value_that_may_fail_at_no_cost_per_card(tmp_path):
+    """A choice's list whose condition has a part that may fail (here 10 / x) computes it once,
+    inside `try`; then two loops: one for when it failed, computing every part card by card,
+    and the usual one, which reads the value as it is (no test per card)."""
+    from rulelang.compile.rulegen import RuleGen
+    path = tmp_path / "two_loops.cardrules"
+    path.write_text(HEAD + CASES["empty_hand_choice"])
+    cg = load(str(path)).compiled(2)
+    for playout in (False, True):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
+        src = rg.src
+        assert "except _problem:" in src and " is _fail:" in src, src
+        assert "is not _fail" not in src, src
+        assert src.count("_div(10,") == 2, src      # computed first, and in the second loop

@@ -324,9 +324,11 @@ class ChoiceGen:
         (the card in slot ``si``, named ``v``), appending ``action`` to the list ``made`` (made
         empty first when ``new``), what ``cond`` reads that does not depend on the card written
         before."""
-        code, hoisted, binds = self.x.gen_hoisting(cond, {**env, si: v}, v, si, lines=True)
+        inner = {**env, si: v}
+        code, hoisted, binds = self.x.gen_hoisting(cond, inner, v, si, lines="split")
         self.x.card_loop(w, v, f"{self.x.zones}[{self.x.gen(p.source, env)}]", code, hoisted,
-                         binds, f"{made}.append({action})", f"{made} = []" if new else None)
+                         binds, f"{made}.append({action})", f"{made} = []" if new else None,
+                         self.x.plain_test(cond, inner, hoisted))
 
     def unswitched(self, e, si):
         """When ``e`` (through defines) is ``(A if C, B if D, ..., E otherwise)`` with at most

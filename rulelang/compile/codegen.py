@@ -319,7 +319,7 @@ class ExprGen(ExprNodes):
         raw = code
         for name, c in hoist[1]:      # the same, computed wherever this is (or more)
             if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in range(len(guard) + 1)):
-                return self.deferred(name, raw)
+                return self.deferred(name, raw, hoist)
         self.counter += 1
         name = f"_h{self.counter}"
         self._hoisted_names.add(name)
@@ -330,15 +330,29 @@ class ExprGen(ExprNodes):
         if fails:
             self._deferred.add(name)
         hoist[1].append((name, code))
-        return self.deferred(name, raw)
+        return self.deferred(name, raw, hoist)
 
-    def deferred(self, name, raw) -> str:
+    def deferred(self, name, raw, hoist) -> str:
         """How the loop reads the value computed before it as ``name`` (``raw``: its code): the
         name, or for a value whose computing may stop the game, the name unless that failed
-        (``_fail``), else ``raw`` computed again, which stops the game where the rules do."""
-        if name in self._deferred:
+        (``_fail``), else ``raw`` computed again, which stops the game where the rules do.  In
+        a loop that has a second loop for when one failed (``hoist[4] == "split"``: card_loop),
+        the name."""
+        if name in self._deferred and hoist[4] != "split":
             return f"({name} if {name} is not _fail else {raw})"
         return name
+
+    def plain_test(self, e, env, hoisted):
+        """When some of the values ``hoisted`` before a loop (gen_hoisting's, with ``lines=
+        "split"``) may fail: the code of ``e`` computing everything where it is, for the loop
+        card_loop writes for that case; else None."""
+        if not any(name in self._deferred for name, _ in hoisted):
+            return None
+        saved, self.kept = self.kept, None       # (a value kept for later is not set here)
+        try:
+            return self.gen(e, env)
+        finally:
+            self.kept = saved
 
     def write_hoisted(self, w, hoisted):
         """Lines (written by ``w``) computing the values ``hoisted`` before their loop
@@ -629,14 +643,32 @@ class ExprGen(ExprNodes):
                         out |= self.slots_used(y)
         return frozenset(out)
 
-    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None):
+    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None, plain=None):
         """Lines written by ``w``: the values of a card condition that do not depend on the card
         (``hoisted``, gen_hoisting's), the line ``start`` if any, then the loop ``for v in
         cards`` that looks up the card's tables held per card (``binds``) and runs the line
-        ``then`` where the condition's code ``test`` holds."""
+        ``then`` where the condition's code ``test`` holds.  ``plain`` (plain_test's): when a
+        value computed first may have failed, the loop tests each card with that code instead,
+        which stops the game at the first card that reaches the part that fails."""
         self.write_hoisted(w, hoisted)
         if start is not None:
             w.writeline(start)
+        if plain is not None:
+            failed = " or ".join(f"{name} is _fail" for name, _ in hoisted if name in self._deferred)
+            w.writeline(f"if {failed}:")
+            with w.indent():
+                w.writeline(f"for {v} in {cards}:")
+                with w.indent():
+                    w.writeline(f"if {plain}:")
+                    with w.indent():
+                        w.writeline(then)
+            w.writeline("else:")
+            with w.indent():
+                self._card_loop(w, v, cards, test, binds, then)
+            return
+        self._card_loop(w, v, cards, test, binds, then)
+
+    def _card_loop(self, w, v, cards, test, binds, then):
         w.writeline(f"for {v} in {cards}:")
         with w.indent():
             for name, table, _ in binds:
@@ -666,7 +698,8 @@ class ExprGen(ExprNodes):
             try:
                 inner = {k: f"_a{i}" for i, k in enumerate(keys)}
                 inner[ci] = "_c"
-                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci, lines=True)
+                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci, lines="split")
+                plain = self.plain_test(e.condition, inner, hoisted)
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
                  self.hold, self._false) = saved
@@ -677,7 +710,7 @@ class ExprGen(ExprNodes):
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
-                self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}")
+                self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
                 w.writeline(f"return {not found}")
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
