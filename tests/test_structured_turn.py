@@ -53,8 +53,8 @@ def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
 
 @pytest.mark.parametrize("path", ["rules/ciq.cardrules", "rules/internecine.cardrules"])
 def test_a_turn_that_cannot_be_written_in_place_keeps_its_blocks(path):
-    """CIQ's and Internecine's turns make decisions that cannot be taken in place (several
-    cards at once, a place one cannot see...: copies.can_inline): no structured turn."""
+    """CIQ's and Internecine's turns call rules that cannot be written in place (through the
+    rules they call in turn: copies.can_inline, inlined_rules): no structured turn."""
     assert not _structured_lines(_turn(path, 4 if "ciq" in path else 2).src)
 
 
