@@ -3,7 +3,7 @@
 Measures, interleaving the runs so that machine noise affects both sides alike:
   * Crazy Eights through rulelang's public runtime API against a hand-written Python version
     (benchmarks/reference/crazy_eights.py), for 2 and 4 players, and the same games on the
-    playout fast path (State.playout): games/s, decisions/s, their ratios, and mean decisions
+    playout fast path (CompiledGame.playout): games/s, decisions/s, their ratios, and mean decisions
     per game (which must agree within 3%: the three are the same game);
   * every file in rules/: games/s, decisions/s, decisions per game (random play, every allowed
     number of players from the smallest, capped at 3 counts), through the API and on the fast
@@ -66,9 +66,10 @@ def play_rulelang(cg, seed):
 
 def play_fast(cg, seed):
     """The same game as :func:`play_rulelang` (the same draws: ``choice`` is ``_randbelow``),
-    on the playout fast path; returns decisions."""
-    st = cg.new_game(seed=seed)
-    st.playout([random.Random(seed)._randbelow] * cg.n)
+    on the playout fast path from the seed (``CompiledGame.playout``, as ``run --games`` and
+    ``stats`` play it: the setup and every decision in the playout variants); returns
+    decisions."""
+    st = cg.playout(seed, [random.Random(seed)._randbelow] * cg.n)
     return st.decisions, st.outcome
 
 

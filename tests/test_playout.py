@@ -58,6 +58,22 @@ def _fast_game(cg, seed, kind, max_steps=None):
     return st, choices, forced
 
 
+def _policy(cg, seed, kind):
+    if kind == "random":
+        return [make_agent("random", p, seed).rng.randrange for p in range(cg.n)]
+    if kind == "first":
+        return [(0).__mul__] * cg.n
+    return _policy_fn
+
+
+def _seeded_game(cg, seed, kind, max_steps=None):
+    """The game of _fast_game from the seed (CompiledGame.playout_counted: the setup and the
+    first decision in the playout variants too)."""
+    st, (made, choices, forced) = cg.playout_counted(seed, _policy(cg, seed, kind), max_steps)
+    assert made == st.decisions
+    return st, choices, forced
+
+
 def _summary(st):
     # (what players remember as it is, too: a save leaves out what left its zone since the
     # last decision; the API forgets that at its next action, a playout at its next decision)
@@ -84,6 +100,9 @@ def test_fast_path_plays_the_api_game(path):
                 fast, c2, f2 = _fast_game(cg, seed, kind, COMPARE_STEPS)
                 assert _summary(fast) == _summary(api), (path, n, kind, seed)
                 assert (c2, f2) == (c1, f1)
+                begun, c3, f3 = _seeded_game(cg, seed, kind, COMPARE_STEPS)
+                assert _summary(begun) == _summary(api), (path, n, kind, seed, "from the seed")
+                assert (c3, f3) == (c1, f1)
                 played += 1
     assert played >= 3 * len(SEEDS)
 
@@ -126,6 +145,48 @@ def test_compiled_game_playout_is_new_game_then_playout():
     a = cg.playout(11, _policy_fn)
     b, _, _ = _api_game(cg, 11, "policy")
     assert a.is_terminal() and a.to_json() == b.to_json()
+
+
+def test_compiled_game_playout_takes_the_first_decision_in_place():
+    """From the seed the setup and the turn run in the playout variants: the API's function of
+    the turn, which would stop at the first decision and list its legal actions, never runs
+    (session 20: about 2 µs of a game of Crazy Eights)."""
+    cg = load("examples/crazy_eights.cardrules").compiled(4)
+    cg.playout_procs()
+
+    def api_turn(g, fr, pc):
+        raise AssertionError("the API's turn ran")
+    saved, cg.procs[cg.turn_top] = cg.procs[cg.turn_top], api_turn
+    try:
+        st = cg.playout(3, [random.Random(3)._randbelow] * 4)
+        assert st.is_terminal() and st.problem is None and st.decisions > 10
+        with pytest.raises(AssertionError):
+            cg.new_game(seed=3)
+    finally:
+        cg.procs[cg.turn_top] = saved
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3, 5, 40])
+def test_compiled_game_playout_from_the_seed_on_a_small_budget(steps):
+    """A budget spent in the setup's first turn stops both ways at the same step (RL901)."""
+    cg = load("rules/attack_power.cardrules").compiled(2)
+    for seed in range(3):
+        api, _, _ = _api_game(cg, seed, "first", max_steps=steps)
+        begun, _, _ = _seeded_game(cg, seed, "first", max_steps=steps)
+        assert _summary(begun) == _summary(api), (steps, seed)
+
+
+def test_compiled_game_playout_of_a_game_whose_first_value_fails(tmp_path):
+    """A variable whose first value divides by zero stops the game before its setup (RL911),
+    from the seed as through new_game."""
+    path = tmp_path / "first.cardrules"
+    path.write_text('game "First"\nplayers 2\ndeck standard, into stock\n'
+                    'zone stock: shared, face down\nvar z = 0\nvar x = 1 / z\n'
+                    'turn:\n    end game with winner you\n')
+    cg = load(str(path)).compiled(2)
+    st, counts = cg.playout_counted(1, _policy_fn)
+    assert st.problem["code"] == "RL911" and counts == (0, 0, 0)
+    assert st.to_json() == cg.new_game(seed=1).to_json()
 
 
 @pytest.mark.parametrize("path,n,agents", [

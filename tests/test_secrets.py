@@ -190,14 +190,14 @@ def test_games_from_the_largest_seed_go_on_from_0(capsys, monkeypatch):
     (a failed game's note says to replay it with its seed)."""
     from rulelang.compile.compiler import CompiledGame
     seeds = []
-    real = CompiledGame.new_game
+    real = CompiledGame._unbegun        # (every new game: new_game, and playout from a seed)
 
-    def new_game(self, seed=0, **kw):
+    def unbegun(self, seed, *a):
         seeds.append(seed)
-        return real(self, seed, **kw)
-    monkeypatch.setattr(CompiledGame, "new_game", new_game)
+        return real(self, seed, *a)
+    monkeypatch.setattr(CompiledGame, "_unbegun", unbegun)
     assert main(["run", os.path.join(ROOT, CRAZY), "--seed", str(SEED_LIMIT - 2), "--games", "3",
-                 "--json", "--workers", "1"]) == 0        # in this process, where new_game is watched
+                 "--json", "--workers", "1"]) == 0        # in this process, where games are watched
     assert SEED_LIMIT - 2 in seeds and SEED_LIMIT - 1 in seeds and 0 in seeds
     assert all(0 <= s < SEED_LIMIT for s in seeds)
 

@@ -262,6 +262,15 @@ class GameLoop:
 
     def new_game(self, seed: int = 0, log: bool = False, max_steps: Optional[int] = None) -> State:
         """The position after setup, at the first decision."""
+        g = self._unbegun(seed, log, max_steps)
+        if not g.terminal:
+            self.run(g)
+        return g
+
+    def _unbegun(self, seed: int, log: bool, max_steps: Optional[int]) -> State:
+        """A game before its setup: the deck where it starts, the variables at their first
+        values, the root's frame alone on the stack (stopped with a problem if a first value
+        cannot be computed)."""
         g = State.blank(self)
         start = getattr(self, "_start_zones", None)     # where the deck starts, made once
         if start is None:
@@ -280,8 +289,6 @@ class GameLoop:
                 vs[i] = int(init(g, frame[:]))
         except GameProblem as e:       # a first value divided by zero, or too large
             self.problem_stop(g, e)
-            return g
-        self.run(g)
         return g
 
     def _first_values(self) -> list:
@@ -292,10 +299,18 @@ class GameLoop:
                 for i, (name, owner, typ) in enumerate(self.var_info)]
 
     def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
-        """A whole game played on the fast path (:meth:`State.playout`): the final state."""
-        g = self.new_game(seed=seed, max_steps=max_steps)
-        g.playout(policy)
-        return g
+        """A whole game played on the fast path (:meth:`State.playout`): the final state, the
+        same as ``new_game(seed=seed)`` and then ``playout(policy)``.  The setup and the first
+        turn run in the playout variants too: the first decision is taken in place, not made
+        into the API's list of legal actions first."""
+        return self.playout_counted(seed, policy, max_steps)[0]
+
+    def playout_counted(self, seed: int, policy, max_steps: Optional[int] = None) -> tuple:
+        """:meth:`playout`, and what :meth:`State.playout` counts: ``(state, (decisions,
+        choices offered in all, forced decisions))``."""
+        g = self._unbegun(seed, False, max_steps)
+        counts = (0, 0, 0) if g.terminal else g.playout(policy, _begin=True)
+        return g, counts
 
     def playout_procs(self) -> list:
         """The rules' functions for ``State.playout``: for each generated rule that may decide, its

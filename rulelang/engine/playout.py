@@ -21,7 +21,8 @@ class Playout:
     __slots__ = ()
 
     # ---- the fast path: a whole playout inside the engine --------------------------------------
-    def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False) -> tuple:
+    def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False,
+                _begin: bool = False) -> tuple:
         """Play on to the end of the game (or ``max_decisions`` decision points, a simultaneous
         one counting once) with every choice made by ``policy``, without the public API's
         checks at each decision: the same game, move for move, as choosing the same actions
@@ -34,12 +35,15 @@ class Playout:
         them.  At a simultaneous decision the seats choose in the order of
         :meth:`current_players`.  Returns ``(decisions, legal choices summed over them, forced
         decisions)``: the decisions made here, how many choices they offered in all, and how
-        many offered only one."""
+        many offered only one.  (``_begin``: the state is a game not begun, made by
+        ``CompiledGame.playout``: its setup runs here.)"""
         if callable(policy):
             from functools import partial
             policy = [partial(policy, p) for p in range(self.n)]
         if self.log is None:
-            return self._play_in_place(policy, max_decisions, actions)
+            return self._play_in_place(policy, max_decisions, actions, _begin)
+        if _begin:
+            self.game.run(self)
         g = self.game
         entries, procs, after = g.entries, g.procs, g.after
         log = self.log
@@ -87,7 +91,7 @@ class Playout:
                     break
         return self.decisions - start, choices, forced
 
-    def _play_in_place(self, policy, max_decisions, actions) -> tuple:
+    def _play_in_place(self, policy, max_decisions, actions, begin=False) -> tuple:
         """:meth:`playout` in the rules' playout variants (``CompiledGame.playout_procs``): the
         generated code asks ``policy`` at each decision itself and goes on in place, so a whole
         game is most often one call.  What it needs while it runs is in the state's slots
@@ -112,6 +116,11 @@ class Playout:
         # memory is one (State.shown, which makes the list, sets it to None).
         self._mg = self.memory if self.memory.__class__ is Memory else None
         try:
+            if begin:           # a game not begun: its setup, then the rules, in place
+                try:
+                    g.run(self, procs)
+                except PlayoutStop:
+                    pass
             while not self.terminal and self.decisions != self._stop:
                 d = self.decision
                 if d.one_seat:
