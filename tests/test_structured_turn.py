@@ -103,3 +103,18 @@ def test_a_list_whose_condition_may_fail_is_not_made_before_the_if(tmp_path, mon
             st = three_ways(str(path), 2, seed, monkeypatch, ["outcome", "winners", "problem"])
             assert st.problem is None and st.winners == [0], (seed, st.problem)
     assert hit, "no deal put an ace first and another card after it"
+
+
+def test_a_turn_whose_copies_pass_the_budget_is_not_written_twice(tmp_path):
+    """The hostile file of tests/test_inlined_calls.py (a turn calling a rule of 60 statements
+    that decides, 400 times): its turn could be written in place, but its copies would pass
+    MAX_IN_PLACE statements, so the structured copy is given up half-way and the playout
+    variant keeps its blocks alone (its games are the API's: that test)."""
+    from tests.test_inlined_calls import WIDE
+    path = tmp_path / "wide.cardrules"
+    path.write_text(WIDE)
+    cg = load(str(path)).compiled(2)
+    assert cg.turn_in_place
+    rg = _turn(str(path))
+    assert rg.structured is None and not _structured_lines(rg.src)
+    assert rg.loops == [] and rg.inlining == 0

@@ -200,7 +200,7 @@ class PlayoutGen:
         lines = []
         w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
         w.writeline(f"if pc == 0 and {self.x.state('_pk')} is not None:")
-        saved = self.in_place_left
+        saved, loops = self.in_place_left, list(self.loops)
         self.in_place_left = in_place
         self.inlining += 1
         self.structuring = True
@@ -215,9 +215,9 @@ class PlayoutGen:
                     self.next_turn_block(nt, spec)
         except Unsupported:
             return None
-        finally:
+        finally:               # (as they were, even when a copy stopped it half-way)
             self.inlining -= 1
-            self.in_place_left = saved
+            self.in_place_left, self.loops[:] = saved, loops
             self.structuring = False
         # (the next turn's jump to the turn's start: the loop's own)
         return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
