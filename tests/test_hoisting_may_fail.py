@@ -146,3 +146,40 @@ def test_the_usual_loop_reads_a_value_that_may_fail_at_no_cost_per_card(tmp_path
         assert "except _problem:" in src and " is _fail:" in src, src
         assert "is not _fail" not in src, src
         assert src.count("_div(10,") == 2, src      # computed first, and in the second loop
+
+
+ENDS = """game "Ends"
+players 2
+
+deck standard, into stock
+
+zone stock: shared, face down
+zone hand: per player, seen by owner
+
+var armed = 0
+
+game ends when armed is 1 and (hand is empty or 10 / (size of hand - 3) > 100):
+    end game with winner you
+
+setup:
+    move 2 cards from stock to hand of player 1
+
+turn:
+    if you is player 1:
+        move top card from stock to hand
+        set armed to 1
+    else:
+        end game with no winner
+"""
+
+
+def test_an_ending_that_may_fail_is_asked_in_the_rules_order(tmp_path, monkeypatch):
+    """The endings are asked in turn, each from the current player on, and the first that holds
+    ends the game.  A cheap test of every ending for every seat first (seat 0 first) asked
+    player 1's condition, which divides by zero with 3 cards, before player 2's, which holds:
+    RL911 where the rules end the game.  A condition that may fail gets no such test
+    (ExprGen.endings_quick)."""
+    path = tmp_path / "ends.cardrules"
+    path.write_text(ENDS)
+    st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
+    assert st.problem is None and st.winners == [1]

@@ -206,14 +206,17 @@ class ExprGen(ExprNodes):
         """Code (an expression of ``g``) that is true when some ending's condition holds for some
         player, each seat a constant: a cheap test, made before every decision, that nothing has
         ended; only when it holds are the endings checked in the order of play.  (Conditions that
-        roll dice or draw at random are not tested twice: Unsupported.)"""
+        roll dice or draw at random are not tested twice, and conditions that may stop the game
+        are asked only in the rules' order, the endings in turn and each from the current
+        player on, where one that holds ends the game before the next is asked: Unsupported.)"""
         if not conditions:
             raise Unsupported("no endings")
         n = int(self.cg.n)
         parts = []
         for cond in conditions:
-            if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond):
-                raise Unsupported("uses locals or chance")
+            if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond) or \
+                    self.fold.may_fail(cond):
+                raise Unsupported("uses locals or chance, or may stop the game")
             for p in range(n):
                 parts.append(self.gen(cond, {Frame.YOU: str(p)}))
         code = "(" + " or ".join(parts) + ")"

@@ -198,7 +198,7 @@ class Fold:
         zero (RL911), a player value used as a player that may be `none` (RL912), a seat the game
         lacks (RL908), a range of numbers (RL257), a member of a family of zones (RL256), the
         search for sets and runs (RL259), and in a game players leave, the players after or
-        before one and the lists of players (RL907).  Decided on the tree, erring towards yes:
+        before one (RL907; the lists of the players still in are never a problem).  Decided on the tree, erring towards yes:
         a part that may fail is computed where the rules compute it (codegen.ExprGen.gen), so
         that a generated game stops exactly where the rules say, or not at all."""
         if isinstance(e, Expanded):
@@ -224,9 +224,10 @@ class Fold:
                 return True
         elif isinstance(e, (A.AnyNumber, A.MeldLeft, A.PickValue)):
             return True
-        elif self.players_leave and (isinstance(e, (A.PlayerQuery, A.Keyword)) or (
-                isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
-            return True
+        elif self.players_leave and (
+                (isinstance(e, A.Keyword) and e.word in ("next player", "previous player")) or
+                (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
+            return True                     # (RL907 when every player is out: seat_after)
         return any(self.may_fail(x) for x in _children(e))
 
     def _inner(self, e):
