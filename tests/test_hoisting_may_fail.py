@@ -183,3 +183,13 @@ def test_an_ending_that_may_fail_is_asked_in_the_rules_order(tmp_path, monkeypat
     path.write_text(ENDS)
     st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
     assert st.problem is None and st.winners == [1]
+
+
+def test_a_score_is_a_part_that_may_fail(tmp_path, monkeypatch):
+    """`score of you` runs the game's `score:`, which is not in the condition's tree and here
+    divides by zero: with an empty hand it is never asked (Fold.may_fail counts a score)."""
+    path = tmp_path / "score.cardrules"
+    path.write_text(HEAD.replace("var leader: player = none\n", "var leader: player = none\n\nscore: 10 / x\n")
+                    + CASES["empty_hand_choice"].replace("rank of c > 10 / x", "rank of c > score of you"))
+    st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
+    assert st.problem is None and st.winners in ([0], [1])

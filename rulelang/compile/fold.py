@@ -197,8 +197,9 @@ class Fold:
         included)?  A product (RL910), a division or `mod` by a number not known to be other than
         zero (RL911), a player value used as a player that may be `none` (RL912), a seat the game
         lacks (RL908), a range of numbers (RL257), a member of a family of zones (RL256), the
-        search for sets and runs (RL259), and in a game players leave, the players after or
-        before one (RL907; the lists of the players still in are never a problem).  Decided on the tree, erring towards yes:
+        search for sets and runs (RL259), a player's score (the game's `score:` may do any of
+        these), and in a game players leave, the players after or before one (RL907; the lists
+        of the players still in are never a problem).  Decided on the tree, erring towards yes:
         a part that may fail is computed where the rules compute it (codegen.ExprGen.gen), so
         that a generated game stops exactly where the rules say, or not at all."""
         if isinstance(e, Expanded):
@@ -224,6 +225,8 @@ class Fold:
                 return True
         elif isinstance(e, (A.AnyNumber, A.MeldLeft, A.PickValue)):
             return True
+        elif isinstance(e, A.Unary) and e.op == "score":
+            return True                     # (the game's `score:`, not in this tree, may divide)
         elif self.players_leave and (
                 (isinstance(e, A.Keyword) and e.word in ("next player", "previous player")) or
                 (isinstance(e, A.Unary) and e.op in ("player after", "player before"))):
