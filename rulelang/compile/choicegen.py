@@ -266,10 +266,7 @@ class ChoiceGen:
                         with w.indent():
                             w.extend(made.lines)
                             return self.inline_if(branches[k:], otherwise, w, listed) and empty
-            if self._inline_branch(cond, body, w, first, listed):
-                empty = empty and not listed
-            else:
-                empty = False
+            empty = self._inline_branch(cond, body, w, first, listed) and empty and not listed
             first = False
         if otherwise:
             w.writeline("else:")

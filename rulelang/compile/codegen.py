@@ -457,7 +457,9 @@ class ExprGen(ExprNodes):
         compute before the loop.  With ``card_slot`` (the frame index of the loop's card):
         also the (name, code) pairs to compute for each card, first (see card_binds).  With
         ``lines``, the pairs are written as lines before the loop by :meth:`write_hoisted`
-        (not in an expression), and may include values whose computing may stop the game."""
+        (not in an expression), and may include values whose computing may stop the game: the
+        loop reads such a value through a test (:meth:`deferred`), or, with ``lines="split"``,
+        as it is, the caller writing a second loop for when it failed (:meth:`card_loop`)."""
         outer = getattr(self, "_hoist", None)
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
         binds = self.card_binds(e, card_slot) if card_slot is not None else {}

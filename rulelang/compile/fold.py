@@ -223,8 +223,9 @@ class Fold:
         elif isinstance(e, A.Seat):
             if int(e.number) > self.n:
                 return True
-        elif isinstance(e, (A.AnyNumber, A.MeldLeft, A.PickValue)):
-            return True
+        elif isinstance(e, (A.AnyNumber, A.MeldLeft)) or (isinstance(e, A.PickValue) and
+                                                            e.low is not None):
+            return True                     # (a range of numbers, RL257; sets and runs, RL259)
         elif isinstance(e, A.Unary) and e.op == "score":
             return True                     # (the game's `score:`, not in this tree, may divide)
         elif self.players_leave and (

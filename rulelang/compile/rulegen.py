@@ -232,12 +232,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_nextvalue"] = _nextvalue
         return self.x._compile(src, self.line_map), self.alt_blocks
 
+    structured = None       # the lines of the structured turn (compile_rule), or None
+
     def loop_over_blocks(self, w, extra):
         """``while True:`` over the blocks, chosen by ``pc`` (their lines indented by ``extra``
         more than they were written for)."""
         w.writeline("while True:")
         with w.indent():
-            if getattr(self, "structured", None):       # (structured_turn)
+            if self.structured:         # (PlayoutGen.structured_turn)
                 w.extend(respan(extra + l, l) for l in self.structured)
             # A playout variant enters a block by a jump that could not be copied (a loop goes
             # back to its first block, a block many jumps lead to); the others only where a

@@ -35,15 +35,13 @@ class Playout:
         them.  At a simultaneous decision the seats choose in the order of
         :meth:`current_players`.  Returns ``(decisions, legal choices summed over them, forced
         decisions)``: the decisions made here, how many choices they offered in all, and how
-        many offered only one.  (``_begin``: the state is a game not begun, made by
-        ``CompiledGame.playout``: its setup runs here.)"""
+        many offered only one.  (``_begin``: the state is a game not begun and keeps no log,
+        made by ``CompiledGame.playout``: its setup runs here, in the playout variants.)"""
         if callable(policy):
             from functools import partial
             policy = [partial(policy, p) for p in range(self.n)]
         if self.log is None:
             return self._play_in_place(policy, max_decisions, actions, _begin)
-        if _begin:
-            self.game.run(self)
         g = self.game
         entries, procs, after = g.entries, g.procs, g.after
         log = self.log
