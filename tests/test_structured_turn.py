@@ -5,7 +5,6 @@ Python's own loops and no block chosen by `pc`, then the next turn, and the loop
 blocks stay for a frame resumed and a playout that can stop.  Each file of rules/ and examples/
 plays the same games through the API and on the fast path (tests/test_playout*.py, the fuzz);
 here, the shape, and the `else if` whose list is made once."""
-import random
 import re
 
 import pytest
@@ -40,15 +39,128 @@ def _structured_lines(src):
                                   "rules/follow_the_leader_one_lower.cardrules",
                                   "rules/mages_wild.cardrules"])
 def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
-    """The turn's lines: one `while True:`, no jump between blocks (`pc = N; continue`), no
-    position stored in the frame but the next turn's `fr[1] = 0`, and the next turn goes on
-    with the loop's own `continue`."""
+    """The turn's lines: its `you` and slots read from the frame once, into Python locals
+    (session 21); then one `while True:` that never reads or writes the frame (no position
+    stored, no slot, nothing set back to 0 at the next turn), no jump between blocks
+    (`pc = N; continue`), and the next turn goes on with the loop's own `continue`."""
     body = _structured_lines(_turn(path).src)
-    assert body and body[0].strip() == "while True:", path
-    text = "\n".join(body)
-    assert not re.search(r"pc = \d+; continue", text), path
-    assert re.findall(r"fr\[1\] = (\d+)", text) == ["0"], path
+    start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
+    assert re.fullmatch(r"\s*_y = fr\[2\]", body[0]), path
+    assert all(re.fullmatch(r"\s*(_v\d+, )+= fr\[3:\]", l) for l in body[1:start]), path
+    loop = "\n".join(body[start:])
+    assert not re.search(r"\bfr\b", loop), path
+    assert not re.search(r"pc = \d+; continue", loop), path
+    assert "_y = g.cur" in loop
     assert body[-1].strip() == "continue"
+
+
+def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():
+    """No turn of rules/ or examples/ that is written in place needs the frame in its loop."""
+    import glob
+    seen = 0
+    for path in sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules")):
+        body = _structured_lines(_turn(path, load(path).players[0]).src)
+        if body:
+            seen += 1
+            assert re.fullmatch(r"\s*_y = fr\[2\]", body[0]), path
+            start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
+            assert not re.search(r"\bfr\b", "\n".join(body[start:])), path
+    assert seen >= 15
+
+
+# A game where players leave, its turn written in place: its loop over the players counts in
+# the frame (`_nin(g, fr, ...)`), so its structured loop is written on the frame.
+LEAVING = """game "Leave"
+players 2 to 4
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: shared, face up
+var tally: number = 0
+game ends when (number of players where yes) is 1:
+    end game with winner (you if you is not out else next player where yes)
+game ends when stock is empty:
+    end game with winner you
+setup:
+    shuffle stock
+    deal 3 from stock to hand of each player
+turn:
+    for each player p:
+        set tally to tally + (1 if p is you else 2)
+    choose:
+        play card c from hand:
+            move c from hand to pile
+            if rank of c is king:
+                remove you from the game
+        draw:
+            move top card from stock to hand
+"""
+
+# A turn whose slots are used again from turn to turn and branch to branch: `let` in two
+# branches (one slot), a loop's card, a choice's value, a rule copied in place with a local.
+# Were a slot read before the turn set it, the last turn's value (the structured loop sets
+# nothing back to 0) would change the game.
+REUSED = """game "Slots"
+players 2 to 3
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone pile: shared, face up
+var tally: number = 0
+game ends when stock is empty or tally > 400:
+    end game with winner you
+setup:
+    shuffle stock
+    deal 4 from stock to hand of each player
+    move top card from stock to pile
+turn:
+    if size of hand mod 2 is 0:
+        let a = size of hand + tally
+        set tally to tally + a mod 7
+    else:
+        let b = 3
+        set tally to tally + b
+    for each card d in hand:
+        if rank of d is rank of top of pile:
+            set tally to tally + 1
+    choose:
+        play card c from hand where rank of c >= rank of top of pile or suit of c is suit of top of pile:
+            move c from hand to pile
+            bump(rank of c)
+        draw:
+            move top card from stock to hand
+
+rule bump(r):
+    let k = r * 2
+    set tally to tally + k mod 5
+"""
+
+
+@pytest.mark.parametrize("text,locals_", [(LEAVING, False), (REUSED, True)])
+def test_the_structured_turn_on_locals_or_on_the_frame_plays_the_api_game(tmp_path, text, locals_):
+    """A turn whose lines need the frame (LEAVING) has its structured loop written on the
+    frame; the others on locals, their slots never set back to 0 (REUSED).  Both play the
+    API's games, seed for seed, through State.playout and from the seed."""
+    from tests.test_playout import _api_game, _fast_game, _seeded_game, _summary
+    path = tmp_path / "g.cardrules"
+    path.write_text(text)
+    game = load(str(path))
+    lo, hi = game.players
+    for n in range(lo, hi + 1):
+        cg = game.compiled(n)
+        rg = _turn(str(path), n)
+        body = _structured_lines(rg.src)
+        assert body, "the turn is written in place"
+        assert bool(re.fullmatch(r"\s*_y = fr\[2\]", body[0])) == locals_
+        assert ("fr[3:] = " in "\n".join(body)) == (not locals_ and rg.cg.rule_slots["turn"] > 0)
+        ended = 0
+        for seed in range(40):
+            for kind in ("random", "policy"):
+                api = _api_game(cg, seed, kind)[0]
+                assert _summary(_fast_game(cg, seed, kind)[0]) == _summary(api), (n, seed, kind)
+                assert _summary(_seeded_game(cg, seed, kind)[0]) == _summary(api), (n, seed, kind)
+                ended += api.outcome != "error"
+        assert ended > 40
 
 
 @pytest.mark.parametrize("path", ["rules/ciq.cardrules", "rules/internecine.cardrules"])

@@ -32,7 +32,7 @@ from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
                                      seats_after, seats_in)
-from rulelang.compile.gensource import Unsupported, _code, _safe
+from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
 from rulelang.compile.fold import Fold, _children
 from rulelang.compile.writer import LINE_MAP, CodeWriter
@@ -539,7 +539,19 @@ class ExprGen(ExprNodes):
     def slot(self, index, env):
         if index in env:
             return env[index]
-        return self.base_env.get(index, f"fr[{int(index)}]")
+        code = self.base_env.get(index)
+        return code if code is not None else f"{self.frame()}[{int(index)}]"
+
+    # While the structured turn of a playout is written with its slots in Python locals
+    # (PlayoutGen.structured_turn), the frame is not kept up to date: code that needs it asks
+    # for it here, and the turn is then written on the frame (NeedsFrame).
+    frameless = False
+
+    def frame(self) -> str:
+        """The name of the rule's frame in generated code, for code that reads or writes it."""
+        if self.frameless:
+            raise NeedsFrame("this code needs the frame")
+        return "fr"
 
     # A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
     # caller's player, whose code ``base_env`` gives every expression (``base_frame``: that code
@@ -719,7 +731,7 @@ class ExprGen(ExprNodes):
                 w.writeline(f"return {not found}")
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
-        args = ["g"] + ["fr"] * frame + [cards] + [env[k] for k in keys]
+        args = ["g"] + ([self.frame()] if frame else []) + [cards] + [env[k] for k in keys]
         return f"{name}({', '.join(args)})"
 
     def helper(self, ex, env):
@@ -757,8 +769,8 @@ class ExprGen(ExprNodes):
             fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
         name, params, _ = made
-        args = [{"g": "g", "fr": "fr", "_rng": "g.rng"}.get(p) or env[keys[int(p[2:])]]
-                for p in params]
+        args = [{"g": "g", "_rng": "g.rng"}.get(p) or (self.frame() if p == "fr" else
+                                                       env[keys[int(p[2:])]]) for p in params]
         call = f"{name}({', '.join(args)})"
         if self._prelude is not None and "_rng" not in params and \
                 set(args) <= self._prelude_args and not self.fold.may_fail(ex.body):

@@ -21,6 +21,12 @@ class Unsupported(Exception):
     condition that reads locals or chance): then the endings are checked one by one."""
 
 
+class NeedsFrame(Unsupported):
+    """Raised by ``ExprGen.frame`` where a statement needs the rule's frame (``fr``) while the
+    generator writes code whose slots are Python locals (``ExprGen.frameless``: the structured
+    turn of a playout, PlayoutGen.structured_turn): it is written on the frame instead."""
+
+
 _ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|decision|turns|decisions|range|elif|pass|insert|pop|remove|shuffle|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
                             r"|return|def|int|cur|dir|zones|vars|rng|randrange|randint|randbelow|get|append"
                             r"|extend|None|True|False|log|is|del|try|except|finally|flush)$")

@@ -16,7 +16,7 @@ from contextlib import nullcontext
 
 from rulelang.engine.control import CALL
 from rulelang.compile.blocks import BLOCK_LEVEL, _Block, _Jump
-from rulelang.compile.gensource import Unsupported
+from rulelang.compile.gensource import NeedsFrame, Unsupported
 from rulelang.compile.genruntime import _no_choice
 from rulelang.compile.writer import CodeWriter
 
@@ -193,7 +193,25 @@ class PlayoutGen:
         and the loop goes on: lines tested first at each pass over the blocks (``if pc == 0 and
         _pk is not None``), so that a turn begun there, or entered from a block, goes on in
         them.  The blocks stay, for a frame resumed and a playout that can stop.  A turn whose
-        copies would pass ``in_place`` statements (rulegen.MAX_IN_PLACE) is not written twice."""
+        copies would pass ``in_place`` statements (rulegen.MAX_IN_PLACE) is not written twice.
+
+        The turn's `you` and slots are Python locals there (``turn_locals``), read from the
+        frame where the loop begins: the loop is never left to go on in the frame (every way
+        out of it ends the game, which empties the stack, or ends the turn, which drops the
+        frame), so nothing reads the frame after it.  Nor are the slots set back to 0 when a
+        turn begins, as the frame's are: a name of the rules is in scope only after what binds
+        it (a `let`, a choice, a loop, a parameter), so a slot is always set in the turn before
+        it is read (the differential fuzz of the fast path compares whole games with the API's).
+        Where a statement needs the frame all the same (``ExprGen.frame``: a loop over the
+        players in a game where players leave counts in it), the loop is written on the frame."""
+        kept = dict(self.call_lists), dict(self.prelisted)    # (what writing it uses up)
+        try:
+            return self._structured_turn(body, spec, in_place, locals_=True)
+        except NeedsFrame:
+            self.call_lists, self.prelisted = kept
+            return self._structured_turn(body, spec, in_place, locals_=False)
+
+    def _structured_turn(self, body, spec, in_place, locals_):
         cg = self.cg
         if not getattr(cg, "turn_in_place", False):     # (CompiledGame: copies.can_inline)
             return None
@@ -204,22 +222,38 @@ class PlayoutGen:
         self.in_place_left = in_place
         self.inlining += 1
         self.structuring = True
+        nslots = int(cg.model.rules["turn"].nslots)
+        names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
         try:
             with w.indent():
+                if locals_:
+                    w.writeline(f"{TURN_YOU} = fr[{Frame.YOU}]")
+                    if nslots:
+                        w.writeline("".join(f"{names[Frame.slot(i)]}, " for i in range(nslots)) +
+                                    f"= fr[{Frame.SLOTS}:]")
                 w.writeline("while True:")
-                with w.indent():
+                with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()):
+                    self.turn_locals = self.x.frameless = locals_
                     self.inline_body(body, w)
                     nt = _Block(-1)
                     nt.lines = lines
                     nt.w = CodeWriter.at(lines, w.prefix)
                     self.next_turn_block(nt, spec)
+        except NeedsFrame:
+            raise
         except Unsupported:
             return None
         finally:               # (as they were, even when a copy stopped it half-way)
             self.inlining -= 1
             self.in_place_left, self.loops[:] = saved, loops
             self.structuring = False
+            self.turn_locals = self.x.frameless = False
         # (the next turn's jump to the turn's start: the loop's own)
         return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
 
     structuring = False     # (writing structured_turn: a rule written in place is counted)
+    turn_locals = False     # (... with the turn's `you` and slots in Python locals)
+
+
+# The structured turn's `you` (PlayoutGen.structured_turn; its slots have fresh names).
+TURN_YOU = "_y"

@@ -233,6 +233,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         return self.x._compile(src, self.line_map), self.alt_blocks
 
     structured = None       # the lines of the structured turn (compile_rule), or None
+    copying = 0             # how many rules copied in place are being written (copy_rule)
 
     def loop_over_blocks(self, w, extra):
         """``while True:`` over the blocks, chosen by ``pc`` (their lines indented by ``extra``
@@ -380,8 +381,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"{p} = {start}")
             if self.cg.out_base is not None:      # over the players still in the game
                 # (in the frame: no rule with such a loop and a local is copied, copies.can_copy)
-                w.writeline(f"fr[{ki}] = {n}")
-                w.writeline(f"while _nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)}):")
+                fr = self.x.frame()
+                w.writeline(f"{fr}[{ki}] = {n}")
+                w.writeline(f"while _nin(g, {fr}, {ki}, {pi}, {int(self.cg.out_base)}):")
             else:
                 w.writeline(f"for {self.x.fresh()} in range({n}):")
             with w.indent():
@@ -463,7 +465,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def in_place(self, size) -> bool:
         """May this function write in place a rule of ``size`` statements (the rules written in
         it counted in)?  At most MAX_IN_PLACE in all, a copy's own copies not counted again."""
-        if self.x.base_env:           # (inside a copy: counted with it)
+        if self.copying:              # (inside a copy: counted with it)
             return True
         if size > self.in_place_left:
             return False
@@ -486,12 +488,16 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"{slots[Frame.slot(i)]} = {a}")
         if nslots > len(args):
             w.writeline(" = ".join(slots[Frame.slot(i)] for i in range(len(args), nslots)) + " = 0")
-        with self.x.you_as(you, frame, slots):
-            self.count(body, w)
-            for s in body:
-                first = len(w.lines)
-                self.inline(s, w)
-                mark(w.lines, first, s.span)
+        self.copying += 1
+        try:
+            with self.x.you_as(you, frame, slots):
+                self.count(body, w)
+                for s in body:
+                    first = len(w.lines)
+                    self.inline(s, w)
+                    mark(w.lines, first, s.span)
+        finally:
+            self.copying -= 1
 
     def inline_call(self, st, w, listed=None, args=None, you=None):
         """In a playout that cannot stop (an index policy, no budget: ``_pk`` is set), a call of
@@ -729,10 +735,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         else:
             w.writeline(f"g.steps += {cost}")
             w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
-        w.writeline(f"fr[{Frame.POSITION}] = 0")
-        w.writeline(f"fr[{Frame.YOU}] = g.cur")
-        if pad:
-            w.writeline(f"fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
+        if self.turn_locals:          # (the structured turn's: see PlayoutGen.structured_turn)
+            w.writeline(f"{self.x.slot(Frame.YOU, {})} = g.cur")
+        else:
+            w.writeline(f"fr[{Frame.POSITION}] = 0")
+            w.writeline(f"fr[{Frame.YOU}] = g.cur")
+            if pad:
+                w.writeline(f"fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
         self.goto(b, self.blocks[0])
 
     def dir(self):
