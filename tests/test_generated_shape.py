@@ -192,3 +192,28 @@ def test_a_sum_that_is_the_value_still_stops_past_the_bound(tmp_path, monkeypatc
                     'else 0)\n    end game with winner you\n')
     st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "winners"])
     assert st.problem is not None and st.problem["code"] == "RL910"
+
+
+def test_a_card_player_or_suit_is_stored_without_int():
+    """A value stored in a variable goes through `int` when it may be a yes/no (a comparison
+    is a bool in Python); a card, player, suit or symbol is an index, an int already (session
+    21): Crazy Eights' `set named_suit to s` and Power Attack!'s `set winner to (...)` store
+    the value as it is, through the API and in a playout.  A yes/no still goes through `int`."""
+    for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/attack_power.cardrules", 2)):
+        cg = load(path).compiled(n)
+        rg = RuleGen(cg, cg.direct_rules)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        for src in (rg.src, _playout_turn(path)):
+            assert re.search(r"_gv\[0\] = _v\d+$|_gv\[0\] = \(", src, re.M), path
+            assert not re.search(r"_gv\[0\] = int\(", src), path
+
+
+def test_a_yes_no_is_still_stored_through_int(tmp_path):
+    path = tmp_path / "flag.cardrules"
+    path.write_text('game "Flag"\nplayers 2\ndeck standard, into stock\n'
+                    'zone stock: shared, face down\nvar big = no\n'
+                    'turn:\n    set big to size of stock > 10\n    end game with winner you\n')
+    cg = load(str(path)).compiled(2)
+    st = cg.new_game(seed=1)
+    assert st.vars[0] == 1 and type(st.vars[0]) is int
+    assert "int(" in _playout_turn(str(path))

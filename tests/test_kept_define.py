@@ -85,7 +85,8 @@ def test_the_test_keeps_the_value_for_the_first_statement(tmp_path, playout):
     name = kept[0]
     lines = src.splitlines()
     at = next(i for i, l in enumerate(lines) if f"({name} := " in l)
-    assert lines[at + 1].strip().endswith(f"= int({name})"), src      # the first `set`
+    # the first `set` (a player: stored as it is, an int already)
+    assert lines[at + 1].strip().endswith(f"= {name}"), src
     assert src.count(name) == 2 * (src.count(f"({name} := ")), src    # read once per copy
     # the second `set` computes D again (after the move, which changes the hands)
     assert sum(1 for l in lines[at + 2:at + 12] if "size" in l or "len(" in l) >= 1, src

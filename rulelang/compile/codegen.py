@@ -25,7 +25,7 @@ import contextlib
 import attrs
 
 from rulelang.syntax import ast as A
-from rulelang.kinds import Frame
+from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, Frame
 from rulelang.check.ir import Attribute, DefineUse, Local, NodeSet, Rank, Suit, Var, You, Zone
 from rulelang.check.model import Arg, Expanded
 from rulelang.engine.players import show_card
@@ -52,6 +52,10 @@ HELD = {"zones": "_gz", "vars": "_gv", "_pk": "_gpk", "max_steps": "_gmx", "_mg"
 # The nodes whose code computes its parts in place (no loop, list or function of their own).
 _PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.Cases, Expanded, Arg,
                 A.Int, A.Bool, A.NoneLit, A.Keyword, A.Seat, A.Text, A.CardLit, A.IsEmpty)
+
+
+# The kinds of values generated code holds as indices (ints): ExprGen.as_int.
+_INDEX_KINDS = frozenset((CARD, PLAYER, SUIT, SYMBOL))
 
 
 class ExprGen(ExprNodes):
@@ -144,7 +148,10 @@ class ExprGen(ExprNodes):
         return f
 
     def as_int(self, e, code) -> str:
-        """``code`` (of ``e``) as an int: see Fold.as_int."""
+        """``code`` (of ``e``) as an int: see Fold.as_int.  A card, player, suit or symbol is
+        an index in generated code, an int already (no ``int`` called for it)."""
+        if self.cg.types.of(e, None) in _INDEX_KINDS:
+            return code
         return self.fold.as_int(e, code)
 
     # ---- building functions -------------------------------------------------------------------
