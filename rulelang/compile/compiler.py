@@ -119,6 +119,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
             self.proc_names.append("<ending>")
             self.rule_slots[pid] = body_ctx.nslots
             self.endings.append((per_player, pid, body_ctx.nslots))
+        self.ending_pids = frozenset(pid for _c, pid, _s in self.endings)   # (_ending_runs)
         self._generate_rules()
         self.endings_fast = None
         try:

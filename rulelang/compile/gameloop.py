@@ -9,13 +9,27 @@ from typing import Optional
 
 from rulelang.syntax import ast as A
 from rulelang.engine.rng import Rng
-from rulelang.limits import WORK_UNIT
+from rulelang.limits import MAX_NUMBER, WORK_UNIT
 from rulelang.compile.rulegen import RuleGen
 from rulelang.compile.writer import rule_span
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
 from rulelang.engine.runtime import State
 from rulelang.engine.players import out_ranking, seat_after, seat_in
 from rulelang.compile.words import log_turn
+
+
+_OTHERS: dict = {}      # (players, the winners) -> the other seats, in order (finish)
+
+
+def _others(n, winners) -> tuple:
+    """The seats of a game of ``n`` players that are not among ``winners``, in seat order."""
+    key = (n, *winners)
+    hit = _OTHERS.get(key)
+    if hit is None:
+        hit = tuple(p for p in range(n) if p not in winners)
+        if len(_OTHERS) < 4096:         # (winners are seats: the table stays small)
+            _OTHERS[key] = hit
+    return hit
 
 
 class GameLoop:
@@ -28,8 +42,10 @@ class GameLoop:
         g.outcome = outcome
         if ranking is None and self.out_base is not None:
             ranking = out_ranking(g, winners, self.out_base)
-        g.ranking = ranking if ranking is not None else (
-            list(winners) + [p for p in range(g.n) if p not in winners])
+        if ranking is None:
+            ranking = list(winners)
+            ranking += _others(g.n, ranking) if ranking else range(g.n)
+        g.ranking = ranking
         g.decision = NO_DECISION
         if g.log is not None:
             g.log.append(("end", outcome, list(winners), scores))
@@ -81,7 +97,7 @@ class GameLoop:
         endings are checked again)?  Then the game is already ending: its body goes on, instead of
         starting again before every decision, for ever (a fuzz finding: no step was charged)."""
         stack = g.stack
-        return len(stack) > 1 and any(stack[1][0] == pid for _c, pid, _s in self.endings)
+        return len(stack) > 1 and stack[1][0] in self.ending_pids
 
     def _build_root(self):
         setup = self.proc_index.get("setup")
@@ -276,27 +292,37 @@ class GameLoop:
         if start is None:
             start = self.start_zones()
         g.zones = list(map(list.copy, start))
-        g.vars = vs = [0] * len(self.var_info)
+        inits = getattr(self, "_var_inits", None)
+        if inits is None:
+            inits = self._var_inits = self._first_values()
+        known, computed = inits
+        g.vars = vs = known[:]
         g.rng = Rng(seed)
         g.log = [] if log else None
         g.max_steps = max_steps or self.max_steps
         g.stack = [[self.root, 0, 0]]
-        inits = getattr(self, "_var_inits", None)
-        if inits is None:
-            inits = self._var_inits = self._first_values()
         try:
-            for i, init, frame in inits:
+            for i, init, frame in computed:
                 vs[i] = int(init(g, frame[:]))
         except GameProblem as e:       # a first value divided by zero, or too large
             self.problem_stop(g, e)
         return g
 
-    def _first_values(self) -> list:
-        """For each variable, ``(index, function of its first value, the frame it is evaluated
-        in)`` (made once; new_game gives each a copy of its frame)."""
+    def _first_values(self) -> tuple:
+        """``(values, computed)`` (made once): the variables' first values known before the game
+        (a constant: the value its generated function returns, ExprGen.fold), 0 for the others;
+        and for each of those, in order, ``(index, function of its first value, the frame it is
+        evaluated in)`` (new_game gives each a copy of its frame)."""
         nslots = self.model.var_ctx.nslots
-        return [(i, self._var_init[name], self._scratch(nslots, max(owner, 0)))
-                for i, (name, owner, typ) in enumerate(self.var_info)]
+        fold = getattr(self.gen, "fold", None)  # (None: a backend that folds nothing, tests/closures)
+        values, computed = [0] * len(self.var_info), []
+        for i, (name, owner, typ) in enumerate(self.var_info):
+            v = None if fold is None else fold.known(self.model.vars[name].decl.init)
+            if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
+                values[i] = v
+            else:
+                computed.append((i, self._var_init[name], self._scratch(nslots, max(owner, 0))))
+        return values, computed
 
     def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
         """A whole game played on the fast path (:meth:`State.playout`): the final state, the
