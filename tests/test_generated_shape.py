@@ -217,3 +217,18 @@ def test_a_yes_no_is_still_stored_through_int(tmp_path):
     st = cg.new_game(seed=1)
     assert st.vars[0] == 1 and type(st.vars[0]) is int
     assert "int(" in _playout_turn(str(path))
+
+
+def test_a_rule_copied_in_place_does_not_set_its_locals_to_0_first():
+    """A rule written in place of its call (copy_rule) has its parameters and locals as Python
+    locals.  A frame's slots start at 0; a copy's are not set to 0 first (session 21): a name
+    of the rules is in scope only after what sets it.  Power Attack!'s turn copies rules with
+    locals (a choice's card, a loop over the players): no `_vN = ... = 0` line is left, through
+    the API or in a playout, and the games are the API's and the reference interpreter's
+    (tests/test_playout.py, tests/test_closures*.py, the fuzz)."""
+    path = "rules/attack_power.cardrules"
+    cg = load(path).compiled(2)
+    rg = RuleGen(cg, cg.direct_rules)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    for src in (rg.src, _playout_turn(path)):
+        assert not re.findall(r"^\s*(?:_v\d+ = )+0$", src, re.M)

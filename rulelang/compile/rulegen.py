@@ -476,7 +476,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         """The ``body`` of the rule ``st`` calls, written in place of the call: its `you` being
         the caller's player (the `you` of a copy, in a copy's copy; the code ``you``), its
         parameters and locals (``nslots``) Python locals of the copy, set as the frame's slots
-        would be (the arguments, code ``args``, in order, the others 0)."""
+        would be (the arguments, code ``args``, in order; the others as the copy sets them)."""
         frame = self._is_slot(st.for_player) and (st.for_player is not None or
                                                    not self.x.base_env or self.x.base_frame)
         if not frame:
@@ -486,8 +486,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         slots = {Frame.slot(i): self.x.fresh() for i in range(nslots)}
         for i, a in enumerate(args):
             w.writeline(f"{slots[Frame.slot(i)]} = {a}")
-        if nslots > len(args):
-            w.writeline(" = ".join(slots[Frame.slot(i)] for i in range(len(args), nslots)) + " = 0")
+        # (its other slots are not set to 0, as a frame's are: a name of the rules is in scope
+        # only after what sets it, so each is set in the copy before it is read)
         self.copying += 1
         try:
             with self.x.you_as(you, frame, slots):
