@@ -232,3 +232,41 @@ def test_a_rule_copied_in_place_does_not_set_its_locals_to_0_first():
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     for src in (rg.src, _playout_turn(path)):
         assert not re.findall(r"^\s*(?:_v\d+ = )+0$", src, re.M)
+
+
+DEALS = """game "Deals"
+players 2 to 4
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone spare: per player, face down
+setup:
+    shuffle stock
+    deal 3 from stock to hand of each player
+    deal 2 from stock to spare of each player
+    deal all from spare of next player to spare of each player
+    deal 2 from hand of you to hand of each player
+    deal all from stock to spare of each player
+turn:
+    end game with winner you
+"""
+
+
+def test_a_deal_from_a_zone_of_another_name_is_made_in_bulk(tmp_path, monkeypatch):
+    """`deal` from a zone whose name is not the one dealt to (from the stock, or from the spare
+    pile of a player to their hands) can never deal a zone to itself: the generated code calls
+    genruntime.deal_apart, which deals in bulk without the test (session 21).  From a zone of
+    the family dealt to, it calls deal, which deals one card at a time when the zone is one of
+    them.  The games are the reference interpreter's and the fast path's either way."""
+    from tests.closures import three_ways
+    path = tmp_path / "deals.cardrules"
+    path.write_text(DEALS)
+    cg = load(str(path)).compiled(3)
+    rg = RuleGen(cg, cg.direct_rules)
+    rg.compile_rule(cg.model.rules["setup"].decl.body, cg.proc_index["setup"])
+    calls = re.findall(r"^\s*(_deal\w*)\(g, ", rg.src, re.M)
+    assert calls == ["_dealapart", "_dealapart", "_deal", "_deal", "_dealapart"], calls
+    for n in (2, 3, 4):
+        for seed in range(6):
+            st = three_ways(str(path), n, seed, monkeypatch, ["zones"])
+            assert sum(map(len, st.zones)) == 52

@@ -175,16 +175,7 @@ def deal(g, s, order, base, count):
     n = len(order)
     dest = list(map(zones.__getitem__, map(base.__add__, order)))     # (in C)
     if not any(map(is_, dest, repeat(s))):     # (s is none of them: tested in C)
-        # In bulk: the i-th card off the top goes to dest[i % n], as one at a time.
-        total = len(s) if count is None else min(len(s), max(0, count) * n)
-        if total:
-            r = s[:-total - 1:-1]
-            for i, d in enumerate(dest):
-                d.extend(r[i::n])
-            if g.log is not None:       # a move per player (engine/events.py)
-                for i, d in enumerate(dest):
-                    log_move(g, s, d, r[i::n], False)
-            del s[-total:]
+        deal_apart(g, s, order, base, count)
         return
     if count is None:
         i = 0
@@ -203,6 +194,26 @@ def deal(g, s, order, base, count):
             zones[base + p].append(c)
             if g.log is not None:
                 log_move(g, s, zones[base + p], (c,), False)
+
+
+def deal_apart(g, s, order, base, count):
+    """:func:`deal` when ``s`` is none of the zones dealt to (a zone of another family: the
+    generated code calls it directly when that is known as the game is compiled, stmtgen's
+    t_Deal), in bulk: the i-th card off the top goes to the i % n-th seat of ``order``, as one
+    card at a time would."""
+    n = len(order)
+    total = len(s) if count is None else min(len(s), max(0, count) * n)
+    if total:
+        zones = g.zones
+        r = s[:-total - 1:-1]
+        i = 0
+        for p in order:
+            zones[base + p].extend(r[i::n])
+            i += 1
+        if g.log is not None:       # a move per player (engine/events.py)
+            for i, p in enumerate(order):
+                log_move(g, s, zones[base + p], r[i::n], False)
+        del s[-total:]
 
 
 _ORDER = {"win": 0, "draw": 1, "loss": 2}

@@ -23,7 +23,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, hides, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
-from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, say
+from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.rulegen import rule_bodies
 
@@ -433,7 +433,12 @@ class StatementGen:
         cg = self.cg
         s, o = self.x.fresh(), self.x.fresh()
         self.x.ns["_dealorder"] = deal_order
-        self.x.ns["_deal"] = deal
+        # A zone named other than the zones dealt to is never one of them: dealt in bulk with
+        # no test (genruntime.deal_apart).
+        ref = self.refs.of(st.source, None)
+        apart = isinstance(ref, (Zone, ZoneOf)) and ref.name != st.zone
+        fn = "_dealapart" if apart else "_deal"
+        self.x.ns[fn] = deal_apart if apart else deal
         start = self.e(st.start) if st.start is not None else "g.cur"
         ob = "None" if cg.out_base is None else str(int(cg.out_base))
         count = self.e(st.count) if st.count is not None else "None"
@@ -444,7 +449,7 @@ class StatementGen:
             was = self.x.fresh() if self.noting(st) else None
             if was:
                 w.writeline(f"{was} = {s}[:]")
-            w.writeline(f"_deal(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
+            w.writeline(f"{fn}(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
             if was:                 # the cards dealt: those of the zone that are not there now
                 c, there = self.x.fresh(), self.x.fresh()
                 w.writeline(f"{there} = {{*{s}}}")
