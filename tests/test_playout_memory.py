@@ -392,3 +392,26 @@ def test_hundreds_of_remembered_cards_dealt_at_every_turn(tmp_path):
     pile = cg.zone_base["pile"]
     assert len(api.shown) == 988 - 500 and all(x[2] == pile and x[1] in api.zones[pile]
                                                  for x in api.shown)
+
+
+@pytest.mark.parametrize("path,n,remembers", [("examples/crazy_eights.cardrules", 4, False),
+                                              ("rules/follow_the_leader.cardrules", 3, False),
+                                              ("rules/attack_power.cardrules", 2, True)])
+def test_a_game_where_nothing_is_remembered_makes_no_memory(path, n, remembers):
+    """A game with no zone where what players remember may be (memory_zones: no move that hides
+    cards someone saw, no show, no reveal) keeps the empty list through a playout: no Memory is
+    made for it (session 21, a fixed cost of every game).  A game that remembers has its
+    Memory; both end as the API's games do."""
+    cg = load(path).compiled(n)
+    assert bool(cg.memory_zones) == remembers
+    for seed in range(5):
+        st = cg.playout(seed, [random.Random(seed).randrange] * n)
+        assert (st.memory.__class__ is Memory) == remembers, seed
+        api = cg.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not api.is_terminal():
+            legal = api.legal_actions()
+            api.apply_action(legal[rng.randrange(len(legal))])
+        assert st.to_json() == api.to_json() and list(st.shown) == list(api.shown)
+        if not remembers:
+            assert st.shown == []

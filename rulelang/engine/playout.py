@@ -108,7 +108,9 @@ class Playout:
         slow = self._pk is None or self._tk is not None
         self._pp, self._pa = policy, actions
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
-        if self.memory.__class__ is not Memory:     # what players remember, by card, while it runs
+        # What players remember, by card, while it runs: in a game where nothing is ever
+        # remembered (no zone where it may be: memory_zones, stmtgen) it stays the empty list.
+        if g.memory_zones and self.memory.__class__ is not Memory:
             self.memory = Memory(self.memory, g)
         # The Memory whose log the generated code appends moves to (stmtgen's t_Move), while the
         # memory is one (State.shown, which makes the list, sets it to None).
