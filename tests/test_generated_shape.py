@@ -270,3 +270,65 @@ def test_a_deal_from_a_zone_of_another_name_is_made_in_bulk(tmp_path, monkeypatc
         for seed in range(6):
             st = three_ways(str(path), n, seed, monkeypatch, ["zones"])
             assert sum(map(len, st.zones)) == 52
+
+
+def test_the_top_of_a_shared_zone_read_twice_before_a_loop_is_computed_once():
+    """Crazy Eights' playable(c) reads the top of the discard pile twice (in `current_suit`
+    and in `rank of top of discard`), Follow the Leader's three times: the values computed
+    before the list's loop compute the top once, first, and read its name (shared_tops,
+    session 21), through the API and in a playout."""
+    for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/follow_the_leader.cardrules", 3)):
+        cg = load(path).compiled(n)
+        rg = RuleGen(cg, cg.direct_rules)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        for src in (rg.src, _playout_turn(path, n)):
+            top = re.findall(r"^\s*(_h\d+) = \(_gz\[\d+\] or _none\)\[-1\]$", src, re.M)
+            assert top, path
+            lines = src.splitlines()
+            for name in top:        # the next hoisted lines read it, none computes it again
+                at = next(i for i, l in enumerate(lines) if l.strip().startswith(f"{name} = "))
+                block = []
+                for l in lines[at:]:
+                    if not re.match(r"\s*_h\d+ = ", l):
+                        break
+                    block.append(l)
+                text = "\n".join(block)
+                assert text.count("or _none)[-1]") == 1 and text.count(name) >= 3, text
+
+
+SHARED_TOPS = """game "Tops"
+players 2 to 3
+deck standard, into stock
+zone stock: shared, face down
+zone pile: shared, face up
+zone hand: per player, seen by owner
+define near(c) = rank of c is rank of top of pile or suit of c is suit of top of pile
+define many = (number of cards in hand where rank of card is rank of top of pile)
+game ends when stock is empty:
+    end game with winner you
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+    move top card from stock to pile
+turn:
+    if any card in hand where near(card) and many < 3 or rank of card > rank of bottom of pile:
+        choose:
+            play card c from hand where near(c) and many < 3 or rank of c > rank of bottom of pile:
+                move c from hand to pile
+    else:
+        move top card from stock to hand
+"""
+
+
+def test_shared_tops_in_searches_and_counts_play_the_reference_game(tmp_path, monkeypatch):
+    """The top of a shared zone read twice in a choice's condition, inside a define, a count
+    over the hand (a loop of its own) and a search (a function of its own): the same games
+    through the reference interpreter, the generated code and the fast path."""
+    from tests.closures import three_ways
+    path = tmp_path / "tops.cardrules"
+    path.write_text(SHARED_TOPS)
+    for n in (2, 3):
+        for seed in range(12):
+            st = three_ways(str(path), n, seed, monkeypatch, ["outcome", "winners", "zones"])
+            assert st.outcome != "error", st.problem
+
