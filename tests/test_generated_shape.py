@@ -332,3 +332,15 @@ def test_shared_tops_in_searches_and_counts_play_the_reference_game(tmp_path, mo
             st = three_ways(str(path), n, seed, monkeypatch, ["outcome", "winners", "zones"])
             assert st.outcome != "error", st.problem
 
+
+def test_an_ending_that_reads_nothing_of_you_is_asked_once_before_a_decision(tmp_path):
+    """The cheap test of the endings before each decision (endings_quick) asks `stock is empty`
+    once, not once per seat as it asks `hand is empty` (session 21)."""
+    path = tmp_path / "tops.cardrules"
+    path.write_text(SHARED_TOPS)
+    src = _playout_turn(str(path), 3)
+    quick = [l.strip() for l in src.splitlines() if "_ck(g)" in l]
+    assert quick and all(q.count("not _gz[0]") == 1 for q in quick), quick
+    src = _playout_turn("examples/crazy_eights.cardrules", 4)
+    quick = [l.strip() for l in src.splitlines() if "_ck(g)" in l]
+    assert quick and all(q.count("(not _gz[(2 + ") == 4 for q in quick), quick

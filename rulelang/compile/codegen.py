@@ -226,7 +226,10 @@ class ExprGen(Hoisting, ExprNodes):
             if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond) or \
                     self.fold.may_fail(cond):
                 raise Unsupported("uses locals or chance, or may stop the game")
-            for p in range(n):
+            # (a condition that reads nothing of `you`, `stock is empty` say, is the same for
+            # every seat: asked once)
+            seats = range(n) if Frame.YOU in self.fold.free_slots(cond) else (0,)
+            for p in seats:
                 parts.append(self.gen(cond, {Frame.YOU: str(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
