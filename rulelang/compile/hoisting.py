@@ -199,29 +199,7 @@ class Hoisting:
         (gen_hoisting's list): the parts computed before the loop that read it read its name
         (``gen``).  Such a top never stops the game (an empty zone's is none) and reads no
         slot, so it may be computed first whatever the loop does.  Returns the names by key."""
-        memo = {}           # id(shared copy of a define) -> its counts (each copy walked once)
-
-        def walk(x) -> dict:            # {key: (count up to 2, a node)}
-            while isinstance(x, Arg):
-                x = x.expr
-            ref = self.refs.of(x, None)
-            if isinstance(ref, DefineUse):
-                x = ref.expanded
-            if isinstance(x, Expanded):
-                hit = memo.get(id(x))
-                if hit is None:
-                    hit = memo[id(x)] = (walk(x.body), x)
-                return hit[0]
-            if isinstance(x, A.Unary):
-                key = self._top_key(x)
-                if key is not None:
-                    return {key: (1, x)}
-            out = {}
-            for y in _children(x):
-                for key, (k, node) in walk(y).items():
-                    out[key] = (min(2, out.get(key, (0,))[0] + k), node)
-            return out
-        counts = walk(e)
+        counts = self.count_reads(e, 2, lambda x: isinstance(x, A.Unary) and self._top_key(x))
         tops = {}
         for key, (k, x) in sorted(counts.items()):
             if k > 1 and key not in (self._tops or ()):     # (not the outer loop's, below)
@@ -237,13 +215,13 @@ class Hoisting:
                 tops[key] = name
         return tops or None
 
-    def card_binds(self, e, slot) -> dict:
-        """The tables of the card (rank, suit, an attribute) that ``e`` reads of the loop's card
-        (slot ``slot``) three times or more, each with the name that holds it for each card:
-        ``rank of c is 8 or rank of c is R or rank of c is rank after R`` looks the rank up
-        once per card.  (Counted on the tree, through the uses of defines; decided before the code is
-        written.)  ``{id(table): [name, table, used]}``."""
-        memo = {}           # id(shared copy of a define) -> its counts (each copy counted once)
+    def count_reads(self, e, cap, key_of, within=None) -> dict:
+        """How many times ``e`` reads each thing ``key_of(node)`` names (a key, or None for a node
+        that is none of them, whose parts are looked at), counted up to ``cap``, on the tree
+        through the uses of defines (each shared copy of a define walked once, then counted per
+        use: a chain of defines stays linear); only below the nodes ``within`` accepts.
+        ``{key: (count, a node it names)}``."""
+        memo = {}           # id(shared copy of a define) -> its counts
 
         def walk(x) -> dict:
             while isinstance(x, Arg):
@@ -251,27 +229,40 @@ class Hoisting:
             ref = self.refs.of(x, None)
             if isinstance(ref, DefineUse):
                 x = ref.expanded
-            if slot not in self.slots_used(x):      # (kept per copy: reads nothing of the card)
+            if within is not None and not within(x):
                 return {}
             if isinstance(x, Expanded):
                 hit = memo.get(id(x))
                 if hit is None:
                     hit = memo[id(x)] = (walk(x.body), x)
                 return hit[0]
-            table = self.card_table(x)
-            if table is not None and self.fold.plain_read(x.operand, self.seat_uses) == ("slot", slot):
-                return {id(table): (1, table)}
+            key = key_of(x)
+            if key:
+                return {key: (1, x)}
             out = {}
             for y in _children(x):
-                for key, (k, table) in walk(y).items():
-                    out[key] = (min(3, out.get(key, (0,))[0] + k), table)
+                for k, (n, node) in walk(y).items():
+                    out[k] = (min(cap, out.get(k, (0,))[0] + n), node)
             return out
-        counts = walk(e)
+        return walk(e)
+
+    def card_binds(self, e, slot) -> dict:
+        """The tables of the card (rank, suit, an attribute) that ``e`` reads of the loop's card
+        (slot ``slot``) three times or more, each with the name that holds it for each card:
+        ``rank of c is 8 or rank of c is R or rank of c is rank after R`` looks the rank up
+        once per card.  (Counted on the tree, through the uses of defines; decided before the code is
+        written.)  ``{id(table): [name, table, used]}``."""
+        def leaf(x):
+            table = self.card_table(x)
+            if table is not None and self.fold.plain_read(x.operand, self.seat_uses) == ("slot", slot):
+                return id(table)
+            return None
+        counts = self.count_reads(e, 3, leaf, lambda x: slot in self.slots_used(x))
         out = {}
-        for key, (k, table) in counts.items():
+        for key, (k, node) in counts.items():
             if k > 2:       # (two reads, the second often not reached: no gain)
                 self.counter += 1
-                out[key] = [f"_r{self.counter}", table, False]
+                out[key] = [f"_r{self.counter}", self.card_table(node), False]
         return out
 
     def card_table(self, e):
