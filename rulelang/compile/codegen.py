@@ -36,7 +36,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
 from rulelang.compile.hoisting import Hoisting
-from rulelang.compile.fold import Fold
+from rulelang.compile.fold import Fold, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _FAIL, _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 from rulelang.engine.control import GameProblem
@@ -439,10 +439,7 @@ class ExprGen(Hoisting, ExprNodes):
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
         ``you`` (a define's copy: once, kept)."""
         if isinstance(e, Expanded):
-            hit = self._slots_used.get(id(e))
-            if hit is None:
-                hit = self._slots_used[id(e)] = (self.slots_used(e.body), e)
-            return hit[0]
+            return per_copy(self._slots_used, e, self.slots_used)
         out = set()
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):

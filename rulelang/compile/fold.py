@@ -178,10 +178,7 @@ class Fold:
     def chance(self, e) -> bool:
         """Does ``e`` roll a die or draw at random (anywhere inside it, defines included)?"""
         if isinstance(e, Expanded):
-            hit = self._chance.get(id(e))
-            if hit is None:
-                hit = self._chance[id(e)] = (self.chance(e.body), e)
-            return hit[0]
+            return per_copy(self._chance, e, self.chance)
         if isinstance(e, A.Roll) or (isinstance(e, A.Unary) and e.op == "random card") or \
                 (isinstance(e, A.Keyword) and e.word == "random player"):
             return True
@@ -203,10 +200,7 @@ class Fold:
         a part that may fail is computed where the rules compute it (codegen.ExprGen.gen), so
         that a generated game stops exactly where the rules say, or not at all."""
         if isinstance(e, Expanded):
-            hit = self._fail.get(id(e))
-            if hit is None:
-                hit = self._fail[id(e)] = (self.may_fail(e.body), e)
-            return hit[0]
+            return per_copy(self._fail, e, self.may_fail)
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):
             return self.may_fail(ref.expanded)
@@ -255,10 +249,7 @@ class Fold:
         written directly, and the player of a loop over players that nothing sets.)"""
         while True:
             if isinstance(e, Expanded):
-                hit = self._seat.get(id(e))
-                if hit is None:
-                    hit = self._seat[id(e)] = (self.never_none(e.body), e)
-                return hit[0]
+                return per_copy(self._seat, e, self.never_none)
             inner = self._inner(e)
             if inner is None:
                 break
@@ -280,10 +271,7 @@ class Fold:
         """The frame indices the code of ``e`` reads (through ``env`` or ``fr``): its locals,
         ``you`` where it is read; the slots of its own loops (``any card ... where``) left out."""
         if isinstance(e, Expanded):
-            hit = self._free.get(id(e))
-            if hit is None:
-                hit = self._free[id(e)] = (self.free_slots(e.body), e)
-            return hit[0]
+            return per_copy(self._free, e, self.free_slots)
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):
             return self.free_slots(ref.expanded)
@@ -320,10 +308,7 @@ class Fold:
         if isinstance(e, Expanded):
             if id(e) in called:
                 return True
-            hit = self._game.get(id(e))
-            if hit is None:
-                hit = self._game[id(e)] = (self.reads_game(e.body, called), e)
-            return hit[0]
+            return per_copy(self._game, e, lambda body: self.reads_game(body, called))
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):
             return self.reads_game(ref.expanded, called)
@@ -372,6 +357,47 @@ class Fold:
             if inner is not None and inner[0] == "slot":
                 return ("var", inner[1])
         return None
+
+
+def computes(e, refs) -> bool:
+    """Does ``e`` add, subtract or multiply (through its defines too) in a part whose number
+    may be its value?  A number stored from such an expression is checked against the bound
+    (RL910): without that, a rule that doubles a variable again and again would fill the memory
+    before the step budget runs out.  What a comparison, a yes/no or the condition of a case
+    computes is not the value (`set winner to (you if strength(you) > 3 else none)` stores a
+    player, however the strengths are summed)."""
+    todo = [e]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Expanded):
+            todo.append(n.body)
+            continue
+        if isinstance(n, Arg):
+            todo.append(n.expr)
+            continue
+        if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
+            return True
+        if isinstance(n, (A.Compare, A.BoolOp)) or (isinstance(n, A.Unary) and n.op == "not"):
+            continue                        # yes or no, whatever it compares
+        if isinstance(n, A.Cases):          # the values, not the conditions
+            todo.extend(v for v, _c in n.cases)
+            todo.append(n.default)
+            continue
+        ref = refs.of(n, None) if isinstance(n, (A.Name, A.Call, A.Of)) else None
+        if isinstance(ref, DefineUse):
+            todo.append(ref.expanded)
+        todo.extend(_children(n))
+    return False
+
+
+def per_copy(cache, e, fn):
+    """``fn(e.body)`` for ``e``, a define's copy shared by its uses (check/model.Expanded),
+    worked out once: ``cache`` keeps it by the copy's id, with the copy (kept alive, so that the
+    id is never another's).  A chain of defines, each using the one before twice, stays linear."""
+    hit = cache.get(id(e))
+    if hit is None:
+        hit = cache[id(e)] = (fn(e.body), e)
+    return hit[0]
 
 
 def _children(e):

@@ -17,7 +17,7 @@ import contextlib
 from rulelang.syntax import ast as A
 from rulelang.check.ir import Attribute, DefineUse, Rank, Suit, Zone
 from rulelang.check.model import Arg, Expanded
-from rulelang.compile.fold import _children
+from rulelang.compile.fold import _children, per_copy
 
 
 class Hoisting:
@@ -232,10 +232,7 @@ class Hoisting:
             if within is not None and not within(x):
                 return {}
             if isinstance(x, Expanded):
-                hit = memo.get(id(x))
-                if hit is None:
-                    hit = memo[id(x)] = (walk(x.body), x)
-                return hit[0]
+                return per_copy(memo, x, walk)
             key = key_of(x)
             if key:
                 return {key: (1, x)}

@@ -17,7 +17,7 @@ from contextlib import nullcontext
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
-from rulelang.check.ir import (CardLoopSlots, CurrentPlayer, DefineUse, Local, Var, VarOf, You,
+from rulelang.check.ir import (CardLoopSlots, CurrentPlayer, Local, Var, VarOf, You,
                               Zone, ZoneOf)
 from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, hides, holder, left_unseen,
@@ -26,39 +26,7 @@ from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.rulegen import rule_bodies
-
-
-def computes(e, refs) -> bool:
-    """Does ``e`` add, subtract or multiply (through its defines too) in a part whose number
-    may be its value?  A number stored from such an expression is checked against the bound
-    (RL910): without that, a rule that doubles a variable again and again would fill the memory
-    before the step budget runs out.  What a comparison, a yes/no or the condition of a case
-    computes is not the value (`set winner to (you if strength(you) > 3 else none)` stores a
-    player, however the strengths are summed)."""
-    from rulelang.check.model import Arg, Expanded
-    from rulelang.compile.fold import _children
-    todo = [e]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, Expanded):
-            todo.append(n.body)
-            continue
-        if isinstance(n, Arg):
-            todo.append(n.expr)
-            continue
-        if isinstance(n, A.Arith) and n.op in ("+", "-", "*"):
-            return True
-        if isinstance(n, (A.Compare, A.BoolOp)) or (isinstance(n, A.Unary) and n.op == "not"):
-            continue                        # yes or no, whatever it compares
-        if isinstance(n, A.Cases):          # the values, not the conditions
-            todo.extend(v for v, _c in n.cases)
-            todo.append(n.default)
-            continue
-        ref = refs.of(n, None) if isinstance(n, (A.Name, A.Call, A.Of)) else None
-        if isinstance(ref, DefineUse):
-            todo.append(ref.expanded)
-        todo.extend(_children(n))
-    return False
+from rulelang.compile.fold import computes
 
 
 def zone_seen(model, e):

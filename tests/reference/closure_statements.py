@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, too_large
-from rulelang.compile.stmtgen import computes, remembers
+from rulelang.compile.fold import computes
+from rulelang.compile.stmtgen import remembers
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS, Frame
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
