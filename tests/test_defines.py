@@ -119,3 +119,60 @@ def test_a_define_used_below_in_two_loops_over_cards_is_still_linear(tmp_path):
     start = time.process_time()
     assert _said(path) == ["value 1"]
     assert time.process_time() - start < 5
+
+
+def _divided_chain(tmp_path, first, levels=40):
+    """``define d1 = FIRST``, then each level the one below divided by itself (a division may
+    stop the game: RL911), stored by `set` and said."""
+    defines = [f"define d1 = {first}"] + [f"define d{k} = d{k - 1} / d{k - 1}"
+                                          for k in range(2, levels + 1)]
+    path = tmp_path / "divided.cardrules"
+    path.write_text(HEAD + "".join(d + "\n" for d in defines) +
+                    f"setup:\n    shuffle stock\nturn:\n    set x to d{levels}\n"
+                    '    say "value", x\n    end game with no winner\n')
+    return path
+
+
+def test_a_chain_of_defines_that_may_stop_the_game_stays_linear(tmp_path):
+    """A hostile chain: each level divides the one below by itself, forty levels.  Storing it
+    (`set`: the test of the bound asks whether the value is a sum, fold.computes) and
+    computing it (a define's function computes a define it calls once, first, even one that
+    may stop the game: ExprGen.helper) looked at each level twice per use, 2^40 times.  Now
+    the file compiles and plays in time linear in its text, through the API and on the fast
+    path; with a first value of 0 it stops with RL911 at the first division, both ways."""
+    start = time.process_time()
+    path = _divided_chain(tmp_path, "x + 2")
+    assert _said(path) == ["value 1"]
+    cg = load(str(path)).compiled(2)
+    assert cg.playout(1, [random.Random(1).randrange] * 2).outcome == "draw"
+    failing = load(str(_divided_chain(tmp_path, "x"))).compiled(2)
+    api = failing.new_game(seed=1)
+    fast = failing.playout(1, [random.Random(1).randrange] * 2)
+    assert api.problem["code"] == fast.problem["code"] == "RL911"
+    assert api.to_json() == fast.to_json()
+    assert time.process_time() - start < 5
+
+
+def test_a_define_that_may_fail_computed_first_stops_the_game_only_where_the_rules_do(
+        tmp_path, monkeypatch):
+    """A define's function computes the defines it calls first; one that may fail (10 / x, x
+    being 0) is kept as failed, and stops the game only where the rules reach it: not in the
+    branch the rules do not take, at the division in the one they do (the reference
+    interpreter, the generated code and the fast path agree)."""
+    from tests.closures import three_ways
+    four = " + ".join
+    chain = ["define q = 10 / x", f"define a1 = {four(['q'] * 4)}",
+             f"define b1 = {four(['x'] * 4)}"]
+    for k in (2, 3, 4):
+        chain += [f"define a{k} = {four([f'a{k - 1}'] * 4)}",
+                  f"define b{k} = {four([f'b{k - 1}'] * 4)}"]
+    for cond, ends in (("x is 0", "draw"), ("x is not 0", "error")):
+        path = tmp_path / "guarded.cardrules"
+        # (big's code is long: a function of its own, which calls a4's function first)
+        path.write_text(HEAD + "".join(d + "\n" for d in chain) +
+                        f"define big = (0 if {cond} else a4) + b3 + b3 + b3\n"
+                        "setup:\n    shuffle stock\nturn:\n    set x to big\n"
+                        "    end game with no winner\n")
+        st = three_ways(str(path), 2, 1, monkeypatch, ["outcome", "problem"])
+        assert st.outcome == ends, (cond, st.problem)
+        assert (st.problem or {}).get("code") in (None, "RL911")

@@ -504,8 +504,12 @@ class ExprGen(Hoisting, ExprNodes):
         the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``
         are passed (and so seen in the call) when the body uses them.  Inside such a function,
         a call of another that rolls no die and needs only the function's own arguments is made
-        once, first (the value cannot change while an expression is computed, and computing it
-        cannot fail): ``define d3 = d2 + d2`` calls ``d2``'s function once."""
+        once, first (the value cannot change while an expression is computed): ``define d3 = d2
+        + d2`` calls ``d2``'s function once.  When computing it may stop the game
+        (Fold.may_fail), the call first keeps the problem for later (``_fail``, as a value
+        computed before a loop: Hoisting.write_hoisted), and a use computes it again only if it
+        failed, which stops the game there, where the rules compute it (a chain of defines each
+        using the one before twice, by a division, stays linear)."""
         keys = sorted(env)
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
@@ -529,8 +533,7 @@ class ExprGen(Hoisting, ExprNodes):
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
-                for name, code in first:
-                    w.writeline(f"{name} = {code}")
+                self.write_hoisted(w, first)
                 w.writeline(f"return {body}")
             fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
@@ -538,10 +541,12 @@ class ExprGen(Hoisting, ExprNodes):
         args = [{"g": "g", "_rng": "g.rng"}.get(p) or (self.frame() if p == "fr" else
                                                        env[keys[int(p[2:])]]) for p in params]
         call = f"{name}({', '.join(args)})"
-        if self._prelude is not None and "_rng" not in params and \
-                set(args) <= self._prelude_args and not self.fold.may_fail(ex.body):
+        if self._prelude is not None and "_rng" not in params and set(args) <= self._prelude_args:
             self.counter += 1
             local = f"_c{self.counter}"
             self._prelude.append((local, call))
+            if self.fold.may_fail(ex.body):
+                self._deferred.add(local)
+                return f"({local} if {local} is not _fail else {call})"
             return local
         return call

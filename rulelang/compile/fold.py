@@ -366,11 +366,13 @@ def computes(e, refs) -> bool:
     before the step budget runs out.  What a comparison, a yes/no or the condition of a case
     computes is not the value (`set winner to (you if strength(you) > 3 else none)` stores a
     player, however the strengths are summed)."""
-    todo = [e]
+    todo, seen = [e], set()     # (a define's shared copy looked at once: a chain stays linear)
     while todo:
         n = todo.pop()
         if isinstance(n, Expanded):
-            todo.append(n.body)
+            if id(n) not in seen:
+                seen.add(id(n))
+                todo.append(n.body)
             continue
         if isinstance(n, Arg):
             todo.append(n.expr)
