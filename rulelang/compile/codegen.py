@@ -84,6 +84,8 @@ class ExprGen(Hoisting, ExprNodes):
         self._expanded = {}       # see expanded()
         self._helpers = {}
         self._prelude = self._prelude_args = None
+        self._prelude_used = set()      # the values of _prelude the code written so far reads
+        self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
         self._called = {}         # see expanded()
         self._hoisted_names = set()     # every name given to a value computed before a loop
@@ -398,20 +400,34 @@ class ExprGen(Hoisting, ExprNodes):
                                                              hit[1][2] == ctx[2] and
                                                              hit[1][3] is ctx[3])):
             self.held_used |= hit[4]             # (what the copy reads of the held locals)
+            self._prelude_used |= hit[5]         # (and of the values its function computes first)
+            self._calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
         outer, self.held_used = self.held_used, set()
+        outer_p, self._prelude_used = self._prelude_used, set()
+        outer_c, self._calls = self._calls, 0
         try:
             code = self.gen(ex.body, env)
-            call = len(code) > HELPER_SIZE
+            # A function of its own when the code is long, or when it would call other defines'
+            # functions more than once: in a function, each is called once, first (helper); in
+            # place, a chain of defines each using the one below twice called them 2^n times.
+            call = len(code) > HELPER_SIZE or self._calls > 1
             if call:
+                # (the code written is dropped, and with it what it read of the values computed
+                # first: helper leaves out those nothing reads)
+                self._prelude_used, self._calls = set(), 0
                 code = self.helper(ex, env)
                 self._called[id(ex)] = ex       # a function given the game (Fold.reads_game)
         finally:
             self.held_used, mine = outer, self.held_used
+            self._prelude_used, mine_p = outer_p, self._prelude_used
+            self._calls, mine_c = outer_c, self._calls
         self.held_used |= mine
+        self._prelude_used |= mine_p
+        self._calls += mine_c
         # ex, ctx kept alive: their ids compared
         if not kept:
-            self._expanded[key] = (code, ctx, ex, call, frozenset(mine))
+            self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
         return code
 
     # Whether the code being written is a plain part of a statement's value (an `if`'s test, the
@@ -515,17 +531,20 @@ class ExprGen(Hoisting, ExprNodes):
         made = self._helpers.get(hkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.hold, self._false, self._tops)
+                     self.hold, self._false, self._tops, self._prelude_used, self._calls)
             self._hoist, self._prelude, self.base_env, self._false = None, [], {}, None
-            self._tops = None
+            self._tops, self._prelude_used, self._calls = None, set(), 0
             self.hold = False                   # a function of its own: no held locals
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
                 body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
-                first = self._prelude
+                # (only the values the body reads: a define's code written and then dropped for
+                # its function's call, expanded, left calls behind that nothing reads, each of
+                # which computed the defines below it first, 2^n calls down a chain of n)
+                first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold,
-                 self._false, self._tops) = saved
+                 self._false, self._tops, self._prelude_used, self._calls) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
@@ -545,8 +564,10 @@ class ExprGen(Hoisting, ExprNodes):
             self.counter += 1
             local = f"_c{self.counter}"
             self._prelude.append((local, call))
+            self._prelude_used.add(local)
             if self.fold.may_fail(ex.body):
                 self._deferred.add(local)
                 return f"({local} if {local} is not _fail else {call})"
             return local
+        self._calls += 1                # (a call in the code: counted by expanded)
         return call
