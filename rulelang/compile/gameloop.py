@@ -35,6 +35,9 @@ def _others(n, winners) -> tuple:
 class GameLoop:
     """Playing a compiled game (a mixin of ``CompiledGame``)."""
 
+    # Made once per compiled game, when first needed (start_zones, _first_values, playout_procs).
+    _start_zones = _var_inits = _playout_procs = None
+
     def finish(self, g, winners, outcome, ranking=None, scores=None):
         g.terminal = True
         g.stack[:] = [[self.root, self.root_halt, 0]]   # (a finished game runs no rule: _halted)
@@ -66,17 +69,19 @@ class GameLoop:
     def check_endings(self, g) -> bool:
         """Run before every decision and after every turn: if a ``game ends when`` condition
         holds (for any player, from the current one on), run its body instead."""
-        n = self.n
-        if self.endings_fast is not None:
-            hit = self.endings_fast(g)
+        fast = self.endings_fast
+        if fast is not None:
+            hit = fast(g)
             if hit is None:
                 return False
-            k, p = hit
-            if self._ending_runs(g):
+            stack = g.stack
+            if len(stack) > 1 and stack[1][0] in self.ending_pids:     # (_ending_runs)
                 return False
-            pid, body_slots = self.endings[k][1], self.endings[k][2]
-            g.stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
+            k, p = hit
+            _cond, pid, body_slots = self.endings[k]
+            stack[:] = [[self.root, self.root_halt, 0], [pid, 0, p] + [0] * body_slots]
             return True
+        n = self.n
         ob = self.out_base
         everyone_out = ob is not None and all(g.vars[ob:ob + n])
         for cond, pid, body_slots in self.endings:
@@ -104,6 +109,7 @@ class GameLoop:
         turn = self.proc_index.get("turn")
         n = self.n
         turn_pad = [0] * self.rule_slots.get("turn", 0)
+        setup_pad = [0] * self.rule_slots.get("setup", 0)
         procs = self.procs
         ob = self.out_base
         pass_turn = self.pass_turn
@@ -131,8 +137,9 @@ class GameLoop:
             ``playout_procs``, so that a playout plays every turn in the playout variants)."""
             def root(g, fr, pc):
                 """The game: 0 runs setup, 1 begins a turn, 2 passes the turn on, 3 and 4 end.
-                A generated turn rule is called directly, and turn follows turn in this loop until
-                a rule must stop (a decision, a call, the end)."""
+                The setup and the generated turn rule are called directly (their frames pushed
+                first), and turn follows turn in this loop until a rule must stop (a decision, a
+                call, the end)."""
                 stack = g.stack
                 while True:
                     if pc == 1:
@@ -169,9 +176,13 @@ class GameLoop:
                         pc = 1
                     elif pc == 0:
                         fr[1] = 1
-                        if setup is not None:
-                            stack.append([setup, 0, g.cur] + [0] * self.rule_slots["setup"])
-                            return CALL
+                        if setup is not None:       # called here, as the turn is
+                            sf = [setup, 0, g.cur] + setup_pad
+                            stack.append(sf)
+                            pc = procs[setup](g, sf, 0)
+                            if pc != RETURN:
+                                return pc
+                            stack.pop()
                         pc = 1
                     elif pc != 1:
                         if not g.terminal:
@@ -268,7 +279,7 @@ class GameLoop:
     def start_zones(self) -> list:
         """Where the cards lie before setup: for each zone, its cards (made once: not to be
         changed)."""
-        start = getattr(self, "_start_zones", None)
+        start = self._start_zones
         if start is None:
             start = [[] for _ in self.zone_info]
             for cid, zi in enumerate(self.deck_start):
@@ -288,11 +299,11 @@ class GameLoop:
         values, the root's frame alone on the stack (stopped with a problem if a first value
         cannot be computed)."""
         g = State.blank(self)
-        start = getattr(self, "_start_zones", None)     # where the deck starts, made once
+        start = self._start_zones       # where the deck starts, made once
         if start is None:
             start = self.start_zones()
         g.zones = list(map(list.copy, start))
-        inits = getattr(self, "_var_inits", None)
+        inits = self._var_inits
         if inits is None:
             inits = self._var_inits = self._first_values()
         known, computed = inits
@@ -329,7 +340,10 @@ class GameLoop:
         same as ``new_game(seed=seed)`` and then ``playout(policy)``.  The setup and the first
         turn run in the playout variants too: the first decision is taken in place, not made
         into the API's list of legal actions first."""
-        return self.playout_counted(seed, policy, max_steps)[0]
+        g = self._unbegun(seed, False, max_steps)
+        if not g.terminal:
+            g.playout(policy, _begin=True)
+        return g
 
     def playout_counted(self, seed: int, policy, max_steps: Optional[int] = None) -> tuple:
         """:meth:`playout`, and what :meth:`State.playout` counts: ``(state, (decisions,
@@ -345,7 +359,7 @@ class GameLoop:
         those of ``procs``.  A variant has the blocks and frame of its rule (a frame stopped by
         one is resumed by the other), so the API can go on from where a playout stopped.  Made
         on the first playout, once per compiled game."""
-        pp = getattr(self, "_playout_procs", None)
+        pp = self._playout_procs
         if pp is not None:
             return pp
         pp = list(self.procs)
