@@ -46,12 +46,36 @@ def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
     body = _structured_lines(_turn(path).src)
     start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
     assert re.fullmatch(r"\s*_y = fr\[2\]", body[0]), path
-    assert all(re.fullmatch(r"\s*(_v\d+, )+= fr\[3:\]", l) for l in body[1:start]), path
+    assert all(re.fullmatch(r"\s*(_v\d+, )+= fr\[3:\]", l) or re.fullmatch(_ZONES, l)
+               for l in body[1:start]), path
     loop = "\n".join(body[start:])
     assert not re.search(r"\bfr\b", loop), path
     assert not re.search(r"pc = \d+; continue", loop), path
-    assert "_y = g.cur" in loop
+    assert re.search(r"g\.cur = _y = \(g\.cur \+ .+\) % 2$", loop, re.M), path   # the next turn's
     assert body[-1].strip() == "continue"
+
+
+# The line binding the lists of the zones of a known index that the loop reads (session 22).
+_ZONES = r"\s*_z\d+ = _gz\[\d+\](; _z\d+ = _gz\[\d+\])*"
+
+
+@pytest.mark.parametrize("path", ["examples/crazy_eights.cardrules", "rules/attack_power.cardrules",
+                                  "rules/follow_the_leader_one_lower.cardrules",
+                                  "rules/mages_wild.cardrules"])
+def test_the_zones_the_loop_reads_by_a_known_index_are_locals(path):
+    """A zone whose index is known where it is written (a shared zone, a zone of each seat in
+    the endings' test) is read from a local bound once, where the loop begins: a zone's list is
+    never replaced while a game is played, only changed in place (session 22).  The locals bound
+    are exactly those the loop reads, and the loop reads no such zone through ``_gz``."""
+    body = _structured_lines(_turn(path, 4 if "attack" not in path else 2).src)
+    start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
+    bound = [l for l in body[:start] if re.fullmatch(_ZONES, l)]
+    assert len(bound) == 1, path
+    names = re.findall(r"(_z\d+) = _gz\[(\d+)\]", bound[0])
+    assert all(name == f"_z{i}" for name, i in names)
+    loop = "\n".join(body[start:])
+    assert not re.search(r"_gz\[\d+\]", loop), path
+    assert set(re.findall(r"\b_z\d+\b", loop)) == {name for name, _ in names}, path
 
 
 def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():

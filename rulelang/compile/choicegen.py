@@ -132,7 +132,7 @@ class ChoiceGen:
                 self.cards_step(alt, aid, b.number, ci, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
                 bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
-                             f"{self.x.zones}[{self.x.gen(alt.param.source, {})}][fr[{Frame.slot(int(slot))}]]")
+                             f"{self.x.zone(self.x.gen(alt.param.source, {}))}[fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b)
             self.goto(last, back)
         if self.playout and not st.simultaneous:
@@ -323,7 +323,7 @@ class ChoiceGen:
         before."""
         inner = {**env, si: v}
         code, hoisted, binds = self.x.gen_hoisting(cond, inner, v, si, lines="split")
-        self.x.card_loop(w, v, f"{self.x.zones}[{self.x.gen(p.source, env)}]", code, hoisted,
+        self.x.card_loop(w, v, f"{self.x.zone(self.x.gen(p.source, env))}", code, hoisted,
                          binds, f"{made}.append({action})", f"{made} = []" if new else None,
                          self.x.plain_test(cond, inner, hoisted))
 
@@ -431,7 +431,7 @@ class ChoiceGen:
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
             w.writeline(f"out.extend(range({base}, {base} + "
-                        f"len({self.x.zones}[{self.x.gen(p.source, {})}])))")
+                        f"len({self.x.zone(self.x.gen(p.source, {}))})))")
             self.appended = True
             return
         plain = None        # the values themselves, when they are the actions (extended as they are)
@@ -515,7 +515,7 @@ class ChoiceGen:
         """Code for what an alternative's parameter ``p`` (not ``cards`` nor ``unseen``) chooses
         among: the cards of its zone, the players, the suits, the ranks or the numbers."""
         if p.kind == "card":
-            return f"{self.x.zones}[{self.x.gen(p.source, {})}]"
+            return f"{self.x.zone(self.x.gen(p.source, {}))}"
         if p.kind == "player":
             n = int(self.cg.n)
             ob = self.cg.out_base
@@ -559,7 +559,7 @@ class ChoiceGen:
         self.x.ns["_pstart"] = pick_start
         args = (f"{self.x.gen(p.dest, {})}, {self.x.gen(p.count, {})}, {int(bool(p.or_more))}, "
                 f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
-        w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in {self.x.zones}[{z}]{test}], "
+        w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in {self.x.zone(z)}{test}], "
                     f"{z}, {args}))")
         self.appended = True
 

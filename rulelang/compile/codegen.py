@@ -107,6 +107,29 @@ class ExprGen(Hoisting, ExprNodes):
     def zones(self) -> str:
         return self.state("zones")
 
+    def zone(self, index: str) -> str:
+        """How generated code reads the list of cards of the zone whose index is the code
+        ``index``: a local where the zone's index is known and the function binds its zones'
+        lists first (``zone_locals``, the structured turn: a zone's list is never replaced by
+        another while a game is played, only changed in place), else ``zones[index]``."""
+        held = self.zone_locals
+        if held is not None and self.hold and index.isdigit():
+            name = held.get(int(index))
+            if name is None:
+                name = held[int(index)] = f"_z{int(index)}"
+            return name
+        return f"{self.zones}[{index}]"
+
+    # zone index -> the local holding its list, while they are locals (and ``hold``: never in a
+    # function of its own); ``zone_serial`` tells one such function's writing from another's,
+    # in the keys of code kept for reuse (``expanded``: its locals are the function's own).
+    zone_locals = None
+    zone_serial = 0
+
+    def zones_key(self):
+        """What code written now depends on of how zones are read (a key of kept code)."""
+        return (self.hold, self.zone_serial if self.zone_locals is not None and self.hold else 0)
+
     @property
     def vars(self) -> str:
         return self.state("vars")
@@ -393,7 +416,7 @@ class ExprGen(Hoisting, ExprNodes):
                self._tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())), self.hold, self.plain)
+        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain)
         hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
         #                                                      kept: its code may keep one)
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and

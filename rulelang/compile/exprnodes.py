@@ -85,13 +85,13 @@ class ExprNodes:
         if op == "rank before":
             return f"{self.const(self.cg.rank_prev)}.get({x}, 0)"
         if op == "top":
-            return f"({self.zones}[{x}] or _none)[-1]"     # an empty zone's top is none (-1)
+            return f"({self.zone(x)} or _none)[-1]"     # an empty zone's top is none (-1)
         if op == "bottom":
-            return f"({self.zones}[{x}] or _none)[0]"
+            return f"({self.zone(x)} or _none)[0]"
         if op == "size":
-            return f"len({self.zones}[{x}])"
+            return f"len({self.zone(x)})"
         if op == "random card":                   # `rng` in the code: never hoisted
-            return f"_rnd({self.zones}[{x}], g.rng)"
+            return f"_rnd({self.zone(x)}, g.rng)"
         if op == "not":
             return f"(not {x})"
         if op == "neg":
@@ -105,7 +105,7 @@ class ExprNodes:
         table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute, cg.rank_of)
         # Each card's value looked up in C (the table's own lookup, mapped over the zone): no
         # comprehension, whose function the interpreter makes and calls at every use.
-        return f"sum(_map({self.getter(table)}, {self.zones}[{self.gen(e.zone, env)}]))"
+        return f"sum(_map({self.getter(table)}, {self.zone(self.gen(e.zone, env))}))"
 
     def g_AnyNumber(self, e, env):
         v = self.fresh()
@@ -120,8 +120,8 @@ class ExprNodes:
     def g_MeldLeft(self, e, env):
         solver = self.const(self.cg.meld_solver(e.attribute, e.span, e.lay_off is not None))
         if e.lay_off is not None:
-            return f"{solver}({self.zones}[{self.gen(e.zone, env)}], {self.zones}[{self.gen(e.lay_off, env)}])"
-        return f"{solver}({self.zones}[{self.gen(e.zone, env)}])"
+            return f"{solver}({self.zone(self.gen(e.zone, env))}, {self.zone(self.gen(e.lay_off, env))})"
+        return f"{solver}({self.zone(self.gen(e.zone, env))})"
 
     def g_Roll(self, e, env):
         # What Rng.randint(1, sides) draws, without its own call.
@@ -131,22 +131,22 @@ class ExprNodes:
         z = self.gen(e.zone, env)
         if e.condition is None:
             if e.kind == "count":
-                return f"len({self.zones}[{z}])"
+                return f"len({self.zone(z)})"
             if e.kind == "any":
-                return f"(not (not {self.zones}[{z}]))"
-            return f"(not {self.zones}[{z}])"
+                return f"(not (not {self.zone(z)}))"
+            return f"(not {self.zone(z)})"
         if e.kind in ("any", "no") and not self.fold.chance(e.condition):
-            return self.card_search(e, env, f"{self.zones}[{z}]")
+            return self.card_search(e, env, f"{self.zone(z)}")
         v = self.fresh()
         inner = dict(env)
         inner[self.refs.of(e).index] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         if e.kind == "any":
-            out = f"any([1 for {v} in {self.zones}[{z}] if {c}])"
+            out = f"any([1 for {v} in {self.zone(z)} if {c}])"
         elif e.kind == "no":
-            out = f"(not any([1 for {v} in {self.zones}[{z}] if {c}]))"
+            out = f"(not any([1 for {v} in {self.zone(z)} if {c}]))"
         else:
-            out = f"len([1 for {v} in {self.zones}[{z}] if {c}])"
+            out = f"len([1 for {v} in {self.zone(z)} if {c}])"
         return self._hoisted(out, hoisted)
 
     # ---- selectors and aggregates (issue 14) ---------------------------------------------------
@@ -174,9 +174,9 @@ class ExprNodes:
             cond = f" if {c}"
         if e.kind in ("highest", "lowest", "total"):
             fn = {"highest": "_hi", "lowest": "_lo", "total": "sum"}[e.kind]
-            out = f"{fn}([{val} for {v} in {self.zones}[{z}]{cond}])"
+            out = f"{fn}([{val} for {v} in {self.zone(z)}{cond}])"
         else:
-            out = f"_best([({val}, {v}) for {v} in {self.zones}[{z}]{cond}], {int(e.kind == 'highest card')})"
+            out = f"_best([({val}, {v}) for {v} in {self.zone(z)}{cond}], {int(e.kind == 'highest card')})"
         return self._hoisted(out, hoisted)
 
     def g_PickValue(self, e, env):
@@ -273,7 +273,9 @@ class ExprNodes:
         if isinstance(ref, Zone):
             base = int(cg.zone_base[ref.name])
             if ref.per_player:
-                return f"({base} + {self.slot(Frame.slot(ref.you), env)})"
+                seat = self.slot(Frame.slot(ref.you), env)
+                # (a seat known where it is written: the endings' test unrolled per seat)
+                return str(base + int(seat)) if seat.isdigit() else f"({base} + {seat})"
             return str(base)
         if isinstance(ref, (Const, Symbol)):
             return f"({int(ref.value)})"
@@ -413,7 +415,7 @@ class ExprNodes:
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
-        return f"(not (not {self.zones}[{z}]))" if e.negate else f"(not {self.zones}[{z}])"
+        return f"(not (not {self.zone(z)}))" if e.negate else f"(not {self.zone(z)})"
 
     def g_Arith(self, e, env):
         a, b = self.gen(e.left, env), self.gen(e.right, env)

@@ -224,6 +224,8 @@ class PlayoutGen:
         self.structuring = True
         nslots = int(cg.model.rules["turn"].nslots)
         names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
+        zones = self.x.zone_locals = {} if locals_ else None
+        self.x.zone_serial += 1
         try:
             with w.indent():
                 if locals_:
@@ -231,6 +233,7 @@ class PlayoutGen:
                     if nslots:
                         w.writeline("".join(f"{names[Frame.slot(i)]}, " for i in range(nslots)) +
                                     f"= fr[{Frame.SLOTS}:]")
+                    zones_at = len(lines)       # (the zones' lists the loop reads: below)
                 w.writeline("while True:")
                 with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()):
                     self.turn_locals = self.x.frameless = locals_
@@ -248,6 +251,10 @@ class PlayoutGen:
             self.in_place_left, self.loops[:] = saved, loops
             self.structuring = False
             self.turn_locals = self.x.frameless = False
+            self.x.zone_locals = None
+        if zones:               # each zone of a known index the loop reads, in a local
+            lines.insert(zones_at, w.prefix + w.step + "; ".join(
+                f"{name} = {self.x.zones}[{i}]" for i, name in sorted(zones.items())))
         # (the next turn's jump to the turn's start: the loop's own)
         return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
 

@@ -392,7 +392,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             return
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
-            self.for_each(st, w, f"tuple({self.x.zones}[{self.x.gen(st.zone, {})}])", Frame.slot(r.card))
+            self.for_each(st, w, f"tuple({self.x.zone(self.x.gen(st.zone, {}))})", Frame.slot(r.card))
             return
         if isinstance(st, A.ForValue):
             r = self.refs.of(st)
@@ -685,7 +685,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def sus_ForCard(self, st, cur):
         r = self.refs.of(st)
         ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-        init = [f"fr[{li}] = tuple({self.x.zones}[{self.x.gen(st.zone, {})}])", f"fr[{ii}] = 0"]
+        init = [f"fr[{li}] = tuple({self.x.zone(self.x.gen(st.zone, {}))})", f"fr[{ii}] = 0"]
         return self._block_loop(st, cur, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
     def sus_ForValue(self, st, cur):
@@ -706,6 +706,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if "skip" in flow:
             step = f"{step} * (1 + g.skip)"
         w.writeline("g.turns += 1")
+        you = None                    # (the structured turn's `you`, set with g.cur: below)
         if self.cg.out_base is not None:      # over the players still in the game
             self.x.ns["_pass"] = self.cg.pass_turn
             w.writeline("_pass(g)")
@@ -718,7 +719,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             with w.indent():
                 w.writeline(f"g.cur = (g.cur + {step}) % {n}")
         else:
-            w.writeline(f"g.cur = (g.cur + {step}) % {n}")
+            you = self.x.slot(Frame.YOU, {}) if self.turn_locals else None
+            w.writeline(f"g.cur = {you + ' = ' if you else ''}(g.cur + {step}) % {n}")
         if "skip" in flow:
             w.writeline("g.skip = 0")
         if not self.playout:          # (a playout keeps no log: State.playout)
@@ -736,7 +738,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"g.steps += {cost}")
             w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
         if self.turn_locals:          # (the structured turn's: see PlayoutGen.structured_turn)
-            w.writeline(f"{self.x.slot(Frame.YOU, {})} = g.cur")
+            if you is None:
+                w.writeline(f"{self.x.slot(Frame.YOU, {})} = g.cur")
         else:
             w.writeline(f"fr[{Frame.POSITION}] = 0")
             w.writeline(f"fr[{Frame.YOU}] = g.cur")
@@ -755,7 +758,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         made = getattr(cg, "_endings_quick", None)
         if made is None:
             made = cg._endings_quick = {}
-        hit = made.get(self.x.hold)     # (written with the held locals or not)
+        # (written with the held locals or not; and with the zones' lists in locals, in the
+        # structured turn, whose locals are those of the turn being written: not kept)
+        key = self.x.zones_key()
+        hit = made.get(key) if not key[1] else None
         if hit is None:
             used, self.x.held_used = self.x.held_used, set()
             try:
@@ -764,6 +770,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 quick = ""
             finally:
                 self.x.held_used, mine = used, self.x.held_used
-            hit = made[self.x.hold] = (quick, frozenset(mine))
+            hit = (quick, frozenset(mine))
+            if not key[1]:
+                made[key] = hit
         self.x.held_used |= hit[1]
         return hit[0]

@@ -234,7 +234,7 @@ class StatementGen:
             return
         z, have = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.e(st.source)}")
-        w.writeline(f"{have} = len({self.x.zones}[{z}])")
+        w.writeline(f"{have} = len({self.x.zone(z)})")
         short = f"{have} == 0"
         if kind == "count":
             short += f" or {have} < {self.e(st.selection.expr)}"
@@ -263,7 +263,7 @@ class StatementGen:
         return True
 
     def t_Shuffle(self, st, w):
-        w.writeline(f"g.rng.shuffle({self.x.zones}[{self.e(st.zone)}])")
+        w.writeline(f"g.rng.shuffle({self.x.zone(self.e(st.zone))})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
@@ -410,7 +410,7 @@ class StatementGen:
         start = self.e(st.start) if st.start is not None else "g.cur"
         ob = "None" if cg.out_base is None else str(int(cg.out_base))
         count = self.e(st.count) if st.count is not None else "None"
-        w.writeline(f"{s} = {self.x.zones}[{self.e(st.source)}]")
+        w.writeline(f"{s} = {self.x.zone(self.e(st.source))}")
         w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
         w.writeline(f"if {o}:")
         with w.indent():
@@ -480,15 +480,15 @@ class StatementGen:
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(st.source)}")
         w.writeline(f"{di} = {self.e(st.dest)}")
-        w.writeline(f"{b} = len({self.x.zones}[{di}])")
-        w.writeline(f"{s} = {self.x.zones}[{si}]")
+        w.writeline(f"{b} = len({self.x.zone(di)})")
+        w.writeline(f"{s} = {self.x.zone(si)}")
         w.writeline(f"{top} = {s}[-1] if {s} else -1")
         self.recording = True
         try:
             self._move(st, si, di, w)
         finally:
             self.recording = False
-        w.writeline(f"{d} = {self.x.zones}[{di}]")
+        w.writeline(f"{d} = {self.x.zone(di)}")
         moved = f"{d}[:len({d}) - {b}]" if st.to_bottom else f"{d}[{b}:]"
         args = f"{moved}, {si}, {di}, {top}, {st.selection.kind == 'all'}"
         self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)   # (two a duel in Attack!)
@@ -504,8 +504,8 @@ class StatementGen:
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(st.source)}")
         w.writeline(f"{di} = {self.e(st.dest)}")
-        w.writeline(f"{s} = {self.x.zones}[{si}]")
-        w.writeline(f"{d} = {self.x.zones}[{di}]")
+        w.writeline(f"{s} = {self.x.zone(si)}")
+        w.writeline(f"{d} = {self.x.zone(di)}")
         w.writeline(f"if {s} and {s} is not {d}:" if self.same_zone_maybe(st) else f"if {s}:")
         with w.indent():
             top = self.x.fresh()
@@ -534,7 +534,7 @@ class StatementGen:
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(st.source)}")
         w.writeline(f"{di} = {self.e(st.dest)}")
-        w.writeline(f"{s} = {self.x.zones}[{si}]")
+        w.writeline(f"{s} = {self.x.zone(si)}")
         if kind == "card":
             missing = self.x.const(self._missing(st))
             self.x.ns["_notthere"] = ValueError
@@ -557,7 +557,7 @@ class StatementGen:
                         "random": f"pop(g.rng.randbelow(len({s})))"}[kind]
                 w.writeline(f"{c} = {s}.{take}")
             put = f"insert(0, {c})" if st.to_bottom else f"append({c})"
-            w.writeline(f"{self.x.zones}[{di}].{put}")
+            w.writeline(f"{self.x.zone(di)}.{put}")
             if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
                 self.x.ns["_logmv"] = log_move
                 w.writeline(f"if g.log is not None: _logmv(g, {s}, None, ({c},), "
@@ -577,7 +577,7 @@ class StatementGen:
         if kind in ("count", "where"):
             return self._move_some(st, kind, src, dst, w)
         s = self.x.fresh()
-        w.writeline(f"{s} = {self.x.zones}[{src}]")
+        w.writeline(f"{s} = {self.x.zone(src)}")
         put = "insert(0, {})" if st.to_bottom else "append({})"
         log = ""
         if self.logged:       # the move in a logged game's log (rulelang/engine/events.py)
@@ -589,7 +589,7 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")
-                w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
+                w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
@@ -598,11 +598,11 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 if not log and not self.noting(st):
-                    w.writeline(f"{self.x.zones}[{dst}].{put.format(s + '.pop()')}")
+                    w.writeline(f"{self.x.zone(dst)}.{put.format(s + '.pop()')}")
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
-                w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
+                w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
@@ -618,7 +618,7 @@ class StatementGen:
         w.writeline("except _notthere:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
-        w.writeline(f"{self.x.zones}[{dst}].{put.format(c)}")
+        w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
         self.note_left(st, f"({c},)", src, w, dst)
@@ -628,8 +628,8 @@ class StatementGen:
         """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
-        w.writeline(f"{s} = {self.x.zones}[{src}]")
-        w.writeline(f"{d} = {self.x.zones}[{dst}]")
+        w.writeline(f"{s} = {self.x.zone(src)}")
+        w.writeline(f"{d} = {self.x.zone(dst)}")
         w.writeline(f"if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
                 ("all_but_top", False): "[:-1]", ("all_but_top", True): "[-2::-1]"}[
@@ -666,7 +666,7 @@ class StatementGen:
     def _zone(self, code, w):
         """A fresh name for the list of the zone whose number is ``code``."""
         d = self.x.fresh()
-        w.writeline(f"{d} = {self.x.zones}[{code}]")
+        w.writeline(f"{d} = {self.x.zone(code)}")
         return d
 
     def _move_counted(self, st, kind, src, dst, w):
@@ -675,7 +675,7 @@ class StatementGen:
         in its order; the zone moved to is worked out after the cards are taken."""
         sel = st.selection
         s = self.x.fresh()
-        w.writeline(f"{s} = {self.x.zones}[{src}]")
+        w.writeline(f"{s} = {self.x.zone(src)}")
         cards = self.x.fresh()
         if kind == "and_above":
             c, i = self.x.fresh(), self.x.fresh()
@@ -723,8 +723,8 @@ class StatementGen:
         """``move N cards`` (one at a time from the top: the first taken ends lowest) and ``move
         all cards where C`` (in their order): the zones, then the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
-        w.writeline(f"{s} = {self.x.zones}[{src}]")
-        w.writeline(f"{d} = {self.x.zones}[{dst}]")
+        w.writeline(f"{s} = {self.x.zone(src)}")
+        w.writeline(f"{d} = {self.x.zone(dst)}")
         if kind == "count":
             k = self.x.fresh()
             w.writeline(f"{k} = {self.e(st.selection.expr)}")
