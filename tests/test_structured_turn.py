@@ -187,11 +187,28 @@ def test_the_structured_turn_on_locals_or_on_the_frame_plays_the_api_game(tmp_pa
         assert ended > 40
 
 
-@pytest.mark.parametrize("path", ["rules/ciq.cardrules", "rules/internecine.cardrules"])
-def test_a_turn_that_cannot_be_written_in_place_keeps_its_blocks(path):
-    """CIQ's and Internecine's turns call rules that cannot be written in place (through the
-    rules they call in turn: copies.can_inline, inlined_rules): no structured turn."""
-    assert not _structured_lines(_turn(path, 4 if "ciq" in path else 2).src)
+def test_a_turn_that_cannot_be_written_in_place_keeps_its_blocks():
+    """Internecine's turn calls rules that cannot be written in place (a decision taken
+    together, a `return`: copies.can_inline, inlined_rules): no structured turn."""
+    assert not _structured_lines(_turn("rules/internecine.cardrules", 2).src)
+
+
+def test_ciqs_turn_is_one_loop_its_attack_written_in_place():
+    """CIQ's turn calls attack_damage, a rule that decides and, with the rules it calls written
+    in place in it, has 143 statements: more than a copy of a rule that never decides may have
+    (copies.MAX_COPY_SIZE, 64), within what a rule that decides may have in a playout that
+    cannot stop (MAX_INLINE_SIZE, 256; session 22).  So the turn is one structured loop, its
+    `you` and slots in locals, for every number of players."""
+    from rulelang.compile import copies
+    for n in (2, 4, 6):
+        cg = load("rules/ciq.cardrules").compiled(n)
+        sizes = {name: cg.inlined_sizes.get(pid) for name, pid in cg.proc_index.items()}
+        assert copies.MAX_COPY_SIZE < sizes["attack_damage"] <= copies.MAX_INLINE_SIZE
+        assert cg.turn_in_place
+        body = _structured_lines(_turn("rules/ciq.cardrules", n).src)
+        start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
+        assert re.fullmatch(r"\s*_y = fr\[2\]", body[0])
+        assert not re.search(r"\bfr\b", "\n".join(body[start:]))
 
 
 def test_an_else_if_that_can_play_makes_its_list_once():

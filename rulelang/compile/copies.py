@@ -60,6 +60,12 @@ def _only_counters(body, refs) -> bool:
 # is at most this many statements long (each copy counted), and its statements nested at most
 # MAX_INLINE_DEPTH deep, copies included.
 MAX_COPY_SIZE = 64
+# ... and a rule that decides, written in place only in a playout that cannot stop (inlined_rules),
+# at most this many: CIQ's attack_damage, its copies of the rules it calls counted in, has 143,
+# and the turn that calls it is a structured loop only if it is written in place (session 22:
+# CIQ's fast path 14-20% faster).  Every generated function still writes at most
+# rulegen.MAX_IN_PLACE statements in place in all, whatever the size of each copy.
+MAX_INLINE_SIZE = 256
 
 
 def _measure(body, size, depth, other=None) -> tuple:
@@ -83,18 +89,20 @@ def _measure(body, size, depth, other=None) -> tuple:
     return n, d
 
 
-def _grow(names, rules, fits, other=None) -> dict:
+def _grow(names, rules, fits, other=None, limit=None) -> dict:
     """The rules of ``names`` that ``fits(rule, names found so far)`` accepts: first those that
-    need none of the others, then those that need only these, and so on, each within
-    MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting once the rules found are
-    counted in where it calls them (``_measure``); each with its statements, so counted."""
+    need none of the others, then those that need only these, and so on, each within ``limit``
+    statements (default MAX_COPY_SIZE) and MAX_INLINE_DEPTH levels of nesting once the rules
+    found are counted in where it calls them (``_measure``); each with its statements, so
+    counted."""
+    limit = MAX_COPY_SIZE if limit is None else limit
     size, depth = {}, {}
     while True:
         more = {}
         for name in names:
             if name not in size and name in rules and fits(rules[name], frozenset(size)):
                 n, d = _measure(rules[name].decl.body, size, depth, other)
-                if n <= MAX_COPY_SIZE and d <= MAX_INLINE_DEPTH:
+                if n <= limit and d <= MAX_INLINE_DEPTH:
                     more[name] = (n, d)
         if not more:
             return size
@@ -156,7 +164,7 @@ def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=Fal
     playout that cannot stop (``can_inline``): among ``entered`` (the rules entered by a direct
     call, which never run themselves again), first those that call only rules of
     ``never_deciding``, then those that call only these and rules already found, and so on;
-    each within MAX_COPY_SIZE statements and MAX_INLINE_DEPTH levels of nesting, the rules it
+    each within MAX_INLINE_SIZE statements and MAX_INLINE_DEPTH levels of nesting, the rules it
     writes in place counted in (the statements of each, so counted).  None in a game where
     players leave (its loops over the players count in the frame)."""
     if players_leave:
@@ -172,4 +180,4 @@ def inlined_rules(rules, refs, model, never_deciding, entered, players_leave=Fal
 
     return _grow(entered, rules,
                  lambda r, found: can_inline(r, refs, model, frozenset(never_deciding) | found),
-                 measured)
+                 measured, MAX_INLINE_SIZE)
