@@ -61,10 +61,10 @@ def _only_counters(body, refs) -> bool:
 # MAX_INLINE_DEPTH deep, copies included.
 MAX_COPY_SIZE = 64
 # ... and a rule that decides, written in place only in a playout that cannot stop (inlined_rules),
-# at most this many: CIQ's attack_damage, its copies of the rules it calls counted in, has 143,
-# and the turn that calls it is a structured loop only if it is written in place (session 22:
-# CIQ's fast path 14-20% faster).  Every generated function still writes at most
-# rulegen.MAX_IN_PLACE statements in place in all, whatever the size of each copy.
+# at most this many: a rule of a seed game that decides has 143 with the copies of the rules it
+# calls, and the turn that calls it is a structured loop only if it is written in place (session
+# 22; docs/scale.md).  Every generated function still writes at most rulegen.MAX_IN_PLACE
+# statements in place in all, whatever the size of each copy.
 MAX_INLINE_SIZE = 256
 
 

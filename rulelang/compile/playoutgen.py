@@ -22,7 +22,7 @@ from rulelang.compile.writer import CodeWriter
 
 
 # A playout variant copies at most this many lines of its blocks where they are entered
-# (expand_entries; the largest function of the games of rules/, CIQ's turn, is about 2,700 lines): a chain of
+# (expand_entries; the largest function of the games of rules/ is about 2,700 lines): a chain of
 # four hundred calls of a rule that decides, each block copied forty deep, made a function of
 # over a hundred thousand lines, seconds and most of a gigabyte to compile.
 MAX_COPIED_LINES = 8192
