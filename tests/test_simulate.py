@@ -78,3 +78,47 @@ def test_the_fast_path_finds_what_the_api_finds(path):
                 api = _play_one_api(game, n, seed)
                 assert (fast, fast_moves) == (api, dict(watched)), (setting, n, seed)
                 watched.clear()
+
+
+LONG = """game "Long"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var rounds = 0
+setup:
+    shuffle stock
+    deal 2 from stock to hand of each player
+turn:
+    choose:
+        tap:
+            add 1 to rounds
+        wait:
+            add 1 to rounds
+game ends when rounds is 300:
+    end game with winner you
+"""
+
+
+def test_the_fast_path_has_no_budget_of_decisions_and_finds_the_same(tmp_path, monkeypatch):
+    """play_one's playout has no budget of decisions (session 22), so it goes on in the
+    structured turn of the playout variants; the game's budget of steps bounds it.  A game of
+    more than MAX_DECISIONS decisions that ends is found as before, by the game played again
+    through the API, which stops at MAX_DECISIONS: RL901, at the turn."""
+    from rulelang.engine.runtime import State
+    from rulelang.play import simulate as S
+    budgets = []
+    real = State.playout
+
+    def playout(self, policy, max_decisions=None, *args, **kw):
+        budgets.append(max_decisions)
+        return real(self, policy, max_decisions, *args, **kw)
+    monkeypatch.setattr(State, "playout", playout)
+    path = tmp_path / "long.cardrules"
+    path.write_text(LONG)
+    game = load(str(path))
+    assert S.play_one(game, 2, 0) is None and budgets == [None]   # 300 decisions: ended
+    monkeypatch.setattr(S, "MAX_DECISIONS", 200)
+    found = S.play_one(game, 2, 0)
+    assert found[0] == "RL901" and "within 200 decisions" in found[1] and found[2].line == 10
+    assert found == S._play_one_api(game, 2, 0)
