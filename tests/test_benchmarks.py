@@ -33,3 +33,47 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
                                    "largest_check_ms", "cli_help_ms"}
     for t in res["targets"].values():
         assert t["value"] is not None and t["met"] in (True, False)
+
+
+def _result(ce_fast, ce_api, rules, bytecodes=None):
+    """A results file as `python -m benchmarks --json` writes it (the parts compare reads)."""
+    return {"crazy_eights": [{"players": n, "fast_ratio": f, "ratio": a}
+                             for n, f, a in zip((2, 4), ce_fast, ce_api)],
+            "bytecodes": bytecodes or {"fast_4p": 300.0},
+            "rules": [{"file": f, "players": n, "decisions_per_s": api, "fast_decisions_per_s": fast}
+                      for f, n, api, fast in rules],
+            "targets": {"x": {"what": "a target", "goal": "<= 1", "value": 1.25, "met": False}}}
+
+
+def test_compare_gives_each_runs_ratios_and_the_mean_of_each_file(tmp_path):
+    """`python -m benchmarks.compare`: before → after, from the benchmark's own JSON."""
+    paths = {}
+    runs = {"b1": _result((1.2, 1.3), (2.0, 2.1), [("rules/a.cardrules", 2, 100.0, 300.0)],
+                          {"fast_4p": 315.0}),
+            "b2": _result((1.4, 1.5), (2.2, 2.3), [("rules/a.cardrules", 2, 200.0, 500.0)]),
+            "a1": _result((1.1, 1.15), (1.9, 1.95), [("rules/a.cardrules", 2, 150.0, 440.0),
+                                                    ("rules/new.cardrules", 3, 10.0, 20.0)],
+                          {"fast_4p": 299.0}),
+            "a2": _result((1.0, 1.05), (1.8, 1.85), [("rules/a.cardrules", 2, 250.0, 660.0)])}
+    for name, res in runs.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(res))
+    cmd = [sys.executable, "-m", "benchmarks.compare", "--before", str(paths["b1"]),
+           str(paths["b2"]), "--after", str(paths["a1"]), str(paths["a2"])]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "2 players, fast path 1.20 and 1.40 → 1.10 and 1.00" in out
+    assert "4 players, API       2.10 and 2.30 → 1.95 and 1.85" in out
+    assert "fast_4p        315 → 299" in out
+    # rules/a: API 150 → 200 (+33.3%), fast 400 → 550 (+37.5%); rules/new only after
+    line = next(l for l in out.splitlines() if l.startswith("rules/a.cardrules"))
+    assert "150 → 200" in line and "+33.3%" in line and "400 → 550" in line and "+37.5%" in line
+    assert any(l.startswith("rules/new.cardrules") and "- → 10" in l for l in out.splitlines())
+    assert "a target" in out and "NOT MET" in out
+    md = subprocess.run(cmd + ["--markdown"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "| a.cardrules | 2 | 150 → 200 | 400 → 550 | 2.75 |" in md.stdout
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.compare", "--before",
+                          str(tmp_path / "missing.json"), "--after", str(paths["a1"])],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "cannot read the results" in bad.stderr
