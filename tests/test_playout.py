@@ -201,12 +201,26 @@ def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, m
     from rulelang.play import stats
     fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
     stats._CACHE.clear()
-    monkeypatch.setattr(agents_mod, "fast_policy", lambda agents: None)
+    monkeypatch.setattr(agents_mod, "fast_policy_of", lambda names, seed: None)
     api = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
     assert fast.records == api.records
     assert any(r[stats.DECISIONS] > 0 for r in fast.records)
     assert [r[-1] for r in fast.records] == [r[-1] for r in api.records]   # coverage per game
     assert any(sum(r[-1]) for r in fast.records)
+
+
+def test_the_policy_of_agent_names_draws_what_the_agents_draw():
+    """``fast_policy_of(names, seed)`` (stats.play_game, for every game: no agent made) is the
+    policy ``fast_policy`` makes of the agents themselves: the same index for every number of
+    choices, draw after draw, from generators seeded alike (session 22)."""
+    from rulelang.play.agents import fast_policy, fast_policy_of, make_agent
+    for names in (["random", "random"], ["first", "random", "first"], ["random"] * 6):
+        for seed in (0, 1, 2 ** 63 + 5):
+            a = fast_policy_of(names, seed)
+            b = fast_policy([make_agent(nm, p, seed) for p, nm in enumerate(names)])
+            for k in (1, 2, 3, 7, 52, 1000) * 20:
+                assert [f(k) for f in a] == [f(k) for f in b]
+    assert fast_policy_of(["random", "mc"], 0) is None
 
 
 @pytest.mark.parametrize("path", FILES)

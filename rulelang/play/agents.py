@@ -76,7 +76,12 @@ class UniformRandom(Agent):
 
     def __init__(self, seat: int, seed: int = 0):
         super().__init__(seat, seed)
-        self.rng = random.Random(f"rulelang:{seed}:{seat}")
+        self.rng = self.generator(seat, seed)
+
+    @staticmethod
+    def generator(seat: int, seed: int) -> random.Random:
+        """The generator of the random agent of ``seat`` in the game of ``seed``."""
+        return random.Random(f"rulelang:{seed}:{seat}")
 
     def act(self, view: View) -> int:
         legal = view.legal
@@ -339,6 +344,22 @@ def fast_policy(agents: list) -> Optional[list]:
             out.append(getattr(rng, "_randbelow", rng.randrange))   # is _randbelow(k) for k > 0
         elif type(ag) is FirstChoice:
             out.append((0).__mul__)              # index 0 whatever the number of choices
+        else:
+            return None
+    return out
+
+
+def fast_policy_of(names: list, seed: int) -> Optional[list]:
+    """:func:`fast_policy` of the agents ``names`` would make for the game of ``seed``, without
+    making them (``run --games`` and ``stats`` make it for every game): the same draws from the
+    same generators, or None when an agent is not a plain ``random`` or ``first``."""
+    out = []
+    for seat, name in enumerate(names):
+        if name == "random":
+            rng = UniformRandom.generator(seat, seed)
+            out.append(getattr(rng, "_randbelow", rng.randrange))
+        elif name == "first":
+            out.append((0).__mul__)
         else:
             return None
     return out

@@ -59,14 +59,14 @@ def _prepared(job):
 
 def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
     """Play one game between the agents ``names`` (seeded from ``seed``); its record."""
-    from rulelang.play.agents import View, fast_policy, make_agent
-    agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
-    policy = fast_policy(agents)
+    from rulelang.play.agents import View, fast_policy_of, make_agent
+    policy = fast_policy_of(names, seed)
     if policy is not None:           # the fast path: the same game, without the API per decision
         st, (asked, choices, forced) = cg.playout_counted(seed, policy, max_steps)
         problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
         return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
                 st.turns, problem, choices, asked, forced)
+    agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
     st = cg.new_game(seed=seed, max_steps=max_steps)
     watching = [ag for ag in agents if hasattr(ag, "observe")]
     simple = all(nm in ("random", "first") for nm in names)
