@@ -84,6 +84,33 @@ def _pieces(enc, obs):
     return pieces
 
 
+@pytest.mark.parametrize("path,n", [(CRAZY, 4), ("rules/ciq.cardrules", 4),
+                                    ("rules/internecine.cardrules", 2),
+                                    ("rules/attack_two_decks.cardrules", 2)])
+def test_a_tensor_written_into_an_array_is_the_list(path, n):
+    """The adapters have the observation and the information state written into a zeroed numpy
+    array (only the places that are not 0: session 22, the PettingZoo step about twice as
+    fast); the array is the list made into float32, in every position, for every seat, the
+    game over too (its last place: `terminal`), with two decks (copies counted)."""
+    np = pytest.importorskip("numpy")
+    from rulelang.ai.tensors import Trail
+    cg = load(path).compiled(n)
+    enc = encoding(cg)
+    seen = 0
+    for st in _positions(cg, range(3), every=3):
+        trail = Trail(enc, st)
+        trail.mine = [[(0, aid) for aid in range(p, enc.actions.size, 7)] for p in range(n)]
+        for p in range(n):
+            listed = np.asarray(enc.observation(st, p), dtype=np.float32)
+            into = enc.observation(st, p, np.zeros(enc.size, dtype=np.float32))
+            assert into.dtype == np.float32 and np.array_equal(into, listed)
+            listed = np.asarray(trail.tensor(st, p), dtype=np.float32)
+            into = trail.tensor(st, p, np.zeros(trail.size(), dtype=np.float32))
+            assert np.array_equal(into, listed) and len(listed) == trail.size()
+            seen += 1
+    assert seen > 20
+
+
 def test_tensor_layout_follows_visibility():
     cg = load_compiled(CRAZY)
     enc = encoding(cg)

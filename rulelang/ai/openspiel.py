@@ -280,12 +280,13 @@ class RulelangObserver:
             at += size
 
     def set_from(self, state, player):
+        self.tensor.fill(0)
         if state.st is None:
-            self.tensor.fill(0)
-        elif self.recall:
-            self.tensor[:] = state.trail.tensor(state.st, player)
+            return
+        if self.recall:         # (written into the tensor in place: only the places not 0)
+            state.trail.tensor(state.st, player, self.tensor)
         else:
-            self.tensor[:] = self.enc.observation(state.st, player)
+            self.enc.observation(state.st, player, self.tensor)
 
     def string_from(self, state, player):
         if state.st is None:

@@ -92,12 +92,15 @@ class _Common:
         st = self.state_
         mask = np.zeros(self.enc.actions.size, dtype=np.int8)
         if not st.terminal and seat in st.current_players():
-            mask[self.enc.legal_ids(st, seat)] = 1
+            to_id = self.enc.actions.to_id
+            for a in st.legal_actions(seat):    # (a few: one by one, no list made into an array)
+                mask[to_id(a)] = 1
         return mask
 
     def observe(self, agent):
         seat = self.seat[agent]
-        obs = np.asarray(self.enc.observation(self.state_, seat), dtype=np.float32)
+        # (written into the array: only its places that are not 0, not hundreds of floats)
+        obs = self.enc.observation(self.state_, seat, np.zeros(self.enc.size, dtype=np.float32))
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _new_game(self, seed):

@@ -4,8 +4,10 @@ information state of one seat.  Shared by the OpenSpiel and PettingZoo adapters
 
 Everything here is derived from the rules (zones and their visibility, variables and their
 types, the alternatives of the rules' choices) for one number of players, so the sizes are fixed
-per (rule file, options, player count).  Plain Python lists of floats: this module imports no
-numpy, the adapters turn the lists into arrays.
+per (rule file, options, player count).  Plain Python lists of floats, or written into a zeroed
+buffer the caller gives (the adapters give a numpy array, so that only the few places that are
+not 0 are written: turning a list of hundreds of floats into an array costs more than making
+it): this module imports no numpy.
 
 **Observation of seat p** (:meth:`Encoding.observation`), in this order:
 
@@ -214,10 +216,12 @@ class Encoding:
             return len(cg.zone_info) + 1
         return 1
 
-    def observation(self, st, seat: int) -> list:
-        """The observation tensor of ``seat`` (0-based) as a list of floats."""
+    def observation(self, st, seat: int, out=None):
+        """The observation tensor of ``seat`` (0-based) as a list of floats; or written into
+        ``out`` (all 0, at least :attr:`size` long: a numpy array, say), which it returns."""
         cg = self.cg
-        out = [0.0] * self.size
+        if out is None:
+            out = [0.0] * self.size
         ci = self.card_index
         d = self.d
         for zi, (_name, owner, vis, size_hidden) in enumerate(cg.zone_info):
@@ -254,7 +258,7 @@ class Encoding:
                 for a in st.legal_actions(seat):
                     out[base + (a >> ACTION_SHIFT)] = 1.0
         else:
-            out[-1] = 1.0
+            out[self.size - 1] = 1.0
         return out
 
     def observation_string(self, st, seat: int) -> str:
@@ -330,15 +334,22 @@ class Trail:
     def size(self) -> int:
         return self.enc.size + self.enc.d + self.enc.actions.size
 
-    def tensor(self, st, seat: int) -> list:
+    def tensor(self, st, seat: int, out=None):
+        """The information state of ``seat`` as a list of floats; or written into ``out`` (all
+        0, :meth:`size` long), which it returns."""
         enc = self.enc
-        out = enc.observation(st, seat)
+        if out is None:
+            out = [0.0] * self.size()
+        enc.observation(st, seat, out)
         bits = self.seen[seat]
-        out.extend(float(bits >> i & 1) for i in range(enc.d))
-        counts = [0.0] * enc.actions.size
+        at = enc.size
+        while bits:                     # (the cards seen: a bit each)
+            low = bits & -bits
+            out[at + low.bit_length() - 1] = 1.0
+            bits ^= low
+        at += enc.d
         for _m, aid in self.mine[seat]:
-            counts[aid] += 1.0
-        out.extend(counts)
+            out[at + aid] += 1.0
         return out
 
     def string(self, st, seat: int) -> str:
