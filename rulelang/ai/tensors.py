@@ -201,6 +201,24 @@ class Encoding:
         self.pieces = pieces
         self.size = sum(s for _n, s in pieces)
         self.tail = self.size - (3 * n + self.procs + self.alts + 1)
+        # What observation reads, worked out once: per seat, the zones of which it sees
+        # something, at least the size (index, where its part begins, its cards, its top); per
+        # variable, (index, where, width, a card?); and whether every card has a name of its
+        # own (then a card's place is set, not added to: one deck).
+        self.zone_plans = [self._zone_plan(seat) for seat in range(n)]
+        self.var_plan = [(i, self.var_at[i], self.var_width[i], typ == CARD)
+                         for i, (_name, _owner, typ) in enumerate(cg.var_info)]
+        self.one_each = d == len(cg.card_names)
+
+    def _zone_plan(self, seat: int) -> list:
+        plan = []
+        for zi, (_name, owner, vis, size_hidden) in enumerate(self.cg.zone_info):
+            whole = vis == "everyone" or (vis == "owner" and owner == seat)
+            top = whole or vis == "top"
+            size = top or not size_hidden
+            if size:
+                plan.append((zi, self.zone_at[zi], whole, top))
+        return plan
 
     def _var_width(self, typ) -> int:
         cg = self.cg
@@ -219,41 +237,50 @@ class Encoding:
     def observation(self, st, seat: int, out=None):
         """The observation tensor of ``seat`` (0-based) as a list of floats; or written into
         ``out`` (all 0, at least :attr:`size` long: a numpy array, say), which it returns."""
-        cg = self.cg
         if out is None:
             out = [0.0] * self.size
         ci = self.card_index
         d = self.d
-        for zi, (_name, owner, vis, size_hidden) in enumerate(cg.zone_info):
-            at = self.zone_at[zi]
-            cards = st.zones[zi]
-            whole = vis == "everyone" or (vis == "owner" and owner == seat)
-            if whole or vis == "top" or not size_hidden:
-                out[at] = float(len(cards))
+        zones = st.zones
+        one = self.one_each
+        # (only the places that are not 0 are written: an empty zone leaves its part 0)
+        for zi, at, whole, top in self.zone_plans[seat]:
+            cards = zones[zi]
+            if not cards:
+                continue
+            out[at] = float(len(cards))
             if whole:
-                for c in cards:
-                    out[at + 1 + ci[c]] += 1.0
-            if cards and (whole or vis == "top"):
+                base = at + 1
+                if one:
+                    for c in cards:
+                        out[base + ci[c]] = 1.0
+                else:                   # (copies of a card: counted)
+                    for c in cards:
+                        out[base + ci[c]] += 1.0
+            if top:
                 out[at + 1 + d + ci[cards[-1]]] = 1.0
-        for i, (_name, _owner, typ) in enumerate(cg.var_info):
-            at, w = self.var_at[i], self.var_width[i]
-            v = st.vars[i]
+        vs = st.vars
+        nc = len(ci)
+        for i, at, w, card in self.var_plan:
+            v = vs[i]
             if w == 1:
-                out[at] = float(v)
+                if v:
+                    out[at] = float(v)
             else:
-                if typ == CARD and 0 <= v < len(ci):
+                if card and 0 <= v < nc:
                     v = ci[v]
                 out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
-        n = cg.n
+        n = self.cg.n
         k = self.tail
         out[k + seat] = 1.0
         if not st.terminal:
             out[k + n + st.cur] = 1.0
-            for q in st.current_players():
+            deciding = st.current_players()
+            for q in deciding:
                 out[k + 2 * n + q] = 1.0
             if st.stack:
                 out[k + 3 * n + st.stack[-1][0]] = 1.0
-            if seat in st.current_players():
+            if seat in deciding:
                 base = k + 3 * n + self.procs
                 for a in st.legal_actions(seat):
                     out[base + (a >> ACTION_SHIFT)] = 1.0
