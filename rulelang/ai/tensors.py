@@ -44,6 +44,8 @@ The string form adds the seat's own actions in order, with the move number of ea
 from __future__ import annotations
 
 import json
+from functools import reduce
+from operator import or_
 from typing import Optional
 from weakref import WeakKeyDictionary
 
@@ -209,6 +211,7 @@ class Encoding:
         self.var_plan = [(i, self.var_at[i], self.var_width[i], typ == CARD)
                          for i, (_name, _owner, typ) in enumerate(cg.var_info)]
         self.one_each = d == len(cg.card_names)
+        self.card_bit = [1 << k for k in self.card_index]     # (seen_cards: a card's bit)
 
     def _zone_plan(self, seat: int) -> list:
         plan = []
@@ -300,14 +303,16 @@ class Encoding:
     def seen_cards(self, st, seat: int) -> int:
         """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
         bits = 0
-        ci = self.card_index
-        for zi, (_name, owner, vis, _sh) in enumerate(self.cg.zone_info):
-            cards = st.zones[zi]
-            if vis == "everyone" or (vis == "owner" and owner == seat):
-                for c in cards:
-                    bits |= 1 << ci[c]
-            elif vis == "top" and cards:
-                bits |= 1 << ci[cards[-1]]
+        bit = self.card_bit
+        zones = st.zones
+        for zi, _at, whole, top in self.zone_plans[seat]:
+            cards = zones[zi]
+            if not cards:
+                continue
+            if whole:                   # (every card of the zone, or-ed in C)
+                bits = reduce(or_, map(bit.__getitem__, cards), bits)
+            elif top:
+                bits |= bit[cards[-1]]
         return bits
 
 
