@@ -10,6 +10,8 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
     path, interleaved;
   * bytecodes per decision of Crazy Eights (API, fast path, reference), a figure that does not
     depend on the machine's load (see benchmarks/bytecodes.py);
+  * µs per decision of random play through the game-AI adapters (PettingZoo's AEC env,
+    OpenSpiel; those installed), on Crazy Eights and CIQ;
   * clone() time on a mid-game state; check time per file; the CLI's start-up time (beside the
     bare interpreter's, which no change to rulelang can make shorter);
   * the targets (TARGETS below), each with its figure and whether it is met.
@@ -178,6 +180,71 @@ def clone_time(k=20000):
     return (time.perf_counter() - t0) / k * 1e6
 
 
+ADAPTER_GAMES = (("examples/crazy_eights.cardrules", 4), ("rules/ciq.cardrules", 4))
+
+
+def _pettingzoo_steps(path, n, budget):
+    """Random play through the PettingZoo AEC env (observe, mask, step): steps and seconds."""
+    import numpy as np
+    from rulelang.ai.pettingzoo import env as make_env
+    e = make_env(path, players=n)
+    steps, ep, t0 = 0, 0, time.perf_counter()
+    while time.perf_counter() - t0 < budget or steps == 0:
+        e.reset(seed=ep)
+        rng = random.Random(ep)
+        ep += 1
+        for _agent in e.agent_iter():
+            obs, _r, term, trunc, _info = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
+def _openspiel_steps(path, n, budget):
+    """Random play through OpenSpiel (the observer's set_from, legal_actions, apply_action)."""
+    from open_spiel.python.observation import make_observation
+    from rulelang.ai.openspiel import load_game
+    game = load_game(path, players=n)
+    ob = make_observation(game)
+    steps, ep, t0 = 0, 0, time.perf_counter()
+    while time.perf_counter() - t0 < budget or steps == 0:
+        st = game.new_initial_state()
+        rng = random.Random(ep)
+        ep += 1
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outs = st.chance_outcomes()
+                st.apply_action(outs[rng.randrange(len(outs))][0])
+                continue
+            p = st.current_player()
+            ob.set_from(st, p)
+            legal = st.legal_actions(p)
+            st.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
+def adapter_steps(seconds):
+    """µs per decision of random play through each game-AI adapter (what a learning agent
+    pays per step: the observation, the legal actions, the move), per game of ADAPTER_GAMES;
+    an adapter whose package is not installed (the `ai` extra) is left out."""
+    out = {}
+    for name, fn in (("pettingzoo", _pettingzoo_steps), ("openspiel", _openspiel_steps)):
+        try:
+            __import__({"pettingzoo": "pettingzoo", "openspiel": "pyspiel"}[name])
+        except ImportError:
+            continue
+        out[name] = {}
+        for path, n in ADAPTER_GAMES:
+            steps, el = fn(os.path.join(ROOT, path), n, seconds / (2 * len(ADAPTER_GAMES)))
+            out[name][f"{path}:{n}"] = el / steps * 1e6
+    return out
+
+
 def check_times(runs=5):
     """Per file: (median wall time, median CPU time of this process), in ms.  On a machine that
     other work shares, the wall time also counts the time others held the CPU; the CPU time is
@@ -258,6 +325,7 @@ def main(argv=None):
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
+    res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
     res["targets"] = targets(res)
     print("Crazy Eights, random play: rulelang (API, fast path) vs hand-written Python")
     print(f"{'players':>7} {'API g/s':>8} {'fast g/s':>9} {'ref g/s':>8} {'ratio':>6} {'fast':>6} "
@@ -284,6 +352,11 @@ def main(argv=None):
     for n in (2, 4):
         print(f"  {n} players: API {bc[f'api_{n}p']:.0f}, fast path {bc[f'fast_{n}p']:.0f}, "
               f"hand-written {bc[f'reference_{n}p']:.0f}")
+    if res["adapters"]:
+        print("\ngame-AI adapters, random play: µs per decision (observation, legal actions, move)")
+        for name, games in res["adapters"].items():
+            for game, us in games.items():
+                print(f"  {name:<11} {game:<44} {us:7.1f} µs")
     if res["clone_us"] is not None:
         print(f"\nclone() of a mid-game 4-player Crazy Eights state: {res['clone_us']:.1f} µs")
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")

@@ -78,6 +78,17 @@ def report(before: list, after: list, markdown: bool = False) -> str:
         for key in bc_a[0]:
             if key in bc_b[0]:
                 lines.append(f"  {key:14s} {bc_b[0][key]:.0f} → {bc_a[0][key]:.0f}")
+    ad_b = [run["adapters"] for run in before if run.get("adapters")]
+    ad_a = [run["adapters"] for run in after if run.get("adapters")]
+    if ad_b and ad_a:
+        lines.append("game-AI adapters, µs per decision (the mean of the runs):")
+        for name, games in ad_a[0].items():
+            for game in games:
+                old = [r[name][game] for r in ad_b if game in r.get(name, {})]
+                new = [r[name][game] for r in ad_a if game in r.get(name, {})]
+                if old and new:
+                    lines.append(f"  {name:11s} {game:44s} {_mean(old):7.1f} → {_mean(new):7.1f} "
+                                 f"{_change(_mean(old), _mean(new)):>7s}")
     rows = rules_rows(before, after)
     if rows:
         lines.append("")

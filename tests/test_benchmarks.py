@@ -25,6 +25,13 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
     for n in (2, 4):
         assert 0 < res["bytecodes"][f"fast_{n}p"] < res["bytecodes"][f"api_{n}p"]
     assert res["clone_us"] > 0 and res["cli_help_ms"] > 0 and res["python_startup_ms"] > 0
+    try:                                  # (the adapters installed: the `ai` extra)
+        import pettingzoo  # noqa: F401
+        assert all(us > 0 for us in res["adapters"]["pettingzoo"].values())
+        assert set(res["adapters"]["pettingzoo"]) == {"examples/crazy_eights.cardrules:4",
+                                                      "rules/ciq.cardrules:4"}
+    except ImportError:
+        assert "pettingzoo" not in res["adapters"]
     assert set(res["check_ms"]) >= {"examples/crazy_eights.cardrules"}
     assert set(res["check_cpu_ms"]) == set(res["check_ms"])
     assert set(res["targets"]) == {"crazy_eights_ratio_2p", "crazy_eights_ratio_4p",
@@ -42,6 +49,7 @@ def _result(ce_fast, ce_api, rules, bytecodes=None):
             "bytecodes": bytecodes or {"fast_4p": 300.0},
             "rules": [{"file": f, "players": n, "decisions_per_s": api, "fast_decisions_per_s": fast}
                       for f, n, api, fast in rules],
+            "adapters": {"pettingzoo": {"g:4": ce_fast[0] * 10}},
             "targets": {"x": {"what": "a target", "goal": "<= 1", "value": 1.25, "met": False}}}
 
 
@@ -66,6 +74,7 @@ def test_compare_gives_each_runs_ratios_and_the_mean_of_each_file(tmp_path):
     assert "2 players, fast path 1.20 and 1.40 → 1.10 and 1.00" in out
     assert "4 players, API       2.10 and 2.30 → 1.95 and 1.85" in out
     assert "fast_4p        315 → 299" in out
+    assert "pettingzoo  g:4" in out and "13.0 →    10.5" in out and "-19.2%" in out
     # rules/a: API 150 → 200 (+33.3%), fast 400 → 550 (+37.5%); rules/new only after
     line = next(l for l in out.splitlines() if l.startswith("rules/a.cardrules"))
     assert "150 → 200" in line and "+33.3%" in line and "400 → 550" in line and "+37.5%" in line
