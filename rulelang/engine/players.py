@@ -500,9 +500,13 @@ def _go_long(g, shown, moved, si, di, carry, excl) -> None:
     """:func:`seen_go` forgetting (or, ``carry``: taking along to ``di``, but for the player
     ``excl``, who sees ``di``) what a long list (``shown``, ``g.memory``) remembers of the cards
     ``moved``: in place, copied first if shared; its grouping and column kept."""
+    # Most often nobody remembered these cards: the list stays as it is, which the cards
+    # grouped by zone tell without a pass over every entry.
+    if all(map(moved.isdisjoint, shown.by_zone.values())):
+        return
     col = shown.col
     hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown) if col is None else col)))
-    if not hits:        # most often nobody remembered these cards: the list stays as it is
+    if not hits:
         return
     shown = _own(g, shown)
     col = shown.col
