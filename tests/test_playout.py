@@ -210,16 +210,20 @@ def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, m
 
 
 def test_the_policy_of_agent_names_draws_what_the_agents_draw():
-    """``fast_policy_of(names, seed)`` (stats.play_game, for every game: no agent made) is the
-    policy ``fast_policy`` makes of the agents themselves: the same index for every number of
-    choices, draw after draw, from generators seeded alike (session 22)."""
-    from rulelang.play.agents import fast_policy, fast_policy_of, make_agent
+    """``fast_policy_of(names, seed)`` (stats.play_game, for every game: no agent made) picks
+    what the agents themselves pick (``act``): the same index for every number of choices,
+    draw after draw, from generators seeded alike (session 22)."""
+    from rulelang.play.agents import fast_policy_of, make_agent
+
+    class Legal:                    # (a View of k legal actions: act reads only .legal)
+        def __init__(self, k):
+            self.legal = list(range(k))
     for names in (["random", "random"], ["first", "random", "first"], ["random"] * 6):
         for seed in (0, 1, 2 ** 63 + 5):
             a = fast_policy_of(names, seed)
-            b = fast_policy([make_agent(nm, p, seed) for p, nm in enumerate(names)])
+            agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
             for k in (1, 2, 3, 7, 52, 1000) * 20:
-                assert [f(k) for f in a] == [f(k) for f in b]
+                assert [f(k) for f in a] == [ag.act(Legal(k)) for ag in agents]
     assert fast_policy_of(["random", "mc"], 0) is None
 
 

@@ -333,32 +333,18 @@ def _pick(legal: list, key: int, seat: int, k: int) -> int:
     return best
 
 
-def fast_policy(agents: list) -> Optional[list]:
-    """For :meth:`rulelang.engine.runtime.State.playout`: one function ``number of choices -> index``
-    per seat that chooses exactly as these agents would (the same draws from the same
-    generators), or None when an agent is not such a simple function of its legal choices."""
-    out = []
-    for ag in agents:
-        if type(ag) is UniformRandom:
-            rng = ag.rng                         # what UniformRandom.act draws: randrange(k)
-            out.append(getattr(rng, "_randbelow", rng.randrange))   # is _randbelow(k) for k > 0
-        elif type(ag) is FirstChoice:
-            out.append((0).__mul__)              # index 0 whatever the number of choices
-        else:
-            return None
-    return out
-
-
 def fast_policy_of(names: list, seed: int) -> Optional[list]:
-    """:func:`fast_policy` of the agents ``names`` would make for the game of ``seed``, without
-    making them (``run --games`` and ``stats`` make it for every game): the same draws from the
-    same generators, or None when an agent is not a plain ``random`` or ``first``."""
+    """For :meth:`rulelang.engine.runtime.State.playout`: one function ``number of choices ->
+    index`` per seat that chooses exactly as the agents ``names`` of the game of ``seed`` would
+    (the same draws from the same generators), made without making the agents (``run --games``
+    and ``stats`` make it for every game); None when an agent is not a plain ``random`` or
+    ``first``."""
     out = []
     for seat, name in enumerate(names):
-        if name == "random":
-            rng = UniformRandom.generator(seat, seed)
+        if name == "random":            # what UniformRandom.act draws: randrange(k), which is
+            rng = UniformRandom.generator(seat, seed)   # _randbelow(k) for k > 0
             out.append(getattr(rng, "_randbelow", rng.randrange))
-        elif name == "first":
+        elif name == "first":           # index 0 whatever the number of choices
             out.append((0).__mul__)
         else:
             return None
