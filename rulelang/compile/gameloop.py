@@ -340,10 +340,7 @@ class GameLoop:
         same as ``new_game(seed=seed)`` and then ``playout(policy)``.  The setup and the first
         turn run in the playout variants too: the first decision is taken in place, not made
         into the API's list of legal actions first."""
-        g = self._unbegun(seed, False, max_steps)
-        if not g.terminal:
-            g.playout(policy, _begin=True)
-        return g
+        return self.playout_counted(seed, policy, max_steps)[0]
 
     def playout_counted(self, seed: int, policy, max_steps: Optional[int] = None) -> tuple:
         """:meth:`playout`, and what :meth:`State.playout` counts: ``(state, (decisions,

@@ -91,7 +91,7 @@ def play_one(game, n, seed, max_steps=DEFAULT_MAX_STEPS):
     before the game ends unremarked is no longer caught after the decision that created it.)
     The playout has no budget of decisions, only the game's budget of steps, which bounds its
     decisions too: so it goes on in the playout variants' structured turn, which cannot stop at
-    a decision (session 22; a third faster on the games of rules/).  A game of more decisions
+    a decision (session 22; the games of a seed game 12 to 25% faster).  A game of more decisions
     is played again through the API all the same, which stops it at MAX_DECISIONS: the same
     finding as when the playout stopped there."""
     cg = _watched(game, n)
