@@ -238,3 +238,26 @@ def test_a_file_of_many_calls_makes_functions_of_bounded_size(tmp_path):
     for seed in range(3):
         a, f = _api(cg, seed, 200_000), _fast(cg, seed, 200_000)
         assert f.to_json() == a.to_json() and a.decisions > 50
+
+
+def test_a_rule_that_decides_at_the_largest_size_written_in_place_stays_bounded(tmp_path):
+    """A rule that decides is written in place in a playout up to copies.MAX_INLINE_SIZE (256)
+    statements since session 22, past a copy's MAX_COPY_SIZE (64): a hostile file calling one
+    of 241 statements 400 times.  It is written in place, and the function that writes it
+    still writes at most rulegen.MAX_IN_PLACE statements in place: its bytecode stays within a
+    few times the API's (about 0.74 MB; about 1 s to compile), and the games are the API's."""
+    import types
+    from rulelang.compile import copies
+    text = WIDE.split("rule big:")[0].replace("    plain\n", "") + "rule big:\n    choose:\n" + \
+        "        a:\n" + "            add 1 to n\n" * 120 + "        b:\n" + "            add 2 to n\n" * 120
+    cg = _load(tmp_path, text).compiled(2)
+    assert copies.MAX_COPY_SIZE < 241 <= copies.MAX_INLINE_SIZE
+    assert cg.inlined_sizes[cg.proc_index["big"]] == 241 and cg.turn_in_place
+
+    def largest(fns):
+        return max(len(f.__code__.co_code) for f in fns if isinstance(f, types.FunctionType))
+    pp = cg.playout_procs()
+    assert largest(pp) < 8 * largest(cg.procs) and largest(cg.procs) < 400_000
+    for seed in range(3):       # (each call adds 120 or 240: the game ends at about 30 decisions)
+        a, f = _api(cg, seed, 20_000), _fast(cg, seed, 20_000)
+        assert f.to_json() == a.to_json() and a.decisions > 20
