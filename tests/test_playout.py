@@ -107,6 +107,81 @@ def test_fast_path_plays_the_api_game(path):
     assert played >= 3 * len(SEEDS)
 
 
+def _asks_only_choices(seed):
+    """A seeded uniform policy per number of choices that fails if asked at a forced decision."""
+    rng = random.Random(seed)
+
+    def pick(k):
+        assert k > 1, "the policy was asked at a forced decision"
+        return rng._randbelow(k)
+    return pick
+
+
+def _api_game_taking_forced(cg, seed, max_steps=None):
+    """Through the API: each seat in turn, a forced decision taken as it is, any other drawn
+    from one generator as _asks_only_choices draws."""
+    st = cg.new_game(seed=seed, max_steps=max_steps)
+    rng = random.Random(seed)
+    choices = forced = 0
+    while not st.is_terminal():
+        for p in list(st.current_players()):
+            legal = st.legal_actions(p)
+            choices += len(legal)
+            forced += len(legal) == 1
+            st.apply_action(legal[0] if len(legal) == 1 else legal[rng._randbelow(len(legal))], p)
+            if st.is_terminal() or not st.is_simultaneous():
+                break
+    return st, choices, forced
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_skip_forced_never_asks_the_policy_and_plays_the_api_game(path):
+    """``skip_forced=True``: a forced decision is taken without asking the policy (one
+    generator shared by the seats draws only where there is a choice), and the game is the
+    API's with a player who does the same, the counts included: from the seed, from a begun
+    game, and with a budget of decisions (the slow path, playout_pick)."""
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, hi}):
+        cg = game.compiled(n)
+        for seed in (0, 1, 7):
+            api, c1, f1 = _api_game_taking_forced(cg, seed, COMPARE_STEPS)
+            st, counts = cg.playout_counted(seed, [_asks_only_choices(seed)] * n, COMPARE_STEPS,
+                                            skip_forced=True)
+            assert _summary(st) == _summary(api), (path, n, seed)
+            assert counts == (api.decisions, c1, f1)
+            begun = cg.new_game(seed=seed, max_steps=COMPARE_STEPS)
+            begun.playout([_asks_only_choices(seed)] * n, skip_forced=True)
+            assert _summary(begun) == _summary(api), (path, n, seed, "begun")
+            budget = cg.new_game(seed=seed, max_steps=COMPARE_STEPS)
+            policy = [_asks_only_choices(seed)] * n
+            while not budget.is_terminal():
+                budget.playout(policy, max_decisions=7, skip_forced=True)
+            assert _summary(budget) == _summary(api), (path, n, seed, "7 at a time")
+
+
+def test_skip_forced_with_a_log_and_with_a_policy_of_actions():
+    """The logged driver and a policy given the legal actions skip forced decisions too."""
+    cg = load("examples/crazy_eights.cardrules").compiled(3)
+    api, _, forced = _api_game_taking_forced(cg, 5)
+    assert forced > 0
+    logged = cg.new_game(seed=5, log=True)
+    logged.playout([_asks_only_choices(5)] * 3, skip_forced=True)
+    assert logged.to_json() == api.to_json()
+    rng = random.Random(5)
+
+    def of_actions(legal):
+        assert len(legal) > 1
+        return legal[rng._randbelow(len(legal))]
+    st = cg.new_game(seed=5)
+    st.playout([of_actions] * 3, actions=True, skip_forced=True)
+    assert st.to_json() == api.to_json()
+    # and without skip_forced the policy is asked at every decision, forced or not
+    asked = []
+    cg.playout(5, [lambda k: asked.append(k) or 0] * 3)
+    assert 1 in asked
+
+
 def test_fast_path_stops_like_the_api_on_the_step_budget_and_with_a_log():
     game = load("rules/ciq.cardrules")
     cg = game.compiled(3)

@@ -48,7 +48,8 @@ HELPER_SIZE = 2000      # a define's code longer than this is a function (see Ex
 # is written with held locals (ExprGen.state): none of it is rebound while a rule runs (the lists
 # ``g.zones`` and ``g.vars`` only change their items; the step budget and the policy ``g._pk``
 # are set before a playout starts).
-HELD = {"zones": "_gz", "vars": "_gv", "_pk": "_gpk", "max_steps": "_gmx", "_mg": "_gmg"}
+HELD = {"zones": "_gz", "vars": "_gv", "_pk": "_gpk", "max_steps": "_gmx", "_mg": "_gmg",
+        "_sf": "_gsf"}
 
 
 # The nodes whose code computes its parts in place (no loop, list or function of their own).

@@ -335,18 +335,21 @@ class GameLoop:
                 computed.append((i, self._var_init[name], self._scratch(nslots, max(owner, 0))))
         return values, computed
 
-    def playout(self, seed: int, policy, max_steps: Optional[int] = None) -> State:
+    def playout(self, seed: int, policy, max_steps: Optional[int] = None,
+                skip_forced: bool = False) -> State:
         """A whole game played on the fast path (:meth:`State.playout`): the final state, the
-        same as ``new_game(seed=seed)`` and then ``playout(policy)``.  The setup and the first
-        turn run in the playout variants too: the first decision is taken in place, not made
-        into the API's list of legal actions first."""
-        return self.playout_counted(seed, policy, max_steps)[0]
+        same as ``new_game(seed=seed)`` and then ``playout(policy, skip_forced=...)``.  The setup
+        and the first turn run in the playout variants too: the first decision is taken in
+        place, not made into the API's list of legal actions first."""
+        return self.playout_counted(seed, policy, max_steps, skip_forced)[0]
 
-    def playout_counted(self, seed: int, policy, max_steps: Optional[int] = None) -> tuple:
+    def playout_counted(self, seed: int, policy, max_steps: Optional[int] = None,
+                        skip_forced: bool = False) -> tuple:
         """:meth:`playout`, and what :meth:`State.playout` counts: ``(state, (decisions,
         choices offered in all, forced decisions))``."""
         g = self._unbegun(seed, False, max_steps)
-        counts = (0, 0, 0) if g.terminal else g.playout(policy, _begin=True)
+        counts = (0, 0, 0) if g.terminal else g.playout(policy, _begin=True,
+                                                        skip_forced=skip_forced)
         return g, counts
 
     def playout_procs(self) -> list:

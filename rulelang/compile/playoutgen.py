@@ -102,8 +102,15 @@ class PlayoutGen:
             w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
         w.writeline(f"{k} = len({legal})")
         w.writeline(f"{ch} += {k}")
-        w.writeline(f"if {k} == 1: {fo} += 1")
-        w.writeline(f"{a} = {legal}[{pk}[{chooser}]({k})]")
+        # A forced decision (one choice) asks the policy only when the playout does not skip
+        # them (State.playout's skip_forced); the test of k is the one the count needs anyway.
+        w.writeline(f"if {k} == 1:")
+        with w.indent():
+            w.writeline(f"{fo} += 1")
+            w.writeline(f"{a} = {legal}[0] if {self.x.state('_sf')} else {legal}[{pk}[{chooser}](1)]")
+        w.writeline("else:")
+        with w.indent():
+            w.writeline(f"{a} = {legal}[{pk}[{chooser}]({k})]")
         w.writeline(f"{dc} += 1")
 
     def inline_choose(self, st, w):

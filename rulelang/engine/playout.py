@@ -22,7 +22,7 @@ class Playout:
 
     # ---- the fast path: a whole playout inside the engine --------------------------------------
     def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False,
-                _begin: bool = False) -> tuple:
+                _begin: bool = False, skip_forced: bool = False) -> tuple:
         """Play on to the end of the game (or ``max_decisions`` decision points, a simultaneous
         one counting once) with every choice made by ``policy``, without the public API's
         checks at each decision: the same game, move for move, as choosing the same actions
@@ -36,12 +36,18 @@ class Playout:
         :meth:`current_players`.  Returns ``(decisions, legal choices summed over them, forced
         decisions)``: the decisions made here, how many choices they offered in all, and how
         many offered only one.  (``_begin``: the state is a game not begun and keeps no log,
-        made by ``CompiledGame.playout``: its setup runs here, in the playout variants.)"""
+        made by ``CompiledGame.playout``: its setup runs here, in the playout variants.)
+
+        With ``skip_forced=True`` a forced decision (one legal choice) is taken without asking
+        the policy, as a player who sees that there is nothing to choose would: a policy that
+        draws from a generator then draws only where there is a choice (the same game as the
+        API's with an agent that does the same), and an expensive policy (a network, a search)
+        is never asked for nothing.  The counts are the same either way."""
         if callable(policy):
             from functools import partial
             policy = [partial(policy, p) for p in range(self.n)]
         if self.log is None:
-            return self._play_in_place(policy, max_decisions, actions, _begin)
+            return self._play_in_place(policy, max_decisions, actions, _begin, skip_forced)
         g = self.game
         entries, procs, after = g.entries, g.procs, g.after
         log = self.log
@@ -60,7 +66,10 @@ class Playout:
                 choices += k
                 if k == 1:
                     forced += 1
-                a = policy[p](legal) if actions else legal[policy[p](k)]
+                if k == 1 and skip_forced:
+                    a = legal[0]
+                else:
+                    a = policy[p](legal) if actions else legal[policy[p](k)]
                 if log is not None:
                     log.append(("choice", p, a))
                 fr = self.stack[-1]
@@ -84,17 +93,19 @@ class Playout:
                 choices += k
                 if k == 1:
                     forced += 1
-                self.apply_action(policy[q](ql) if actions else ql[policy[q](k)], q)
+                self.apply_action(ql[0] if k == 1 and skip_forced else
+                                  policy[q](ql) if actions else ql[policy[q](k)], q)
                 if not self.decision.simultaneous:
                     break
         return self.decisions - start, choices, forced
 
-    def _play_in_place(self, policy, max_decisions, actions, begin=False) -> tuple:
+    def _play_in_place(self, policy, max_decisions, actions, begin=False, skip=False) -> tuple:
         """:meth:`playout` in the rules' playout variants (``CompiledGame.playout_procs``): the
         generated code asks ``policy`` at each decision itself and goes on in place, so a whole
         game is most often one call.  What it needs while it runs is in the state's slots
         ``_pk`` (the index functions per seat, or None when the policy takes actions or there is
-        a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_stop`` (the
+        a budget of decisions: then ``_pp`` and ``_pa``, see :func:`playout_pick`), ``_sf``
+        (``skip_forced``: a forced decision is taken without asking the policy), ``_stop`` (the
         count of decisions at which to stop, -1: none), ``_ch``, ``_fo`` (choices, forced) and
         ``_tk`` (the game's :func:`twin_keys`, or None when each card is one) and ``_mg`` (what
         players remember, while it is a Memory, else None)."""
@@ -106,7 +117,7 @@ class Playout:
         self._pk = None if (actions or max_decisions is not None) else policy
         self._tk = None if g.card_twin is None else twin_keys(g)
         slow = self._pk is None or self._tk is not None
-        self._pp, self._pa = policy, actions
+        self._pp, self._pa, self._sf = policy, actions, skip
         self._stop = -1 if max_decisions is None else start + max(0, max_decisions)
         # What players remember, by card, while it runs: in a game where nothing is ever
         # remembered (no zone where it may be: memory_zones, stmtgen) it stays the empty list.
@@ -135,7 +146,9 @@ class Playout:
                         self._ch += k
                         if k == 1:
                             self._fo += 1
-                        a = legal[policy[p](k)]
+                            a = legal[0] if skip else legal[policy[p](1)]
+                        else:
+                            a = legal[policy[p](k)]
                     fr = self.stack[-1]
                     slot, pc = entries[a >> ACTION_SHIFT]
                     fr[slot] = a & VALUE_MASK
@@ -162,7 +175,7 @@ class Playout:
                         self._ch += k
                         if k == 1:
                             self._fo += 1
-                        a = ql[policy[q](k)]
+                        a = ql[0] if k == 1 and skip else ql[policy[q](k)]
                     # (as apply_action, but what players remember stays a Memory: it forgets
                     # the cards gone when it is read, as after a decision of one seat)
                     self._apply_other(d, a, q)
@@ -199,6 +212,8 @@ def playout_pick(g, legal, p):
     g._ch += k
     if k == 1:
         g._fo += 1
+        if g._sf:                       # (skip_forced: nothing to ask)
+            return legal[0]
     pol = g._pp[p]
     return pol(legal) if g._pa else legal[pol(k)]
 

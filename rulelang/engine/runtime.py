@@ -153,7 +153,7 @@ FIELDS = (
           saved=lambda st: still_remembered(st.shown, st.zones)),
 )
 _PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk",  # State.playout's, while
-                  "_mg")                                              # it runs
+                  "_mg", "_sf")                                       # it runs
 
 
 def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
