@@ -288,8 +288,8 @@ def test_the_top_of_a_shared_zone_read_twice_before_a_loop_is_computed_once():
             for name in top:        # the next hoisted lines read it, none computes it again
                 at = next(i for i, l in enumerate(lines) if l.strip().startswith(f"{name} = "))
                 block = []
-                for l in lines[at:]:
-                    if not re.match(r"\s*_h\d+ = ", l):
+                for l in lines[at:]:       # (and the lookup of the cards it keeps: card_set)
+                    if not re.match(r"\s*(_h\d+ = |_cs\d+ = |if _cs\d+ is None)", l):
                         break
                     block.append(l)
                 text = "\n".join(block)

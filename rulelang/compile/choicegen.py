@@ -325,7 +325,7 @@ class ChoiceGen:
         code, hoisted, binds = self.x.gen_hoisting(cond, inner, v, si, lines="split")
         self.x.card_loop(w, v, f"{self.x.zone(self.x.gen(p.source, env))}", code, hoisted,
                          binds, f"{made}.append({action})", f"{made} = []" if new else None,
-                         self.x.plain_test(cond, inner, hoisted))
+                         self.x.plain_test(cond, inner, hoisted), tree=(cond, si))
 
     def unswitched(self, e, si):
         """When ``e`` (through defines) is ``(A if C, B if D, ..., E otherwise)`` with at most

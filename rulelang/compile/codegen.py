@@ -36,6 +36,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes
 from rulelang.compile.hoisting import Hoisting
+from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _FAIL, _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
@@ -61,7 +62,7 @@ _PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.C
 _INDEX_KINDS = frozenset((CARD, PLAYER, SUIT, SYMBOL))
 
 
-class ExprGen(Hoisting, ExprNodes):
+class ExprGen(Hoisting, CardSets, ExprNodes):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
     def __init__(self, cg):
@@ -90,6 +91,8 @@ class ExprGen(Hoisting, ExprNodes):
         self._slots_used = {}
         self._called = {}         # see expanded()
         self._hoisted_names = set()     # every name given to a value computed before a loop
+        self._hoisted_of = {}           # ... its expression and kind (None: guarded; CardSets)
+        self._card_sets = {}            # the tables of card sets made so far (CardSets)
         self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
         self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())

@@ -38,6 +38,7 @@ class Hoisting:
         self.counter += 1
         name = f"_h{self.counter}"
         self._hoisted_names.add(name)
+        self._hoisted_of[name] = None if guard else (e, self.cg.types.of(e, None))
         if guard:
             self._guarded[name] = (code, guard)
             test = guard[0] if len(guard) == 1 else "(" + " and ".join(guard) + ")"
@@ -211,6 +212,7 @@ class Hoisting:
                 self.counter += 1
                 name = f"_h{self.counter}"
                 self._hoisted_names.add(name)
+                self._hoisted_of[name] = (x, self.cg.types.of(x, None))
                 hoisted.append((name, code))
                 tops[key] = name
         return tops or None
@@ -289,14 +291,20 @@ class Hoisting:
         hit[2] = True
         return hit[0]
 
-    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None, plain=None):
+    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None, plain=None,
+                  tree=None):
         """Lines written by ``w``: the values of a card condition that do not depend on the card
         (``hoisted``, gen_hoisting's), the line ``start`` if any, then the loop ``for v in
         cards`` that looks up the card's tables held per card (``binds``) and runs the line
         ``then`` where the condition's code ``test`` holds.  ``plain`` (plain_test's): when a
         value computed first may have failed, the loop tests each card with that code instead,
-        which stops the game at the first card that reaches the part that fails."""
-        self.write_hoisted(w, hoisted)
+        which stops the game at the first card that reaches the part that fails.  ``tree``
+        (a choice's list: the condition and the card's slot): where the cards it keeps can be
+        looked up instead (``_looked_up``), the loop tests ``v in set``."""
+        if plain is None:
+            test, binds = self._looked_up(w, v, test, hoisted, binds, tree)
+        else:
+            self.write_hoisted(w, hoisted)
         if start is not None:
             w.writeline(start)
         if plain is not None:
@@ -313,6 +321,19 @@ class Hoisting:
                 self._card_loop(w, v, cards, test, binds, then)
             return
         self._card_loop(w, v, cards, test, binds, then)
+
+    def _looked_up(self, w, v, test, hoisted, binds, tree):
+        """``card_loop``'s values before the loop, and its test: where the cards the condition
+        ``tree`` (``(condition, card slot)``) keeps can be looked up (CardSets.card_set), the
+        lines that find their set and the test ``v in set``, with no card table read per card."""
+        self.write_hoisted(w, hoisted)
+        found = None if tree is None else self.card_set(v, test, hoisted, binds, *tree)
+        if found is None:
+            return test, binds
+        lines, test = found
+        for line in lines:
+            w.writeline(line)
+        return test, []
 
     def _card_loop(self, w, v, cards, test, binds, then):
         w.writeline(f"for {v} in {cards}:")

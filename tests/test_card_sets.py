@@ -1,0 +1,139 @@
+"""Card conditions looked up instead of evaluated (rulelang/compile/cardsets.py).
+
+A loop keeping the cards where a condition holds, when the condition reads the card only through
+its tables and otherwise only values computed before the loop, tests ``card in set``, the set
+worked out once per combination of those values.  The games must be exactly those of the
+condition evaluated card by card: every file is played both ways, through the API (with its log)
+and on the fast path, and compared whole."""
+import glob
+import random
+import re
+
+import pytest
+
+from rulelang.compile import cardsets
+from rulelang.compile.cardsets import CardSets
+from rulelang.compile.compiler import CompiledGame
+from rulelang.compile.loader import load
+from rulelang.compile.rulegen import RuleGen
+
+FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
+
+
+def _evaluated(model, n, monkeypatch):
+    """The game compiled with every condition evaluated card by card, as before card sets."""
+    with monkeypatch.context() as m:
+        m.setattr(CardSets, "card_set", lambda self, *a: None)
+        return CompiledGame(model, n)
+
+
+def _sources(cg):
+    """The generated sources of the turn: the API's and the playout's variant."""
+    out = []
+    for playout in (False, True):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        out.append(rg.src)
+    return out
+
+
+def _api_game(cg, seed, steps=20_000):
+    st = cg.new_game(seed=seed, log=True, max_steps=steps)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        p = st.current_players()[0]
+        legal = st.legal_actions(p)
+        st.apply_action(legal[rng.randrange(len(legal))], p)
+    return st
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_looked_up_and_evaluated_play_the_same_games(path, monkeypatch):
+    game = load(path)
+    lo, hi = game.players
+    for n in sorted({lo, hi}):
+        looked = game.compiled(n)
+        plain = _evaluated(game.model, n, monkeypatch)
+        for seed in (0, 1, 2):
+            a, b = _api_game(looked, seed), _api_game(plain, seed)
+            assert a.log == b.log and a.to_json() == b.to_json(), (path, n, seed)
+            fa = looked.playout(seed, [random.Random(seed).randrange] * n, 20_000)
+            fb = plain.playout(seed, [random.Random(seed).randrange] * n, 20_000)
+            assert fa.to_json() == fb.to_json(), (path, n, seed, "fast path")
+
+
+def test_the_classic_conditions_are_looked_up():
+    """Crazy Eights' playable(c) (rank 8, the suit named or the top's, the top's rank) is looked
+    up by the top card and the suit, both where the API lists the choice and in the playout's
+    turn (the rank of the top card is worked out from the top card).  Mages Wild's (keyed by a
+    comparison too) and Sevens' (`rank after`) are looked up too."""
+    cg = load("examples/crazy_eights.cardrules").compiled(4)
+    for src in _sources(cg):
+        assert re.search(r"for (_v\d+) in .*:\n\s+if \1 in _cs\d+:", src), src
+    for path in ("rules/mages_wild.cardrules", "examples/sevens.cardrules"):
+        # (Sevens: the ranks next to the top's, `rank after`, a dict's get)
+        assert all(" in _cs" in src for src in _sources(load(path).compiled(3))), path
+
+
+def test_sets_are_made_once_and_shared_between_the_api_and_the_playout():
+    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    cg.playout_procs()
+    tables = {m.group(1) for src in _sources(cg) for m in re.finditer(r"_cs\d+ = (_t\d+)\[", src)}
+    assert len(tables) == 1
+    table = cg.gen.ns[tables.pop()]
+    assert all(s is None for row in table for s in row)     # made on first use
+    cg.playout(1, [random.Random(1).randrange] * 2)
+    made = [s for row in table for s in row if s is not None]
+    assert made and all(isinstance(s, frozenset) for s in made)
+    # each set is the cards where the condition holds: the 8s, the suit named, the top's rank
+    rank, suit = cg.rank_of, cg.suit_of
+    for top, row in enumerate(table[:-1]):
+        for named, s in enumerate(row[:-1]):
+            if s is not None:
+                want = {c for c in range(52) if rank[c] == 8 or suit[c] == named or
+                        rank[c] == rank[top]}
+                assert s == want
+
+
+def test_each_limit_leaves_the_condition_evaluated(monkeypatch):
+    """Past a table's limits (combinations of keys, cards per table, cards for the whole
+    game) the loop evaluates its condition: the same game, no table."""
+    model = load("examples/crazy_eights.cardrules").model
+    plain = _evaluated(model, 2, monkeypatch)
+    want = _api_game(plain, 3).to_json()
+    for name, value in (("MAX_KEYS", 100), ("MAX_SITE_CELLS", 5000)):
+        with monkeypatch.context() as m:
+            m.setattr(cardsets, name, value)
+            cg = CompiledGame(model, 2)
+            assert not any("_cs" in src for src in _sources(cg)), name
+            assert _api_game(cg, 3).to_json() == want
+    with monkeypatch.context() as m:
+        m.setattr(CardSets, "_cells_left", 5000)
+        cg = CompiledGame(model, 2)
+        assert not any("_cs" in src for src in _sources(cg))
+        assert _api_game(cg, 3).to_json() == want
+
+
+def test_a_condition_that_reads_more_than_the_card_tables_is_evaluated(tmp_path):
+    """Decided on the tree: a condition that reads where the card is, or a value worked out
+    before the loop that is a number of no card (a variable), keeps its loop as it was."""
+    path = tmp_path / "g.cardrules"
+    path.write_text(
+        'game "g"\nplayers 2\ndeck standard, into stock\n'
+        'zone stock: shared, face down\nzone pile: shared, top face up\n'
+        'zone hand: per player, seen by owner\nvar low = 5\n'
+        'setup:\n    shuffle stock\n    deal 5 from stock to hand of each player\n'
+        '    move top card from stock to pile\n'
+        'turn:\n    choose:\n'
+        '        play card c from hand where rank of c > low:\n'
+        '            move c from hand to pile\n'
+        '        give card c from hand where suit of c is suit of top of pile:\n'
+        '            move c from hand to stock\n'
+        '        pass:\n            end game with no winner\n')
+    cg = load(str(path)).compiled(2)
+    api, fast = _sources(cg)
+    assert api.count(" in _cs") == 1 and fast.count(" in _cs") >= 1    # the suit's, not low's
+    assert re.search(r"if \(_t\d+\[_v\d+\] > _h\d+\):", api), api          # rank of c > low
+    for seed in range(5):
+        assert _api_game(cg, seed).to_json() == _api_game(
+            _evaluated(cg.model, 2, pytest.MonkeyPatch()), seed).to_json()
