@@ -16,7 +16,12 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
     bare interpreter's, which no change to rulelang can make shorter);
   * the targets (TARGETS below), each with its figure and whether it is met.
 Prints a table and writes the figures as JSON (default benchmarks/results/latest.json).
-The random player is the same on both sides: uniform among the legal moves (random.choice).
+The random player of the Crazy Eights ratios is the same on both sides, the hand-written one's:
+uniform among the legal moves (random.choice), a forced move (one legal choice) taken without a
+draw (the fast path's ``skip_forced``).  The same figures with a player who draws at every
+decision, as rulelang's `random` agent does, are kept beside them (``ratio_drawing``,
+``fast_ratio_drawing``: the measure before session 23), and the files of rules/ are played by
+that player.
 """
 from __future__ import annotations
 
@@ -55,23 +60,30 @@ TARGETS = {
 MIN_DECISIONS = 5
 
 
-def play_rulelang(cg, seed):
-    """One random game through the public API; returns decisions."""
+def play_rulelang(cg, seed, skip=False):
+    """One random game through the public API; returns decisions.  ``skip``: a forced move is
+    taken without a draw, as the hand-written player does."""
     st = cg.new_game(seed=seed)
     rng = random.Random(seed)
     choice = rng.choice
+    if skip:
+        while not st.is_terminal():
+            p = st.current_player()
+            legal = st.legal_actions(p)
+            st.apply_action(legal[0] if len(legal) == 1 else choice(legal), p)
+        return st.decisions, st.outcome
     while not st.is_terminal():
         p = st.current_player()
         st.apply_action(choice(st.legal_actions(p)), p)
     return st.decisions, st.outcome
 
 
-def play_fast(cg, seed):
+def play_fast(cg, seed, skip=False):
     """The same game as :func:`play_rulelang` (the same draws: ``choice`` is ``_randbelow``),
     on the playout fast path from the seed (``CompiledGame.playout``, as ``run --games`` and
     ``stats`` play it: the setup and every decision in the playout variants); returns
     decisions."""
-    st = cg.playout(seed, [random.Random(seed)._randbelow] * cg.n)
+    st = cg.playout(seed, [random.Random(seed)._randbelow] * cg.n, skip_forced=skip)
     return st.decisions, st.outcome
 
 
@@ -95,25 +107,30 @@ def crazy_eights(seconds, rounds):
     for n in (2, 4):
         cg = game.compiled(n)
         cg.playout_procs()      # the fast path's variants, made once per game as compiling is
-        rl = {"games": 0, "sec": 0.0, "dec": 0}
-        rf = {"games": 0, "sec": 0.0, "dec": 0}
-        fp = {"games": 0, "sec": 0.0, "dec": 0}
+        sides = {                           # interleaved: each side in turn, every round
+            "rulelang": lambda i: play_rulelang(cg, i, skip=True)[0],
+            "reference": lambda i: ref.play_game(random.Random(i), n)[1],
+            "fast": lambda i: play_fast(cg, i, skip=True)[0],
+            "rulelang_drawing": lambda i: play_rulelang(cg, i)[0],
+            "fast_drawing": lambda i: play_fast(cg, i)[0],
+        }
+        got = {name: {"games": 0, "sec": 0.0, "dec": 0} for name in sides}
         seed = 0
-        for _ in range(rounds):            # interleave: rulelang, reference, fast path, ...
-            k, el, res = timed(lambda i: play_rulelang(cg, seed + i)[0], seconds / rounds / 3)
-            rl["games"] += k; rl["sec"] += el; rl["dec"] += sum(res)
-            k, el, res = timed(lambda i: ref.play_game(random.Random(seed + i), n)[1],
-                               seconds / rounds / 3)
-            rf["games"] += k; rf["sec"] += el; rf["dec"] += sum(res)
-            k, el, res = timed(lambda i: play_fast(cg, seed + i)[0], seconds / rounds / 3)
-            fp["games"] += k; fp["sec"] += el; fp["dec"] += sum(res)
+        for _ in range(rounds):
+            for name, play in sides.items():
+                k, el, res = timed(lambda i: play(seed + i), seconds / rounds / len(sides))
+                d = got[name]
+                d["games"] += k; d["sec"] += el; d["dec"] += sum(res)
             seed += 100_000
         row = {"players": n}
-        for name, d in (("rulelang", rl), ("reference", rf), ("fast", fp)):
+        for name, d in got.items():
             row[name] = {"games_per_s": d["games"] / d["sec"], "decisions_per_s": d["dec"] / d["sec"],
                          "decisions_per_game": d["dec"] / d["games"], "games": d["games"]}
-        row["ratio"] = row["reference"]["games_per_s"] / row["rulelang"]["games_per_s"]
-        row["fast_ratio"] = row["reference"]["games_per_s"] / row["fast"]["games_per_s"]
+        gs = {name: row[name]["games_per_s"] for name in got}
+        row["ratio"] = gs["reference"] / gs["rulelang"]
+        row["fast_ratio"] = gs["reference"] / gs["fast"]
+        row["ratio_drawing"] = gs["reference"] / gs["rulelang_drawing"]
+        row["fast_ratio_drawing"] = gs["reference"] / gs["fast_drawing"]
         a, b = row["rulelang"]["decisions_per_game"], row["reference"]["decisions_per_game"]
         c = row["fast"]["decisions_per_game"]
         row["decisions_agree"] = abs(a - b) / b <= 0.03 and abs(c - b) / b <= 0.03
@@ -336,7 +353,11 @@ def main(argv=None):
               f"{r['rulelang']['decisions_per_s']:>10.0f} {r['fast']['decisions_per_s']:>10.0f} "
               f"{r['rulelang']['decisions_per_game']:>6.1f} {r['reference']['decisions_per_game']:>9.1f} "
               f"{'yes' if r['decisions_agree'] else 'NO'}")
-    print("  (ratio: reference games/s over rulelang's, through the API and on the fast path)")
+    print("  (ratio: reference games/s over rulelang's, through the API and on the fast path;\n"
+          "   the same player on both sides, a forced move taken without a draw)")
+    for r in res["crazy_eights"]:
+        print(f"  {r['players']} players, a player who draws at every decision (rulelang's "
+              f"`random`): ratio {r['ratio_drawing']:.2f}, fast {r['fast_ratio_drawing']:.2f}")
     print("\nrules/, random play: through the API and on the fast path (interleaved)")
     print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'fast/API':>8} "
           f"{'dec/game':>9} {'ended':>6}")

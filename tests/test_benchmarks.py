@@ -13,13 +13,16 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
                         "--rules-seconds", "0.1", "--json", str(out)],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "Crazy Eights" in r.stdout and "targets:" in r.stdout
+    assert "Crazy Eights" in r.stdout and "targets:" in r.stdout and "draws at every" in r.stdout
     res = json.loads(out.read_text())
     assert [row["players"] for row in res["crazy_eights"]] == [2, 4]
     for row in res["crazy_eights"]:
         assert row["decisions_agree"] in (True, False)   # too few games here to expect agreement
         assert row["rulelang"]["games"] > 0 and row["reference"]["games"] > 0
         assert row["fast"]["games"] > 0 and row["fast_ratio"] > 0
+        # (and the player who draws at every decision, the measure before session 23)
+        assert row["fast_drawing"]["games"] > 0 and row["rulelang_drawing"]["games"] > 0
+        assert row["ratio_drawing"] > 0 and row["fast_ratio_drawing"] > 0
     assert res["rules"] and all("error" not in row for row in res["rules"])
     assert all(row["fast_games"] > 0 and row["fast_decisions_per_s"] > 0 for row in res["rules"])
     for n in (2, 4):
