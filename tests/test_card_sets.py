@@ -65,11 +65,14 @@ def test_looked_up_and_evaluated_play_the_same_games(path, monkeypatch):
 def test_the_classic_conditions_are_looked_up():
     """Crazy Eights' playable(c) (rank 8, the suit named or the top's, the top's rank) is looked
     up by the top card and the suit, both where the API lists the choice and in the playout's
-    turn (the rank of the top card is worked out from the top card).  Mages Wild's (keyed by a
+    turn (the rank of the top card is worked out from the top card, and only where a set is
+    made).  Mages Wild's (keyed by a
     comparison too) and Sevens' (`rank after`) are looked up too."""
     cg = load("examples/crazy_eights.cardrules").compiled(4)
     for src in _sources(cg):
         assert re.search(r"for (_v\d+) in .*:\n\s+if \1 in _cs\d+:", src), src
+        # the rank of the top card, worked out from a key, only where a set is made
+        assert re.search(r"if _cs\d+ is None: _cs\d+ = _t\d+\(_h\d+, _h\d+, _t\d+\[_h\d+\]\)", src)
     for path in ("rules/mages_wild.cardrules", "examples/sevens.cardrules"):
         # (Sevens: the ranks next to the top's, `rank after`, a dict's get)
         assert all(" in _cs" in src for src in _sources(load(path).compiled(3))), path

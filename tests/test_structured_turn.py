@@ -51,12 +51,15 @@ def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
     loop = "\n".join(body[start:])
     assert not re.search(r"\bfr\b", loop), path
     assert not re.search(r"pc = \d+; continue", loop), path
-    assert re.search(r"g\.cur = _y = \(g\.cur \+ .+\) % 2$", loop, re.M), path   # the next turn's
+    # the next turn's, from the loop's `you` (session 23: the current player all turn long)
+    assert re.search(r"g\.cur = _y = \(_y \+ .+\) % 2$", loop, re.M), path
     assert body[-1].strip() == "continue"
 
 
-# The line binding the lists of the zones of a known index that the loop reads (session 22).
-_ZONES = r"\s*_z\d+ = _gz\[\d+\](; _z\d+ = _gz\[\d+\])*"
+# The line binding the lists of the zones of a known index that the loop reads (session 22),
+# and of each player's zone a tuple of the players' lists (session 23).
+_ZONE = r"(_z\d+ = _gz\[\d+\]|_zp\d+ = \((_gz\[\d+\], )+\))"
+_ZONES = rf"\s*{_ZONE}(; {_ZONE})*"
 
 
 @pytest.mark.parametrize("path", ["examples/crazy_eights.cardrules", "rules/attack_power.cardrules",
@@ -76,6 +79,17 @@ def test_the_zones_the_loop_reads_by_a_known_index_are_locals(path):
     loop = "\n".join(body[start:])
     assert not re.search(r"_gz\[\d+\]", loop), path
     assert set(re.findall(r"\b_z\d+\b", loop)) == {name for name, _ in names}, path
+
+
+def test_the_zones_of_each_player_the_loop_reads_are_a_tuple_read_by_seat():
+    """A zone of each player (Crazy Eights' hand of the chooser) is read from a tuple of the
+    players' lists bound where the loop begins, by seat, not through ``_gz[(base + seat)]``
+    (session 23: ExprGen.zone, PlayerZone)."""
+    body = _structured_lines(_turn("examples/crazy_eights.cardrules", 4).src)
+    start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
+    assert any("_zp2 = (_gz[2], _gz[3], _gz[4], _gz[5], )" in l for l in body[:start])
+    loop = "\n".join(body[start:])
+    assert re.search(r"for _v\d+ in _zp2\[_v\d+\]:", loop) and "_gz[(2 + " not in loop
 
 
 def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():

@@ -115,10 +115,10 @@ class CardSets:
     def card_set(self, v, test, hoisted, binds, cond, si):
         """For the loop over cards ``v`` keeping those where ``test``, the code of ``cond``
         (the card in slot ``si``), holds (``hoisted``: the values computed before it;
-        ``binds``: the card's tables read once per card): ``(lines, test)``, the lines that find
-        the set of cards where it holds (after the values computed before the loop) and the test
-        ``v in set``; or None where the condition cannot be looked up (see the module's
-        docstring)."""
+        ``binds``: the card's tables read once per card): ``(keys, lines, test)``, the values to
+        compute before the loop (the keys), the lines after them that find the set of cards
+        where the condition holds and the test ``v in set``; or None where the condition cannot
+        be looked up (see the module's docstring)."""
         ncards = len(getattr(self.cg, "deck_start", ()))
         if not ncards or not hoisted or not self.pure_test(cond, si):
             return None
@@ -157,8 +157,13 @@ class CardSets:
         self.counter += 1
         cs = f"_cs{self.counter}"
         index = "".join(f"[{k}]" for k in names)
-        every = ", ".join(name for name, _ in hoisted)
-        return [f"{cs} = {table}{index}", f"if {cs} is None: {cs} = {fill}({every})"], f"{v} in {cs}"
+        # The values worked out from the keys are needed only where a set is made: they are
+        # computed there, in the call (a value computed before a loop names no other but the
+        # tops of shared zones, Hoisting.shared_tops, which are cards: keys).
+        args = ", ".join(name if name in names else code for name, code in hoisted)
+        keep = [(name, code) for name, code in hoisted if name in names]
+        return keep, [f"{cs} = {table}{index}", f"if {cs} is None: {cs} = {fill}({args})"], \
+            f"{v} in {cs}"
 
 
 def _nested(sizes):

@@ -34,7 +34,7 @@ from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
                                      seats_after, seats_in)
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
-from rulelang.compile.exprnodes import ExprNodes
+from rulelang.compile.exprnodes import ExprNodes, PlayerZone
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, per_copy
@@ -115,13 +115,21 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         """How generated code reads the list of cards of the zone whose index is the code
         ``index``: a local where the zone's index is known and the function binds its zones'
         lists first (``zone_locals``, the structured turn: a zone's list is never replaced by
-        another while a game is played, only changed in place), else ``zones[index]``."""
+        another while a game is played, only changed in place), else ``zones[index]``.  There
+        a zone of each player (``index`` a :class:`PlayerZone`) is read from a tuple of the
+        players' lists, by seat (a seat a player value holds, 0 to n - 1: a `none` stops the
+        game before, RL912)."""
         held = self.zone_locals
         if held is not None and self.hold and index.isdigit():
             name = held.get(int(index))
             if name is None:
                 name = held[int(index)] = f"_z{int(index)}"
             return name
+        if held is not None and self.hold and isinstance(index, PlayerZone):
+            name = held.get(("players", index.base))
+            if name is None:
+                name = held[("players", index.base)] = f"_zp{index.base}"
+            return f"{name}[{index.seat}]"
         return f"{self.zones}[{index}]"
 
     # zone index -> the local holding its list, while they are locals (and ``hold``: never in a

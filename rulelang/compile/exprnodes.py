@@ -18,6 +18,18 @@ from rulelang.compile.fold import _children
 from rulelang.engine.values import number_range
 
 
+
+class PlayerZone(str):
+    """The code of the index of a zone of each player, ``(base + seat)``, knowing its parts
+    (``ExprGen.zone``: read by seat from a tuple of the players' lists where they are locals);
+    anywhere else, the same text."""
+
+    def __new__(cls, base: int, seat: str):
+        code = super().__new__(cls, f"({int(base)} + {seat})")
+        code.base, code.seat = int(base), seat
+        return code
+
+
 class ExprNodes:
     """The writers of expression nodes (a part of ExprGen)."""
 
@@ -275,7 +287,7 @@ class ExprNodes:
             if ref.per_player:
                 seat = self.slot(Frame.slot(ref.you), env)
                 # (a seat known where it is written: the endings' test unrolled per seat)
-                return str(base + int(seat)) if seat.isdigit() else f"({base} + {seat})"
+                return str(base + int(seat)) if seat.isdigit() else PlayerZone(base, seat)
             return str(base)
         if isinstance(ref, (Const, Symbol)):
             return f"({int(ref.value)})"
@@ -304,7 +316,7 @@ class ExprNodes:
         if isinstance(ref, Attribute):
             return f"{self.const(cg.attr_tables[ref.name])}[{x}]"
         if isinstance(ref, ZoneOf):
-            return f"({int(cg.zone_base[ref.name])} + {x})"
+            return PlayerZone(cg.zone_base[ref.name], x)
         if isinstance(ref, VarOf):
             return f"{self.vars}[{int(cg.var_base[ref.name])} + {x}]"
         raise AssertionError(ref)           # the checker resolves `of` to nothing else

@@ -326,11 +326,12 @@ class Hoisting:
         """``card_loop``'s values before the loop, and its test: where the cards the condition
         ``tree`` (``(condition, card slot)``) keeps can be looked up (CardSets.card_set), the
         lines that find their set and the test ``v in set``, with no card table read per card."""
-        self.write_hoisted(w, hoisted)
         found = None if tree is None else self.card_set(v, test, hoisted, binds, *tree)
         if found is None:
+            self.write_hoisted(w, hoisted)
             return test, binds
-        lines, test = found
+        keys, lines, test = found
+        self.write_hoisted(w, keys)
         for line in lines:
             w.writeline(line)
         return test, []

@@ -259,9 +259,13 @@ class PlayoutGen:
             self.structuring = False
             self.turn_locals = self.x.frameless = False
             self.x.zone_locals = None
-        if zones:               # each zone of a known index the loop reads, in a local
+        if zones:               # each zone of a known index the loop reads, in a local; the
+            n = int(cg.n)       # zones of each player, a tuple of their lists
             lines.insert(zones_at, w.prefix + w.step + "; ".join(
-                f"{name} = {self.x.zones}[{i}]" for i, name in sorted(zones.items())))
+                f"{name} = {self.x.zones}[{i}]" if isinstance(i, int) else
+                f"{name} = ({''.join(f'{self.x.zones}[{i[1] + p}], ' for p in range(n))})"
+                for i, name in sorted(zones.items(), key=lambda kv: (not isinstance(kv[0], int),
+                                                                     str(kv[0])))))
         # (the next turn's jump to the turn's start: the loop's own)
         return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
 

@@ -720,7 +720,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 w.writeline(f"g.cur = (g.cur + {step}) % {n}")
         else:
             you = self.x.slot(Frame.YOU, {}) if self.turn_locals else None
-            w.writeline(f"g.cur = {you + ' = ' if you else ''}(g.cur + {step}) % {n}")
+            # (in the structured turn `you` is the current player all turn long: nothing but
+            # this line sets g.cur in a game that never names the next seat nor has players
+            # leave, so it is read from the local)
+            w.writeline(f"g.cur = {you} = ({you} + {step}) % {n}" if you else
+                        f"g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
             w.writeline("g.skip = 0")
         if not self.playout:          # (a playout keeps no log: State.playout)
