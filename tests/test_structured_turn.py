@@ -92,6 +92,22 @@ def test_the_zones_of_each_player_the_loop_reads_are_a_tuple_read_by_seat():
     assert re.search(r"for _v\d+ in _zp2\[_v\d+\]:", loop) and "_gz[(2 + " not in loop
 
 
+def test_a_game_that_never_reads_the_count_of_turns_counts_them_in_a_local():
+    """Crazy Eights never reads `number of turns`: its loop counts turns in ``_tn``, added to
+    the state where the function is left (session 23).  Thirteens reads it: its loop keeps
+    ``g.turns += 1``.  Both play the API's games (test_playout)."""
+    src = _turn("examples/crazy_eights.cardrules", 4).src
+    loop = "\n".join(_structured_lines(src))
+    assert "_tn += 1" in loop and "g.turns" not in loop
+    assert re.search(r"finally:\n(\s+.*\n)*\s+g\.turns \+= _tn", src)
+    assert not getattr(load("examples/crazy_eights.cardrules").compiled(4), "reads_turns", False)
+    game = load("examples/thirteens.cardrules")
+    n = game.players[0]
+    loop = "\n".join(_structured_lines(_turn("examples/thirteens.cardrules", n).src))
+    assert loop and "g.turns += 1" in loop and "_tn" not in loop
+    assert game.compiled(n).reads_turns
+
+
 def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():
     """No turn of rules/ or examples/ that is written in place needs the frame in its loop."""
     import glob

@@ -138,6 +138,16 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
     zone_locals = None
     zone_serial = 0
 
+    def turns_read(self) -> str:
+        """The code of `number of turns`, noting that the game reads it: a game that never does
+        lets the structured turn of a playout count its turns in a local (PlayoutGen's
+        ``turns_held``), which no code could read before it reaches the state.  (Every rule,
+        ending and value is written for the API when the game is compiled, and the playout's
+        turn after the other playout variants, so the note is complete by then: code written
+        later is never called from that loop.)"""
+        self.cg.reads_turns = True
+        return "g.turns"
+
     def zones_key(self):
         """What code written now depends on of how zones are read (a key of kept code)."""
         return (self.hold, self.zone_serial if self.zone_locals is not None and self.hold else 0)

@@ -67,7 +67,7 @@ class ExprNodes:
         if w in ("players", "number of players"):
             return str(n)
         if w == "number of turns":
-            return "g.turns"
+            return self.turns_read()
         if w == "opponents":
             return str(n - 1)
         raise AssertionError(w)             # the checker knows no other keyword

@@ -229,6 +229,9 @@ class PlayoutGen:
         self.in_place_left = in_place
         self.inlining += 1
         self.structuring = True
+        # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
+        # turns in the local _tn, added to the state where the function is left.
+        self.turns_held = not getattr(cg, "reads_turns", False)
         nslots = int(cg.model.rules["turn"].nslots)
         names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
         zones = self.x.zone_locals = {} if locals_ else None
@@ -270,6 +273,7 @@ class PlayoutGen:
         return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
 
     structuring = False     # (writing structured_turn: a rule written in place is counted)
+    turns_held = False      # (... in a game that never reads the count of turns: _tn)
     turn_locals = False     # (... with the turn's `you` and slots in Python locals)
 
 

@@ -162,6 +162,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.loops = []               # ("inline", None) or ("block", end_block)
         self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
+        self.turns_held = False       # (set by PlayoutGen.structured_turn)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
         # budget in locals (step, held_step): _sr, what the budget has left plus one, counted
         # down, and _s0, what it was when the steps last reached the state (they are added,
@@ -200,8 +201,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
             held = [h for h in (self.x.held_line(),) if h]
+            turns = self.structured is not None and self.turns_held
             if self.counts_held:
                 held.append("_dc = _ch = _fo = 0")
+            if turns:
+                held.append("_tn = 0")
             if self.steps_held:
                 held.append("_sr = _s0 = g.max_steps - g.steps + 1")
             if held:
@@ -216,6 +220,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 with w.indent():
                     if self.counts_held:
                         w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
+                    if turns:
+                        w.writeline("g.turns += _tn")
                     if self.steps_held:
                         w.writeline("g.steps += _s0 - _sr")
             else:
@@ -705,7 +711,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         step = "g.dir" if "reverse" in flow else "1"
         if "skip" in flow:
             step = f"{step} * (1 + g.skip)"
-        w.writeline("g.turns += 1")
+        w.writeline("_tn += 1" if self.structuring and self.turns_held else "g.turns += 1")
         you = None                    # (the structured turn's `you`, set with g.cur: below)
         if self.cg.out_base is not None:      # over the players still in the game
             self.x.ns["_pass"] = self.cg.pass_turn
