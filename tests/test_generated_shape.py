@@ -71,6 +71,30 @@ def test_a_playout_chooses_the_blocks_it_jumps_to_first():
     assert all(op == "==" for op, _ in tests[1:len(jumped) + 1]) and set(first) == jumped
 
 
+def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
+    """After a decision apply_action enters the rule's function where the alternative chosen
+    begins: with at most MAX_FIRST_TESTED such blocks, each has its own test of `pc` right after
+    block 0's (Crazy Eights' turn: play, name a suit, draw); with more, the halving as before."""
+    from rulelang.compile.rulegen import MAX_FIRST_TESTED
+
+    def top_tests(path, n):
+        cg = load(path).compiled(n)
+        rg = RuleGen(cg, cg.direct_rules)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        lines = rg.src.splitlines()
+        loop = next(i for i, l in enumerate(lines) if l.strip() == "while True:")
+        level = len(lines[loop + 1]) - len(lines[loop + 1].lstrip())
+        tests = [(m.group(1), int(m.group(2))) for l in lines[loop + 1:]
+                 if len(l) - len(l.lstrip()) == level
+                 for m in [re.match(r"\s*if pc (==|<) (\d+):", l)] if m]
+        return tests, sorted({int(b) for _, b in rg.alt_blocks})
+    tests, entered = top_tests("examples/crazy_eights.cardrules", 4)
+    assert 0 < len(entered) <= MAX_FIRST_TESTED
+    assert tests[0] == ("==", 0) and tests[1:len(entered) + 1] == [("==", b) for b in entered]
+    tests, entered = top_tests("rules/ciq.cardrules", 4)       # (many alternatives)
+    assert len(entered) > MAX_FIRST_TESTED and any(op == "<" for op, _ in tests[:3])
+
+
 def test_a_card_condition_chosen_by_a_condition_about_no_card_is_two_loops():
     """Attack!'s `may_play(c)` is `(sword(c) if you is attacker else shield(c) and value of c >=
     card_value(attacker))`: whether `you` is the attacker does not depend on the card, so it is
