@@ -6,8 +6,10 @@ worked out once per combination of those values.  The games must be exactly thos
 condition evaluated card by card: every file is played both ways, through the API (with its log)
 and on the fast path, and compared whole."""
 import glob
+import os
 import random
 import re
+import signal
 
 import pytest
 
@@ -140,3 +142,53 @@ def test_a_condition_that_reads_more_than_the_card_tables_is_evaluated(tmp_path)
     for seed in range(5):
         assert _api_game(cg, seed).to_json() == _api_game(
             _evaluated(cg.model, 2, pytest.MonkeyPatch()), seed).to_json()
+
+
+FUZZ = int(os.environ.get("RULELANG_FUZZ_CARD_SETS", "600"))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="needs SIGALRM for its time limit")
+def test_generated_games_end_alike_with_conditions_looked_up_and_evaluated(tmp_path, monkeypatch):
+    """The generated rule files of the playout fuzz (benchmarks/fuzzgen.py): each that checks
+    clean and looks a condition up is played with its conditions looked up and evaluated, the
+    whole saves compared.  `RULELANG_FUZZ_CARD_SETS=N` tries N inputs."""
+    from benchmarks.fuzzgen import make_input
+    from rulelang.syntax.diagnostics import RuleFileError
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    monkeypatch.chdir(tmp_path)
+    for folder in ("rules", "examples"):        # (a mutant that extends a file finds it)
+        (tmp_path / folder).mkdir()
+        for name in os.listdir(os.path.join(root, folder)):
+            if name.endswith(".cardrules"):
+                (tmp_path / folder / name).write_bytes(
+                    open(os.path.join(root, folder, name), "rb").read())
+
+    def too_long(*_):
+        raise TimeoutError
+    old = signal.signal(signal.SIGALRM, too_long)
+    looked, differ = 0, []
+    try:
+        for i in range(1, FUZZ + 1):
+            source, text, _tags = make_input(11, i)
+            path = tmp_path / f"f{i % 50}.cardrules"
+            path.write_text(text, encoding="utf-8", errors="replace")
+            signal.alarm(5)
+            try:
+                game = load(str(path))
+                n = game.players[0]
+                cg = game.compiled(n)
+                if not cg.gen._card_sets:
+                    continue
+                looked += 1
+                plain = _evaluated(game.model, n, monkeypatch)
+                for seed in (0, 1):
+                    if _api_game(cg, seed, 3000).to_json() != _api_game(plain, seed, 3000).to_json():
+                        differ.append((i, source, seed))
+            except (TimeoutError, RuleFileError):
+                pass
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert not differ, differ
+    assert looked >= FUZZ // 120, looked       # (about one input in sixty looks one up)
