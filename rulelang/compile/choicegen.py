@@ -145,6 +145,8 @@ class ChoiceGen:
         cg = self.cg
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
+        self.offers = 0            # the alternatives offered so far (offer)
+        self.len_lines = {}        # the name of a len(out) after an alternative -> its line
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
         # Whether out cannot be empty once listed: an alternative with nothing to choose offered
@@ -162,6 +164,10 @@ class ChoiceGen:
                     Frame.slot(slot) if slot is not None else -1, alt.span)
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, actions)
+        # A len(out) that no condition read (_same_cards read `out` itself) is not computed.
+        unread = [line for line in self.len_lines.values() if line is not None]
+        if unread:
+            actions.lines[:] = [l for l in actions.lines if not any(l is u for u in unread)]
         return alts
 
     def write_out(self, listed, w):
@@ -388,7 +394,15 @@ class ChoiceGen:
         seen = self.counted.get(key)
         if seen is None:
             return None
-        before, after = seen
+        before, after, offers = seen
+        if before == "0" and offers == self.offers:
+            # Nothing in out before that alternative, and no alternative offered since: what
+            # it added is out itself (its len(out) is then left out: enum_all).
+            if q.kind == "any":
+                return "(not (not out))"
+            self.none_before.add("(not out)")
+            return "(not out)"
+        self.len_lines[after] = None            # (read: kept)
         if q.kind == "any":
             return f"({after} > {before})"
         if before == "0":           # nothing in out before that alternative, nor added by it
@@ -408,6 +422,7 @@ class ChoiceGen:
             self.offer(alt, aid, slot, w, cond)
 
     def offer(self, alt, aid, slot, w, cond):
+        self.offers += 1
         base = int(aid) << ACTION_SHIFT
         p = alt.param
         if p is None:
@@ -481,7 +496,8 @@ class ChoiceGen:
             self.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
             w.writeline(f"{after} = len(out)")
-            self.counted[key] = (before, after)
+            self.len_lines.setdefault(after, w.lines[-1])
+            self.counted[key] = (before, after, self.offers)
 
     def where_test(self, p, si, v, w) -> str:
         """`` if C`` for the comprehension over the values ``v`` of parameter ``p`` (in slot
