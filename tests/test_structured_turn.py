@@ -108,6 +108,16 @@ def test_a_game_that_never_reads_the_count_of_turns_counts_them_in_a_local():
     assert game.compiled(n).reads_turns
 
 
+def test_a_card_moved_from_a_slot_that_is_a_local_is_read_as_it_is():
+    """`move c from hand to discard` in the loop: `c` is a Python local there, so the move
+    reads it as it is, with no copy into a name of its own first (session 23)."""
+    loop = "\n".join(_structured_lines(_turn("examples/crazy_eights.cardrules", 4).src))
+    # (before session 23 a line `_vK = c` came between the zone's list and the `try`)
+    m = re.search(r"(_v\d+) = _zp2\[_v\d+\]\n\s+try:\n\s+\1\.remove\((_v\d+)\)", loop)
+    assert m, loop
+    assert re.search(rf"_z1\.append\({m.group(2)}\)", loop)
+
+
 def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():
     """No turn of rules/ or examples/ that is written in place needs the frame in its loop."""
     import glob

@@ -607,9 +607,13 @@ class StatementGen:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
             return True
-        c = self.x.fresh()
         missing = self.x.const(self._missing(st))
-        w.writeline(f"{c} = {self.e(st.selection.expr)}")
+        read = self.x.fold.plain_read(st.selection.expr, self.x.seat_uses)
+        if self.x.frameless and read is not None and read[0] == "slot":
+            c = self.e(st.selection.expr)     # a slot that is a Python local: read as it is
+        else:
+            c = self.x.fresh()
+            w.writeline(f"{c} = {self.e(st.selection.expr)}")
         # (list.remove looks for the card once; a `try` costs nothing when it is there)
         self.x.ns["_notthere"] = ValueError
         w.writeline("try:")
