@@ -136,8 +136,10 @@ class CardSets:
             combos *= size
         cells = combos * ncards
         # The same condition at another loop (the API's function and the playout's variants
-        # write each choice again) shares the table: the same node, the same keys.
-        same = (id(cond), tuple(id(e) for _, e in keys))
+        # write each choice again) shares the table: the same node, the same values computed
+        # before the loop, in the same order (the fill is given them by position).
+        same = (id(cond), tuple(id(e) for e, _ in found), tuple(names.index(n) if n in names
+                                                                 else -1 for n, _ in hoisted))
         made = self._card_sets.get(same)
         if made is None:
             if combos > MAX_KEYS or cells > MAX_SITE_CELLS or cells > self._cells_left:
