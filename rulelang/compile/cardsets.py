@@ -31,8 +31,6 @@ it takes (tests/test_card_sets.py plays every file with the conditions looked up
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.check.ir import DefineUse
-from rulelang.check.model import Arg, Expanded
 from rulelang.kinds import CARD, FLAG, PLAYER, SUIT
 
 # The most combinations of keys one condition's table may have, and the most card numbers its
@@ -47,7 +45,8 @@ _DERIVING = ("rank after", "rank before")
 
 
 class CardSets:
-    """The tables of card sets (a mixin of ExprGen, whose namespace and state it uses)."""
+    """The tables of card sets (a mixin of ExprGen, whose namespace and state it uses; the
+    uses of defines are seen through by ``ExprNodes._unwrapped``)."""
 
     # How many card numbers the tables of this compiled game may still hold (MAX_GAME_CELLS).
     _cells_left = MAX_GAME_CELLS
@@ -68,18 +67,6 @@ class CardSets:
         if kind == SUIT:
             return len(cg.model.suits) + 1
         return None
-
-    def _unwrapped(self, e):
-        """``e`` through its defines, copies and arguments (as Fold reads them)."""
-        while True:
-            if isinstance(e, Expanded):
-                e = e.body
-            elif isinstance(e, Arg):
-                e = e.expr
-            elif isinstance(ref := self.refs.of(e, None), DefineUse):
-                e = ref.expanded
-            else:
-                return e
 
     def pure_test(self, e, si) -> bool:
         """Does the condition ``e`` read the card (slot ``si``) only through its tables, and
