@@ -50,13 +50,11 @@ def test_a_list_known_before_the_game_is_one_tuple():
         assert held, "the suits' actions are not one tuple"
 
 
-def test_a_playout_chooses_the_blocks_it_jumps_to_first():
-    """After the alternatives' bodies are copied where they are chosen, the jumps left in a
-    playout variant go to hot blocks (Attack!'s `repeat until over` goes back to its first
-    block at each round); the other blocks are entered only where a frame is resumed.  Each
-    block jumped to has its own test of `pc`, before the halving of the others begins."""
-    cg = load("rules/attack_power.cardrules").compiled(2)
-    rg = RuleGen(cg, cg.direct_rules, playout=True)
+def _turn_dispatch(path, n, playout):
+    """The turn's generated function (RuleGen) and its tests of `pc` at the top level of its
+    loop over the blocks, ``(op, block)`` in order."""
+    cg = load(path).compiled(n)
+    rg = RuleGen(cg, cg.direct_rules, playout=playout)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     lines = rg.src.splitlines()
     loop = next(i for i, l in enumerate(lines) if l.strip() == "while True:")
@@ -64,6 +62,15 @@ def test_a_playout_chooses_the_blocks_it_jumps_to_first():
     tests = [(m.group(1), int(m.group(2))) for l in lines[loop + 1:]
              if len(l) - len(l.lstrip()) == level
              for m in [re.match(r"\s*if pc (==|<) (\d+):", l)] if m]
+    return rg, tests
+
+
+def test_a_playout_chooses_the_blocks_it_jumps_to_first():
+    """After the alternatives' bodies are copied where they are chosen, the jumps left in a
+    playout variant go to hot blocks (Attack!'s `repeat until over` goes back to its first
+    block at each round); the other blocks are entered only where a frame is resumed.  Each
+    block jumped to has its own test of `pc`, before the halving of the others begins."""
+    rg, tests = _turn_dispatch("rules/attack_power.cardrules", 2, True)
     jumped = {int(t) for t in re.findall(r"pc = (\d+); continue", rg.src)} - {0}
     assert jumped and len(tests) > len(jumped) + 1        # (and blocks only resumed, after)
     first = [n for op, n in tests[1:len(jumped) + 1]]
@@ -76,23 +83,13 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
     begins: with at most MAX_FIRST_TESTED such blocks, each has its own test of `pc` right after
     block 0's (Crazy Eights' turn: play, name a suit, draw); with more, the halving as before."""
     from rulelang.compile.rulegen import MAX_FIRST_TESTED
-
-    def top_tests(path, n):
-        cg = load(path).compiled(n)
-        rg = RuleGen(cg, cg.direct_rules)
-        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
-        lines = rg.src.splitlines()
-        loop = next(i for i, l in enumerate(lines) if l.strip() == "while True:")
-        level = len(lines[loop + 1]) - len(lines[loop + 1].lstrip())
-        tests = [(m.group(1), int(m.group(2))) for l in lines[loop + 1:]
-                 if len(l) - len(l.lstrip()) == level
-                 for m in [re.match(r"\s*if pc (==|<) (\d+):", l)] if m]
-        return tests, sorted({int(b) for _, b in rg.alt_blocks})
-    tests, entered = top_tests("examples/crazy_eights.cardrules", 4)
+    rg, tests = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
+    entered = sorted({int(b) for _, b in rg.alt_blocks})
     assert 0 < len(entered) <= MAX_FIRST_TESTED
     assert tests[0] == ("==", 0) and tests[1:len(entered) + 1] == [("==", b) for b in entered]
-    tests, entered = top_tests("rules/ciq.cardrules", 4)       # (many alternatives)
-    assert len(entered) > MAX_FIRST_TESTED and any(op == "<" for op, _ in tests[:3])
+    rg, tests = _turn_dispatch("rules/ciq.cardrules", 4, False)       # (many alternatives)
+    assert len({b for _, b in rg.alt_blocks}) > MAX_FIRST_TESTED
+    assert any(op == "<" for op, _ in tests[:3])
 
 
 BETWEEN = """game "Between"
