@@ -89,7 +89,7 @@ def test_the_zones_of_each_player_the_loop_reads_are_a_tuple_read_by_seat():
     start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
     assert any("_zp2 = (_gz[2], _gz[3], _gz[4], _gz[5], )" in l for l in body[:start])
     loop = "\n".join(body[start:])
-    assert re.search(r"for _v\d+ in _zp2\[_v\d+\]:", loop) and "_gz[(2 + " not in loop
+    assert re.search(r"for _v\d+ in _zp2\[_y\]:", loop) and "_gz[(2 + " not in loop
 
 
 def test_a_game_that_never_reads_the_count_of_turns_counts_them_in_a_local():
@@ -113,9 +113,19 @@ def test_a_card_moved_from_a_slot_that_is_a_local_is_read_as_it_is():
     reads it as it is, with no copy into a name of its own first (session 23)."""
     loop = "\n".join(_structured_lines(_turn("examples/crazy_eights.cardrules", 4).src))
     # (before session 23 a line `_vK = c` came between the zone's list and the `try`)
-    m = re.search(r"(_v\d+) = _zp2\[_v\d+\]\n\s+try:\n\s+\1\.remove\((_v\d+)\)", loop)
+    m = re.search(r"(_v\d+) = _zp2\[_y\]\n\s+try:\n\s+\1\.remove\((_v\d+)\)", loop)
     assert m, loop
     assert re.search(rf"_z1\.append\({m.group(2)}\)", loop)
+
+
+def test_a_choice_by_you_in_the_loop_names_its_chooser_and_card_as_they_are():
+    """In the loop's own body a choice by `you` asks the policy of _y and reads the hand of _y,
+    with no chooser copied into a slot's name first, and the card of alternative 0 (whose
+    actions are the cards) is the action picked, not a copy of it (session 23)."""
+    loop = "\n".join(_structured_lines(_turn("examples/crazy_eights.cardrules", 4).src))
+    assert "_gpk[_y](" in loop and not re.search(r"\b_v\d+ = _y\n", loop)
+    picked = re.search(r"(_v\d+) = out\[_gpk\[_y\]\(_v\d+\)\]", loop).group(1)
+    assert re.search(rf"\.remove\({picked}\)", loop) and not re.search(rf"= {picked}\n", loop)
 
 
 def test_every_structured_turn_of_the_games_keeps_its_slots_in_locals():

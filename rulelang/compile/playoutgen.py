@@ -126,8 +126,24 @@ class PlayoutGen:
         if cg.endings:
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
-        who = self.x.slot(ci, {})
-        w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else self.x.slot(Frame.YOU, {})}")
+        saved_env = self.x.base_env
+        try:
+            self._inline_choose(st, slots, ci, w)
+        finally:
+            self.x.base_env = saved_env
+
+    def _inline_choose(self, st, slots, ci, w):
+        # In the structured turn's own body (its slots Python locals, `you` the loop's _y), a
+        # choice by `you` names its chooser _y itself, and an alternative's card (or value:
+        # alternative 0, whose actions are the values) the action picked: their slots are
+        # read only inside the choice, where neither changes (no copy into a name of its own).
+        alias = self.x.frameless and self.x.slot(Frame.YOU, {}) == TURN_YOU
+        if alias and not st.by:
+            self.x.base_env = {**self.x.base_env, ci: TURN_YOU}
+            who = TURN_YOU
+        else:
+            who = self.x.slot(ci, {})
+            w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else self.x.slot(Frame.YOU, {})}")
         actions = CodeWriter.at([], w.prefix)
         alts = self.enum_all(st, slots, actions)
         self.write_out(actions.lines, w)
@@ -145,8 +161,11 @@ class PlayoutGen:
             with w.indent() if len(order) > 1 else nullcontext():
                 if alt.param is not None:
                     base = int(aid) << ACTION_SHIFT
-                    w.writeline(f"{self.x.slot(Frame.slot(int(slot)), {})} = {a}" +
-                                (f" - {base}" if base else ""))
+                    if alias and not base:
+                        self.x.base_env = {**self.x.base_env, Frame.slot(int(slot)): a}
+                    else:
+                        w.writeline(f"{self.x.slot(Frame.slot(int(slot)), {})} = {a}" +
+                                    (f" - {base}" if base else ""))
                 self.inline_body(alt.body, w)
 
     @staticmethod
