@@ -92,6 +92,18 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
     assert any(op == "<" for op, _ in tests[:3])
 
 
+def test_the_api_reads_the_step_budget_from_the_state_and_a_playout_from_a_local():
+    """The API's turn function is entered again at every decision and checks the budget once a
+    turn: it reads g.max_steps where it checks it, binding no local for it; a rule's playout
+    variant, which may take many steps per call, binds it once (session 23)."""
+    api, _ = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
+    assert "_gmx" not in api.src and "if g.steps > g.max_steps:" in api.src
+    cg = load("examples/crazy_eights.cardrules").compiled(4)
+    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
+    assert "_gmx = g.max_steps" in rg.src and "if g.steps > _gmx:" in rg.src
+
+
 BETWEEN = """game "Between"
 players 2
 deck standard, into stock

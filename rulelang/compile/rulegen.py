@@ -273,7 +273,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.held_step(w, cost, over)
             return
         w.writeline(f"g.steps += {int(cost)}")
-        w.writeline(f"if g.steps > {self.x.state('max_steps')}: {over}")
+        w.writeline(f"if g.steps > {self.max_steps()}: {over}")
+
+    def max_steps(self) -> str:
+        """How the budget's bound is read: from a local in a playout variant (which may take
+        many steps per call), from the state in the API's function, which is entered again at
+        every decision and takes a step or two each time (binding the local would cost more
+        than it saves)."""
+        return self.x.state("max_steps") if self.playout else "g.max_steps"
 
     @staticmethod
     def held_step(w, cost, over):
@@ -756,7 +763,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.held_step(w, cost, "_overturn(g)")
         else:
             w.writeline(f"g.steps += {cost}")
-            w.writeline(f"if g.steps > {self.x.state('max_steps')}: _overturn(g)")
+            w.writeline(f"if g.steps > {self.max_steps()}: _overturn(g)")
         if self.turn_locals:          # (the structured turn's: see PlayoutGen.structured_turn)
             if you is None:
                 w.writeline(f"{self.x.slot(Frame.YOU, {})} = g.cur")
