@@ -82,7 +82,7 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
     """After a decision apply_action enters the rule's function where the alternative chosen
     begins: with at most MAX_FIRST_TESTED such blocks, each has its own test of `pc` right after
     block 0's (Crazy Eights' turn: play, name a suit, draw); with more, the halving as before."""
-    from rulelang.compile.rulegen import MAX_FIRST_TESTED
+    from rulelang.compile.blocks import MAX_FIRST_TESTED
     rg, tests = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
     entered = sorted({int(b) for _, b in rg.alt_blocks})
     assert 0 < len(entered) <= MAX_FIRST_TESTED

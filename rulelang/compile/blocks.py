@@ -16,6 +16,10 @@ from rulelang.compile.writer import CodeWriter, respan
 # (RuleGen.loop_over_blocks, Blocks.dispatch).
 BLOCK_LEVEL = 3
 
+# The most blocks where an alternative begins that the API's function tests first, one test
+# each, before the halves of the others (Blocks.tested_first).
+MAX_FIRST_TESTED = 3
+
 
 class _Jump(str):
     """The line ``pc = N; continue``: a jump to block N, known as one by its type (the passes
@@ -69,6 +73,18 @@ class Blocks:
         w.writeline("else:")
         with w.indent():
             self.dispatch(blocks[mid:], w, extra + w.step)
+
+    def tested_first(self) -> set:
+        """The blocks whose test of ``pc`` comes first, one test each (``dispatch``).  A playout
+        variant enters a block by a jump that could not be copied (a loop goes back to its
+        first block, a block many jumps lead to); the others only where a frame is resumed,
+        which a playout most often never does: the blocks jumped to.  The API's function is
+        entered, after a decision, where the alternative chosen begins (apply_action): those
+        blocks, when they are at most MAX_FIRST_TESTED."""
+        if self.playout:
+            return self.jumped_to()
+        entered = {int(b) for _, b in self.alt_blocks}
+        return entered if len(entered) <= MAX_FIRST_TESTED else set()
 
     def jumped_to(self) -> set:
         """The numbers of the blocks that a line of a block jumps to."""

@@ -134,11 +134,6 @@ def not_recursive(rules) -> set:
     return out
 
 
-# The most blocks where an alternative begins that the API's function tests first, one test
-# each, before the halves of the others (RuleGen.loop_over_blocks).
-MAX_FIRST_TESTED = 3
-
-
 class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     """Generates the function of one rule for the compiled game ``cg``."""
 
@@ -253,16 +248,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         with w.indent():
             if self.structured:         # (PlayoutGen.structured_turn)
                 w.extend(respan(extra + l, l) for l in self.structured)
-            # A playout variant enters a block by a jump that could not be copied (a loop goes
-            # back to its first block, a block many jumps lead to); the others only where a
-            # frame is resumed, which a playout most often never does.  The blocks jumped to
-            # are tested first.  The API's function is entered, after a decision, where the
-            # alternative chosen begins (apply_action): when they are few those blocks are
-            # tested first, one test each.
-            entered = {int(b) for _, b in self.alt_blocks}
-            first = self.jumped_to() if self.playout else (
-                entered if len(entered) <= MAX_FIRST_TESTED else ())
-            self.dispatch(self.blocks, w, extra, first)
+            self.dispatch(self.blocks, w, extra, self.tested_first())
             w.writeline("raise _bad(pc)")
 
     def step(self, w, span=None, cost=1):
