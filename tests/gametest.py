@@ -3,9 +3,11 @@ in a position, and seeded golden transcripts (regenerate with RULELANG_REGEN=1 a
 deliberate change)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import random
+import signal
 
 from rulelang.compile.loader import load
 
@@ -71,3 +73,44 @@ def match_golden(name, lines):
             fh.write(text)
     with open(path, encoding="utf-8") as fh:
         assert text == fh.read(), f"{path} differs; regenerate with RULELANG_REGEN=1 if intended"
+
+
+# ---- generated rule files (benchmarks/fuzzgen.py), for the differential fuzz tests ----------
+class TooLong(Exception):
+    """A generated file whose games take too long for a test (``within``)."""
+
+
+def generated_files(tmp_path, base, count):
+    """``(i, source, path)`` for the inputs 1..count of ``fuzzgen.make_input(base, i)``, each
+    written to a file in ``tmp_path``, beside copies of rules/ and examples/ (a mutant that
+    extends a file of theirs finds it there: the test runs in ``tmp_path``)."""
+    from benchmarks.fuzzgen import make_input
+    root = os.path.join(HERE, "..")
+    for folder in ("rules", "examples"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        for name in os.listdir(os.path.join(root, folder)):
+            if name.endswith(".cardrules"):
+                (tmp_path / folder / name).write_bytes(
+                    open(os.path.join(root, folder, name), "rb").read())
+    for i in range(1, count + 1):
+        source, text, _tags = make_input(base, i)
+        path = tmp_path / f"f{i % 50}.cardrules"
+        path.write_text(text, encoding="utf-8", errors="replace")
+        yield i, source, path
+
+
+@contextlib.contextmanager
+def within(seconds, *skipped):
+    """The body, stopped after ``seconds`` of wall time (SIGALRM): a file too long for a test,
+    or one that raises one of ``skipped`` (a file that does not check), is left quietly."""
+    def too_long(*_):
+        raise TooLong()
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(seconds)
+    try:
+        yield
+    except (TooLong, *skipped):
+        pass
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -19,6 +19,8 @@ from rulelang.compile.compiler import CompiledGame
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
 
+from gametest import generated_files, within
+
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 
 
@@ -152,43 +154,20 @@ def test_generated_games_end_alike_with_conditions_looked_up_and_evaluated(tmp_p
     """The generated rule files of the playout fuzz (benchmarks/fuzzgen.py): each that checks
     clean and looks a condition up is played with its conditions looked up and evaluated, the
     whole saves compared.  `RULELANG_FUZZ_CARD_SETS=N` tries N inputs."""
-    from benchmarks.fuzzgen import make_input
     from rulelang.syntax.diagnostics import RuleFileError
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     monkeypatch.chdir(tmp_path)
-    for folder in ("rules", "examples"):        # (a mutant that extends a file finds it)
-        (tmp_path / folder).mkdir()
-        for name in os.listdir(os.path.join(root, folder)):
-            if name.endswith(".cardrules"):
-                (tmp_path / folder / name).write_bytes(
-                    open(os.path.join(root, folder, name), "rb").read())
-
-    def too_long(*_):
-        raise TimeoutError
-    old = signal.signal(signal.SIGALRM, too_long)
     looked, differ = 0, []
-    try:
-        for i in range(1, FUZZ + 1):
-            source, text, _tags = make_input(11, i)
-            path = tmp_path / f"f{i % 50}.cardrules"
-            path.write_text(text, encoding="utf-8", errors="replace")
-            signal.alarm(5)
-            try:
-                game = load(str(path))
-                n = game.players[0]
-                cg = game.compiled(n)
-                if not cg.gen._card_sets:
-                    continue
-                looked += 1
-                plain = _evaluated(game.model, n, monkeypatch)
-                for seed in (0, 1):
-                    if _api_game(cg, seed, 3000).to_json() != _api_game(plain, seed, 3000).to_json():
-                        differ.append((i, source, seed))
-            except (TimeoutError, RuleFileError):
-                pass
-            finally:
-                signal.alarm(0)
-    finally:
-        signal.signal(signal.SIGALRM, old)
+    for i, source, path in generated_files(tmp_path, 11, FUZZ):
+        with within(5, RuleFileError):
+            game = load(str(path))
+            n = game.players[0]
+            cg = game.compiled(n)
+            if not cg.gen._card_sets:
+                continue
+            looked += 1
+            plain = _evaluated(game.model, n, monkeypatch)
+            for seed in (0, 1):
+                if _api_game(cg, seed, 3000).to_json() != _api_game(plain, seed, 3000).to_json():
+                    differ.append((i, source, seed))
     assert not differ, differ
     assert looked >= FUZZ // 120, looked       # (about one input in sixty looks one up)

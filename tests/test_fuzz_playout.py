@@ -12,17 +12,13 @@ import signal
 
 import pytest
 
-from benchmarks.fuzzgen import make_input
 from rulelang.compile.loader import load
 from rulelang.play.agents import View, make_agent
 from rulelang.syntax.diagnostics import RuleFileError
 
+from gametest import generated_files, within
+
 COUNT = int(os.environ.get("RULELANG_FUZZ_PLAYOUT", "400"))
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class _TooLong(Exception):
-    pass
 
 
 def _api_game(cg, seed, kind):
@@ -57,44 +53,22 @@ def _seeded_game(cg, seed, kind):
 @pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="needs SIGALRM for its time limit")
 def test_generated_games_end_alike_on_the_fast_path_and_through_the_api(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    # (a mutant that extends a file of rules/ or examples/ finds it beside itself)
-    for folder in ("rules", "examples"):
-        (tmp_path / folder).mkdir()
-        for name in os.listdir(os.path.join(ROOT, folder)):
-            if name.endswith(".cardrules"):
-                (tmp_path / folder / name).write_bytes(
-                    open(os.path.join(ROOT, folder, name), "rb").read())
-
-    def too_long(*_):
-        raise _TooLong()
-    old = signal.signal(signal.SIGALRM, too_long)
     compared, differ = 0, []
-    try:
-        for i in range(1, COUNT + 1):
-            source, text, _tags = make_input(7, i)
-            path = tmp_path / f"f{i % 50}.cardrules"
-            path.write_text(text, encoding="utf-8", errors="replace")
-            signal.alarm(5)                 # (a file whose games are too long for a test: left)
-            try:
-                game = load(str(path))
-                lo, hi = game.players
-                for n in sorted({lo, min(hi, lo + 2)}):
-                    cg = game.compiled(n)
-                    for seed in (0, 1):
-                        for kind in ("random", "first"):
-                            api, fast = _api_game(cg, seed, kind), _fast_game(cg, seed, kind)
-                            seeded = _seeded_game(cg, seed, kind)
-                            compared += 1
-                            if api.to_json() != fast.to_json() or \
-                                    list(api.shown) != list(fast.shown) or \
-                                    api.to_json() != seeded.to_json() or \
-                                    list(api.shown) != list(seeded.shown):
-                                differ.append((i, source, n, seed, kind))
-            except (_TooLong, RuleFileError):
-                pass
-            finally:
-                signal.alarm(0)
-    finally:
-        signal.signal(signal.SIGALRM, old)
+    for i, source, path in generated_files(tmp_path, 7, COUNT):
+        with within(5, RuleFileError):      # (a file whose games are too long for a test: left)
+            game = load(str(path))
+            lo, hi = game.players
+            for n in sorted({lo, min(hi, lo + 2)}):
+                cg = game.compiled(n)
+                for seed in (0, 1):
+                    for kind in ("random", "first"):
+                        api, fast = _api_game(cg, seed, kind), _fast_game(cg, seed, kind)
+                        seeded = _seeded_game(cg, seed, kind)
+                        compared += 1
+                        if api.to_json() != fast.to_json() or \
+                                list(api.shown) != list(fast.shown) or \
+                                api.to_json() != seeded.to_json() or \
+                                list(api.shown) != list(seeded.shown):
+                            differ.append((i, source, n, seed, kind))
     assert not differ, f"fast path and API differ (input, source, players, seed, agent): {differ}"
     assert compared >= COUNT // 10, compared       # (not only files that fail to check)

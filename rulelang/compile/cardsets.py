@@ -84,15 +84,19 @@ class CardSets:
             return self.fold.plain_read(e.operand, self.seat_uses) == ("slot", si)
         return self.fold.plain_read(e, self.seat_uses) == ("slot", si)
 
+    def _top(self, e):
+        """``Hoisting._top_key`` of ``e`` (the top or bottom of a shared zone), else None: two
+        such reads of the same zone are the same value before a loop."""
+        return self._top_key(e) if isinstance(e, A.Unary) else None
+
     def derived(self, e, keys) -> bool:
         """Is ``e`` the value of a key (the expressions ``keys``), or worked out from one by the
         card's tables and ``rank after/before``?"""
         keys = [self._unwrapped(k) for k in keys]
+        tops = {self._top(k) for k in keys} - {None}
         while True:
             e = self._unwrapped(e)
-            if any(e is k or (self._top_key(e) if isinstance(e, A.Unary) else None) ==
-                   (self._top_key(k) if isinstance(k, A.Unary) else None) is not None
-                   for k in keys):
+            if any(e is k for k in keys) or self._top(e) in tops:
                 return True
             if self.card_table(e) is not None or (isinstance(e, A.Unary) and e.op in _DERIVING):
                 e = e.operand
@@ -112,21 +116,21 @@ class CardSets:
         found = [self._hoisted_of.get(name) for name, _ in hoisted]
         if None in found or any(name in self._deferred for name, _ in hoisted):
             return None                 # (computed under a guard, or it may stop the game)
-        keys = [(name, e) for (name, _), (e, kind) in zip(hoisted, found)
-                if self._key_size(kind, e) is not None]
-        if not keys or not all(self.derived(e, [k for _, k in keys]) for e, _ in found):
+        keys = [(name, e, size) for (name, _), (e, kind) in zip(hoisted, found)
+                if (size := self._key_size(kind, e)) is not None]
+        if not keys or not all(self.derived(e, [k for _, k, _ in keys]) for e, _ in found):
             return None
-        names = [name for name, _ in keys]
-        sizes = [self._key_size(kind, e) for e, kind in found if self._key_size(kind, e) is not None]
+        names = [name for name, _, _ in keys]
+        sizes = [size for _, _, size in keys]
         combos = 1
         for size in sizes:
             combos *= size
         cells = combos * ncards
         # The same condition at another loop (the API's function and the playout's variants
         # write each choice again) shares the table: the same node, the same values computed
-        # before the loop, in the same order (the fill is given them by position).
-        same = (id(cond), tuple(id(e) for e, _ in found), tuple(names.index(n) if n in names
-                                                                 else -1 for n, _ in hoisted))
+        # before the loop, in the same order (the fill is given them by position; which of
+        # them are keys follows from the nodes).
+        same = (id(cond), tuple(id(e) for e, _ in found))
         made = self._card_sets.get(same)
         if made is None:
             if combos > MAX_KEYS or cells > MAX_SITE_CELLS or cells > self._cells_left:

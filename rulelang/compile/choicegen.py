@@ -146,7 +146,7 @@ class ChoiceGen:
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.offers = 0            # the alternatives offered so far (offer)
-        self.len_lines = {}        # the name of a len(out) after an alternative -> its line
+        self.len_lines = {}        # a len(out) after an alternative that nothing read -> its line
         self.appended = False      # may an earlier alternative have added actions to out?
         self.first_out = None      # (line, list) when the first line to touch out extends it
         # Whether out cannot be empty once listed: an alternative with nothing to choose offered
@@ -165,7 +165,7 @@ class ChoiceGen:
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, actions)
         # A len(out) that no condition read (_same_cards read `out` itself) is not computed.
-        unread = [line for line in self.len_lines.values() if line is not None]
+        unread = list(self.len_lines.values())
         if unread:
             actions.lines[:] = [l for l in actions.lines if not any(l is u for u in unread)]
         return alts
@@ -402,7 +402,7 @@ class ChoiceGen:
                 return "(not (not out))"
             self.none_before.add("(not out)")
             return "(not out)"
-        self.len_lines[after] = None            # (read: kept)
+        self.len_lines.pop(after, None)         # (read: kept)
         if q.kind == "any":
             return f"({after} > {before})"
         if before == "0":           # nothing in out before that alternative, nor added by it
@@ -496,7 +496,7 @@ class ChoiceGen:
             self.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
             w.writeline(f"{after} = len(out)")
-            self.len_lines.setdefault(after, w.lines[-1])
+            self.len_lines[after] = w.lines[-1]
             self.counted[key] = (before, after, self.offers)
 
     def where_test(self, p, si, v, w) -> str:

@@ -18,7 +18,6 @@ from rulelang.compile.fold import _children
 from rulelang.engine.values import number_range
 
 
-
 class PlayerZone(str):
     """The code of the index of a zone of each player, ``(base + seat)``, knowing its parts
     (``ExprGen.zone``: read by seat from a tuple of the players' lists where they are locals);
