@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Optional
 
 from rulelang.syntax import ast as A
-from rulelang.engine.rng import Rng
+from rulelang.engine.rng import seeded
 from rulelang.limits import MAX_NUMBER, WORK_UNIT
 from rulelang.compile.rulegen import RuleGen
 from rulelang.compile.writer import rule_span
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
-from rulelang.engine.runtime import State
+from rulelang.engine.runtime import GIVEN_FIELDS, State, state_maker
 from rulelang.engine.players import out_ranking, seat_after, seat_in
 from rulelang.compile.words import log_turn
 
@@ -36,7 +36,7 @@ class GameLoop:
     """Playing a compiled game (a mixin of ``CompiledGame``)."""
 
     # Made once per compiled game, when first needed (start_zones, _first_values, playout_procs).
-    _start_zones = _var_inits = _playout_procs = None
+    _start_zones = _var_inits = _playout_procs = _maker = None
 
     def finish(self, g, winners, outcome, ranking=None, scores=None):
         g.terminal = True
@@ -298,26 +298,38 @@ class GameLoop:
         """A game before its setup: the deck where it starts, the variables at their first
         values, the root's frame alone on the stack (stopped with a problem if a first value
         cannot be computed)."""
-        g = State.blank(self)
-        start = self._start_zones       # where the deck starts, made once
-        if start is None:
-            start = self.start_zones()
-        g.zones = list(map(list.copy, start))
-        inits = self._var_inits
-        if inits is None:
-            inits = self._var_inits = self._first_values()
-        known, computed = inits
-        g.vars = vs = known[:]
-        g.rng = Rng(seed)
-        g.log = [] if log else None
-        g.max_steps = max_steps or self.max_steps
-        g.stack = [[self.root, 0, 0]]
-        try:
-            for i, init, frame in computed:
-                vs[i] = int(init(g, frame[:]))
-        except GameProblem as e:       # a first value divided by zero, or too large
-            self.problem_stop(g, e)
+        make = self._maker
+        if make is None:
+            make = self._maker = self._state_maker()
+        g = make(seed, log, max_steps)
+        computed = self._var_inits[1]
+        if computed:
+            vs = g.vars
+            try:
+                for i, init, frame in computed:
+                    vs[i] = int(init(g, frame[:]))
+            except GameProblem as e:       # a first value divided by zero, or too large
+                self.problem_stop(g, e)
         return g
+
+    def _state_maker(self):
+        """The function ``(seed, log, max_steps)`` that makes a game before its setup (made once
+        per compiled game, as the State's own functions are written from its FIELDS): the deck
+        where it starts, the variables whose first value is known, the generator, the root's
+        frame.  Only names and numbers are in its source."""
+        start = self.start_zones()
+        inits = self._var_inits = self._var_inits or self._first_values()
+        zones = ", ".join(f"_z{i}[:]" if cards else "[]" for i, cards in enumerate(start))
+        given = {"zones": f"s.zones = [{zones}]",
+                 "vars": "s.vars = _known[:]",
+                 "stack": f"s.stack = [[{int(self.root)}, 0, 0]]",
+                 "rng": "s.rng = _seeded(seed)",
+                 "log": "s.log = [] if log else None",
+                 "max_steps": f"s.max_steps = max_steps or {int(self.max_steps)}"}
+        names = {f"_z{i}": cards for i, cards in enumerate(start) if cards}
+        names.update(cls=State, game=self, _known=inits[0], _seeded=seeded)
+        return state_maker("unbegun", "seed, log, max_steps", [given[f] for f in GIVEN_FIELDS],
+                           names, "A game of this compiled game before its setup (_unbegun).")
 
     def _first_values(self) -> tuple:
         """``(values, computed)`` (made once): the variables' first values known before the game

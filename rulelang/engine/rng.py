@@ -17,44 +17,65 @@ _A = 6364136223846793005
 _C = 1442695040888963407
 _M = (1 << 64) - 1
 
-# Shuffles of SHORT to PLANNED cards draw their numbers from a plan made once per length
-# (_plan): at most 245 plans, about 2.5 MB in all (146 ms to make every one).  Other lists are
-# shuffled one draw at a time (for a few cards that is faster; for many, the plans would take
+# Shuffles of SHORT to PLANNED cards are made by a function written out once per length
+# (_plan): at most 254 of them, about 7.5 MB in all (0.4 s to make every one).  Other lists are
+# shuffled one draw at a time (for two cards that is as fast; for many, the functions would take
 # too much memory).
-SHORT = 12
+SHORT = 3
 PLANNED = 256
 _PLANS: dict = {}
+_new = object.__new__
 
 
 def _plan(n: int):
-    """What :meth:`Rng.shuffle` needs to shuffle ``n`` cards (SHORT <= n <= PLANNED) without
-    stepping the generator one draw at a time.  The k-th state after ``s`` is
+    """The function ``(x, s) -> the state after`` that shuffles the ``n`` cards of ``x`` (SHORT
+    <= n <= PLANNED) from the state ``s`` as :meth:`Rng.shuffle_stepwise` does, without stepping
+    the generator one draw at a time, written out for ``n``.  The k-th state after ``s`` is
     ``(P_k * s + Q_k) mod 2**64`` (P_k = A**k, Q_k = C * (A**(k-1) + ... + 1)); the P_k are
     packed into one number, 128 bits apart, so that one multiplication by ``s`` (and one
     addition of the packed Q_k) gives every state of the shuffle at once, none overflowing
-    into the next (P_k * s + Q_k < 2**128).  ``struct`` then reads bits 32 to 63 of each.
-    Returns (packed P, packed Q, the reader, bytes, the indices from n - 1 down, P_n-1, Q_n-1)."""
-    big = qq = 0
+    into the next (P_k * s + Q_k < 2**128).  A mask keeps bits 33 to 63 of each and ``struct``
+    reads bits 32 to 63 (bit 32 now 0): twice the number a draw gives, so that the place it
+    draws among i + 1 is ``(h * (i + 1)) >> 32``.  The exchanges are then written one per line,
+    each with its place a constant and its number a local (a third fewer operations than a
+    loop).  Only numbers are in the source."""
+    big = qq = mask = 0
     p, q = 1, 0
     for k in range(1, n):
         p = (p * _A) & _M
         q = (q * _A + _C) & _M
         big |= p << (128 * (k - 1))
         qq |= q << (128 * (k - 1))
-    plan = (big, qq, struct.Struct("<" + "4xI8x" * (n - 1)).unpack, 16 * (n - 1),
-            range(n - 1, 0, -1), p, q)
-    _PLANS[n] = plan
-    return plan
+        mask |= (_M ^ (1 << 32)) << (128 * (k - 1))
+    h = [f"h{k}" for k in range(n - 1)]
+    states = f"((_big * s + _qq) & _mask).to_bytes({16 * (n - 1)}, 'little')"
+    lines = ["def shuffle(x, s):", f"    {', '.join(h)}, = _unpack({states})"]
+    for k, hk in enumerate(h):
+        i = n - 1 - k                                  # the place filled at the k-th draw
+        lines.append(f"    j = ({hk} * {i + 1}) >> 32; x[{i}], x[j] = x[j], x[{i}]")
+    lines.append(f"    return ({p} * s + {q}) & {_M}")
+    ns = {"_unpack": struct.Struct("<" + "4xI8x" * (n - 1)).unpack,
+          "_big": big, "_qq": qq, "_mask": mask}
+    exec(compile("\n".join(lines), f"<the shuffle of {n} cards>", "exec"), ns)
+    fn = _PLANS[n] = ns["shuffle"]
+    return fn
+
+
+def seeded(seed: int = 0) -> "Rng":
+    """``Rng(seed)``, made with one call that runs no ``__init__`` (every new game makes one)."""
+    r = _new(Rng)
+    # Mix the seed so that nearby seeds give unrelated games.
+    s = (int(seed) * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & _M
+    s ^= s >> 31
+    r.s = (s * _A + _C) & _M
+    return r
 
 
 class Rng:
     __slots__ = ("s",)
 
     def __init__(self, seed: int = 0):
-        # Mix the seed so that nearby seeds give unrelated games.
-        s = (int(seed) * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & _M
-        s ^= s >> 31
-        self.s = (s * _A + _C) & _M
+        self.s = seeded(seed).s
 
     def copy(self) -> "Rng":
         r = Rng.__new__(Rng)
@@ -79,18 +100,12 @@ class Rng:
     def shuffle(self, x: list) -> None:
         """Fisher-Yates, in place: for i from the last place down to 1, the card at i changes
         places with the card at j, a number from 0 to i drawn from the next state.  From SHORT
-        to PLANNED cards, every state is worked out at once (_plan) and only the exchanges are a
-        loop of Python; the same cards in the same order, the same state after, as
-        :meth:`shuffle_stepwise`."""
+        to PLANNED cards, by the function written out for that length (_plan): the same cards
+        in the same order, the same state after, as :meth:`shuffle_stepwise`."""
         n = len(x)
         if n > PLANNED or n < SHORT:
             return self.shuffle_stepwise(x)
-        big, qq, unpack, size, places, pn, qn = _PLANS.get(n) or _plan(n)
-        s = self.s
-        for i, h in zip(places, unpack((big * s + qq).to_bytes(size, "little"))):
-            j = ((h >> 1) * (i + 1)) >> 31             # h >> 1 is the state's bits 33 to 63
-            x[i], x[j] = x[j], x[i]
-        self.s = (pn * s + qn) & _M
+        self.s = (_PLANS.get(n) or _plan(n))(x, self.s)
 
     def shuffle_stepwise(self, x: list) -> None:
         """:meth:`shuffle`, one draw at a time."""

@@ -177,15 +177,26 @@ _clone = _from_fields(
     {"_new": _new, **{f"_copy_{f.name}": f.copy for f in FIELDS if f.copy is not None}},
     """An independent copy: changing one never changes the other (each field shared or copied
     as :data:`FIELDS` says).""")
-_blank_state = _from_fields(
-    "blank", "cls, game",
-    ["s = _new(cls)", "s.game = game", "s.n = game.n"] +
-    [f"s.{f.name} = []" if f.blank is list else f"s.{f.name} = _blank_{f.name}"
-     for f in FIELDS if f.name not in ("game", "n") and f.blank is not GIVEN] + ["return s"],
-    {"_new": _new, **{f"_blank_{f.name}": f.blank for f in FIELDS if f.blank is not list}},
+def state_maker(name: str, args: str, given: list, names: dict, doc: str):
+    """A function ``name(args)`` that makes a State (``s``, of the class ``cls``): its ``game``
+    and ``n`` from ``game``, every field at its blank value but those declared ``blank=GIVEN``,
+    which the lines ``given`` set (from the names ``names``) before it returns ``s``."""
+    return _from_fields(
+        name, args,
+        ["s = _new(cls)", "s.game = game", "s.n = game.n"] +
+        [f"s.{f.name} = []" if f.blank is list else f"s.{f.name} = _blank_{f.name}"
+         for f in FIELDS if f.name not in ("game", "n") and f.blank is not GIVEN] +
+        list(given) + ["return s"],
+        {"_new": _new, **{f"_blank_{f.name}": f.blank for f in FIELDS if f.blank is not list},
+         **names}, doc)
+
+
+_blank_state = state_maker(
+    "blank", "cls, game", [], {},
     """A state of ``game`` with every field at its blank value (lists empty, nobody to
     decide) but those declared ``blank=GIVEN``, which its maker sets (``CompiledGame.new_game``,
     :meth:`State.from_json`).""")
+GIVEN_FIELDS = tuple(f.name for f in FIELDS if f.blank is GIVEN)   # (a state_maker sets them)
 _DUMPED = tuple((f.name, f.dump, f.saved) for f in FIELDS if f.keys)
 _LOADED = tuple((f.name, f.load) for f in FIELDS if f.load is not None)
 # The keys of a save: "format", "game" (its identity) and those of the saved fields.
