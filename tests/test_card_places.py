@@ -133,7 +133,7 @@ def test_the_generated_turn_names_the_zones(tmp_path, playout):
     # just moved to secret names that zone
     assert src.count("_revealin(g, ") == (8 if playout else 4), src
     assert set(re.findall(r"_revealin\(g, _v\d+, (.*)\)$", src, re.M)) == {
-        str(cg.zone_base["stock"]), f"({cg.zone_base['hidden']} + fr[3])",
+        str(cg.zone_base["stock"]), f"({cg.zone_base['hidden']} + fr[2])",
         str(cg.zone_base["secret"])}, src
     # (and its three reveals whose place is not known look for the card, as they did in its call)
     assert src.count("_reveal(g, ") == (6 if playout else 3), src

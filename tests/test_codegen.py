@@ -196,10 +196,26 @@ def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
 
     def frames(cg, seed):
         """The rules' frames at each decision, as a save has them, but their positions (the
-        reference interpreter numbers its own)."""
+        reference interpreter numbers its own) and the chooser's slot of a choice by `you` (the
+        generated code reads `you` itself and never sets that slot, session 24; the reference
+        interpreter sets it)."""
+        from rulelang.compile.rulegen import rule_bodies
+        from rulelang.kinds import Frame
+        from rulelang.syntax import ast as A
+        mine = {}
+        for pid, body in [(cg.proc_index[name], r.decl.body) for name, r in game.model.rules.items()] + \
+                [(cg.turn_top, game.model.rules["turn"].decl.body)]:
+            todo = list(body)
+            while todo:
+                st = todo.pop()
+                if isinstance(st, A.Choose) and not st.by and not st.simultaneous:
+                    mine.setdefault(pid, set()).add(Frame.slot(game.model.choose_slots.of(st).chooser))
+                todo.extend(x for b in rule_bodies(st) for x in b)
+        assert mine                 # (the turn's choice)
         st, rng, out = cg.new_game(seed=seed), random.Random(seed), []
         while not st.is_terminal():
-            out.append([f[2:] for f in st.to_json()["stack"]])
+            out.append([[0 if i in mine.get(f[0], ()) else x for i, x in enumerate(f)][2:]
+                        for f in st.to_json()["stack"]])
             legal = st.legal_actions()
             st.apply_action(legal[rng.randrange(len(legal))])
         return out

@@ -7,6 +7,7 @@ import pytest
 
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
+from rulelang.limits import VALUE_MASK
 
 FILES = ["examples/crazy_eights.cardrules", "rules/attack.cardrules", "rules/attack_power.cardrules",
          "rules/attack_cross.cardrules", "rules/ciq.cardrules", "rules/follow_the_leader.cardrules",
@@ -418,3 +419,57 @@ def test_an_ending_that_reads_nothing_of_you_is_asked_once_before_a_decision(tmp
     quick = [l.strip() for l in src.splitlines() if "_ck(g)" in l]
     assert quick and all(len(re.findall(r"not (_gz\[[2-5]\]|_z[2-5])\)", q)) == 4
                          for q in quick), quick
+
+
+def test_a_choice_by_you_reads_you_and_sets_no_slot_of_its_own():
+    """A choice by `you` names its chooser `you`'s own slot (session 24): Crazy Eights' turn,
+    through the API and in a playout, copies `you` into no slot, and both its decisions (the card
+    and, after an 8, the suit) wait for `fr[2]`."""
+    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    for playout in (False, True):
+        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        assert not re.search(r"fr\[\d+\] = fr\[2\]\n", rg.src), rg.src
+        assert playout or rg.src.count("g.awaiting = (fr[2], out)") == 2, rg.src
+
+
+SETUP_CHOICE = """game "A choice in setup"
+players 2 to 2
+
+deck standard, into stock
+
+zone stock: shared, face up
+zone hand: per player, seen by owner
+
+setup:
+    choose:
+        take card c from stock where rank of c is 8:
+            set current player to next player
+            move c from stock to hand
+    choose:
+        take card c from stock where rank of c is 9:
+            move c from stock to hand
+
+turn:
+    end game with winner you
+"""
+
+
+def test_a_choice_in_setup_is_its_chooser_s_after_the_current_player_moves(tmp_path):
+    """Inside a choice, `you` is its chooser even where the current player is set (only setup's
+    own body moves `you`): the first 8 goes to the hand of the player who chose it, player 1;
+    the second choice, after the first, is player 1's still (no statement of setup's own body
+    moved `you`); the game then begins with player 2's turn."""
+    path = tmp_path / "g.cardrules"
+    path.write_text(SETUP_CHOICE)
+    cg = load(str(path)).compiled(2)
+    for seed in range(3):
+        st = cg.new_game(seed=seed)
+        assert st.current_player() == 0
+        eight = st.legal_actions()[0]
+        st.apply_action(eight)
+        assert st.current_player() == 0
+        nine = st.legal_actions()[-1]
+        st.apply_action(nine)
+        hands = st.zones[1:]        # (an action is its alternative << ACTION_SHIFT, then the card)
+        assert hands == [[eight & VALUE_MASK, nine & VALUE_MASK], []] and st.winners == [1]

@@ -24,12 +24,15 @@ NOT_SAVED = {"game", "log"}          # the save names its game; the log is the c
 def test_every_slot_is_a_declared_field():
     names = [f.name for f in FIELDS]
     assert len(set(names)) == len(names)
-    # A field kept behind a property: ``shown``, in the slot ``memory`` (a playout leaves it as
-    # a Memory, made a list when read).
+    # Fields kept behind a property: ``shown``, in the slot ``memory`` (a playout leaves it as
+    # a Memory, made a list when read), and ``decision``, in the slot ``awaiting`` (a decision
+    # of one seat as a plain tuple), which its Field names, so that clone and a blank state set
+    # the slot itself.
     behind = {f.name for f in FIELDS if isinstance(getattr(State, f.name, None), property)}
-    assert behind == {"shown"}
+    assert behind == {"shown", "decision"}
+    assert {f.name: f.slot for f in FIELDS if f.slot} == {"decision": "awaiting"}
     playout = {s for s in State.__slots__ if s.startswith("_")}   # State.playout's, while it runs
-    assert set(State.__slots__) - playout == (set(names) - behind) | {"memory"}
+    assert set(State.__slots__) - playout == (set(names) - behind) | {"memory", "awaiting"}
     assert {f.name for f in FIELDS if not f.keys} == NOT_SAVED
     # a field a blank state leaves unset is set by each maker: new_game (tested below) and
     # from_json, which loads it

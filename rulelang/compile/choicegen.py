@@ -16,7 +16,7 @@ from rulelang.kinds import Frame
 from rulelang.check.ir import DefineUse, You, you_slot
 from rulelang.check.model import Arg, Expanded
 from rulelang.engine.runtime import ACTION_SHIFT
-from rulelang.engine.control import CALL, SUSPEND, Decision, Simultaneous
+from rulelang.engine.control import CALL, SUSPEND, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
@@ -40,9 +40,26 @@ class ChoiceGen:
     """The decisions of a rule's function (a part of RuleGen)."""
 
     def sus_Choose(self, st, cur):
-        cg = self.cg
-        slots = cg.model.choose_slots.of(st)
+        # A choice by `you` names its chooser `you` itself, the frame's slot YOU: its own slot
+        # is never set (nor saved) and every read of it reads YOU, which cannot change while
+        # the choice and its alternatives run (`set current player` moves `you` only in setup's
+        # own body, outside any choice: inside one, `you` is the chooser's slot, check/
+        # statements.py).
+        slots = self.cg.model.choose_slots.of(st)
         ci = Frame.slot(slots.chooser)
+        you = f"fr[{Frame.YOU}]"
+        if st.simultaneous or st.by or self.x.slot(Frame.YOU, {}) != you:
+            return self._sus_choose(st, cur, slots, ci, None)
+        saved = self.x.alias
+        self.x.alias = {**saved, ci: you}
+        try:
+            return self._sus_choose(st, cur, slots, ci, you)
+        finally:
+            self.x.alias = saved
+
+    def _sus_choose(self, st, cur, slots, ci, who):
+        """:meth:`sus_Choose`, the chooser's code ``who`` (None: its slot, set here)."""
+        cg = self.cg
         end = self.new_block()
         w = cur.w
         # The rule's first statement, a choice an `if` of the caller may have listed for
@@ -105,8 +122,10 @@ class ChoiceGen:
             self.close(dispatch, "pc = _b; continue")
             back = dispatch
         else:
-            by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
-            w.writeline(f"fr[{ci}] = {by}")
+            if who is None:
+                by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
+                w.writeline(f"fr[{ci}] = {by}")
+                who = f"fr[{ci}]"
             listed = actions.lines
             if given:
                 w.writeline(f"if {given} != 0:")
@@ -116,27 +135,27 @@ class ChoiceGen:
             with w.indent() if given else nullcontext():
                 self.write_out(listed, w)
             if not self.never_empty:
-                w.writeline(f"if not out: _noch(fr[{ci}], {span})")
+                w.writeline(f"if not out: _noch({who}, {span})")
             if self.playout:      # decided here, once the alternatives' blocks are made (below)
                 cur.closed = True
             else:
-                w.writeline(f"g.decision = _dn((fr[{ci}], out))")
+                # (a decision of one seat, as State.awaiting keeps it: a plain tuple)
+                w.writeline(f"g.awaiting = ({who}, out)")
                 self.close(cur, f"return {SUSPEND}")
-            self.x.ns["_dn"] = Decision
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
             bw = b.w
             self.alt_blocks.append((aid, b.number))
             if cg.model.picks.has(alt):
-                self.cards_step(alt, aid, b.number, ci, bw)
+                self.cards_step(alt, aid, b.number, who, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
                 bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
                              f"{self.x.zone(self.x.gen(alt.param.source, {}))}[fr[{Frame.slot(int(slot))}]]")
             last = self.stmts(alt.body, b)
             self.goto(last, back)
         if self.playout and not st.simultaneous:
-            self.playout_decision(alts, ci, w)
+            self.playout_decision(alts, who, w)
         return end
 
     def enum_all(self, st, slots, actions) -> list:
@@ -579,7 +598,7 @@ class ChoiceGen:
                     f"{z}, {args}))")
         self.appended = True
 
-    def cards_step(self, alt, aid, number, ci, w):
+    def cards_step(self, alt, aid, number, who, w):
         pick = self.cg.model.picks.of(alt)
         slots, done_aid = pick.slots, pick.done
         if self.cg.alternatives[done_aid] is None:
@@ -593,6 +612,5 @@ class ChoiceGen:
                     f"{self.x.const(alt.param.span)})")
         w.writeline("if _r is not None:")
         with w.indent():
-            w.writeline(f"g.decision = _dn((fr[{ci}], _r))")
-            self.x.ns["_dn"] = Decision
+            w.writeline(f"g.awaiting = ({who}, _r)")
             w.writeline(f"return {SUSPEND}")

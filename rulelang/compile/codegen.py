@@ -386,7 +386,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         if index in env:
             return env[index]
         code = self.base_env.get(index)
+        if code is None:
+            code = self.alias.get(index)
         return code if code is not None else f"{self.frame()}[{int(index)}]"
+
+    # Slots read as another slot's code while a statement is written (a choice by `you`
+    # names its chooser's slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.
+    alias: dict = {}
 
     # While the structured turn of a playout is written with its slots in Python locals
     # (PlayoutGen.structured_turn), the frame is not kept up to date: code that needs it asks

@@ -49,7 +49,7 @@ class GameLoop:
             ranking = list(winners)
             ranking += _others(g.n, ranking) if ranking else range(g.n)
         g.ranking = ranking
-        g.decision = NO_DECISION
+        g.awaiting = NO_DECISION           # (State.decision)
         if g.log is not None:
             g.log.append(("end", outcome, list(winners), scores))
 
@@ -248,7 +248,7 @@ class GameLoop:
         g.outcome = "error"
         g.winners = []
         g.ranking = []
-        g.decision = NO_DECISION
+        g.awaiting = NO_DECISION           # (State.decision)
         sp = e.span if e.span is not None else rule_span(e.__traceback__)
         g.problem = {"code": e.code, "message": e.message,
                      "span": None if sp is None else [sp.file, sp.line, sp.column]}

@@ -52,25 +52,25 @@ def _shift(line, ind, base):
 class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
 
-    def playout_decision(self, alts, ci, w):
-        """The playout variant of a decision (one chooser), written by ``w`` where the decision
-        would stop: instead of stopping with the legal actions in ``g.decision``, ask the
-        playout's policy (``State.playout``) for one of them and go on into its alternative's
-        body, as ``apply_action`` would: the same list, the same call of the policy, the same
-        slot and position in the frame, one decision more (in a game with copies of a card, the
-        list merged as ``legal_actions`` merges it).  A playout with a budget of decisions or a
-        policy of actions goes through ``playout_pick``, which stops the playout where the
-        budget is spent."""
+    def playout_decision(self, alts, who, w):
+        """The playout variant of a decision (one chooser, whose code is ``who``), written by
+        ``w`` where the decision would stop: instead of stopping with the legal actions in
+        ``g.awaiting``, ask the playout's policy (``State.playout``) for one of them and go on
+        into its alternative's body, as ``apply_action`` would: the same list, the same call of
+        the policy, the same slot and position in the frame, one decision more (in a game with
+        copies of a card, the list merged as ``legal_actions`` merges it).  A playout with a
+        budget of decisions or a policy of actions goes through ``playout_pick``, which stops
+        the playout where the budget is spent."""
         a = self.x.fresh()
         self.x.ns["_pick"] = playout_pick
         pk = self.x.state("_pk")
         w.writeline(f"if {pk} is None:")
         with w.indent():
-            w.writeline(f"{a} = _pick(g, out, fr[{ci}])")
+            w.writeline(f"{a} = _pick(g, out, {who})")
             w.writeline("g.decisions += 1")
         w.writeline("else:")
         with w.indent():
-            self.policy_pick(alts, f"fr[{ci}]", a, w)
+            self.policy_pick(alts, who, a, w)
         blocks = dict(self.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):

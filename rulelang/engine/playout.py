@@ -11,7 +11,7 @@ from typing import Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
-from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem
+from rulelang.engine.control import NO_DECISION, SUSPEND, GameProblem
 from rulelang.engine.players import Memory
 
 
@@ -58,10 +58,11 @@ class Playout:
         alts = g.alternatives
         while not self.terminal and left != 0:
             left -= 1
-            d = self.decision
-            if d.one_seat:
-                p = d.seat
-                legal = d.actions if twin is None else _merge_twins(d.actions, twin, alts)
+            d = self.awaiting                      # (State.decision's slot)
+            if d.__class__ is tuple:               # one seat decides
+                p, legal = d
+                if twin is not None:
+                    legal = _merge_twins(legal, twin, alts)
                 k = len(legal)
                 choices += k
                 if k == 1:
@@ -77,7 +78,7 @@ class Playout:
                 fr[slot] = a & VALUE_MASK          # (slot 1, the position, when no value)
                 fr[1] = pc
                 self.decisions += 1
-                self.decision = NO_DECISION
+                self.awaiting = NO_DECISION
                 code = procs[fr[0]]
                 try:
                     pc = code(self, fr, pc)
@@ -133,12 +134,11 @@ class Playout:
                 except PlayoutStop:
                     pass
             while not self.terminal and self.decisions != self._stop:
-                d = self.decision
-                if d.one_seat:
+                d = self.awaiting
+                if d.__class__ is tuple:
                     # The decision the rules stopped at (at the start, or after a rule that has
                     # no playout variant): made here, then the rule goes on in place.
-                    p = d.seat
-                    legal = d.actions
+                    p, legal = d
                     if slow:
                         a = playout_pick(self, legal, p)
                     else:
@@ -154,7 +154,7 @@ class Playout:
                     fr[slot] = a & VALUE_MASK
                     fr[1] = pc
                     self.decisions += 1
-                    self.decision = NO_DECISION
+                    self.awaiting = NO_DECISION
                     code = procs[fr[0]]
                     try:
                         pc = code(self, fr, pc)
@@ -204,7 +204,7 @@ def playout_pick(g, legal, p):
     stops the game at this decision, ``g.decision`` as the API's code sets it, and raises
     PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
     if g.decisions == g._stop:
-        g.decision = Decision((p, legal))
+        g.awaiting = (p, legal)          # (State.decision's slot: see there)
         raise PlayoutStop
     if g._tk is not None:
         legal = _merge_twins_fast(legal, g._tk)

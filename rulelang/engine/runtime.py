@@ -53,6 +53,8 @@ class Field(NamedTuple):
     optional: bool = False             # its keys may be missing from a save (dump leaves them
     #                                    out while the field is blank)
     saved: Optional[Callable] = None   # to_json(): state -> the value dumped (default: the field)
+    slot: Optional[str] = None         # the State's slot that keeps it, where a property reads
+    #                                    it (clone and a blank state set the slot)
 
 
 def _saved(key: str, load: Optional[Callable] = None) -> dict:
@@ -94,6 +96,12 @@ def _load_decision(s: dict):
                         {int(k): v for k, v in s["sim"].items()})
 
 
+def _copy_awaiting(d):
+    """The copy of what a state waits for, as its slot ``awaiting`` keeps it (see
+    State.decision): a decision of one seat is a tuple, shared."""
+    return d if d.__class__ is tuple else d.copy()
+
+
 def _load_rng(s: int) -> Rng:
     r = Rng.__new__(Rng)
     r.s = int(s)
@@ -129,8 +137,8 @@ FIELDS = (
           lambda s: [[_unplain(x) for x in f] for f in s["stack"]], blank=GIVEN),
     Field("rng", Rng.copy, ("rng",), lambda v: {"rng": v.s}, lambda s: _load_rng(s["rng"]),
           blank=GIVEN),
-    Field("decision", lambda d: d.copy(), ("pending", "legal", "sim"),  # what it waits for
-          _dump_decision, _load_decision, blank=NO_DECISION),
+    Field("decision", _copy_awaiting, ("pending", "legal", "sim"),  # what it waits for
+          _dump_decision, _load_decision, blank=NO_DECISION, slot="awaiting"),
     Field("terminal", blank=False, **_saved("terminal")),
     Field("outcome", **_saved("outcome")),              # how it ended ("error": a GameProblem)
     Field("winners", blank=list, **_saved("winners")),  # (lists, replaced whole, never changed)
@@ -172,8 +180,8 @@ def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
 _clone = _from_fields(
     "clone", "self",
     ["c = _new(self.__class__)"] +
-    [f"c.{f.name} = self.{f.name}" if f.copy is None else f"c.{f.name} = _copy_{f.name}(self.{f.name})"
-     for f in FIELDS] + ["return c"],
+    [f"c.{f.slot or f.name} = self.{f.slot or f.name}" if f.copy is None else
+     f"c.{f.slot or f.name} = _copy_{f.name}(self.{f.slot or f.name})" for f in FIELDS] + ["return c"],
     {"_new": _new, **{f"_copy_{f.name}": f.copy for f in FIELDS if f.copy is not None}},
     """An independent copy: changing one never changes the other (each field shared or copied
     as :data:`FIELDS` says).""")
@@ -184,7 +192,7 @@ def state_maker(name: str, args: str, given: list, names: dict, doc: str):
     return _from_fields(
         name, args,
         ["s = _new(cls)", "s.game = game", "s.n = game.n"] +
-        [f"s.{f.name} = []" if f.blank is list else f"s.{f.name} = _blank_{f.name}"
+        [f"s.{f.slot or f.name} = []" if f.blank is list else f"s.{f.slot or f.name} = _blank_{f.name}"
          for f in FIELDS if f.name not in ("game", "n") and f.blank is not GIVEN] +
         list(given) + ["return s"],
         {"_new": _new, **{f"_blank_{f.name}": f.blank for f in FIELDS if f.blank is not list},
@@ -211,7 +219,8 @@ class State(Playout):
     # The field ``shown`` is a property over the slot ``memory`` (see _get_shown): what players
     # remember as it is kept, the list, or the Memory a playout leaves (engine/players.Memory),
     # which the run-time helpers of players (seen_go, show_card, reveal_card) read and add to.
-    __slots__ = tuple(f.name for f in FIELDS if f.name != "shown") + ("memory",) + _PLAYOUT_SLOTS
+    __slots__ = tuple(f.slot or f.name for f in FIELDS if f.name != "shown") + ("memory",) + \
+        _PLAYOUT_SLOTS
 
     blank = classmethod(_blank_state)       # (cls, game) -> State
 
@@ -232,11 +241,27 @@ class State(Playout):
 
     shown = property(_get_shown, _set_shown)
 
+    # The field ``decision`` is a property over the slot ``awaiting``, which keeps a decision of
+    # one seat as the plain tuple ``(seat, actions)`` (the generated code makes it with one
+    # instruction, where a Decision is a call) and anything else as it is (a Simultaneous,
+    # NO_DECISION).  The API's methods below read the slot.
+    def _get_decision(self):
+        """What the game waits for: a :class:`Decision` (one seat decides), a
+        :class:`Simultaneous` or ``NO_DECISION`` (a field of :data:`FIELDS`)."""
+        d = self.awaiting
+        return Decision(d) if d.__class__ is tuple else d
+
+    def _set_decision(self, d) -> None:
+        self.awaiting = tuple(d) if d.__class__ is Decision else d
+
+    decision = property(_get_decision, _set_decision)
+
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
         """The seat (0-based) that must decide now; -1 when the game is over.  At a simultaneous
         decision this is the first seat that has not chosen yet (see :meth:`current_players`)."""
-        return self.decision.seat
+        d = self.awaiting
+        return d[0] if d.__class__ is tuple else d.seat
 
     def current_players(self) -> list[int]:
         """Every seat that must still decide at this point (several at a simultaneous one)."""
@@ -250,13 +275,14 @@ class State(Playout):
         of a card (a game with several decks) offered by the same alternative are one action:
         the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
         and ``every_copy=True`` lists them all)."""
-        d = self.decision
-        if d.one_seat:                                   # one seat decides (the common case)
-            if player != d.seat and player is not None:  # (most often the seat given decides)
+        d = self.awaiting
+        if d.__class__ is tuple:                         # one seat decides (the common case)
+            seat, legal = d
+            if player != seat and player is not None:    # (most often the seat given decides)
                 return []
             if self.game.card_twin is None or every_copy:
-                return d.actions                         # (never changed in place: not copied)
-            return _merge_twins_fast(d.actions, twin_keys(self.game))
+                return legal                             # (never changed in place: not copied)
+            return _merge_twins_fast(legal, twin_keys(self.game))
         legal = d.actions_of(d.seat if player is None else player)
         twin = self.game.card_twin
         if twin is None or every_copy:
@@ -269,14 +295,14 @@ class State(Playout):
 
         Three steps: validate (the action is one the decision offers ``player``), record (in the
         log, when the game keeps one), resume (the rule that waits goes on)."""
-        d = self.decision                                # validate
-        if not d.one_seat or action not in d.actions or (player != d.seat and player is not None):
-            self._apply_other(d, action, player)         # simultaneous, or refused
+        d = self.awaiting                                # validate
+        if d.__class__ is not tuple or action not in d[1] or (player != d[0] and player is not None):
+            self._apply_other(self.decision, action, player)    # simultaneous, or refused
             return
         # record
         if self.log is not None:
-            self.log.append(("choice", d.seat, action))
-        self.decision = NO_DECISION
+            self.log.append(("choice", d[0], action))
+        self.awaiting = NO_DECISION
         self.decisions += 1
         # resume: the chosen alternative's body, with the chosen value in its slot
         g = self.game
