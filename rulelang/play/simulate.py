@@ -192,6 +192,17 @@ def _simulate_chunk(job, seeds):
 _LOADED: dict = {}
 
 
+def _made_before_the_pool(g, path, setting, n):
+    """What each worker of a local pool would make for its first game, made once here before
+    the pool forks, so that the workers share it: the game loaded (as ``_simulate_chunk`` keys
+    it), compiled with its moves watched, and its playout variants."""
+    _LOADED[(path, tuple(sorted(setting.items())))] = g
+    try:
+        _watched(g, n).playout_procs()
+    except RuleFileError:
+        pass                    # (the first game of the first chunk reports it)
+
+
 class SimulationInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`simulate`: ``diagnostics`` holds what the games played so far found,
     ``played`` and ``total`` how many games of how many."""
@@ -238,6 +249,8 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
             continue
         for n in range(lo, hi + 1):
             job = (path, setting, n, max_steps, tuple(include or ()))
+            if workers > 1 and ray is None:
+                _made_before_the_pool(g, path, setting, n)
             done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers,
                               advance, ray=ray)
             played += len(done.results)
