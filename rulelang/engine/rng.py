@@ -34,9 +34,9 @@ def _plan(n: int):
     ``(P_k * s + Q_k) mod 2**64`` (P_k = A**k, Q_k = C * (A**(k-1) + ... + 1)); the P_k are
     packed into one number, 128 bits apart, so that one multiplication by ``s`` (and one
     addition of the packed Q_k) gives every state of the shuffle at once, none overflowing
-    into the next (P_k * s + Q_k < 2**128).  A mask keeps bits 33 to 63 of each and ``struct``
-    reads bits 32 to 63 (bit 32 now 0): twice the number a draw gives, so that the place it
-    draws among i + 1 is ``(h * (i + 1)) >> 32``.  The exchanges are then written one per line,
+    into the next (P_k * s + Q_k < 2**128).  A mask keeps the low 64 bits of each but bit 32,
+    and ``struct`` reads bits 32 to 63: twice the number a draw gives (bits 33 to 63), so that
+    the place it draws among i + 1 is ``(h * (i + 1)) >> 32``.  The exchanges are then written one per line,
     each with its place a constant and its number a local (a third fewer operations than a
     loop).  Only numbers are in the source."""
     big = qq = mask = 0

@@ -185,6 +185,8 @@ _clone = _from_fields(
     {"_new": _new, **{f"_copy_{f.name}": f.copy for f in FIELDS if f.copy is not None}},
     """An independent copy: changing one never changes the other (each field shared or copied
     as :data:`FIELDS` says).""")
+
+
 def state_maker(name: str, args: str, given: list, names: dict, doc: str):
     """A function ``name(args)`` that makes a State (``s``, of the class ``cls``): its ``game``
     and ``n`` from ``game``, every field at its blank value but those declared ``blank=GIVEN``,

@@ -143,8 +143,8 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
            "text": text, "include": tuple(include or ())}
     cg, cov = _prepared(job)             # errors show here, before any worker starts
     # The playout variants are made here too, before a local pool forks: the workers share
-    # them instead of each making its own (CIQ: 150 ms a worker, an eighth of 2,000 games on
-    # two).  (A Ray cluster's nodes compile the game themselves.)
+    # them instead of each making its own (150 ms a worker for a seed game, an eighth of its
+    # 2,000 games on two).  (A Ray cluster's nodes compile the game themselves.)
     if ray is None:
         cg.playout_procs()
     if ray is not None and text is None:
