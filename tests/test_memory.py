@@ -13,7 +13,7 @@ import random
 import pytest
 
 from rulelang.compile.loader import load
-from rulelang.engine.players import Remembered
+from rulelang.engine.players import Remembered, grouped, left_unseen
 from rulelang.engine.runtime import still_remembered
 
 from closures import closures_only
@@ -266,7 +266,7 @@ def test_nothing_remembered_is_out_of_its_zone_at_any_decision(path):
             while not st.is_terminal():
                 kept = st.memory
                 if kept.__class__ is Remembered:    # (a long list, grouped: its parts agree)
-                    assert kept.col is None or kept.col == [x[1] for x in kept]
+                    assert kept.col is None or list(kept.col) == [x[1] for x in kept]
                     assert kept.by_zone == _grouping(kept)
                     grouped_seen += 1
                 shown = list(st.shown)
@@ -315,7 +315,7 @@ def test_a_long_memory_is_changed_in_place_by_the_state_that_owns_it():
                 assert after is before      # never copied while owned
                 changed_in_place += len(after) != size
             if after.__class__ is Remembered:
-                assert after.col is None or after.col == [x[1] for x in after]
+                assert after.col is None or list(after.col) == [x[1] for x in after]
                 assert after.by_zone == _grouping(after)
     assert changed_in_place > 100
 
@@ -387,3 +387,21 @@ def test_a_move_of_cards_nobody_remembers_makes_no_pass_over_a_long_memory(monke
             if st.memory.__class__ is Remembered:
                 assert st.memory.by_zone == _grouping(st.memory)
     assert calls["go"] > 200 and calls["pass"] < calls["go"] / 2, calls
+
+
+def test_a_long_memory_finds_a_card_by_its_two_bytes_at_an_entry_only():
+    """players.left_unseen searches the column of a long memory as bytes, two per card (session
+    24): a card whose two bytes also stand across two entries (card 257 is 01 01, and cards 256
+    then 1 are 00 01 01 00) is found only where it is an entry's card, and every entry of the
+    card in that zone goes (those of other zones stay)."""
+    class G:
+        pass
+    g = G()
+    z, other = 3, 4
+    entries = [[0, 256, z], [0, 1, z], [1, 257, z], [0, 257, other], [2, 1, z], [2, 257, z]]
+    g.memory = grouped([list(x) for x in entries], g)
+    left_unseen(g, [257], z)
+    assert g.memory == [[0, 256, z], [0, 1, z], [0, 257, other], [2, 1, z]]
+    assert list(g.memory.col) == [256, 1, 257, 1] and g.memory.by_zone == {z: {256, 1}, other: {257}}
+    left_unseen(g, [1, 256], z)
+    assert g.memory == [[0, 257, other]] and g.memory.by_zone == {other: {257}}
