@@ -395,8 +395,10 @@ def left_unseen(g, cards, zi) -> None:
     if not shown:
         return
     if shown.__class__ is not Remembered:
-        if len(shown) < 64:     # a few entries: looked through
-            if any(x[2] == zi and x[1] in cards for x in shown):
+        if len(shown) < 64:     # a few entries: looked through (in C first: most often none
+            #                     of these cards is remembered anywhere)
+            if not set(cards).isdisjoint(map(_card_of, shown)) and \
+                    any(x[2] == zi and x[1] in cards for x in shown):
                 g.memory = [x for x in shown if x[2] != zi or x[1] not in cards]
             return
         # (hundreds of entries: a face-down pile everyone saw go down, drawn from at most turns)
@@ -477,8 +479,11 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
             _go_long(g, shown, set(cards), si, di, carry, excl)
         else:
             moved = set(cards)
-            hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
-            if hits:    # most often nobody remembered these cards: the list stays as it is
+            # (most often nobody remembered these cards: the list stays as it is, which a test
+            # in C that stops at the first card remembered tells)
+            hits = [] if moved.isdisjoint(map(_card_of, shown)) else \
+                list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
+            if hits:
                 shown = shown[:]        # a new list (states share it after clone)
                 for i in reversed(hits):
                     x = shown[i]
