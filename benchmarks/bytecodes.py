@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from rulelang.compile.loader import load  # noqa: E402
+from rulelang.engine import rng  # noqa: E402
 
 
 class Counter:
@@ -77,8 +78,11 @@ def per_decision(cg, games, fast=False):
     if fast:
         cg.playout_procs()      # made once per compiled game, as compiling is: not counted
     play = fast_game if fast else rulelang_game
-    for seed in range(games):   # the card sets these games need, made on first use and kept
-        play(cg, seed)()        # with the compiled game (compile/cardsets.py): not counted
+    # The card sets these games need, made on first use and kept with the compiled game
+    # (compile/cardsets.py), and the deck's shuffle, written out once its length has been
+    # shuffled rng.WRITTEN_AFTER times (as in any long run): not counted.
+    for seed in range(max(games, rng.WRITTEN_AFTER + 1)):
+        play(cg, seed)()
     for seed in range(games):
         dec += c.run(play(cg, seed))
     return c.total / dec, c, dec

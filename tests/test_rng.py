@@ -11,6 +11,14 @@ from rulelang.engine.rng import Rng
        st.integers(min_value=1, max_value=3))
 def test_shuffle_is_the_stepwise_shuffle(seed, n, times):
     a, b = Rng(seed), Rng(seed)
+    written_after, R.WRITTEN_AFTER = R.WRITTEN_AFTER, 0     # (every length written at once)
+    try:
+        _alike(a, b, n, times)
+    finally:
+        R.WRITTEN_AFTER = written_after
+
+
+def _alike(a, b, n, times):
     for t in range(times):
         xa, xb = list(range(n + t)), list(range(n + t))
         a.shuffle(xa)
@@ -22,10 +30,25 @@ def test_shuffle_is_the_stepwise_shuffle(seed, n, times):
 
 def test_plans_are_bounded_and_longer_lists_go_one_draw_at_a_time():
     r = Rng(7)
-    for n in range(0, 3 * R.PLANNED):
-        r.shuffle(list(range(n)))
+    for _ in range(R.WRITTEN_AFTER + 1):
+        for n in range(0, 3 * R.PLANNED, 7):
+            r.shuffle(list(range(n)))
     assert 0 < len(R._PLANS) <= R.PLANNED - R.SHORT + 1
     assert R.SHORT <= min(R._PLANS) and max(R._PLANS) <= R.PLANNED
+
+
+def test_a_length_is_written_out_only_once_shuffled_often(monkeypatch):
+    """A length's function is written on its WRITTEN_AFTER + 1-th shuffle (session 24): the
+    shuffles before it go one draw at a time, the same cards and state either way."""
+    monkeypatch.setattr(R, "_PLANS", {})
+    monkeypatch.setattr(R, "_SHUFFLED", {})
+    a, b = Rng(3), Rng(3)
+    for t in range(R.WRITTEN_AFTER + 2):
+        xa, xb = list(range(40)), list(range(40))
+        a.shuffle(xa)
+        b.shuffle_stepwise(xb)
+        assert xa == xb and a.s == b.s
+        assert (40 in R._PLANS) == (t >= R.WRITTEN_AFTER)
 
 
 def test_a_known_shuffle():

@@ -20,10 +20,15 @@ _M = (1 << 64) - 1
 # Shuffles of SHORT to PLANNED cards are made by a function written out once per length
 # (_plan): at most 254 of them, about 7.5 MB in all (0.4 s to make every one).  Other lists are
 # shuffled one draw at a time (for two cards that is as fast; for many, the functions would take
-# too much memory).
+# too much memory), and so are the first WRITTEN_AFTER shuffles of a length: writing its
+# function costs about 15 µs a card, as much as some 270 shuffles save, so a length shuffled
+# only now and then (a discard pile shuffled back in) is never written, and one shuffled often
+# loses at most the little that WRITTEN_AFTER shuffles would have saved.
 SHORT = 3
 PLANNED = 256
+WRITTEN_AFTER = 64
 _PLANS: dict = {}
+_SHUFFLED: dict = {}        # length -> its shuffles so far, until its function is written
 _new = object.__new__
 
 
@@ -100,12 +105,20 @@ class Rng:
     def shuffle(self, x: list) -> None:
         """Fisher-Yates, in place: for i from the last place down to 1, the card at i changes
         places with the card at j, a number from 0 to i drawn from the next state.  From SHORT
-        to PLANNED cards, by the function written out for that length (_plan): the same cards
-        in the same order, the same state after, as :meth:`shuffle_stepwise`."""
+        to PLANNED cards, once a length was shuffled WRITTEN_AFTER times, by the function
+        written out for that length (_plan): the same cards in the same order, the same state
+        after, as :meth:`shuffle_stepwise`."""
         n = len(x)
         if n > PLANNED or n < SHORT:
             return self.shuffle_stepwise(x)
-        self.s = (_PLANS.get(n) or _plan(n))(x, self.s)
+        fn = _PLANS.get(n)
+        if fn is None:
+            k = _SHUFFLED.get(n, 0)
+            if k < WRITTEN_AFTER:
+                _SHUFFLED[n] = k + 1
+                return self.shuffle_stepwise(x)
+            fn = _plan(n)
+        self.s = fn(x, self.s)
 
     def shuffle_stepwise(self, x: list) -> None:
         """:meth:`shuffle`, one draw at a time."""
