@@ -123,3 +123,25 @@ def test_some_rule_file_has_a_simultaneous_decision_half_made():
         if seen:
             break
     assert seen
+
+
+def test_the_api_per_step_reads_the_slot_and_makes_no_decision_object(monkeypatch):
+    """What an agent or a learning library calls at every step (current_player, current_players,
+    is_simultaneous, legal_actions, apply_action, is_terminal) reads the slot ``awaiting``
+    itself: a :class:`Decision` (a call of a tuple subclass) is made only when ``decision`` is
+    read (session 24: current_players and is_simultaneous made one at each call, the OpenSpiel
+    step of Crazy Eights 7% slower)."""
+    import rulelang.engine.runtime as R
+    path = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+    st = load(path).compiled(3).new_game(seed=5)
+
+    def refused(*_a):
+        raise AssertionError("a Decision was made")
+    monkeypatch.setattr(R, "Decision", refused)
+    rng = random.Random(5)
+    while not st.is_terminal():
+        assert not st.is_simultaneous()
+        p = st.current_player()
+        assert st.current_players() == [p]
+        st.apply_action(rng.choice(st.legal_actions(p)), p)
+    assert st.current_players() == [] and st.current_player() == -1

@@ -267,10 +267,12 @@ class State(Playout):
 
     def current_players(self) -> list[int]:
         """Every seat that must still decide at this point (several at a simultaneous one)."""
-        return list(self.decision.seats)
+        d = self.awaiting
+        return [d[0]] if d.__class__ is tuple else list(d.seats)
 
     def is_simultaneous(self) -> bool:
-        return self.decision.simultaneous
+        d = self.awaiting
+        return d.__class__ is not tuple and d.simultaneous
 
     def legal_actions(self, player: Optional[int] = None, every_copy: bool = False) -> list[int]:
         """The legal actions of ``player`` (default: :meth:`current_player`).  Identical copies
