@@ -38,9 +38,10 @@ def says(st):
     return [(e[1] + 1, e[2]) for e in st.log if e[0] == "say"]
 
 
-def played(cg, seed):
-    """A game of ``cg`` played to its end with uniformly random choices seeded by ``seed``, logged."""
-    st = cg.new_game(seed=seed, log=True)
+def played(cg, seed, log=True, max_steps=None):
+    """A game of ``cg`` played to its end through the API with uniformly random choices seeded
+    by ``seed`` (logged unless ``log`` is false; ``max_steps``: the step budget)."""
+    st = cg.new_game(seed=seed, log=log, max_steps=max_steps)
     random_playout(st, random.Random(seed))
     return st
 

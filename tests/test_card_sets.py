@@ -19,7 +19,7 @@ from rulelang.compile.compiler import CompiledGame
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
 
-from gametest import generated_files, within
+from gametest import generated_files, played, within
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 
@@ -41,14 +41,8 @@ def _sources(cg):
     return out
 
 
-def _api_game(cg, seed, steps=20_000):
-    st = cg.new_game(seed=seed, log=True, max_steps=steps)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        p = st.current_players()[0]
-        legal = st.legal_actions(p)
-        st.apply_action(legal[rng.randrange(len(legal))], p)
-    return st
+def _played(cg, seed):
+    return played(cg, seed, max_steps=20_000)
 
 
 @pytest.mark.parametrize("path", FILES)
@@ -59,7 +53,7 @@ def test_looked_up_and_evaluated_play_the_same_games(path, monkeypatch):
         looked = game.compiled(n)
         plain = _evaluated(game.model, n, monkeypatch)
         for seed in (0, 1, 2):
-            a, b = _api_game(looked, seed), _api_game(plain, seed)
+            a, b = _played(looked, seed), _played(plain, seed)
             assert a.log == b.log and a.to_json() == b.to_json(), (path, n, seed)
             fa = looked.playout(seed, [random.Random(seed).randrange] * n, 20_000)
             fb = plain.playout(seed, [random.Random(seed).randrange] * n, 20_000)
@@ -107,18 +101,18 @@ def test_each_limit_leaves_the_condition_evaluated(monkeypatch):
     game) the loop evaluates its condition: the same game, no table."""
     model = load("examples/crazy_eights.cardrules").model
     plain = _evaluated(model, 2, monkeypatch)
-    want = _api_game(plain, 3).to_json()
+    want = _played(plain, 3).to_json()
     for name, value in (("MAX_KEYS", 100), ("MAX_SITE_CELLS", 5000)):
         with monkeypatch.context() as m:
             m.setattr(cardsets, name, value)
             cg = CompiledGame(model, 2)
             assert not any("_cs" in src for src in _sources(cg)), name
-            assert _api_game(cg, 3).to_json() == want
+            assert _played(cg, 3).to_json() == want
     with monkeypatch.context() as m:
         m.setattr(CardSets, "_cells_left", 5000)
         cg = CompiledGame(model, 2)
         assert not any("_cs" in src for src in _sources(cg))
-        assert _api_game(cg, 3).to_json() == want
+        assert _played(cg, 3).to_json() == want
 
 
 def test_a_condition_that_reads_more_than_the_card_tables_is_evaluated(tmp_path):
@@ -142,7 +136,7 @@ def test_a_condition_that_reads_more_than_the_card_tables_is_evaluated(tmp_path)
     assert api.count(" in _cs") == 1 and fast.count(" in _cs") >= 1    # the suit's, not low's
     assert re.search(r"if \(_t\d+\[_v\d+\] > _h\d+\):", api), api          # rank of c > low
     for seed in range(5):
-        assert _api_game(cg, seed).to_json() == _api_game(
+        assert _played(cg, seed).to_json() == _played(
             _evaluated(cg.model, 2, pytest.MonkeyPatch()), seed).to_json()
 
 
@@ -167,7 +161,8 @@ def test_generated_games_end_alike_with_conditions_looked_up_and_evaluated(tmp_p
             looked += 1
             plain = _evaluated(game.model, n, monkeypatch)
             for seed in (0, 1):
-                if _api_game(cg, seed, 3000).to_json() != _api_game(plain, seed, 3000).to_json():
+                a, b = played(cg, seed, max_steps=3000), played(plain, seed, max_steps=3000)
+                if a.to_json() != b.to_json():
                     differ.append((i, source, seed))
     assert not differ, differ
     assert looked >= FUZZ // 120, looked       # (about one input in sixty looks one up)

@@ -18,6 +18,8 @@ import random
 
 from rulelang.compile.loader import load
 
+from gametest import played
+
 GAME = '''game "g"
 players 2 to 3
 deck standard, into stock
@@ -164,13 +166,7 @@ def test_an_index_playout_of_attack_pushes_no_frame():
 
 
 def _api(cg, seed, max_steps):
-    st = cg.new_game(seed=seed, max_steps=max_steps)
-    rng = random.Random(seed)
-    while not st.is_terminal():
-        p = st.current_players()[0]
-        legal = st.legal_actions(p)
-        st.apply_action(legal[rng.randrange(len(legal))], p)
-    return st
+    return played(cg, seed, log=False, max_steps=max_steps)
 
 
 def _fast(cg, seed, max_steps):

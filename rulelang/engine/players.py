@@ -481,9 +481,8 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
             moved = set(cards)
             # (most often nobody remembered these cards: the list stays as it is, which a test
             # in C that stops at the first card remembered tells)
-            hits = [] if moved.isdisjoint(map(_card_of, shown)) else \
-                list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
-            if hits:
+            if not moved.isdisjoint(map(_card_of, shown)):
+                hits = list(compress(count(), map(moved.__contains__, map(_card_of, shown))))
                 shown = shown[:]        # a new list (states share it after clone)
                 for i in reversed(hits):
                     x = shown[i]

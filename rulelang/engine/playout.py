@@ -201,7 +201,7 @@ def playout_pick(g, legal, p):
     function per seat (``actions=True``, copies of a card that the API offers as one action, a
     budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
     then the policy.  (The generated playout variants call it too: when the budget is spent it
-    stops the game at this decision, ``g.decision`` as the API's code sets it, and raises
+    stops the game at this decision, ``g.awaiting`` as the API's code sets it, and raises
     PlayoutStop; the frames are on ``g.stack`` as after a SUSPEND.)"""
     if g.decisions == g._stop:
         g.awaiting = (p, legal)          # (State.decision's slot: see there)

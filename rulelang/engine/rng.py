@@ -41,9 +41,9 @@ def _plan(n: int):
     addition of the packed Q_k) gives every state of the shuffle at once, none overflowing
     into the next (P_k * s + Q_k < 2**128).  A mask keeps the low 64 bits of each but bit 32,
     and ``struct`` reads bits 32 to 63: twice the number a draw gives (bits 33 to 63), so that
-    the place it draws among i + 1 is ``(h * (i + 1)) >> 32``.  The exchanges are then written one per line,
-    each with its place a constant and its number a local (a third fewer operations than a
-    loop).  Only numbers are in the source."""
+    the place it draws among i + 1 is ``(h * (i + 1)) >> 32``.  The exchanges are then written
+    one per line, each with its place a constant and its number a local (a third fewer
+    operations than a loop).  Only numbers are in the source."""
     big = qq = mask = 0
     p, q = 1, 0
     for k in range(1, n):
