@@ -122,3 +122,27 @@ def test_the_fast_path_has_no_budget_of_decisions_and_finds_the_same(tmp_path, m
     found = S.play_one(game, 2, 0)
     assert found[0] == "RL901" and "within 200 decisions" in found[1] and found[2].line == 10
     assert found == S._play_one_api(game, 2, 0)
+
+
+def test_a_game_where_nobody_ever_decides_is_an_error_at_the_turn():
+    """A forgotten `setup:`: the hands are empty, so every game ends at once, "Player 1 wins!
+    (0 decisions)".  `check` only warns (RL150); the games played show that nobody ever
+    decides anything, an error of the file (RL909)."""
+    diags = sim("no_setup")
+    assert [(d.code, d.severity, d.span.line) for d in diags] == [("RL909", "error", 8)]
+    assert "all 9 random games" in diags[0].message and "setup" in diags[0].hint
+
+
+def test_a_game_where_one_setting_decides_is_not_reported(tmp_path):
+    """RL909 is about the whole file: an option under which the game starts ended is not an
+    error when another setting plays."""
+    text = open(os.path.join(HERE, "simulate", "no_setup.cardrules"), encoding="utf-8").read()
+    text = text.replace("turn:", "option deal = yes\nsetup:\n    if deal:\n        shuffle stock\n"
+                        "        deal 5 from stock to hand of each player\n"
+                        "        move top card from stock to discard\nturn:", 1)
+    text += "game ends when stock is empty:\n    end game with no winner\n"
+    path = tmp_path / "dealt.cardrules"
+    path.write_text(text, encoding="utf-8")
+    assert [d.code for d in simulate(str(path), 3) if d.is_error] == []
+    path.write_text(text.replace("option deal = yes", "option deal = no"), encoding="utf-8")
+    assert [d.code for d in simulate(str(path), 3) if d.is_error] == []
