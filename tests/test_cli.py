@@ -406,7 +406,7 @@ def test_explain_entry(capsys, monkeypatch):
     monkeypatch.setattr(explain, "_errors_doc", lambda: CATALOGUE)
     assert main(["explain", "rl101"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("## RL101: unknown name") and "shuffle stok" in out
+    assert out.startswith("RL101: unknown name") and "shuffle stok" in out
     assert "RL104" not in out
     assert main(["explain", "104"]) == 0
     assert "wrong kind" in capsys.readouterr().out
@@ -434,6 +434,40 @@ def test_explain_real_catalogue(capsys):
     code = sorted(entries)[0]
     assert main(["explain", code]) == 0
     assert code in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("code", ["RL101", "RL909", "RL999"])
+def test_explain_renders_the_markdown(capsys, monkeypatch, code):
+    """`explain` renders its entry: no ``` fences, no `##` heading, no backticks around code,
+    no padding spaces; the examples are there as indented code."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["explain", code]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{code}: ")
+    assert "```" not in out and "## " not in out and "`" not in out
+    assert all(line == line.rstrip() for line in out.splitlines())
+    assert "\n\n\n" not in out
+    if code != "RL999":
+        assert "Wrong:" in out and "Right:" in out
+        assert "\n     move " in out or "\n     shuffle " in out     # the code, indented
+
+
+def test_explain_shows_no_placeholder_examples(capsys):
+    """An entry that has no example (a bug of rulelang, not of a rule file) says so in words;
+    no entry shows an example made only of comments, such as `# report it`."""
+    entries = explain.error_entries(explain._errors_doc())
+    for code in ("RL900", "RL905", "RL999"):
+        assert main(["explain", code]) == 0
+        out = capsys.readouterr().out
+        assert "There is no example of it" in out and "Wrong:" not in out, code
+    import re
+    for code, entry in entries.items():
+        for block in re.findall(r"```cardrules\n(.*?)```", entry, re.S):
+            lines = [l.strip() for l in block.splitlines() if l.strip()]
+            placeholder = (all(l.startswith("#") for l in lines)     # only comments, and
+                           and not any(l.startswith("# rulelang ") for l in lines)   # no command
+                           and not any(l.startswith("# turn:") for l in lines))      # or sketch
+            assert not placeholder, f"{code}: a placeholder example {block!r}"
 
 
 # ---- play ---------------------------------------------------------------------------------------

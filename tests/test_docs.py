@@ -188,6 +188,9 @@ def test_errors_md_examples(code, body):
         assert right.diagnostics == [], f"{code}: the right example: {right.diagnostics}"
         return
     blocks = [b for _l, b in fenced(body, "cardrules")]
+    if "There is no example of it" in body:    # a bug of rulelang (RL905, RL999), no rule file's
+        assert blocks == []
+        return
     assert len(blocks) >= 2
     assert parses_as_fragment(blocks[-1]), f"{code}: the right example does not parse"
     if code.startswith("RL0") or code in PARSER_LIMITS:

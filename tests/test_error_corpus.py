@@ -79,5 +79,8 @@ def test_every_code_is_explained():
     missing = sorted(c for c in codes if c not in entries)
     assert not missing, f"codes without an entry in errors.md: {missing}"
     for code, body in entries.items():
+        if "There is no example of it" in body:     # a bug of rulelang, never of a rule file
+            assert "```" not in body, f"{code} says it has no example, and shows one"
+            continue
         assert body.count("```cardrules") + body.count("```cardtest") >= 2, \
             f"{code} needs a wrong and a right example"

@@ -87,9 +87,30 @@ def cmd_explain(args) -> int:
             message = f"`{args.code}` is not an error code"
         raise UsageError(message, (hint + " " if hint else "")
                          + "error codes look like RL101; they are: " + ", ".join(sorted(entries)))
+    from rich.markdown import Markdown
+    page = Markdown(entry, code_theme="ansi_dark")
     if out.color:
-        from rich.markdown import Markdown
-        out.show(Markdown(entry))
+        out.show(page)
     else:
-        out.write(entry)
+        out.write(plain_markdown(page))
     return EXIT_OK
+
+
+def plain_markdown(page, width: int = 80) -> str:
+    """A Markdown page rendered as plain text (no terminal, or NO_COLOR): headings, paragraphs
+    wrapped to ``width``, code blocks indented, without the Markdown marks (no ``` fences, no
+    ``##``); the lines without the spaces rich pads them with, one blank line between parts."""
+    import io
+
+    from rich.console import Console
+    buf = io.StringIO()
+    Console(file=buf, color_system=None, force_terminal=False, width=width, highlight=False,
+            emoji=False, markup=False).print(page)
+    lines: list = []
+    for line in buf.getvalue().splitlines():
+        line = line.rstrip()
+        if line or (lines and lines[-1]):         # one blank line between parts, none at the ends
+            lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
