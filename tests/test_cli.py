@@ -614,3 +614,20 @@ def test_help_does_not_import_the_pipeline():
     env = dict(os.environ, PYTHONPATH=ROOT)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr
+
+
+def test_play_shows_every_hand_at_the_end(capsys, monkeypatch):
+    """The game is over, so the last table shows every player's hand (the face-down stock stays
+    face down); during the game another player's hand is only counted."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", CRAZY, "--seed", "3", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    during, end = out.split("The table at the end", 1)
+    assert re.search(r"Player 3\s*\n\s*Hand\s+\d+ cards, face down", during)
+    hand = re.search(r"Player 3\s*\n\s*Hand\s+(.*?)\s*\((\d+)\)", end)
+    assert hand, end
+    cards = hand.group(1).split()
+    assert len(cards) == int(hand.group(2)) >= 1
+    assert "face down" not in hand.group(0)
+    assert re.search(r"Stock\s+\d+ cards, face down", end)

@@ -181,3 +181,25 @@ def test_help(capsys):
     assert main(["play", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--save PATH" in out and "--resume PATH" in out
+
+
+def test_a_turn_past_the_end_says_so(tmp_path, capsys, monkeypatch):
+    """`t N` (and `--turn N`) beyond the last turn of the game says that there is no such turn,
+    and shows the end; a turn of the game says nothing of the kind."""
+    log = str(tmp_path / "game.json")
+    cli(capsys, monkeypatch, "run", CRAZY, "--seed", "3", "--quiet", "--log", log)
+    data = read_log(log)
+    last = replay_state(load(CRAZY).compiled(2), data, len(data["actions"]) - 1).turns + 1
+    status, out, _ = cli(capsys, monkeypatch, "replay", log,
+                         stdin=f"t {last}\nt {last + 1}\nt 500\nq\n")
+    assert status == 0
+    said = re.findall(r"the game ended in turn (\d+): there is no turn (\d+)", out)
+    assert said == [(str(last), str(last + 1)), (str(last), "500")]
+    prompts = re.findall(r"^\[(move \d+ of \d+[^\]]*)\] > ", out, re.M)
+    assert prompts[-2:] == ["move 55 of 55, the end"] * 2
+    status, out, _ = cli(capsys, monkeypatch, "replay", log, "--turn", "500")
+    assert status == 0
+    assert f"the game ended in turn {last}: there is no turn 500" in out
+    assert "the table at the end" in out and "Player 1 wins!" in out
+    status, out, _ = cli(capsys, monkeypatch, "replay", log, "--turn", str(last))
+    assert "there is no turn" not in out

@@ -27,10 +27,13 @@ def _sees(cg, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
     return sees(cg, zi, pos, size, viewer)
 
 
-def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 20) -> list:
+def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 20,
+              every_hand: bool = False) -> list:
     """The table as rows ``(key, label Text, value Text)``, laid out by player: each player's
     zones (and shown variables) together, the viewer's first, then the zones shared by all.
-    Zones marked ``not shown`` are left out, and ``shown when not empty`` ones while empty."""
+    Zones marked ``not shown`` are left out, and ``shown when not empty`` ones while empty.
+    ``every_hand``: the cards as a spectator sees them (every player's own zones face up, the
+    face-down piles still face down), laid out for the viewer: the table of a game that is over."""
     cg = words.cg
     n = cg.n
     rows = []
@@ -47,7 +50,8 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
             cards = zones[zi]
             if shown == "no" or (shown == "in use" and not cards):
                 continue
-            value = _cards_value(words, cg, zi, cards, viewer, size_hidden, limit)
+            value = _cards_value(words, cg, zi, cards, None if every_hand else viewer,
+                                 size_hidden, limit)
             extra = cg.shown_with(_with_zones(st, zones), zi) if st is not None else None
             if extra is not None:           # `show "LABEL" with ZONE: ...` of the rule file
                 value.append("   ")

@@ -217,7 +217,9 @@ def cmd_play(args) -> int:
         return EXIT_INTERRUPTED
     flush()
     out.blank()
-    out.show(rows_table(zone_rows(words, st.zones, you, st), "The table at the end"))
+    # The game is over: every hand is shown (as the spectator of `rulelang run` sees them).
+    out.show(rows_table(zone_rows(words, st.zones, you, st, every_hand=True),
+                        "The table at the end"))
     out.text(result_text(st, you, turns=story.turns_told()))
     out.text(_replay_text(args, n, seed))
     if st.outcome == "error":

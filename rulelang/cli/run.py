@@ -234,6 +234,15 @@ def cmd_replay(args) -> int:
                 return k
         return total
 
+    last_turn = turn_at[total - 1] + 1 if total else 1     # the turn of the log's last move
+
+    def past_the_end(t):
+        """What to say when turn ``t`` is beyond the last turn of the log."""
+        if t <= last_turn:
+            return None
+        ended = "the game ended" if final.terminal else "the log ends"
+        return f"{ended} in turn {last_turn}: there is no turn {t}"
+
     if args.to_end or args.turn is not None:
         upto = total if args.to_end else moves_to_turn(args.turn)
         # told as `rulelang run` tells a game: the same narration, the same tables
@@ -257,6 +266,8 @@ def cmd_replay(args) -> int:
             st.apply_action(action, seat - 1)
             flush()
         if upto == total:
+            if args.turn is not None and past_the_end(args.turn):
+                out.text(Text(f"({past_the_end(args.turn)}; this is the end)", style="yellow"))
             table(st, "the table at the end")
             out.text(result_text(st, turns=story.turns_told()))
         else:
@@ -328,6 +339,10 @@ def cmd_replay(args) -> int:
                 parts = parts[1:]
             if len(parts) == 1 and parts[0].isdigit():
                 target = moves_to_turn(int(parts[0]))
+                beyond = past_the_end(int(parts[0]))
+                if beyond:
+                    out.text(Text(f"  {beyond}; here is the end (b: back, q: quit)",
+                                  style="yellow"))
             else:
                 out.text(Text(f"  not a command: {line.strip()!r}", style="yellow"))
                 out.text(help_text)
