@@ -20,7 +20,7 @@ The random player of the Crazy Eights ratios is the same on both sides, the hand
 uniform among the legal moves (random.choice), a forced move (one legal choice) taken without a
 draw (the fast path's ``skip_forced``).  The same figures with a player who draws at every
 decision, as rulelang's `random` agent does, are kept beside them (``ratio_drawing``,
-``fast_ratio_drawing``: the measure before session 23), and the files of rules/ are played by
+``fast_ratio_drawing``), and the files of rules/ are played by
 that player.
 """
 from __future__ import annotations

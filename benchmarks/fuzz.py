@@ -541,7 +541,7 @@ class Campaign:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-# Failure classes other changes are fixing (issue 11): class pattern (a regular expression
+# Failure classes other changes are fixing: class pattern (a regular expression
 # matched at the start of the class) -> what fixes it.  The CI test does not fail on these; the
 # lead removes an entry once the fix is merged.
 def _mapped_bytes() -> int:
@@ -554,13 +554,13 @@ def _mapped_bytes() -> int:
 
 
 KNOWN: dict = {
-    # (empty: the last class, a `none` player used as a player, is RL197 and RL912 since issue 11)
+    # (empty: the last class, a `none` player used as a player, is now RL197 and RL912)
 }
 
 
-# Extremes of the generators (their tags) whose inputs took seconds each before the resource
-# limits of issue 11 were merged (a hang costs the whole time limit): the CI test skips inputs
-# with these tags.  Empty since those limits are on main: every input is tried.
+# Extremes of the generators (their tags) whose inputs take seconds each (a hang costs the
+# whole time limit): the CI test skips inputs with these tags.  Empty: the resource limits
+# (docs/security.md) bound every input, so every input is tried.
 KNOWN_SLOW_TAGS: dict = {}
 
 

@@ -25,7 +25,7 @@ doc = []
 def para(t): doc.append(t.strip("\n"))
 para('''# What a game looks like now
 
-`rulelang run` and `rulelang play` show a game in the rulebook's words (issue 15): the names the
+`rulelang run` and `rulelang play` show a game in the rulebook's words: the names the
 rule files give their zones, choices and values ([docs/language.md](language.md#how-the-game-is-shown-display-names-and-bookkeeping)),
 the table laid out by player, every turn numbered in the margin, and lines starting `·` for what
 the rules did between the choices (cards moving, piles turned over, shuffles, skips, reversals).

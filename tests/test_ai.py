@@ -1,4 +1,4 @@
-"""Issue 18: the game-AI side. Observation tensors (no hidden card in them), the global action
+"""The game-AI side. Observation tensors (no hidden card in them), the global action
 ids, the OpenSpiel and PettingZoo adapters (their own conformance tests on every rule file; skipped
 when the `ai` extra is not installed) and the ismcts agent.  RULELANG_SLOW=1 runs more of each."""
 import glob
@@ -89,8 +89,8 @@ def _pieces(enc, obs):
                                     ("rules/attack_two_decks.cardrules", 2)])
 def test_a_tensor_written_into_an_array_is_the_list(path, n):
     """The adapters have the observation and the information state written into a zeroed numpy
-    array (only the places that are not 0: session 22, the PettingZoo step about twice as
-    fast); the array is the list made into float32, in every position, for every seat, the
+    array (only the places that are not 0: the PettingZoo step about twice as
+    fast as with a whole list); the array is the list made into float32, in every position, for every seat, the
     game over too (its last place: `terminal`), with two decks (copies counted)."""
     np = pytest.importorskip("numpy")
     from rulelang.ai.tensors import Trail

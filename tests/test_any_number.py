@@ -1,4 +1,4 @@
-"""Issue 14, item 5: `any number n from A to B where C`, played in the generated code and in the
+"""`any number n from A to B where C`, played in the generated code and in the
 closures against the same question answered here in Python, and its limits (RL251, RL257)."""
 import pytest
 
@@ -63,7 +63,7 @@ def test_a_range_too_long_as_written(tmp_path):
 
 
 # `highest/lowest number n from A to B where C` tries its range number by number too: the same
-# bound (before session 20 it had none: `from 0 to 10^15` ran for ever).
+# bound (without it, `from 0 to 10^15` would run for ever).
 PICK = TEXT.replace("    say any number k from hi to hi + 2 where k is 3\n",
                     "    say highest number k from 1 to FAR where k is 0 - 1\n"
                     "    say lowest number k from 1 to FAR where k is 0 - 1\n")

@@ -377,7 +377,7 @@ def test_power_attack_battle_counts_only_the_last_roll():
     assert checked > 0 and differs > 0                # some Battle the card-alone reading decides otherwise
 
 
-# ---- what the games say (issue 15): true, and in the rulebook's words -----------------------
+# ---- what the games say: true, and in the rulebook's words -----------------------
 
 def duel_says(st):
     """What was said since the first duel began (the opening flip left out)."""

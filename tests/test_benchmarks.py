@@ -20,7 +20,7 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
         assert row["decisions_agree"] in (True, False)   # too few games here to expect agreement
         assert row["rulelang"]["games"] > 0 and row["reference"]["games"] > 0
         assert row["fast"]["games"] > 0 and row["fast_ratio"] > 0
-        # (and the player who draws at every decision, the measure before session 23)
+        # (and the player who draws at every decision, as the `random` agent does)
         assert row["fast_drawing"]["games"] > 0 and row["rulelang_drawing"]["games"] > 0
         assert row["ratio_drawing"] > 0 and row["fast_ratio_drawing"] > 0
     assert res["rules"] and all("error" not in row for row in res["rules"])

@@ -1,4 +1,4 @@
-"""Issue 14, item 2: selectors by suit and rank (`suit s with highest V`, `rank r with lowest
+"""Selectors by suit and rank (`suit s with highest V`, `rank r with lowest
 V`), checked against the same things counted in Python, and families of zones per player
 (`pile(k)` is yours, `pile(k) of p` is p's), both with the generated code and with closures."""
 from collections import Counter

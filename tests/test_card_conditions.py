@@ -1,4 +1,4 @@
-"""Conditions over cards as the generated code writes them (session 14): `any/no card in Z where C`
+"""Conditions over cards as the generated code writes them: `any/no card in Z where C`
 is a search that stops at the first card that passes, a rank read several times is looked up
 once per card, what one branch of `X if C else Y` needs is computed only when C says so, and
 `not (a is b) and (a is b or c)` tests a once.  Played in the generated code and in the closures

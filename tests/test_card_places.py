@@ -1,4 +1,4 @@
-"""Where the card of a `reveal` or `show` is, known from the rules (stmtgen.card_places, issue 17):
+"""Where the card of a `reveal` or `show` is, known from the rules (stmtgen.card_places):
 `move c from army to field` then `reveal c`, `reveal top of Z`, and `for each card c in Z:` whose
 body only reveals, shows and says: the generated code names the zone instead of looking through
 every zone for the card, and a reveal in a zone everyone sees (nothing to remember) is no call at

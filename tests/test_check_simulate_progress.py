@@ -1,6 +1,6 @@
 """`check --simulate`: its progress (the number of games, advanced as they finish) and Ctrl-C,
-which prints the report of the games played so far and exits 130 (issue 16: "all long work
-shows progress ... and Ctrl-C gives the partial report")."""
+which prints the report of the games played so far and exits 130 (all long work
+shows progress, and Ctrl-C gives the partial report)."""
 import os
 
 import rulelang.play.simulate as simulate_mod

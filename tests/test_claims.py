@@ -1,4 +1,4 @@
-"""Decisions by a set of players known at run time (issue 13, item 2): `simultaneously choose by
+"""Decisions by a set of players known at run time: `simultaneously choose by
 each player/opponent [where C]` and the claim `any player [where C] may choose [from P]`, with
 the generated code and with closures; and the example game May I."""
 from __future__ import annotations

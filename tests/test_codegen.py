@@ -69,11 +69,11 @@ def test_turn_flow_finds_skip_reverse_and_next_turn_anywhere(tmp_path, monkeypat
 def test_rules_that_never_decide_are_copied_where_they_are_called(tmp_path):
     """A rule that never decides is written in place of its calls (one call and one frame
     less), its `you` the caller's player, its parameters and locals Python locals of the copy
-    (issue 17: Attack!'s `fill_hand`, `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per
-    decision on the fast path; session 18: its `clear_field` and Power Attack!'s
+    (Attack!'s `fill_hand`, `repeat ... times: draw`, 1,342 -> 1,288 bytecodes per
+    decision on the fast path; its `clear_field` and Power Attack!'s
     `both_cards_down`, loops over the players); so is one that calls only such rules, the rules it calls copied into it in turn,
     `you` and the arguments passed down; an end of the game in a copy returns from the caller,
-    as the call would have (session 18).  One with a return or a statement that sets `you`
+    as the call would have.  One with a return or a statement that sets `you`
     stays a call; in a game where players leave, so does one with a local other than the
     counter of a `repeat N times` (its loops over the players count in the frame).  Decided on
     the rule's tree (compile/copies.py: can_copy, copied_rules), never by reading generated
@@ -165,7 +165,7 @@ def test_deal_gives_cards_one_at_a_time_in_turn(tmp_path, count, players):
 
 def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
     """`for each player p` that never waits and whose body sets no `p` goes through the seats in
-    Python's own loop (``for fr[i] in ORDER[start]``, issue 17), leaving the slot at the first
+    Python's own loop (``for fr[i] in ORDER[start]``), leaving the slot at the first
     player again when it ends, as the step of each round did; a loop whose body sets `p`, which
     changes the next round's player, keeps the step.  Both play as the reference interpreter
     does, with and without `stop`, at every number of players."""
@@ -197,7 +197,7 @@ def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
     def frames(cg, seed):
         """The rules' frames at each decision, as a save has them, but their positions (the
         reference interpreter numbers its own) and the chooser's slot of a choice by `you` (the
-        generated code reads `you` itself and never sets that slot, session 24; the reference
+        generated code reads `you` itself and never sets that slot; the reference
         interpreter sets it)."""
         from rulelang.compile.rulegen import rule_bodies
         from rulelang.kinds import Frame
@@ -245,7 +245,7 @@ def test_a_choice_that_always_offers_something_has_no_test_for_none(tmp_path):
     """A choice whose list cannot be empty (an alternative offered always; one offered when the
     alternatives before it offered nothing, as Crazy Eights' `draw if no card in hand where
     playable(card)`; a choice of any suit or rank) writes no test for a choice without
-    alternatives (issue 17: one line less at each decision); one whose list can be empty keeps
+    alternatives (one line less at each decision); one whose list can be empty keeps
     it, and the game stops there with RL904, the same on the fast path."""
     head = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
             'zone hand: per player, seen by owner\nzone pile: shared, face up\n'

@@ -1,4 +1,4 @@
-"""Issue 14, item 2: `move N cards where C` (exactly N), `move up to N cards where C` and
+"""`move N cards where C` (exactly N), `move up to N cards where C` and
 `move c and every card on top of it`, played in the generated code and in the closures: which
 cards move, in which order they arrive, and what stops the game."""
 import pytest

@@ -1,4 +1,4 @@
-"""Decks from parts (issue 14, item 1): `copies N of ...` in a deck type, several `deck` lines,
+"""Decks from parts: `copies N of ...` in a deck type, several `deck` lines,
 `replace deck` in a variant, texts of suits and ranks shown wherever they are, and the example
 Colour Clash (its deck counted from its rulebook, its rulings in examples/colour_clash.cardtest,
 random games on both backends)."""

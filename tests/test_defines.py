@@ -1,5 +1,5 @@
 """Defines are checked and compiled once per use with the same arguments in the same place, not
-copied at every use (issue 12, issue 11): a chain of defines each using the one below several
+copied at every use: a chain of defines each using the one below several
 times checks, compiles and runs in time linear in its text; `f(f(1))` is not a define using
 itself."""
 import random

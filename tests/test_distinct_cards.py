@@ -1,4 +1,4 @@
-"""One choice per distinct card (issue 13, item 5): with several decks, identical copies offered
+"""One choice per distinct card: with several decks, identical copies offered
 by the same alternative are one legal action, for agents and people alike."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The events of a logged game (issue 15, rulelang/engine/events.py): every change of the zones
+"""The events of a logged game (rulelang/engine/events.py): every change of the zones
 is recorded, in order, identically by both backends; nothing is recorded when nobody watches;
 what a viewer is told of an event names only cards that viewer sees."""
 import glob

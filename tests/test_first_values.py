@@ -1,4 +1,4 @@
-"""The variables' first values (CompiledGame._unbegun, session 21, issue 17): a first value
+"""The variables' first values (CompiledGame._unbegun): a first value
 known before the game (a constant, folded: ExprGen.fold) is written in the list every new game
 copies; only the others are computed, in order, as before.  A new game's variables are the
 same either way, and the same as the reference interpreter's (tests/closures.py)."""

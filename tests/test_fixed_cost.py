@@ -1,4 +1,4 @@
-"""The work a game does once, outside its rules (session 22, issue 17): the root calls the
+"""The work a game does once, outside its rules: the root calls the
 setup rule itself, as it calls the turn, instead of returning to the run loop to have it
 called.  The games stay the same (the goldens, tests/test_playout*.py, the fuzz); here, that
 the round trip is gone, that a setup that decides still stops where it did, and that the ways

@@ -1,4 +1,4 @@
-"""The generator's decisions are made on the tree (issue 12): the folding pass
+"""The generator's decisions are made on the tree: the folding pass
 (rulelang/compile/fold.py) and a guard that no regex or text test over generated code comes back
 into rulelang/compile/."""
 import ast

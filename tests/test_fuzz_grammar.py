@@ -8,7 +8,7 @@ on two cores); ``RULELANG_FUZZ_LONG=N`` runs N inputs instead (a long run: see d
 section Fuzzing, or use ``python -m benchmarks.fuzz`` which also minimises what it finds).
 
 Each failure has a class (``internal:check:RecursionError@cli.py:check_one``, ``hang:run@...``).
-Classes that other changes of issue 11 are fixing are listed in ``benchmarks.fuzz.KNOWN``: this
+Classes that other changes are fixing are listed in ``benchmarks.fuzz.KNOWN``: this
 test reports them but does not fail on them.  Any other class fails the test with the input's
 number, to be replayed with ``python -m benchmarks.fuzz --show N``.
 """

@@ -1,5 +1,5 @@
-"""The shape of the generated code where it decides the speed of a playout (session 19, issue
-17): lists of actions made without a comprehension, lists known before the game copied from
+"""The shape of the generated code where it decides the speed of a playout:
+lists of actions made without a comprehension, lists known before the game copied from
 one tuple, the blocks a playout jumps to chosen first.  Each test fails on the code before."""
 import re
 
@@ -96,7 +96,7 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
 def test_the_api_reads_the_step_budget_from_the_state_and_a_playout_from_a_local():
     """The API's turn function is entered again at every decision and checks the budget once a
     turn: it reads g.max_steps where it checks it, binding no local for it; a rule's playout
-    variant, which may take many steps per call, binds it once (session 23)."""
+    variant, which may take many steps per call, binds it once."""
     api, _ = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
     assert "_gmx" not in api.src and "if g.steps > g.max_steps:" in api.src
     cg = load("examples/crazy_eights.cardrules").compiled(4)
@@ -133,7 +133,7 @@ turn:
 def test_an_alternative_that_asks_whether_an_earlier_one_offered_anything(tmp_path, between, kept):
     """`draw if no card in hand where C` after `play card c from hand where C`: with nothing
     offered before `play` nor between them, the test is `not out` and no len(out) is computed
-    (session 23); with an alternative between, the count after `play` is kept and compared."""
+; with an alternative between, the count after `play` is kept and compared."""
     path = tmp_path / "g.cardrules"
     path.write_text(BETWEEN.replace("BETWEEN", between))
     cg = load(str(path)).compiled(2)
@@ -269,8 +269,8 @@ def test_a_sum_that_is_the_value_still_stops_past_the_bound(tmp_path, monkeypatc
 
 def test_a_card_player_or_suit_is_stored_without_int():
     """A value stored in a variable goes through `int` when it may be a yes/no (a comparison
-    is a bool in Python); a card, player, suit or symbol is an index, an int already (session
-    21): Crazy Eights' `set named_suit to s` and Power Attack!'s `set winner to (...)` store
+    is a bool in Python); a card, player, suit or symbol is an index, an int already:
+    Crazy Eights' `set named_suit to s` and Power Attack!'s `set winner to (...)` store
     the value as it is, through the API and in a playout.  A yes/no still goes through `int`."""
     for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/attack_power.cardrules", 2)):
         cg = load(path).compiled(n)
@@ -294,7 +294,7 @@ def test_a_yes_no_is_still_stored_through_int(tmp_path):
 
 def test_a_rule_copied_in_place_does_not_set_its_locals_to_0_first():
     """A rule written in place of its call (copy_rule) has its parameters and locals as Python
-    locals.  A frame's slots start at 0; a copy's are not set to 0 first (session 21): a name
+    locals.  A frame's slots start at 0; a copy's are not set to 0 first: a name
     of the rules is in scope only after what sets it.  Power Attack!'s turn copies rules with
     locals (a choice's card, a loop over the players): no `_vN = ... = 0` line is left, through
     the API or in a playout, and the games are the API's and the reference interpreter's
@@ -328,7 +328,7 @@ turn:
 def test_a_deal_from_a_zone_of_another_name_is_made_in_bulk(tmp_path, monkeypatch):
     """`deal` from a zone whose name is not the one dealt to (from the stock, or from the spare
     pile of a player to their hands) can never deal a zone to itself: the generated code calls
-    genruntime.deal_apart, which deals in bulk without the test (session 21).  From a zone of
+    genruntime.deal_apart, which deals in bulk without the test.  From a zone of
     the family dealt to, it calls deal, which deals one card at a time when the zone is one of
     them.  The games are the reference interpreter's and the fast path's either way."""
     from tests.closures import three_ways
@@ -348,8 +348,8 @@ def test_a_deal_from_a_zone_of_another_name_is_made_in_bulk(tmp_path, monkeypatc
 def test_the_top_of_a_shared_zone_read_twice_before_a_loop_is_computed_once():
     """Crazy Eights' playable(c) reads the top of the discard pile twice (in `current_suit`
     and in `rank of top of discard`), Follow the Leader's three times: the values computed
-    before the list's loop compute the top once, first, and read its name (shared_tops,
-    session 21), through the API and in a playout."""
+    before the list's loop compute the top once, first, and read its name (shared_tops),
+    through the API and in a playout."""
     for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/follow_the_leader.cardrules", 3)):
         cg = load(path).compiled(n)
         rg = RuleGen(cg, cg.direct_rules)
@@ -408,7 +408,7 @@ def test_shared_tops_in_searches_and_counts_play_the_reference_game(tmp_path, mo
 
 def test_an_ending_that_reads_nothing_of_you_is_asked_once_before_a_decision(tmp_path):
     """The cheap test of the endings before each decision (endings_quick) asks `stock is empty`
-    once, not once per seat as it asks `hand is empty` (session 21)."""
+    once, not once per seat as it asks `hand is empty`."""
     path = tmp_path / "tops.cardrules"
     path.write_text(SHARED_TOPS)
     src = _playout_turn(str(path), 3)
@@ -422,7 +422,7 @@ def test_an_ending_that_reads_nothing_of_you_is_asked_once_before_a_decision(tmp
 
 
 def test_a_choice_by_you_reads_you_and_sets_no_slot_of_its_own():
-    """A choice by `you` names its chooser `you`'s own slot (session 24): Crazy Eights' turn,
+    """A choice by `you` names its chooser `you`'s own slot: Crazy Eights' turn,
     through the API and in a playout, copies `you` into no slot, and both its decisions (the card
     and, after an 8, the suit) wait for `fr[2]`."""
     cg = load("examples/crazy_eights.cardrules").compiled(2)

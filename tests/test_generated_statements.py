@@ -1,4 +1,4 @@
-"""The code generator writes every statement itself (issue 12): every rule of every file that
+"""The code generator writes every statement itself: every rule of every file that
 checks is a generated function (the compiler has no other backend), and each statement the
 generator once left to the closures (say, reveal, deal, the end of the game, every form of
 move) plays as the reference interpreter of the tests (tests/reference) plays it: the same log, the same remembered cards, the same result,

@@ -1,4 +1,4 @@
-"""examples/gin_rummy.cardrules (issue 14: sets and runs, `least total A of Z outside sets and
+"""examples/gin_rummy.cardrules (sets and runs, `least total A of Z outside sets and
 runs`) played against an independent brute-force meld solver written here: every grouping of a
 hand into sets and runs is tried, and the deadwood is the least points left over.  At every
 decision the knock is offered exactly when that solver says the hand has 10 or less, and each

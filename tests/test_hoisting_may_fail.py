@@ -4,7 +4,7 @@ then it is computed where the rules compute it, card by card, as the reference i
 the tests does.  Otherwise an empty hand, or a condition decided before the part is reached,
 would stop a generated game (RL911, RL912...) that the rules play on.  Each game below is played
 three ways (reference interpreter, generated code, fast path) and must not stop with a problem;
-each fails on the compiler of session 19, which computed these parts first."""
+each fails on a compiler that computes these parts first."""
 import pytest
 
 from rulelang.compile.loader import load

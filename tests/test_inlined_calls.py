@@ -1,5 +1,5 @@
-"""Rules that decide, written in place of their calls in a playout that cannot stop (issue 17,
-session 18: ``copies.can_inline``, ``RuleGen.inline_call``, ``PlayoutGen.inline_choose``).
+"""Rules that decide, written in place of their calls in a playout that cannot stop
+(``copies.can_inline``, ``RuleGen.inline_call``, ``PlayoutGen.inline_choose``).
 
 A playout whose policy is an index function per seat and that has no budget of decisions never
 stops before the end of the game but at a simultaneous decision, so a rule whose decisions all
@@ -221,7 +221,7 @@ def test_a_file_of_many_calls_makes_functions_of_bounded_size(tmp_path):
     """A hostile file: a turn calling a rule of 60 statements that decides, and one that does
     not, 400 times each.  Written in place at every call (and each block of the playout copied
     where it is entered, forty deep) it made a playout function of 137 MB of bytecode: 329 s
-    and 15.8 GB of memory to compile (session 17's code; the API's function, 4.3 MB).  A function writes at most rulegen.MAX_IN_PLACE statements of rules in place and
+    and 15.8 GB of memory to compile (the API's function, 4.3 MB).  A function writes at most rulegen.MAX_IN_PLACE statements of rules in place and
     copies at most playoutgen.MAX_COPIED_LINES lines of its blocks: the largest function stays
     within a few times the API's, and the games are those of the API."""
     import types
@@ -238,7 +238,7 @@ def test_a_file_of_many_calls_makes_functions_of_bounded_size(tmp_path):
 
 def test_a_rule_that_decides_at_the_largest_size_written_in_place_stays_bounded(tmp_path):
     """A rule that decides is written in place in a playout up to copies.MAX_INLINE_SIZE (256)
-    statements since session 22, past a copy's MAX_COPY_SIZE (64): a hostile file calling one
+    statements, past a copy's MAX_COPY_SIZE (64): a hostile file calling one
     of 241 statements 400 times.  It is written in place, and the function that writes it
     still writes at most rulegen.MAX_IN_PLACE statements in place: its bytecode stays within a
     few times the API's (about 0.74 MB; about 1 s to compile), and the games are the API's."""

@@ -1,4 +1,4 @@
-"""The typed references between the checker and the generators (rulelang/check/ir.py, issue 12):
+"""The typed references between the checker and the generators (rulelang/check/ir.py):
 the checker stores only typed references, the generators read them only through
 ``model.refs.of(node)``, kinds are a type whose values are the words messages show, and the
 frame's offsets are named once.  The model's other side tables (types, say_as, labels,

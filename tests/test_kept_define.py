@@ -1,4 +1,4 @@
-"""`if D is not none ...: set V to D` computes D once (issue 17: Attack!'s `compare`, `if
+"""`if D is not none ...: set V to D` computes D once (Attack!'s `compare`, `if
 battle_over: set winner to higher`, computed `higher`, four strengths, twice an exchange): the
 test keeps D's value (``(_wN := ...)``, ExprGen.kept) and the branch's first statement reads it.
 Only where D is the very first thing the test computes, rolls no die and is not known before the

@@ -1,4 +1,4 @@
-"""Issue 14's constructs and defects, as scenarios: small rule files played (in the generated
+"""Selectors, decks from parts, counted moves, families of zones and their defects, as scenarios: small rule files played (in the generated
 code and in the closures) and checked, with what each must say or report."""
 import random
 

@@ -1,4 +1,4 @@
-"""Issue 12: the package is laid out as its pipeline.
+"""The package is laid out as its pipeline.
 
 Each sub-package of ``rulelang/`` is one wing; a module may import only from its own wing and the
 wings below it (function-level imports included), there is no import cycle, the README's "How it
@@ -28,11 +28,11 @@ API = "rulelang"
 MAIN = "rulelang.__main__"          # ``python -m rulelang``: the command line
 FOUNDATIONS = {"rulelang.limits", "rulelang.kinds", "rulelang.termsafe"}
 
-# Cycles still to be broken (issue 12): none.
+# Cycles still to be broken: none.
 KNOWN_CYCLES: set = set()
 
 MAX_LINES = 800
-# Modules still to be split (issue 12). The test fails when one of them is split (take it off
+# Modules still to be split. The test fails when one of them is split (take it off
 # the list) and when any other module grows past MAX_LINES.
 NOT_YET_SPLIT: set = set()
 
@@ -186,7 +186,7 @@ def test_internals_names_modules_that_exist():
 
 # Reaches into another object's private attributes (``x._name`` with ``x`` not ``self``/``cls``,
 # or ``getattr(x, "_name")``) of a name the module does not define itself.  Still to be removed
-# (issue 12: the generator's caches on the compiled game, and its expression writer's compile):
+# (the generator's caches on the compiled game, and its expression writer's compile):
 KNOWN_PRIVATE_REACHES = {
     ("rulelang.compile.rulegen", "_direct_names"), ("rulelang.compile.rulegen", "_endings_quick"),
     ("rulelang.compile.rulegen", "_compile"),

@@ -1,8 +1,8 @@
-"""Resource limits (issue 11, docs/security.md): whatever a rule file says, `check` and `run` end
+"""Resource limits (docs/security.md): whatever a rule file says, `check` and `run` end
 in bounded time and memory with a diagnostic or a run-time problem that names the limit and the
 place, never an internal error (exit 3).
 
-The inputs of the issue are here, each run as the command line runs it, in a subprocess with a
+The hostile inputs are here, each run as the command line runs it, in a subprocess with a
 time limit and an address-space limit of 1 GiB; the rest run in process.
 """
 import json
@@ -73,7 +73,7 @@ def codes(tmp_path, text):
     return status, [(d["code"], d.get("line")) for d in json.loads(out)]
 
 
-# ---- the inputs of the issue ------------------------------------------------------------------
+# ---- hostile inputs ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("openers", [
     ["repeat 2 times:"] * 20,

@@ -1,4 +1,4 @@
-"""What players remember (issue 13, item 7; docs/language.md, "What players remember"): a card
+"""What players remember (docs/language.md, "What players remember"): a card
 a player saw go from a zone they see into one they do not (passed to the left, given away,
 dropped face down), or that was revealed to everyone, stays known to that player while it stays
 in that zone: in their observation (`known`) and in the worlds `determinize` deals for them.
@@ -253,8 +253,8 @@ def test_nothing_remembered_is_out_of_its_zone_at_any_decision(path):
     stmtgen's note_left).  So at every decision of every rule file, every entry's card is in its
     zone (what still_remembered keeps is the whole list; a long list's grouping by zone and its
     column of cards, kept for left_unseen, agree with its entries), and nothing prunes the list
-    before an action (the API did that before each action until session 17, and a playout did not, which
-    made them differ: tests/test_playout_memory.py)."""
+    before an action (an API that did so before each action, while a playout did not, made them
+    differ: tests/test_playout_memory.py)."""
     game = load(path)
     lo, hi = game.players
     entries = grouped_seen = 0
@@ -358,7 +358,7 @@ def test_a_memory_shared_or_handed_out_never_changes():
 def test_a_move_of_cards_nobody_remembers_makes_no_pass_over_a_long_memory(monkeypatch):
     """A long memory (players.Remembered) knows the cards it names, grouped by zone: a move of
     cards none of which is remembered anywhere leaves it as it is without a pass over its
-    entries (session 22: CIQ at 6 players through the API 45% faster).  Here: along CIQ games,
+    entries (CIQ at 6 players through the API 45% faster than with the pass at every move).  Here: along CIQ games,
     most moves of a long memory's game are such moves, and only the others make the pass; the
     memories stay those of the test above (its grouping and column agree with its entries)."""
     from rulelang.engine import players
@@ -390,8 +390,7 @@ def test_a_move_of_cards_nobody_remembers_makes_no_pass_over_a_long_memory(monke
 
 
 def test_a_long_memory_finds_a_card_by_its_two_bytes_at_an_entry_only():
-    """players.left_unseen searches the column of a long memory as bytes, two per card (session
-    24): a card whose two bytes also stand across two entries (card 257 is 01 01, and cards 256
+    """players.left_unseen searches the column of a long memory as bytes, two per card: a card whose two bytes also stand across two entries (card 257 is 01 01, and cards 256
     then 1 are 00 01 01 00) is found only where it is an entry's card, and every entry of the
     card in that zone goes (those of other zones stay)."""
     class G:

@@ -135,8 +135,7 @@ def test_a_loop_player_that_a_set_changes_is_still_tested(tmp_path, monkeypatch)
 def test_a_chosen_player_used_through_a_define_is_not_tested_for_none(tmp_path, monkeypatch):
     """The player of `player q from opponents` and of a loop over players, used through a
     define's argument (CIQ's `opens_defense_attack(card, p)`, whose `defense(p)` reads the pile of
-    p for each card looked at), is a seat: no test for `none` there either (model.always_seats;
-    issue 17).  The same player changed by a `set` to a variable that is `none` is still tested,
+    p for each card looked at), is a seat: no test for `none` there either (model.always_seats).  The same player changed by a `set` to a variable that is `none` is still tested,
     and stops the game with RL912, in generated code and closures alike."""
     text = HEAD.replace("turn:\n", "define top_of(q) = rank of top of hand of q\n"
                         "define small(q) = any card in stock where rank of card > top_of(q) + 3\n"

@@ -1,5 +1,5 @@
 """Players who leave the game, the conditions and selectors over players, a result for every
-player, and dealing from a named player (issue 13, items 1, 6 and 8), played on small rule files
+player, and dealing from a named player, played on small rule files
 and on examples/twenty_one.cardrules, which is checked against an independent Python reading of
 its rules."""
 from __future__ import annotations

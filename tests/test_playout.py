@@ -225,7 +225,7 @@ def test_compiled_game_playout_is_new_game_then_playout():
 def test_compiled_game_playout_takes_the_first_decision_in_place():
     """From the seed the setup and the turn run in the playout variants: the API's function of
     the turn, which would stop at the first decision and list its legal actions, never runs
-    (session 20: about 2 µs of a game of Crazy Eights)."""
+    (about 2 µs of a game of Crazy Eights)."""
     cg = load("examples/crazy_eights.cardrules").compiled(4)
     cg.playout_procs()
 
@@ -287,7 +287,7 @@ def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, m
 def test_the_policy_of_agent_names_draws_what_the_agents_draw():
     """``fast_policy_of(names, seed)`` (stats.play_game, for every game: no agent made) picks
     what the agents themselves pick (``act``): the same index for every number of choices,
-    draw after draw, from generators seeded alike (session 22)."""
+    draw after draw, from generators seeded alike."""
     from rulelang.play.agents import fast_policy_of, make_agent
 
     class Legal:                    # (a View of k legal actions: act reads only .legal)

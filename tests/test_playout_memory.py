@@ -323,8 +323,8 @@ def test_a_card_that_left_its_zone_unseen_is_forgotten(tmp_path, monkeypatch, ca
     out, and it comes back: it is forgotten as it leaves (docs/language.md, "What players
     remember"), through the API (players.left_unseen) and in a playout (the same event in the
     Memory's log), whenever it comes back: the same, one decision at a time too (a budget),
-    from a state the API made, and keeping the list.  (Session 16 found a playout keeping a
-    card that came back after a decision, and the API forgetting it only if a decision found
+    from a state the API made, and keeping the list.  (A playout once kept a
+    card that came back after a decision, and the API forgot it only if a decision found
     it gone.)"""
     (one, two), remembered = CASES[case]
     path = tmp_path / "g.cardrules"
@@ -400,7 +400,7 @@ def test_hundreds_of_remembered_cards_dealt_at_every_turn(tmp_path):
 def test_a_game_where_nothing_is_remembered_makes_no_memory(path, n, remembers):
     """A game with no zone where what players remember may be (memory_zones: no move that hides
     cards someone saw, no show, no reveal) keeps the empty list through a playout: no Memory is
-    made for it (session 21, a fixed cost of every game).  A game that remembers has its
+    made for it (a fixed cost of every game).  A game that remembers has its
     Memory; both end as the API's games do."""
     cg = load(path).compiled(n)
     assert bool(cg.memory_zones) == remembers

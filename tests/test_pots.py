@@ -1,4 +1,4 @@
-"""Chips and pots (issue 13, item 6): the aggregates over players that pots are counted with
+"""Chips and pots: the aggregates over players that pots are counted with
 (`total of V among players [where C]`, `highest/lowest V among players where C`), on both
 backends; and the side pots of examples/stud.cardrules checked against a plain-Python splitter
 over many seeded games."""

@@ -1,6 +1,6 @@
 """"If you can play a card, you must choose one to play": `if any card in Z where C:` whose branch
-begins with the choice of a card of Z where C looks at the cards once (issue 17: Follow the
-Leader tested every card of the hand, then listed the same cards again for the decision).  The
+begins with the choice of a card of Z where C looks at the cards once (Follow the
+Leader would test every card of the hand, then list the same cards again for the decision).  The
 choice's list is made where the `if` tests, and the test is whether it is empty.
 
 Checked: the generated turn lists the cards once (no search function for the `if`), and only

@@ -1,5 +1,5 @@
 """A rule that calls itself returns where it was called, whichever rule runs it, at any depth the
-step budget allows: in the generated code and in the closures alike (issue 12, the frame bug)."""
+step budget allows: in the generated code and in the closures alike (the frame bug)."""
 import random
 import subprocess
 import sys
@@ -14,7 +14,7 @@ from gameprops import random_playout
 HEAD = ('game "g"\nplayers 1\ndeck standard, into stock\nzone stock: shared, face up\n'
         'zone hand: per player, seen by owner\n')
 
-# The minimal file of the issue: before the fix, `outer` was called as a plain Python function
+# A minimal file: before the fix, `outer` was called as a plain Python function
 # (it never decides) although the rule it calls is run by the run loop, so `inner` returned to
 # the turn, which ran again from its start until the step budget.
 ISSUE = HEAD + '''rule inner(k):

@@ -38,7 +38,7 @@ def test_plans_are_bounded_and_longer_lists_go_one_draw_at_a_time():
 
 
 def test_a_length_is_written_out_only_once_shuffled_often(monkeypatch):
-    """A length's function is written on its WRITTEN_AFTER + 1-th shuffle (session 24): the
+    """A length's function is written on its WRITTEN_AFTER + 1-th shuffle: the
     shuffles before it go one draw at a time, the same cards and state either way."""
     monkeypatch.setattr(R, "_PLANS", {})
     monkeypatch.setattr(R, "_SHUFFLED", {})

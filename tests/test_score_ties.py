@@ -1,4 +1,4 @@
-"""`end game by highest/lowest score` (issue 13, item 6): the players with the best score win,
+"""`end game by highest/lowest score`: the players with the best score win,
 every one of them when they tie, all of them when all tie (Attack!'s rule text: "equal totals,
 both win", rules/attack.cardtest); a game against a house, where every player may lose, says who
 beat the house with `end game with winners where ...`, and then nobody wins when all lost."""

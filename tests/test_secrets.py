@@ -1,4 +1,4 @@
-"""Keeping every secret (issue 11).
+"""Keeping every secret.
 
 - `play` never shows the seed before the game is over, draws an unseeded game's seed from the
   operating system (64 bits) and ends with the commands that replay it; `--seed` and the game's
@@ -6,7 +6,7 @@
 - a save carries its game's identity, and `State.from_json` refuses another game's save and
   positions that cannot be; a save resumes the same game, from a Game or a compiled game;
 - no seat is shown a card it may not see (observations, its choices, the lines `play` prints)
-  in random games of every rule file; the blind pick of the issue is check error RL185.
+  in random games of every rule file; a blind pick among cards the chooser cannot see is check error RL185.
 """
 import copy
 import glob
@@ -506,7 +506,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     assert checked or len(chunks) == 1 and not any(len(seen) < len(names) for _ in chunks)
 
 
-# ---- the blind pick of issue 11 ---------------------------------------------------------------
+# ---- the blind pick ---------------------------------------------------------------------------
 
 BLIND = '''game "Blind pick"
 players 2

@@ -1,4 +1,4 @@
-"""Issue 14's selectors, aggregates and card literals, as scenarios: a table laid out with card
+"""Selectors, aggregates and card literals, as scenarios: a table laid out with card
 literals, and what each selector must say about it, in the generated code and in the closures."""
 import pytest
 

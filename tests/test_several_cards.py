@@ -1,4 +1,4 @@
-"""Several cards in one step (issue 13, item 4): `N [or more] cards c [of one rank] from Z to D`.
+"""Several cards in one step: `N [or more] cards c [of one rank] from Z to D`.
 The language asks for the cards one at a time, never offers the same set twice in different
 orders, reveals nothing before the set is complete, then moves the cards together; the same with
 the generated code and with closures; and the example game Pass the Sets plays to the end."""

@@ -1,4 +1,4 @@
-"""`show c to p` (issue 13, item 7): a card shown to one player only is in that player's
+"""`show c to p`: a card shown to one player only is in that player's
 observation, and in the worlds `determinize` makes for them, while it is in the zone where they
 saw it; nobody else learns it."""
 from __future__ import annotations

@@ -101,7 +101,7 @@ game ends when rounds is 300:
 
 
 def test_the_fast_path_has_no_budget_of_decisions_and_finds_the_same(tmp_path, monkeypatch):
-    """play_one's playout has no budget of decisions (session 22), so it goes on in the
+    """play_one's playout has no budget of decisions, so it goes on in the
     structured turn of the playout variants; the game's budget of steps bounds it.  A game of
     more than MAX_DECISIONS decisions that ends is found as before, by the game played again
     through the API, which stops at MAX_DECISIONS: RL901, at the turn."""

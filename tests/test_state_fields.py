@@ -1,4 +1,4 @@
-"""Issue 12: a State's fields are declared once (``runtime.FIELDS``); clone, save and load derive
+"""A State's fields are declared once (``runtime.FIELDS``); clone, save and load derive
 from the declaration.  These tests fail when a field is missed by any of them: every slot of a
 State is declared, and on every rule file, at many points of a seeded game (simultaneous
 decisions half made included), a clone and a save loaded again equal the state field by field,
@@ -129,8 +129,8 @@ def test_the_api_per_step_reads_the_slot_and_makes_no_decision_object(monkeypatc
     """What an agent or a learning library calls at every step (current_player, current_players,
     is_simultaneous, legal_actions, apply_action, is_terminal) reads the slot ``awaiting``
     itself: a :class:`Decision` (a call of a tuple subclass) is made only when ``decision`` is
-    read (session 24: current_players and is_simultaneous made one at each call, the OpenSpiel
-    step of Crazy Eights 7% slower)."""
+    read (had current_players and is_simultaneous made one at each call, the OpenSpiel step of
+    Crazy Eights would be 7% slower)."""
     import rulelang.engine.runtime as R
     path = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
     st = load(path).compiled(3).new_game(seed=5)

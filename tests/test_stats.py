@@ -232,7 +232,7 @@ def test_what_every_worker_needs_is_made_before_the_pool_forks():
     and compiles each game with its playout variants, in the process that starts the pool,
     before it forks: the workers share them instead of each making its own (CIQ: 150 ms a
     worker; with them made twice, two workers played 2,000 games 1.77 times as fast as one, the
-    target being 1.8; made once, 1.92 to 1.99: session 24)."""
+    target being 1.8; made once, 1.92 to 1.99)."""
     from rulelang.play import simulate as sim
     from rulelang.play.stats import _prepared, play_games
     played = play_games(CRAZY, {}, 2, 16, seed=3, workers=2, coverage=False)

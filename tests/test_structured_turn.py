@@ -1,5 +1,4 @@
-"""The playout variant of the turn as one structured loop (RuleGen.structured_turn, session 20,
-issue 17): for a playout that cannot stop (an index policy, no budget of decisions), a turn
+"""The playout variant of the turn as one structured loop (RuleGen.structured_turn): for a playout that cannot stop (an index policy, no budget of decisions), a turn
 whose every decision and call can be written in place is written as a rule copied in place is,
 Python's own loops and no block chosen by `pc`, then the next turn, and the loop goes on.  The
 blocks stay for a frame resumed and a playout that can stop.  Each file of rules/ and examples/
@@ -40,7 +39,7 @@ def _structured_lines(src):
                                   "rules/mages_wild.cardrules"])
 def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
     """The turn's lines: its `you` and slots read from the frame once, into Python locals
-    (session 21); then one `while True:` that never reads or writes the frame (no position
+; then one `while True:` that never reads or writes the frame (no position
     stored, no slot, nothing set back to 0 at the next turn), no jump between blocks
     (`pc = N; continue`), and the next turn goes on with the loop's own `continue`."""
     body = _structured_lines(_turn(path).src)
@@ -51,13 +50,13 @@ def test_a_turn_written_in_place_is_one_loop_without_blocks(path):
     loop = "\n".join(body[start:])
     assert not re.search(r"\bfr\b", loop), path
     assert not re.search(r"pc = \d+; continue", loop), path
-    # the next turn's, from the loop's `you` (session 23: the current player all turn long)
+    # the next turn's, from the loop's `you` (the current player all turn long)
     assert re.search(r"g\.cur = _y = \(_y \+ .+\) % 2$", loop, re.M), path
     assert body[-1].strip() == "continue"
 
 
-# The line binding the lists of the zones of a known index that the loop reads (session 22),
-# and of each player's zone a tuple of the players' lists (session 23).
+# The line binding the lists of the zones of a known index that the loop reads,
+# and of each player's zone a tuple of the players' lists.
 _ZONE = r"(_z\d+ = _gz\[\d+\]|_zp\d+ = \((_gz\[\d+\], )+\))"
 _ZONES = rf"\s*{_ZONE}(; {_ZONE})*"
 
@@ -68,7 +67,7 @@ _ZONES = rf"\s*{_ZONE}(; {_ZONE})*"
 def test_the_zones_the_loop_reads_by_a_known_index_are_locals(path):
     """A zone whose index is known where it is written (a shared zone, a zone of each seat in
     the endings' test) is read from a local bound once, where the loop begins: a zone's list is
-    never replaced while a game is played, only changed in place (session 22).  The locals bound
+    never replaced while a game is played, only changed in place.  The locals bound
     are exactly those the loop reads, and the loop reads no such zone through ``_gz``."""
     body = _structured_lines(_turn(path, 4 if "attack" not in path else 2).src)
     start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
@@ -84,7 +83,7 @@ def test_the_zones_the_loop_reads_by_a_known_index_are_locals(path):
 def test_the_zones_of_each_player_the_loop_reads_are_a_tuple_read_by_seat():
     """A zone of each player (Crazy Eights' hand of the chooser) is read from a tuple of the
     players' lists bound where the loop begins, by seat, not through ``_gz[(base + seat)]``
-    (session 23: ExprGen.zone, PlayerZone)."""
+    (ExprGen.zone, PlayerZone)."""
     body = _structured_lines(_turn("examples/crazy_eights.cardrules", 4).src)
     start = next(i for i, l in enumerate(body) if l.strip() == "while True:")
     assert any("_zp2 = (_gz[2], _gz[3], _gz[4], _gz[5], )" in l for l in body[:start])
@@ -94,7 +93,7 @@ def test_the_zones_of_each_player_the_loop_reads_are_a_tuple_read_by_seat():
 
 def test_a_game_that_never_reads_the_count_of_turns_counts_them_in_a_local():
     """Crazy Eights never reads `number of turns`: its loop counts turns in ``_tn``, added to
-    the state where the function is left (session 23).  Thirteens reads it: its loop keeps
+    the state where the function is left.  Thirteens reads it: its loop keeps
     ``g.turns += 1``.  Both play the API's games (test_playout)."""
     src = _turn("examples/crazy_eights.cardrules", 4).src
     loop = "\n".join(_structured_lines(src))
@@ -110,9 +109,9 @@ def test_a_game_that_never_reads_the_count_of_turns_counts_them_in_a_local():
 
 def test_a_card_moved_from_a_slot_that_is_a_local_is_read_as_it_is():
     """`move c from hand to discard` in the loop: `c` is a Python local there, so the move
-    reads it as it is, with no copy into a name of its own first (session 23)."""
+    reads it as it is, with no copy into a name of its own first."""
     loop = "\n".join(_structured_lines(_turn("examples/crazy_eights.cardrules", 4).src))
-    # (before session 23 a line `_vK = c` came between the zone's list and the `try`)
+    # (no line `_vK = c` between the zone's list and the `try`)
     m = re.search(r"(_v\d+) = _zp2\[_y\]\n\s+try:\n\s+\1\.remove\((_v\d+)\)", loop)
     assert m, loop
     assert re.search(rf"_z1\.append\({m.group(2)}\)", loop)
@@ -121,7 +120,7 @@ def test_a_card_moved_from_a_slot_that_is_a_local_is_read_as_it_is():
 def test_a_choice_by_you_in_the_loop_names_its_chooser_and_card_as_they_are():
     """In the loop's own body a choice by `you` asks the policy of _y and reads the hand of _y,
     with no chooser copied into a slot's name first, and the card of alternative 0 (whose
-    actions are the cards) is the action picked, not a copy of it (session 23)."""
+    actions are the cards) is the action picked, not a copy of it."""
     loop = "\n".join(_structured_lines(_turn("examples/crazy_eights.cardrules", 4).src))
     assert "_gpk[_y](" in loop and not re.search(r"\b_v\d+ = _y\n", loop)
     picked = re.search(r"(_v\d+) = out\[_gpk\[_y\]\(_v\d+\)\]", loop).group(1)
@@ -247,7 +246,7 @@ def test_ciqs_turn_is_one_loop_its_attack_written_in_place():
     """CIQ's turn calls attack_damage, a rule that decides and, with the rules it calls written
     in place in it, has 143 statements: more than a copy of a rule that never decides may have
     (copies.MAX_COPY_SIZE, 64), within what a rule that decides may have in a playout that
-    cannot stop (MAX_INLINE_SIZE, 256; session 22).  So the turn is one structured loop, its
+    cannot stop (MAX_INLINE_SIZE, 256).  So the turn is one structured loop, its
     `you` and slots in locals, for every number of players."""
     from rulelang.compile import copies
     for n in (2, 4, 6):

@@ -1,4 +1,4 @@
-"""examples/thirteens.cardrules (a patience: issue 14's texts, rank names, a rule parameter
+"""examples/thirteens.cardrules (a patience: rank names, a rule parameter
 first given `none`, and a move budget the rules declare) played against an independent
 implementation of its rules written here in Python: at every decision the legal moves are the
 ones this file computes from the table, and each game ends the way these rules say."""

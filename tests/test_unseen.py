@@ -1,4 +1,4 @@
-"""Blind choices (issue 13, item 3): `unseen card c from Z` chooses a place, not a card; nobody
+"""Blind choices: `unseen card c from Z` chooses a place, not a card; nobody
 learns the card from the choice (actions, observations, words); the card at the place is the
 one the alternative gets; with the generated code and with closures; and Old Maid."""
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """One vocabulary: the words that syntax errors and the highlighter know are the grammar's, and
 every kind of statement and value is checked, generated, and interpreted by the reference
 interpreter of the tests (tests/reference, the oracle the generated code is checked against)
-(issue 12)."""
+."""
 import glob
 import os
 import random

@@ -1,4 +1,4 @@
-"""Issue 15: the games speak in the rulebook's words.
+"""The games speak in the rulebook's words.
 
 * ``rulelang run`` of every rule file in rules/ and examples/, at every player count, shows no
   identifier with an underscore, no row of internal variables, no bookkeeping zone, no Python

@@ -1,5 +1,4 @@
-"""The workbench commands on every rule file of rules/ (issue 16: "the commands above work on
-every file in rules/"): a balance report with coverage, a comparison with a changed option (or
+"""The workbench commands on every rule file of rules/: a balance report with coverage, a comparison with a changed option (or
 with the base it extends), a logged game replayed to the same end, and a save resumed."""
 import glob
 import json

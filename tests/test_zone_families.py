@@ -1,4 +1,4 @@
-"""Issue 14, item 5: families of zones (`zone column 1 to 7: ...`, `column(k)`), played in the
+"""Families of zones (`zone column 1 to 7: ...`, `column(k)`), played in the
 generated code and in the closures: the deal into the columns, moves between columns chosen by a
 number, and a number outside the family (RL256)."""
 import pytest

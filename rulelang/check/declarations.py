@@ -267,7 +267,7 @@ class DeclarationChecks:
                 if isinstance(sel, int):
                     if sel not in self.ranks.values():
                         self.error("RL166", f"no rank is numbered {sel}", sp, None)
-                elif isinstance(sel, tuple):        # a card literal, `Q♠: 13` (issue 14)
+                elif isinstance(sel, tuple):        # a card literal, `Q♠: 13`
                     found = (self.card_literal(sel[1], sp) if sel[0] == "card"
                              else self.card_named(sel[2], sel[3], sp))
                     if found is not None:

@@ -44,7 +44,7 @@ class ExpressionChecks:
             if e.where is not None:
                 self.expect(e.where, FLAG, inner, "the condition on `player`")
             return NUMBER
-        if e.kind in ("best", "worst"):     # `player with highest V` (issue 14)
+        if e.kind in ("best", "worst"):     # `player with highest V`
             self.expect(e.condition, NUMBER, inner, "the value of `player with ...`")
             return PLAYER
         self.expect(e.condition, FLAG, inner, "the condition on `player`")
@@ -369,7 +369,7 @@ class ExpressionChecks:
         if d is not None and len(d.params) == 1:
             return self.expand(e, d, (e.operand,), s)
         if n in self.ranks and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
-                and s.lookup(e.operand.name) is None:       # `queen of spades` (issue 14)
+                and s.lookup(e.operand.name) is None:       # `queen of spades`
             found = self.card_named(n, e.operand.name, e.span)
             if found is not None:
                 self.refs.set(e, CardLiteral(*found))

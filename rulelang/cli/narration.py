@@ -1,4 +1,4 @@
-"""The game in people's words (issue 15): the table laid out by player, as a viewer may see it
+"""The game in people's words: the table laid out by player, as a viewer may see it
 (:func:`zone_rows`), and the narration of a game from its log (:class:`Narrator`: the moves, what
 the rules say and reveal, in the second person for the seat at the terminal), for ``run``,
 ``play`` and ``replay``.
@@ -19,7 +19,7 @@ from rulelang.engine.events import apply_event, seen_event, sees
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
-# The game in people's words (issue 15): tables laid out by player, narration from the log
+# The game in people's words: tables laid out by player, narration from the log
 # ---------------------------------------------------------------------------------------------
 
 def _sees(cg, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:

@@ -62,8 +62,8 @@ def _only_counters(body, refs) -> bool:
 MAX_COPY_SIZE = 64
 # ... and a rule that decides, written in place only in a playout that cannot stop (inlined_rules),
 # at most this many: a rule of a seed game that decides has 143 with the copies of the rules it
-# calls, and the turn that calls it is a structured loop only if it is written in place (session
-# 22; docs/scale.md).  Every generated function still writes at most rulegen.MAX_IN_PLACE
+# calls, and the turn that calls it is a structured loop only if it is written in place
+# (docs/scale.md).  Every generated function still writes at most rulegen.MAX_IN_PLACE
 # statements in place in all, whatever the size of each copy.
 MAX_INLINE_SIZE = 256
 

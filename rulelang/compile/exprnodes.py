@@ -160,7 +160,7 @@ class ExprNodes:
             out = f"len([1 for {v} in {self.zone(z)} if {c}])"
         return self._hoisted(out, hoisted)
 
-    # ---- selectors and aggregates (issue 14) ---------------------------------------------------
+    # ---- selectors and aggregates ---------------------------------------------------
     def g_CardLit(self, e, env):
         lit = self.refs.of(e)
         return f"({int(self.cg.card_literal_id(lit.rank, lit.suit))})"
@@ -258,7 +258,7 @@ class ExprNodes:
             out = f"len([1 for {v} in {seats} if {c}])"
         elif kind == "next":
             out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
-        elif kind in ("best", "worst"):     # `player with highest V` (issue 14)
+        elif kind in ("best", "worst"):     # `player with highest V`
             out = f"_best([({c}, {v}) for {v} in {seats}], {int(kind == 'best')})"
         elif kind in ("each", "others"):        # who decides together: a list of seats
             out = f"[{v} for {v} in {seats} if {c}]"
@@ -300,7 +300,7 @@ class ExprNodes:
         ref = self.refs.of(e)
         if isinstance(ref, DefineUse):
             return self.expanded(ref.expanded, env)
-        if isinstance(ref, CardLiteral):          # `queen of spades` (issue 14)
+        if isinstance(ref, CardLiteral):          # `queen of spades`
             return self.g_CardLit(e, env)
         if isinstance(ref, (Rank, Suit, Attribute)):        # of the loop's card: held per card?
             name = self.card_bound(e, self.card_table(e), env)

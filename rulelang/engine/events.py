@@ -1,4 +1,4 @@
-"""What happened in a logged game, in order (issue 15): the events the runtime records in
+"""What happened in a logged game, in order: the events the runtime records in
 ``State.log`` among the choices and what the rules say, and what one viewer sees of each.
 
 A game made with ``new_game(log=True)`` (the command line, a transcript) records, besides

@@ -5,7 +5,7 @@ sets and runs``).
 from __future__ import annotations
 
 
-# ---- sets and runs (issue 14, item 4: `least total A of Z outside sets and runs`) ------------
+# ---- sets and runs (`least total A of Z outside sets and runs`) ------------
 # The most cards one search of sets and runs takes (docs/language.md, "Sets and runs"); a zone
 # with more stops the game with RL259 rather than search for minutes.
 MAX_MELD_CARDS = 20
@@ -93,7 +93,7 @@ def least_left(cards, pos_of, suit_of, points):
     return left + fixed, chosen
 
 
-# ---- laying off (issue 14: `least total A of Z outside sets and runs laying off on Y`) ---------
+# ---- laying off (`least total A of Z outside sets and runs laying off on Y`) ---------
 def best_groupings(cards, pos_of, suit_of, points):
     """Every choice of non-overlapping sets and runs of ``cards`` that leaves the least total
     of ``points`` outside them (as tuples of masks, in one order of search)."""

@@ -25,7 +25,7 @@ def best_of(pairs, high):
     return out
 
 
-# ---- `any number n from A to B where C` (issue 14, item 5) ------------------------------------
+# ---- `any number n from A to B where C` ------------------------------------
 def number_range(lo, hi, span=None):
     """The numbers from lo to hi, both included (none when hi < lo); more than MAX_RANGE stops
     the game with RL257 (each is a test of a condition)."""

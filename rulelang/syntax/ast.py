@@ -135,7 +135,7 @@ class TotalOf(Expr):
 class MeldLeft(TotalOf):
     """``least total points of Z outside sets and runs``: the least sum of a card attribute over
     the cards of a zone left outside non-overlapping sets (three or more cards of one rank) and
-    runs (three or more cards of one suit with consecutive ranks): issue 14, item 4.
+    runs (three or more cards of one suit with consecutive ranks).
     ``... laying off on Y``: the cards may also join the sets and runs of zone Y."""
     lay_off: Optional[Expr] = None
 
@@ -168,7 +168,7 @@ class IsOut(Expr):
 @node
 class AnyNumber(Expr):
     """``any number n from A to B where C``: whether C holds for some whole number n from A to
-    B (issue 14, item 5); inside C the number is called ``n``."""
+    B; inside C the number is called ``n``."""
     name: str
     low: Expr
     high: Expr
@@ -199,14 +199,14 @@ class Holder(Expr):
 
 @node
 class CardLit(Expr):
-    """``Q♠``: one card of the deck by its rank and suit as they are shown (issue 14)."""
+    """``Q♠``: one card of the deck by its rank and suit as they are shown."""
     text: str
     span: Span
 
 
 @node
 class AmongCards(Expr):
-    """Over the cards of a zone (issue 14): ``highest V among cards in Z [where C]`` and
+    """Over the cards of a zone: ``highest V among cards in Z [where C]`` and
     ``lowest ...`` (numbers), ``total of V among cards in Z [where C]`` (a sum), and
     ``highest card in Z by V [where C]`` / ``lowest card ...`` (the card itself).  In V and C the
     card is called ``card``."""
@@ -220,7 +220,7 @@ class AmongCards(Expr):
 @node
 class ArgBest(Expr):
     """``suit s with highest V``, ``rank r with lowest V``: the suit (rank) of the deck whose V
-    is the highest (lowest), the first in the deck's order among equals (issue 14)."""
+    is the highest (lowest), the first in the deck's order among equals."""
     kind: str            # "highest", "lowest"
     of: str              # "suit", "rank"
     name: str
@@ -231,7 +231,7 @@ class ArgBest(Expr):
 @node
 class PickValue(Expr):
     """``highest rank r where C``, ``lowest rank r where C`` and ``highest number n from A to B
-    where C``: the highest (lowest) value for which C holds, or 0 (issue 14)."""
+    where C``: the highest (lowest) value for which C holds, or 0."""
     kind: str            # "highest", "lowest"
     of: str              # "rank", "number"
     name: str
@@ -345,7 +345,7 @@ class Selection:
     kind: str            # top, bottom, random, all, all_but_top, where, count, card
     expr: Optional[Expr]
     span: Span
-    # Counted conditional moves (issue 14, item 2): kinds "count_where" (``N cards where C``,
+    # Counted conditional moves: kinds "count_where" (``N cards where C``,
     # exactly N), "upto_where" (``up to N cards where C``) with the condition here, and
     # "and_above" (``c and every card on top of it``, `expr` the card).
     condition: Optional[Expr] = None
@@ -661,7 +661,7 @@ class Zone(Decl):
     span: Span
     display: Optional[str] = None    # ``zone NAME "Its Name": ...``
     shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
-    # ``zone column 1 to 7: ...`` (issue 14, item 5): (family name, this zone's number, first,
+    # ``zone column 1 to 7: ...``: (family name, this zone's number, first,
     # last); the zone is named ``column_3`` and used as ``column(k)``.
     family: Optional[tuple] = None
 

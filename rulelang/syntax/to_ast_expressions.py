@@ -100,7 +100,7 @@ class ExpressionsToAst(Transformer):
     lowest_among = _among_players("lowest")
     total_among = _among_players("total")
 
-    # Selectors and aggregates (issue 14).
+    # Selectors and aggregates.
     def card_lit(self, meta, c):
         return A.CardLit(str(c[0]), self.sp(meta))
 

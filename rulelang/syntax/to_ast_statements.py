@@ -50,7 +50,7 @@ class StatementsToAst(Transformer):
     sel_count = _sel("count")
     sel_card = _sel("card")
 
-    # Counted conditional moves and a card with the cards on top of it (issue 14, item 2).
+    # Counted conditional moves and a card with the cards on top of it.
     def sel_count_where(self, meta, c):
         return A.Selection("count_where", c[0], self.sp(meta), c[1])
 

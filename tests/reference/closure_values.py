@@ -229,7 +229,7 @@ class ClosureValues:
         ref = self.refs.of(e)
         if isinstance(ref, DefineUse):
             return self.x_Expanded(ref.expanded)
-        if isinstance(ref, CardLiteral):          # `queen of spades` (issue 14)
+        if isinstance(ref, CardLiteral):          # `queen of spades`
             return self.x_CardLit(e)
         f = self.cx(e.operand)
         if isinstance(ref, Rank):
@@ -415,7 +415,7 @@ class ClosureValues:
             return lambda g, fr: highest([v for _p, v in values(g, fr)])
         if kind == "lowest":
             return lambda g, fr: lowest([v for _p, v in values(g, fr)])
-        if kind in ("best", "worst"):      # `player with highest V` (issue 14)
+        if kind in ("best", "worst"):      # `player with highest V`
             return lambda g, fr: best_of([(v, p) for p, v in values(g, fr)], kind == "best")
         if kind == "each":
             return lambda g, fr: [p for p, v in values(g, fr) if v]
@@ -430,7 +430,7 @@ class ClosureValues:
             return -1
         return nxt
 
-    # ---- selectors and aggregates (issue 14) ------------------------------------------------
+    # ---- selectors and aggregates ------------------------------------------------
     def x_CardLit(self, e):
         lit = self.refs.of(e)
         v = self.card_literal_id(lit.rank, lit.suit)
