@@ -274,16 +274,19 @@ def test_error_codes_documented_and_emitted_agree():
 
 def shown_commands():
     """(doc, command line, working directory) of every `rulelang ...` line in a ```sh block.
-    A command expected to fail says so in its comment: `# exit status 1`."""
+    A command expected to fail says so in its comment: `# exit status 1`.  Commands chained on
+    one line with `&&` (`rulelang run ... --log game.json && rulelang replay game.json`) stay
+    together, as `A && B`: they run in order."""
     out = []
     for doc, cwd in ([("README.md", ROOT), (os.path.join("docs", "tutorial.md"), os.path.join(ROOT, "examples"))]
                      + [(rel(p), ROOT) for p in sorted(glob.glob(os.path.join(ROOT, "docs", "games", "*.md")))]):
         for _l, block in fenced(read(os.path.join(ROOT, doc)), "sh"):
             for line in block.splitlines():
                 status = re.search(r"#.*\bexit status (\d+)", line)
-                for part in strip_comment(line).split("&&"):
-                    if part.strip().startswith("rulelang "):
-                        out.append((doc, part.strip(), cwd, int(status.group(1)) if status else 0))
+                parts = [part.strip() for part in strip_comment(line).split("&&")
+                         if part.strip().startswith("rulelang ")]
+                if parts:
+                    out.append((doc, " && ".join(parts), cwd, int(status.group(1)) if status else 0))
     return out
 
 
@@ -326,8 +329,18 @@ def run_shown(command, cwd, monkeypatch, capsys):
 
 @pytest.mark.parametrize("doc,command,cwd,expected", COMMANDS, ids=[f"{d}: {c}" for d, c, _w, _s in COMMANDS])
 def test_shown_command_runs(doc, command, cwd, expected, monkeypatch, capsys):
-    status, out, err = run_shown(command, cwd, monkeypatch, capsys)
-    assert status == expected, f"{doc}: {command}\n{out[-2000:]}\n{err[-2000:]}"
+    """Each command of a chain in order; a file a chain writes (a log) is removed afterwards."""
+    before = set(os.listdir(cwd))
+    try:
+        parts = command.split(" && ")
+        for i, part in enumerate(parts):
+            status, out, err = run_shown(part, cwd, monkeypatch, capsys)
+            want = expected if i == len(parts) - 1 else 0
+            assert status == want, f"{doc}: {part}\n{out[-2000:]}\n{err[-2000:]}"
+    finally:
+        for name in set(os.listdir(cwd)) - before:          # only a file the chain names
+            if name in command.split() and os.path.isfile(os.path.join(cwd, name)):
+                os.remove(os.path.join(cwd, name))
 
 
 def test_shown_check_output_is_what_check_prints(tmp_path):
@@ -559,3 +572,30 @@ def test_rule_files_check_without_errors_or_warnings(path):
     """The game pages say `rulelang check` finds "no errors, no warnings" in the rule files."""
     diags, model, _ = check_file(path)
     assert model is not None and [str(d) for d in diags] == []
+
+
+# ---- README: a newcomer's page ----------------------------------------------------------------
+
+def test_readme_is_a_short_page_for_a_newcomer():
+    """About 200 lines: what rulelang is, the install in a virtual environment, the games, one
+    short section per command, the agents and the links; the rest is in docs/."""
+    text = read(os.path.join(ROOT, "README.md"))
+    assert len(text.splitlines()) <= 210
+    headings = re.findall(r"^#{2,3} (.*)$", text, re.M)
+    for command in ("run", "play", "check", "explain", "test", "replay", "stats", "compare"):
+        assert any(f"`{command}`" in h for h in headings), command
+    for agent in ("random", "first", "mc", "ismcts"):
+        assert f"- `{agent}`" in text, agent
+    assert "docs/tutorial.md" in text and "python -m venv .venv && . .venv/bin/activate" in text
+
+
+def test_readme_test_command_is_what_ci_runs():
+    """The README's two commands: one installs and runs the main job, one installs with the
+    test extras and runs the tests, and .ci/run runs that second one, extras and options alike."""
+    lines = [l for _l, b in fenced(read(os.path.join(ROOT, "README.md")), "sh") for l in b.splitlines()]
+    install = [strip_comment(l) for l in lines if strip_comment(l).startswith("pip install ")]
+    assert install[0] == "pip install . && rulelang run rules/ciq.cardrules"
+    extras, tests = re.fullmatch(r"pip install (\S+) && (python -m pytest .*)", install[1]).groups()
+    ci = read(os.path.join(ROOT, ".ci", "run"))
+    assert re.search(rf"^python -m pip install -q {re.escape(extras)}$", ci, re.M), ci
+    assert re.search(rf"^{re.escape(tests)}$", ci, re.M), ci

@@ -1,8 +1,8 @@
 """The package is laid out as its pipeline.
 
 Each sub-package of ``rulelang/`` is one wing; a module may import only from its own wing and the
-wings below it (function-level imports included), there is no import cycle, the README's "How it
-is built" table names every module, and no module grows past ~800 lines.
+wings below it (function-level imports included), there is no import cycle, the "How it is built"
+table of docs/internals.md names every module, and no module grows past ~800 lines.
 """
 import ast
 import os
@@ -144,9 +144,9 @@ def test_modules_stay_small():
     assert not split, "take these off NOT_YET_SPLIT: " + ", ".join(split)
 
 
-def test_readme_table_names_every_module():
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    table = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
+def test_internals_table_names_every_module():
+    doc = open(os.path.join(ROOT, "docs", "internals.md"), encoding="utf-8").read()
+    table = doc.split("## How it is built", 1)[1].split("\n## ", 1)[0]
     named = {n for n in re.findall(r"`([\w/]+\.py)`", table) if not n.startswith(("tests/", "benchmarks/"))}
     missing = []
     for name, path in modules().items():
@@ -155,9 +155,9 @@ def test_readme_table_names_every_module():
             continue
         if rel not in named:
             missing.append(rel)
-    assert not missing, f"README's 'How it is built' does not name {missing}"
+    assert not missing, f"docs/internals.md's 'How it is built' does not name {missing}"
     stale = sorted(n for n in named if not os.path.exists(os.path.join(PKG, n)))
-    assert not stale, f"README's 'How it is built' names modules that do not exist: {stale}"
+    assert not stale, f"docs/internals.md's 'How it is built' names modules that do not exist: {stale}"
 
 
 def test_public_api():
