@@ -631,3 +631,48 @@ def test_play_shows_every_hand_at_the_end(capsys, monkeypatch):
     assert len(cards) == int(hand.group(2)) >= 1
     assert "face down" not in hand.group(0)
     assert re.search(r"Stock\s+\d+ cards, face down", end)
+
+
+# ---- run through a pager ------------------------------------------------------------------------
+
+def _run_at_a_terminal(tmp_path, pager, *extra):
+    """`rulelang run` of Crazy Eights in a pseudo-terminal with RULELANG_PAGER set: (what reached
+    the terminal, exit status)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, NO_COLOR="1", PYTHONPATH=ROOT, RULELANG_PAGER=pager)
+    child = pexpect.spawn(sys.executable, ["-m", "rulelang", "run", CRAZY, "--seed", "5", *extra],
+                          env=env, cwd=str(tmp_path), encoding="utf-8", timeout=60,
+                          dimensions=(40, 100))
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.before, child.exitstatus
+
+
+def test_run_on_a_terminal_goes_through_the_pager_whole(tmp_path):
+    """On a terminal one game is shown through the pager: the pager gets every line that a pipe
+    gets (nothing lost), and nothing else reaches the terminal."""
+    shown, status = _run_at_a_terminal(tmp_path, "cat > paged.txt")
+    assert status == 0 and shown.strip() == ""
+    piped = subprocess.run([sys.executable, "-m", "rulelang", "run", CRAZY, "--seed", "5"],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, NO_COLOR="1", PYTHONPATH=ROOT))
+    paged = (tmp_path / "paged.txt").read_text(encoding="utf-8")
+    assert paged.splitlines() == piped.stdout.splitlines()
+    assert "Player" in paged and "wins!" in paged and len(paged.splitlines()) > 40
+
+
+def test_a_pager_quit_early_leaves_the_game_whole(tmp_path):
+    """A pager that quits before the end (`q` in less; here `head -3`) stops nothing: the game
+    is played to its end, exit status 0, and --log writes the same log as without a pager."""
+    _shown, status = _run_at_a_terminal(tmp_path, "head -3", "--log", "paged.json")
+    assert status == 0
+    assert main(["run", CRAZY, "--seed", "5", "--quiet", "--log", str(tmp_path / "piped.json")]) == 0
+    assert (tmp_path / "paged.json").read_text() == (tmp_path / "piped.json").read_text()
+
+
+def test_no_pager_prints_to_the_terminal(tmp_path):
+    shown, status = _run_at_a_terminal(tmp_path, "cat > paged.txt", "--no-pager")
+    assert status == 0 and "wins!" in shown
+    assert not (tmp_path / "paged.txt").exists()
+    shown, status = _run_at_a_terminal(tmp_path, "")        # an empty variable: no pager either
+    assert status == 0 and "wins!" in shown and not (tmp_path / "paged.txt").exists()

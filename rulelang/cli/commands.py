@@ -52,7 +52,8 @@ number of players or an option the game does not have), 3 internal error (please
 RUN_DESCRIPTION = """\
 Play one whole game between computer agents and show it move by move: every choice,
 what the rules say and reveal, the table now and then (as a spectator who sees every hand),
-and the result.  The same --seed always gives the same game.  With --json, print one JSON
+and the result (on a terminal through a pager: $RULELANG_PAGER, $PAGER or less; --no-pager
+prints it).  The same --seed always gives the same game.  With --json, print one JSON
 object instead.  With --games K, play K games (seeds S to S+K-1) and print a summary: wins
 per seat, mean decisions, games per second.  Exit 0 when the game finished, 1 when the rule file
 has errors or a rule failed while playing (reported like `check` reports errors)."""
@@ -198,6 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show the table every R rounds (default: 3)")
     p.add_argument("--log", metavar="PATH",
                    help="also write the game to PATH (JSON) for `rulelang replay PATH`")
+    p.add_argument("--no-pager", action="store_true",
+                   help="on a terminal, print the game instead of showing it through a pager "
+                        "($RULELANG_PAGER, else $PAGER, else less; an empty variable also "
+                        "turns it off)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a seat yourself against computer agents",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Optional
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -28,6 +29,70 @@ def _wants_color(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class _PagerInput:
+    """The text stream into a pager's standard input.  It says it is a terminal (the pager
+    shows the colours on one), and once the pager has quit (`q` before the end) it takes what
+    is still written and drops it, so that the command goes on to its end (a --log is still
+    written whole) without a BrokenPipeError."""
+
+    def __init__(self, proc):
+        import io
+        self.proc = proc
+        self.raw = io.TextIOWrapper(proc.stdin, encoding="utf-8", errors="replace")
+        self.closed_by_pager = False
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        if not self.closed_by_pager:
+            try:
+                self.raw.write(text)
+            except (BrokenPipeError, OSError, ValueError):
+                self.closed_by_pager = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_by_pager:
+            try:
+                self.raw.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                self.closed_by_pager = True
+
+    def close(self) -> None:
+        try:
+            self.raw.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        self.proc.wait()
+
+
+def pager_command() -> Optional[str]:
+    """The pager a long output goes through on a terminal: $RULELANG_PAGER, else $PAGER, else
+    `less` with -F (quit at once when it fits the screen), -R (colours), -X (the output stays on
+    the screen after it); None when the output is no terminal or the variable is empty."""
+    if not sys.stdout.isatty():
+        return None
+    for var in ("RULELANG_PAGER", "PAGER"):
+        if var in os.environ:
+            return os.environ[var].strip() or None
+    import shutil
+    return "less" if shutil.which("less") else None
+
+
+def open_pager(command: str):
+    """A stream into ``command`` (run by the shell, as git runs its pager), or None when it
+    cannot be started.  Close it to wait for the pager to end."""
+    import subprocess
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    try:
+        proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
+    except OSError:
+        return None
+    return _PagerInput(proc)
 
 
 class Out:

@@ -39,13 +39,29 @@ def cmd_run(args) -> int:
         return _run_many(args, game, cg, n, names, out, err)
 
     from rulelang.play.agents import make_agent
-    from rulelang.cli.render import problem_diagnostic
-    from rulelang.cli.table import result_text, scores_of
     seed = args.seed
     show = not (args.json or args.quiet)
     st = cg.new_game(seed=seed, log=show or bool(args.log), max_steps=args.max_steps)
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(names)]
+    paged = None
+    if show and not args.no_pager:       # a long game on a terminal: through a pager
+        from rulelang.cli.common import open_pager, pager_command
+        command = pager_command()
+        paged = open_pager(command) if command else None
+        if paged is not None:
+            out = Out(paged)
+    try:
+        return _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrides)
+    finally:
+        if paged is not None:
+            paged.close()
 
+
+def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrides) -> int:
+    """One game of `run`, told on ``out`` (a terminal, a pipe or a pager)."""
+    from rulelang.cli.render import problem_diagnostic
+    from rulelang.cli.table import result_text, scores_of
+    from rulelang.termsafe import safe_json
     if show:
         from rich.text import Text
 
