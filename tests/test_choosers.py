@@ -148,6 +148,30 @@ turn:
                         move d from hand to pile
     move top card from stock to pile
 '''),
+    "several cards": (True, '''turn:
+    say "turn"
+    choose by next player:
+        first "answer":
+            say "answers"
+            choose:
+                second "play" 2 cards d from hand to pile:
+                    pass
+                give_up "give up" if size of hand < 2:
+                    pass
+    move top card from stock to pile
+'''),
+    "unseen": (True, '''turn:
+    say "turn"
+    choose by next player:
+        first "answer":
+            say "answers"
+            choose:
+                second "play" unseen card d from hand:
+                    move d from hand to pile
+                give_up "give up" if hand is empty:
+                    pass
+    move top card from stock to pile
+'''),
     "by you": (True, f'''turn:
     say "turn"
     choose by next player:
