@@ -61,7 +61,7 @@ class ChoiceGen:
     def chooser_you(self, st) -> str:
         """The code of the chooser of ``st``, a choice without ``by``: ``you`` where it is
         written."""
-        return self.x.slot(self.refs.of(st, You(-1)).index, {})
+        return self.x.slot(self.refs.of(st).index, {})
 
     def _sus_choose(self, st, cur, slots, ci, who):
         """:meth:`sus_Choose`, the chooser's code ``who`` (None: its slot, set here)."""
