@@ -153,3 +153,107 @@ def test_run_tells_each_effect_where_it_happens(tmp_path, capsys, monkeypatch):
     said = [i for i, ln in enumerate(lines) if ln.endswith("Player 1 reverses")]
     assert len(rev) == 1 and said == [rev[0] + 1]
     assert sum(ln.endswith("loses a turn (skipped)") for ln in lines) == 1
+
+
+# A card passes through a `not shown` zone (`offer`) on its way from the table to a player's
+# winnings: told once, from where it was seen to where it went, when it arrives there, also
+# when the choice just made named it (it used to wait for the end of the game).
+NOT_SHOWN = '''game "Not shown narration"
+players 2
+
+deck standard, into stock
+
+zone stock: shared, face down
+zone table: shared, face up
+zone offer: shared, face up, not shown
+zone won: per player, face down
+
+game ends when stock is empty:
+    end game with winner you
+
+setup:
+    shuffle stock
+    move 2 cards from stock to table
+
+turn:
+    move top card from table to offer
+    choose:
+        take card d from offer:
+            move d from offer to won
+    move top card from stock to table
+    if number of turns >= 2:
+        move all cards from stock to won
+'''
+
+
+def test_a_card_through_a_bookkeeping_zone_is_told_when_it_arrives(tmp_path, capsys, monkeypatch):
+    from rulelang.cli.commands import main
+    path = tmp_path / "not_shown.cardrules"
+    path.write_text(NOT_SHOWN, encoding="utf-8")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+    for seed in (1, 2, 3):
+        assert main(["run", str(path), "--seed", str(seed)]) == 0
+        lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+        # (a line numbered with its turn begins with the number)
+        takes = [(i, ln.split(": take ")) for i, ln in enumerate(lines) if ": take " in ln]
+        assert len(takes) == 3
+        for i, (who, card) in takes:
+            assert lines[i + 1] == f"· {card} from Table to Won of {who.split()[-2]} {who.split()[-1]}"
+        assert sum("from Table to Won" in ln for ln in lines) == 3
+
+
+ASIDE = '''game "Aside"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone offer: per player, seen by owner, not shown
+zone won: per player, seen by owner
+
+setup:
+    shuffle stock
+    deal 3 from stock to hand of each player
+
+turn:
+    move top card from hand to offer
+    choose:
+        take card d from offer:
+            move d from offer to won
+    if size of won >= 2:
+        end game with winner you
+'''
+
+
+def test_a_hidden_card_through_a_bookkeeping_zone_stays_a_card_for_the_others(tmp_path):
+    """Each seat is told, right after the choice, the move of the card it took out of its own
+    bookkeeping zone, by name; the other seat, of "a card", and never its name."""
+    from rulelang.cli.narration import Narrator
+    from rulelang.engine.display_names import Words
+    path = tmp_path / "aside.cardrules"
+    path.write_text(ASIDE, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    words = Words(cg)
+    for seed in range(4):
+        st = cg.new_game(seed=seed, log=True)
+        told = [Narrator(words, st, v) for v in (0, 1)]
+        lines = [[], []]
+        while not st.is_terminal():
+            st.apply_action(st.legal_actions()[0])
+            for v in (0, 1):
+                lines[v] += [ln.plain.strip() for ln in told[v].lines()]
+        taken = [(e[1], cg.card_names[e[2] & VALUE_MASK]) for e in st.log if e[0] == "choice"]
+        assert len(taken) == 3          # (the first player has won two cards)
+        for v in (0, 1):
+            choices = [i for i, ln in enumerate(lines[v]) if ": take" in ln]
+            assert len(choices) == 3
+            for i, (seat, card) in zip(choices, taken):
+                name = words.card(card)
+                if seat == v:
+                    assert lines[v][i].endswith(f"take {name}")
+                    assert lines[v][i + 1] == f"· {name} from your Hand to your Won"
+                else:
+                    assert lines[v][i].endswith("take a card")
+                    assert lines[v][i + 1] == \
+                        f"· a card from Hand of Player {seat + 1} to Won of Player {seat + 1}"
+                    assert not any(name in ln for ln in lines[v]), (seed, v, name)

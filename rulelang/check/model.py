@@ -133,6 +133,9 @@ class Scope:
         self.parent = parent
         self.names: dict = {}
         self.you_slot = you_slot if parent is None else parent.you_slot
+        # The `choose by` (or simultaneous choice, or claim) whose chooser ``you`` is here, or
+        # None where ``you`` is the rule's own (RL198 names it for a plain ``choose:`` inside).
+        self.you_by = None if parent is None else parent.you_by
         self.loops = 0 if parent is None else parent.loops
         self.global_only = False
 

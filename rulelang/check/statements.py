@@ -318,10 +318,16 @@ class StatementChecks:
             self.error("RL183", "`simultaneously choose` needs two or more players", st.span,
                        "name them: `simultaneously choose by attacker, defender:`, or let a "
                        "set of players choose: `simultaneously choose by each player where ...:`")
+        # Who decides a choice without `by` is `you` where it is written: inside an alternative
+        # of another choice, that choice's chooser (every backend reads it from here).
+        self.refs.set(st, You(s.you_slot))
+        if not st.by and s.you_by is not None:
+            self.nested_choice_warning(st, s.you_by)
         chooser = s.child()
         chooser_slot = chooser.new_slot(" chooser", PLAYER)
         extra = chooser.new_slot(" choices", ANY) if st.simultaneous else None
         chooser.you_slot = chooser_slot
+        chooser.you_by = st if st.by else s.you_by
         labels = {}
         param_slots = []
         for alt in st.alternatives:
@@ -374,6 +380,17 @@ class StatementChecks:
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots.set(st, ChooseSlots(chooser_slot, tuple(param_slots), extra))
+
+    def nested_choice_warning(self, st, outer):
+        """RL198: a plain ``choose:`` inside an alternative of ``choose by P`` (or of a
+        simultaneous choice, or a claim) is decided by that alternative's ``you``, its chooser,
+        and offers their zones, not the player whose turn it is: said, since "choose" alone
+        reads as the current player's decision."""
+        self.warning("RL198", "this `choose:` is decided by the chooser of the choice around it "
+                     f"(line {outer.span.line}), not by the player whose turn it is",
+                     st.span, "inside an alternative, `you` is its chooser and a zone named alone is "
+                     "theirs: write `choose by you:` to say so, or `choose by current player:` "
+                     "for the player whose turn it is")
 
     def unseen_param(self, alt, st, inner):
         """``unseen card c from Z``: the chooser chooses a place in Z (its slot, a number), and c

@@ -336,18 +336,21 @@ class Narrator:
                 before_src = len(self.zones[src])
                 apply_event(self.zones, e)
                 for c, shown in zip(cards, seen[3]):
-                    if c in told:               # the choice named it: `play 7♥` is its move
-                        told.discard(c)
-                        continue
+                    named = c in told           # the choice just made named it
+                    told.discard(c)
+                    if named and (s_shown or c not in aside):
+                        continue                # `play 7♥` is its move
                     if not d_shown:             # put aside in a bookkeeping zone: told when
                         if s_shown:             # it comes out, from where it came from
                             aside[c] = (src, shown)
                         continue
                     key, size = (src, dst, bottom), before_src
                     if not s_shown and c in aside:
+                        # out of a bookkeeping zone: told now, from where it was last seen
+                        # (also after a choice named it there: nobody saw it go in)
                         origin, was = aside.pop(c)
                         key, size = (origin, dst, bottom), -1
-                        if was >= 0:
+                        if was >= 0 or named:
                             shown = c
                     if group is not None and group[0] != key:
                         flush()

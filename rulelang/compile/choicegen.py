@@ -40,15 +40,16 @@ class ChoiceGen:
     """The decisions of a rule's function (a part of RuleGen)."""
 
     def sus_Choose(self, st, cur):
-        # A choice by `you` names its chooser `you` itself, the frame's slot YOU: its own slot
-        # is never set (nor saved) and every read of it reads YOU, which cannot change while
-        # the choice and its alternatives run (`set current player` moves `you` only in setup's
-        # own body, outside any choice: inside one, `you` is the chooser's slot, check/
-        # statements.py).
+        # A choice without `by` is decided by `you` where it is written (check/statements.py):
+        # the rule's own `you`, or inside an alternative of another choice that choice's
+        # chooser. By the rule's own `you`, the frame's slot YOU, it names its chooser YOU
+        # itself: its own slot is never set (nor saved) and every read of it reads YOU, which
+        # cannot change while the choice and its alternatives run (`set current player` moves
+        # `you` only in setup's own body, outside any choice).
         slots = self.cg.model.choose_slots.of(st)
         ci = Frame.slot(slots.chooser)
         you = f"fr[{Frame.YOU}]"
-        if st.simultaneous or st.by or self.x.slot(Frame.YOU, {}) != you:
+        if st.simultaneous or st.by or self.chooser_you(st) != you:
             return self._sus_choose(st, cur, slots, ci, None)
         saved = self.x.alias
         self.x.alias = {**saved, ci: you}
@@ -56,6 +57,11 @@ class ChoiceGen:
             return self._sus_choose(st, cur, slots, ci, you)
         finally:
             self.x.alias = saved
+
+    def chooser_you(self, st) -> str:
+        """The code of the chooser of ``st``, a choice without ``by``: ``you`` where it is
+        written."""
+        return self.x.slot(self.refs.of(st).index, {})
 
     def _sus_choose(self, st, cur, slots, ci, who):
         """:meth:`sus_Choose`, the chooser's code ``who`` (None: its slot, set here)."""
@@ -123,7 +129,7 @@ class ChoiceGen:
             back = dispatch
         else:
             if who is None:
-                by = self.x.gen(st.by[0], {}) if st.by else f"fr[{Frame.YOU}]"
+                by = self.x.gen(st.by[0], {}) if st.by else self.chooser_you(st)
                 w.writeline(f"fr[{ci}] = {by}")
                 who = f"fr[{ci}]"
             listed = actions.lines
@@ -254,7 +260,7 @@ class ChoiceGen:
         p = alt.param
         slots = self.cg.model.choose_slots.of(ch)
         ci, si = Frame.slot(slots.chooser), Frame.slot(slots.params[0])
-        you = {ci: self.x.slot(Frame.YOU, {})}      # the chooser is `you` (no `by`)
+        you = {ci: self.chooser_you(ch)}      # the chooser is `you` (no `by`)
         key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
         if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \
                 "rng" in key[0] or "rng" in key[1]:

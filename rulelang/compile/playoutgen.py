@@ -137,13 +137,14 @@ class PlayoutGen:
         # choice by `you` names its chooser _y itself, and an alternative's card (or value:
         # alternative 0, whose actions are the values) the action picked: their slots are
         # read only inside the choice, where neither changes (no copy into a name of its own).
+        you = None if st.by else self.chooser_you(st)     # (no `by`: `you` where it is written)
         alias = self.x.frameless and self.x.slot(Frame.YOU, {}) == TURN_YOU
-        if alias and not st.by:
+        if alias and you == TURN_YOU:
             self.x.base_env = {**self.x.base_env, ci: TURN_YOU}
             who = TURN_YOU
         else:
             who = self.x.slot(ci, {})
-            w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else self.x.slot(Frame.YOU, {})}")
+            w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else you}")
         actions = CodeWriter.at([], w.prefix)
         alts = self.enum_all(st, slots, actions)
         self.write_out(actions.lines, w)

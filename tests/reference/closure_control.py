@@ -305,12 +305,13 @@ class ClosureControl:
             self._simultaneous(st, b, ci, Frame.slot(slots.extra), enums, alt_labels, end, span)
             return
         by = self.cx(st.by[0]) if st.by else None
+        yi = self.refs.of(st).index     # without `by`: `you` where the choice is written
 
         def make(nxt):
             def choose(g, fr):
                 if self.endings and self.check_endings(g):
                     return CALL
-                p = by(g, fr) if by is not None else fr[2]
+                p = by(g, fr) if by is not None else fr[yi]
                 fr[ci] = p
                 out = []
                 for en in enums:
