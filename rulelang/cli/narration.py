@@ -332,12 +332,13 @@ class Narrator:
                 before_src = len(self.zones[src])
                 apply_event(self.zones, e)
                 for c, shown in zip(cards, seen[3]):
+                    if not d_shown:             # put aside in a bookkeeping zone: told when
+                        if s_shown:             # it comes out, from where it came from (a
+                            aside[c] = (src, shown)     # card the choice named too: where it
+                        told.discard(c)                 # ends is news)
+                        continue
                     if c in told:               # the choice named it: `play 7♥` is its move
                         told.discard(c)
-                        continue
-                    if not d_shown:             # put aside in a bookkeeping zone: told when
-                        if s_shown:             # it comes out, from where it came from
-                            aside[c] = (src, shown)
                         continue
                     key, size = (src, dst, bottom), before_src
                     if not s_shown and c in aside:
