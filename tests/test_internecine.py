@@ -156,8 +156,8 @@ def test_run_explains_the_cards_returned_after_a_war(capsys):
     lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
     i = lines.index("» The totals: 25 for Player 2 and 17 for Player 1")
     assert lines[i + 2:i + 6] == [
-        "» Player 2 must discard cards adding up to 17 or more, and may return the others to the "
-        "bottom of the population",
+        "» Player 2 may return cards to the bottom of the population, as long as the rest adds up "
+        "to 17 or more",
         "Player 2: return 2♣ to the bottom of the population",
         "Player 2: return Black Joker to the bottom of the population",
         "· 10♠ K♣ from War (face up) of Player 2 to Discard"]
