@@ -566,3 +566,14 @@ def test_speed_attack_shows_the_table_now_and_then(capsys):
     i = lines.index("the table in turn 7")
     assert lines[i + 1:i + 3] == ["Player 1", "Fight Deck         19 cards, face down"]
     assert lines[i + 13].startswith("7  » Player 2 attacks")
+
+
+def test_speed_attack_replayed_to_the_end_shows_the_same_tables(capsys, tmp_path):
+    log = str(tmp_path / "speed.log")
+    lines = _told(capsys, "attack_speed.cardrules", "--seed", "1", "--log", log)
+    from rulelang.cli.commands import main
+    assert main(["replay", log, "--to-end"]) == 0
+    again = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    tables = [ln for ln in lines if ln.startswith("the table")]
+    assert [ln for ln in again if ln.startswith("the table")] == tables
+    assert "the table in turn 13" in tables
