@@ -65,7 +65,7 @@ t65 = find(lines, r"^  65  ")
 para('''## Follow the Leader (with jokers)
 
 The options are printed as words (`jokers: yes`). After a joker, the *next* player says what it
-counted as (`joker_was "the joker counts as {r}" rank r`); a drawn card that can be played is
+counted as (`joker_was "the joker counts as a {r}" rank r`); a drawn card that can be played is
 played at once, and the reshuffle of the discard pile is told before the rule's own words:''')
 b, _ = block(cmd, [(0, 2), (t4, t8), (t62, t65)])
 para(b)

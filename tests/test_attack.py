@@ -537,3 +537,43 @@ GOLDEN_CASES = [(v, k) for v in sorted(VARIANTS) for k in (1, 2, 3)]
 @pytest.mark.parametrize("variant,seed", GOLDEN_CASES)
 def test_golden_transcript(variant, seed):
     match_golden(f"attack_{variant}_seed{seed}.txt", transcript(variant, seed))
+
+
+# ---- the transcript in the rule text's words ----------------------------------------------------
+
+def _told(capsys, name, *args):
+    from rulelang.cli.commands import main
+    assert main(["run", os.path.join(RULES, name), *args]) == 0
+    return [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+
+
+def test_the_random_card_is_announced_before_it_moves(capsys):
+    # "If the defender does not have a shield card of equal or greater value than the Sword Card
+    # played, then he or she automatically loses.  The winner draws a random card from the losers
+    # hand and places it in his or her victory deck."  (Seed 1, turn 2.)
+    lines = _told(capsys, "attack.cardrules", "--seed", "1")
+    i = lines.index("» Player 2 has no Shield Card of equal or greater value: the Duel is lost")
+    assert lines[i + 1:i + 3] == ["» A random card of the loser's hand goes to the Victory Deck of Player 1",
+                                  "· K♦ from Hand of Player 2 to Victory Deck of Player 1"]
+
+
+def test_speed_attack_shows_the_table_now_and_then(capsys):
+    # Speed Attack! has no decision after the opening flip: the game plays itself out, and the
+    # transcript still shows the table every few turns, at the start of a turn.
+    lines = _told(capsys, "attack_speed.cardrules", "--seed", "1")
+    tables = [ln for ln in lines if ln.startswith("the table in turn ")]
+    assert tables == ["the table in turn 7", "the table in turn 13", "the table in turn 19"]
+    i = lines.index("the table in turn 7")
+    assert lines[i + 1:i + 3] == ["Player 1", "Fight Deck         19 cards, face down"]
+    assert lines[i + 13].startswith("7  » Player 2 attacks")
+
+
+def test_speed_attack_replayed_to_the_end_shows_the_same_tables(capsys, tmp_path):
+    log = str(tmp_path / "speed.log")
+    lines = _told(capsys, "attack_speed.cardrules", "--seed", "1", "--log", log)
+    from rulelang.cli.commands import main
+    assert main(["replay", log, "--to-end"]) == 0
+    again = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    tables = [ln for ln in lines if ln.startswith("the table")]
+    assert [ln for ln in again if ln.startswith("the table")] == tables
+    assert "the table in turn 13" in tables

@@ -73,7 +73,7 @@ def test_a_tampered_expectation_fails_at_its_line(tmp_path, capsys, monkeypatch)
     # the transcript: each choice with the line of the test that played it, what the rules said
     assert re.search(r"P1: add 10♠ +line \d+", failure)
     assert "P1 says: transfers 24 cards to player 2" in failure
-    assert "1 failed, 1 passed" in out
+    assert "1 failed, 3 passed" in out           # the file's other tests pass
 
 
 def test_a_tampered_condition_says_what_its_parts_were(tmp_path, capsys, monkeypatch):

@@ -574,3 +574,33 @@ GOLDEN_CASES = [(2, 1), (3, 2), (4, 3), (6, 4)]
 @pytest.mark.parametrize("players,seed", GOLDEN_CASES)
 def test_golden_transcript(players, seed):
     match_golden(f"ciq_{players}p_seed{seed}.txt", transcript(players, seed))
+
+
+# ---- the transcript in the rule text's words ------------------------------------------------
+
+def _told(capsys, *args):
+    from rulelang.cli.commands import main
+    assert main(["run", RULES, *args]) == 0
+    return [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+
+
+def test_a_transfer_from_the_hand_is_explained_and_told_from_the_hand(capsys):
+    # "If your Attack Pile runs out while you are transferring cards and there are no cards in your
+    # Damage Pile, then continue by picking cards from your Hand."  Seed 5, turn 90: player 2's
+    # Attack Pile runs out; the card picked goes from the hand, through the transfer, to the
+    # target's Damage Pile, and the transcript says where it came from.
+    lines = _told(capsys, "--seed", "5")
+    i = lines.index("» The Attack Pile and the Damage Pile are empty: the transfer goes on from the hand")
+    assert lines[i + 1] == "Player 2: transfer 7♣ from the hand"
+    assert "· 7♣ from Hand of Player 2 to Damage Pile of Player 1" in lines[i:]
+    assert not any(ln.startswith("· 7♣ to ") for ln in lines)
+
+
+def test_a_block_says_where_the_card_goes(capsys):
+    # "you may block the result of the last card of their attack by placing your card on top of
+    # your Defense Pile"; a defend replaces the Defense Pile (seed 7, four players, turns 3 and 4).
+    lines = _told(capsys, "--seed", "7", "--players", "4")
+    i = lines.index("3  Player 3: attack the Damage Pile of Player 1")
+    assert lines[i + 3:i + 5] == ["Player 1: block with A♥, placed on top of the Defense Pile",
+                                  "» Player 1 blocks the result of A♠"]
+    assert "4  Player 4: defend with A♦, replacing the Defense Pile" in lines

@@ -548,3 +548,46 @@ GOLDEN_CASES = [(v, n, k) for v in sorted(VARIANTS) for n, k in ((2, 1), (3, 2),
 @pytest.mark.parametrize("variant,players,seed", GOLDEN_CASES)
 def test_golden_transcript(variant, players, seed):
     match_golden(f"follow_the_leader_{variant}_{players}p_seed{seed}.txt", transcript(variant, players, seed))
+
+
+# ---- the transcript in the rule text's words ----------------------------------------------------
+
+def test_the_transcript_says_a_joker_counted_as_an_8_and_a_reshuffle_before_it_happens(capsys):
+    # "a 10 (calling that the joker counted as a 9)", "another 8 (calling that the joker counted
+    # as an 8)": the joker's rank in the text's words.  "When the draw pile becomes empty, shuffle
+    # the discard pile ...": the player's sentence comes first, then the cards it moves.
+    from rulelang.cli.commands import main
+    assert main(["run", os.path.join(RULES, "follow_the_leader_jokers.cardrules"), "--seed", "3",
+                 "--players", "3"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    assert "Player 3: the joker counts as an 8" in lines
+    assert not any(ln.endswith(("counts as ace", "counts as 8")) for ln in lines)
+    i = lines.index("» Player 3 shuffles the discard pile but its top card into a new draw pile")
+    assert lines[i + 1] == "· 35 cards from Discard Pile to Draw Pile"
+    assert lines[i + 2] == "· Draw Pile is shuffled"
+
+
+# ---- the figures of docs/games/follow_the_leader.md ---------------------------------------------
+
+def _speed_rows():
+    import re
+    page = open(os.path.join(HERE, "..", "docs", "games", "follow_the_leader.md"), encoding="utf-8").read()
+    section = page.split("## Speed", 1)[1]
+    return {(m.group(1), int(m.group(2))): (m.group(3), m.group(4))
+            for m in re.finditer(r"^\| ([^|]+?) \| (\d) \| ([\d.]+) \| ([\d.]+) \| \d+ \|$", section, re.M)}
+
+
+@pytest.mark.parametrize("row,file,extra", [
+    (("base", 2), "follow_the_leader.cardrules", []),
+    (("base, `decks=2`", 5), "follow_the_leader.cardrules", ["--set", "decks=2"]),
+])
+def test_the_speed_table_is_what_run_prints(capsys, row, file, extra):
+    # The page's decisions and turns per game are what the command it shows prints.
+    from rulelang.cli.commands import main
+    rows = _speed_rows()
+    assert len(rows) == 16
+    assert main(["run", os.path.join(RULES, file), "--games", "2000", "--players", str(row[1]),
+                 "--workers", "1", *extra]) == 0
+    out = capsys.readouterr().out
+    decisions, turns = rows[row]
+    assert f"mean decisions: {decisions}   mean turns: {turns}" in out

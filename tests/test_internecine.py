@@ -147,6 +147,22 @@ def test_run_shows_both_reveals(capsys):
     assert {lines[i + 3].split()[1], lines[i + 4].split()[1]} == {"1", "2"}
 
 
+def test_run_explains_the_cards_returned_after_a_war(capsys):
+    # "The cards of the player with the lower total are discarded, as well as the cards of the
+    # other player equal to that number.  The winning player may return any cards in excess of
+    # that value, returning them to the bottom of his population deck."  Seed 8, turn 9: black
+    # wins the war 25 to 17 and returns two cards; the transcript says why and where they go.
+    assert main(["run", FILE, "--seed", "8"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    i = lines.index("» The totals: 25 for Player 2 and 17 for Player 1")
+    assert lines[i + 2:i + 6] == [
+        "» Player 2 may return cards to the bottom of the population, as long as the rest adds up "
+        "to 17 or more",
+        "Player 2: return 2♣ to the bottom of the population",
+        "Player 2: return Black Joker to the bottom of the population",
+        "· 10♠ K♣ from War (face up) of Player 2 to Discard"]
+
+
 # ---- surrender or escalate ------------------------------------------------------------------
 
 def test_tie_defender_surrenders():

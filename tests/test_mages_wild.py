@@ -27,7 +27,7 @@ VARIANTS = {
 ENDINGS = ["nobody_wins", "drawer_loses", "reshuffle"]
 SUITS = ["winds", "flames", "stones", "waves", "leaves"]
 RANKS = ["queen", "king", "prince", "princess", "warrior", "merchant", "worker", "mage", "fool"]
-GODS = ["lady", "dark_lord", "judge", "healer", "hunter", "maker", "sage", "thief", "minion"]
+GODS = ["the god " + g for g in ("Lady", "Dark Lord", "Judge", "Healer", "Hunter", "Maker", "Sage", "Thief", "Minion")]
 
 def game(variant="base", **overrides):
     return rules_game(VARIANTS[variant], **overrides)
@@ -139,9 +139,9 @@ def test_match_the_suit_or_the_rank_or_play_a_mage_or_a_god():
     # they play a mage, or a god card."
     st = setup(discard=["prince of winds"],
                hand_1=["prince of flames", "queen of winds", "worker of stones", "mage of leaves",
-                       "lady", "minion"])
-    assert legal(st) == ["draw", "play lady", "play mage of leaves", "play minion",
-                         "play prince of flames", "play queen of winds"]
+                       "the god Lady", "the god Minion"])
+    assert legal(st) == ["draw", "play mage of leaves", "play prince of flames", "play queen of winds",
+                         "play the god Lady", "play the god Minion"]
 
 
 def test_a_god_cannot_be_played_on_a_god_and_anything_else_follows_a_god():
@@ -149,20 +149,20 @@ def test_a_god_cannot_be_played_on_a_god_and_anything_else_follows_a_god():
     # Mages can be played on any card."  DECISION: a god on top is followed by any card but a god
     # (its place in the order of the gods is not a rank to match: until 2026-11-22 the Lady took
     # only a queen or a mage).
-    st = setup(discard=["lady"],
-               hand_1=["judge", "minion", "queen of waves", "king of winds", "mage of stones"])
+    st = setup(discard=["the god Lady"],
+               hand_1=["the god Judge", "the god Minion", "queen of waves", "king of winds", "mage of stones"])
     assert legal(st) == ["draw", "play king of winds", "play mage of stones", "play queen of waves"]
-    st = setup(discard=["minion"], hand_1=["fool of leaves", "mage of flames", "lady", "queen of leaves"])
+    st = setup(discard=["the god Minion"], hand_1=["fool of leaves", "mage of flames", "the god Lady", "queen of leaves"])
     assert legal(st) == ["draw", "play fool of leaves", "play mage of flames", "play queen of leaves"]
     # and on anything that is not a god, a god may be played
     for top in ["fool of leaves", "mage of winds", "king of stones"]:
-        st = setup(discard=[top], hand_1=["dark_lord", "queen of flames"])
-        assert "play dark_lord" in legal(st)
+        st = setup(discard=[top], hand_1=["the god Dark Lord", "queen of flames"])
+        assert "play the god Dark Lord" in legal(st)
 
 
 def test_both_decks_follow_a_god_alike():
     # One rule for both files: the same hand, in each deck's cards, may follow a god on top.
-    viashi = setup(discard=["thief"], hand_1=["sage", "worker of waves", "fool of stones"])
+    viashi = setup(discard=["the god Thief"], hand_1=["the god Sage", "worker of waves", "fool of stones"])
     standard = std(discard=["red_joker"], hand_1=["black_joker", "3♣", "4♦"])
     assert legal(viashi) == ["draw", "play fool of stones", "play worker of waves"]
     assert legal(standard) == ["draw", "play 3♣", "play 4♦"]
@@ -170,8 +170,8 @@ def test_both_decks_follow_a_god_alike():
 
 def test_a_god_has_no_effect_of_its_own():
     # DECISION: the Dark Lord has place 2 (like a king) but nobody picks up two.
-    st = setup(discard=["king of winds"], hand_1=["dark_lord", "queen of flames"])
-    play(st, "play dark_lord")
+    st = setup(discard=["king of winds"], hand_1=["the god Dark Lord", "queen of flames"])
+    play(st, "play the god Dark Lord")
     assert st.current_player() == 1
     assert hand(st, 2) == HANDS["base"]["hand/2"]
     assert var(st, "pick_up/2") == 0
@@ -185,7 +185,7 @@ def test_the_mage_declares_the_suit_the_next_player_must_match():
     # god card)."
     st = setup(discard=["queen of winds"],
                hand_1=["mage of winds", "queen of flames"],
-               hand_2=["worker of stones", "mage of leaves", "thief", "queen of waves", "worker of winds"])
+               hand_2=["worker of stones", "mage of leaves", "the god Thief", "queen of waves", "worker of winds"])
     play(st, "play mage of winds")
     assert st.current_player() == 0                            # the declaration is player 1's
     # DECISION: any of the five regular suits (its own included), never the gods
@@ -193,7 +193,7 @@ def test_the_mage_declares_the_suit_the_next_player_must_match():
     play(st, "declare stones")
     assert st.current_player() == 1
     # the mage's own suit (winds) and its rank no longer count; stones, a mage or a god do
-    assert legal(st) == ["draw", "play mage of leaves", "play thief", "play worker of stones"]
+    assert legal(st) == ["draw", "play mage of leaves", "play the god Thief", "play worker of stones"]
     play(st, "play worker of stones")
     # once a card is played on it the declared suit is forgotten: match the worker of stones
     assert var(st, "declared") == -1
@@ -278,7 +278,7 @@ def test_a_warrior_makes_the_next_player_lose_their_turn():
 
 def test_a_fool_reverses_the_order_of_play():
     # "When a fool (9) is played the order of play reverses."
-    st = setup(players=4, discard=["queen of winds"], hand_1=["fool of winds", "queen of flames", "lady"],
+    st = setup(players=4, discard=["queen of winds"], hand_1=["fool of winds", "queen of flames", "the god Lady"],
                hand_4=["fool of flames", "worker of winds", "mage of waves"])
     play(st, "play fool of winds")
     assert st.current_player() == 3                            # player 4, not player 2
@@ -403,7 +403,7 @@ def test_reshuffle_with_nothing_under_the_top_card_draws_nothing():
                hand_1=others, current=2, overrides={"ending": "reshuffle"})
     assert not st.is_terminal()
     assert hand(st, 2) == ["princess of stones"]
-    assert (2, "there is nothing left to draw") in says(st)
+    assert (2, "must draw, but there is nothing left to draw") in says(st)
     assert st.current_player() == 2
     # and a player who could play may not choose to draw nothing
     assert "draw" not in legal(st)
@@ -562,3 +562,21 @@ GOLDEN_CASES = ([("base", n, "nobody_wins", 1) for n in (2, 3, 4, 5)]
 @pytest.mark.parametrize("variant,players,ending,seed", GOLDEN_CASES)
 def test_golden_transcript(variant, players, ending, seed):
     match_golden(f"mages_wild_{variant}_{players}p_{ending}_seed{seed}.txt", transcript(variant, players, ending, seed))
+
+
+# ---- the transcript in the rule text's words ----------------------------------------------------
+
+def test_an_empty_draw_pile_is_told_once_and_gods_are_named_as_gods(capsys):
+    # "the game will also end when a player needs to draw from the draw pile (has no card that can
+    # be played), and there is no draw pile left.  At this point, some people play that the win
+    # goes "to the Gods"": said once, without a draw that never happens before it.  A god card
+    # says what it is ("God cards cannot be played on other god cards").
+    from rulelang.cli.commands import main
+    assert main(["run", os.path.join(HERE, "..", "rules", "mages_wild.cardrules"), "--seed", "3",
+                 "--players", "2"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    # the first line of turn 73 (the turn's number is in its margin), and the only one about it
+    i = lines.index("73  » Player 2 must draw from an empty draw pile: the win goes to the Gods")
+    assert lines[i + 1] == "the table at the end"
+    assert "71  Player 2: play the god Dark Lord" in lines
+    assert not any(ln.endswith((": play dark lord", " play hunter")) for ln in lines)

@@ -28,12 +28,14 @@ def _sees(cg, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
 
 
 def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 20,
-              every_hand: bool = False) -> list:
+              every_hand: bool = False, with_vars: bool = True) -> list:
     """The table as rows ``(key, label Text, value Text)``, laid out by player: each player's
     zones (and shown variables) together, the viewer's first, then the zones shared by all.
     Zones marked ``not shown`` are left out, and ``shown when not empty`` ones while empty.
     ``every_hand``: the cards as a spectator sees them (every player's own zones face up, the
-    face-down piles still face down), laid out for the viewer: the table of a game that is over."""
+    face-down piles still face down), laid out for the viewer: the table of a game that is over.
+    ``with_vars`` False: without the shown variables (a table of an earlier moment, whose
+    variables the log does not keep; what is shown with a zone comes from its cards)."""
     cg = words.cg
     n = cg.n
     rows = []
@@ -58,7 +60,7 @@ def zone_rows(words, zones: list, viewer: Optional[int], st=None, limit: int = 2
                 value.append(safe(extra[0]) + ": " + safe(words.text(extra[1], viewer)),
                              style="bold")
             body.append((f"zone:{zi}", Text("  " + safe(words.zone(name))), value))
-        if st is not None:
+        if st is not None and with_vars:
             for label, value in words.vars_of(st, owner):
                 body.append((f"var:{owner}:{label}", Text("  " + safe(label), style="italic"),
                              Text(safe(value))))
@@ -297,7 +299,12 @@ class Narrator:
         return not (card_visible_to(cg, later_zones, c, self.viewer)
                     or card_visible_to(cg, self.zones, c, self.viewer))
 
-    def lines(self) -> list:
+    def lines(self, until_turn: Optional[int] = None) -> list:
+        """The lines of the log entries not told yet.  With ``until_turn``, a stretch of several
+        turns without a decision (a game of no choices plays itself out in one) is told only up
+        to the end of the turn before that one, and the rest by the next call, so that the caller
+        may show the table as it stood then (:attr:`zones`); the last turn of the stretch is
+        always told whole."""
         st, w, viewer = self.st, self.words, self.viewer
         cg = w.cg
         out: list = []
@@ -308,7 +315,13 @@ class Narrator:
         self.preamble = []
         log = st.log
         entries = log[self.seen:]
-        self.seen = len(log)
+        if until_turn is not None:
+            ends = [i for i, e in enumerate(entries) if e[0] == "turn"]
+            for i in ends[:-1]:
+                if entries[i][1] + 1 >= until_turn:
+                    entries = entries[:i + 1]
+                    break
+        self.seen += len(entries)
         revealed = {(e[1], e[2]) for e in entries if e[0] == "reveal"}
         told = set()                # cards the choice just made named: their move is not told
         last_choice = None
@@ -338,12 +351,12 @@ class Narrator:
                 for c, shown in zip(cards, seen[3]):
                     named = c in told           # the choice just made named it
                     told.discard(c)
+                    if not d_shown:             # put aside in a bookkeeping zone: told when
+                        if s_shown:             # it comes out, from where it came from (a
+                            aside[c] = (src, shown)     # card the choice named too: where it
+                        continue                        # ends is news)
                     if named and (s_shown or c not in aside):
                         continue                # `play 7♥` is its move
-                    if not d_shown:             # put aside in a bookkeeping zone: told when
-                        if s_shown:             # it comes out, from where it came from
-                            aside[c] = (src, shown)
-                        continue
                     key, size = (src, dst, bottom), before_src
                     if not s_shown and c in aside:
                         # out of a bookkeeping zone: told now, from where it was last seen
@@ -418,7 +431,8 @@ class Narrator:
                 self.cur, self.dir = cur, direction
                 self.turn = played + 1
         flush()
-        if aside and st.terminal:   # cards left in a bookkeeping zone at the end: put aside
+        if aside and st.terminal and self.seen == len(log):     # cards left in a bookkeeping
+            # zone at the end: put aside
             for c, (src, was) in aside.items():
                 t = move_line(w, ("move", src, _holder_zone(self.zones, c), (c if was >= 0 else -1,),
                                   False), -1, -1, viewer)

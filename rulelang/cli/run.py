@@ -82,8 +82,14 @@ def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrid
             out.show(rows_table(zone_rows(words, story.zones, None, st), "the table after setup"))
 
         def flush(_before=None):
-            for line in story.lines():
-                out.text(line)
+            while True:         # a stretch of turns without a decision: a table now and then
+                for line in story.lines(state["table_turn"] + max(n, 1) * args.table_every + 1):
+                    out.text(line)
+                if story.seen >= len(st.log):
+                    break
+                state["table_turn"] = story.turn - 1
+                out.show(rows_table(zone_rows(words, story.zones, None, st, with_vars=False),
+                                    f"the table in turn {story.turn}"))
             if not st.terminal and st.turns - state["table_turn"] >= max(n, 1) * args.table_every:
                 state["table_turn"] = st.turns
                 out.show(rows_table(zone_rows(words, st.zones, None, st), f"the table in turn {story.turn}"))
@@ -270,8 +276,14 @@ def cmd_replay(args) -> int:
             table(st, "the table after setup", story.zones)
 
         def flush():
-            for line in story.lines():
-                out.text(line)
+            while True:         # a stretch of turns without a decision: a table now and then
+                for line in story.lines(table_turn[0] + max(n, 1) * args.table_every + 1):
+                    out.text(line)
+                if story.seen >= len(st.log):
+                    break
+                table_turn[0] = story.turn - 1
+                out.show(rows_table(zone_rows(words, story.zones, None, st, with_vars=False),
+                                    f"the table in turn {story.turn}"))
             if not st.terminal and st.turns - table_turn[0] >= max(n, 1) * args.table_every:
                 table_turn[0] = st.turns
                 table(st, f"the table in turn {story.turn}")

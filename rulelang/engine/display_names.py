@@ -45,6 +45,19 @@ def fix_plurals(text: str) -> str:
     return _LIVES.sub("1 life", _ONE_PLURAL.sub(r"1 \1", text))
 
 
+# "a" before a word that is said with a vowel sound first: "an ace", "an 8", "an 11"
+_VOWEL_SOUND = re.compile(r"(?i)(?:[aeio]|u(?!n[iy]|s[eu])|8|1[18](?!\d))")
+
+
+def with_article(label: str, slot: str, value: str) -> str:
+    """``label`` with ``slot`` replaced by ``value``; an "a" just before the slot becomes "an"
+    when the value is said with a vowel sound first (``counts as a {r}``: "a 7", "an 8",
+    "an ace")."""
+    def put(m):
+        return m.group(1) + ("an " if _VOWEL_SOUND.match(value) else "a ") + value
+    return re.sub(r"(^|\s)a " + re.escape(slot), put, label).replace(slot, value)
+
+
 def seat_words(seat: int, you: Optional[int] = None, capital: bool = True) -> str:
     if you is not None and seat == you:
         return "You" if capital else "you"
@@ -129,7 +142,7 @@ class Words:
             value = str(v)
         pname = decl.param.name if decl.param is not None else None
         if pname and "{" + pname + "}" in label:
-            text = label.replace("{" + pname + "}", value)
+            text = with_article(label, "{" + pname + "}", value)
         else:
             text = f"{label} {value}"
         if value == "you":             # "the Draw Pile of you" -> "your Draw Pile"
