@@ -35,6 +35,20 @@ MAX_PLAYERS = 64
 # conditions over cards (docs/security.md).
 WORK_UNIT = 1000
 
+# RL901 too: the parts that loops inside expressions evaluate (a condition over the cards of a zone,
+# the players, a range of numbers, the suits or ranks), each charged when it begins as what it
+# looks at times the parts looked at for each (genruntime.spend): at most WORK_UNIT per step of
+# the budget in all, and at least LOOP_WORK_FLOOR parts whatever the budget (so a small
+# `--max-steps` does not stop a game whose last step weighs the hands: the showdown of
+# examples/showdown.cardrules evaluates up to 68,530 parts in loops, in 32 steps).  A condition
+# over cards inside another costs what it really costs: 1,023^3 looks in a turn stop the game.
+LOOP_WORK_FLOOR = 1_000_000
+
+
+def loop_work_bound(max_steps: int) -> int:
+    """The parts the loops of a run with the step budget ``max_steps`` may evaluate (RL901)."""
+    return max(max_steps * WORK_UNIT, LOOP_WORK_FLOOR)
+
 
 class no_gc:
     """``with no_gc():`` the garbage collector does not run.  Parsing and checking a large file

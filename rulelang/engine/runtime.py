@@ -144,6 +144,9 @@ FIELDS = (
     Field("winners", blank=list, **_saved("winners")),  # (lists, replaced whole, never changed)
     Field("ranking", blank=list, **_saved("ranking")),
     Field("steps", blank=0, **_saved("steps")),         # steps of the budget spent
+    Field("work", blank=0, keys=("work",), optional=True,  # parts evaluated by loops in
+          dump=lambda v: {"work": v} if v else {},       # expressions (genruntime.spend)
+          load=lambda s: s.get("work", 0)),
     Field("decisions", blank=0, **_saved("decisions")),
     Field("turns", blank=0, **_saved("turns")),
     Field("log", lambda v: None if v is None else list(v),     # the game's log (not saved)
