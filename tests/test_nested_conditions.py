@@ -105,3 +105,17 @@ def test_a_game_that_looks_at_the_deck_in_a_nest_at_each_turn_stops_by_its_work(
     assert status == 1 and res["problem"]["code"] == "RL901", out
     assert res["turns"] < 2, res
     assert took < 60, took
+
+
+def test_a_statement_looping_over_the_cards_charges_the_loops_of_its_condition(tmp_path):
+    """`move all cards where C` looks at C for each card: the loop of ``d1`` inside it makes
+    two levels (a million looks a turn), charged like those of an expression."""
+    text = nest(3).replace("        draw if d3 >= 0:\n            move top card from stock to hand\n",
+                           "        draw:\n            move all cards where d1(card) > 5000 from"
+                           " stock to hand\n            move top card from stock to hand\n")
+    assert "move all cards where d1(card)" in text
+    status, out, took = cli(tmp_path, text, "run", "--json", "--max-steps", "10")
+    problem = json.loads(out[:out.rindex("}") + 1])["problem"]
+    assert status == 1 and problem["code"] == "RL901", out
+    assert "evaluated more than 1000000 parts" in problem["message"], problem
+    assert took < 30, took

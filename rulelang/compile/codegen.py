@@ -337,9 +337,6 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
     def gen(self, e, env) -> str:
         if self.base_env:
             env = {**self.base_env, **env}
-        if not self._charging and any(k != Frame.YOU for k in env):
-            # inside a loop (a name bound for each item): the loops written here are charged
-            return self.charging(self.gen, e, env)
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
