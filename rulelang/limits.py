@@ -74,3 +74,15 @@ VALUE_MASK = (1 << ACTION_SHIFT) - 1
 # The most numbers `any number n from A to B where C` tries (RL251 when written so, RL257 while a
 # game is played): each is a test of C.
 MAX_RANGE = 10_000
+
+# What the command line and the files rulelang reads back (logs, saves) may ask for.  A number
+# on the command line (`--games`, `--max-steps`, `--seed`, `--set decks=2`, `--agents mc:200`)
+# is plain decimal digits (0-9): `1_0`, `+5`, ` 5` and other scripts' digits, which Python's
+# int() reads, are refused.
+# `run --games K`, `check --simulate K`, `stats --games K`, `compare --games K`: at most this
+# many games (seeds are never listed whole: a chunk of seeds at a time).
+MAX_GAMES = 1_000_000
+# `--max-steps N`, and the budget a log or a save names: 50 times the default.
+MAX_STEPS_OPTION = 10_000_000
+# `--agents mc:N` / `ismcts:N` (also named by a log or a save): playouts or iterations per decision.
+MAX_AGENT_BUDGET = 100_000
