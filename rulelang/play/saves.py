@@ -114,7 +114,6 @@ def _check_fields(data: dict, path: str, what: str) -> None:
     a log's budget (``limits.MAX_STEPS_OPTION``), moves and result; a save's seat.  A value of
     another kind was an internal error where it was used (a log whose `max_steps` is text made
     `replay` exit 3), a budget of 10^12 playouts a hang."""
-    from rulelang.cli.common import SEED_LIMIT
     from rulelang.limits import MAX_NUMBER, MAX_PLAYERS, MAX_STEPS_OPTION
     from rulelang.play.agents import AgentError, _spec
 
@@ -129,7 +128,7 @@ def _check_fields(data: dict, path: str, what: str) -> None:
     if not isinstance(data.get("game"), str):
         bad("game", "must be the game's name")
     players = number("players", data["players"], 1, MAX_PLAYERS)
-    number("seed", data.get("seed"), 0, SEED_LIMIT - 1)
+    number("seed", data.get("seed"), 0, (1 << 64) - 1)      # (a 64-bit seed, as --seed)
     if len(data["agents"]) not in (0, 1, players):
         bad("agents", f"must name one agent for each of the {players} players")
     for name in data["agents"]:
