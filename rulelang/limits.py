@@ -39,8 +39,8 @@ WORK_UNIT = 1000
 # the players, a range of numbers, the suits or ranks), each charged when it begins as what it
 # looks at times the parts looked at for each (genruntime.spend): at most WORK_UNIT per step of
 # the budget in all, and at least LOOP_WORK_FLOOR parts whatever the budget (so a small
-# `--max-steps` does not stop a game whose last step weighs the hands: the showdown of
-# examples/showdown.cardrules evaluates up to 68,530 parts in loops, in 32 steps).  A condition
+# `--max-steps` does not stop a game whose last step weighs every hand: the largest use of the
+# games of examples/ is 68,530 parts in loops, in 32 steps; docs/security.md).  A condition
 # over cards inside another costs what it really costs: 1,023^3 looks in a turn stop the game.
 LOOP_WORK_FLOOR = 1_000_000
 
