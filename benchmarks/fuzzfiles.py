@@ -33,14 +33,26 @@ from benchmarks.fuzzgen import REAL_FILES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = ("cardtest", "log", "save")
-CARDTESTS = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardtest")))
-GAMES = ("crazy_eights.cardrules", "follow_the_leader.cardrules")   # whose logs and saves
+CARDTESTS = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardtest"))
+                   + glob.glob(os.path.join(ROOT, "examples", "*.cardtest")))
+# Whose logs and saves, and with which arguments: the computer agents that search (mc, ismcts)
+# put their own state in a save, and their budgets in both.
+GAMES = (("crazy_eights.cardrules", [], []), ("follow_the_leader.cardrules", [], []),
+         ("crazy_eights.cardrules", ["--players", "3", "--agents", "mc:4,ismcts:6,random"],
+          ["--players", "3", "--agents", "mc:4,ismcts:6"]))
 
 # Values put in place of another in a log or a save.
 EXTREMES = [0, -1, 1, 2, 63, 64, 1023, 1024, 10 ** 15, -10 ** 15, 2 ** 63, 2 ** 64, 10 ** 30,
             -(10 ** 30), 1.5, float("inf"), True, False, None, "", "x", "\x1b[2J\x1b]0;t\x07",
             "[bold red]FUZZMARKB[/bold red]", "../../etc/passwd", "/dev/zero", "\u202e", "x" * 5000,
-            [], {}, [[[[[]]]]], [0] * 50, {"a": 1}, "crazy_eights.cardrules", "RL901"]
+            [], {}, [[[[[]]]]], [0] * 50, {"a": 1}, "crazy_eights.cardrules", "RL901",
+            # a number as text (a log's `max_steps` as text was an internal error), written with
+            # `_` or other scripts' digits; agents with budgets that would never end
+            "200000", "1_0", "\u0661\u0662", "+5", "mc:1000000000000", "ismcts:99999999999",
+            "mc:\u0663", "mc:0", "human", "mc", [None, None, None]]
+# Agents put in place of another (a save's or a log's `agents`).
+AGENT_NAMES = ["random", "first", "mc", "mc:1", "mc:100000", "mc:100001", "mc:10000000000000",
+               "ismcts:3", "ismcts:1000000000000", "mc:1_0", "mc:\uff15", "human", "nobody", "MC:5"]
 TOKENS = ["0", "-1", "99999999999999999999", "player 9", "none", "\x1b[2J", "[bold]FUZZMARKB[/bold]",
           "", ":", "\"", "#", "    ", "\t", "♥", "10♥", "Z♠", "the rest", "hand of player 0"]
 
@@ -92,7 +104,10 @@ def mutate_json(text: str, rng: random.Random) -> str:
             else:
                 new[rng.choice(("extra", "state", "actions", "version", "format"))] = rng.choice(EXTREMES)
         elif isinstance(old, int) and not isinstance(old, bool) and op < 0.5:
-            new = rng.choice((old + 1, old - 1, -old, old * 1000, rng.choice(EXTREMES)))
+            new = rng.choice((old + 1, old - 1, -old, old * 1000, rng.choice(EXTREMES), str(old),
+                              old == 1, float(old)))
+        elif path and path[0] == "agents" and op < 0.7:
+            new = rng.choice(AGENT_NAMES)
         else:
             new = rng.choice(EXTREMES)
         data = _set(data, path, json.loads(json.dumps(new)) if new == new and new not in
@@ -156,14 +171,16 @@ class Seeds:
                 self.texts["cardtest"].append(fh.read())
         old_stdin = sys.stdin
         try:
-            for g, game in enumerate(GAMES):
+            for g, (game, more, more_play) in enumerate(GAMES):
                 path = os.path.join(workdir, game)
                 log = os.path.join(workdir, f"seed{g}.log.json")
-                rc, out, err = _run_cli(["run", path, "--seed", str(g + 1), "--quiet", "--log", log])
+                rc, out, err = _run_cli(["run", path, "--seed", str(g + 1), "--quiet", "--log", log,
+                                         *more])
                 assert rc in (0, 1) and err is None, out
                 save = os.path.join(workdir, f"seed{g}.save.json")
                 sys.stdin = io.StringIO("1\n1\nq\n")
-                rc, out, err = _run_cli(["play", path, "--seed", str(g + 1), "--save", save])
+                rc, out, err = _run_cli(["play", path, "--seed", str(g + 1), "--save", save,
+                                         *more_play])
                 assert err is None, out
                 for kind, f in (("log", log), ("save", save)):
                     with open(f, encoding="utf-8") as fh:

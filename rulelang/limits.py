@@ -35,6 +35,20 @@ MAX_PLAYERS = 64
 # conditions over cards (docs/security.md).
 WORK_UNIT = 1000
 
+# RL901 too: the parts that loops inside expressions evaluate (a condition over the cards of a zone,
+# the players, a range of numbers, the suits or ranks), each charged when it begins as what it
+# looks at times the parts looked at for each (genruntime.spend): at most WORK_UNIT per step of
+# the budget in all, and at least LOOP_WORK_FLOOR parts whatever the budget (so a small
+# `--max-steps` does not stop a game whose last step weighs every hand: the largest use of the
+# games of examples/ is 68,530 parts in loops, in 32 steps; docs/security.md).  A condition
+# over cards inside another costs what it really costs: 1,023^3 looks in a turn stop the game.
+LOOP_WORK_FLOOR = 1_000_000
+
+
+def loop_work_bound(max_steps: int) -> int:
+    """The parts the loops of a run with the step budget ``max_steps`` may evaluate (RL901)."""
+    return max(max_steps * WORK_UNIT, LOOP_WORK_FLOOR)
+
 
 class no_gc:
     """``with no_gc():`` the garbage collector does not run.  Parsing and checking a large file
@@ -60,3 +74,15 @@ VALUE_MASK = (1 << ACTION_SHIFT) - 1
 # The most numbers `any number n from A to B where C` tries (RL251 when written so, RL257 while a
 # game is played): each is a test of C.
 MAX_RANGE = 10_000
+
+# What the command line and the files rulelang reads back (logs, saves) may ask for.  A number
+# on the command line (`--games`, `--max-steps`, `--seed`, `--set decks=2`, `--agents mc:200`)
+# is plain decimal digits (0-9): `1_0`, `+5`, ` 5` and other scripts' digits, which Python's
+# int() reads, are refused.
+# `run --games K`, `check --simulate K`, `stats --games K`, `compare --games K`: at most this
+# many games (seeds are never listed whole: a chunk of seeds at a time).
+MAX_GAMES = 1_000_000
+# `--max-steps N`, and the budget a log or a save names: 50 times the default.
+MAX_STEPS_OPTION = 10_000_000
+# `--agents mc:N` / `ismcts:N` (also named by a log or a save): playouts or iterations per decision.
+MAX_AGENT_BUDGET = 100_000

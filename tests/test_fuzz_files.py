@@ -2,7 +2,8 @@
 rule tests, game logs and saves through `rulelang test`, `replay --to-end` and `play --resume`,
 each in a child with the limits of benchmarks/fuzz.py.  No input may end in an internal error
 (exit 3), a hang, memory past 1 GB, a crash or a control character in the output; refusing a
-damaged file with a diagnostic is a pass.  `RULELANG_FUZZ_FILES=N` tries N inputs instead."""
+damaged file with a diagnostic is a pass.  `RULELANG_FUZZ_FILES=N` (or `RULELANG_FUZZ_LONG=N`)
+tries N inputs instead."""
 import io
 import json
 import os
@@ -14,7 +15,9 @@ import pytest
 from benchmarks import fuzzfiles
 from rulelang.cli.commands import main
 
-COUNT = int(os.environ.get("RULELANG_FUZZ_FILES", "150"))
+# RULELANG_FUZZ_LONG=N (as for the rule-file fuzzer, tests/test_fuzz_grammar.py) or
+# RULELANG_FUZZ_FILES=N: N inputs instead of the short default run.
+COUNT = int(os.environ.get("RULELANG_FUZZ_FILES") or os.environ.get("RULELANG_FUZZ_LONG") or "150")
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRAZY = os.path.join(os.path.dirname(HERE), "examples", "crazy_eights.cardrules")
 
@@ -24,7 +27,9 @@ def test_mutated_tests_logs_and_saves_never_fail_in_an_unknown_way(capsys):
     s = fuzzfiles.run(seed=11, count=COUNT, workers=2)
     with capsys.disabled():
         print(f"\nfuzzfiles: {s['inputs']} inputs in {time.monotonic() - t0:.1f} s; "
-              f"slowest {s['slowest']['wall_s']} s; {s['outcomes']}")
+              f"slowest {s['slowest']['wall_s']} s; exit 3: "
+              f"{sum(v for k, v in s['outcomes'].items() if k.endswith('exit 3'))}; "
+              f"failures: { {c: v['count'] for c, v in s['classes'].items()} }; {s['outcomes']}")
     assert sum(s["outcomes"].values()) == COUNT
     # every reader both accepts some mutants and refuses others with a diagnostic
     for kind in fuzzfiles.KINDS:

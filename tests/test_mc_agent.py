@@ -170,12 +170,14 @@ def _mc_against_random(path, games, budget):
 
 
 def test_mc_beats_random_at_crazy_eights():
-    # Measured: 67, 59, 65 and 63 wins in the 100 games of seeds 0-99, 100-199, 200-299, 300-399
-    # (56, 58, 66, 64 without remembering the cards it saw played; a hand-written strategy, 8s
-    # kept, the longest suit named, wins 57%: luck decides much of this game).  Two random
-    # players win 50% each.
-    wins, _ = _mc_against_random(CRAZY, 100, budget=40)
-    assert wins > 57, f"mc won {wins} of 100"
+    # Measured: 56, 69 and 62 wins in the 100 games of seeds 0-99, 100-199, 200-299 since
+    # State.determinize deals from a pool in card order (67, 59, 65 and 63 in seeds 0-399
+    # before: other worlds for the same seeds, as strong); 56, 58, 66, 64 without remembering
+    # the cards it saw played; a hand-written strategy, 8s kept, the longest suit named, wins
+    # 57%: luck decides much of this game.  Two random players win 50% each, and one of them
+    # wins more than 114 of 200 with a probability under 2%.
+    wins, _ = _mc_against_random(CRAZY, 200, budget=40)
+    assert wins > 114, f"mc won {wins} of 200"
 
 
 def test_mc_beats_random_where_random_play_rarely_finishes():

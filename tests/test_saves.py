@@ -49,7 +49,9 @@ ANSWERS = ["2", "1", "3", "1", "2"] + ["1"] * 300     # a number out of range is
 
 @pytest.mark.parametrize("path,args,stop", [
     (CRAZY, ["--seed", "5"], 3),
-    (CRAZY, ["--players", "3", "--seat", "2", "--seed", "8", "--agents", "mc:6,random"], 4),
+    # (saved at the second answer: mc's moves for this seed changed when State.determinize
+    # began dealing from a pool in card order, and the game now ends before a fourth)
+    (CRAZY, ["--players", "3", "--seat", "2", "--seed", "8", "--agents", "mc:6,random"], 2),
     (FTL, ["--players", "3", "--seed", "2", "--set", "jokers=yes"], 5),
     # saved while player 1's secret choice of a simultaneous decision is made, player 2's not
     (os.path.join(ROOT, "rules", "internecine.cardrules"), ["--seat", "2", "--seed", "3"], 6),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYERS, SYMBOL, ZONE
-from rulelang.limits import MAX_NUMBER
+from rulelang.limits import MAX_NUMBER, MAX_NUMBER_DIGITS
 from rulelang.syntax import ast as A
 from rulelang.check.hints import _show, did_you_mean
 from rulelang.check.ir import CardLiteral, Symbol
@@ -47,6 +47,11 @@ class DeclarationChecks:
             self.symbols.setdefault(d, len(self.symbols))
 
     def convert_option(self, o, typ, raw):
+        # (a value given from Python, a log or a save may be a number or yes/no: checked alike)
+        if isinstance(raw, bool):
+            raw = "yes" if raw else "no"
+        elif isinstance(raw, int):
+            raw = str(raw) if abs(raw) <= MAX_NUMBER else str(MAX_NUMBER + 1)
         if not isinstance(raw, str):
             return raw
         r = raw.strip().lower()
@@ -59,8 +64,13 @@ class DeclarationChecks:
                        f"use --set {o.name}=yes or --set {o.name}=no")
             return o.default
         if typ == NUMBER:
+            # plain decimal digits, with a minus sign or not (`1_0`, `+5` and the digits of other
+            # scripts, which int() reads, are refused); more digits than any number may have: RL145
+            digits = r[1:] if r.startswith("-") else r
             try:
-                v = int(r)
+                if not (digits.isascii() and digits.isdigit()):
+                    raise ValueError(r)
+                v = int(r) if len(digits) <= MAX_NUMBER_DIGITS else MAX_NUMBER + 1
             except ValueError:
                 self.error("RL144", f"option `{o.name}` is a number, not `{raw}`", o.span,
                            f"e.g. --set {o.name}={o.default}")

@@ -17,7 +17,8 @@ import sys
 
 from rulelang.cli.check import DEFAULT_MAX_ERRORS, DEFAULT_MAX_JSON, cmd_check, cmd_test
 from rulelang.cli.common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError,
-                                 _count, _folder, _positive, _seed, _set_value)
+                                 _count, _folder, _games, _max_steps, _positive, _seed,
+                                 _set_value)
 from rulelang.cli.explain import cmd_explain
 from rulelang.cli.play import cmd_play
 from rulelang.cli.run import cmd_replay, cmd_run
@@ -185,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: random)")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the result")
-    p.add_argument("--games", "-g", type=_positive, metavar="K",
+    p.add_argument("--games", "-g", type=_games, metavar="K",
                    help="play K games (seeds S..S+K-1) and print a summary")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --games: processes to play on (default: the number of cores)")
@@ -193,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --games: play on the Ray cluster at ADDRESS instead (without one: "
                         "a local Ray instance; the same results); needs pip install "
                         "'rulelang[cluster]'")
-    p.add_argument("--max-steps", type=_positive, metavar="N",
+    p.add_argument("--max-steps", type=_max_steps, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",
                    help="show the table every R rounds (default: 3)")
@@ -218,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", "-a", metavar="NAMES",
                    help="the other players: one name for all, or one per other seat "
                         "(default: random)")
-    p.add_argument("--max-steps", type=_positive, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument("--max-steps", type=_max_steps, metavar="N", help=argparse.SUPPRESS)
     p.add_argument("--save", metavar="PATH",
                    help="save the game to PATH when you quit (`q`) or type `save`")
     p.add_argument("--resume", metavar="PATH", help="go on with a game saved with --save")
@@ -230,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p, "check for this number of players only (default: every allowed number)")
     p.add_argument("--json", action="store_true",
                    help="print the diagnostics as a JSON list (for editors and CI)")
-    p.add_argument("--simulate", type=_positive, metavar="N",
+    p.add_argument("--simulate", type=_games, metavar="N",
                    help="also play N random games per player count and report run-time problems")
     p.add_argument("--workers", "-w", type=_positive, metavar="K",
                    help="with --simulate: processes to play on (default: the number of cores)")

@@ -13,6 +13,9 @@ import os
 import sys
 from typing import Optional
 
+from rulelang.limits import MAX_GAMES, MAX_NUMBER, MAX_STEPS_OPTION
+from rulelang.termsafe import safe
+
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 # ---------------------------------------------------------------------------------------------
@@ -171,34 +174,54 @@ def _set_value(text: str):
     return name.strip(), value.strip()
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {v}")
+def decimal(text: str) -> Optional[int]:
+    """The value of ``text`` if it is plain decimal digits (ASCII 0-9, at most 20 of them), else
+    None: Python's int() also reads `1_0`, `+5`, ` 5 ` and the digits of other scripts."""
+    if not isinstance(text, str) or not 0 < len(text) <= 20 or \
+            not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+def _whole(text: str, lo: int, hi: int, what: str = "a number") -> int:
+    v = decimal(text)
+    if v is None:
+        shown = safe(text if len(text) <= 40 else text[:37] + "...")
+        raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, "
+                                         f"not '{shown}'")
+    if not lo <= v <= hi:
+        raise argparse.ArgumentTypeError(f"{what} is a whole number from {lo:,} to {hi:,}, not "
+                                         f"{v:,}" if v <= 10 ** 20 else
+                                         f"{what} is a whole number from {lo:,} to {hi:,}")
     return v
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, MAX_NUMBER, "this")
 
 
 def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {v}")
-    return v
+    return _whole(text, 0, MAX_NUMBER, "this")
+
+
+def _games(text: str) -> int:
+    """``--games K`` / ``--simulate K``: 1 to limits.MAX_GAMES."""
+    return _whole(text, 1, MAX_GAMES, "the number of games")
+
+
+def _max_steps(text: str) -> int:
+    """``--max-steps N``: 1 to limits.MAX_STEPS_OPTION."""
+    return _whole(text, 1, MAX_STEPS_OPTION, "the step budget")
 
 
 SEED_LIMIT = 1 << 64     # a seed is a 64-bit number: the game's generator keeps 64 bits
 
 
 def _seed(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    v = decimal(text)
+    if v is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, "
+                                         f"not '{safe(text[:40])}'")
     if not 0 <= v < SEED_LIMIT:
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
                                          f"not {v}")

@@ -7,7 +7,7 @@ import sys
 
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Out, UsageError,
                                  _agent_names, _compile, _diag_out, _include, _input, _isatty,
-                                 _load_game, _overrides, _play_out, _players_usage)
+                                 _load_game, _overrides, _play_out, _players_usage, decimal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,8 +135,9 @@ def cmd_play(args) -> int:
                 out.text(head)
                 out.text(choices_text(choices))
                 continue
-            if s.isdigit() and 1 <= int(s) <= len(choices):
-                return view.legal[int(s) - 1]
+            k = decimal(s)
+            if k is not None and 1 <= k <= len(choices):
+                return view.legal[k - 1]
             exact = [a for a, w in zip(view.legal, choices) if w.lower() == s]
             if exact:
                 return exact[0]

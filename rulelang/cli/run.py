@@ -8,7 +8,7 @@ import sys
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, SEED_LIMIT, Out,
                                  UsageError, _agent_names, _compile, _diag_out, _include, _input,
                                  _isatty, _json_failure, _load_game, _need_ray, _overrides,
-                                 _play_out, _players_usage, _workers)
+                                 _play_out, _players_usage, _workers, decimal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,9 +365,9 @@ def cmd_replay(args) -> int:
             parts = cmd.split()
             if parts and parts[0] in ("t", "turn"):
                 parts = parts[1:]
-            if len(parts) == 1 and parts[0].isdigit():
-                target = moves_to_turn(int(parts[0]))
-                beyond = past_the_end(int(parts[0]))
+            if len(parts) == 1 and decimal(parts[0]) is not None:
+                target = moves_to_turn(decimal(parts[0]))
+                beyond = past_the_end(decimal(parts[0]))
                 if beyond:
                     out.text(Text(f"  {beyond}; here is the end (b: back, q: quit)",
                                   style="yellow"))

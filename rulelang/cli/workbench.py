@@ -12,6 +12,7 @@ import json
 import sys
 
 from rulelang.cli.common import (_agent_names, _compile, _load_game, _need_ray, _overrides, _positive,
+                                 _games, _max_steps,
                                  _seed, _set_value)
 
 STATS_DESCRIPTION = """\
@@ -56,7 +57,7 @@ examples:
 def _common(p, cli, default_games):
     p.add_argument("--players", "-n", type=_positive, metavar="N",
                    help="number of players (default: the fewest the game allows)")
-    p.add_argument("--games", "-g", type=_positive, default=default_games, metavar="K",
+    p.add_argument("--games", "-g", type=_games, default=default_games, metavar="K",
                    help=f"how many games (default: {default_games})")
     p.add_argument("--seed", "-s", type=_seed, default=1, metavar="S",
                    help="the first game's seed; game i plays seed S+i (default: 1)")
@@ -67,7 +68,7 @@ def _common(p, cli, default_games):
     p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
                    help="play on the Ray cluster at ADDRESS instead (without one: a local Ray "
                         "instance; the same results); needs pip install 'rulelang[cluster]'")
-    p.add_argument("--max-steps", type=_positive, metavar="N",
+    p.add_argument("--max-steps", type=_max_steps, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--report", metavar="PATH",

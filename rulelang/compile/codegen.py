@@ -39,8 +39,10 @@ from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
-from rulelang.compile.genruntime import _FAIL, _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
+from rulelang.compile.genruntime import (_FAIL, _big, _bottom, _div, _mod, _mul, _noplayer,
+                                         _noseat, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
+from rulelang.limits import LOOP_WORK_FLOOR, WORK_UNIT
 
 
 HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
@@ -74,7 +76,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,
                    "_leave": leave_game, "_show": show_card,
                    "_noseat": _noseat, "_best": best_of, "_zero": (0,), "_seat": _seat,
-                   "_noplayer": _noplayer, "_map": map, "_problem": GameProblem, "_fail": _FAIL}
+                   "_noplayer": _noplayer, "_map": map, "_problem": GameProblem, "_fail": _FAIL,
+                   "_wk": spend}
         self.names = {}
         self.counter = 0
         self._getters = {}      # id(table) -> (name of its lookup, table): see getter
@@ -89,6 +92,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
+        self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
+        # Whether the code being written runs for each item of a loop (or in a define's function
+        # or a search, which may be called so): there, a loop's items are charged (charged()).
+        self._charging = False
         self._called = {}         # see expanded()
         self._hoisted_names = set()     # every name given to a value computed before a loop
         self._hoisted_of = {}           # ... its expression and kind (None: guarded; CardSets)
@@ -444,7 +451,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                self._tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain)
+        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain, self._charging)
         hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
         #                                                      kept: its code may keep one)
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
@@ -525,6 +532,28 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                         out |= self.slots_used(y)
         return frozenset(out)
 
+    def charging(self, f, *args):
+        """``f(*args)`` with the loops it writes charged (``_charging``)."""
+        saved, self._charging = self._charging, True
+        try:
+            return f(*args)
+        finally:
+            self._charging = saved
+
+    def charged(self, items: str, e, parts) -> str:
+        """The code of ``items`` (what the loop of ``e`` looks at: a zone's cards, players,
+        numbers) charged, as the loop begins, ``len(items)`` times the size of ``parts`` (what
+        it evaluates for each) to the game's work in loops (genruntime.spend): a condition over
+        the cards of a zone inside another costs what it really costs."""
+        if not self._charging:
+            # a loop of a statement's own value: counted once in the step's charge (budget.py)
+            return items
+        w = self._loop_work.get(id(e))
+        if w is None:
+            w = self._loop_work[id(e)] = max(1, self.cg.work([p for p in parts if p is not None],
+                                                             None, True))
+        return f"_wk(g, {items}, {int(w)}, {self.const(e.span)})"
+
     def card_search(self, e, env, cards):
         """Code for ``any/no card in Z where C`` (``cards``: the code of Z's list) whose condition
         rolls no die: a call of a function that looks at the cards one by one and stops at the
@@ -535,7 +564,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         ci = self.refs.of(e).index
         used = self.slots_used(e.condition)
         keys = sorted(k for k in env if k in used and k != ci)
-        fkey = ("search", id(e), tuple(keys))
+        fkey = ("search", id(e), tuple(keys), self._charging)
         made = self._helpers.get(fkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
@@ -547,7 +576,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             try:
                 inner = {k: f"_a{i}" for i, k in enumerate(keys)}
                 inner[ci] = "_c"
-                test, hoisted, binds = self.gen_hoisting(e.condition, inner, "_c", ci, lines="split")
+                test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
+                                                     ci, "split")
                 plain = self.plain_test(e.condition, inner, hoisted)
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
@@ -559,6 +589,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
+                charge = self.charged("_z", e, [e.condition])
+                if charge != "_z":          # (charged() written out: one call less per search)
+                    w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
+                    w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
+                                f"g.work > {LOOP_WORK_FLOOR}: {charge}")
                 self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
                 w.writeline(f"return {not found}")
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
@@ -588,7 +623,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self.hold = False                   # a function of its own: no held locals
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             try:
-                body = self.gen(ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+                body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                 # (only the values the body reads: a define's code written and then dropped for
                 # its function's call, expanded, left calls behind that nothing reads, each of
                 # which computed the defines below it first, 2^n calls down a chain of n)

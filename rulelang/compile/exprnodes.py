@@ -116,7 +116,8 @@ class ExprNodes:
         table = cg.rank_of if e.attribute == "rank" else cg.attr_tables.get(e.attribute, cg.rank_of)
         # Each card's value looked up in C (the table's own lookup, mapped over the zone): no
         # comprehension, whose function the interpreter makes and calls at every use.
-        return f"sum(_map({self.getter(table)}, {self.zone(self.gen(e.zone, env))}))"
+        return (f"sum(_map({self.getter(table)}, "
+                f"{self.charged(self.zone(self.gen(e.zone, env)), e, [])}))")
 
     def g_AnyNumber(self, e, env):
         v = self.fresh()
@@ -125,7 +126,8 @@ class ExprNodes:
         lo, hi = self.gen(e.low, env), self.gen(e.high, env)
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         span = self.const(e.span)
-        out = f"any([1 for {v} in {self.const(number_range)}({lo}, {hi}, {span}) if {c}])"
+        nums = self.charged(f"{self.const(number_range)}({lo}, {hi}, {span})", e, [e.condition])
+        out = f"any([1 for {v} in {nums} if {c}])"
         return self._hoisted(out, hoisted)
 
     def g_MeldLeft(self, e, env):
@@ -152,12 +154,13 @@ class ExprNodes:
         inner = dict(env)
         inner[self.refs.of(e).index] = v
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
+        cards = self.charged(self.zone(z), e, [e.condition])
         if e.kind == "any":
-            out = f"any([1 for {v} in {self.zone(z)} if {c}])"
+            out = f"any([1 for {v} in {cards} if {c}])"
         elif e.kind == "no":
-            out = f"(not any([1 for {v} in {self.zone(z)} if {c}]))"
+            out = f"(not any([1 for {v} in {cards} if {c}]))"
         else:
-            out = f"len([1 for {v} in {self.zone(z)} if {c}])"
+            out = f"len([1 for {v} in {cards} if {c}])"
         return self._hoisted(out, hoisted)
 
     # ---- selectors and aggregates ---------------------------------------------------
@@ -183,11 +186,12 @@ class ExprNodes:
             c, more = self.gen_hoisting(e.condition, inner, v)
             hoisted = hoisted + more
             cond = f" if {c}"
+        cards = self.charged(self.zone(z), e, [e.value, e.condition])
         if e.kind in ("highest", "lowest", "total"):
             fn = {"highest": "_hi", "lowest": "_lo", "total": "sum"}[e.kind]
-            out = f"{fn}([{val} for {v} in {self.zone(z)}{cond}])"
+            out = f"{fn}([{val} for {v} in {cards}{cond}])"
         else:
-            out = f"_best([({val}, {v}) for {v} in {self.zone(z)}{cond}], {int(e.kind == 'highest card')})"
+            out = f"_best([({val}, {v}) for {v} in {cards}{cond}], {int(e.kind == 'highest card')})"
         return self._hoisted(out, hoisted)
 
     def g_PickValue(self, e, env):
@@ -207,6 +211,7 @@ class ExprNodes:
             values = f"{self.const(number_range)}({lo}, {hi}, {self.const(e.span)})"
             if high:
                 values += "[::-1]"
+        values = self.charged(values, e, [e.condition])
         return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
 
     def g_ArgBest(self, e, env):
@@ -221,6 +226,7 @@ class ExprNodes:
                 self._rank_orders = (tuple(sorted(self.cg.rank_cycle)),
                                      tuple(sorted(self.cg.rank_cycle, reverse=True)))
             values = self.const(self._rank_orders[0])
+        values = self.charged(values, e, [e.value])
         out = f"_best([({val}, {v}) for {v} in {values}], {int(e.kind == 'highest')})"
         return self._hoisted(out, hoisted)
 
@@ -249,6 +255,7 @@ class ExprNodes:
             w, more = self.gen_hoisting(e.where, inner, v)
             hoisted = hoisted + more
             only = f" if {w}"
+        seats = self.charged(seats, e, [e.condition, e.where])
         kind = e.kind
         if kind == "any":
             out = f"any([1 for {v} in {seats} if {c}])"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import is_
 
-from rulelang.limits import MAX_NUMBER
+from rulelang.limits import LOOP_WORK_FLOOR, MAX_NUMBER, WORK_UNIT, loop_work_bound
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import GameProblem
 from rulelang.engine.events import log_move
@@ -66,6 +66,22 @@ def too_large(v, span=None):
 
 def _big(v, span):
     raise too_large(v, span)
+
+
+def spend(g, items, w, span=None):
+    """``items`` (a zone's cards, players, numbers, suits or ranks) after charging to the game's
+    work in loops (``g.work``) what an expression looking at each of them costs: ``w`` parts
+    each (CompiledGame.work of what is looked at for each item).  The loops of a run evaluate at
+    most ``limits.loop_work_bound(max_steps)`` parts in all, about the time of its steps (RL901): so a
+    condition over the cards of a zone inside another over the cards of a zone costs what it
+    really costs, however deep they nest (docs/security.md, "The work of one step")."""
+    g.work += len(items) * w
+    if g.work > g.max_steps * WORK_UNIT and g.work > LOOP_WORK_FLOOR:
+        raise GameProblem("RL901", f"the game did not end within {g.max_steps} steps (its "
+                          f"conditions over cards, players and numbers evaluated more than "
+                          f"{loop_work_bound(g.max_steps)} parts: the budget allows them about "
+                          f"{WORK_UNIT} parts per step, and at least {LOOP_WORK_FLOOR})", span)
+    return items
 
 
 def _top(z):

@@ -173,7 +173,7 @@ class Hoisting:
             # (a loop inside another's values reads the outer loop's tops too: computed first)
             mine = self.shared_tops(e, self._hoist[1])
             self._tops = {**outer_tops, **(mine or {})} if outer_tops else mine
-            code = self.gen(e, env)
+            code = self.charging(self.gen, e, env)      # (its loops run for each item)
             if card_slot is None:
                 return code, self._hoist[1]
             return code, self._hoist[1], [v for v in binds.values() if v[2]]

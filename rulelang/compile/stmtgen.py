@@ -249,6 +249,11 @@ class StatementGen:
     def e(self, expr):
         return self.x.gen(expr, {})
 
+    def each(self, expr):
+        """The code of ``expr``, evaluated for each card of a zone (or each player) by the loop
+        of a statement: the loops inside it are charged (ExprGen.charged)."""
+        return self.x.charging(self.x.gen, expr, {})
+
     def t_Simple(self, st, w):
         if st.word == "skip":
             w.writeline("g.skip += 1")
@@ -442,7 +447,7 @@ class StatementGen:
             w.writeline(f"for {p} in range({n}):")
             with w.indent():
                 w.writeline(f"{self.x.slot(wi, {})} = {p}")
-                w.writeline(f"if {self.e(st.winners)}:")
+                w.writeline(f"if {self.each(st.winners)}:")
                 with w.indent():
                     w.writeline(f"{res}.append({win})")
                     w.writeline("continue")
@@ -450,7 +455,7 @@ class StatementGen:
                     w.writeline(f"{res}.append({loss})")
                 else:
                     w.writeline(f"{self.x.slot(Frame.slot(ends.losers), {})} = {p}")
-                    w.writeline(f"{res}.append({loss} if {self.e(st.losers)} else {draw})")
+                    w.writeline(f"{res}.append({loss} if {self.each(st.losers)} else {draw})")
             w.writeline(f"_endres(_cg, g, {res})")
         elif kind == "winner":
             w.writeline(f"_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
@@ -707,7 +712,7 @@ class StatementGen:
             with w.indent():
                 w.writeline("break")
             w.writeline(f"{self.x.slot(ci, {})} = {s}[{i}]")
-            w.writeline(f"if {self.e(sel.condition)}:")
+            w.writeline(f"if {self.each(sel.condition)}:")
             with w.indent():
                 w.writeline(f"{picked}.append({i})")
         if kind == "count_where":
@@ -745,7 +750,7 @@ class StatementGen:
         w.writeline(f"for {c} in {s}:")
         with w.indent():
             w.writeline(f"{self.x.slot(ci, {})} = {c}")
-            w.writeline(f"({cards} if {self.e(st.selection.expr)} else {keep}).append({c})")
+            w.writeline(f"({cards} if {self.each(st.selection.expr)} else {keep}).append({c})")
         w.writeline(f"{s}[:] = {keep}")
         self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, d, w)

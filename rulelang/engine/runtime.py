@@ -144,6 +144,9 @@ FIELDS = (
     Field("winners", blank=list, **_saved("winners")),  # (lists, replaced whole, never changed)
     Field("ranking", blank=list, **_saved("ranking")),
     Field("steps", blank=0, **_saved("steps")),         # steps of the budget spent
+    Field("work", blank=0, keys=("work",), optional=True,  # parts evaluated by loops in
+          dump=lambda v: {"work": v} if v else {},       # expressions (genruntime.spend)
+          load=lambda s: s.get("work", 0)),
     Field("decisions", blank=0, **_saved("decisions")),
     Field("turns", blank=0, **_saved("turns")),
     Field("log", lambda v: None if v is None else list(v),     # the game's log (not saved)
@@ -446,7 +449,9 @@ class State(Playout):
     def determinize(self, player: int, rng_or_seed=0, known: Optional[dict] = None) -> "State":
         """A new state that ``player`` cannot tell from this one: every card they may not see
         (in zones hidden from them, and below the top of a ``top face up`` pile) is dealt again at
-        random among those same hidden places, each zone keeping its size.  Their observation is
+        random among those same hidden places, each zone keeping its size (drawn from the hidden
+        cards in the order of their numbers, never as they lie: two positions ``player`` cannot
+        tell apart give the same world for the same seed).  Their observation is
         exactly the same, no card is created or lost, the clone's random generator is reseeded
         (the future is not the real one), and other players' secret choices of a simultaneous
         decision are forgotten: one already made is drawn again among that player's choices.
@@ -491,7 +496,10 @@ class State(Playout):
                         kept.add(a & VALUE_MASK)
             places = [pl for pl in places if zones[pl[0]][pl[1]] not in kept]
             old = [zones[zi][i] for zi, i in places]
-            new = old[:]
+            # The pool in a canonical order (by card number), not as the cards lie: the world
+            # depends only on what ``player`` may know and on the seed, so a searching player's
+            # move depends only on its view and its seed (the same deal either way: unbiased).
+            new = sorted(old)
             for i in range(len(new) - 1, 0, -1):
                 j = rng.randrange(i + 1)
                 new[i], new[j] = new[j], new[i]

@@ -8,7 +8,7 @@ game or is no position of this one.  :meth:`State.to_json
 from __future__ import annotations
 
 from rulelang.kinds import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE, Frame
-from rulelang.limits import ACTION_SHIFT, VALUE_MASK
+from rulelang.limits import ACTION_SHIFT, MAX_STEPS_OPTION, VALUE_MASK, loop_work_bound
 from rulelang.engine.control import END_TURN
 
 SAVE_FORMAT = 1
@@ -138,7 +138,9 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
     integer("rng", d["rng"], 0, (1 << 64) - 1)
     for f in ("steps", "decisions", "turns"):
         integer(f, d[f], 0)
-    integer("max_steps", d["max_steps"], 1)
+    integer("max_steps", d["max_steps"], 1, MAX_STEPS_OPTION)
+    if "work" in d:                     # the parts loops have evaluated (genruntime.spend)
+        integer("work", d["work"], 0, loop_work_bound(d["max_steps"]))
     flag("terminal", d["terminal"])
     if d["outcome"] is not None and not isinstance(d["outcome"], str):
         bad("outcome", f"must be text or null, not {_kind(d['outcome'])}")

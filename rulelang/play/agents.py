@@ -16,6 +16,8 @@ import random
 from typing import Callable, Optional
 
 from rulelang.syntax.diagnostics import did_you_mean
+from rulelang.limits import MAX_AGENT_BUDGET
+from rulelang.termsafe import safe
 
 
 class View:
@@ -375,10 +377,14 @@ def _spec(name: str) -> tuple:
                          (hint + " " if hint else "") + f"the agents are: {', '.join(AGENTS)}")
     if not colon:
         return cls, {}
-    if cls.number is None or not arg.isdigit() or int(arg) < 1:
+    digits = arg.isascii() and arg.isdigit() and len(arg) <= 20    # (not `1_0`, nor `٣`)
+    if cls.number is None or not digits or int(arg) < 1:
         takes = [f"{c.number[1]}" for c in AGENTS.values() if c.number]
-        raise AgentError(f"bad agent `{name}`", "a number goes only after an agent that takes one: "
-                         + "; ".join(takes))
+        raise AgentError(f"bad agent `{safe(name)}`", "a number goes only after an agent that "
+                         "takes one, written with the digits 0-9: " + "; ".join(takes))
+    if int(arg) > MAX_AGENT_BUDGET:
+        raise AgentError(f"bad agent `{name}`: at most {MAX_AGENT_BUDGET:,} after `{base}:`",
+                         f"{cls.number[1]}, from 1 to {MAX_AGENT_BUDGET:,}")
     return cls, {cls.number[0]: int(arg)}
 
 

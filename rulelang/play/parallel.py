@@ -24,9 +24,10 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(items: list, workers: int) -> list:
-    """The items cut into chunks: several per worker (so that the work stays balanced and the
-    progress bar moves), each at most 100 items."""
+def chunks(items, workers: int) -> list:
+    """The items (a list, or a ``range`` of seeds: never listed whole) cut into chunks: several
+    per worker (so that the work stays balanced and the progress bar moves), each at most 100
+    items."""
     k = len(items)
     size = max(1, min(100, k // max(1, workers * 8)))
     return [items[i:i + size] for i in range(0, k, size)]
@@ -45,7 +46,7 @@ class Outcome:
         self.interrupted = interrupted
 
 
-def run_chunks(fn: Callable, job, items: list, workers: int,
+def run_chunks(fn: Callable, job, items, workers: int,
                advance: Optional[Callable[[int], None]] = None, ray=None) -> Outcome:
     """``fn(job, chunk)`` for every chunk of ``items``; ``advance(n)`` after each chunk.
     ``ray``: the address of a Ray cluster (``"local"``: a local Ray instance) to run the chunks

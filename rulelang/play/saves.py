@@ -99,7 +99,78 @@ def _read(path: str, fmt: str, what: str) -> dict:
                     for k, v in data["options"].items()):
         raise GameFileError("RL520", f"`{path}` is a damaged {what}: `agents` or `options` "
                             "is wrong", None)
+    _check_fields(data, path, what)
     return data
+
+
+def _whole(x) -> bool:
+    return x.__class__ is int          # (not true or false, which Python counts as numbers)
+
+
+def _check_fields(data: dict, path: str, what: str) -> None:
+    """Every field of a log's or a save's envelope, by its kind and range (RL520): the game's
+    name, its number of players, the seed, the agents (each one rulelang has, its number within
+    ``limits.MAX_AGENT_BUDGET``), the options' values (numbers within the bound of every number);
+    a log's budget (``limits.MAX_STEPS_OPTION``), moves and result; a save's seat.  A value of
+    another kind was an internal error where it was used (a log whose `max_steps` is text made
+    `replay` exit 3), a budget of 10^12 playouts a hang."""
+    from rulelang.limits import MAX_NUMBER, MAX_PLAYERS, MAX_STEPS_OPTION
+    from rulelang.play.agents import AgentError, _spec
+
+    def bad(field, why):
+        raise GameFileError("RL520", f"`{path}` is a damaged {what}: `{field}` {why}", None)
+
+    def number(field, x, lo, hi):
+        if not _whole(x) or not lo <= x <= hi:
+            bad(field, f"must be a whole number from {lo:,} to {hi:,}")
+        return x
+
+    if not isinstance(data.get("game"), str):
+        bad("game", "must be the game's name")
+    players = number("players", data["players"], 1, MAX_PLAYERS)
+    number("seed", data.get("seed"), 0, (1 << 64) - 1)      # (a 64-bit seed, as --seed)
+    if len(data["agents"]) not in (0, 1, players):
+        bad("agents", f"must name one agent for each of the {players} players")
+    for name in data["agents"]:
+        try:
+            _spec(name)
+        except AgentError as e:
+            bad("agents", f"names an agent rulelang does not have or cannot run "
+                          f"({e.message}; {e.hint})")
+    for k, v in data["options"].items():
+        if _whole(v) and abs(v) > MAX_NUMBER:
+            bad("options", f"sets `{k}` to a number beyond {MAX_NUMBER:,} (10^15)")
+        if isinstance(v, str) and len(v) > 1000:
+            bad("options", f"sets `{k}` to a text of {len(v):,} characters")
+    if data["format"] == LOG_FORMAT:
+        if data.get("max_steps") is not None:
+            number("max_steps", data["max_steps"], 1, MAX_STEPS_OPTION)
+        for field in ("decisions", "turns"):
+            if field in data and not (_whole(data[field]) and data[field] >= 0):
+                bad(field, "must be a whole number of at least 0")
+        if "outcome" in data and data["outcome"] is not None and \
+                not isinstance(data["outcome"], str):
+            bad("outcome", "must be text or null")
+        if "winners" in data and (not isinstance(data["winners"], list) or not all(
+                _whole(w) and 1 <= w <= players for w in data["winners"])):
+            bad("winners", f"must list players from 1 to {players}")
+        actions = data.get("actions")
+        if isinstance(actions, list):
+            for a in actions:
+                if not (isinstance(a, list) and len(a) == 3 and _whole(a[0]) and
+                        1 <= a[0] <= players and _whole(a[1]) and a[1] >= 0 and
+                        isinstance(a[2], str)):
+                    bad("actions", f"must be moves [seat, action, words] of players 1 to "
+                                   f"{players}")
+    else:
+        number("seat", data.get("seat"), 1, players)
+        states = data.get("agent_states")
+        if isinstance(states, list) and not all(x is None or (isinstance(x, dict) and all(
+                isinstance(v, dict) for v in x.values())) for x in states):
+            bad("agent_states", "must hold, for each player, null or a computer player's state")
+        state = data.get("state")
+        if isinstance(state, dict) and "max_steps" in state:
+            number("state.max_steps", state["max_steps"], 1, MAX_STEPS_OPTION)
 
 
 def rule_file_of(data: dict, path: str, file: Optional[str] = None) -> str:
@@ -142,8 +213,8 @@ def write_log(path: str, data: dict) -> None:
 
 def read_log(path: str) -> dict:
     data = _read(path, LOG_FORMAT, "game log")
-    if not isinstance(data.get("seed"), int) or not isinstance(data.get("actions"), list) or not all(
-            isinstance(a, list) and len(a) == 3 and isinstance(a[0], int) and isinstance(a[1], int)
+    if not _whole(data.get("seed")) or not isinstance(data.get("actions"), list) or not all(
+            isinstance(a, list) and len(a) == 3 and _whole(a[0]) and _whole(a[1])
             for a in data["actions"]):
         raise GameFileError("RL520", f"`{path}` is a damaged game log: its actions are not "
                             "[seat, action, words]", None)

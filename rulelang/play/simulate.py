@@ -264,7 +264,7 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
             job = (path, setting, n, max_steps, tuple(include or ()))
             if workers > 1 and ray is None:
                 _made_before_the_pool(g, path, setting, n)
-            done = run_chunks(_simulate_chunk, job, [seed + k for k in range(n_games)], workers,
+            done = run_chunks(_simulate_chunk, job, range(seed, seed + n_games), workers,
                               advance, ray=ray)
             played += len(done.results)
             for s, found, empties, errs, decisions in done.results:   # in seed order, as one process would

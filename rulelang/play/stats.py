@@ -151,7 +151,7 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
         with open(path, encoding="utf-8") as fh:     # the nodes need not have the file
             job["text"] = fh.read()
     t0 = time.perf_counter()
-    outcome = run_chunks(_chunk, job, list(range(games)), workers, advance, ray=ray)
+    outcome = run_chunks(_chunk, job, range(games), workers, advance, ray=ray)
     seconds = time.perf_counter() - t0
     return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
                   games, seconds)
