@@ -246,6 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", metavar="TEXT", help="run only the tests whose name contains TEXT")
     p.add_argument("--context", type=_positive, default=12, metavar="N",
                    help="show the last N entries of a failed test's transcript (default: 12)")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that a test's `rules` line (and `extends`) may also read "
+                        "from (repeatable); by default only the test file's own folder")
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("replay", help="step through a game log written by `run --log`",

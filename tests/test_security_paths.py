@@ -1,0 +1,163 @@
+"""The paths of untrusted files (docs/security.md, "What a rule file can read" and "Files
+rulelang writes"): a rule test's `rules` line, the rule file a log or a save names and the
+`.cardtest` files of a folder are read only as `extends` reads a base (one function,
+`loader.find_named_file`; a refused path is always RL128 and no line of it is ever printed);
+`run --log`, `play --save` and `stats --report` write only to a regular file or a new path; and
+Ctrl-C while `play --save` waits for a move saves the game."""
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from rulelang.cli.commands import main
+from rulelang.compile import loader
+from rulelang.compile.loader import check_file
+from rulelang.play.cardtest_plan import check_test_file
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEVENS = os.path.join(ROOT, "examples", "sevens.cardrules")
+CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+SECRET = "TOPSECRET_LINE"          # in files that must never be printed
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """tmp/game/ (the folder of the files used), tmp/other/ (outside it: a good rule file, a
+    secret, a rule test with a secret line), and links out of game/."""
+    game, other = tmp_path / "game", tmp_path / "other"
+    game.mkdir()
+    other.mkdir()
+    shutil.copy(SEVENS, game / "sevens.cardrules")
+    shutil.copy(SEVENS, other / "base.cardrules")
+    (other / "secret.cardrules").write_text(SECRET + "\n", encoding="utf-8")
+    (other / "secret.txt").write_text(SECRET + "\n", encoding="utf-8")
+    (other / "evil.cardtest").write_text(f'rules "base.cardrules"\n{SECRET}\n', encoding="utf-8")
+    os.symlink(other / "secret.cardrules", game / "link_out.cardrules")
+    os.symlink(other, game / "linked_folder")
+    os.symlink(other / "evil.cardtest", game / "evil.cardtest")
+    os.mkfifo(game / "fifo.cardrules")
+    return tmp_path
+
+
+def cli(capsys, monkeypatch, *argv, stdin=None):
+    monkeypatch.setenv("NO_COLOR", "1")
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    cap = capsys.readouterr()
+    return status, cap.out + cap.err
+
+
+GOOD_TEST = '''rules "{rules}"
+
+test "a test":
+    given:
+        the rest: stock
+    expect:
+        1 is 1
+'''
+
+
+def rule_test(tree, rules, name="t.cardtest"):
+    path = tree / "game" / name
+    path.write_text(GOOD_TEST.format(rules=rules), encoding="utf-8")
+    return str(path)
+
+
+# ---- a rule test's `rules` line --------------------------------------------------------------
+
+RULES_REFUSED = ["/etc/passwd", "/proc/self/environ", "{tree}/other/base.cardrules",
+                 "../other/secret.cardrules", "../../../../../../../../etc/passwd",
+                 "../other/secret.txt", "link_out.cardrules", "linked_folder/secret.cardrules",
+                 "fifo.cardrules", "~/x.cardrules", "../other/gone.cardrules"]
+
+
+@pytest.mark.parametrize("rules", RULES_REFUSED)
+def test_a_rule_test_reads_only_what_extends_may(tree, rules, capsys, monkeypatch):
+    rules = rules.format(tree=tree)
+    path = rule_test(tree, rules)
+    tf = check_test_file(path)
+    assert [d.code for d in tf.diagnostics] == ["RL128"] and tf.rules_path is None
+    d = tf.diagnostics[0]
+    # one message whatever the path is, and whether or not it exists
+    assert d.message == (f"cannot use `{rules}`: `rules` in a rule test can name only a "
+                         ".cardrules file inside the folder of the test file (or a folder given "
+                         "with --include)")
+    assert d.span.line == 1 and d.span.column == 7
+    status, out = cli(capsys, monkeypatch, "test", path)
+    assert status == 1 and "error[RL128]" in out
+    assert SECRET not in out and "root:" not in out and "PATH=" not in out
+
+
+def test_a_rule_test_reads_its_own_folder_and_include_folders(tree, capsys, monkeypatch):
+    assert check_test_file(rule_test(tree, "sevens.cardrules")).tests[0].plan is not None
+    os.mkdir(tree / "game" / "sub")
+    shutil.copy(SEVENS, tree / "game" / "sub" / "s.cardrules")
+    assert check_test_file(rule_test(tree, "sub/../sub/s.cardrules")).tests[0].plan is not None
+    path = rule_test(tree, "base.cardrules")
+    assert [d.code for d in check_test_file(path).diagnostics] == ["RL125"]
+    tf = check_test_file(path, include=[str(tree / "other")])
+    assert not tf.diagnostics and tf.rules_path == os.path.join(str(tree / "other"), "base.cardrules")
+    status, out = cli(capsys, monkeypatch, "test", path, "--include", str(tree / "other"))
+    assert status == 0 and "1 passed" in out
+    # an include folder opens only itself
+    path = rule_test(tree, "../other/secret.txt", "u.cardtest")
+    status, out = cli(capsys, monkeypatch, "test", path, "--include", str(tree / "other"))
+    assert status == 1 and "error[RL128]" in out and SECRET not in out
+
+
+def test_test_dir_refuses_a_cardtest_link_that_points_outside(tree, capsys, monkeypatch):
+    rule_test(tree, "sevens.cardrules")
+    status, out = cli(capsys, monkeypatch, "test", str(tree / "game"))
+    assert status == 1 and SECRET not in out
+    assert f"cannot use `{tree / 'game' / 'evil.cardtest'}`: it is a link to a file outside its " \
+           "folder" in out and "error[RL128]" in out
+    assert "1 passed, 1 error" in out
+    # as `check DIR` refuses such a rule file
+    status, out = cli(capsys, monkeypatch, "check", str(tree / "game" / "link_out.cardrules"))
+    assert status == 1 and "error[RL128]" in out and SECRET not in out
+
+
+def test_a_cardtest_that_is_a_fifo_is_not_opened(tree):
+    """In a subprocess with a time limit: a fifo opened for reading waits for a writer."""
+    os.mkfifo(tree / "game" / "f.cardtest")
+    p = subprocess.run([sys.executable, "-m", "rulelang", "test", str(tree / "game")],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=ROOT, NO_COLOR="1"))
+    assert p.returncode == 1 and "f.cardtest` is not a regular file" in p.stdout
+    tf = check_test_file(str(tree / "game" / "f.cardtest"))
+    assert [d.code for d in tf.diagnostics] == ["RL125"]
+
+
+# ---- extends: a refused path is always RL128 -------------------------------------------------
+
+def test_extends_through_a_linked_folder_is_rl128_with_or_without_include(tree, capsys,
+                                                                          monkeypatch):
+    (tree / "inc").mkdir()
+    path = tree / "game" / "v.cardrules"
+    for base in ("linked_folder/base.cardrules", "linked_folder/nothing.cardrules"):
+        path.write_text(f'extends "{base}"\n', encoding="utf-8")
+        for include in ([], [str(tree / "inc")]):
+            diags, model, _ = check_file(str(path), include=include)
+            assert [d.code for d in diags] == ["RL128"], (base, include)
+            assert diags[0].message == f"cannot use `{base}`: " + loader._REFUSED
+        status, out = cli(capsys, monkeypatch, "check", str(path), "--include", str(tree / "inc"))
+        assert status == 1 and "error[RL128]" in out and "RL125" not in out
+
+
+def test_a_hard_link_inside_the_folder_is_the_file_itself(tree):
+    """docs/security.md: a hard link is not a path to somewhere else but a name of the file in
+    the folder; it is read like any file there."""
+    try:
+        os.link(tree / "other" / "base.cardrules", tree / "game" / "hard.cardrules")
+    except OSError:
+        pytest.skip("no hard links here")
+    path = tree / "game" / "v.cardrules"
+    path.write_text('extends "hard.cardrules"\n', encoding="utf-8")
+    diags, model, _ = check_file(str(path))
+    assert model is not None and not diags
