@@ -161,3 +161,74 @@ def test_a_hard_link_inside_the_folder_is_the_file_itself(tree):
     path.write_text('extends "hard.cardrules"\n', encoding="utf-8")
     diags, model, _ = check_file(str(path))
     assert model is not None and not diags
+
+
+# ---- the rule file of a log or a save --------------------------------------------------------
+
+GAME_FILE_REFUSED = ["/etc/passwd", "/proc/self/environ", "{tree}/game/sevens.cardrules",
+                     "../other/base.cardrules", "../other/secret.cardrules",
+                     "link_out.cardrules", "linked_folder/base.cardrules", "fifo.cardrules",
+                     "../other/gone.cardrules", "sevens.cardrules.bak", ""]
+
+
+def written(tree, capsys, monkeypatch, kind):
+    """A log (``run --log``) or a save (``play --save``, quit at once) of sevens in game/."""
+    game = str(tree / "game" / "sevens.cardrules")
+    path = str(tree / "game" / f"x.{kind}.json")
+    if kind == "log":
+        status, out = cli(capsys, monkeypatch, "run", game, "--quiet", "--log", path)
+    else:
+        status, out = cli(capsys, monkeypatch, "play", game, "--seed", "3", "--save", path,
+                          stdin="q\n")
+    assert status == 0, out
+    return path
+
+
+def reread(capsys, monkeypatch, kind, path, *more):
+    if kind == "log":
+        return cli(capsys, monkeypatch, "replay", path, "--to-end", *more)
+    return cli(capsys, monkeypatch, "play", "--resume", path, *more, stdin="q\n")
+
+
+@pytest.mark.parametrize("kind", ["log", "save"])
+@pytest.mark.parametrize("name", GAME_FILE_REFUSED)
+def test_a_log_or_save_names_only_what_extends_may(tree, kind, name, capsys, monkeypatch):
+    monkeypatch.chdir(tree / "game")
+    path = written(tree, capsys, monkeypatch, kind)
+    data = json.load(open(path, encoding="utf-8"))
+    assert data["file"] == "sevens.cardrules"            # beside it: moved together, it plays
+    data["file"] = name.format(tree=tree) if isinstance(name, str) else name
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    status, out = reread(capsys, monkeypatch, kind, path)
+    assert status == 1 and "error[RL128]" in out, out
+    assert "a log or a save can name only a .cardrules file inside its own folder or the " \
+           "current folder" in out
+    assert SECRET not in out and "root:" not in out
+    # the rule file named on the command line is the user's choice
+    more = ["--rules", str(tree / "game" / "sevens.cardrules")] if kind == "log" else \
+        [str(tree / "game" / "sevens.cardrules")]
+    status, out = reread(capsys, monkeypatch, kind, path, *more)
+    assert status == 0, out
+
+
+@pytest.mark.parametrize("kind", ["log", "save"])
+def test_a_log_or_save_finds_its_rule_file_beside_it_or_from_the_current_folder(
+        tree, kind, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    path = written(tree, capsys, monkeypatch, kind)
+    assert json.load(open(path, encoding="utf-8"))["file"] == "sevens.cardrules"
+    assert reread(capsys, monkeypatch, kind, path)[0] == 0
+    # written elsewhere: named from the current folder
+    (tree / "logs").mkdir()
+    moved = str(tree / "logs" / os.path.basename(path))
+    shutil.copy(path, moved)
+    data = json.load(open(moved, encoding="utf-8"))
+    data["file"] = "game/sevens.cardrules"
+    with open(moved, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    assert reread(capsys, monkeypatch, kind, moved)[0] == 0
+    monkeypatch.chdir(tree / "other")            # from elsewhere it is not found
+    status, out = reread(capsys, monkeypatch, kind, moved)
+    assert status == 1 and "error[RL125]" in out and "cannot find the file " \
+        "`game/sevens.cardrules`" in out

@@ -256,6 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", metavar="LOG", help="the log (JSON) written by `rulelang run --log LOG`")
     p.add_argument("--rules", metavar="FILE",
                    help="the rule file, when it is no longer at the path the log names")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that the log's rule file (and `extends`) may also be read "
+                        "from (repeatable); by default the log's own folder and the current one")
     p.add_argument("--to-end", action="store_true",
                    help="print the whole game as `rulelang run` shows it, then stop")
     p.add_argument("--turn", type=_positive, metavar="N",

@@ -233,7 +233,7 @@ def _resume_args(args, err):
     from rulelang.play.saves import GameFileError, read_save, rule_file_of
     try:
         saved = read_save(args.resume)
-        args.file = rule_file_of(saved, args.resume, args.file)
+        args.file = rule_file_of(saved, args.resume, args.file, _include(args))
     except GameFileError as e:
         _diag_out(err, e.diagnostic, args.resume)
         return False

@@ -192,11 +192,11 @@ def cmd_replay(args) -> int:
     out, err = Out(sys.stdout), Out(sys.stderr)
     try:
         data = read_log(args.log)
-        file = rule_file_of(data, args.log, args.rules)
+        file = rule_file_of(data, args.log, args.rules, _include(args))
     except GameFileError as e:
         _diag_out(err, e.diagnostic, args.log)
         return EXIT_ERRORS
-    game = _load_game(file, data["options"], err)
+    game = _load_game(file, data["options"], err, include=_include(args))
     if game is None:
         return EXIT_ERRORS
     cg = _compile(game, data["players"], file, err)

@@ -50,9 +50,28 @@ def rule_digest(path: str) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def identity(file: str, overrides: dict, players: int) -> dict:
-    return {"file": file, "digest": rule_digest(file), "options": dict(overrides),
-            "players": players}
+def identity(file: str, overrides: dict, players: int, path: Optional[str] = None) -> dict:
+    """The game's identity in a log or save written to ``path``: its rule file (as
+    :func:`recorded_path` names it), a digest of its text, the options and the players."""
+    return {"file": file if path is None else recorded_path(file, path),
+            "digest": rule_digest(file), "options": dict(overrides), "players": players}
+
+
+def recorded_path(file: str, path: str) -> str:
+    """The rule file ``file`` as a log or save written to ``path`` names it: relative to the
+    log's folder when it lies inside it, else relative to the current folder when it lies inside
+    that, else as given (then :func:`rule_file_of` refuses it, and the rule file must be named
+    on the command line).  These are the two places :func:`rule_file_of` looks."""
+    target = os.path.abspath(file)
+    try:
+        folders = [os.path.dirname(os.path.abspath(path)), os.getcwd()]
+    except OSError:
+        return file
+    for folder in folders:
+        rel = os.path.relpath(target, folder)
+        if rel != os.pardir and not rel.startswith(os.pardir + os.sep) and not os.path.isabs(rel):
+            return rel
+    return file
 
 
 def _write(path: str, data: dict) -> None:
@@ -102,16 +121,33 @@ def _read(path: str, fmt: str, what: str) -> dict:
     return data
 
 
-def rule_file_of(data: dict, path: str, file: Optional[str] = None) -> str:
-    """The rule file of a log or save: ``file`` if given, else the path it names, as it is or
-    relative to the log's folder.  Refused (RL521) when its text is not the one recorded."""
+def rule_file_of(data: dict, path: str, file: Optional[str] = None, include=()) -> str:
+    """The rule file of a log or save: ``file`` if given (the user's own choice), else the path
+    it names, read only as `extends` reads a base (:func:`rulelang.compile.loader.find_named_file`,
+    docs/security.md): a relative .cardrules path, looked up next to the log, then in the current
+    folder, then in each ``include`` folder, and inside one of them once links are followed
+    (RL128 otherwise; nothing of a refused file is read).  Refused (RL521) when its text is not
+    the one recorded."""
     if file is None:
-        file = data["file"]
-        if not os.path.isfile(file):
-            beside = os.path.join(os.path.dirname(path), file)
-            if os.path.isfile(beside):
-                file = beside
-    if not os.path.isfile(file):
+        from rulelang.compile.loader import GAME_FILE, find_named_file
+        try:
+            folders = [os.path.dirname(path), ""]
+            roots = [os.path.realpath(os.path.dirname(os.path.abspath(path))),
+                     os.path.realpath(os.getcwd())]
+        except (OSError, ValueError):
+            folders, roots = [os.path.dirname(path)], [os.path.realpath(os.path.dirname(
+                os.path.abspath(path)))]
+        for d in include or ():
+            folders.append(d)
+            roots.append(os.path.realpath(d))
+        diags: list = []
+        found = find_named_file(data["file"], folders, roots, None, diags, GAME_FILE)
+        if found is None:
+            err = GameFileError(diags[0].code, diags[0].message, diags[0].hint)
+            err.diagnostic = diags[0]
+            raise err
+        file = found[0]
+    elif not os.path.isfile(file):
         raise GameFileError("RL125", f"cannot find the rule file `{file}` of `{path}`",
                             "run from the folder the game was played in, or name the rule file")
     if rule_digest(file) != data["digest"]:
@@ -137,7 +173,9 @@ def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, 
 
 
 def write_log(path: str, data: dict) -> None:
-    _write(path, data)
+    """Write the log ``data`` (from :func:`make_log`) to ``path``, its rule file named as
+    :func:`recorded_path` says."""
+    _write(path, dict(data, file=recorded_path(data["file"], path)))
 
 
 def read_log(path: str) -> dict:
@@ -215,7 +253,7 @@ def write_save(path: str, *, file: str, overrides: dict, players: int, seat: int
                seed: int, st, agent_objects: list) -> None:
     """Save the game being played: ``seat`` is the human's (counted from 1)."""
     data = {"format": SAVE_FORMAT, "version": VERSION, "game": st.game.name}
-    data.update(identity(file, overrides, players))
+    data.update(identity(file, overrides, players, path))
     data.update({"seat": seat, "agents": list(agents), "seed": seed,
                  "agent_states": [None if a is None or getattr(a, "name", "") == "human"
                                   else agent_state(a) for a in agent_objects],
