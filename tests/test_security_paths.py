@@ -232,3 +232,104 @@ def test_a_log_or_save_finds_its_rule_file_beside_it_or_from_the_current_folder(
     status, out = reread(capsys, monkeypatch, kind, moved)
     assert status == 1 and "error[RL125]" in out and "cannot find the file " \
         "`game/sevens.cardrules`" in out
+
+
+# ---- the files rulelang writes ---------------------------------------------------------------
+
+@pytest.fixture
+def places(tmp_path):
+    """Paths of every kind that rulelang must not write to, and what each is, to see that
+    it is left as it was."""
+    (tmp_path / "target.txt").write_text(SECRET, encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo")
+    os.symlink(tmp_path / "target.txt", tmp_path / "link")
+    os.symlink(tmp_path / "nowhere.json", tmp_path / "dangling")
+    (tmp_path / "folder").mkdir()
+    made = ["fifo", "link", "dangling", "folder"]
+    try:
+        os.mknod(tmp_path / "device", stat.S_IFCHR | 0o600, os.makedev(1, 3))   # as /dev/null
+        made.append("device")
+    except (OSError, AttributeError):
+        pass
+    return tmp_path, made
+
+
+def _kind(path):
+    st = os.lstat(path)
+    return stat.S_IFMT(st.st_mode)
+
+
+def _unchanged(tmp_path, made, before):
+    assert {name: _kind(tmp_path / name) for name in made} == before
+    assert (tmp_path / "target.txt").read_text(encoding="utf-8") == SECRET
+    assert not os.path.exists(tmp_path / "nowhere.json")
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+
+WRITERS = {
+    "run --log": lambda path: ["run", SEVENS, "--quiet", "--log", path],
+    "play --save": lambda path: ["play", SEVENS, "--seed", "1", "--save", path],
+    "stats --report": lambda path: ["stats", SEVENS, "--games", "2", "--report", path],
+    "compare --report": lambda path: ["compare", SEVENS, "--b-set", "hand_size=5", "--games",
+                                      "2", "--report", path],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_output_goes_only_to_a_regular_file_or_a_new_path(places, writer, capsys, monkeypatch):
+    tmp_path, made = places
+    before = {name: _kind(tmp_path / name) for name in made}
+    what = {"run": "the log", "play": "the save"}.get(writer.split()[0], "the report")
+    refusals = {"fifo": "it is a fifo", "link": "it is a link", "dangling": "it is a link",
+                "folder": "it is a folder", "device": "it is a device"}
+    for name in made:
+        path = str(tmp_path / name)
+        status, out = cli(capsys, monkeypatch, *WRITERS[writer](path), stdin="q\n")
+        assert status == 2, out
+        assert f"error: cannot write {what} to `{path}`: {refusals[name]}" in out
+        assert "wins" not in out and "Game saved" not in out        # refused before playing
+    _unchanged(tmp_path, made, before)
+    for path in (str(tmp_path / "missing" / "x.json"), str(tmp_path / "target.txt" / "x.json")):
+        status, out = cli(capsys, monkeypatch, *WRITERS[writer](path), stdin="q\n")
+        assert status == 2 and f"error: cannot write {what} to `{path}`: " in out, out
+
+
+def test_a_log_or_save_replaces_a_regular_file_whole(tmp_path, capsys, monkeypatch):
+    log, save = tmp_path / "a.json", tmp_path / "b.json"
+    log.write_text("old", encoding="utf-8")
+    save.write_text("old", encoding="utf-8")
+    assert cli(capsys, monkeypatch, "run", SEVENS, "--quiet", "--log", str(log))[0] == 0
+    assert json.loads(log.read_text(encoding="utf-8"))["format"] == "rulelang-log"
+    assert cli(capsys, monkeypatch, "play", SEVENS, "--save", str(save), stdin="q\n")[0] == 0
+    assert json.loads(save.read_text(encoding="utf-8"))["format"] == "rulelang-save"
+    assert os.stat(save).st_mode & 0o077 == 0 and sorted(os.listdir(tmp_path)) == ["a.json",
+                                                                                  "b.json"]
+
+
+def test_save_typed_during_play_to_a_link_is_refused_and_play_goes_on(places, capsys,
+                                                                      monkeypatch):
+    tmp_path, made = places
+    before = {name: _kind(tmp_path / name) for name in made}
+    link, fifo = tmp_path / "link", tmp_path / "fifo"
+    status, out = cli(capsys, monkeypatch, "play", SEVENS, "--seed", "1",
+                      stdin=f"save {link}\nsave {fifo}\nsave {tmp_path / 'ok.json'}\nq\n")
+    assert status == 0
+    assert f"cannot write the save to `{link}`: it is a link" in out
+    assert f"cannot write the save to `{fifo}`: it is a fifo" in out
+    assert out.count("Game saved to") == 1 and os.path.isfile(tmp_path / "ok.json")
+    _unchanged(tmp_path, made, before)
+
+
+def test_a_path_swapped_for_a_link_while_writing_is_not_replaced(tmp_path, monkeypatch):
+    """The check is made again just before the rename."""
+    from rulelang import outputs
+    path = tmp_path / "out.json"
+    real_fdopen = os.fdopen
+
+    def swap(fd, *a, **k):
+        os.symlink(tmp_path / "elsewhere", path)
+        return real_fdopen(fd, *a, **k)
+    monkeypatch.setattr(outputs.os, "fdopen", swap)
+    with pytest.raises(outputs.OutputError, match="it is a link"):
+        outputs.write_whole(str(path), "text", "the log")
+    assert os.path.islink(path) and os.listdir(tmp_path) == ["out.json"]

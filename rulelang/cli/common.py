@@ -179,6 +179,19 @@ class UsageError(Exception):
         self.message, self.hint = message, hint
 
 
+def _output_path(path, what: str) -> None:
+    """A path rulelang will write to (`run --log`, `play --save`, `--report`), checked before the
+    work starts: a link, a fifo, a device, a folder or a missing folder is a usage error (exit 2;
+    rulelang/outputs.py)."""
+    if path is None:
+        return
+    from rulelang.outputs import OutputError, check_output
+    try:
+        check_output(path, what)
+    except OutputError as e:
+        raise UsageError(e.message, e.hint) from None
+
+
 def _missing_file(path: str):
     """A diagnostic when the file named on the command line is not there (or is not a regular
     file: a fifo or a device is never opened)."""

@@ -7,7 +7,8 @@ import sys
 
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Out, UsageError,
                                  _agent_names, _compile, _diag_out, _include, _input, _isatty,
-                                 _load_game, _overrides, _play_out, _players_usage)
+                                 _load_game, _output_path, _overrides, _play_out,
+                                 _players_usage)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -53,6 +54,7 @@ def cmd_play(args) -> int:
         return EXIT_ERRORS
     if args.file is None:
         raise UsageError("which game? name a rule file, or --resume a saved game")
+    _output_path(args.save, "the save")
     overrides = _overrides(args)
     game = _load_game(args.file, overrides, err, include=_include(args))
     if game is None:
@@ -157,6 +159,7 @@ def cmd_play(args) -> int:
 
     def save(path):
         """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
+        from rulelang.outputs import OutputError
         from rulelang.play.saves import GameFileError, write_save
         if not path:
             out.text(Text("  save where? type `save FILE` (or start with --save FILE)",
@@ -168,6 +171,9 @@ def cmd_play(args) -> int:
                        seed=seed, st=st, agent_objects=agents)
         except GameFileError as e:
             _diag_out(err, e.diagnostic)
+            return False
+        except OutputError as e:
+            out.text(Text(f"  {e.message}", style="yellow"))
             return False
         except OSError as e:
             out.text(Text(f"  cannot save to {path}: {e.strerror or e}", style="yellow"))

@@ -7,8 +7,8 @@ import sys
 
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, SEED_LIMIT, Out,
                                  UsageError, _agent_names, _compile, _diag_out, _include, _input,
-                                 _isatty, _json_failure, _load_game, _need_ray, _overrides,
-                                 _play_out, _players_usage, _workers)
+                                 _isatty, _json_failure, _load_game, _need_ray, _output_path,
+                                 _overrides, _play_out, _players_usage, _workers)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -20,6 +20,8 @@ def cmd_run(args) -> int:
     from rulelang.termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
+    if args.log and args.games is None:
+        _output_path(args.log, "the log")
     failed: list = []
     game = _load_game(args.file, overrides, err, failed, _include(args))
     if game is None:
@@ -171,11 +173,14 @@ def _problem_of(cg, names, seed, max_steps) -> dict:
 
 def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
     """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
+    from rulelang.outputs import OutputError
     from rulelang.play.saves import GameFileError, make_log, write_log
     try:
         write_log(path, make_log(file, overrides, n, seed, names, st))
     except GameFileError as e:
         _diag_out(err, e.diagnostic)
+    except OutputError as e:
+        raise UsageError(e.message, e.hint) from None
     except OSError as e:
         raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
 

@@ -74,22 +74,12 @@ def recorded_path(file: str, path: str) -> str:
     return file
 
 
-def _write(path: str, data: dict) -> None:
-    """Write the JSON file whole or not at all (a file of the same name is replaced at once)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def _write(path: str, data: dict, what: str) -> None:
+    """Write the JSON file whole or not at all, readable by its owner only, and only to a
+    regular file or a new path (:func:`rulelang.outputs.write_whole`; raises
+    :class:`rulelang.outputs.OutputError` for a link, a fifo, a device or a folder)."""
+    from rulelang.outputs import write_whole
+    write_whole(path, json.dumps(data, ensure_ascii=False) + "\n", what, private=True)
 
 
 def _read(path: str, fmt: str, what: str) -> dict:
@@ -175,7 +165,7 @@ def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, 
 def write_log(path: str, data: dict) -> None:
     """Write the log ``data`` (from :func:`make_log`) to ``path``, its rule file named as
     :func:`recorded_path` says."""
-    _write(path, dict(data, file=recorded_path(data["file"], path)))
+    _write(path, dict(data, file=recorded_path(data["file"], path)), "the log")
 
 
 def read_log(path: str) -> dict:
@@ -258,7 +248,7 @@ def write_save(path: str, *, file: str, overrides: dict, players: int, seat: int
                  "agent_states": [None if a is None or getattr(a, "name", "") == "human"
                                   else agent_state(a) for a in agent_objects],
                  "state": st.to_json()})
-    _write(path, data)
+    _write(path, data, "the save")
 
 
 def read_save(path: str) -> dict:
