@@ -333,3 +333,89 @@ def test_a_path_swapped_for_a_link_while_writing_is_not_replaced(tmp_path, monke
     with pytest.raises(outputs.OutputError, match="it is a link"):
         outputs.write_whole(str(path), "text", "the log")
     assert os.path.islink(path) and os.listdir(tmp_path) == ["out.json"]
+
+
+# ---- Ctrl-C during `play --save` -------------------------------------------------------------
+
+PROMPT = r"Choose 1-\d+ \(\? the whole table, q to quit\): "
+
+
+def _spawn(*argv):
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect.spawn(sys.executable, ["-m", "rulelang", *argv], cwd=ROOT, encoding="utf-8",
+                         timeout=60, dimensions=(50, 100),
+                         env=dict({k: v for k, v in os.environ.items()
+                                   if k not in ("COLUMNS", "LINES")}, NO_COLOR="1",
+                                  PYTHONPATH=ROOT))
+
+
+def _played_to_third_prompt(save, stop):
+    """`play --save SAVE` through a pseudo-terminal: two moves, then ``stop`` at the third
+    prompt (a line such as `q`, or None for Ctrl-C); (exit status, what was shown)."""
+    import pexpect
+    child = _spawn("play", CRAZY, "--seed", "4", "--save", save)
+    for _ in range(2):
+        child.expect(PROMPT)
+        child.sendline("1")
+    child.expect(PROMPT)
+    if stop is None:
+        child.sendintr()
+    else:
+        child.sendline(stop)
+    child.expect(pexpect.EOF)
+    text = child.before
+    child.close()
+    return child.exitstatus, text
+
+
+def test_ctrl_c_during_play_with_save_saves_the_game_and_exits_130(tmp_path):
+    from rulelang.play.saves import read_save
+    quit_save, ctrl_c_save = str(tmp_path / "q.json"), str(tmp_path / "c.json")
+    status, text = _played_to_third_prompt(quit_save, "q")
+    assert status == 0 and f"Game saved to {quit_save}" in text
+    status, text = _played_to_third_prompt(ctrl_c_save, None)
+    assert status == 130, text
+    assert f"Game saved to {ctrl_c_save}; go on with `rulelang play --resume {ctrl_c_save}`" \
+        in text and "abandoned" not in text
+    q, c = read_save(quit_save), read_save(ctrl_c_save)
+    assert c["state"] == q["state"] and c["agent_states"] == q["agent_states"]
+    assert c["seed"] == q["seed"] and c["seat"] == q["seat"]
+    # and it goes on from there
+    import pexpect
+    child = _spawn("play", "--resume", ctrl_c_save)
+    child.expect(PROMPT)
+    assert "(the game saved in" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_ctrl_c_without_save_still_abandons_with_130(tmp_path):
+    import pexpect
+    child = _spawn("play", CRAZY, "--seed", "4")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Game abandoned (interrupted)." in child.before
+
+
+def test_ctrl_c_is_held_back_while_a_move_is_applied():
+    """A game is saved between two moves, never in the middle of one: Ctrl-C while a move is
+    applied is raised once it is done; a second Ctrl-C stops it at once, and is not saved."""
+    import signal
+    from rulelang.cli.common import Interrupts
+    it, done = Interrupts(), []
+    with pytest.raises(KeyboardInterrupt):
+        with it.held():
+            os.kill(os.getpid(), signal.SIGINT)
+            done.append("the rest of the move")
+    assert done == ["the rest of the move"] and not it.torn
+    with pytest.raises(KeyboardInterrupt):
+        with it.held():
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+            done.append("not reached")
+    assert done == ["the rest of the move"] and it.torn
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sys
 
-from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Out, UsageError,
-                                 _agent_names, _compile, _diag_out, _include, _input, _isatty,
-                                 _load_game, _output_path, _overrides, _play_out,
-                                 _players_usage)
+from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Interrupts, Out,
+                                 UsageError, _agent_names, _compile, _diag_out, _include,
+                                 _input, _isatty, _load_game, _output_path, _overrides,
+                                 _play_out, _players_usage)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,9 +207,10 @@ def cmd_play(args) -> int:
         for line in story.lines():
             out.text(line)
 
-    flush()
+    interrupts = Interrupts()
     try:
-        _play_out(st, agents, flush)
+        flush()
+        _play_out(st, agents, flush, interrupts)
     except QuitGame:
         out.blank()
         if not (args.save and save(args.save)):
@@ -217,8 +218,13 @@ def cmd_play(args) -> int:
             out.text(_replay_text(args, n, seed))
         return EXIT_OK
     except KeyboardInterrupt:
+        # Ctrl-C: saved as `q` saves it (between two moves: see Interrupts), then exit 130
         out.blank()
-        out.text(Text("Game abandoned (interrupted).", style="bold"))
+        if args.save and not interrupts.torn and save(args.save):
+            return EXIT_INTERRUPTED
+        out.text(Text("Game abandoned (interrupted" + (" in the middle of a move, not saved"
+                                                       if interrupts.torn and args.save else "")
+                      + ").", style="bold"))
         out.text(_replay_text(args, n, seed))
         return EXIT_INTERRUPTED
     flush()
