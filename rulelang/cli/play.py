@@ -210,7 +210,7 @@ def cmd_play(args) -> int:
     interrupts = Interrupts()
     try:
         flush()
-        _play_out(st, agents, flush, interrupts)
+        _play_out(st, agents, flush, interrupts=interrupts)
     except QuitGame:
         out.blank()
         if not (args.save and save(args.save)):
