@@ -322,16 +322,15 @@ def test_save_typed_during_play_to_a_link_is_refused_and_play_goes_on(places, ca
 
 def test_a_path_swapped_for_a_link_while_writing_is_not_replaced(tmp_path, monkeypatch):
     """The check is made again just before the rename."""
-    from rulelang import outputs
     path = tmp_path / "out.json"
     real_fdopen = os.fdopen
 
     def swap(fd, *a, **k):
         os.symlink(tmp_path / "elsewhere", path)
         return real_fdopen(fd, *a, **k)
-    monkeypatch.setattr(outputs.os, "fdopen", swap)
-    with pytest.raises(outputs.OutputError, match="it is a link"):
-        outputs.write_whole(str(path), "text", "the log")
+    monkeypatch.setattr(loader.os, "fdopen", swap)
+    with pytest.raises(loader.OutputError, match="it is a link"):
+        loader.write_whole(str(path), "text", "the log")
     assert os.path.islink(path) and os.listdir(tmp_path) == ["out.json"]
 
 

@@ -182,10 +182,10 @@ class UsageError(Exception):
 def _output_path(path, what: str) -> None:
     """A path rulelang will write to (`run --log`, `play --save`, `--report`), checked before the
     work starts: a link, a fifo, a device, a folder or a missing folder is a usage error (exit 2;
-    rulelang/outputs.py)."""
+    rulelang/compile/loader.py)."""
     if path is None:
         return
-    from rulelang.outputs import OutputError, check_output
+    from rulelang.compile.loader import OutputError, check_output
     try:
         check_output(path, what)
     except OutputError as e:

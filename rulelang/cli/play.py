@@ -159,7 +159,7 @@ def cmd_play(args) -> int:
 
     def save(path):
         """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
-        from rulelang.outputs import OutputError
+        from rulelang.compile.loader import OutputError
         from rulelang.play.saves import GameFileError, write_save
         if not path:
             out.text(Text("  save where? type `save FILE` (or start with --save FILE)",

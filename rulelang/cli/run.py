@@ -173,7 +173,7 @@ def _problem_of(cg, names, seed, max_steps) -> dict:
 
 def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
     """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
-    from rulelang.outputs import OutputError
+    from rulelang.compile.loader import OutputError
     from rulelang.play.saves import GameFileError, make_log, write_log
     try:
         write_log(path, make_log(file, overrides, n, seed, names, st))

@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 
-from rulelang.cli.common import (_agent_names, _compile, _load_game, _need_ray, _overrides, _positive,
-                                 _seed, _set_value)
+from rulelang.cli.common import (_agent_names, _compile, _load_game, _need_ray, _output_path,
+                                 _overrides, _positive, _seed, _set_value)
 
 STATS_DESCRIPTION = """\
 Play K games between computer agents (seeds S to S+K-1, on every core) and report on the
@@ -107,7 +107,7 @@ def add_commands(sub, cli) -> None:
 
 
 def _needs_matplotlib(args, cli):
-    cli._output_path(args.report, "the report")
+    _output_path(args.report, "the report")
     if args.report:
         try:
             import matplotlib  # noqa: F401
@@ -118,8 +118,8 @@ def _needs_matplotlib(args, cli):
 
 
 def _write_report(cli, path, write) -> None:
-    """``--report PATH`` written (rulelang/outputs.py); a path it may not write is a usage error."""
-    from rulelang.outputs import OutputError
+    """``--report PATH`` written (rulelang/compile/loader.py); a path it may not write is a usage error."""
+    from rulelang.compile.loader import OutputError
     try:
         write()
     except OutputError as e:

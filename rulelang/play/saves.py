@@ -76,9 +76,9 @@ def recorded_path(file: str, path: str) -> str:
 
 def _write(path: str, data: dict, what: str) -> None:
     """Write the JSON file whole or not at all, readable by its owner only, and only to a
-    regular file or a new path (:func:`rulelang.outputs.write_whole`; raises
-    :class:`rulelang.outputs.OutputError` for a link, a fifo, a device or a folder)."""
-    from rulelang.outputs import write_whole
+    regular file or a new path (:func:`rulelang.compile.loader.write_whole`; raises
+    :class:`rulelang.compile.loader.OutputError` for a link, a fifo, a device or a folder)."""
+    from rulelang.compile.loader import write_whole
     write_whole(path, json.dumps(data, ensure_ascii=False) + "\n", what, private=True)
 
 
