@@ -418,3 +418,24 @@ def test_ctrl_c_is_held_back_while_a_move_is_applied():
             done.append("not reached")
     assert done == ["the rest of the move"] and it.torn
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("kind", ["log", "save"])
+def test_a_log_or_save_of_a_game_whose_base_is_in_an_include_folder(tmp_path, kind, capsys,
+                                                                    monkeypatch):
+    """Its digest is of the files found as the game found them (with --include)."""
+    (tmp_path / "g").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(SEVENS, tmp_path / "b" / "base.cardrules")
+    (tmp_path / "g" / "v.cardrules").write_text('extends "base.cardrules"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    path = f"x.{kind}.json"
+    if kind == "log":
+        status, out = cli(capsys, monkeypatch, "run", "g/v.cardrules", "--include", "b",
+                          "--quiet", "--log", path)
+    else:
+        status, out = cli(capsys, monkeypatch, "play", "g/v.cardrules", "--include", "b",
+                          "--save", path, stdin="q\n")
+    assert status == 0 and "error" not in out, out
+    status, out = reread(capsys, monkeypatch, kind, path, "--include", "b")
+    assert status == 0, out

@@ -168,7 +168,7 @@ def cmd_play(args) -> int:
         try:
             write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
                        agents=["human" if k == you else a for k, a in enumerate(others)],
-                       seed=seed, st=st, agent_objects=agents)
+                       seed=seed, st=st, agent_objects=agents, include=_include(args))
         except GameFileError as e:
             _diag_out(err, e.diagnostic)
             return False

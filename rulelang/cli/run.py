@@ -84,7 +84,7 @@ def cmd_run(args) -> int:
     else:
         _play_out(st, agents)
     if args.log:
-        _write_log(args.log, args.file, overrides, n, seed, names, st, err)
+        _write_log(args.log, args.file, overrides, n, seed, names, st, err, _include(args))
 
     if args.json:
         res = {"game": game.name, "players": n, "seed": seed, "outcome": st.outcome,
@@ -171,12 +171,12 @@ def _problem_of(cg, names, seed, max_steps) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
+def _write_log(path, file, overrides, n, seed, names, st, err, include=()) -> None:
     """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
     from rulelang.compile.loader import OutputError
     from rulelang.play.saves import GameFileError, make_log, write_log
     try:
-        write_log(path, make_log(file, overrides, n, seed, names, st))
+        write_log(path, make_log(file, overrides, n, seed, names, st, include))
     except GameFileError as e:
         _diag_out(err, e.diagnostic)
     except OutputError as e:

@@ -34,14 +34,16 @@ class GameFileError(Exception):
         self.diagnostic = Diagnostic(code, ERROR, message, None, hint)
 
 
-def rule_digest(path: str) -> str:
-    """``sha256:...`` of the rule file's text and of every file it extends (base first)."""
+def rule_digest(path: str, include=()) -> str:
+    """``sha256:...`` of the rule file's text and of every file it extends (base first; the
+    bases found as the game was, with its ``include`` folders)."""
     from rulelang.compile.loader import read_layers
     diags: list = []
-    layers = read_layers(path, diags)
+    layers = read_layers(path, diags, include=include)
     if not layers or any(d.is_error for d in diags):
         raise GameFileError("RL125", f"cannot read the rule file `{path}`",
-                            "the file named in the log or save must be where it was")
+                            "the file named in the log or save must be where it was, and the files it "
+                            "extends too (give --include DIR if they were found there)")
     h = hashlib.sha256()
     for prog in layers:
         data = prog.source.encode("utf-8")
@@ -50,11 +52,13 @@ def rule_digest(path: str) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def identity(file: str, overrides: dict, players: int, path: Optional[str] = None) -> dict:
+def identity(file: str, overrides: dict, players: int, path: Optional[str] = None,
+             include=()) -> dict:
     """The game's identity in a log or save written to ``path``: its rule file (as
     :func:`recorded_path` names it), a digest of its text, the options and the players."""
     return {"file": file if path is None else recorded_path(file, path),
-            "digest": rule_digest(file), "options": dict(overrides), "players": players}
+            "digest": rule_digest(file, include), "options": dict(overrides),
+            "players": players}
 
 
 def recorded_path(file: str, path: str) -> str:
@@ -140,7 +144,7 @@ def rule_file_of(data: dict, path: str, file: Optional[str] = None, include=()) 
     elif not os.path.isfile(file):
         raise GameFileError("RL125", f"cannot find the rule file `{file}` of `{path}`",
                             "run from the folder the game was played in, or name the rule file")
-    if rule_digest(file) != data["digest"]:
+    if rule_digest(file, include) != data["digest"]:
         raise GameFileError("RL521", f"the rule file `{file}` has changed since `{path}` was "
                             "written", "a log or save replays only with the rule text it was "
                             "made with: restore that version of the file")
@@ -149,12 +153,13 @@ def rule_file_of(data: dict, path: str, file: Optional[str] = None, include=()) 
 
 # ---- logs -----------------------------------------------------------------------------------
 
-def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, st) -> dict:
+def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, st,
+             include=()) -> dict:
     """A log of the finished (or stopped) game ``st``, played with ``log=True``."""
     g = st.game
     actions = [[e[1] + 1, e[2], g.action_to_string(e[2])] for e in st.log if e[0] == "choice"]
     data = {"format": LOG_FORMAT, "version": VERSION, "game": g.name}
-    data.update(identity(file, overrides, players))
+    data.update(identity(file, overrides, players, include=include))
     data.update({"seed": seed, "agents": list(agents), "max_steps": st.max_steps,
                  "actions": actions, "outcome": st.outcome,
                  "winners": [w + 1 for w in st.winners], "decisions": st.decisions,
@@ -240,10 +245,11 @@ def _tuple(x):
 
 
 def write_save(path: str, *, file: str, overrides: dict, players: int, seat: int, agents: list,
-               seed: int, st, agent_objects: list) -> None:
-    """Save the game being played: ``seat`` is the human's (counted from 1)."""
+               seed: int, st, agent_objects: list, include=()) -> None:
+    """Save the game being played: ``seat`` is the human's (counted from 1); ``include``, the
+    folders its bases were found in."""
     data = {"format": SAVE_FORMAT, "version": VERSION, "game": st.game.name}
-    data.update(identity(file, overrides, players, path))
+    data.update(identity(file, overrides, players, path, include))
     data.update({"seat": seat, "agents": list(agents), "seed": seed,
                  "agent_states": [None if a is None or getattr(a, "name", "") == "human"
                                   else agent_state(a) for a in agent_objects],
