@@ -25,6 +25,13 @@ ROOT = os.path.dirname(HERE)
 CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
 
 
+@pytest.fixture(autouse=True)
+def _in_the_project(monkeypatch):
+    """A log or save names its rule file relative to its own folder or to the current folder
+    (docs/security.md): these tests write them in a temporary folder and run from the project."""
+    monkeypatch.chdir(ROOT)
+
+
 def cli(capsys, monkeypatch, *argv, stdin=""):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -47,7 +54,7 @@ def test_a_logged_game_replays_to_the_identical_final_state(path, players, seed,
                             "--seed", str(seed), "--agents", agents, "--quiet", "--log", log, *sets)
     assert status == 0, out
     data = read_log(log)
-    assert data["players"] == players and data["seed"] == seed and data["file"] == path
+    assert data["players"] == players and data["seed"] == seed and data["file"] == os.path.relpath(path)
     assert data["digest"].startswith("sha256:") and len(data["actions"]) == data["decisions"] > 0
     overrides = dict(s.split("=") for s in sets[1::2])
     assert data["options"] == overrides

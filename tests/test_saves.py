@@ -21,6 +21,13 @@ from rulelang.play.saves import read_save, rule_digest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+
+
+@pytest.fixture(autouse=True)
+def _in_the_project(monkeypatch):
+    """A log or save names its rule file relative to its own folder or to the current folder
+    (docs/security.md): these tests write them in a temporary folder and run from the project."""
+    monkeypatch.chdir(ROOT)
 FTL = os.path.join(ROOT, "rules", "follow_the_leader.cardrules")
 
 
@@ -73,7 +80,9 @@ def test_save_then_resume_goes_on_as_playing_on(path, args, stop, tmp_path, caps
     # the moves before the save and those after it are the whole game's, and so is the end
     played = moves_and_end(first) + moves_and_end(second)
     assert played == moves_and_end(whole)
-    assert whole.rstrip().splitlines()[-1] == second.rstrip().splitlines()[-1]
+    # (the resumed game names its rule file as the save does: from the current folder)
+    assert whole.rstrip().splitlines()[-1].replace(path, os.path.relpath(path)) == \
+        second.rstrip().splitlines()[-1]
 
 
 def test_save_at_a_prompt_and_play_on(tmp_path, capsys, monkeypatch):
@@ -84,7 +93,7 @@ def test_save_at_a_prompt_and_play_on(tmp_path, capsys, monkeypatch):
     assert "save where? type `save FILE`" in out            # no --save: where to?
     assert out.count("Game saved to") == 1 and ("wins!" in out or "win!" in out)
     data = read_save(save)
-    assert data["file"] == CRAZY and data["digest"] == rule_digest(CRAZY)
+    assert data["file"] == os.path.relpath(CRAZY) and data["digest"] == rule_digest(CRAZY)
     assert data["players"] == 2 and data["seat"] == 1 and data["options"] == {}
     assert data["agents"] == ["human", "random"] and data["agent_states"][0] is None
     assert "rng" in data["agent_states"][1]
@@ -95,7 +104,8 @@ def test_save_at_a_prompt_and_play_on(tmp_path, capsys, monkeypatch):
     assert os.stat(save).st_mode & 0o077 == 0              # the player's own file
     # resumed there, the game ends as the one played on did
     status, resumed, _ = play(capsys, monkeypatch, "--resume", save, answers=["1"] * 300)
-    assert resumed.rstrip().splitlines()[-1] == out.rstrip().splitlines()[-1]
+    assert resumed.rstrip().splitlines()[-1] == \
+        out.rstrip().splitlines()[-1].replace(CRAZY, os.path.relpath(CRAZY))
 
 
 def test_a_save_of_a_changed_rule_file_is_refused(tmp_path, capsys, monkeypatch):

@@ -459,7 +459,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
     out = io.StringIO()
     orig = play_command._play_out
 
-    def spy(st, agents, after=None):
+    def spy(st, agents, after=None, **more):
         mark = [0]
 
         logged = [0]
@@ -478,7 +478,7 @@ def test_play_never_prints_a_card_its_seat_may_not_see(path, monkeypatch):
             chunks.append((st, text[mark[0]:], [before] + between, [z[:] for z in st.zones],
                            _public_cards(st), {e[2] for e in st.log if e[0] == "reveal"}))
             mark[0] = len(text)
-        return orig(st, agents, after2)
+        return orig(st, agents, after2, **more)
 
     monkeypatch.setattr(play_command, "_play_out", spy)
     monkeypatch.setattr(sys, "stdout", out)

@@ -10,6 +10,13 @@ from rulelang.cli.commands import main
 from rulelang.compile.loader import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(autouse=True)
+def _in_the_project(monkeypatch):
+    """A log or save names its rule file relative to its own folder or to the current folder
+    (docs/security.md): these tests write them in a temporary folder and run from the project."""
+    monkeypatch.chdir(ROOT)
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))
 IDS = [os.path.basename(f)[:-len(".cardrules")] for f in FILES]
 

@@ -227,7 +227,7 @@ def cmd_test(args) -> int:
                 _diag_out(out, missing, path)
                 counts["error"] += 1
                 continue
-            tf = check_test_file(path)
+            tf = check_test_file(path, include=_include(args))
             out.text(Text(path, style="bold") + Text(
                 f"  ({os.path.relpath(tf.rules_path)})" if tf.rules_path else "",
                 style="dim"))

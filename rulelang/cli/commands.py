@@ -252,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", metavar="TEXT", help="run only the tests whose name contains TEXT")
     p.add_argument("--context", type=_positive, default=12, metavar="N",
                    help="show the last N entries of a failed test's transcript (default: 12)")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that a test's `rules` line (and `extends`) may also read "
+                        "from (repeatable); by default only the test file's own folder")
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("replay", help="step through a game log written by `run --log`",
@@ -259,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", metavar="LOG", help="the log (JSON) written by `rulelang run --log LOG`")
     p.add_argument("--rules", metavar="FILE",
                    help="the rule file, when it is no longer at the path the log names")
+    p.add_argument("--include", "-I", action="append", type=_folder, metavar="DIR",
+                   help="a folder that the log's rule file (and `extends`) may also be read "
+                        "from (repeatable); by default the log's own folder and the current one")
     p.add_argument("--to-end", action="store_true",
                    help="print the whole game as `rulelang run` shows it, then stop")
     p.add_argument("--turn", type=_positive, metavar="N",

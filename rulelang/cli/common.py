@@ -267,6 +267,19 @@ class UsageError(Exception):
         self.message, self.hint = message, hint
 
 
+def _output_path(path, what: str) -> None:
+    """A path rulelang will write to (`run --log`, `play --save`, `--report`), checked before the
+    work starts: a link, a fifo, a device, a folder or a missing folder is a usage error (exit 2;
+    rulelang/compile/loader.py)."""
+    if path is None:
+        return
+    from rulelang.compile.loader import OutputError, check_output
+    try:
+        check_output(path, what)
+    except OutputError as e:
+        raise UsageError(e.message, e.hint) from None
+
+
 def _missing_file(path: str):
     """A diagnostic when the file named on the command line is not there (or is not a regular
     file: a fifo or a device is never opened)."""
@@ -338,18 +351,58 @@ def _agent_names(spec, seats, default="random"):
         raise UsageError(e.message, e.hint) from None
 
 
-def _play_out(st, agents, after=None):
+class Interrupts:
+    """Ctrl-C held back while a move is applied (`play --save`: an interrupted game is saved, so
+    it must be saved between moves, never half-way through one).  Inside :meth:`held`, a first
+    Ctrl-C is remembered and raised as KeyboardInterrupt once the move is done; a second one is
+    raised at once (a move that takes too long can still be stopped), and then ``torn`` says
+    that the game was left in the middle of a move."""
+
+    def __init__(self):
+        self.torn = False
+
+    def held(self):
+        import contextlib
+        import signal
+        import threading
+        if threading.current_thread() is not threading.main_thread():
+            return contextlib.nullcontext()
+        pending = []
+
+        def handler(_signum, _frame):
+            if pending:
+                self.torn = True
+                raise KeyboardInterrupt
+            pending.append(True)
+
+        @contextlib.contextmanager
+        def hold():
+            old = signal.signal(signal.SIGINT, handler)
+            try:
+                yield
+            finally:
+                signal.signal(signal.SIGINT, old)
+            if pending:
+                raise KeyboardInterrupt
+        return hold()
+
+
+def _play_out(st, agents, after=None, interrupts=None):
     """Play ``st`` to the end: each pending seat's agent decides from its own view.  ``after`` is
-    called after every action with the zones as they were before it."""
+    called after every action with the zones as they were before it.  ``interrupts``: an
+    :class:`Interrupts` that holds Ctrl-C back while each action is applied and observed."""
+    import contextlib
     from rulelang.play.agents import View
     watching = [ag for ag in agents if hasattr(ag, "observe")]   # agents that remember
+    held = interrupts.held if interrupts is not None else contextlib.nullcontext
 
     def step(p):
         a = agents[p].act(View(st, p))
         before = [z[:] for z in st.zones] if after is not None else None
-        st.apply_action(a, p)
-        for ag in watching:
-            ag.observe(View(st, ag.seat))
+        with held():
+            st.apply_action(a, p)
+            for ag in watching:
+                ag.observe(View(st, ag.seat))
         if after is not None:
             after(before)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 
-from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Out, UsageError,
-                                 _agent_names, _compile, _diag_out, _include, _input, _isatty,
-                                 _load_game, _overrides, _play_out, _players_usage, decimal)
+from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, Interrupts, Out,
+                                 UsageError, _agent_names, _compile, _diag_out, _include,
+                                 _input, _isatty, _load_game, _output_path, _overrides,
+                                 _play_out, _players_usage, decimal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -53,6 +54,7 @@ def cmd_play(args) -> int:
         return EXIT_ERRORS
     if args.file is None:
         raise UsageError("which game? name a rule file, or --resume a saved game")
+    _output_path(args.save, "the save")
     overrides = _overrides(args)
     game = _load_game(args.file, overrides, err, include=_include(args))
     if game is None:
@@ -158,6 +160,7 @@ def cmd_play(args) -> int:
 
     def save(path):
         """`--save PATH` or `save PATH`: the game as it is now, to go on with `--resume`."""
+        from rulelang.compile.loader import OutputError
         from rulelang.play.saves import GameFileError, write_save
         if not path:
             out.text(Text("  save where? type `save FILE` (or start with --save FILE)",
@@ -166,9 +169,12 @@ def cmd_play(args) -> int:
         try:
             write_save(path, file=args.file, overrides=overrides, players=n, seat=you + 1,
                        agents=["human" if k == you else a for k, a in enumerate(others)],
-                       seed=seed, st=st, agent_objects=agents)
+                       seed=seed, st=st, agent_objects=agents, include=_include(args))
         except GameFileError as e:
             _diag_out(err, e.diagnostic)
+            return False
+        except OutputError as e:
+            out.text(Text(f"  {e.message}", style="yellow"))
             return False
         except OSError as e:
             out.text(Text(f"  cannot save to {path}: {e.strerror or e}", style="yellow"))
@@ -202,9 +208,10 @@ def cmd_play(args) -> int:
         for line in story.lines():
             out.text(line)
 
-    flush()
+    interrupts = Interrupts()
     try:
-        _play_out(st, agents, flush)
+        flush()
+        _play_out(st, agents, flush, interrupts=interrupts)
     except QuitGame:
         out.blank()
         if not (args.save and save(args.save)):
@@ -212,8 +219,13 @@ def cmd_play(args) -> int:
             out.text(_replay_text(args, n, seed))
         return EXIT_OK
     except KeyboardInterrupt:
+        # Ctrl-C: saved as `q` saves it (between two moves: see Interrupts), then exit 130
         out.blank()
-        out.text(Text("Game abandoned (interrupted).", style="bold"))
+        if args.save and not interrupts.torn and save(args.save):
+            return EXIT_INTERRUPTED
+        out.text(Text("Game abandoned (interrupted" + (" in the middle of a move, not saved"
+                                                       if interrupts.torn and args.save else "")
+                      + ").", style="bold"))
         out.text(_replay_text(args, n, seed))
         return EXIT_INTERRUPTED
     flush()
@@ -236,7 +248,7 @@ def _resume_args(args, err):
     from rulelang.play.saves import GameFileError, read_save, rule_file_of
     try:
         saved = read_save(args.resume)
-        args.file = rule_file_of(saved, args.resume, args.file)
+        args.file = rule_file_of(saved, args.resume, args.file, _include(args))
     except GameFileError as e:
         _diag_out(err, e.diagnostic, args.resume)
         return False

@@ -418,9 +418,8 @@ def html_page(r: dict) -> str:
 
 
 def write_html(r: dict, path: str) -> None:
-    page = html_page(r)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(page)
+    from rulelang.compile.loader import write_whole
+    write_whole(path, html_page(r), "the report")
 
 
 def write_compare_html(c: dict, path: str, label_a: str, label_b: str) -> None:
@@ -440,5 +439,5 @@ def write_compare_html(c: dict, path: str, label_a: str, label_b: str) -> None:
             f"<p>A = {e(label_a)}<br>B = {e(label_b)}</p>{diffs}"
             f"<p><b>{e(verdict(c))}</b></p><hr><h1>A</h1>{body(pa)}<hr><h1>B</h1>{body(pb)}"
             f"</body></html>")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(page)
+    from rulelang.compile.loader import write_whole
+    write_whole(path, page, "the report")

@@ -7,8 +7,8 @@ import sys
 
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, SEED_LIMIT, Out,
                                  UsageError, _agent_names, _compile, _diag_out, _include, _input,
-                                 _isatty, _json_failure, _load_game, _need_ray, _overrides,
-                                 _play_out, _players_usage, _workers, decimal)
+                                 _isatty, _json_failure, _load_game, _need_ray, _output_path,
+                                 _overrides, _play_out, _players_usage, _workers, decimal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -20,6 +20,8 @@ def cmd_run(args) -> int:
     from rulelang.termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
+    if args.log and args.games is None:
+        _output_path(args.log, "the log")
     failed: list = []
     game = _load_game(args.file, overrides, err, failed, _include(args))
     if game is None:
@@ -104,7 +106,7 @@ def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrid
     else:
         _play_out(st, agents)
     if args.log:
-        _write_log(args.log, args.file, overrides, n, seed, names, st, err)
+        _write_log(args.log, args.file, overrides, n, seed, names, st, err, _include(args))
 
     if args.json:
         res = {"game": game.name, "players": n, "seed": seed, "outcome": st.outcome,
@@ -191,13 +193,16 @@ def _problem_of(cg, names, seed, max_steps) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _write_log(path, file, overrides, n, seed, names, st, err) -> None:
+def _write_log(path, file, overrides, n, seed, names, st, err, include=()) -> None:
     """`run --log PATH`: the game's identity and every action, for `rulelang replay PATH`."""
+    from rulelang.compile.loader import OutputError
     from rulelang.play.saves import GameFileError, make_log, write_log
     try:
-        write_log(path, make_log(file, overrides, n, seed, names, st))
+        write_log(path, make_log(file, overrides, n, seed, names, st, include))
     except GameFileError as e:
         _diag_out(err, e.diagnostic)
+    except OutputError as e:
+        raise UsageError(e.message, e.hint) from None
     except OSError as e:
         raise UsageError(f"cannot write the log `{path}`: {e.strerror or e}") from None
 
@@ -214,11 +219,11 @@ def cmd_replay(args) -> int:
     out, err = Out(sys.stdout), Out(sys.stderr)
     try:
         data = read_log(args.log)
-        file = rule_file_of(data, args.log, args.rules)
+        file = rule_file_of(data, args.log, args.rules, _include(args))
     except GameFileError as e:
         _diag_out(err, e.diagnostic, args.log)
         return EXIT_ERRORS
-    game = _load_game(file, data["options"], err)
+    game = _load_game(file, data["options"], err, include=_include(args))
     if game is None:
         return EXIT_ERRORS
     cg = _compile(game, data["players"], file, err)

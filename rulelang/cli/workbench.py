@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
-from rulelang.cli.common import (_agent_names, _compile, _load_game, _need_ray, _overrides, _positive,
-                                 _games, _max_steps,
-                                 _seed, _set_value)
+from rulelang.cli.common import (_agent_names, _compile, _games, _load_game, _max_steps,
+                                 _need_ray, _output_path, _overrides, _positive, _seed,
+                                 _set_value)
 
 STATS_DESCRIPTION = """\
 Play K games between computer agents (seeds S to S+K-1, on every core) and report on the
@@ -108,6 +108,7 @@ def add_commands(sub, cli) -> None:
 
 
 def _needs_matplotlib(args, cli):
+    _output_path(args.report, "the report")
     if args.report:
         try:
             import matplotlib  # noqa: F401
@@ -115,6 +116,17 @@ def _needs_matplotlib(args, cli):
             raise cli.UsageError("--report needs matplotlib, which is not installed",
                                  "pip install 'rulelang[report]' (or leave out --report)") \
                 from None
+
+
+def _write_report(cli, path, write) -> None:
+    """``--report PATH`` written (rulelang/compile/loader.py); a path it may not write is a usage error."""
+    from rulelang.compile.loader import OutputError
+    try:
+        write()
+    except OutputError as e:
+        raise cli.UsageError(e.message, e.hint) from None
+    except OSError as e:
+        raise cli.UsageError(f"cannot write the report to `{path}`: {e.strerror or e}") from None
 
 
 def _side(cli, path, overrides, args, err):
@@ -163,7 +175,7 @@ def cmd_stats(args, cli) -> int:
     else:
         out.show(stats_renderable(report))
     if args.report:
-        write_html(report, args.report)
+        _write_report(cli, args.report, lambda: write_html(report, args.report))
         err.text(f"report written to {args.report}")
     return cli.EXIT_INTERRUPTED if report.get("interrupted") else cli.EXIT_OK
 
@@ -216,7 +228,7 @@ def cmd_compare(args, cli) -> int:
     else:
         out.show(compare_renderable(c, la, lb))
     if args.report:
-        write_compare_html(c, args.report, la, lb)
+        _write_report(cli, args.report, lambda: write_compare_html(c, args.report, la, lb))
         err.text(f"report written to {args.report}")
     interrupted = any(r.get("interrupted") for r in reports)
     return cli.EXIT_INTERRUPTED if interrupted else cli.EXIT_OK

@@ -3,12 +3,18 @@
 :func:`load` runs the front of the pipeline and returns a :class:`Game`, or raises
 :class:`~rulelang.syntax.diagnostics.RuleFileError` with every diagnostic.  A :class:`Game` compiles
 itself for a number of players on demand (:meth:`Game.compiled`).
+
+It is also where rulelang decides which files it may read (:func:`find_named_file`, for every
+path that a file names: `extends`, the `rules` of a rule test, the rule file of a log or a save)
+and where it may write (:func:`output_problem`, for logs, saves and reports): docs/security.md.
 """
 from __future__ import annotations
 
 import errno
 import functools
 import os
+import stat
+import tempfile
 from importlib import resources
 from typing import Optional
 
@@ -46,17 +52,44 @@ MAX_FILE_BYTES = 1 << 20            # 1 MiB: the largest rule file read (RL129)
 RULE_SUFFIX = ".cardrules"
 _BOM = b"\xef\xbb\xbf"
 
-_REFUSED = ("`extends` can name only a .cardrules file inside the folder of the file being "
-            "checked (or a folder given with --include)")
-_REFUSED_HINT = ("write the base's path relative to the variant, such as "
-                 "`extends \"base.cardrules\"`; to use a base kept in another folder, name that "
-                 "folder with `--include DIR`")
+class NamedBy:
+    """How a file names another file that rulelang then reads: the words of the RL128 refusal
+    (the same for every refused path of that kind) and of the RL125 for a path that is allowed
+    but missing.  ``word``: what names the path; ``folders``: where it may lie."""
+
+    def __init__(self, word: str, folders: str, hint: str, missing_hint: str):
+        self.word, self.folders, self.hint, self.missing_hint = word, folders, hint, missing_hint
 
 
-def _refused(name: str, via) -> Diagnostic:
-    """The one diagnostic for every `extends` path that may not be read: it says nothing about
-    the file system (not whether the path exists, not what it is)."""
-    return Diagnostic("RL128", ERROR, f"cannot use `{name}`: {_REFUSED}", via, _REFUSED_HINT)
+EXTENDS = NamedBy(
+    "`extends`", "the folder of the file being checked (or a folder given with --include)",
+    "write the base's path relative to the variant, such as `extends \"base.cardrules\"`; to "
+    "use a base kept in another folder, name that folder with `--include DIR`",
+    "paths in `extends` are relative to the file that says it (or to a folder given with "
+    "--include)")
+RULE_TEST = NamedBy(
+    "`rules` in a rule test", "the folder of the test file (or a folder given with --include)",
+    "write the rule file's path relative to the test file, such as `rules \"game.cardrules\"`; "
+    "to use a rule file kept in another folder, name that folder with `--include DIR`",
+    "the path in `rules` is relative to the test file (or to a folder given with --include)")
+GAME_FILE = NamedBy(
+    "a log or a save", "its own folder or the current folder (or a folder given with "
+    "--include)",
+    "name the rule file yourself: `rulelang replay LOG --rules FILE`, "
+    "`rulelang play FILE --resume SAVE`",
+    "run from the folder the game was played in, or name the rule file")
+
+_REFUSED = f"{EXTENDS.word} can name only a .cardrules file inside {EXTENDS.folders}"
+_REFUSED_HINT = EXTENDS.hint
+_SHOWN_NAME = 200           # a refused name longer than this is shown cut
+
+
+def refused(name: str, via, by: NamedBy = EXTENDS) -> Diagnostic:
+    """The one diagnostic for every path that may not be read: it says nothing about the file
+    system (not whether the path exists, not what it is), and nothing of the file."""
+    shown = name if len(name) <= _SHOWN_NAME else name[:_SHOWN_NAME] + "..."
+    return Diagnostic("RL128", ERROR, f"cannot use `{shown}`: {by.word} can name only a "
+                      f".cardrules file inside {by.folders}", via, by.hint)
 
 
 def _too_large(path: str, size: Optional[int], via) -> Diagnostic:
@@ -141,15 +174,36 @@ def read_rule_text(path: str) -> Optional[str]:
     return text
 
 
-def _read_main(path: str, diags: list) -> Optional[str]:
+def read_named_main(path: str, diags: list, kind: str = "a .cardrules file") -> Optional[str]:
+    """The text of a file named on the command line (a rule file, or given to :func:`load`; a
+    rule test), or None after adding a diagnostic.  The file is the user's choice and may be
+    anywhere, except that a link to a file outside its own folder is refused (RL128), so that
+    `rulelang check DIR` or `rulelang test DIR` over a folder of contributed files reads only
+    that folder; then as :func:`read_rule_bytes` (a regular file of at most 1 MiB, UTF-8)."""
+    try:
+        real = os.path.realpath(path)
+        folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    except (OSError, ValueError):
+        real, folder = None, ""
+    if real is None or not _inside(real, [folder]):
+        diags.append(Diagnostic(
+            "RL128", ERROR, f"cannot use `{path}`: it is a link to a file outside its folder",
+            None, "name the file it links to instead (rulelang reads files only inside the "
+            "folder of the file named, so that a folder of contributed files cannot point it "
+            "elsewhere)"))
+        return None
+    return _read_main(path, diags, kind)
+
+
+def _read_main(path: str, diags: list, kind: str = "a .cardrules file") -> Optional[str]:
     """The text of the file named on the command line (or given to :func:`load`)."""
     data, why = read_rule_bytes(path)
     if why == "missing":
         diags.append(Diagnostic("RL125", ERROR, f"cannot find the file `{path}`", None,
-                                "give the path of a .cardrules file"))
+                                f"give the path of {kind}"))
     elif why == "not-regular":
         diags.append(Diagnostic("RL125", ERROR, f"`{path}` is not a regular file", None,
-                                "give the path of a .cardrules file"))
+                                f"give the path of {kind}"))
     elif why == "too-large":
         diags.append(_too_large(path, _size(path), None))
     elif why is not None:
@@ -174,31 +228,36 @@ def _inside(real: str, roots) -> bool:
     return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
-def _find_base(name: str, current: str, roots: list, via, diags: list) -> Optional[tuple]:
-    """(path, text) of the base file ``extends NAME`` names in ``current``, or None after adding
-    a diagnostic.  The name is relative: looked up next to ``current``, then in each --include
-    folder; whatever it resolves to (after links) must be a regular .cardrules file inside one
-    of ``roots``.  A refusal is always the same RL128, decided before anything is opened."""
-    if (not name or "\x00" in name or os.path.isabs(name) or name.startswith("~")
-            or not name.endswith(RULE_SUFFIX) or len(name) > 4096):
-        diags.append(_refused(name, via))
+def find_named_file(name, bases, roots: list, via, diags: list,
+                    by: NamedBy = EXTENDS) -> Optional[tuple]:
+    """May this file be read?  The one answer for every path that a file rulelang reads names:
+    the base of ``extends``, the `rules` of a rule test, the rule file of a log or a save.
+
+    (path, text) of the file ``name`` names, or None after adding a diagnostic.  The name must
+    be relative, end in .cardrules and hold no NUL; it is looked up in each folder of ``bases``
+    in turn, and whatever it resolves to (after links) must be a regular .cardrules file inside
+    one of ``roots`` (real paths).  A refusal is always the same RL128, decided before anything
+    is opened; RL125 (missing) only when every place looked at is inside ``roots``."""
+    if (not isinstance(name, str) or not name or "\x00" in name or os.path.isabs(name)
+            or name.startswith("~") or not name.endswith(RULE_SUFFIX) or len(name) > 4096):
+        diags.append(refused(name if isinstance(name, str) else repr(name), via, by))
         return None
-    bases = [os.path.dirname(current)] + [r for r in roots[1:]]
-    inside_any = False
+    outside_any = False
     for base in bases:
         candidate = os.path.join(base, name)
         try:
             real = os.path.realpath(candidate)
         except (OSError, ValueError):
+            outside_any = True
             continue
         if not _inside(real, roots):
+            outside_any = True          # never "cannot find" for a path that leads out
             continue
-        inside_any = True
         data, why = read_rule_bytes(real, follow=False)
         if why == "missing":
             continue
         if why == "not-regular":
-            diags.append(_refused(name, via))
+            diags.append(refused(name, via, by))
             return None
         if why == "too-large":
             diags.append(_too_large(name, _size(real), via))
@@ -212,12 +271,11 @@ def _find_base(name: str, current: str, roots: list, via, diags: list) -> Option
             diags.append(bad)
             return None
         return candidate, text
-    if not inside_any:
-        diags.append(_refused(name, via))
+    if outside_any:
+        diags.append(refused(name, via, by))
     else:
         diags.append(Diagnostic("RL125", ERROR, f"cannot find the file `{name}`", via,
-                                "paths in `extends` are relative to the file that says it "
-                                "(or to a folder given with --include)"))
+                                by.missing_hint))
     return None
 
 
@@ -238,14 +296,7 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) 
     layers: list = []
     seen: list = []
     if text is None:
-        if not _inside(os.path.realpath(path), roots):
-            diags.append(Diagnostic(
-                "RL128", ERROR, f"cannot use `{path}`: it is a link to a file outside its folder",
-                None, "name the file it links to instead (rulelang reads rule files only inside "
-                "the folder of the file named, so that a folder of contributed files cannot "
-                "point it elsewhere)"))
-            return layers
-        src_text = _read_main(path, diags)
+        src_text = read_named_main(path, diags)
         if src_text is None:
             return layers
     else:
@@ -282,12 +333,112 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) 
         via = ext[0].span
         if first_via is None:
             first_via = via
-        found = _find_base(ext[0].path, current, roots, via, diags)
+        found = find_named_file(ext[0].path, [os.path.dirname(current)] + roots[1:], roots, via,
+                                diags)
         if found is None:
             break
         current, src_text = found
     layers.reverse()
     return layers
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing files safely (docs/security.md, "Files rulelang writes")
+# ---------------------------------------------------------------------------------------------
+# The log of ``run --log``, the save of ``play --save``, the page of ``stats --report`` and
+# ``compare --report`` follow one rule, :func:`output_problem`: rulelang writes only to a regular
+# file (which it replaces whole) or to a new name in a folder that exists.  A link, a fifo, a
+# device, a socket or a folder is refused, never replaced or written through, so that
+# ``--log /dev/null`` run as root leaves the device alone, ``--save`` to a link does not write
+# where the link points, and a fifo does not block the game.  The file is written beside its
+# place under a name no one else can have made (``mkstemp``), checked again and renamed over the
+# path: it is whole or not there.
+
+OUTPUT_HINT = "give the path of a regular file, or of a new file in a folder that exists"
+
+
+class OutputError(Exception):
+    """A path rulelang will not write to; ``message`` and ``hint`` in words."""
+
+    def __init__(self, message: str, hint: Optional[str] = OUTPUT_HINT):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def output_problem(path: str) -> Optional[str]:
+    """Why rulelang may not write to ``path`` ("it is a link" ...), or None when it may: ``path``
+    is a regular file, or nothing is there and its folder exists.  Links are not followed."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        folder = os.path.dirname(path) or os.curdir
+        try:
+            fst = os.stat(folder)
+        except FileNotFoundError:
+            return f"the folder `{folder}` does not exist"
+        except (OSError, ValueError) as e:
+            return f"its folder cannot be reached ({getattr(e, 'strerror', None) or e})"
+        if not stat.S_ISDIR(fst.st_mode):
+            return f"`{folder}` is not a folder"
+        return None
+    except NotADirectoryError:
+        return "a part of it that should be a folder is a file"
+    except ValueError:
+        return "it is not a path (it holds a NUL character)"
+    except OSError as e:
+        return f"it cannot be reached ({e.strerror or e})"
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "it is a link (rulelang does not write through links nor replace them)"
+    if stat.S_ISDIR(mode):
+        return "it is a folder"
+    if stat.S_ISFIFO(mode):
+        return "it is a fifo (a named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "it is a device"
+    if stat.S_ISSOCK(mode):
+        return "it is a socket"
+    return "it is not a regular file"
+
+
+def check_output(path: str, what: str) -> None:
+    """Raise :class:`OutputError` when rulelang may not write ``what`` (``"the log"``) to
+    ``path``."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise OutputError(f"cannot write {what} to `{path}`: {problem}")
+
+
+def write_whole(path: str, text: str, what: str, private: bool = False) -> None:
+    """Write ``text`` to ``path`` whole or not at all, if :func:`output_problem` allows it (checked
+    before and again just before the rename).  ``private``: readable by its owner only (a save
+    holds every hidden card); otherwise as the umask says, like any new file.  Raises
+    :class:`OutputError`, or OSError when the folder cannot be written."""
+    check_output(path, what)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path)[:64] + ".", suffix=".tmp",
+                               dir=folder)
+    try:
+        if not private:
+            umask = os.umask(0o022)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fd = None
+            fh.write(text)
+        check_output(path, what)        # nothing else put in its place meanwhile
+        os.replace(tmp, path)
+    except BaseException:
+        if fd is not None:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 class Game:

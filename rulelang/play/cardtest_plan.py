@@ -26,11 +26,11 @@ class GameEnv:
     """A rule file checked with one set of option values, with its checker kept so that the
     tests' expressions are resolved, typed and compiled exactly as the file's own are."""
 
-    def __init__(self, path, overrides):
+    def __init__(self, path, overrides, include=()):
         from rulelang.check.checker import Checker
         from rulelang.compile.loader import Game, merge, prelude, read_layers
         diags: list = []
-        layers = read_layers(path, diags)
+        layers = read_layers(path, diags, include=include)
         self.diagnostics = diags
         self.game = None
         if not layers or any(d.is_error for d in diags):
@@ -47,6 +47,7 @@ class GameEnv:
         if any(d.is_error for d in diags):
             return
         self.game = Game(model, diags, decls, path, overrides)
+        self.game.include = tuple(include)
 
 
 class Plan:
@@ -170,23 +171,37 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
 
 
 def check_test_file(path: str, text: Optional[str] = None,
-                    base: Optional[str] = None) -> RuleTestFile:
+                    base: Optional[str] = None, include=()) -> RuleTestFile:
     """Read, parse and tie every test to its game.  ``tf.diagnostics`` lists every mistake;
     each test without one has a ``plan``.  ``base`` is the folder the `rules` path is relative
-    to (default: the test file's)."""
+    to (default: the test file's); ``include``, more folders it may be found in.  The test file
+    and its rule file are read as `extends` reads a base (docs/security.md): a refused path is
+    RL128, and no line of a refused file is ever read or quoted."""
+    from rulelang.compile.loader import RULE_TEST, find_named_file, read_named_main
     if text is None:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        diags: list = []
+        text = read_named_main(path, diags, "a .cardtest file")
+        if text is None:
+            tf = RuleTestFile(path)
+            tf.diagnostics.extend(diags)
+            return tf
     tf = parse_test_file(path, text)
     _SOURCES[path] = text.splitlines()        # for quoting the parts of a failed condition
     if tf.rules is None:
         return tf
-    rules = os.path.join(base if base is not None else os.path.dirname(path), tf.rules)
-    if not os.path.isfile(rules):
-        tf.error("RL125", f"cannot find the rule file `{rules}`",
-                 tf.rules_line.span(tf.rules_line.text.index('"')),
-                 "the path in `rules` is relative to the test file")
+    folder = base if base is not None else os.path.dirname(path)
+    include = tuple(include or ())
+    roots = [os.path.realpath(os.path.abspath(folder or "."))]
+    for d in include:
+        r = os.path.realpath(d)
+        if r not in roots:
+            roots.append(r)
+    found = find_named_file(tf.rules, [folder] + list(include), roots,
+                            tf.rules_line.span(tf.rules_line.text.index('"')), tf.diagnostics,
+                            RULE_TEST)
+    if found is None:
         return tf
+    rules = found[0]
     tf.rules_path = rules
     envs: dict = {}
     defaults = Plan()
@@ -205,7 +220,7 @@ def check_test_file(path: str, text: Optional[str] = None,
         key = tuple(sorted(plan.overrides.items()))
         env = envs.get(key)
         if env is None:
-            env = envs[key] = GameEnv(rules, plan.overrides)
+            env = envs[key] = GameEnv(rules, plan.overrides, include)
         if env.game is None:
             errors = [d for d in env.diagnostics if d.is_error]
             if all(d.code.startswith("RL14") for d in errors):

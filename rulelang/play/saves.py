@@ -34,14 +34,16 @@ class GameFileError(Exception):
         self.diagnostic = Diagnostic(code, ERROR, message, None, hint)
 
 
-def rule_digest(path: str) -> str:
-    """``sha256:...`` of the rule file's text and of every file it extends (base first)."""
+def rule_digest(path: str, include=()) -> str:
+    """``sha256:...`` of the rule file's text and of every file it extends (base first; the
+    bases found as the game was, with its ``include`` folders)."""
     from rulelang.compile.loader import read_layers
     diags: list = []
-    layers = read_layers(path, diags)
+    layers = read_layers(path, diags, include=include)
     if not layers or any(d.is_error for d in diags):
         raise GameFileError("RL125", f"cannot read the rule file `{path}`",
-                            "the file named in the log or save must be where it was")
+                            "the file named in the log or save must be where it was, and the files it "
+                            "extends too (give --include DIR if they were found there)")
     h = hashlib.sha256()
     for prog in layers:
         data = prog.source.encode("utf-8")
@@ -50,27 +52,38 @@ def rule_digest(path: str) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def identity(file: str, overrides: dict, players: int) -> dict:
-    return {"file": file, "digest": rule_digest(file), "options": dict(overrides),
+def identity(file: str, overrides: dict, players: int, path: Optional[str] = None,
+             include=()) -> dict:
+    """The game's identity in a log or save written to ``path``: its rule file (as
+    :func:`recorded_path` names it), a digest of its text, the options and the players."""
+    return {"file": file if path is None else recorded_path(file, path),
+            "digest": rule_digest(file, include), "options": dict(overrides),
             "players": players}
 
 
-def _write(path: str, data: dict) -> None:
-    """Write the JSON file whole or not at all (a file of the same name is replaced at once)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+def recorded_path(file: str, path: str) -> str:
+    """The rule file ``file`` as a log or save written to ``path`` names it: relative to the
+    log's folder when it lies inside it, else relative to the current folder when it lies inside
+    that, else as given (then :func:`rule_file_of` refuses it, and the rule file must be named
+    on the command line).  These are the two places :func:`rule_file_of` looks."""
+    target = os.path.abspath(file)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        folders = [os.path.dirname(os.path.abspath(path)), os.getcwd()]
+    except OSError:
+        return file
+    for folder in folders:
+        rel = os.path.relpath(target, folder)
+        if rel != os.pardir and not rel.startswith(os.pardir + os.sep) and not os.path.isabs(rel):
+            return rel
+    return file
+
+
+def _write(path: str, data: dict, what: str) -> None:
+    """Write the JSON file whole or not at all, readable by its owner only, and only to a
+    regular file or a new path (:func:`rulelang.compile.loader.write_whole`; raises
+    :class:`rulelang.compile.loader.OutputError` for a link, a fifo, a device or a folder)."""
+    from rulelang.compile.loader import write_whole
+    write_whole(path, json.dumps(data, ensure_ascii=False) + "\n", what, private=True)
 
 
 def _read(path: str, fmt: str, what: str) -> dict:
@@ -173,19 +186,36 @@ def _check_fields(data: dict, path: str, what: str) -> None:
             number("state.max_steps", state["max_steps"], 1, MAX_STEPS_OPTION)
 
 
-def rule_file_of(data: dict, path: str, file: Optional[str] = None) -> str:
-    """The rule file of a log or save: ``file`` if given, else the path it names, as it is or
-    relative to the log's folder.  Refused (RL521) when its text is not the one recorded."""
+def rule_file_of(data: dict, path: str, file: Optional[str] = None, include=()) -> str:
+    """The rule file of a log or save: ``file`` if given (the user's own choice), else the path
+    it names, read only as `extends` reads a base (:func:`rulelang.compile.loader.find_named_file`,
+    docs/security.md): a relative .cardrules path, looked up next to the log, then in the current
+    folder, then in each ``include`` folder, and inside one of them once links are followed
+    (RL128 otherwise; nothing of a refused file is read).  Refused (RL521) when its text is not
+    the one recorded."""
     if file is None:
-        file = data["file"]
-        if not os.path.isfile(file):
-            beside = os.path.join(os.path.dirname(path), file)
-            if os.path.isfile(beside):
-                file = beside
-    if not os.path.isfile(file):
+        from rulelang.compile.loader import GAME_FILE, find_named_file
+        try:
+            folders = [os.path.dirname(path), ""]
+            roots = [os.path.realpath(os.path.dirname(os.path.abspath(path))),
+                     os.path.realpath(os.getcwd())]
+        except (OSError, ValueError):
+            folders, roots = [os.path.dirname(path)], [os.path.realpath(os.path.dirname(
+                os.path.abspath(path)))]
+        for d in include or ():
+            folders.append(d)
+            roots.append(os.path.realpath(d))
+        diags: list = []
+        found = find_named_file(data["file"], folders, roots, None, diags, GAME_FILE)
+        if found is None:
+            err = GameFileError(diags[0].code, diags[0].message, diags[0].hint)
+            err.diagnostic = diags[0]
+            raise err
+        file = found[0]
+    elif not os.path.isfile(file):
         raise GameFileError("RL125", f"cannot find the rule file `{file}` of `{path}`",
                             "run from the folder the game was played in, or name the rule file")
-    if rule_digest(file) != data["digest"]:
+    if rule_digest(file, include) != data["digest"]:
         raise GameFileError("RL521", f"the rule file `{file}` has changed since `{path}` was "
                             "written", "a log or save replays only with the rule text it was "
                             "made with: restore that version of the file")
@@ -194,12 +224,13 @@ def rule_file_of(data: dict, path: str, file: Optional[str] = None) -> str:
 
 # ---- logs -----------------------------------------------------------------------------------
 
-def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, st) -> dict:
+def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, st,
+             include=()) -> dict:
     """A log of the finished (or stopped) game ``st``, played with ``log=True``."""
     g = st.game
     actions = [[e[1] + 1, e[2], g.action_to_string(e[2])] for e in st.log if e[0] == "choice"]
     data = {"format": LOG_FORMAT, "version": VERSION, "game": g.name}
-    data.update(identity(file, overrides, players))
+    data.update(identity(file, overrides, players, include=include))
     data.update({"seed": seed, "agents": list(agents), "max_steps": st.max_steps,
                  "actions": actions, "outcome": st.outcome,
                  "winners": [w + 1 for w in st.winners], "decisions": st.decisions,
@@ -208,7 +239,9 @@ def make_log(file: str, overrides: dict, players: int, seed: int, agents: list, 
 
 
 def write_log(path: str, data: dict) -> None:
-    _write(path, data)
+    """Write the log ``data`` (from :func:`make_log`) to ``path``, its rule file named as
+    :func:`recorded_path` says."""
+    _write(path, dict(data, file=recorded_path(data["file"], path)), "the log")
 
 
 def read_log(path: str) -> dict:
@@ -283,15 +316,16 @@ def _tuple(x):
 
 
 def write_save(path: str, *, file: str, overrides: dict, players: int, seat: int, agents: list,
-               seed: int, st, agent_objects: list) -> None:
-    """Save the game being played: ``seat`` is the human's (counted from 1)."""
+               seed: int, st, agent_objects: list, include=()) -> None:
+    """Save the game being played: ``seat`` is the human's (counted from 1); ``include``, the
+    folders its bases were found in."""
     data = {"format": SAVE_FORMAT, "version": VERSION, "game": st.game.name}
-    data.update(identity(file, overrides, players))
+    data.update(identity(file, overrides, players, path, include))
     data.update({"seat": seat, "agents": list(agents), "seed": seed,
                  "agent_states": [None if a is None or getattr(a, "name", "") == "human"
                                   else agent_state(a) for a in agent_objects],
                  "state": st.to_json()})
-    _write(path, data)
+    _write(path, data, "the save")
 
 
 def read_save(path: str) -> dict:
