@@ -504,7 +504,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
-        ``you`` (a define's copy: once, kept)."""
+        ``you`` (a define's copy: once, kept).  The slot of a loop inside ``e`` (the card of
+        ``number of cards in Z where ...``, the player of ``any player ...``) is not among
+        them: the loop binds it, so the code never reads its name from around ``e``.  (A
+        define's function and a card search are given the names of these slots, and a rule
+        copied in place of its call sets only the locals its statements bind, never a loop's
+        inside an expression.)"""
         if isinstance(e, Expanded):
             return per_copy(self._slots_used, e, self.slots_used)
         out = set()
@@ -523,6 +528,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                 for y in (x if isinstance(x, tuple) else (x,)):
                     if isinstance(y, A.Expr):
                         out |= self.slots_used(y)
+        bound = self.fold.bound_slot(e)
+        if bound is not None:
+            out.discard(bound)
         return frozenset(out)
 
     def card_search(self, e, env, cards):
