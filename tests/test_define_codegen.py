@@ -1,8 +1,12 @@
 """The code the generator writes for the uses of defines (compile/codegen.py, ExprGen.expanded):
-made a function of its own when it is long, passed only the locals it reads.
+kept where a choice between values computes it first, made a function of its own when it is
+long, passed only the locals it reads.
 
 Each file of tests/fuzz_findings/ named here once stopped the game with an internal error
 (RL999), though it checks clean:
+  * define_in_both_branches: a define used in both branches of `(A if C else B)`, through
+    another define that C computes, was kept where the branch written first computed it, which
+    Python computes only when C holds (UnboundLocalError);
   * undefined_name_in_copied_rule(_search): a rule written in place of its call passed a define
     made a function (or a card search) the local of a card that a loop inside the define binds,
     a local the copy never sets (NameError).
@@ -21,11 +25,73 @@ FINDINGS = os.path.join(HERE, "fuzz_findings")
 FIELDS = ["vars", "outcome", "zones"]
 
 
-@pytest.mark.parametrize("name", ["undefined_name_in_copied_rule",
+@pytest.mark.parametrize("name", ["define_in_both_branches", "undefined_name_in_copied_rule",
                                   "undefined_name_in_copied_rule_search"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_each_finding_plays_as_the_reference_interpreter(name, seed, monkeypatch):
     three_ways(os.path.join(FINDINGS, name + ".cardrules"), 2, seed, monkeypatch, FIELDS)
+
+
+def test_the_define_in_both_branches_has_its_value(monkeypatch):
+    """`won` of each player becomes result(you): wanted (2) if over (won - wanted) < 0, else
+    wanted + over, which is won (3)."""
+    st = three_ways(os.path.join(FINDINGS, "define_in_both_branches.cardrules"), 2, 1, monkeypatch,
+                    FIELDS)
+    assert st.vars == [1, 1, 3, 3]
+
+
+# Both branches taken, turn by turn: `bid` grows, so `over` goes from positive to negative.
+# ``{first}`` is the first condition: `over(p)` itself, or a chain of defines above it long
+# enough to be a function of its own (its code was dropped for the function's call, with the
+# value it kept for the branches: NameError).
+BOTH = '''game "both branches"
+players 2 to 3
+deck standard, into stock
+zone stock: shared, face down
+var bid per player = 1
+var won per player = 3
+var turns_left = 6
+define wanted(p) = bid of p + bid of player after p
+define over(p) = won of p - wanted(p)
+define o1(p) = over(p) + over(p)
+define o2(p) = o1(p) + o1(p)
+define o3(p) = o2(p) + o2(p)
+define o4(p) = o3(p) + o3(p)
+define o5(p) = o4(p) + o4(p)
+define o6(p) = o5(p) + o5(p)
+define o7(p) = o6(p) + o6(p)
+define o8(p) = o7(p) + o7(p)
+define result(p) = (wanted(p) if {first} < 0 else wanted(p) + over(p) + 1)
+setup:
+    shuffle stock
+turn:
+    set won to result(you)
+    add 1 to bid
+    add -1 to turns_left
+    if turns_left is 0:
+        end game with no winner
+'''
+
+
+def _both_expected(n):
+    """``won`` and ``bid`` at the end of a game of BOTH for ``n`` players, worked out here."""
+    bid, won = [1] * n, [3] * n
+    for turn in range(6):
+        p = turn % n
+        wanted = bid[p] + bid[(p + 1) % n]
+        over = won[p] - wanted
+        won[p] = wanted if over < 0 else wanted + over + 1
+        bid[p] += 1
+    return bid + won
+
+
+@pytest.mark.parametrize("first", ["over(p)", "o8(p)"])
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_define_in_both_branches_is_computed_before_them(tmp_path, monkeypatch, first, n):
+    path = tmp_path / "both.cardrules"
+    path.write_text(BOTH.replace("{first}", first), encoding="utf-8")
+    st = three_ways(str(path), n, 1, monkeypatch, FIELDS)
+    assert st.vars[:2 * n] == _both_expected(n)
 
 
 # A rule copied in place of its call (it never decides), with a parameter and a `let`, whose

@@ -433,7 +433,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
         kept = self.kept if hoist is None and self._prelude is None else None
         k = kept.get(id(ex)) if kept else None
-        if k is not None:                       # (exprnodes.kept_by_first, RuleGen.first_define)
+        if k is not None and k[1] is not False:    # (exprnodes.kept_by_first, RuleGen.first_define;
+            #                                         False: computed again at each use)
             if k[1] is not None:
                 return k[1]                     # computed by a part before
             code = self.expanded_fresh(ex, env)
@@ -454,6 +455,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self._prelude_used |= hit[5]         # (and of the values its function computes first)
             self._calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
+        pending = [v for v in kept.values() if v[1] is None] if kept else []
         outer, self.held_used = self.held_used, set()
         outer_p, self._prelude_used = self._prelude_used, set()
         outer_c, self._calls = self._calls, 0
@@ -469,6 +471,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                 self._prelude_used, self._calls = set(), 0
                 code = self.helper(ex, env)
                 self._called[id(ex)] = ex       # a function given the game (Fold.reads_game)
+                # (and the values it kept for the parts after: a function of its own keeps
+                # none, so those parts compute them again)
+                for v in pending:
+                    if v[1] is not None:
+                        v[1] = False
         finally:
             self.held_used, mine = outer, self.held_used
             self._prelude_used, mine_p = outer_p, self._prelude_used
@@ -495,8 +502,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self.plain = saved
 
     def expanded_fresh(self, ex, env):
-        """:meth:`expanded` of ``ex`` as it would be without ``kept``."""
-        saved, self.kept = self.kept, None
+        """:meth:`expanded` of ``ex`` as it would be were ``ex``'s own value not kept: the
+        other values kept stay so, those its code computes first kept there (its code is where
+        the parts after it find them computed: a choice between values computes its first
+        condition whatever happens, the branches only as it decides)."""
+        saved = self.kept
+        self.kept = {k: v for k, v in saved.items() if k != id(ex)}
         try:
             return self.expanded(ex, env)
         finally:
