@@ -1,21 +1,28 @@
 """The code the generator writes for the uses of defines (compile/codegen.py, ExprGen.expanded):
-kept where a choice between values computes it first, made a function of its own when it is
-long, passed only the locals it reads.
+shared between the places that use a define, kept where a choice between values computes it
+first, made a function of its own when it is long, passed only the locals it reads.
 
 Each file of tests/fuzz_findings/ named here once stopped the game with an internal error
-(RL999), though it checks clean:
+(RL999) or took seconds to `check`, though it checks clean:
   * define_in_both_branches: a define used in both branches of `(A if C else B)`, through
     another define that C computes, was kept where the branch written first computed it, which
     Python computes only when C holds (UnboundLocalError);
   * undefined_name_in_copied_rule(_search): a rule written in place of its call passed a define
     made a function (or a card search) the local of a card that a loop inside the define binds,
-    a local the copy never sets (NameError).
+    a local the copy never sets (NameError);
+  * slow_generation_tower: a tower of defines, each twice the one below, written again at every
+    use while another define's value was kept (2^n times).
 Each plays here as the reference interpreter plays it (tests/reference), through the API and on
-the playout fast path."""
+the playout fast path, and the generator's work on a tower of n defines is counted (how many
+times each define's code is written, and how many expressions in all): it grows linearly with
+n, whatever is kept around the tower.  No time is measured."""
+import collections
 import os
 
 import pytest
 
+from rulelang.check.model import Expanded
+import rulelang.compile.codegen as CG
 from rulelang.compile.loader import load
 
 from closures import three_ways
@@ -26,7 +33,7 @@ FIELDS = ["vars", "outcome", "zones"]
 
 
 @pytest.mark.parametrize("name", ["define_in_both_branches", "undefined_name_in_copied_rule",
-                                  "undefined_name_in_copied_rule_search"])
+                                  "undefined_name_in_copied_rule_search", "slow_generation_tower"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_each_finding_plays_as_the_reference_interpreter(name, seed, monkeypatch):
     three_ways(os.path.join(FINDINGS, name + ".cardrules"), 2, seed, monkeypatch, FIELDS)
@@ -135,3 +142,76 @@ def test_a_copied_rule_passes_its_defines_only_what_they_read(tmp_path, monkeypa
     st = three_ways(str(path), n, seed, monkeypatch, FIELDS)
     tallies = st.vars[:n]
     assert all(t > 0 and t % 32 == 0 for t in tallies), tallies
+
+
+# ---- the generator's work on a tower of defines -------------------------------------------------
+def tower(k, shape):
+    """A tower of ``k`` defines, each twice the one below, used plainly (``plain``), where
+    another define's value is kept (``top``: the reproducer's shape), or where a define used at
+    its bottom is kept (``bottom``: its value computed inside the tower, by the first condition)."""
+    bottom = "base(p) + 1" if shape == "bottom" else "n of p + 1"
+    use = {"plain": f"t{k}(you)",
+           "top": f"(base(you) if base(you) > 0 else t{k}(you))",
+           "bottom": f"(base(you) if t{k}(you) > 0 else base(you) + 1)"}[shape]
+    lines = ['game "tower"', "players 2", "deck standard, into stock",
+             "zone stock: shared, face down", "zone hand: per player, seen by owner",
+             "var n per player = 1", "define base(p) = n of p + size of hand of p",
+             f"define t0(p) = {bottom}"]
+    lines += [f"define t{i}(p) = t{i - 1}(p) + t{i - 1}(p)" for i in range(1, k + 1)]
+    lines += ["setup:", "    shuffle stock", "    deal 5 from stock to hand of each player",
+              "turn:", f"    set n to {use}", "    end game with no winner"]
+    return "\n".join(lines) + "\n"
+
+
+def generation_work(path, monkeypatch):
+    """(expressions written in all, the most times one define's code was written) while the
+    game of ``path`` is compiled for 2 players, through the API and for playouts."""
+    written = collections.Counter()
+    total = [0]
+    bodies = {}
+    expanded, gen = CG.ExprGen.expanded, CG.ExprGen.gen
+
+    def counted_expanded(self, ex, env):
+        bodies[id(ex.body)] = ex
+        return expanded(self, ex, env)
+
+    def counted_gen(self, e, env):
+        total[0] += 1
+        ex = bodies.get(id(e))
+        if ex is not None and ex.body is e:
+            written[id(ex)] += 1
+        return gen(self, e, env)
+
+    with monkeypatch.context() as m:
+        m.setattr(CG.ExprGen, "expanded", counted_expanded)
+        m.setattr(CG.ExprGen, "gen", counted_gen)
+        load(path).compiled(2).playout_procs()
+    assert all(isinstance(ex, Expanded) for ex in bodies.values())
+    return total[0], max(written.values())
+
+
+@pytest.mark.parametrize("shape", ["plain", "top", "bottom"])
+def test_generation_is_linear_in_the_height_of_a_tower_of_defines(tmp_path, monkeypatch, shape):
+    """Each define's code is written a few times (once for each function a use is in: the
+    rule, its playout variant, a define's own function), however high the tower; the
+    expressions written in all grow by the same amount for each level.  (Before, with a value
+    kept, each define was written again at every use: 2^k times the bottom one; the heights
+    are tried from the lowest, so that code is stopped at 12.)"""
+    work = {}
+    for k in (6, 12, 24, 40):
+        path = tmp_path / f"{shape}{k}.cardrules"
+        path.write_text(tower(k, shape), encoding="utf-8")
+        work[k] = generation_work(str(path), monkeypatch)
+        assert work[k][1] <= 8, (k, work[k])           # each define written a few times
+    # (from 12 on: below, the defines are short enough to be written in place, not functions)
+    per_level = [(work[b][0] - work[a][0]) / (b - a) for a, b in ((12, 24), (24, 40))]
+    assert max(per_level) <= 1.2 * min(per_level), per_level
+
+
+@pytest.mark.parametrize("shape", ["top", "bottom"])
+def test_a_tower_under_a_kept_value_plays_as_the_reference_interpreter(tmp_path, monkeypatch,
+                                                                          shape):
+    path = tmp_path / "tower.cardrules"
+    path.write_text(tower(10, shape), encoding="utf-8")
+    for seed in (1, 2):
+        three_ways(str(path), 2, seed, monkeypatch, FIELDS)

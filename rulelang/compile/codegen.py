@@ -37,7 +37,7 @@ from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes, PlayerZone
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
-from rulelang.compile.fold import Fold, per_copy
+from rulelang.compile.fold import Fold, _children, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import _FAIL, _big, _bottom, _div, _mod, _mul, _noplayer, _noseat, _rnd, _seat, _top
 from rulelang.engine.control import GameProblem
@@ -84,6 +84,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self.hold = False
         self.held_used = set()
         self._expanded = {}       # see expanded()
+        self._defines_in = {}     # see defines_in()
         self._helpers = {}
         self._prelude = self._prelude_args = None
         self._prelude_used = set()      # the values of _prelude the code written so far reads
@@ -425,10 +426,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
     def expanded(self, ex, env):
         """Code for a use of a define.  The checker shares one copy of a define's body between
         its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
-        place (``env``, the loop it may be hoisted out of, the function it is in) and copied where
-        it is used, or, when it is longer than ``HELPER_SIZE``, becomes a function called there,
-        so that the code of a chain of defines grows with the text of the rule file, not with its
-        expansion."""
+        place (``env``, the loop it may be hoisted out of, the function it is in, the values kept
+        that it reads: :meth:`kept_key`) and copied where it is used, or, when it is longer than
+        ``HELPER_SIZE``, becomes a function called there, so that the code of a chain of defines
+        grows with the text of the rule file, not with its expansion, and each copy is written
+        once for each place, whatever else is kept meanwhile."""
         hoist = getattr(self, "_hoist", None)
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
         kept = self.kept if hoist is None and self._prelude is None else None
@@ -445,9 +447,18 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                self._tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain)
-        hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
-        #                                                      kept: its code may keep one)
+        if self._prelude is not None and (id(ex), tuple(sorted(env))) in self._helpers:
+            # (in a function of its own, a define made a function before is called, first,
+            # not written again: each function's body writes the defines below it only down
+            # to the functions made, so that a chain of defines is written once, not once
+            # for each function made along it)
+            return self.helper(ex, env)
+        # The values kept that the code reads or computes (defines it uses, at any depth): one
+        # not computed yet is computed by this code, which then is not copied anywhere else.
+        kept_here = self.kept_key(ex, kept)
+        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain, kept_here)
+        reusable = kept_here is not None
+        hit = self._expanded.get(key) if reusable else None
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2] and
                                                              hit[1][3] is ctx[3])):
@@ -455,7 +466,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self._prelude_used |= hit[5]         # (and of the values its function computes first)
             self._calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
-        pending = [v for v in kept.values() if v[1] is None] if kept else []
+        pending = [] if reusable else [v for v in kept.values() if v[1] is None]
         outer, self.held_used = self.held_used, set()
         outer_p, self._prelude_used = self._prelude_used, set()
         outer_c, self._calls = self._calls, 0
@@ -484,9 +495,49 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._prelude_used |= mine_p
         self._calls += mine_c
         # ex, ctx kept alive: their ids compared
-        if not kept:
+        if reusable:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
         return code
+
+    def kept_key(self, ex, kept):
+        """What the code of ``ex`` depends on of the values ``kept`` (ExprNodes.kept): for each
+        kept define that its body uses, at any depth, the name its value is kept in, or False
+        where it is computed again at each use (in a sorted tuple, a part of the key of the code
+        made for ``ex``); None when one of them is not computed yet, so that this code is where
+        it is first computed and kept."""
+        if not kept:
+            return ()
+        inside = self.defines_in(ex)
+        out = []
+        for kid, v in kept.items():
+            if kid in inside:
+                if v[1] is None:
+                    return None
+                out.append((kid, v[1]))
+        return tuple(sorted(out))
+
+    def defines_in(self, ex) -> frozenset:
+        """The ids of the define copies whose code the code of ``ex`` (a define's copy) may
+        write, at any depth: worked out once for each copy, so that a chain of defines each
+        using the one below twice stays linear."""
+        return per_copy(self._defines_in, ex, self._defines_under)
+
+    def _defines_under(self, e) -> frozenset:
+        out = set()
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, Arg):
+                todo.append(x.expr)
+                continue
+            ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
+            if ex is not None:
+                out.add(id(ex))
+                out |= self.defines_in(ex)
+                continue
+            todo.extend(_children(x))
+        return frozenset(out)
 
     # Whether the code being written is a plain part of a statement's value (an `if`'s test, the
     # value set: gen_plain), reached only through the nodes of _PLAIN_NODES: there
