@@ -25,6 +25,7 @@ from rulelang.check.model import Expanded
 import rulelang.compile.codegen as CG
 from rulelang.compile.loader import load
 
+from benchmarks import stress
 from closures import three_ways
 
 HERE = os.path.dirname(__file__)
@@ -145,22 +146,9 @@ def test_a_copied_rule_passes_its_defines_only_what_they_read(tmp_path, monkeypa
 
 
 # ---- the generator's work on a tower of defines -------------------------------------------------
-def tower(k, shape):
-    """A tower of ``k`` defines, each twice the one below, used plainly (``plain``), where
-    another define's value is kept (``top``: the reproducer's shape), or where a define used at
-    its bottom is kept (``bottom``: its value computed inside the tower, by the first condition)."""
-    bottom = "base(p) + 1" if shape == "bottom" else "n of p + 1"
-    use = {"plain": f"t{k}(you)",
-           "top": f"(base(you) if base(you) > 0 else t{k}(you))",
-           "bottom": f"(base(you) if t{k}(you) > 0 else base(you) + 1)"}[shape]
-    lines = ['game "tower"', "players 2", "deck standard, into stock",
-             "zone stock: shared, face down", "zone hand: per player, seen by owner",
-             "var n per player = 1", "define base(p) = n of p + size of hand of p",
-             f"define t0(p) = {bottom}"]
-    lines += [f"define t{i}(p) = t{i - 1}(p) + t{i - 1}(p)" for i in range(1, k + 1)]
-    lines += ["setup:", "    shuffle stock", "    deal 5 from stock to hand of each player",
-              "turn:", f"    set n to {use}", "    end game with no winner"]
-    return "\n".join(lines) + "\n"
+# (benchmarks/stress.py: ``tower(k, shape)``, k defines each twice the one below, used plainly,
+# beside a value kept by a choice between values, or with a kept value at the tower's bottom;
+# ``define_web(k)``, k defines each using the two before it)
 
 
 def generation_work(path, monkeypatch):
@@ -192,26 +180,61 @@ def generation_work(path, monkeypatch):
 
 @pytest.mark.parametrize("shape", ["plain", "top", "bottom"])
 def test_generation_is_linear_in_the_height_of_a_tower_of_defines(tmp_path, monkeypatch, shape):
-    """Each define's code is written a few times (once for each function a use is in: the
-    rule, its playout variant, a define's own function), however high the tower; the
-    expressions written in all grow by the same amount for each level.  (Before, with a value
-    kept, each define was written again at every use: 2^k times the bottom one; the heights
-    are tried from the lowest, so that code is stopped at 12.)"""
+    """Each define's code is written a bounded number of times (for each function a use is
+    in: the rule, its playout variant, the functions of the defines above it down to the next
+    function), however high the tower; the expressions written in all grow by about the same
+    amount for each level.  (Before, beside a kept value, each define was written again at
+    every use, 2^k times the bottom one; and each function of a define wrote the whole chain
+    below it, k^2 in all.  The heights are tried from the lowest, so that such code is stopped
+    early.)"""
     work = {}
     for k in (6, 12, 24, 40):
         path = tmp_path / f"{shape}{k}.cardrules"
-        path.write_text(tower(k, shape), encoding="utf-8")
+        path.write_text(stress.tower(k, shape), encoding="utf-8")
         work[k] = generation_work(str(path), monkeypatch)
-        assert work[k][1] <= 8, (k, work[k])           # each define written a few times
+        assert work[k][1] <= 24, (k, work[k])
+    assert work[40][1] == work[24][1], work          # (the most writes do not grow with k)
     # (from 12 on: below, the defines are short enough to be written in place, not functions)
     per_level = [(work[b][0] - work[a][0]) / (b - a) for a, b in ((12, 24), (24, 40))]
     assert max(per_level) <= 1.2 * min(per_level), per_level
+
+
+def calls_in_a_game(path):
+    """How many generated functions are called while a game of ``path`` for 2 players is
+    played (it has no decision: `new_game` plays it to its end)."""
+    import sys
+    cg = load(path).compiled(2)
+    calls = [0]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == "<rulelang>":
+            calls[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        st = cg.new_game(seed=1)
+    finally:
+        sys.setprofile(None)
+    assert st.is_terminal()
+    return calls[0]
+
+
+def test_a_defines_function_computes_the_one_below_once(tmp_path):
+    """In a define's function, each define below is computed once (its function's call first,
+    or its code in place), the value shared by its uses: the calls made while a game is played
+    grow linearly with the height of a tower, not as 2^k."""
+    calls = {}
+    for k in (12, 18, 24):
+        path = tmp_path / f"tower{k}.cardrules"
+        path.write_text(stress.tower(k, "plain"), encoding="utf-8")
+        calls[k] = calls_in_a_game(str(path))
+    assert calls[24] - calls[18] <= 2 * (calls[18] - calls[12]) + 20, calls
 
 
 @pytest.mark.parametrize("shape", ["top", "bottom"])
 def test_a_tower_under_a_kept_value_plays_as_the_reference_interpreter(tmp_path, monkeypatch,
                                                                           shape):
     path = tmp_path / "tower.cardrules"
-    path.write_text(tower(10, shape), encoding="utf-8")
+    path.write_text(stress.tower(10, shape), encoding="utf-8")
     for seed in (1, 2):
         three_ways(str(path), 2, seed, monkeypatch, FIELDS)

@@ -86,6 +86,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._expanded = {}       # see expanded()
         self._defines_in = {}     # see defines_in()
         self._helpers = {}
+        self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._prelude = self._prelude_args = None
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
@@ -447,12 +448,6 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                self._tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        if self._prelude is not None and (id(ex), tuple(sorted(env))) in self._helpers:
-            # (in a function of its own, a define made a function before is called, first,
-            # not written again: each function's body writes the defines below it only down
-            # to the functions made, so that a chain of defines is written once, not once
-            # for each function made along it)
-            return self.helper(ex, env)
         # The values kept that the code reads or computes (defines it uses, at any depth): one
         # not computed yet is computed by this code, which then is not copied anywhere else.
         kept_here = self.kept_key(ex, kept)
@@ -470,23 +465,34 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         outer, self.held_used = self.held_used, set()
         outer_p, self._prelude_used = self._prelude_used, set()
         outer_c, self._calls = self._calls, 0
+        hkey = (id(ex), tuple(sorted(env)))
         try:
-            code = self.gen(ex.body, env)
-            # A function of its own when the code is long, or when it would call other defines'
-            # functions more than once: in a function, each is called once, first (helper); in
-            # place, a chain of defines each using the one below twice called them 2^n times.
-            call = len(code) > HELPER_SIZE or self._calls > 1
-            if call:
-                # (the code written is dropped, and with it what it read of the values computed
-                # first: helper leaves out those nothing reads)
-                self._prelude_used, self._calls = set(), 0
-                code = self.helper(ex, env)
-                self._called[id(ex)] = ex       # a function given the game (Fold.reads_game)
-                # (and the values it kept for the parts after: a function of its own keeps
-                # none, so those parts compute them again)
-                for v in pending:
-                    if v[1] is not None:
-                        v[1] = False
+            if self._prelude is not None and hkey in self._long:
+                # (in a function of its own, a define whose code was too long to be written in
+                # place in such a function before is called, not written again to find that
+                # out: the bodies of a chain of functions each write the defines below them
+                # only down to the next function, not down to the chain's bottom)
+                code, call = self.helper(ex, env), True
+            else:
+                code = self.gen(ex.body, env)
+                # A function of its own when the code is long, or when it would call other
+                # defines' functions more than once: in a function, each is called once, first
+                # (helper); in place, a chain of defines each using the one below twice called
+                # them 2^n times.
+                call = len(code) > HELPER_SIZE or self._calls > 1
+                if call:
+                    if self._prelude is not None and len(code) > HELPER_SIZE:
+                        self._long.add(hkey)
+                    # (the code written is dropped, and with it what it read of the values
+                    # computed first: helper leaves out those nothing reads)
+                    self._prelude_used, self._calls = set(), 0
+                    code = self.helper(ex, env)
+                    self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
+                    # (and the values it kept for the parts after: a function of its own keeps
+                    # none, so those parts compute them again)
+                    for v in pending:
+                        if v[1] is not None:
+                            v[1] = False
         finally:
             self.held_used, mine = outer, self.held_used
             self._prelude_used, mine_p = outer_p, self._prelude_used
