@@ -577,9 +577,18 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         them: the loop binds it, so the code never reads its name from around ``e``.  (A
         define's function and a card search are given the names of these slots, and a rule
         copied in place of its call sets only the locals its statements bind, never a loop's
-        inside an expression.)"""
+        inside an expression.)  Worked out once for each node (a node kept with its answer,
+        so that its id is never another's): each value of a statement asks it of its parts."""
+        hit = self._slots_used.get(id(e))
+        if hit is not None:
+            return hit[0]
+        out = self._slots_used_of(e)
+        self._slots_used[id(e)] = (out, e)
+        return out
+
+    def _slots_used_of(self, e) -> frozenset:
         if isinstance(e, Expanded):
-            return per_copy(self._slots_used, e, self.slots_used)
+            return self.slots_used(e.body)
         out = set()
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):
