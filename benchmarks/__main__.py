@@ -14,6 +14,11 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
     OpenSpiel; those installed), on Crazy Eights and CIQ;
   * clone() time on a mid-game state; check time per file; the CLI's start-up time (beside the
     bare interpreter's, which no change to rulelang can make shorter);
+  * check-and-compile time per file (checked and compiled for its smallest number of players,
+    as a game starts; and all that `rulelang check` does, which compiles the game for each
+    number of players it allows, and the playout variants a first playout makes), of every
+    file of rules/ and examples/ and of the stress files of benchmarks/stress.py (towers of
+    defines, copied rules, a web of defines, deep nesting);
   * the targets (TARGETS below), each with its figure and whether it is met.
 Prints a table and writes the figures as JSON (default benchmarks/results/latest.json).
 The random player of the Crazy Eights ratios is the same on both sides, the hand-written one's:
@@ -53,6 +58,10 @@ TARGETS = {
     "min_decisions_per_s": ("slowest file of rules/: decisions/s through the API (*)", ">=", 250_000),
     "clone_us": ("clone() of a mid-game state, µs", "<=", 20.0),
     "largest_check_ms": ("check of the largest file in rules/, ms (in process, CPU)", "<=", 50.0),
+    "slowest_compile_ms": ("check and compile, slowest file of rules/ and examples/, ms (CPU)",
+                           "<=", 200.0),
+    "slowest_stress_compile_ms": ("check and compile, slowest stress file, ms (CPU)", "<=",
+                                  1000.0),
     "cli_help_ms": ("`rulelang --help` start-up, ms", "<=", 300.0),
 }
 
@@ -282,6 +291,48 @@ def check_times(runs=5):
     return wall, cpu
 
 
+def check_and_compile(path, text=None, every=False):
+    """Check a rule file and compile it for its smallest number of players, as a game starts
+    (``every``: what `rulelang check` does, compiling it for each number of players it
+    compiles for, then the playout variants a first playout makes)."""
+    from rulelang.cli.check import _counts_to_compile
+    from rulelang.compile.loader import Game
+    diags, model, decls = check_file(path, text=text)
+    if model is None or any(d.is_error for d in diags):
+        raise RuntimeError(f"{path} does not check: {diags[0]}")
+    game = Game(model, diags, decls, path, {})
+    for k in _counts_to_compile(model) if every else (model.players[0],):
+        game.compiled(k)
+    if every:
+        game.compiled(model.players[0]).playout_procs()
+
+
+def compile_times(runs=3):
+    """Per file, the median CPU time (ms) of :func:`check_and_compile`: ``files``, every file
+    of rules/ and examples/ (``every``: as `rulelang check` and a first playout); ``stress``,
+    every stress file of benchmarks/stress.py (each as `rulelang check` and a first playout)."""
+    from benchmarks.stress import STRESS
+
+    def median_ms(path, text=None, every=False):
+        check_and_compile(path, text, every)       # (warm: the grammar is built once per process)
+        cpus = []
+        for _ in range(runs):
+            c0 = time.process_time()
+            check_and_compile(path, text, every)
+            cpus.append(time.process_time() - c0)
+        return statistics.median(cpus) * 1000
+
+    files, every = {}, {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
+                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+        key = os.path.relpath(path, ROOT)
+        files[key] = median_ms(path)
+        every[key] = median_ms(path, every=True)
+    stress = {name: median_ms(os.path.join(ROOT, "benchmarks", name + ".cardrules"), text, True)
+              for name, text in STRESS.items()}
+    return {"files": files, "every": every, "stress": stress}
+
+
 def cli_startup(runs=5, args=("-m", "rulelang", "--help")):
     """Median wall time (ms) of ``python ARGS``; None when the command fails."""
     times = []
@@ -314,6 +365,8 @@ def targets(res):
         "min_decisions_per_s": min(speeds) if speeds else None,
         "clone_us": res["clone_us"],
         "largest_check_ms": res["check_cpu_ms"].get(largest),
+        "slowest_compile_ms": max(res["compile_ms"]["files"].values(), default=None),
+        "slowest_stress_compile_ms": max(res["compile_ms"]["stress"].values(), default=None),
         "cli_help_ms": res["cli_help_ms"],
     }
     out = {}
@@ -323,6 +376,10 @@ def targets(res):
         out[key] = {"what": what, "goal": f"{op} {goal:g}", "value": v, "met": met}
     if largest:
         out["largest_check_ms"]["file"] = largest
+    for key, part in (("slowest_compile_ms", "files"), ("slowest_stress_compile_ms", "stress")):
+        times = res["compile_ms"][part]
+        if times:
+            out[key]["file"] = max(times, key=times.get)
     return out
 
 
@@ -341,6 +398,7 @@ def main(argv=None):
            "check_ms": None, "check_cpu_ms": None, "cli_help_ms": cli_startup(1 if a.quick else 5),
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
+    res["compile_ms"] = compile_times(1 if a.quick else 3)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
     res["targets"] = targets(res)
@@ -383,6 +441,14 @@ def main(argv=None):
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")
     for f, ms in res["check_ms"].items():
         print(f"  {f:<44} {ms:7.1f} ms {res['check_cpu_ms'][f]:7.1f} ms")
+    print(f"\ncheck and compile per file (median of {1 if a.quick else 3}, in process, CPU): "
+          "for its smallest number of players;\n  and as `rulelang check` (each number of "
+          "players it compiles) with the playout variants")
+    for f, ms in res["compile_ms"]["files"].items():
+        print(f"  {f:<44} {ms:7.1f} ms {res['compile_ms']['every'][f]:7.1f} ms")
+    print("  stress files (benchmarks/stress.py):")
+    for f, ms in res["compile_ms"]["stress"].items():
+        print(f"  {f:<44} {ms:7.1f} ms")
     if res["cli_help_ms"] is not None:
         print(f"\n`rulelang --help` start-up: {res['cli_help_ms']:.0f} ms "
               f"(the bare interpreter: {res['python_startup_ms']:.0f} ms)")

@@ -37,7 +37,7 @@ from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes, PlayerZone
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
-from rulelang.compile.fold import Fold, per_copy
+from rulelang.compile.fold import Fold, _children, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.genruntime import (_FAIL, _big, _bottom, _div, _mod, _mul, _noplayer,
                                          _noseat, _rnd, _seat, _top, spend)
@@ -87,7 +87,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self.hold = False
         self.held_used = set()
         self._expanded = {}       # see expanded()
+        self._defines_in = {}     # see defines_in()
         self._helpers = {}
+        self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._prelude = self._prelude_args = None
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
@@ -432,15 +434,17 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
     def expanded(self, ex, env):
         """Code for a use of a define.  The checker shares one copy of a define's body between
         its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
-        place (``env``, the loop it may be hoisted out of, the function it is in) and copied where
-        it is used, or, when it is longer than ``HELPER_SIZE``, becomes a function called there,
-        so that the code of a chain of defines grows with the text of the rule file, not with its
-        expansion."""
+        place (``env``, the loop it may be hoisted out of, the function it is in, the values kept
+        that it reads: :meth:`kept_key`) and copied where it is used, or, when it is longer than
+        ``HELPER_SIZE``, becomes a function called there, so that the code of a chain of defines
+        grows with the text of the rule file, not with its expansion, and each copy is written
+        once for each place, whatever else is kept meanwhile."""
         hoist = getattr(self, "_hoist", None)
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
         kept = self.kept if hoist is None and self._prelude is None else None
         k = kept.get(id(ex)) if kept else None
-        if k is not None:                       # (exprnodes.kept_by_first, RuleGen.first_define)
+        if k is not None and k[1] is not False:    # (exprnodes.kept_by_first, RuleGen.first_define;
+            #                                         False: computed again at each use)
             if k[1] is not None:
                 return k[1]                     # computed by a part before
             code = self.expanded_fresh(ex, env)
@@ -451,9 +455,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                self._tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
-        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain, self._charging)
-        hit = self._expanded.get(key) if not kept else None   # (written afresh while values are
-        #                                                      kept: its code may keep one)
+        # The values kept that the code reads or computes (defines it uses, at any depth): one
+        # not computed yet is computed by this code, which then is not copied anywhere else.
+        kept_here = self.kept_key(ex, kept)
+        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain, self._charging,
+               kept_here)
+        reusable = kept_here is not None
+        hit = self._expanded.get(key) if reusable else None
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2] and
                                                              hit[1][3] is ctx[3])):
@@ -461,21 +469,38 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self._prelude_used |= hit[5]         # (and of the values its function computes first)
             self._calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
+        pending = [] if reusable else [v for v in kept.values() if v[1] is None]
         outer, self.held_used = self.held_used, set()
         outer_p, self._prelude_used = self._prelude_used, set()
         outer_c, self._calls = self._calls, 0
+        hkey = (id(ex), tuple(sorted(env)))
         try:
-            code = self.gen(ex.body, env)
-            # A function of its own when the code is long, or when it would call other defines'
-            # functions more than once: in a function, each is called once, first (helper); in
-            # place, a chain of defines each using the one below twice called them 2^n times.
-            call = len(code) > HELPER_SIZE or self._calls > 1
-            if call:
-                # (the code written is dropped, and with it what it read of the values computed
-                # first: helper leaves out those nothing reads)
-                self._prelude_used, self._calls = set(), 0
-                code = self.helper(ex, env)
-                self._called[id(ex)] = ex       # a function given the game (Fold.reads_game)
+            if self._prelude is not None and hkey in self._long:
+                # (in a function of its own, a define whose code was too long to be written in
+                # place in such a function before is called, not written again to find that
+                # out: the bodies of a chain of functions each write the defines below them
+                # only down to the next function, not down to the chain's bottom)
+                code, call = self.helper(ex, env), True
+            else:
+                code = self.gen(ex.body, env)
+                # A function of its own when the code is long, or when it would call other
+                # defines' functions more than once: in a function, each is called once, first
+                # (helper); in place, a chain of defines each using the one below twice called
+                # them 2^n times.
+                call = len(code) > HELPER_SIZE or self._calls > 1
+                if call:
+                    if self._prelude is not None and len(code) > HELPER_SIZE:
+                        self._long.add(hkey)
+                    # (the code written is dropped, and with it what it read of the values
+                    # computed first: helper leaves out those nothing reads)
+                    self._prelude_used, self._calls = set(), 0
+                    code = self.helper(ex, env)
+                    self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
+                    # (and the values it kept for the parts after: a function of its own keeps
+                    # none, so those parts compute them again)
+                    for v in pending:
+                        if v[1] is not None:
+                            v[1] = False
         finally:
             self.held_used, mine = outer, self.held_used
             self._prelude_used, mine_p = outer_p, self._prelude_used
@@ -484,9 +509,49 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._prelude_used |= mine_p
         self._calls += mine_c
         # ex, ctx kept alive: their ids compared
-        if not kept:
+        if reusable:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
         return code
+
+    def kept_key(self, ex, kept):
+        """What the code of ``ex`` depends on of the values ``kept`` (ExprNodes.kept): for each
+        kept define that its body uses, at any depth, the name its value is kept in, or False
+        where it is computed again at each use (in a sorted tuple, a part of the key of the code
+        made for ``ex``); None when one of them is not computed yet, so that this code is where
+        it is first computed and kept."""
+        if not kept:
+            return ()
+        inside = self.defines_in(ex)
+        out = []
+        for kid, v in kept.items():
+            if kid in inside:
+                if v[1] is None:
+                    return None
+                out.append((kid, v[1]))
+        return tuple(sorted(out))
+
+    def defines_in(self, ex) -> frozenset:
+        """The ids of the define copies whose code the code of ``ex`` (a define's copy) may
+        write, at any depth: worked out once for each copy, so that a chain of defines each
+        using the one below twice stays linear."""
+        return per_copy(self._defines_in, ex, self._defines_under)
+
+    def _defines_under(self, e) -> frozenset:
+        out = set()
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, Arg):
+                todo.append(x.expr)
+                continue
+            ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
+            if ex is not None:
+                out.add(id(ex))
+                out |= self.defines_in(ex)
+                continue
+            todo.extend(_children(x))
+        return frozenset(out)
 
     # Whether the code being written is a plain part of a statement's value (an `if`'s test, the
     # value set: gen_plain), reached only through the nodes of _PLAIN_NODES: there
@@ -502,8 +567,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             self.plain = saved
 
     def expanded_fresh(self, ex, env):
-        """:meth:`expanded` of ``ex`` as it would be without ``kept``."""
-        saved, self.kept = self.kept, None
+        """:meth:`expanded` of ``ex`` as it would be were ``ex``'s own value not kept: the
+        other values kept stay so, those its code computes first kept there (its code is where
+        the parts after it find them computed: a choice between values computes its first
+        condition whatever happens, the branches only as it decides)."""
+        saved = self.kept
+        self.kept = {k: v for k, v in saved.items() if k != id(ex)}
         try:
             return self.expanded(ex, env)
         finally:
@@ -511,9 +580,23 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
-        ``you`` (a define's copy: once, kept)."""
+        ``you`` (a define's copy: once, kept).  The slot of a loop inside ``e`` (the card of
+        ``number of cards in Z where ...``, the player of ``any player ...``) is not among
+        them: the loop binds it, so the code never reads its name from around ``e``.  (A
+        define's function and a card search are given the names of these slots, and a rule
+        copied in place of its call sets only the locals its statements bind, never a loop's
+        inside an expression.)  Worked out once for each node (a node kept with its answer,
+        so that its id is never another's): each value of a statement asks it of its parts."""
+        hit = self._slots_used.get(id(e))
+        if hit is not None:
+            return hit[0]
+        out = self._slots_used_of(e)
+        self._slots_used[id(e)] = (out, e)
+        return out
+
+    def _slots_used_of(self, e) -> frozenset:
         if isinstance(e, Expanded):
-            return per_copy(self._slots_used, e, self.slots_used)
+            return self.slots_used(e.body)
         out = set()
         ref = self.refs.of(e, None)
         if isinstance(ref, DefineUse):
@@ -530,6 +613,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                 for y in (x if isinstance(x, tuple) else (x,)):
                     if isinstance(y, A.Expr):
                         out |= self.slots_used(y)
+        bound = self.fold.bound_slot(e)
+        if bound is not None:
+            out.discard(bound)
         return frozenset(out)
 
     def charging(self, f, *args):

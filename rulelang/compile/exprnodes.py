@@ -480,8 +480,8 @@ class ExprNodes:
             if isinstance(ref, DefineUse):
                 ex = ref.expanded
                 if id(ex) in first:
-                    again.add(id(ex))
-                if id(ex) not in seen:
+                    again.add(id(ex))       # (its value read again, its body not computed)
+                elif id(ex) not in seen:
                     seen.add(id(ex))
                     todo.append(ex.body)
             todo.extend(_children(x))
