@@ -27,6 +27,8 @@ from rulelang.syntax import ast as A
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
                + glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
+# every statement of the language, in one file (tests/test_vocabulary.py keeps it so)
+EVERY = os.path.join(ROOT, "tests", "every", "statements.cardrules")
 GOLDEN = os.path.join(ROOT, "tests", "golden", "rulebook")
 SEEDS = ["attack", "ciq", "follow_the_leader", "internecine", "mages_wild"]
 
@@ -49,7 +51,7 @@ def _nodes(game):
     return out
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: os.path.relpath(p, ROOT))
+@pytest.mark.parametrize("path", FILES + [EVERY], ids=lambda p: os.path.relpath(p, ROOT))
 def test_every_rule_file_has_a_rulebook(path, capsys):
     assert main(["rulebook", path]) == 0
     md = capsys.readouterr().out

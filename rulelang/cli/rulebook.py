@@ -153,7 +153,7 @@ class _Words:
         return f"the option “{humanize(name)}”"
 
     def rule_name(self, name: str) -> str:
-        return title(name)
+        return {"turn": "A turn", "setup": "Setup"}.get(name) or title(name)
 
     def define_name(self, name: str) -> str:
         return f"‘{humanize(name)}’"
@@ -178,7 +178,8 @@ class _Words:
         """``the Hand of Player 2``, ``your Hand``."""
         if isinstance(p, A.Keyword) and p.word == "you":
             return f"your {what}"
-        return f"the {what} of {self.expr(p)}"
+        the = "" if what.lower().startswith("the ") else "the "
+        return f"{the}{what} of {self.expr(p)}"
 
     def define_body(self, d) -> str:
         params = [p[0] if isinstance(p, tuple) else str(p) for p in d.params]
@@ -204,6 +205,19 @@ class _Words:
                 return f"{self.option_name(e.name)} is on"
             return f"{self.expr(e)} is yes"
         return self.expr(e)
+
+    def negated(self, e) -> str:
+        """The condition ``e`` not holding, in words."""
+        if isinstance(e, A.IsEmpty):
+            return f"{self.expr(e.zone)} is " + ("empty" if e.negate else "not empty")
+        if isinstance(e, A.Compare):
+            flip = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+            return self.expr(A.Compare(flip[e.op], e.left, e.right, e.span))
+        if isinstance(e, A.Unary) and e.op == "not":
+            return self.cond(e.operand)
+        if isinstance(e, A.IsOut):
+            return self.expr(A.IsOut(e.player, not e.negate, e.span))
+        return f"not ({self.cond(e)})"
 
     def sub(self, e) -> str:
         """An operand: an expression of several words in parentheses where that could mislead."""
@@ -262,8 +276,14 @@ class _Words:
         if op == "random card":
             return f"a card of {x} chosen at random"
         if op == "not":
-            return f"not {self.sub(e.operand)}" if not isinstance(e.operand, (A.Name, A.Call)) \
-                else f"not {self.cond(e.operand)}"
+            o = e.operand
+            if isinstance(o, (A.Name, A.Of)) and self.flag(o) \
+                    and not isinstance(self.ref(o), ir.DefineUse):
+                if isinstance(o, A.Name) and o.name in self.m.options:
+                    return f"{self.option_name(o.name)} is off"
+                return f"{self.expr(o)} is no"
+            return f"not {self.sub(o)}" if not isinstance(o, (A.Name, A.Call)) \
+                else f"not {self.cond(o)}"
         if op == "neg":
             return f"minus {self.sub(e.operand)}"
         return f"{op} {x}"
@@ -325,7 +345,7 @@ class _Words:
                            if e.where is not None else " (each called player)")
             if k == "total":
                 return f"the total of {c} over {who}"
-            return f"the {k} {c} among {who} (0 when there is nobody)"
+            return f"the {k} value of {c} among {who} (0 when there is nobody)"
         if k == "each":
             return "each player still in the game" + (
                 "" if isinstance(e.condition, A.Bool) and e.condition.value
@@ -351,12 +371,13 @@ class _Words:
             return f"the total of {v} over the cards (each called card) in {z}{where}"
         if e.kind in ("highest card", "lowest card"):
             hl = e.kind.split()[0]
-            return (f"the card (called card) in {z}{where} with the {hl} {v} (the first from the "
+            return (f"the card (called card) in {z}{where} with the {hl} value of {v} (the first from the "
                     f"bottom among equals; none when there is none)")
-        return f"the {e.kind} {v} among the cards (each called card) in {z}{where} (0 when none)"
+        return (f"the {e.kind} value of {v} among the cards (each called card) in {z}{where} (0 "
+                "when none)")
 
     def x_ArgBest(self, e):
-        return (f"the {e.of} (call it {humanize(e.name)}) with the {e.kind} {self.expr(e.value)} (the first "
+        return (f"the {e.of} (call it {humanize(e.name)}) with the {e.kind} value of {self.expr(e.value)} (the first "
                 f"in the deck's order among equals)")
 
     def x_PickValue(self, e):
@@ -422,7 +443,10 @@ class _Words:
         if isinstance(ref, (ir.Local, ir.Slot)):
             return humanize(n)
         if isinstance(ref, ir.Zone):
-            return ("your " if ref.per_player else "the ") + self.zone_name(n)
+            z = self.zone_name(n)
+            if ref.per_player:
+                return "your " + z
+            return z if z.lower().startswith("the ") else "the " + z
         if isinstance(ref, ir.Var):
             return ("your " if ref.per_player else "") + self.var_name(n)
         if isinstance(ref, ir.DefineUse):
@@ -441,6 +465,9 @@ class _Words:
 
     def x_Of(self, e):
         ref = self.ref(e)
+        if e.name == "out" and self.m.players_leave and "out" not in self.m.vars:
+            return (f"the order in which {self.expr(e.operand)} left the game (1 for the first "
+                    f"to leave; 0 while still in it)")
         if isinstance(ref, ir.Rank):
             return f"the rank of {self.expr(e.operand)}"
         if isinstance(ref, ir.Suit):
@@ -580,13 +607,16 @@ class _Words:
         what = self.selection(st.selection, src)
         dest = self.expr(st.dest)
         s = f"Move {what} " + (f"to the bottom of {dest}" if st.to_bottom else f"onto {dest}")
-        if st.turned_over:
-            s += ", turned over (their order reversed)"
         k = st.selection.kind
+        if st.turned_over:
+            s += ", turned over"
         if k in ("count", "count_where", "upto_where"):
-            s += " (each card taken goes on top of the ones before it, so their order is reversed)"
+            s += (" (turned over: they arrive in the order they had)" if st.turned_over else
+                  " (one at a time: each card taken goes on top of the one before, so their "
+                  "order is reversed)")
         elif k in ("all", "all_but_top", "where", "and_above"):
-            s += " (lifted together: they keep their order)"
+            s += (" (lifted together and turned over: their order is reversed)" if st.turned_over
+                  else " (lifted together: they keep their order)")
         if k == "card":
             s += f" (if it is not in {src}, the game stops with an error)"
         return Item(s + ".")
@@ -748,6 +778,8 @@ class _Words:
                     f"more says when they are done), then moved together onto "
                     f"{self.expr(p.dest)}")
         where = f" for which {self.cond(p.where)}" if p.where is not None else ""
+        if p.kind == "player":
+            where = where.replace(" for which ", " for whom ", 1)
         if p.kind == "card":
             return f"a card (call it {humanize(p.name)}) from {self.expr(p.source)}{where}"
         if p.kind == "unseen":
@@ -852,15 +884,10 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
     for ending, _ctx, _n in m.endings:
         obj.append(Item(f"The game ends when {w.cond(ending.condition)} (for any player: "
                         "“you” is that player).", children=w.body(ending.body, "ending")))
-    if m.rules.get("turn") is not None:
-        ends_in = _endgames(m)
-        for where, st in ends_in:
-            if where == "ending":
-                continue
-            obj.append(Item(f"The game may also end during play, in “{w.rule_name(where)}”: "
-                            + w.stmt(st, where)[0].text))
+    obj.extend(_during(w, m))
     sections.append(Section("Object of the game", tuple(intro) + (
-        "The game is won or lost as follows (the details are under How the game ends):",
+        "The game ends, and is won or lost, as follows (the details are under How the game "
+        "ends):",
         tuple(obj)) if obj else tuple(intro)))
 
     # Players.
@@ -874,7 +901,8 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
         "player choosing; in a rule done for a player, that player). The current player is the "
         "player whose turn it is. “Your Hand” is the Hand of that player. Every pile has a top "
         "(the card put on it last) and a bottom. “None” means no card, no player or no suit. "
-        "Numbers are whole numbers.",
+        "Numbers are whole numbers. When the rules ask a player to choose and none of the choices is "
+        "allowed, the game stops with an error (well-made rules never let that happen).",
     )))
 
     sections.append(Section("The cards", _cards(w, m, cg)))
@@ -952,26 +980,52 @@ def _order(sections):
 
 
 def _endgames(m):
-    """(rule name, statement) of every `end game` in the rules."""
+    """``(rule name, conditions on the way, statement)`` of every ``end game`` in the rules: the
+    conditions are ``(expression, holds)`` pairs (an ``else`` is the earlier ones not holding)
+    and ``("choice", label)`` for an alternative of a choice."""
     out = []
 
-    def walk(body, name):
+    def walk(body, name, path):
         for st in body:
             if isinstance(st, A.EndGame):
-                out.append((name, st))
-            for f in ("body", "otherwise"):
-                sub = getattr(st, f, None)
-                if isinstance(sub, tuple):
-                    walk(sub, name)
-            if isinstance(st, A.If):
-                for _c, b in st.branches:
-                    walk(b, name)
-            if isinstance(st, A.Choose):
-                for a in st.alternatives:
-                    walk(a.body, name)
+                out.append((name, tuple(path), st))
+            elif isinstance(st, A.If):
+                before = []
+                for c, b in st.branches:
+                    walk(b, name, path + before + [(c, True)])
+                    before.append((c, False))
+                if st.otherwise is not None:
+                    walk(st.otherwise, name, path + before)
+            elif isinstance(st, A.Choose):
+                for alt in st.alternatives:
+                    walk(alt.body, name, path + [("choice", alt)])
+            elif isinstance(getattr(st, "body", None), tuple):
+                walk(st.body, name, path)
     for name, r in m.rules.items():
-        walk(r.decl.body, name)
+        walk(r.decl.body, name, [])
     return out
+
+
+def _path_words(w, path) -> str:
+    parts = []
+    for c, holds in path:
+        if isinstance(c, str):
+            parts.append(f"the choice “{w.alt_label(holds)}” is made")
+        elif holds:
+            parts.append(w.cond(c))
+        else:
+            parts.append(w.negated(c))
+    return _join(parts)
+
+
+def _during(w, m) -> list:
+    items = []
+    for name, path, st in _endgames(m):
+        when = _path_words(w, path)
+        head = f"In “{w.rule_name(name)}”" + (f", when {when}" if when else "")
+        text = w.stmt(st, name)[0].text
+        items.append(Item(head + ": " + text[:1].lower() + text[1:]))
+    return items
 
 
 def _cards(w, m, cg) -> tuple:
@@ -1155,8 +1209,7 @@ def _endings(w, m) -> tuple:
         blocks.append(tuple(items))
     else:
         blocks.append("The rules themselves end the game (see below).")
-    during = [Item(f"In “{w.rule_name(name)}”: {w.stmt(st, name)[0].text}")
-              for name, st in _endgames(m)]
+    during = _during(w, m)
     if during:
         blocks.append("The rules end the game at once where they say so:")
         blocks.append(tuple(during))
@@ -1208,7 +1261,9 @@ def _special_cards(w, m, decls) -> tuple:
     for name, (decl, _t) in m.attributes.items():
         for sels, _v in decl.entries:
             for s, _sp in sels:
-                note(_selector(w, m, s), f"the {humanize(name)} of a card")
+                key = (f"the rank {w.rank_name(s)}" if s in m.ranks else
+                       f"the suit {w.suit_name(s)}" if s in m.suits else _selector(w, m, s))
+                note(key, f"the {humanize(name)} of a card")
     if not found:
         return ()
     return ("The rules treat these cards, ranks and suits by name; each is named in:",
