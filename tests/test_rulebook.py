@@ -177,7 +177,7 @@ def test_the_rulebook_says_every_condition_and_effect(tmp_path):
     assert "    - Add 1 to passes." in plain
     # the term, with the option and the rank by name
     assert ("**‘fits’(c)**: either the suit of c is the suit of the top card of the Discard Pile "
-            "or (not the option “strict” is on and the rank of c is 8)") in plain
+            "or (the option “strict” is off and the rank of c is 8)") in plain
     # the endings and the score
     assert "- When your Hand is empty:\n  - The game ends: you win; every other player loses." \
         in plain
