@@ -107,9 +107,9 @@ def test_every_statement_and_expression_has_words():
     words = RB._Words
     for cls in vars(A).values():
         if isinstance(cls, type) and issubclass(cls, A.Stmt) and cls is not A.Stmt:
-            assert hasattr(words, "s_" + cls.__name__), cls.__name__
+            assert hasattr(words, "stmt_" + cls.__name__), cls.__name__
         if isinstance(cls, type) and issubclass(cls, A.Expr) and cls is not A.Expr:
-            assert hasattr(words, "x_" + cls.__name__), cls.__name__
+            assert hasattr(words, "expr_" + cls.__name__), cls.__name__
 
 
 @pytest.mark.parametrize("name", SEEDS)

@@ -1,5 +1,5 @@
 """The statements of the language in English, for the rulebook (``rulelang rulebook``): each
-statement class ``X`` of :mod:`rulelang.syntax.ast` has its method ``s_X``, which gives the list
+statement class ``X`` of :mod:`rulelang.syntax.ast` has its method ``stmt_X``, which gives the list
 items that say it (a block's statements are the items under it).  Nothing here names a game.
 """
 from __future__ import annotations
@@ -21,16 +21,16 @@ class Words(ExprWords):
         return tuple(out)
 
     def stmt(self, st, where: str = "") -> list:
-        f = getattr(self, "s_" + type(st).__name__, None)
+        f = getattr(self, "stmt_" + type(st).__name__, None)
         if f is None:
             return [Item(humanize(type(st).__name__) + ".")]
         r = f(st, where)
         return r if isinstance(r, list) else [r]
 
-    def s_Shuffle(self, st, where):
+    def stmt_Shuffle(self, st, where):
         return Item(f"Shuffle {self.expr(st.zone)}.")
 
-    def s_Deal(self, st, where):
+    def stmt_Deal(self, st, where):
         src = self.expr(st.source)
         start = self.expr(st.start) if st.start is not None else "the current player"
         zone = self.zone_name(st.zone)
@@ -75,7 +75,7 @@ class Words(ExprWords):
             return f"{x} and every card on top of it in {src}, together"
         return f"{humanize(k)} {x} of {src}"
 
-    def s_Move(self, st, where):
+    def stmt_Move(self, st, where):
         src = self.expr(st.source)
         what = self.selection(st.selection, src)
         dest = self.expr(st.dest)
@@ -94,7 +94,7 @@ class Words(ExprWords):
             s += f" (if it is not in {src}, the game stops with an error)"
         return Item(s + ".")
 
-    def s_Assign(self, st, where):
+    def stmt_Assign(self, st, where):
         t = st.target
         if isinstance(t, A.Keyword) and t.word == "current player":
             return Item(_cap(_subject(self.expr(st.value), "becomes")) + " the current player"
@@ -107,12 +107,12 @@ class Words(ExprWords):
             return Item(f"Add {v} to {tv}.")
         return Item(f"Subtract {v} from {tv}.")
 
-    def s_Let(self, st, where):
+    def stmt_Let(self, st, where):
         if st.name == A.RESULT:
             return Item(f"The result is {self.expr(st.value)}.")
         return Item(f"Let {humanize(st.name)} be {self.expr(st.value)}.")
 
-    def s_Simple(self, st, where):
+    def stmt_Simple(self, st, where):
         w = st.word
         if w == "stop":
             return Item("Stop the loop this is in (go on after it).")
@@ -132,7 +132,7 @@ class Words(ExprWords):
             return Item("The direction of play reverses.")
         return Item(humanize(w) + ".")
 
-    def s_EndGame(self, st, where):
+    def stmt_EndGame(self, st, where):
         k = st.kind
         if k == "winner":
             return Item(f"The game ends: {_subject(self.expr(st.player), 'wins')}; every other "
@@ -156,7 +156,7 @@ class Words(ExprWords):
             return Item(s)
         return Item(f"The game ends ({humanize(k)}).")
 
-    def s_NextTurn(self, st, where):
+    def stmt_NextTurn(self, st, where):
         return Item(f"The next turn goes to {self.expr(st.player)} (when they are out of the game, "
                     f"to the first player still in after them).")
 
@@ -175,7 +175,7 @@ class Words(ExprWords):
             s += f", played as {self.expr(for_player)} (who is “you” in it)"
         return s
 
-    def s_CallRule(self, st, where):
+    def stmt_CallRule(self, st, where):
         return Item(f"Do {self.call_words(st.name, st.args, st.for_player)} (see Rules used "
                     f"below).")
 
@@ -188,21 +188,21 @@ class Words(ExprWords):
                 out.append(self.expr(p))
         return ", ".join(out)
 
-    def s_Say(self, st, where):
+    def stmt_Say(self, st, where):
         return Item(f"Announce: {self.say_parts(st.parts)}.")
 
-    def s_Reveal(self, st, where):
+    def stmt_Reveal(self, st, where):
         return Item(f"Reveal {self.expr(st.card)} to every player.")
 
-    def s_Show(self, st, where):
+    def stmt_Show(self, st, where):
         return Item(f"Show {self.expr(st.card)} to {self.expr(st.player)} alone (they remember it "
                     "while it stays in the zone it is in).")
 
-    def s_Leave(self, st, where):
+    def stmt_Leave(self, st, where):
         return Item(f"{_cap(_subject(self.expr(st.player), 'leaves'))} the game (turn order, dealing and "
                     "“each player” pass over them from now on).")
 
-    def s_If(self, st, where):
+    def stmt_If(self, st, where):
         items = []
         for i, (c, body) in enumerate(st.branches):
             head = ("If " if i == 0 else "Otherwise, if ") + self.cond(c) + ":"
@@ -211,7 +211,7 @@ class Words(ExprWords):
             items.append(Item("Otherwise:", children=self.body(st.otherwise, where)))
         return items
 
-    def s_Loop(self, st, where):
+    def stmt_Loop(self, st, where):
         body = self.body(st.body, where)
         if st.kind == "while":
             head = f"Repeat the following as long as {self.cond(st.expr)} (checked before each time):"
@@ -224,16 +224,16 @@ class Words(ExprWords):
             head = "Repeat the following again and again until a “stop” leaves it:"
         return Item(head, children=body)
 
-    def s_ForPlayer(self, st, where):
+    def stmt_ForPlayer(self, st, where):
         start = self.expr(st.start) if st.start is not None else "the current player"
         return Item(f"For each player still in the game (call them {humanize(st.name)}), once each, in the "
                     f"order of play starting with {start}:", children=self.body(st.body, where))
 
-    def s_ForCard(self, st, where):
+    def stmt_ForCard(self, st, where):
         return Item(f"For each card (call it {humanize(st.name)}) that is in {self.expr(st.zone)} when this "
                     f"begins, from the bottom card up:", children=self.body(st.body, where))
 
-    def s_ForValue(self, st, where):
+    def stmt_ForValue(self, st, where):
         if st.kind == "suit":
             head = f"For each suit of the deck (call it {humanize(st.name)}), in the deck's order:"
         else:
@@ -293,7 +293,7 @@ class Words(ExprWords):
             body = ()
         return Item(head, label=self.alt_label(alt), children=body)
 
-    def s_Choose(self, st, where):
+    def stmt_Choose(self, st, where):
         alts = st.alternatives
         if st.claim:
             who = self.expr(st.by[0]) if st.by else "any opponent"

@@ -173,7 +173,7 @@ class ExprWords:
 
     # ---- expressions ------------------------------------------------------------------------
     def expr(self, e) -> str:
-        f = getattr(self, "x_" + type(e).__name__, None)
+        f = getattr(self, "expr_" + type(e).__name__, None)
         if f is None:
             return "(" + humanize(type(e).__name__) + ")"
         return f(e)
@@ -209,22 +209,22 @@ class ExprWords:
             return f"({s})"
         return s
 
-    def x_Int(self, e):
+    def expr_Int(self, e):
         return str(e.value)
 
-    def x_Text(self, e):
+    def expr_Text(self, e):
         return f"“{e.value}”"
 
-    def x_Bool(self, e):
+    def expr_Bool(self, e):
         return "yes" if e.value else "no"
 
-    def x_NoneLit(self, e):
+    def expr_NoneLit(self, e):
         return "none"
 
-    def x_CardsIn(self, e):
+    def expr_CardsIn(self, e):
         return f"the cards in {self.expr(e.zone)}"
 
-    def x_Keyword(self, e):
+    def expr_Keyword(self, e):
         return {"you": "you", "current player": "the current player",
                 "next player": "the player after you",
                 "previous player": "the player before you",
@@ -233,10 +233,10 @@ class ExprWords:
                 "number of players": "the number of players",
                 "number of turns": "the number of turns played so far"}.get(e.word, e.word)
 
-    def x_Seat(self, e):
+    def expr_Seat(self, e):
         return f"Player {e.number}"
 
-    def x_Unary(self, e):
+    def expr_Unary(self, e):
         x = self.expr(e.operand)
         op = e.op
         if op == "player after":
@@ -273,10 +273,10 @@ class ExprWords:
     def attr_name(self, name: str) -> str:
         return "rank" if name == "rank" else humanize(name)
 
-    def x_TotalOf(self, e):
+    def expr_TotalOf(self, e):
         return f"the total {self.attr_name(e.attribute)} of the cards in {self.expr(e.zone)}"
 
-    def x_MeldLeft(self, e):
+    def expr_MeldLeft(self, e):
         s = (f"the least total {self.attr_name(e.attribute)} of the cards in {self.expr(e.zone)} "
              "left outside sets and runs (a set: three or more cards of one rank; a run: three or "
              "more cards of one suit with consecutive ranks; the sets and runs may not share a "
@@ -285,10 +285,10 @@ class ExprWords:
             s += f"; the cards may also join the sets and runs of {self.expr(e.lay_off)}"
         return s + ")"
 
-    def x_Roll(self, e):
+    def expr_Roll(self, e):
         return f"a roll of a {e.sides}-sided die (1 to {e.sides})"
 
-    def x_CardQuery(self, e):
+    def expr_CardQuery(self, e):
         z = self.expr(e.zone)
         c = self.cond(e.condition) if e.condition is not None else None
         if e.kind == "any":
@@ -301,15 +301,15 @@ class ExprWords:
             return f"the number of cards (each called card) in {z} for which {c}"
         return f"the number of cards in {z}"
 
-    def x_IsOut(self, e):
+    def expr_IsOut(self, e):
         return f"{self.expr(e.player)} " + ("is still in the game" if e.negate
                                             else "is out of the game")
 
-    def x_AnyNumber(self, e):
+    def expr_AnyNumber(self, e):
         return (f"there is a whole number {humanize(e.name)} from {self.expr(e.low)} to {self.expr(e.high)} "
                 f"for which {self.cond(e.condition)}")
 
-    def x_PlayerQuery(self, e):
+    def expr_PlayerQuery(self, e):
         c = self.cond(e.condition)
         k = e.kind
         among = "the players still in the game"
@@ -338,14 +338,14 @@ class ExprWords:
                 else f" (call them player) for whom {c}")
         return f"{k} player where {c}"
 
-    def x_Holder(self, e):
+    def expr_Holder(self, e):
         return (f"the player who has {self.expr(e.card)} in one of their own zones "
                 "(none when it lies in a shared zone)")
 
-    def x_CardLit(self, e):
+    def expr_CardLit(self, e):
         return e.text
 
-    def x_AmongCards(self, e):
+    def expr_AmongCards(self, e):
         z = self.expr(e.zone)
         where = f" for which {self.cond(e.condition)}" if e.condition is not None else ""
         v = self.expr(e.value)
@@ -358,11 +358,11 @@ class ExprWords:
         return (f"the {e.kind} value of {v} among the cards (each called card) in {z}{where} (0 "
                 "when none)")
 
-    def x_ArgBest(self, e):
+    def expr_ArgBest(self, e):
         return (f"the {e.of} (call it {humanize(e.name)}) with the {e.kind} value of {self.expr(e.value)} (the first "
                 f"in the deck's order among equals)")
 
-    def x_PickValue(self, e):
+    def expr_PickValue(self, e):
         if e.of == "rank":
             rng = f"the {e.kind} rank {humanize(e.name)}"
         else:
@@ -419,7 +419,7 @@ class ExprWords:
             return self.m.vars[e.name].type == FLAG
         return False
 
-    def x_Name(self, e):
+    def expr_Name(self, e):
         ref = self.ref(e)
         n = e.name
         if isinstance(ref, (ir.Local, ir.Slot)):
@@ -445,7 +445,7 @@ class ExprWords:
             return self.suit_name(n)
         return humanize(n)
 
-    def x_Of(self, e):
+    def expr_Of(self, e):
         ref = self.ref(e)
         if e.name == "out" and self.m.players_leave and "out" not in self.m.vars:
             return (f"the order in which {self.expr(e.operand)} left the game (1 for the first "
@@ -464,7 +464,7 @@ class ExprWords:
             return f"the order in which {self.expr(e.operand)} left the game (0 while in it)"
         return f"the {humanize(e.name)} of {self.expr(e.operand)}"
 
-    def x_Call(self, e):
+    def expr_Call(self, e):
         ref = self.m.refs.of(e, None)
         args = [self.expr(a) for a in e.args]
         if isinstance(ref, ir.ZoneFamily):
@@ -486,7 +486,7 @@ class ExprWords:
             self.used_defines.append(e.name)
         return f"{self.define_name(e.name)}({', '.join(args)})" if args else self.define_name(e.name)
 
-    def x_BoolOp(self, e):
+    def expr_BoolOp(self, e):
         word = " and " if e.op == "and" else " or "
         parts = []
         for it in e.items:
@@ -497,13 +497,13 @@ class ExprWords:
         return ("either " if e.op == "or" else "") + word.join(parts) if len(parts) > 1 \
             else word.join(parts)
 
-    def x_Compare(self, e):
+    def expr_Compare(self, e):
         return f"{self.sub(e.left)} {_COMPARE.get(e.op, e.op)} {self.sub(e.right)}"
 
-    def x_IsEmpty(self, e):
+    def expr_IsEmpty(self, e):
         return f"{self.expr(e.zone)} is " + ("not empty" if e.negate else "empty")
 
-    def x_Arith(self, e):
+    def expr_Arith(self, e):
         a, b = self.sub(e.left), self.sub(e.right)
         if e.op == "/":
             return f"{a} divided by {b} (a whole number, rounded down)"
@@ -511,12 +511,12 @@ class ExprWords:
             return f"the remainder of {a} divided by {b} (with the sign of {b})"
         return f"{a} {_ARITH.get(e.op, e.op)} {b}"
 
-    def x_Cases(self, e):
+    def expr_Cases(self, e):
         parts = [f"{self.sub(v)} if {self.cond(c)}" for v, c in e.cases]
         return "(" + "; ".join(parts) + f"; otherwise {self.sub(e.default)})"
 
-    def x_Expanded(self, e):
+    def expr_Expanded(self, e):
         return self.expr(e.body)
 
-    def x_Arg(self, e):
+    def expr_Arg(self, e):
         return self.expr(e.expr)
