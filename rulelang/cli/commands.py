@@ -43,6 +43,7 @@ examples:
   rulelang play examples/crazy_eights.cardrules              play seat 1 against the computer
   rulelang check rules/*.cardrules                           find every mistake in the files
   rulelang stats examples/crazy_eights.cardrules             balance and rule coverage
+  rulelang rulebook examples/crazy_eights.cardrules          the rules in words, to play from
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.
@@ -276,6 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     from rulelang.cli import common
     from rulelang.cli.workbench import add_commands
     add_commands(sub, common)          # stats, compare
+    from rulelang.cli.rulebook_cmd import add_command as add_rulebook
+    add_rulebook(sub)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)

@@ -85,6 +85,28 @@ def cmd_play(args) -> int:
     words = Words(cg)
     story = Narrator(words, st, you, resumed=saved is not None)
     last_rows: dict = {}
+    told_turn = [None]          # the turn whose heading was printed last
+
+    def turn_line():
+        """``Turn 7: your turn`` (``Turn 8: Player 2's turn``), once a turn, before its first
+        decision at this terminal."""
+        turn = (st.turns + 1, st.cur)
+        if told_turn[0] == turn:
+            return
+        told_turn[0] = turn
+        t = Text(f"Turn {turn[0]}: ", style="bold")
+        if st.cur == you:
+            t.append("your turn", style="bold")
+        else:
+            t.append_text(seat_text(st.cur, you))
+            t.append("'s turn", style="bold")
+        out.text(t)
+
+    def rules():
+        """The rulebook of the game (`rules` at a prompt)."""
+        from rulelang.cli.rulebook import to_markdown
+        from rulelang.cli.rulebook_cmd import rulebook_of
+        out.write(to_markdown(rulebook_of(game, n)))
 
     def table(title, whole):
         rows = zone_rows(words, st.zones, you, st)
@@ -104,6 +126,7 @@ def cmd_play(args) -> int:
                 labels.append(lab)
         choices = [words.action(a, you) for a in view.legal]
         out.blank()
+        turn_line()
         table("The table", not last_rows)
         head = Text()
         if st.cur != you:
@@ -132,6 +155,11 @@ def cmd_play(args) -> int:
             if s == "save" or s.startswith("save "):
                 save(line.strip()[4:].strip() or args.save)
                 continue
+            if s in ("rules", "rulebook", "r"):
+                rules()
+                out.text(head)
+                out.text(choices_text(choices))
+                continue
             if s in ("?", "t", "table", "h", "help"):
                 table("The table", True)
                 out.text(head)
@@ -143,7 +171,7 @@ def cmd_play(args) -> int:
             exact = [a for a, w in zip(view.legal, choices) if w.lower() == s]
             if exact:
                 return exact[0]
-            out.text(Text(f"  please type a number from 1 to {len(choices)}, ? or q"
+            out.text(Text(f"  please type a number from 1 to {len(choices)}, ?, rules or q"
                           + (f" (not {line.strip()!r})" if s else ""), style="yellow"))
 
     agents = [make_agent(nm, p, seed) for p, nm in enumerate(others)]
@@ -201,6 +229,8 @@ def cmd_play(args) -> int:
     opts = game.options()
     if opts:
         out.text(Text("options: " + safe(words.options(opts)), style="dim"))
+    out.text(Text("(at a prompt: a number chooses, ? shows the whole table, rules the rulebook, "
+                  "q quits)", style="dim"))
     if saved is not None:
         out.text(Text(f"(the game saved in {args.resume}, at turn {st.turns + 1})", style="dim"))
 

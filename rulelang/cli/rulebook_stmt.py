@@ -1,0 +1,319 @@
+"""The statements of the language in English, for the rulebook (``rulelang rulebook``): each
+statement class ``X`` of :mod:`rulelang.syntax.ast` has its method ``stmt_X``, which gives the list
+items that say it (a block's statements are the items under it).  Nothing here names a game.
+"""
+from __future__ import annotations
+
+from rulelang.cli.rulebook_words import ExprWords, Item, _cap, _join, _subject
+from rulelang.engine.display_names import humanize
+from rulelang.syntax import ast as A
+
+
+class Words(ExprWords):
+    """Expressions and statements of one model in English."""
+
+    # ---- statements -------------------------------------------------------------------------
+    def body(self, stmts, where: str = "") -> tuple:
+        """Items for a block of statements."""
+        out = []
+        for st in stmts:
+            out.extend(self.stmt(st, where))
+        return tuple(out)
+
+    def stmt(self, st, where: str = "") -> list:
+        f = getattr(self, "stmt_" + type(st).__name__, None)
+        if f is None:
+            return [Item(humanize(type(st).__name__) + ".")]
+        r = f(st, where)
+        return r if isinstance(r, list) else [r]
+
+    def stmt_Shuffle(self, st, where):
+        return Item(f"Shuffle {self.expr(st.zone)}.")
+
+    def stmt_Deal(self, st, where):
+        src = self.expr(st.source)
+        start = self.expr(st.start) if st.start is not None else "the current player"
+        zone = self.zone_name(st.zone)
+        if st.count is None:
+            return Item(f"Deal all the cards of {src} to the {zone} of each player still in the "
+                        f"game, one card at a time from the top, round the table in the direction "
+                        f"of play starting with {start}, until {src} is empty (so the first "
+                        f"players may get one card more).")
+        return Item(f"Deal {self.expr(st.count)} cards from {src} to the {zone} of each player "
+                    f"still in the game: one card at a time from the top, round the table in the "
+                    f"direction of play starting with {start}, {self.expr(st.count)} times round "
+                    f"(a player who is out gets none; when {src} runs out, the deal stops).")
+
+    def selection(self, sel, src) -> str:
+        k = sel.kind
+        x = self.expr(sel.expr) if sel.expr is not None else ""
+        if k == "top":
+            return f"the top card of {src}"
+        if k == "bottom":
+            return f"the bottom card of {src}"
+        if k == "random":
+            return f"a card of {src} chosen at random"
+        if k == "all":
+            return f"all the cards of {src}"
+        if k == "all_but_top":
+            return f"all the cards of {src} but its top card"
+        if k == "where":
+            return f"all the cards (each called card) of {src} for which {self.cond(sel.expr)}"
+        if k == "count":
+            return f"{x} cards from the top of {src}"
+        if k == "card":
+            return f"{x} from {src}"
+        if k == "count_where":
+            return (f"exactly {x} cards (each called card) of {src} for which "
+                    f"{self.cond(sel.condition)}, the topmost first (when there are fewer, the "
+                    f"game stops with an error)")
+        if k == "upto_where":
+            return (f"up to {x} cards (each called card) of {src} for which "
+                    f"{self.cond(sel.condition)}, the topmost first (as many as there are, at "
+                    f"most {x})")
+        if k == "and_above":
+            return f"{x} and every card on top of it in {src}, together"
+        return f"{humanize(k)} {x} of {src}"
+
+    def stmt_Move(self, st, where):
+        src = self.expr(st.source)
+        what = self.selection(st.selection, src)
+        dest = self.expr(st.dest)
+        s = f"Move {what} " + (f"to the bottom of {dest}" if st.to_bottom else f"onto {dest}")
+        k = st.selection.kind
+        if st.turned_over:
+            s += ", turned over"
+        if k in ("count", "count_where", "upto_where"):
+            s += (" (turned over: they arrive in the order they had)" if st.turned_over else
+                  " (one at a time: each card taken goes on top of the one before, so their "
+                  "order is reversed)")
+        elif k in ("all", "all_but_top", "where", "and_above"):
+            s += (" (lifted together and turned over: their order is reversed)" if st.turned_over
+                  else " (lifted together: they keep their order)")
+        if k == "card":
+            s += f" (if it is not in {src}, the game stops with an error)"
+        return Item(s + ".")
+
+    def stmt_Assign(self, st, where):
+        t = st.target
+        if isinstance(t, A.Keyword) and t.word == "current player":
+            return Item(_cap(_subject(self.expr(st.value), "becomes")) + " the current player"
+                        + (" (and so “you” for the rest of the setup)" if where == "setup" else "")
+                        + ".")
+        tv, v = self.expr(t), self.expr(st.value)
+        if st.op == "set":
+            return Item(f"Set {tv} to {v}.")
+        if st.op == "add":
+            return Item(f"Add {v} to {tv}.")
+        return Item(f"Subtract {v} from {tv}.")
+
+    def stmt_Let(self, st, where):
+        if st.name == A.RESULT:
+            return Item(f"The result is {self.expr(st.value)}.")
+        return Item(f"Let {humanize(st.name)} be {self.expr(st.value)}.")
+
+    def stmt_Simple(self, st, where):
+        w = st.word
+        if w == "stop":
+            return Item("Stop the loop this is in (go on after it).")
+        if w == "return":
+            if where == "turn":
+                return Item("The turn ends here.")
+            if where == "setup":
+                return Item("The setup ends here.")
+            return Item("Stop this rule here (go back to where it was used).")
+        if w == "pass":
+            return Item("Nothing happens.")
+        if w == "end turn":
+            return Item("The turn ends at once.")
+        if w == "skip":
+            return Item("The next player in turn order loses their next turn (is skipped).")
+        if w == "reverse":
+            return Item("The direction of play reverses.")
+        return Item(humanize(w) + ".")
+
+    def stmt_EndGame(self, st, where):
+        k = st.kind
+        if k == "winner":
+            return Item(f"The game ends: {_subject(self.expr(st.player), 'wins')}; every other "
+                        "player loses.")
+        if k == "loser":
+            return Item(f"The game ends: {_subject(self.expr(st.player), 'loses')}; every other "
+                        "player wins.")
+        if k == "draw":
+            return Item("The game ends with no winner: a draw for every player.")
+        if k in ("highest", "lowest"):
+            return Item(f"The game ends: the player with the {k} score wins (every player who "
+                        f"ties for the {k} score wins); every other player loses.")
+        if k == "where":
+            w = self.cond(st.winners) if st.winners is not None else "no"
+            s = (f"The game ends: each player (in or out; call them player) for whom {w} wins; ")
+            if st.losers is not None:
+                s += (f"of the others, each one for whom {self.cond(st.losers)} loses, and the "
+                      "rest draw.")
+            else:
+                s += "every other player loses."
+            return Item(s)
+        return Item(f"The game ends ({humanize(k)}).")
+
+    def stmt_NextTurn(self, st, where):
+        return Item(f"The next turn goes to {self.expr(st.player)} (when they are out of the game, "
+                    f"to the first player still in after them).")
+
+    def call_words(self, name, args, for_player=None) -> str:
+        rule = self.m.rules.get(name)
+        params = [p[0] if isinstance(p, tuple) else str(p) for p in
+                  (rule.decl.params if rule is not None else ())]
+        s = f"“{self.rule_name(name)}”"
+        if args:
+            params = [humanize(p) for p in params]
+            pairs = [(p if self.expr(a) == p else f"{p} = {self.expr(a)}")
+                     for p, a in zip(params, args)] or \
+                [self.expr(a) for a in args]
+            s += " with " + _join(pairs)
+        if for_player is not None:
+            s += f", played as {self.expr(for_player)} (who is “you” in it)"
+        return s
+
+    def stmt_CallRule(self, st, where):
+        return Item(f"Do {self.call_words(st.name, st.args, st.for_player)} (see Rules used "
+                    f"below).")
+
+    def say_parts(self, parts) -> str:
+        out = []
+        for p in parts:
+            if isinstance(p, str):
+                out.append(f"“{p}”")
+            else:
+                out.append(self.expr(p))
+        return ", ".join(out)
+
+    def stmt_Say(self, st, where):
+        return Item(f"Announce: {self.say_parts(st.parts)}.")
+
+    def stmt_Reveal(self, st, where):
+        return Item(f"Reveal {self.expr(st.card)} to every player.")
+
+    def stmt_Show(self, st, where):
+        return Item(f"Show {self.expr(st.card)} to {self.expr(st.player)} alone (they remember it "
+                    "while it stays in the zone it is in).")
+
+    def stmt_Leave(self, st, where):
+        return Item(f"{_cap(_subject(self.expr(st.player), 'leaves'))} the game (turn order, dealing and "
+                    "“each player” pass over them from now on).")
+
+    def stmt_If(self, st, where):
+        items = []
+        for i, (c, body) in enumerate(st.branches):
+            head = ("If " if i == 0 else "Otherwise, if ") + self.cond(c) + ":"
+            items.append(Item(head, children=self.body(body, where)))
+        if st.otherwise is not None:
+            items.append(Item("Otherwise:", children=self.body(st.otherwise, where)))
+        return items
+
+    def stmt_Loop(self, st, where):
+        body = self.body(st.body, where)
+        if st.kind == "while":
+            head = f"Repeat the following as long as {self.cond(st.expr)} (checked before each time):"
+        elif st.kind == "until":
+            head = (f"Repeat the following until {self.cond(st.expr)} (checked before each time; "
+                    "when it already holds, nothing is done):")
+        elif st.kind == "times":
+            head = f"Repeat the following {self.expr(st.expr)} times:"
+        else:
+            head = "Repeat the following again and again until a “stop” leaves it:"
+        return Item(head, children=body)
+
+    def stmt_ForPlayer(self, st, where):
+        start = self.expr(st.start) if st.start is not None else "the current player"
+        return Item(f"For each player still in the game (call them {humanize(st.name)}), once each, in the "
+                    f"order of play starting with {start}:", children=self.body(st.body, where))
+
+    def stmt_ForCard(self, st, where):
+        return Item(f"For each card (call it {humanize(st.name)}) that is in {self.expr(st.zone)} when this "
+                    f"begins, from the bottom card up:", children=self.body(st.body, where))
+
+    def stmt_ForValue(self, st, where):
+        if st.kind == "suit":
+            head = f"For each suit of the deck (call it {humanize(st.name)}), in the deck's order:"
+        else:
+            head = (f"For each rank of the deck (call it {humanize(st.name)}), from the lowest up (the ranks "
+                    "listed under The cards):")
+        return Item(head, children=self.body(st.body, where))
+
+    def param(self, p) -> str:
+        if isinstance(p, A.CardsParam):
+            same = f" all of one {p.same}" if p.same else ""
+            where = f" for which {self.cond(p.where)}" if p.where is not None else ""
+            n = self.expr(p.count)
+            return (f"{n}{' or more' if p.or_more else ''} cards{same} (each called {humanize(p.name)}) of "
+                    f"{self.expr(p.source)}{where}, picked one at a time (a chooser who may take "
+                    f"more says when they are done), then moved together onto "
+                    f"{self.expr(p.dest)}")
+        where = f" for which {self.cond(p.where)}" if p.where is not None else ""
+        if p.kind == "player":
+            where = where.replace(" for which ", " for whom ", 1)
+        if p.kind == "card":
+            return f"a card (call it {humanize(p.name)}) from {self.expr(p.source)}{where}"
+        if p.kind == "unseen":
+            return (f"a place in {self.expr(p.source)} (counted from the bottom; the chooser does "
+                    f"not see the card), and {humanize(p.name)} is the card at that place{where}")
+        if p.kind == "player":
+            src = self.expr(p.source) if p.source is not None else "the players"
+            if isinstance(p.source, A.Keyword) and p.source.word == "players":
+                src = "all the players still in the game (you too)"
+            elif isinstance(p.source, A.Keyword) and p.source.word == "opponents":
+                src = "your opponents still in the game"
+            return f"a player (call them {humanize(p.name)}) from {src}{where}"
+        if p.kind == "suit":
+            return f"a suit of the deck (call it {humanize(p.name)}){where}"
+        if p.kind == "rank":
+            return f"a rank of the deck (call it {humanize(p.name)}){where}"
+        if p.kind == "number":
+            return (f"a whole number (call it {humanize(p.name)}) from {self.expr(p.source)} to "
+                    f"{self.expr(p.high)}{where}")
+        return f"{p.kind} {humanize(p.name)}{where}"
+
+    def alt_label(self, alt) -> str:
+        text = alt.display or humanize(alt.label)
+        if alt.param is not None and alt.param.name:
+            text = text.replace("{" + alt.param.name + "}", alt.param.name)
+        return text
+
+    def alternative(self, alt, where) -> Item:
+        parts = []
+        if alt.param is not None:
+            parts.append("with " + self.param(alt.param))
+        if alt.condition is not None:
+            parts.append(f"allowed only if {self.cond(alt.condition)}")
+        head = ("; ".join(parts) + ". Then:") if parts else ""
+        body = self.body(alt.body, where)
+        if len(alt.body) == 1 and isinstance(alt.body[0], A.Simple) and alt.body[0].word == "pass":
+            head = ("; ".join(parts) + ". " if parts else "") + "Nothing more happens."
+            body = ()
+        return Item(head, label=self.alt_label(alt), children=body)
+
+    def stmt_Choose(self, st, where):
+        alts = st.alternatives
+        if st.claim:
+            who = self.expr(st.by[0]) if st.by else "any opponent"
+            start = self.expr(st.claim_from) if st.claim_from is not None else "the player after you"
+            head = (f"A claim: {who} may claim, each deciding in secret at the same time; of those "
+                    f"who claim, only the first in the order of play starting from {start} acts "
+                    f"(inside, “you” is that player). The choices:")
+            return Item(head, children=tuple(self.alternative(a, where) for a in alts))
+        if st.simultaneous:
+            who = _join([self.expr(b) for b in st.by])
+            head = (f"{_cap(who)} each choose one of the following, in secret and at the same time; "
+                    "nothing is shown until all have chosen, then each choice happens, in the order "
+                    "the players are named (inside, “you” is the player whose choice it is):")
+        else:
+            if st.by:
+                who = self.expr(st.by[0])
+                head = (f"{_cap(_subject(who, 'chooses'))} one of the following (inside, “you” "
+                        f"is {who}); only the choices whose conditions hold may be chosen:")
+            else:
+                head = ("You choose one of the following; only the choices whose conditions "
+                        "hold may be chosen:")
+        return Item(head, children=tuple(self.alternative(a, where) for a in alts))
+
