@@ -60,6 +60,9 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         self.empty_moves = {} if watch_empty else None     # (not watched here: see simulate)
         self.name, self.types, self.refs = model.name, model.types, model.refs
         self.problems: list = []
+        # A playout keeps what players remember card by card (engine/players.Memory) in any
+        # zone: no zone is known to hold nothing remembered.
+        self.memory_zones = frozenset(model.zones)
         self._layout()
         self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
         self._cards()
