@@ -98,6 +98,13 @@ FOUND = {
     "random_define_in_condition_and_body": (
         [(2, 481)], "compiler defect: a define that draws a random card, used in an `if` "
         "condition and in the statement it guards, gives another value than the rules say"),
+    # known defects, found again when the generator is asked for their constructs (wellfuzz.KNOWN)
+    "define_in_both_branches": (
+        [(2, 0), (2, 1)], "known compiler defect: a define used in both branches of a value "
+        "whose condition uses it through another define (UnboundLocalError)"),
+    "copied_rule_unset_local": (
+        [(2, 18)], "known compiler defect: a rule written in place of its call passes a local "
+        "it never sets to a define made a function (NameError)"),
 }
 
 
