@@ -98,6 +98,18 @@ FOUND = {
     "random_define_in_condition_and_body": (
         [(2, 481)], "compiler defect: a define that draws a random card, used in an `if` "
         "condition and in the statement it guards, gives another value than the rules say"),
+    "logged_shuffle_of_a_random_zone": (
+        [(2, 0), (2, 1)], "compiler defect: a logged shuffle works its zone out twice (a "
+        "random player drawn twice)"),
+    "reveal_top_of_a_random_zone": (
+        [(3, 0), (3, 1)], "compiler defect: `reveal top of Z` works Z out twice (a random "
+        "player drawn twice)"),
+    "random_player_target": (
+        [(3, 0), (3, 1)], "compiler defect: `add`/`subtract ... points of P` works P out twice "
+        "(a random player drawn twice)"),
+    "number_beyond_the_bound_stored": (
+        [(2, 0)], "compiler defect: `add` stores a number beyond the bound before the game "
+        "stops with RL910"),
     # known defects, found again when the generator is asked for their constructs (wellfuzz.KNOWN)
     "define_in_both_branches": (
         [(2, 0), (2, 1)], "known compiler defect: a define used in both branches of a value "

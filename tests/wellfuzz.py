@@ -49,6 +49,7 @@ ZONES = [
     ("pile", True, "per player, face down"),
     ("shelf", True, "per player, face up, shown when not empty"),
 ]
+FAMILY = "column 1 to 3: shared, face up"      # a family of zones, column(1) to column(3)
 SEEN_BY_CHOOSER = ("hand", "table", "shelf")      # a card chosen from these is seen (RL185)
 SUITS = ("hearts", "spades", "diamonds", "clubs")
 
@@ -58,6 +59,9 @@ KNOWN = {
     "random draws": "a random card or a die inside a define or a condition over cards or players",
     # (both backends give this the same meaning today, so a difference cannot show it: which
     # meaning is right is for the docs to say; left out so that games stay on common ground)
+    "random zone": "a zone named by a random player, in a statement that works its zone out "
+                   "twice (a logged shuffle, a reveal or show of its top card)",
+    "random target": "`add` or `subtract` to `X of P` where P is a random player",
     "chooser": "a plain `choose:` inside an alternative of `choose by`, `simultaneously` or a claim",
     "define in both branches": "a define used in both branches of a value `(A if C else B)` whose "
                                "condition uses another define that uses it",
@@ -98,9 +102,8 @@ class GameGen:
         self.avoid_known = int("random draws" not in self.known)
         self.constructs: Counter = Counter()
         self.fresh = 0
-        # > 0 while making a define's body or a condition looked at for each card or player:
-        # with avoid_known, no random draw there (the generated game draws those differently,
-        # tests/differential/)
+        # > 0 while making a define's body, a condition looked at for each card or player, or
+        # the player of a zone: no random draw there (unless asked: KNOWN)
         self.pure = 0
         self.leaving = self.rng.random() < 0.15
         self.defines: list = []          # (name, parameter kinds, kind, defines it uses)
@@ -129,12 +132,18 @@ class GameGen:
         if per is None:
             per = r.random() < 0.6
         if not per and shared_ok:
+            if r.random() < 0.08:
+                self.note("zone of a family")
+                return f"column({self.pick('1', '2', '3', '1 + rounds mod 3')})"
             return r.choice([z for z, p, _ in ZONES if not p])
         z = r.choice([z for z, p, _ in ZONES if p])
         if r.random() < 0.6:
             return z
         self.note("zone of player")
+        calm = "random zone" not in self.known
+        self.pure += calm
         p = self.player(sc, 1)
+        self.pure -= calm
         return f"{z} of ({p})" if " " in p else f"{z} of {p}"
 
     def number(self, sc, d=0):
@@ -160,7 +169,7 @@ class GameGen:
                 return self.pick("number of players", "number of turns")
             self.note("rank of")
             return f"rank of {self.card(sc, 3)}"
-        k = r.randrange(17)
+        k = r.randrange(23)
         if k <= 3:
             op = r.choice(["+", "-", "*", "+"])
             self.note("arith " + op)
@@ -209,8 +218,29 @@ class GameGen:
         if k == 15 and not self.pure:
             self.note("roll")
             return "roll d6"
-        self.note("count players where")
-        return f"(number of players where {self.player_cond(sc, d + 1)})"
+        if k == 16:
+            self.note("count players where")
+            return f"(number of players where {self.player_cond(sc, d + 1)})"
+        if k == 17:
+            self.note("rank after")
+            return f"rank {self.pick('after', 'before')} {self.atom_number(sc, 3)}"
+        if k == 18:
+            self.note("highest rank where")
+            v = self.name("r")
+            return (f"({self.pick('highest', 'lowest')} rank {v} where (number of cards in "
+                    f"{self.zone(sc)} where rank of card is {v}) >= 1)")
+        if k == 19:
+            self.note("least total outside sets and runs")
+            return f"least total {self.pick('rank', 'value')} of pile of {self.player(sc, 3)} outside sets and runs"
+        if k == 20:
+            self.note("option")
+            return "bonus"
+        if k == 21:
+            self.note("rank with highest")
+            v = self.name("r")
+            return f"(rank {v} with {self.pick('highest', 'lowest')} number of cards in {self.zone(sc)} where rank of card is {v})"
+        self.note("count of a suit")
+        return f"(number of cards in {self.zone(sc)} where suit of card is {self.suit(sc, 3)})"
 
     def atom_number(self, sc, d, player_var=False):
         if player_var:
@@ -302,7 +332,9 @@ class GameGen:
         opts = ["you", "current player", "next player", "previous player", "player 1", "player 2",
                 "after", "before", "local", "highest"]
         if maybe_none:
-            opts += ["who", "holder", "none"]
+            opts += ["who", "holder", "none", "next where"]
+        if not self.pure:
+            opts.append("random player")
         k = r.choice(opts)
         if k == "local" and sc.of(PLAYER):
             self.note("local player")
@@ -321,6 +353,9 @@ class GameGen:
             return f"player who has {self.card(sc, 3)}"
         if k == "none":
             return "none"
+        if k == "next where":
+            self.note("next player where")
+            return f"(next player where {self.player_cond(sc, 3)})"
         if k in ("local", "after", "before", "highest"):
             return "you"
         self.note(k)
@@ -341,6 +376,9 @@ class GameGen:
         if k == 3 and d < 3:
             self.note("highest card by")
             return f"({self.pick('highest', 'lowest')} card in {self.zone(sc)} by rank of card)"
+        if k == 4 and r.random() < 0.3:
+            self.note("card literal")
+            return self.pick("Q♠", "10♥", "A♦", "2♣")
         w = self.pick("top", "bottom", "top")
         self.note(f"{w} of")
         return f"{w} of {self.zone(sc)}"
@@ -357,6 +395,10 @@ class GameGen:
         if k == 2 and d < 3:
             self.note("suit of")
             return f"suit of {self.card(sc, d + 1)}"
+        if k == 3 and d < 2 and r.random() < 0.3:
+            self.note("suit with highest")
+            v = self.name("s")
+            return f"(suit {v} with {self.pick('highest', 'lowest')} number of cards in {self.zone(sc)} where suit of card is {v})"
         return r.choice(SUITS)
 
     def value(self, sc, kind, d=0):
@@ -390,7 +432,7 @@ class GameGen:
                       "forever", "local define"]
             if decide:
                 kinds += ["choose", "choose", "choose by", "simultaneously", "claim"]
-        kinds += ["reveal", "show", "flow", "end game", "deal"]
+        kinds += ["reveal", "show", "flow", "end game", "deal", "end turn"]
         if sc.loop:
             kinds.append("stop")
         if sc.rule:
@@ -458,7 +500,10 @@ class GameGen:
     def st_add(self, sc):
         w = self.pick("add", "subtract")
         self.note(w)
+        calm = "random target" not in self.known
+        self.pure += calm
         target = self.pick("points", "rounds", "points of " + self.player(sc, 2))
+        self.pure -= calm
         if w == "add":
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
@@ -498,7 +543,19 @@ class GameGen:
     def st_deal(self, sc):
         self.note("deal")
         frm = f" from {self.player(sc, 2)}" if self.chance(0.3) else ""
-        return Stmt(f"deal {self.rng.randrange(1, 3)} from stock to {self.pick('hand', 'pile', 'shelf')} of each player{frm}")
+        src = "stock"
+        count = str(self.rng.randrange(1, 3))
+        if self.chance(0.2):
+            self.note("deal all")
+            src, count = self.pick("table", "vault", "discard", "hand"), "all"
+        elif self.chance(0.2):
+            self.note("deal a value")
+            count = f"({self.atom_number(sc, 3)}) mod 3"
+        return Stmt(f"deal {count} from {src} to {self.pick('hand', 'pile', 'shelf')} of each player{frm}")
+
+    def st_end_turn(self, sc):
+        self.note("end turn")
+        return Stmt(f"if {self.flag(sc, 2)}:", [Stmt("end turn")])
 
     def st_reveal(self, sc):
         self.note("reveal")
@@ -815,6 +872,11 @@ class GameGen:
         lines.append("deck standard" + (", copies 2" if self.chance(0.15) else "") + ", into stock")
         for z, _per, props in ZONES:
             lines.append(f"zone {z}: {props}")
+        lines.append(f"zone {FAMILY}")
+        lines.append(f"option bonus = {r.randrange(0, 3)} from 0 to 5")
+        if self.chance(0.5):
+            self.note("show with zone")
+            lines.append('show "Ranks" with shelf: total rank of shelf')
         lines += ["var points per player = 0", "var rounds = 0", "var lucky = no",
                   "var last: card = none", "var named: suit = none", "var chosen: player = none",
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",

@@ -80,8 +80,15 @@ class ClosureStatements:
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
-        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), _log_shuffle(g, zf(g, fr)),
-                                            nxt)[2]))
+
+        def make(nxt):
+            def shuffle(g, fr):
+                zi = zf(g, fr)              # once: the zone may be named by a random player
+                g.rng.shuffle(g.zones[zi])
+                _log_shuffle(g, zi)
+                return nxt
+            return shuffle
+        b.emit(make)
 
     def s_Deal(self, st, b):
         count = self.cx(st.count) if st.count is not None else None
@@ -345,10 +352,26 @@ class ClosureStatements:
             setter = lambda g, fr, v: g.vars.__setitem__(idx(g, fr), v)
             getter = lambda g, fr: g.vars[idx(g, fr)]
         elif isinstance(ref, VarOf):
+            # `X of P`: P is worked out once, after the value (it may be a random player)
             base = self.var_base[ref.name]
             pf = self.cx(t.operand)
-            setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
-            getter = lambda g, fr: g.vars[base + pf(g, fr)]
+            value, span = val, st.span
+
+            def make(nxt):
+                def assign(g, fr):
+                    v = int(value(g, fr))
+                    i = base + pf(g, fr)
+                    if op == "add":
+                        v = g.vars[i] + v
+                    elif op == "sub":
+                        v = g.vars[i] - v
+                    if not -MAX_NUMBER <= v <= MAX_NUMBER:
+                        raise too_large(v, span)
+                    g.vars[i] = v
+                    return nxt
+                return assign
+            b.emit(make)
+            return
         elif isinstance(ref, CurrentPlayer):
             moves_you = ref.moves_you           # in setup, `you` is the current player
 
