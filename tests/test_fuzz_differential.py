@@ -104,9 +104,8 @@ FOUND = {
     "reveal_top_of_a_random_zone": (
         [(3, 0), (3, 1)], "compiler defect: `reveal top of Z` works Z out twice (a random "
         "player drawn twice)"),
-    "random_player_target": (
-        [(3, 0), (3, 1)], "compiler defect: `add`/`subtract ... points of P` works P out twice "
-        "(a random player drawn twice)"),
+    "random_player_target": ([(3, 0), (3, 1)], None),       # (fixed: the player drawn once)
+    "random_player_target_players_leave": ([(3, 0), (3, 1)], None),
     "number_beyond_the_bound_stored": (
         [(2, 0)], "compiler defect: `add` stores a number beyond the bound before the game "
         "stops with RL910"),

@@ -61,7 +61,6 @@ KNOWN = {
     # meaning is right is for the docs to say; left out so that games stay on common ground)
     "random zone": "a zone named by a random player, in a statement that works its zone out "
                    "twice (a logged shuffle, a reveal or show of its top card)",
-    "random target": "`add` or `subtract` to `X of P` where P is a random player",
     "chooser": "a plain `choose:` inside an alternative of `choose by`, `simultaneously` or a claim",
     "define in both branches": "a define used in both branches of a value `(A if C else B)` whose "
                                "condition uses another define that uses it",
@@ -500,10 +499,7 @@ class GameGen:
     def st_add(self, sc):
         w = self.pick("add", "subtract")
         self.note(w)
-        calm = "random target" not in self.known
-        self.pure += calm
         target = self.pick("points", "rounds", "points of " + self.player(sc, 2))
-        self.pure -= calm
         if w == "add":
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
