@@ -1,7 +1,7 @@
 """The step budget: what a step costs (``charge``, by the size of what it evaluates, about
 ``limits.WORK_UNIT`` parts each) and what stops a game that does not end (RL901, ``over_budget``).
-Shared by the game loop and the generated code (:mod:`rulelang.compile.rulegen`), and by the
-reference interpreter of the tests.
+Shared by the game loop and the generated code (:mod:`rulelang.compile.rulegen`); the tests'
+reference interpreter has its own (``tests/reference/rules.py``).
 """
 from __future__ import annotations
 

@@ -158,7 +158,7 @@ def _dispatch(fr, xi, ci, alts):
 
 class AltInfo:
     """One alternative of a choice, as the runtime needs it (made by the generator's
-    ``sus_Choose`` and by the reference interpreter's ``s_Choose``)."""
+    ``sus_Choose``; the tests' reference interpreter has its own)."""
     __slots__ = ("label", "kind", "slot", "body_pc", "span")
 
     def __init__(self, label, kind, slot, span):

@@ -320,7 +320,21 @@ class StatementGen:
             base = int(cg.var_base[ref.name])
             place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
         elif isinstance(ref, VarOf):
-            place = f"{self.x.vars}[{int(cg.var_base[ref.name])} + {self.e(t.operand)}]"
+            operand = self.e(t.operand)
+            place = f"{self.x.vars}[{int(cg.var_base[ref.name])} + {operand}]"
+            if self.x.fold.chance(t.operand):
+                # The player is drawn at random (decided on the tree): the value first, then
+                # the player, once (`add 1 to points of random player` reads and sets the
+                # points of one player).
+                v, k = self.x.fresh(), self.x.fresh()
+                w.writeline(f"{v} = {self.x.as_int(st.value, self.x.gen_plain(st.value))}")
+                w.writeline(f"{k} = {int(cg.var_base[ref.name])} + {operand}")
+                if st.op != "set":
+                    w.writeline(f"{v} = {self.x.vars}[{k}] {'+' if st.op == 'add' else '-'} {v}")
+                if st.op != "set" or computes(st.value, self.refs):
+                    self.bound(v, st, w)
+                w.writeline(f"{self.x.vars}[{k}] = {v}")
+                return True
         elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
         elif ref is None:                # (the checker reported it)
@@ -331,19 +345,9 @@ class StatementGen:
         v = self.x.gen_plain(st.value)
         op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
         checked = st.op != "set" or computes(st.value, self.refs)
-        if checked and "rng" in place:
-            # The place draws at random: the value first, then the place read, bounded, then
-            # the place worked out again and set (the order of the draws is the game's).
-            t = self.x.fresh()
-            w.writeline(f"{t} = {self.x.as_int(st.value, v)}")
-            if st.op != "set":
-                w.writeline(f"{t} = {place} {'+' if st.op == 'add' else '-'} {t}")
-            self.bound(t, st, w)
-            w.writeline(f"{place} = {t}")
-        else:
-            w.writeline(f"{place} {op} {self.x.as_int(st.value, v)}")
-            if checked:
-                self.bound(place, st, w)
+        w.writeline(f"{place} {op} {self.x.as_int(st.value, v)}")
+        if checked:
+            self.bound(place, st, w)
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
             w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True

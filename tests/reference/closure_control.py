@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from rulelang.kinds import Frame
 from rulelang.check.ir import you_slot
-from rulelang.compile.genruntime import AltInfo
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import CALL, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
 from reference.closures import Label
-from rulelang.compile.budget import over_budget
+from reference.rules import AltInfo, over_budget
 
 
 class ClosureControl:

@@ -6,9 +6,6 @@ statement, written by the ``s_<Node>`` methods: those that do not jump are here 
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.genruntime import deal, deal_order, end_by_score, end_with_results, too_large
-from rulelang.compile.fold import computes
-from rulelang.compile.stmtgen import remembers
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import CARDS, Frame
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
@@ -16,7 +13,7 @@ from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
 from rulelang.engine.players import left_unseen, reveal_card, seen_go, show_card
 from rulelang.engine.players import holder, leave_game
 from reference.closures import Builder
-from rulelang.compile.words import log_shuffle
+from reference.rules import deal, deal_order, remembers, too_large
 from rulelang.engine.events import log_move, log_reverse
 
 
@@ -30,6 +27,11 @@ def _put_one(g, s, d, c, bottom):
         log_move(g, s, d, (c,), bottom)
 
 
+
+
+def _log_shuffle(g, zi):
+    if g.log is not None:
+        g.log.append(("shuffle", zi, tuple(g.zones[zi])))
 
 
 def _forget_left(g, was, si):
@@ -78,8 +80,15 @@ class ClosureStatements:
 
     def s_Shuffle(self, st, b):
         zf = self.cx(st.zone)
-        b.emit(lambda nxt: (lambda g, fr: (g.rng.shuffle(g.zones[zf(g, fr)]), log_shuffle(g, zf(g, fr)),
-                                            nxt)[2]))
+
+        def make(nxt):
+            def shuffle(g, fr):
+                zi = zf(g, fr)              # once: the zone may be named by a random player
+                g.rng.shuffle(g.zones[zi])
+                _log_shuffle(g, zi)
+                return nxt
+            return shuffle
+        b.emit(make)
 
     def s_Deal(self, st, b):
         count = self.cx(st.count) if st.count is not None else None
@@ -343,10 +352,26 @@ class ClosureStatements:
             setter = lambda g, fr, v: g.vars.__setitem__(idx(g, fr), v)
             getter = lambda g, fr: g.vars[idx(g, fr)]
         elif isinstance(ref, VarOf):
+            # `X of P`: P is worked out once, after the value (it may be a random player)
             base = self.var_base[ref.name]
             pf = self.cx(t.operand)
-            setter = lambda g, fr, v: g.vars.__setitem__(base + pf(g, fr), v)
-            getter = lambda g, fr: g.vars[base + pf(g, fr)]
+            value, span = val, st.span
+
+            def make(nxt):
+                def assign(g, fr):
+                    v = int(value(g, fr))
+                    i = base + pf(g, fr)
+                    if op == "add":
+                        v = g.vars[i] + v
+                    elif op == "sub":
+                        v = g.vars[i] - v
+                    if not -MAX_NUMBER <= v <= MAX_NUMBER:
+                        raise too_large(v, span)
+                    g.vars[i] = v
+                    return nxt
+                return assign
+            b.emit(make)
+            return
         elif isinstance(ref, CurrentPlayer):
             moves_you = ref.moves_you           # in setup, `you` is the current player
 
@@ -357,9 +382,8 @@ class ClosureStatements:
             getter = lambda g, fr: g.cur
         else:
             raise AssertionError(ref)
-        if op != "set" or computes(st.value, self.refs):
-            val = self._bounded(val, op, getter, st.span)
-            op = "set"
+        val = self._bounded(val, op, getter, st.span)     # every number stored is bounded
+        op = "set"
         if op == "set":
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, int(val(g, fr))), nxt)[1]))
         elif op == "add":
@@ -370,7 +394,7 @@ class ClosureStatements:
     @staticmethod
     def _bounded(val, op, getter, span):
         """The value a ``set``, ``add`` or ``subtract`` stores, checked against the bound of
-        every number (RL910; see codegen.computes)."""
+        every number (RL910)."""
         def value(g, fr):
             v = int(val(g, fr))
             if op == "add":
@@ -385,8 +409,7 @@ class ClosureStatements:
     def s_Let(self, st, b):
         i = self.refs.of(st).index
         val = self.cx(st.value)
-        if computes(st.value, self.refs):
-            val = self._bounded(val, "set", None, st.span)
+        val = self._bounded(val, "set", None, st.span)
 
         def make(nxt):
             def let(g, fr):
@@ -446,7 +469,7 @@ class ClosureStatements:
                         if lf is not None:
                             fr[li] = p
                         results.append("loss" if lf is None or lf(g, fr) else "draw")
-                    end_with_results(self, g, results)
+                    self.end_with_results(g, results)
                 elif kind == "winner":
                     p = pf(g, fr)
                     self.finish(g, [p], "win")
@@ -456,7 +479,7 @@ class ClosureStatements:
                 elif kind == "draw":
                     self.finish(g, [], "draw")
                 else:
-                    end_by_score(self, g, kind == "highest")
+                    self.end_by_score(g, kind == "highest")
                 return HALT
             return end
         b.emit(make)

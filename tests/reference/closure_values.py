@@ -5,13 +5,13 @@ code: this is what the generated code is checked against).
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.compile.genruntime import _noplayer, too_large
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.control import GameProblem
 from rulelang.engine.values import number_range
+from reference.rules import no_player, no_seat, too_large
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import holder, random_seat_in, seat_after, seats_after, seats_in
 
@@ -24,7 +24,7 @@ class ClosureValues:
         f = getattr(self, "x_" + type(e).__name__)(e)
         if self.model.seat_uses.has(e):        # used as a player: `none` is RL912
             span = e.span
-            return lambda g, fr: v if (v := f(g, fr)) >= 0 else _noplayer(span)
+            return lambda g, fr: v if (v := f(g, fr)) >= 0 else no_player(span)
         return f
 
     def x_Int(self, e):
@@ -86,11 +86,10 @@ class ClosureValues:
     def x_Seat(self, e):
         v = e.number - 1
         if e.number > self.n:                   # a run-time problem if the rules reach it
-            from rulelang.compile.genruntime import _noseat
             k, n, span = e.number, self.n, e.span
 
             def noseat(g, fr):
-                _noseat(k, n, span)
+                no_seat(k, n, span)
             return noseat
         return lambda g, fr: v
 
