@@ -582,7 +582,8 @@ def test_readme_is_a_short_page_for_a_newcomer():
     text = read(os.path.join(ROOT, "README.md"))
     assert len(text.splitlines()) <= 210
     headings = re.findall(r"^#{2,3} (.*)$", text, re.M)
-    for command in ("run", "play", "check", "explain", "test", "replay", "stats", "compare"):
+    for command in ("run", "play", "check", "explain", "test", "replay", "stats", "compare",
+                    "rulebook"):
         assert any(f"`{command}`" in h for h in headings), command
     for agent in ("random", "first", "mc", "ismcts"):
         assert f"- `{agent}`" in text, agent
