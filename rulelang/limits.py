@@ -84,5 +84,6 @@ MAX_RANGE = 10_000
 MAX_GAMES = 1_000_000
 # `--max-steps N`, and the budget a log or a save names: 50 times the default.
 MAX_STEPS_OPTION = 10_000_000
+MAX_GAME_FILE_BYTES = 64 << 20   # the largest log or save read (RL520): about 1.5 million moves
 # `--agents mc:N` / `ismcts:N` (also named by a log or a save): playouts or iterations per decision.
 MAX_AGENT_BUDGET = 100_000

@@ -439,3 +439,39 @@ def test_a_log_or_save_of_a_game_whose_base_is_in_an_include_folder(tmp_path, ki
     assert status == 0 and "error" not in out, out
     status, out = reread(capsys, monkeypatch, kind, path, "--include", "b")
     assert status == 0, out
+
+
+# ---- a log or save itself: a regular file, bounded in size and depth -------------------------
+
+@pytest.mark.parametrize("command", [["replay", "{p}", "--to-end"], ["play", "--resume", "{p}"]])
+def test_a_log_or_save_that_is_a_fifo_is_not_opened(tmp_path, command):
+    """In a subprocess with a time limit: a fifo opened for reading waits for a writer."""
+    os.mkfifo(tmp_path / "game.json")
+    argv = [w.format(p=tmp_path / "game.json") for w in command]
+    p = subprocess.run([sys.executable, "-m", "rulelang", *argv], capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL,
+                       env=dict(os.environ, PYTHONPATH=ROOT, NO_COLOR="1"))
+    assert p.returncode == 1 and "RL520" in p.stdout + p.stderr
+    assert "not a regular file" in p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("command", [["replay", "{p}", "--to-end"], ["play", "--resume", "{p}"]])
+def test_a_log_or_save_beyond_the_size_limit_is_refused_unread(tmp_path, command, capsys,
+                                                               monkeypatch):
+    from rulelang import limits
+    path = tmp_path / "game.json"
+    with open(path, "wb") as fh:          # sparse: as large as the limit says, nothing written
+        fh.truncate(limits.MAX_GAME_FILE_BYTES + 1)
+    read = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: read.append(p) or real_open(p, *a, **k))
+    status, out = cli(capsys, monkeypatch, *[w.format(p=path) for w in command])
+    assert status == 1 and "error[RL520]" in out and "too large" in out
+    assert str(path) not in read          # refused from its size, never opened
+
+
+def test_a_log_nested_too_deeply_is_rl520_not_an_internal_error(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "game.json"
+    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    status, out = cli(capsys, monkeypatch, "replay", str(path), "--to-end")
+    assert status == 1 and "error[RL520]" in out and "nested too deeply" in out

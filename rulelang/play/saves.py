@@ -87,13 +87,25 @@ def _write(path: str, data: dict, what: str) -> None:
 
 
 def _read(path: str, fmt: str, what: str) -> dict:
+    """The JSON object of a log or save: a regular file (a fifo or a device is never opened) of
+    at most ``limits.MAX_GAME_FILE_BYTES``, read as the loader reads a rule file."""
+    from rulelang.compile.loader import read_rule_bytes
+    from rulelang.limits import MAX_GAME_FILE_BYTES
+    raw, why = read_rule_bytes(path, MAX_GAME_FILE_BYTES)
+    if why == "missing":
+        raise GameFileError("RL520", f"there is no {what} `{path}`", None)
+    if why == "not-regular":
+        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}: not a regular file", None)
+    if why == "too-large":
+        raise GameFileError("RL520", f"`{path}` is too large for a rulelang {what} (the limit is "
+                            f"{MAX_GAME_FILE_BYTES:,} bytes)", None)
+    if why is not None:
+        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}: {why}", None)
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise GameFileError("RL520", f"there is no {what} `{path}`", None) from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}: {e}", None) from None
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        text = "nested too deeply" if isinstance(e, RecursionError) else e
+        raise GameFileError("RL520", f"`{path}` is not a rulelang {what}: {text}", None) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise GameFileError("RL520", f"`{path}` is not a rulelang {what}",
                             "logs come from `rulelang run --log PATH`, saves from "
