@@ -25,6 +25,7 @@ from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, hides, h
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
+from rulelang.compile.exprnodes import PlayerZone
 from rulelang.compile.rulegen import rule_bodies
 from rulelang.compile.fold import computes
 
@@ -268,17 +269,33 @@ class StatementGen:
         return True
 
     def t_Shuffle(self, st, w):
-        w.writeline(f"g.rng.shuffle({self.x.zone(self.e(st.zone))})")
+        zi = self.e(st.zone)
+        if self.logged and self.x.fold.chance(st.zone):
+            zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
+        w.writeline(f"g.rng.shuffle({self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
-            w.writeline(f"if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
+            w.writeline(f"if g.log is not None: _logshuffle(g, {zi})")
         return True
+
+    def once(self, zi, w):
+        """The zone index code ``zi`` worked out into a local, so that code using it twice
+        draws its random player once; a zone of each player keeps its parts (ExprGen.zone)."""
+        v = self.x.fresh()
+        if isinstance(zi, PlayerZone):
+            w.writeline(f"{v} = {zi.seat}")
+            return PlayerZone(zi.base, v)
+        w.writeline(f"{v} = {zi}")
+        return v
 
     def place(self, st):
         """The zone expression where the card of ``st`` (a reveal or show) is known to be, or
-        None (``card_places``, worked out once per compiled game: ``CompiledGame.card_places``)."""
-        return self.cg.card_places.get(id(st))
+        None (``card_places``, worked out once per compiled game: ``CompiledGame.card_places``).
+        A zone named by a random draw is not worked out again (that would draw again): the card
+        is looked for."""
+        z = self.cg.card_places.get(id(st))
+        return None if z is None or self.x.fold.chance(z) else z
 
     def t_Show(self, st, w):
         z = self.place(st)
@@ -299,9 +316,14 @@ class StatementGen:
 
     def t_Let(self, st, w):
         place = self.x.slot(int(self.refs.of(st).index), {})
-        w.writeline(f"{place} = {self.x.as_int(st.value, self.e(st.value))}")
+        v = self.x.as_int(st.value, self.e(st.value))
         if computes(st.value, self.refs):
-            self.bound(place, st, w)
+            t = self.x.fresh()           # checked before it is stored (RL910)
+            w.writeline(f"{t} = {v}")
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
+        else:
+            w.writeline(f"{place} = {v}")
         return True
 
     def bound(self, place, st, w):
@@ -342,12 +364,18 @@ class StatementGen:
             return True
         else:
             raise Unsupported(type(ref).__name__)
-        v = self.x.gen_plain(st.value)
-        op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        v = self.x.as_int(st.value, self.x.gen_plain(st.value))
         checked = st.op != "set" or computes(st.value, self.refs)
-        w.writeline(f"{place} {op} {self.x.as_int(st.value, v)}")
         if checked:
-            self.bound(place, st, w)
+            # the number is checked before it is stored: a game stopped by RL910 holds none
+            # beyond the bound
+            t = self.x.fresh()
+            w.writeline(f"{t} = " + (v if st.op == "set" else
+                                     f"{place} {'+' if st.op == 'add' else '-'} {v}"))
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
+        else:
+            w.writeline(f"{place} = {v}")
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
             w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
