@@ -423,9 +423,11 @@ class ClosureValues:
 
         def nxt(g, fr):
             you = fr[yi]
-            for p, v in values(g, fr):
-                if p != you and v:
-                    return p
+            for p in order(g, you):         # the players after you: you are not looked at
+                if p != you:
+                    fr[si] = p
+                    if (only is None or only(g, fr)) and cond(g, fr):
+                        return p
             return -1
         return nxt
 
