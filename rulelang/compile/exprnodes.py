@@ -220,6 +220,8 @@ class ExprNodes:
             if high:
                 values += "[::-1]"
         values = self.charged(values, e, [e.condition])
+        if self.fold.chance(e.condition):       # (stops at the first that passes: some)
+            return self._hoisted(f"_first(({v} for {v} in {values} if {c}), 0)", hoisted)
         return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
 
     def g_ArgBest(self, e, env):
@@ -272,7 +274,7 @@ class ExprNodes:
         elif kind == "count":
             out = f"len([1 for {v} in {seats} if {c}])"
         elif kind == "next" and self.fold.chance(e.condition):
-            out = f"next(({v} for {v} in {seats} if {c}), _none[0])"    # (stops at the first)
+            out = f"_first(({v} for {v} in {seats} if {c}), -1)"    # (stops at the first)
         elif kind == "next":
             out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
         elif kind in ("best", "worst"):     # `player with highest V`
