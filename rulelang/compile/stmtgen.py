@@ -53,7 +53,8 @@ def remembers(model, st) -> bool:
 def memory_zones(model, places) -> frozenset:
     """The zones (their names) where what players remember may be: where a move that may hide
     cards (or moves a whole zone, with what is remembered of it) takes them, and where a card
-    shown or revealed may be (any zone, unless the rules say which: ``places``, card_places).
+    shown or revealed may be (any zone, unless the rules say which: ``places``, card_places), and
+    where the move of a several-cards choice may hide them.
     A zone known only while the game is played stands for every zone."""
     found = set()
 
@@ -68,6 +69,13 @@ def memory_zones(model, places) -> frozenset:
             elif isinstance(st, (A.Reveal, A.Show)):
                 z = places.get(id(st))
                 found.add(None if z is None else name(z))
+            elif isinstance(st, A.Choose):
+                # the move of a several-cards choice is seen go as a move is (choices.pick_step)
+                for alt in st.alternatives:
+                    p = alt.param
+                    if isinstance(p, A.CardsParam) and hides(
+                            None, zone_seen(model, p.source), zone_seen(model, p.dest)):
+                        found.add(name(p.dest))
             for b in rule_bodies(st):
                 walk(b)
 
