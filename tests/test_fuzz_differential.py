@@ -106,6 +106,8 @@ FOUND = {
     # (fixed: the zone a several-cards choice moves cards to, out of sight, is one where
     # memories may be, so a move that nobody sees out of it forgets them)
     "remembered_card_moved_with_cards_above": ([(2, 0), (3, 0)], None),
+    # (fixed: a move nobody sees works out a zone named by a random draw once)
+    "random_destination_of_an_unseen_move": ([(2, 0), (2, 1)], None),
     # defects found again by the generator's constructs for them (wellfuzz.FIXED)
     # (fixed: a kept define is computed where its first condition computes it)
     "define_in_both_branches": ([(2, 0), (2, 1)], None),

@@ -287,6 +287,15 @@ class StatementGen:
             w.writeline(f"if g.log is not None: _logshuffle(g, {zi})")
         return True
 
+    def drawn_once(self, e, zi, w):
+        """The zone index code ``zi`` of ``e``, worked out into a local when ``e`` draws at
+        random (Fold.chance) and the code after reads it more than once (in a move nobody sees:
+        its log, the place named when the card is missing, what is forgotten; the remembering
+        move passes names already)."""
+        if self.recording or not self.x.fold.chance(e):
+            return zi
+        return self.once(zi, w)
+
     def once(self, zi, w):
         """The zone index code ``zi`` worked out into a local, so that code using it twice
         draws its random player once; a zone of each player keeps its parts (ExprGen.zone)."""
@@ -514,7 +523,9 @@ class StatementGen:
 
     def t_Move(self, st, w):
         if not remembers(self.cg.model, st):
-            return self._move(st, self.e(st.source), self.e(st.dest), w)
+            # (the zone moved from is worked out first, once: _move reads it again)
+            return self._move(st, self.drawn_once(st.source, self.e(st.source), w),
+                              self.e(st.dest), w)
         if st.selection.kind == "all":
             return self._move_all_seen(st, w)
         if st.selection.kind in ("top", "bottom", "random", "card"):
@@ -634,6 +645,7 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")
+                dst = self.drawn_once(st.dest, dst, w)
                 w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
@@ -647,6 +659,7 @@ class StatementGen:
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
+                dst = self.drawn_once(st.dest, dst, w)
                 w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
@@ -667,6 +680,7 @@ class StatementGen:
         w.writeline("except _notthere:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
+        dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
@@ -739,6 +753,7 @@ class StatementGen:
                 w.writeline(f"{i} += 1")
             w.writeline(f"{cards} = {s}[{i}:]")
             w.writeline(f"del {s}[{i}:]")
+            dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
             self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
@@ -764,6 +779,7 @@ class StatementGen:
         w.writeline(f"for {i} in {picked}:")
         with w.indent():
             w.writeline(f"del {s}[{i}]")
+        dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
@@ -773,6 +789,7 @@ class StatementGen:
         all cards where C`` (in their order): the zones, then the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
+        dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{d} = {self.x.zone(dst)}")
         if kind == "count":
             k = self.x.fresh()
