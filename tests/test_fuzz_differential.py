@@ -108,6 +108,8 @@ FOUND = {
     "remembered_card_moved_with_cards_above": ([(2, 0), (3, 0)], None),
     # (fixed: a move nobody sees works out a zone named by a random draw once)
     "random_destination_of_an_unseen_move": ([(2, 0), (2, 1)], None),
+    # (fixed in the reference: the zone moved from worked out once, first)
+    "random_zone_of_a_card_moved_with_cards_above": ([(2, 0), (2, 1), (3, 1), (4, 3)], None),
     # defects found again by the generator's constructs for them (wellfuzz.FIXED)
     # (fixed: a kept define is computed where its first condition computes it)
     "define_in_both_branches": ([(2, 0), (2, 1)], None),
