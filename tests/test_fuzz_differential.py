@@ -110,6 +110,8 @@ FOUND = {
     "random_destination_of_an_unseen_move": ([(2, 0), (2, 1)], None),
     # (fixed in the reference: the zone moved from worked out once, first)
     "random_zone_of_a_card_moved_with_cards_above": ([(2, 0), (2, 1), (3, 1), (4, 3)], None),
+    # (fixed in the reference: `any opponent where C` looks at C for the opponents only)
+    "random_player_in_a_claim_condition": ([(2, 0), (2, 1), (3, 0), (3, 1)], None),
     # defects found again by the generator's constructs for them (wellfuzz.FIXED)
     # (fixed: a kept define is computed where its first condition computes it)
     "define_in_both_branches": ([(2, 0), (2, 1)], None),
