@@ -210,3 +210,30 @@ def test_a_chain_of_defines_in_a_card_condition_plays_in_linear_time(tmp_path, o
         api.apply_action(legal[rng.randrange(len(legal))])
     assert api.to_json() == ended[3].to_json()
     assert time.process_time() - start < 5
+
+
+def test_an_argument_that_draws_is_drawn_each_time_the_define_reads_it():
+    """docs/language.md, "Random draws in a define": `twice(random card of stock)` with
+    `twice(c) = rank of c + rank of c` draws two cards (an odd sum happens), in the generated
+    game and in the reference alike; a `let` draws once (always even)."""
+    from reference import ReferenceGame
+
+    def sums(value):
+        text = ('game "twice"\nplayers 2\n\ndeck standard, into stock\nzone stock: shared, face down\n'
+                'var points per player = 0\ndefine twice(c) = rank of c + rank of c\n'
+                'game ends after 1 turns:\n    pass\nturn:\n' + value)
+        game = load("twice.cardrules", text=text)
+        out = []
+        for make in (lambda: game.compiled(2), lambda: ReferenceGame(game.model, 2)):
+            for seed in range(12):
+                s = make().new_game(seed=seed)
+                while not s.is_terminal():
+                    p = s.current_players()[0]
+                    s.apply_action(s.legal_actions(p)[0], p)
+                out.append(s.vars[0])
+        return out
+
+    drawn_twice = sums("    add twice(random card of stock) to points\n")
+    assert drawn_twice[:12] == drawn_twice[12:]
+    assert any(v % 2 for v in drawn_twice)
+    assert not any(v % 2 for v in sums("    let c = random card of stock\n    add twice(c) to points\n"))

@@ -127,8 +127,16 @@ class ExprNodes:
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         span = self.const(e.span)
         nums = self.charged(f"{self.const(number_range)}({lo}, {hi}, {span})", e, [e.condition])
-        out = f"any([1 for {v} in {nums} if {c}])"
+        out = self.some(v, nums, c, e.condition)
         return self._hoisted(out, hoisted)
+
+    def some(self, v, items, c, cond):
+        """``any`` over ``items`` of the condition code ``c`` (its loop variable ``v``): a list
+        made whole, faster, unless the condition draws at random (Fold.chance): then it stops
+        at the first item that passes, as the rules look at them, drawing no more."""
+        if self.fold.chance(cond):
+            return f"any(1 for {v} in {items} if {c})"
+        return f"any([1 for {v} in {items} if {c}])"
 
     def g_MeldLeft(self, e, env):
         solver = self.const(self.cg.meld_solver(e.attribute, e.span, e.lay_off is not None))
@@ -156,9 +164,9 @@ class ExprNodes:
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         cards = self.charged(self.zone(z), e, [e.condition])
         if e.kind == "any":
-            out = f"any([1 for {v} in {cards} if {c}])"
+            out = self.some(v, cards, c, e.condition)
         elif e.kind == "no":
-            out = f"(not any([1 for {v} in {cards} if {c}]))"
+            out = f"(not {self.some(v, cards, c, e.condition)})"
         else:
             out = f"len([1 for {v} in {cards} if {c}])"
         return self._hoisted(out, hoisted)
@@ -212,6 +220,8 @@ class ExprNodes:
             if high:
                 values += "[::-1]"
         values = self.charged(values, e, [e.condition])
+        if self.fold.chance(e.condition):       # (stops at the first that passes: some)
+            return self._hoisted(f"_first(({v} for {v} in {values} if {c}), 0)", hoisted)
         return self._hoisted(f"([{v} for {v} in {values} if {c}] or _zero)[0]", hoisted)
 
     def g_ArgBest(self, e, env):
@@ -258,11 +268,13 @@ class ExprNodes:
         seats = self.charged(seats, e, [e.condition, e.where])
         kind = e.kind
         if kind == "any":
-            out = f"any([1 for {v} in {seats} if {c}])"
+            out = self.some(v, seats, c, e.condition)
         elif kind == "no":
-            out = f"(not any([1 for {v} in {seats} if {c}]))"
+            out = f"(not {self.some(v, seats, c, e.condition)})"
         elif kind == "count":
             out = f"len([1 for {v} in {seats} if {c}])"
+        elif kind == "next" and self.fold.chance(e.condition):
+            out = f"_first(({v} for {v} in {seats} if {c}), -1)"    # (stops at the first)
         elif kind == "next":
             out = f"([{v} for {v} in {seats} if {c}] or _none)[0]"
         elif kind in ("best", "worst"):     # `player with highest V`

@@ -68,6 +68,14 @@ def _big(v, span):
     raise too_large(v, span)
 
 
+def _first(items, default):
+    """The first of ``items`` (a generator, looked at no further), or ``default``: a search
+    whose condition draws at random stops where the rules stop."""
+    for x in items:
+        return x
+    return default
+
+
 def spend(g, items, w, span=None):
     """``items`` (a zone's cards, players, numbers, suits or ranks) after charging to the game's
     work in loops (``g.work``) what an expression looking at each of them costs: ``w`` parts

@@ -25,6 +25,7 @@ from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, hides, h
 from rulelang.kinds import CARDS
 from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
 from rulelang.compile.gensource import Unsupported
+from rulelang.compile.exprnodes import PlayerZone
 from rulelang.compile.rulegen import rule_bodies
 from rulelang.compile.fold import computes
 
@@ -52,7 +53,8 @@ def remembers(model, st) -> bool:
 def memory_zones(model, places) -> frozenset:
     """The zones (their names) where what players remember may be: where a move that may hide
     cards (or moves a whole zone, with what is remembered of it) takes them, and where a card
-    shown or revealed may be (any zone, unless the rules say which: ``places``, card_places).
+    shown or revealed may be (any zone, unless the rules say which: ``places``, card_places), and
+    where the move of a several-cards choice may hide them.
     A zone known only while the game is played stands for every zone."""
     found = set()
 
@@ -67,6 +69,13 @@ def memory_zones(model, places) -> frozenset:
             elif isinstance(st, (A.Reveal, A.Show)):
                 z = places.get(id(st))
                 found.add(None if z is None else name(z))
+            elif isinstance(st, A.Choose):
+                # the move of a several-cards choice is seen go as a move is (choices.pick_step)
+                for alt in st.alternatives:
+                    p = alt.param
+                    if isinstance(p, A.CardsParam) and hides(
+                            None, zone_seen(model, p.source), zone_seen(model, p.dest)):
+                        found.add(name(p.dest))
             for b in rule_bodies(st):
                 walk(b)
 
@@ -268,17 +277,42 @@ class StatementGen:
         return True
 
     def t_Shuffle(self, st, w):
-        w.writeline(f"g.rng.shuffle({self.x.zone(self.e(st.zone))})")
+        zi = self.e(st.zone)
+        if self.logged and self.x.fold.chance(st.zone):
+            zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
+        w.writeline(f"g.rng.shuffle({self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
-            w.writeline(f"if g.log is not None: _logshuffle(g, {self.e(st.zone)})")
+            w.writeline(f"if g.log is not None: _logshuffle(g, {zi})")
         return True
+
+    def drawn_once(self, e, zi, w):
+        """The zone index code ``zi`` of ``e``, worked out into a local when ``e`` draws at
+        random (Fold.chance) and the code after reads it more than once (in a move nobody sees:
+        its log, the place named when the card is missing, what is forgotten; the remembering
+        move passes names already)."""
+        if self.recording or not self.x.fold.chance(e):
+            return zi
+        return self.once(zi, w)
+
+    def once(self, zi, w):
+        """The zone index code ``zi`` worked out into a local, so that code using it twice
+        draws its random player once; a zone of each player keeps its parts (ExprGen.zone)."""
+        v = self.x.fresh()
+        if isinstance(zi, PlayerZone):
+            w.writeline(f"{v} = {zi.seat}")
+            return PlayerZone(zi.base, v)
+        w.writeline(f"{v} = {zi}")
+        return v
 
     def place(self, st):
         """The zone expression where the card of ``st`` (a reveal or show) is known to be, or
-        None (``card_places``, worked out once per compiled game: ``CompiledGame.card_places``)."""
-        return self.cg.card_places.get(id(st))
+        None (``card_places``, worked out once per compiled game: ``CompiledGame.card_places``).
+        A zone named by a random draw is not worked out again (that would draw again): the card
+        is looked for."""
+        z = self.cg.card_places.get(id(st))
+        return None if z is None or self.x.fold.chance(z) else z
 
     def t_Show(self, st, w):
         z = self.place(st)
@@ -299,9 +333,14 @@ class StatementGen:
 
     def t_Let(self, st, w):
         place = self.x.slot(int(self.refs.of(st).index), {})
-        w.writeline(f"{place} = {self.x.as_int(st.value, self.e(st.value))}")
+        v = self.x.as_int(st.value, self.e(st.value))
         if computes(st.value, self.refs):
-            self.bound(place, st, w)
+            t = self.x.fresh()           # checked before it is stored (RL910)
+            w.writeline(f"{t} = {v}")
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
+        else:
+            w.writeline(f"{place} = {v}")
         return True
 
     def bound(self, place, st, w):
@@ -342,12 +381,18 @@ class StatementGen:
             return True
         else:
             raise Unsupported(type(ref).__name__)
-        v = self.x.gen_plain(st.value)
-        op = {"set": "=", "add": "+=", "sub": "-="}[st.op]
+        v = self.x.as_int(st.value, self.x.gen_plain(st.value))
         checked = st.op != "set" or computes(st.value, self.refs)
-        w.writeline(f"{place} {op} {self.x.as_int(st.value, v)}")
         if checked:
-            self.bound(place, st, w)
+            # the number is checked before it is stored: a game stopped by RL910 holds none
+            # beyond the bound
+            t = self.x.fresh()
+            w.writeline(f"{t} = " + (v if st.op == "set" else
+                                     f"{place} {'+' if st.op == 'add' else '-'} {v}"))
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
+        else:
+            w.writeline(f"{place} = {v}")
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
             w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
@@ -478,7 +523,9 @@ class StatementGen:
 
     def t_Move(self, st, w):
         if not remembers(self.cg.model, st):
-            return self._move(st, self.e(st.source), self.e(st.dest), w)
+            # (the zone moved from is worked out first, once: _move reads it again)
+            return self._move(st, self.drawn_once(st.source, self.e(st.source), w),
+                              self.e(st.dest), w)
         if st.selection.kind == "all":
             return self._move_all_seen(st, w)
         if st.selection.kind in ("top", "bottom", "random", "card"):
@@ -598,6 +645,7 @@ class StatementGen:
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")
+                dst = self.drawn_once(st.dest, dst, w)
                 w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
@@ -611,6 +659,7 @@ class StatementGen:
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
+                dst = self.drawn_once(st.dest, dst, w)
                 w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
                 if log:
                     w.writeline(log.format(s, c))
@@ -631,6 +680,7 @@ class StatementGen:
         w.writeline("except _notthere:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
+        dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{self.x.zone(dst)}.{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
@@ -703,6 +753,7 @@ class StatementGen:
                 w.writeline(f"{i} += 1")
             w.writeline(f"{cards} = {s}[{i}:]")
             w.writeline(f"del {s}[{i}:]")
+            dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
             self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
@@ -728,6 +779,7 @@ class StatementGen:
         w.writeline(f"for {i} in {picked}:")
         with w.indent():
             w.writeline(f"del {s}[{i}]")
+        dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
@@ -737,6 +789,7 @@ class StatementGen:
         all cards where C`` (in their order): the zones, then the count."""
         s, d, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
+        dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{d} = {self.x.zone(dst)}")
         if kind == "count":
             k = self.x.fresh()

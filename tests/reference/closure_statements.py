@@ -140,16 +140,17 @@ class ClosureStatements:
             return
         # Nobody sees the cards go: whatever anyone remembered of them in the zone they left is
         # forgotten (the cards of the zone before the move that are not in it after).
-        src = self.cx(st.source)
+        # (the zone moved from is worked out once, first, as by the remembering move)
+        src, at = self.cx(st.source), [0]
         inner = type(b)()
-        self.s_Move_cards(st, inner, src, self.cx(st.dest))
+        self.s_Move_cards(st, inner, lambda g, fr: at[0], self.cx(st.dest))
         (step_make, _labels), = inner.items
 
         def make(nxt):
             step = step_make(nxt)
 
             def unseen(g, fr):
-                si = src(g, fr)
+                si = at[0] = src(g, fr)
                 was = g.zones[si][:]
                 out = step(g, fr)
                 _forget_left(g, was, si)
@@ -208,12 +209,13 @@ class ClosureStatements:
             def make(nxt):
                 def move_card(g, fr):
                     c = cf(g, fr)
-                    s = g.zones[src(g, fr)]
+                    zi = src(g, fr)
+                    s = g.zones[zi]
                     try:
                         s.remove(c)
                     except ValueError:
                         raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is not in "
-                                          f"{self.zone_label(src(g, fr))}", span) from None
+                                          f"{self.zone_label(zi)}", span) from None
                     _put_one(g, s, g.zones[dst(g, fr)], c, bottom)
                     return nxt
                 return move_card
@@ -285,10 +287,11 @@ class ClosureStatements:
             def make(nxt):
                 def move_block(g, fr):
                     c = cf(g, fr)
-                    s = g.zones[src(g, fr)]
+                    zi = src(g, fr)
+                    s = g.zones[zi]
                     if c not in s:
                         raise GameProblem("RL902", f"card {names[c] if c >= 0 else 'none'} is "
-                                          f"not in {self.zone_label(src(g, fr))}", span)
+                                          f"not in {self.zone_label(zi)}", span)
                     i = s.index(c)
                     cards = s[i:]
                     del s[i:]

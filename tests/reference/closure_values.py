@@ -397,8 +397,10 @@ class ClosureValues:
         kind = e.kind
         order = self.players_in()
 
-        def values(g, fr):
+        def values(g, fr, skip=None):
             for p in order(g, fr[yi]):
+                if p == skip:
+                    continue
                 fr[si] = p
                 if only is None or only(g, fr):
                     yield p, cond(g, fr)
@@ -418,13 +420,12 @@ class ClosureValues:
             return lambda g, fr: best_of([(v, p) for p, v in values(g, fr)], kind == "best")
         if kind == "each":
             return lambda g, fr: [p for p, v in values(g, fr) if v]
-        if kind == "others":
-            return lambda g, fr: [p for p, v in values(g, fr) if v and p != fr[yi]]
+        if kind == "others":            # (you are not looked at: not one of the others)
+            return lambda g, fr: [p for p, v in values(g, fr, fr[yi]) if v]
 
-        def nxt(g, fr):
-            you = fr[yi]
-            for p, v in values(g, fr):
-                if p != you and v:
+        def nxt(g, fr):             # the players after you: you are not looked at
+            for p, v in values(g, fr, fr[yi]):
+                if v:
                     return p
             return -1
         return nxt
