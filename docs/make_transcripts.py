@@ -1,7 +1,9 @@
 """Writes docs/transcripts.md from what rulelang prints now (run it after a change of the words;
 tests/test_words.py checks the file against rulelang)."""
-import subprocess, sys, re
 import os
+import re
+import subprocess
+import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def run(cmd):
     args = cmd.split()[1:]
@@ -9,16 +11,19 @@ def run(cmd):
     return [l.rstrip() for l in r.stdout.split('\n')]
 def find(lines, pat, start=0):
     for i in range(start, len(lines)):
-        if re.search(pat, lines[i]): return i
+        if re.search(pat, lines[i]):
+            return i
     raise SystemExit(f"no {pat}")
 parts = []
 def block(cmd, ranges):
     lines = run(cmd)
     out = ["```text", "$ " + cmd]
     for k, (a, b) in enumerate(ranges):
-        if k or a > 0: out.append("...")
+        if k or a > 0:
+            out.append("...")
         out.extend(lines[a:b])
-    if ranges[-1][1] < len([l for l in lines if l]) : out.append("...")
+    if ranges[-1][1] < len([l for l in lines if l]):
+        out.append("...")
     out.append("```")
     return "\n".join(out), lines
 doc = []

@@ -24,7 +24,7 @@ _API = {
     "SaveError": "rulelang.engine.save_format",
     "RuleFileError": "rulelang.syntax.diagnostics",
 }
-__all__ = ["__version__", *_API]
+__all__ = ["__version__", *_API]  # noqa: PLE0604 (the keys of _API are names)
 
 
 def __getattr__(name):

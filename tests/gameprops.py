@@ -39,7 +39,6 @@ def hidden_cards_ok(st):
                 if vis == "top" and st.zones[zi]:
                     assert shown["top"] == cg.card_names[st.zones[zi][-1]]
         if st.is_simultaneous():
-            text = repr(obs)
             for q, a in st.decision.chosen.items():
                 if q != p:
                     assert "legal" not in obs or all(st.action_to_string(x) in obs["legal"]

@@ -6,8 +6,6 @@ reproduce it; a change of meaning is in docs/changes.md, by version and date."""
 import os
 import re
 
-import pytest
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLACES = ["README.md", "pyproject.toml", ".ci", "docs", "rulelang", "tests", "benchmarks",
           "examples", "rules"]
