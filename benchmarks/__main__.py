@@ -129,7 +129,9 @@ def crazy_eights(seconds, rounds):
             for name, play in sides.items():
                 k, el, res = timed(lambda i: play(seed + i), seconds / rounds / len(sides))
                 d = got[name]
-                d["games"] += k; d["sec"] += el; d["dec"] += sum(res)
+                d["games"] += k
+                d["sec"] += el
+                d["dec"] += sum(res)
             seed += 100_000
         row = {"players": n}
         for name, d in got.items():
@@ -165,10 +167,14 @@ def rule_files(seconds):
             fast = [0, 0.0, 0]
             for r in range(2):                   # interleaved: API, fast path, API, fast path
                 k, el, res = timed(lambda i: play_rulelang(cg, r * 100_000 + i), budget)
-                api[0] += k; api[1] += el; api[2] += sum(d for d, _ in res)
+                api[0] += k
+                api[1] += el
+                api[2] += sum(d for d, _ in res)
                 api[3] += sum(1 for _, o in res if o != "error")
                 k, el, res = timed(lambda i: play_fast(cg, r * 100_000 + i), budget)
-                fast[0] += k; fast[1] += el; fast[2] += sum(d for d, _ in res)
+                fast[0] += k
+                fast[1] += el
+                fast[2] += sum(d for d, _ in res)
             k, el, dec = api[:3]
             rows.append({"file": os.path.relpath(path, ROOT), "players": n, "games": k,
                          "games_per_s": k / el, "decisions_per_s": dec / el,

@@ -13,6 +13,7 @@ The public API, imported on first use so that ``rulelang --help`` stays quick::
     game = rulelang.load("examples/crazy_eights.cardrules")   # a Game: check and compile
     state = game.new_game(seed=1)        # a State: legal_actions, apply_action, ...
 """
+
 __version__ = "0.1.0"
 
 _API = {
@@ -24,12 +25,13 @@ _API = {
     "SaveError": "rulelang.engine.save_format",
     "RuleFileError": "rulelang.syntax.diagnostics",
 }
-__all__ = ["__version__", *_API]
+__all__ = ["__version__", *_API]  # noqa: PLE0604 (the keys of _API are names)
 
 
 def __getattr__(name):
     if name in _API:
         import importlib
+
         value = getattr(importlib.import_module(_API[name]), name)
         globals()[name] = value
         return value

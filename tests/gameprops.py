@@ -6,6 +6,7 @@ no observation shows a card its player may not see, nor another player's secret 
 ends (not by running out of steps or by a rule error).  It also checks that the same seed gives
 the same game and that a clone is independent of its original.
 """
+
 from __future__ import annotations
 
 import random
@@ -39,11 +40,11 @@ def hidden_cards_ok(st):
                 if vis == "top" and st.zones[zi]:
                     assert shown["top"] == cg.card_names[st.zones[zi][-1]]
         if st.is_simultaneous():
-            text = repr(obs)
             for q, a in st.decision.chosen.items():
                 if q != p:
-                    assert "legal" not in obs or all(st.action_to_string(x) in obs["legal"]
-                                                     for x in st.legal_actions(p))
+                    assert "legal" not in obs or all(
+                        st.action_to_string(x) in obs["legal"] for x in st.legal_actions(p)
+                    )
                     assert str(a) not in repr(obs.get("pending", ""))
 
 
@@ -72,6 +73,7 @@ def same_seed_same_game(game, players, seed):
         st = game.compiled(players).new_game(seed=seed, log=True)
         random_playout(st, random.Random(seed))
         return st.log, st.winners
+
     assert transcript() == transcript()
 
 

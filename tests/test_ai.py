@@ -9,7 +9,6 @@ import pytest
 
 from rulelang.play.agents import InformationSetMCTS, View, make_agent
 from rulelang.compile.loader import load
-from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.ai.tensors import Encoding, encoding, load_compiled, zero_sum
 
 FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))

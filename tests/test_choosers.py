@@ -172,7 +172,7 @@ turn:
                     pass
     move top card from stock to pile
 '''),
-    "by you": (True, f'''turn:
+    "by you": (True, '''turn:
     say "turn"
     choose by next player:
         first "answer":

@@ -8,7 +8,6 @@ import time
 import pytest
 
 from rulelang.check.ir import DefineUse
-from rulelang.check.model import Expanded
 from rulelang.compile.loader import check_file, load
 
 from closures import closures_only

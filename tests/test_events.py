@@ -10,7 +10,7 @@ import pytest
 from rulelang.compile.loader import load
 from rulelang.cli.table import card_visible_to
 from rulelang.engine.events import apply_event, events_seen, sees
-from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.engine.runtime import VALUE_MASK
 
 from closures import closures_only
 from gameprops import random_playout

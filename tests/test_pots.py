@@ -2,9 +2,14 @@
 (`total of V among players [where C]`, `highest/lowest V among players where C`), on both
 backends; and the side pots of examples/stud.cardrules checked against a plain-Python splitter
 over many seeded games."""
+import pathlib
+import random
+import re
+
 import pytest
 
 from rulelang.compile.loader import check_file, load
+from rulelang.play.scenario import var
 
 from closures import closures_only
 
@@ -60,12 +65,6 @@ def test_the_condition_is_a_flag_about_player(tmp_path):
 
 
 # ---- the side pots of examples/stud.cardrules, against a plain-Python splitter -----------------
-import pathlib
-import random
-import re
-
-from rulelang.play.scenario import var
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 

@@ -1,16 +1,26 @@
 """The project's text speaks of rulelang as it is, never of how it was built: no file of the
-README, docs/, rulelang/, tests/, benchmarks/, examples/, rules/ or the CI names a work session
+README, CONTRIBUTING, docs/, rulelang/, tests/, benchmarks/, examples/, rules/ or the CI names a work session
 or an issue by its number (the word, maybe plural, then a number), which a reader cannot
 resolve.  A measurement says what was measured, on what and how to
 reproduce it; a change of meaning is in docs/changes.md, by version and date."""
+
 import os
 import re
 
-import pytest
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PLACES = ["README.md", "pyproject.toml", ".ci", "docs", "rulelang", "tests", "benchmarks",
-          "examples", "rules"]
+PLACES = [
+    "README.md",
+    "CONTRIBUTING.md",
+    ".pre-commit-config.yaml",
+    "pyproject.toml",
+    ".ci",
+    "docs",
+    "rulelang",
+    "tests",
+    "benchmarks",
+    "examples",
+    "rules",
+]
 # "session" or "issue", maybe plural, then a number (across a line break too): the word and the
 # number are written apart here so that this file does not match itself.
 REFERENCE = re.compile(r"\b(?:" + "sess" + "ion|iss" + "ue" + r")s?\s+#?\d+", re.I)
@@ -33,12 +43,13 @@ def read_text(path):
         with open(path, encoding="utf-8") as fh:
             return fh.read()
     except (UnicodeDecodeError, OSError):
-        return None                         # an image, a binary: not text
+        return None  # an image, a binary: not text
 
 
 def references(text):
-    return [(text.count("\n", 0, m.start()) + 1, " ".join(m.group(0).split()))
-            for m in REFERENCE.finditer(text)]
+    return [
+        (text.count("\n", 0, m.start()) + 1, " ".join(m.group(0).split())) for m in REFERENCE.finditer(text)
+    ]
 
 
 def test_the_pattern_finds_what_it_must():
@@ -63,5 +74,7 @@ def test_no_text_names_a_work_session_or_an_issue():
         if text is None:
             continue
         found += [f"{os.path.relpath(path, ROOT)}:{line}: {ref}" for line, ref in references(text)]
-    assert not found, ("name what was measured, on what and how to reproduce it, or put a "
-                       "change of meaning in docs/changes.md:\n  " + "\n  ".join(found))
+    assert not found, (
+        "name what was measured, on what and how to reproduce it, or put a "
+        "change of meaning in docs/changes.md:\n  " + "\n  ".join(found)
+    )

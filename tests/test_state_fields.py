@@ -100,7 +100,7 @@ def test_clone_and_save_keep_every_field(path):
         assert back.to_json() == saved
         # -- each goes on alone to the same end; the original is untouched by them
         end_c, end_back = _finish(c, i), _finish(back, i)
-        assert _fields(st) == before, f"playing a clone or a loaded save changed the original"
+        assert _fields(st) == before, "playing a clone or a loaded save changed the original"
         assert end_c == end_back
         if i % 10 == 3:
             twin = st.clone()

@@ -50,7 +50,7 @@ from typing import Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
-from rulelang.kinds import CARD, FLAG, PLAYER, SUIT, SYMBOL, ZONE
+from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, ZONE
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 

@@ -38,7 +38,7 @@ The model's other side tables are typed the same way (:class:`NodeTable`, below)
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -93,7 +93,7 @@ class PlayerQuerySlots(Ref):
     you: int
 
 
-def you_slot(ref: Ref) -> int:
+def you_slot(ref: You | PlayerQuerySlots) -> int:
     """Where ``you`` is for a node resolved to ``ref`` (a :class:`You`, or a player query)."""
     return ref.you if isinstance(ref, PlayerQuerySlots) else ref.slot
 
@@ -170,7 +170,7 @@ class ZoneFamily(Ref):
     """``column(k)``: the zone numbered ``k`` of a family, ``names[k - first]``.  Of a family
     declared ``per player`` (``per_player``), each name is the first of its players' zones:
     ``pile(k)`` is yours (``you``: the slot of ``you``), ``pile(k) of p`` is p's (``you`` None)."""
-    names: tuple
+    names: tuple[str, ...]
     first: int
     per_player: bool = False
     you: "int | None" = None
@@ -231,7 +231,7 @@ class DefineUse(Ref):
     expanded: object
 
 
-class NodeTable(dict):
+class NodeTable(dict[Any, Any]):
     """A side table of the checker: one typed value per node of the tree, keyed by the node's
     identity (the tree is frozen and shared, so a value cannot be put on the node itself).  The
     identity is this class's business: the checker writes with :meth:`set`, everyone reads with
@@ -241,12 +241,12 @@ class NodeTable(dict):
     name = "a table of the model"
     what = "typed values"
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: Any, value: Any) -> None:
         if not isinstance(value, self.holds):
             raise TypeError(f"{self.name} holds {self.what} (rulelang.check.ir), not {value!r}")
         super().__setitem__(key, value)
 
-    def of(self, node, default=KeyError):
+    def of(self, node: object, default: Any = KeyError) -> Any:
         """The value the checker gave ``node``; ``default`` when it has none (a ``KeyError`` if
         no default is given)."""
         value = self.get(id(node), default)
@@ -254,11 +254,11 @@ class NodeTable(dict):
             raise KeyError(node)
         return value
 
-    def has(self, node) -> bool:
+    def has(self, node: object) -> bool:
         """Whether the checker gave ``node`` a value here."""
         return id(node) in self
 
-    def set(self, node, value):
+    def set(self, node: object, value: Any) -> Any:
         """Give ``node`` its value; returns ``value``."""
         self[id(node)] = value
         return value
@@ -319,7 +319,7 @@ class ChooseSlots:
     alternative in order (``None`` for one without), and, for a simultaneous choice, the slot
     that keeps the choices made so far (``None`` otherwise)."""
     chooser: int
-    params: tuple
+    params: tuple[Optional[int], ...]
     extra: Optional[int]
 
 
@@ -335,7 +335,7 @@ class PickSlots:
     """An alternative that chooses several cards in one step (``N [or more] cards c from Z to D``):
     the slots of its state (the cards that may be chosen, those chosen so far, Z, D, the fewest
     and the most, in that order) and the number of its "no more cards" alternative."""
-    slots: tuple
+    slots: tuple[int, ...]
     done: int
 
 
@@ -360,13 +360,13 @@ class NodeSet:
     compiled game stops with RL912 rather than use seat -1.  ``add(node)``; ``has(node)``."""
     __slots__ = ("_ids",)
 
-    def __init__(self):
-        self._ids = set()
+    def __init__(self) -> None:
+        self._ids: set[int] = set()
 
-    def add(self, node) -> None:
+    def add(self, node: object) -> None:
         self._ids.add(id(node))
 
-    def has(self, node) -> bool:
+    def has(self, node: object) -> bool:
         return id(node) in self._ids
 
     def __len__(self) -> int:

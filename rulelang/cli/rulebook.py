@@ -460,7 +460,6 @@ def _variant(w, base) -> tuple:
             continue
         verb = "changes" if getattr(d, "replace", False) else "adds"
         if isinstance(d, A.Option):
-            o = w.m.options.get(d.name)
             items.append(Item(f"It {verb} the option “{humanize(d.display or d.name)}”: "
                               f"{_option_value(d.default)} by default."))
         elif isinstance(d, A.Rule):

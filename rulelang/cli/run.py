@@ -17,7 +17,6 @@ from rulelang.cli.common import (EXIT_ERRORS, EXIT_INTERRUPTED, EXIT_OK, SEED_LI
 
 
 def cmd_run(args) -> int:
-    from rulelang.termsafe import safe_json
     out, err = Out(sys.stdout), Out(sys.stderr)
     overrides = _overrides(args)
     if args.log and args.games is None:

@@ -5,6 +5,9 @@ and claims by a set of players (``any opponent may choose from P:``: :func:`clai
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any, Optional
+
 from rulelang.limits import ACTION_SHIFT
 from rulelang.engine.events import log_move
 from rulelang.engine.control import GameProblem
@@ -18,19 +21,21 @@ from rulelang.engine.players import seen_go
 # the set is complete; then the cards go from Z to D together.  The state of the small decisions
 # is in the frame: the cards that may be chosen (the `where` asked once, at the first card), the
 # cards chosen so far, Z, D, the fewest and the most cards.  Used by the generated code and by
-# the reference interpreter of the tests alike.
+# the reference interpreter of the tests alike.  ``g`` is the game state (engine/runtime.py) and
+# ``fr`` a frame of the run loop (a list of slots), typed loosely.
 
-def _pick_key(g, c):
+def _pick_key(g: Any, c: int) -> tuple[int, int]:
     twin = g.game.card_twin
     return (twin[c] if twin is not None else c, c)
 
 
-def _pick_group(g, c, same):
+def _pick_group(g: Any, c: int, same: str) -> Any:
     card = g.game.cards[c]
     return card[1] if same == "rank" else card[2]
 
 
-def pick_options(g, eligible, picked, fewest, most, same, base) -> list:
+def pick_options(g: Any, eligible: Sequence[int], picked: Sequence[int], fewest: int, most: int,
+                 same: Optional[str], base: int) -> list[int]:
     """The card actions of the next small decision: each card that may come next (one per
     distinct card), when enough cards are left after it to make up the fewest."""
     if len(picked) >= most:
@@ -45,8 +50,8 @@ def pick_options(g, eligible, picked, fewest, most, same, base) -> list:
         pool = list(eligible)
     pool.sort(key=lambda c: _pick_key(g, c))
     need = fewest - len(picked) - 1          # cards still needed after this one
-    out = []
-    offered = set()
+    out: list[int] = []
+    offered: set[int] = set()
     for i, c in enumerate(pool):
         name = _pick_key(g, c)[0]
         if name in offered:
@@ -63,7 +68,8 @@ def pick_options(g, eligible, picked, fewest, most, same, base) -> list:
     return out
 
 
-def pick_start(g, fr, ks, cards, z, d, fewest, or_more, same, base, span) -> list:
+def pick_start(g: Any, fr: list[Any], ks: Sequence[int], cards: Iterable[int], z: int, d: int,
+               fewest: int, or_more: bool, same: Optional[str], base: int, span: Any) -> list[int]:
     """The first small decision of a several-cards alternative (its legal actions); the frame
     remembers what the next ones need."""
     if fewest < 1:
@@ -76,7 +82,8 @@ def pick_start(g, fr, ks, cards, z, d, fewest, or_more, same, base, span) -> lis
     return pick_options(g, cards, (), fewest, most, same, base)
 
 
-def pick_step(g, fr, si, ks, same, base, done, span):
+def pick_step(g: Any, fr: list[Any], si: int, ks: Sequence[int], same: Optional[str], base: int,
+              done: int, span: Any) -> Optional[list[int]]:
     """After each small decision (the card in slot ``si``, or -1 for "no more cards"): the legal
     actions of the next one, or None when the set is complete; then the cards have moved from Z to
     D, in the order chosen, and ``si`` holds the first of them."""
@@ -114,13 +121,13 @@ def pick_step(g, fr, si, ks, same, base, done, span):
 
 # ---- decisions by a set of players (`any opponent may choose from P:`) --------------------------
 
-def claim_order(g, players, start) -> list:
+def claim_order(g: Any, players: Iterable[int], start: int) -> list[int]:
     """The players who may claim, in the order of play from ``start``."""
     n, d = g.n, g.dir
     return sorted(players, key=lambda q: ((q - start) * d) % n)
 
 
-def first_claim(choices, none_aid) -> tuple:
+def first_claim(choices: Iterable[tuple[int, int]], none_aid: int) -> tuple[tuple[int, int], ...]:
     """Of the secret choices of a claim (in the order claims are asked from), the first that
     claims, alone; nothing when nobody claimed."""
     for pa in choices:

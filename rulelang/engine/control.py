@@ -7,12 +7,12 @@ game waits for (:class:`Decision`, :class:`Simultaneous`, ``NO_DECISION``).  Sha
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Optional
+from typing import Any, Optional
 
 try:        # the accessor namedtuple's fields use: a C descriptor, read as fast as a slot
-    from _collections import _tuplegetter as _field
+    from _collections import _tuplegetter as _field  # type: ignore[import-not-found]  # no stub
 except ImportError:                     # (another Python: the same, through a property)
-    def _field(i: int, doc: str):
+    def _field(i: int, doc: str) -> Any:
         return property(itemgetter(i), doc=doc)
 
 SUSPEND, CALL, RETURN, HALT, END_TURN = -1, -2, -3, -4, -5
@@ -23,7 +23,7 @@ class GameProblem(Exception):
     """Raised inside a rule when the game cannot go on (a card that is not where the rule says,
     a decision with no legal choice, the step budget spent).  The state records it and ends."""
 
-    def __init__(self, code: str, message: str, span=None):
+    def __init__(self, code: str, message: str, span: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -37,7 +37,7 @@ class GameProblem(Exception):
 # (``simultaneous``), and what a seat may do (``actions_of``).  ``one_seat`` is true only for
 # :class:`Decision`, the common case, which ``State.apply_action`` serves first.
 
-class Decision(tuple):
+class Decision(tuple[int, list[int]]):
     """One seat decides among ``actions`` (ints, see :mod:`rulelang.engine.runtime`).  Frozen:
     a tuple ``(seat, actions)``, so that the generated code builds one with a single call that
     runs no Python code (``Decision((seat, actions))``); the list of actions is never changed in
@@ -50,10 +50,10 @@ class Decision(tuple):
     actions = _field(1, "Its legal actions, every copy of a card included.")
 
     @property
-    def seats(self) -> tuple:
+    def seats(self) -> tuple[int, ...]:
         return (self[0],)
 
-    def actions_of(self, seat: int) -> list:
+    def actions_of(self, seat: int) -> list[int]:
         return self[1] if seat == self[0] else []
 
     def copy(self) -> "Decision":
@@ -73,8 +73,8 @@ class Simultaneous:
     one_seat = False
     simultaneous = True
 
-    def __init__(self, order: list, offers: dict, slot: int, dispatch: int,
-                 waiting: Optional[list] = None, chosen: Optional[dict] = None):
+    def __init__(self, order: list[int], offers: dict[int, list[int]], slot: int, dispatch: int,
+                 waiting: Optional[list[int]] = None, chosen: Optional[dict[int, int]] = None) -> None:
         self.order = order
         self.offers = offers
         self.slot = slot
@@ -87,10 +87,10 @@ class Simultaneous:
         return self.waiting[0]
 
     @property
-    def seats(self) -> tuple:
+    def seats(self) -> tuple[int, ...]:
         return tuple(self.waiting)
 
-    def actions_of(self, seat: int) -> list:
+    def actions_of(self, seat: int) -> list[int]:
         return self.offers[seat] if seat in self.waiting else []
 
     def copy(self) -> "Simultaneous":
@@ -98,11 +98,11 @@ class Simultaneous:
         return Simultaneous(self.order, dict(self.offers), self.slot, self.dispatch,
                             list(self.waiting), dict(self.chosen))
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return other.__class__ is Simultaneous and all(
             getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __repr__(self) -> str:
         return (f"Simultaneous(order={self.order}, waiting={self.waiting}, "
@@ -118,7 +118,7 @@ class _NoDecision:
     seat = -1
     seats = ()
 
-    def actions_of(self, seat: int) -> list:
+    def actions_of(self, seat: int) -> list[int]:
         return []
 
     def copy(self) -> "_NoDecision":

@@ -14,7 +14,9 @@ Nothing here names a particular game.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Optional
+
+from rulelang.limits import ACTION_SHIFT, VALUE_MASK
 
 PLURAL_NOUNS = ("card", "point", "turn", "round", "trick", "player", "game", "deck", "pile",
                 "time", "win", "life", "battle", "decision")
@@ -53,7 +55,7 @@ def with_article(label: str, slot: str, value: str) -> str:
     """``label`` with ``slot`` replaced by ``value``; an "a" just before the slot becomes "an"
     when the value is said with a vowel sound first (``counts as a {r}``: "a 7", "an 8",
     "an ace")."""
-    def put(m):
+    def put(m: re.Match[str]) -> str:
         return m.group(1) + ("an " if _VOWEL_SOUND.match(value) else "a ") + value
     return re.sub(r"(^|\s)a " + re.escape(slot), put, label).replace(slot, value)
 
@@ -67,25 +69,26 @@ def seat_words(seat: int, you: Optional[int] = None, capital: bool = True) -> st
 class Words:
     """The display names of one compiled game."""
 
-    def __init__(self, cg):
+    def __init__(self, cg: Any) -> None:
+        """``cg``: a compiled game (compile/), typed loosely: this module is beneath it."""
         self.cg = cg
         m = cg.model
         self.model = m
-        self.zone_display = {name: (z.display if getattr(z, "display", None) else title(name))
+        self.zone_display: dict[str, str] = {name: (z.display if getattr(z, "display", None) else title(name))
                              for name, z in m.zones.items()}
-        self.zone_shown = {name: getattr(z, "shown", "yes") for name, z in m.zones.items()}
-        self.var_display = {name: v.decl.display for name, v in m.vars.items()
+        self.zone_shown: dict[str, str] = {name: getattr(z, "shown", "yes") for name, z in m.zones.items()}
+        self.var_display: dict[str, str] = {name: v.decl.display for name, v in m.vars.items()
                             if getattr(v.decl, "display", None)}
-        self.card_display = {}
+        self.card_display: dict[str, str] = {}
         for dt in m.deck_types.values():
             for name, text in getattr(dt, "display", ()) or ():
                 self.card_display[name] = text
         for name in cg.card_names:
             if "_" in name and name not in self.card_display:
                 self.card_display[name] = humanize(name)
-        self.option_display = {name: (o.decl.display or humanize(name))
+        self.option_display: dict[str, str] = {name: (o.decl.display or humanize(name))
                                for name, o in m.options.items()}
-        self._card_re = None
+        self._card_re: Optional[re.Pattern[str]] = None
         if self.card_display:
             names = sorted(self.card_display, key=len, reverse=True)
             self._card_re = re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names)
@@ -102,14 +105,14 @@ class Words:
     def card(self, name: str) -> str:
         return self.card_display.get(name, name)
 
-    def option(self, name: str, value) -> str:
+    def option(self, name: str, value: object) -> str:
         if isinstance(value, bool):
             v = "yes" if value else "no"
         else:
             v = humanize(value) if isinstance(value, str) else str(value)
         return f"{self.option_display.get(name, humanize(name))}: {v}"
 
-    def options(self, opts: dict) -> str:
+    def options(self, opts: dict[str, object]) -> str:
         return ", ".join(self.option(k, v) for k, v in opts.items())
 
     # ---- choices -----------------------------------------------------------------------------
@@ -117,7 +120,6 @@ class Words:
         """The words of a choice for people (``take a card from Player 2``); the machine's
         words stay :meth:`State.action_to_string`.  ``hide_card``: a card the viewer may not see
         is "a card"."""
-        from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
         cg = self.cg
         aid = action >> ACTION_SHIFT
         alt = cg.alternatives[aid]
@@ -151,7 +153,6 @@ class Words:
 
     def label(self, action: int) -> str:
         """The words of a choice's label alone (``block``), for a prompt's heading."""
-        from rulelang.engine.runtime import ACTION_SHIFT
         aid = action >> ACTION_SHIFT
         decl = self.model.alternatives[aid][0]
         text = decl.display or humanize(self.cg.alternatives[aid].label)
@@ -168,7 +169,7 @@ class Words:
         if self._card_re is not None:
             text = self._card_re.sub(lambda m: self.card_display[m.group(1)], text)
 
-        def player(m):
+        def player(m: re.Match[str]) -> str:
             seat = int(m.group(1)) - 1
             return "you" if you is not None and seat == you else f"Player {seat + 1}"
         text = _PLAYER.sub(player, text)
@@ -189,10 +190,10 @@ class Words:
             return f"your {self.zone(name)}"
         return f"{self.zone(name)} of Player {owner + 1}"
 
-    def vars_of(self, st, owner: Optional[int]) -> list:
+    def vars_of(self, st: Any, owner: Optional[int]) -> list[tuple[str, str]]:
         """The shown variables (those with a display name): ``[(name, value words)]`` of one
         player (``owner``) or the shared ones (``owner`` None)."""
-        out = []
+        out: list[tuple[str, str]] = []
         cg = self.cg
         for i, (name, own, typ) in enumerate(cg.var_info):
             if name not in self.var_display:

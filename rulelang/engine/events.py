@@ -23,17 +23,24 @@ log are the zones at its start with its events applied.
 """
 from __future__ import annotations
 
-from typing import Optional
+from collections.abc import Iterable, Sequence
+from typing import Any, Optional
+
+# An event of the log: a tuple whose first item names its kind (above).  ``g`` below is a game
+# state and ``game`` a compiled game (engine/runtime.py), typed loosely: this module is beneath
+# both.
+Event = tuple[Any, ...]
+Zones = list[list[int]]
 
 
-def _index(zones, z) -> int:
+def _index(zones: Sequence[list[int]], z: list[int]) -> int:
     for i, x in enumerate(zones):
         if x is z:
             return i
     return -1
 
 
-def log_move(g, s, d, cards, bottom) -> None:
+def log_move(g: Any, s: list[int], d: Optional[list[int]], cards: Sequence[int], bottom: object) -> None:
     """Record a move of ``cards`` (in the order they lie where they go) from the zone list ``s``
     to the zone list ``d`` (None: the zone that now holds the last of them), put under it when
     ``bottom``.  Called only when ``g.log`` is not None; nothing is recorded for no card."""
@@ -49,12 +56,12 @@ def log_move(g, s, d, cards, bottom) -> None:
     g.log.append(("move", si, di, tuple(cards), bool(bottom)))
 
 
-def log_reverse(g) -> None:
+def log_reverse(g: Any) -> None:
     """Record that the order of play is reversed (in a logged game)."""
     g.log.append(("reverse",))
 
 
-def apply_event(zones: list, e) -> None:
+def apply_event(zones: Zones, e: Event) -> None:
     """Replay event ``e`` on ``zones`` (lists of card numbers), in place."""
     kind = e[0]
     if kind == "move":
@@ -70,7 +77,7 @@ def apply_event(zones: list, e) -> None:
         zones[e[1]][:] = e[2]
 
 
-def sees(game, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
+def sees(game: Any, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
     """Whether the viewer (a seat, or None for the spectator of ``rulelang run``, who sees every
     hand but no face-down pile) sees the card at ``pos`` of zone ``zi`` holding ``size`` cards."""
     _name, owner, vis, _sh = game.zone_info[zi]
@@ -83,7 +90,7 @@ def sees(game, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool:
     return False
 
 
-def seen_event(game, zones: list, e, viewer: Optional[int]):
+def seen_event(game: Any, zones: Zones, e: Event, viewer: Optional[int]) -> Event:
     """What ``viewer`` sees of event ``e``, with ``zones`` the zones just before it: a move names
     each card the viewer sees where it was or where it went, and -1 for each other card; a
     shuffle names no card (``("shuffle", zone)``).  Every other event is returned as it is."""
@@ -109,7 +116,7 @@ def seen_event(game, zones: list, e, viewer: Optional[int]):
     return e
 
 
-def events_seen(game, start: list, log, viewer: Optional[int]) -> list:
+def events_seen(game: Any, start: Zones, log: Iterable[Event], viewer: Optional[int]) -> list[Event]:
     """The events of ``log`` as ``viewer`` sees them, the zones at the log's start being
     ``start`` (not changed)."""
     zones = [z[:] for z in start]

@@ -4,6 +4,11 @@ sets and runs``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Optional, cast
+
+# A group of cards: a bit mask over the positions of the cards searched.
+Mask = int
 
 # ---- sets and runs (`least total A of Z outside sets and runs`) ------------
 # The most cards one search of sets and runs takes (docs/language.md, "Sets and runs"); a zone
@@ -11,7 +16,7 @@ from __future__ import annotations
 MAX_MELD_CARDS = 20
 
 
-def meld_groups(cards, pos_of, suit_of):
+def meld_groups(cards: Sequence[int], pos_of: Sequence[Any], suit_of: Sequence[int]) -> list[Mask]:
     """Every set (three or more cards of one rank) and run (three or more cards of one suit
     whose ranks are consecutive in the deck's rank order, without going round) that can be made
     from ``cards``, as bit masks over the positions of ``cards``.  Groups of six or more are
@@ -19,8 +24,9 @@ def meld_groups(cards, pos_of, suit_of):
     ``pos_of[c]`` is the place of the card's rank in the rank order; a card with no suit belongs
     to no run."""
     from itertools import combinations, product
-    groups = []
-    by_rank, by_suit = {}, {}
+    groups: list[Mask] = []
+    by_rank: dict[Any, list[int]] = {}
+    by_suit: dict[int, dict[Any, list[int]]] = {}
     for i, c in enumerate(cards):
         p = pos_of[c]
         by_rank.setdefault(p, []).append(i)
@@ -34,7 +40,7 @@ def meld_groups(cards, pos_of, suit_of):
         for start in places:
             if start - 1 in places:
                 continue                     # a run is grown from the lowest rank of a stretch
-            stretch = []
+            stretch: list[list[int]] = []
             p = start
             while p in places:
                 stretch.append(places[p])
@@ -46,7 +52,8 @@ def meld_groups(cards, pos_of, suit_of):
     return groups
 
 
-def least_left(cards, pos_of, suit_of, points):
+def least_left(cards: Sequence[int], pos_of: Sequence[Any], suit_of: Sequence[int],
+               points: Sequence[int]) -> tuple[int, tuple[Mask, ...]]:
     """The least total of ``points`` over the cards of ``cards`` left outside a choice of
     non-overlapping sets and runs (see :func:`meld_groups`), and the groups of one best choice
     (masks over the positions of ``cards``)."""
@@ -54,12 +61,13 @@ def least_left(cards, pos_of, suit_of, points):
     pts = [points[c] for c in cards]
     # Copies of one card (same rank, suit and points) are interchangeable: a group takes the
     # first copies still in the hand, so that each choice is searched once, not once per copy.
-    before, seen = [], {}
+    before: list[Mask] = []
+    seen: dict[tuple[Any, int, int], Mask] = {}
     for i, c in enumerate(cards):
         key = (pos_of[c], suit_of[c], pts[i])
         before.append(seen.get(key, 0))
         seen[key] = seen.get(key, 0) | 1 << i
-    with_lowest = [[] for _ in cards]
+    with_lowest: list[list[tuple[Mask, Mask]]] = [[] for _ in cards]
     for m in groups:
         absent, rest = 0, m
         while rest:
@@ -71,9 +79,9 @@ def least_left(cards, pos_of, suit_of, points):
     in_some = 0
     for m in groups:
         in_some |= m
-    memo = {0: (0, ())}
+    memo: dict[Mask, tuple[int, tuple[Mask, ...]]] = {0: (0, ())}
 
-    def best(mask):
+    def best(mask: Mask) -> tuple[int, tuple[Mask, ...]]:
         got = memo.get(mask)
         if got is not None:
             return got
@@ -94,17 +102,18 @@ def least_left(cards, pos_of, suit_of, points):
 
 
 # ---- laying off (`least total A of Z outside sets and runs laying off on Y`) ---------
-def best_groupings(cards, pos_of, suit_of, points):
+def best_groupings(cards: Sequence[int], pos_of: Sequence[Any], suit_of: Sequence[int],
+                   points: Sequence[int]) -> list[tuple[Mask, ...]]:
     """Every choice of non-overlapping sets and runs of ``cards`` that leaves the least total
     of ``points`` outside them (as tuples of masks, in one order of search)."""
     groups = meld_groups(cards, pos_of, suit_of)
     pts = [points[c] for c in cards]
-    by_low = [[] for _ in cards]
+    by_low: list[list[Mask]] = [[] for _ in cards]
     for m in groups:
         by_low[(m & -m).bit_length() - 1].append(m)
-    memo = {0: (0, [()])}
+    memo: dict[Mask, tuple[int, list[tuple[Mask, ...]]]] = {0: (0, [()])}
 
-    def best(mask):
+    def best(mask: Mask) -> tuple[int, list[tuple[Mask, ...]]]:
         got = memo.get(mask)
         if got is not None:
             return got
@@ -124,7 +133,8 @@ def best_groupings(cards, pos_of, suit_of, points):
     return best((1 << len(cards)) - 1)[1]
 
 
-def _extensions(group, onto, cards, pos_of, suit_of):
+def _extensions(group: Mask, onto: Sequence[int], cards: Sequence[int], pos_of: Sequence[Any],
+                suit_of: Sequence[int]) -> list[Mask]:
     """The sets of ``cards`` (masks) that can join the meld ``group`` (a mask over ``onto``):
     any of the cards of a set's rank; for a run, cards of its suit that continue it downwards
     and upwards, one card a place."""
@@ -133,23 +143,23 @@ def _extensions(group, onto, cards, pos_of, suit_of):
     from itertools import product
     if len(places) == 1:                                  # a set: any cards of its rank
         same = [i for i, c in enumerate(cards) if pos_of[c] in places]
-        out = [0]
+        out: list[Mask] = [0]
         for i in same:
             out += [m | 1 << i for m in out]
         return out
     suit = suit_of[members[0]]
     lo, hi = min(places), max(places)
-    at = {}
+    at: dict[int, list[int]] = {}
     for i, c in enumerate(cards):
         if suit_of[c] == suit and isinstance(pos_of[c], int):
             at.setdefault(pos_of[c], []).append(i)
     out = []
-    down = [[]]
+    down: list[list[list[int]]] = [[]]
     p = lo - 1
     while p in at:
         down.append(down[-1] + [at[p]])
         p -= 1
-    up = [[]]
+    up: list[list[list[int]]] = [[]]
     p = hi + 1
     while p in at:
         up.append(up[-1] + [at[p]])
@@ -161,17 +171,18 @@ def _extensions(group, onto, cards, pos_of, suit_of):
     return out
 
 
-def least_left_laying_off(cards, onto, pos_of, suit_of, points):
+def least_left_laying_off(cards: Sequence[int], onto: Sequence[int], pos_of: Sequence[Any],
+                          suit_of: Sequence[int], points: Sequence[int]) -> Optional[int]:
     """The least total of ``points`` over ``cards`` left outside their own sets and runs and
     the cards they lay off on the melds of ``onto``: ``onto``'s cards are grouped to leave the
     least of ``points`` over them, and of the groupings that do, the one that lets ``cards``
     leave the most (the player who melded chooses)."""
-    worst = None
+    worst: Optional[int] = None
     for grouping in best_groupings(onto, pos_of, suit_of, points) or [()]:
         options = [_extensions(g, onto, cards, pos_of, suit_of) for g in grouping]
-        best = None
+        best: Optional[int] = None
 
-        def search(k, used):
+        def search(k: int, used: Mask) -> None:
             nonlocal best
             if k == len(options):
                 rest = [c for i, c in enumerate(cards) if not used >> i & 1]
@@ -182,7 +193,7 @@ def least_left_laying_off(cards, onto, pos_of, suit_of, points):
             for m in options[k]:
                 if not m & used:
                     search(k + 1, used | m)
-        search(0, 0)
-        if worst is None or best > worst:
+        search(0, 0)                        # sets best: the last step always does
+        if worst is None or cast(int, best) > worst:
             worst = best
     return worst

@@ -12,6 +12,12 @@ A seed is a 64-bit number (a larger or negative one is taken modulo 2**64).  See
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+# A shuffle written out for one length: (the cards, the state) -> the state after.
+Plan = Callable[[list[Any], int], int]
 
 _A = 6364136223846793005
 _C = 1442695040888963407
@@ -27,12 +33,12 @@ _M = (1 << 64) - 1
 SHORT = 3
 PLANNED = 256
 WRITTEN_AFTER = 64
-_PLANS: dict = {}
-_SHUFFLED: dict = {}        # length -> its shuffles so far, until its function is written
+_PLANS: dict[int, Plan] = {}
+_SHUFFLED: dict[int, int] = {}        # length -> its shuffles so far, until its function is written
 _new = object.__new__
 
 
-def _plan(n: int):
+def _plan(n: int) -> Plan:
     """The function ``(x, s) -> the state after`` that shuffles the ``n`` cards of ``x`` (SHORT
     <= n <= PLANNED) from the state ``s`` as :meth:`Rng.shuffle_stepwise` does, without stepping
     the generator one draw at a time, written out for ``n``.  The k-th state after ``s`` is
@@ -59,10 +65,11 @@ def _plan(n: int):
         i = n - 1 - k                                  # the place filled at the k-th draw
         lines.append(f"    j = ({hk} * {i + 1}) >> 32; x[{i}], x[j] = x[j], x[{i}]")
     lines.append(f"    return ({p} * s + {q}) & {_M}")
-    ns = {"_unpack": struct.Struct("<" + "4xI8x" * (n - 1)).unpack,
+    ns: dict[str, Any] = {"_unpack": struct.Struct("<" + "4xI8x" * (n - 1)).unpack,
           "_big": big, "_qq": qq, "_mask": mask}
     exec(compile("\n".join(lines), f"<the shuffle of {n} cards>", "exec"), ns)
-    fn = _PLANS[n] = ns["shuffle"]
+    fn: Plan = ns["shuffle"]
+    _PLANS[n] = fn
     return fn
 
 
@@ -78,8 +85,9 @@ def seeded(seed: int = 0) -> "Rng":
 
 class Rng:
     __slots__ = ("s",)
+    s: int
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.s = seeded(seed).s
 
     def copy(self) -> "Rng":
@@ -99,10 +107,10 @@ class Rng:
     def randint(self, a: int, b: int) -> int:
         return a + self.randbelow(b - a + 1)
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.randbelow(len(seq))]
 
-    def shuffle(self, x: list) -> None:
+    def shuffle(self, x: list[Any]) -> None:
         """Fisher-Yates, in place: for i from the last place down to 1, the card at i changes
         places with the card at j, a number from 0 to i drawn from the next state.  From SHORT
         to PLANNED cards, once a length was shuffled WRITTEN_AFTER times, by the function
@@ -120,7 +128,7 @@ class Rng:
             fn = _plan(n)
         self.s = fn(x, self.s)
 
-    def shuffle_stepwise(self, x: list) -> None:
+    def shuffle_stepwise(self, x: list[Any]) -> None:
         """:meth:`shuffle`, one draw at a time."""
         s = self.s
         for i in range(len(x) - 1, 0, -1):

@@ -7,6 +7,9 @@ game or is no position of this one.  :meth:`State.to_json
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NoReturn, Optional
+
 from rulelang.kinds import CARD, FLAG, NUMBER, PLAYER, SUIT, ZONE, Frame
 from rulelang.limits import ACTION_SHIFT, MAX_STEPS_OPTION, VALUE_MASK, loop_work_bound
 from rulelang.engine.control import END_TURN
@@ -20,19 +23,19 @@ class SaveError(ValueError):
     is wrong, in words."""
 
 
-def game_identity(game) -> dict:
+def game_identity(game: Any) -> dict[str, Any]:
     """What a save must match to resume with ``game`` (a compiled game)."""
     model = game.model
     return {"name": game.name, "digest": getattr(model, "digest", None),
             "options": {k: v.value for k, v in model.options.items()}, "players": game.n}
 
 
-def _kind(x) -> str:
+def _kind(x: object) -> str:
     return {bool: "yes/no", int: "a number", str: "text", list: "a list", dict: "an object",
             type(None): "null", float: "a fraction"}.get(type(x), type(x).__name__)
 
 
-def _show(x) -> str:
+def _show(x: object) -> str:
     import json
     try:
         text = json.dumps(x)
@@ -41,7 +44,7 @@ def _show(x) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
+def _check_save(g: Any, d: dict[str, Any], keys: tuple[str, ...], optional: tuple[str, ...]) -> None:
     """Raise SaveError unless ``d`` is a save of a position of the compiled game ``g``: it has
     every one of ``keys``, and no key but those and ``optional`` (the State's declaration,
     :data:`rulelang.engine.runtime.FIELDS`, gives both)."""
@@ -63,7 +66,7 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
         raise SaveError(f"this save is of other rules of {_show(mine['name'])}: the rule file (or a "
                         "file it extends) has changed since the game was saved")
     if ident["options"] != mine["options"]:
-        def opts(o):
+        def opts(o: object) -> str:
             return ", ".join(f"{k}={_show(v)}" for k, v in sorted(o.items())) \
                 if isinstance(o, dict) and o else "no options"
         raise SaveError(f"this save was played with {opts(ident['options'])}, not with "
@@ -74,24 +77,24 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
     n = g.n
     ncards = len(g.card_names)
 
-    def bad(field, what):
+    def bad(field: str, what: str) -> NoReturn:
         raise SaveError(f"this save is no position of {mine['name']}: `{field}` {what}")
 
-    def integer(field, x, lo=None, hi=None):
+    def integer(field: str, x: Any, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
         if x.__class__ is not int:
             bad(field, f"must be a whole number, not {_kind(x)} {_show(x)}")
         if (lo is not None and x < lo) or (hi is not None and x > hi):
             bad(field, f"is {x}, out of its range {lo} to {hi if hi is not None else 'any'}")
         return x
 
-    def seat(field, x, none_ok=False):
+    def seat(field: str, x: Any, none_ok: bool = False) -> int:
         return integer(field, x, -1 if none_ok else 0, n - 1)
 
-    def flag(field, x):
+    def flag(field: str, x: Any) -> None:
         if x.__class__ is not bool:
             bad(field, f"must be true or false, not {_show(x)}")
 
-    def listof(field, x):
+    def listof(field: str, x: Any) -> Any:
         if not isinstance(x, (list, tuple)):
             bad(field, f"must be a list, not {_kind(x)}")
         return x
@@ -100,7 +103,7 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
     zones = listof("zones", d["zones"])
     if len(zones) != len(g.zone_info):
         bad("zones", f"has {len(zones)} zones; this game has {len(g.zone_info)}")
-    where = {}
+    where: dict[int, str] = {}
     for zi, z in enumerate(zones):
         name, owner, _vis, _sh = g.zone_info[zi]
         key = name if owner < 0 else f"{name} of player {owner + 1}"
@@ -232,7 +235,7 @@ def _check_save(g, d: dict, keys: tuple, optional: tuple) -> None:
         bad("sim", "misses the choice of a player who is done choosing")
 
 
-def _check_action(a, bad, g) -> None:
+def _check_action(a: Any, bad: Callable[[str, str], NoReturn], g: Any) -> None:
     """An action of this game: a known alternative, with a value of its kind."""
     if a.__class__ is not int or a < 0:
         bad("legal", f"offers {_show(a)}, which is no action")
@@ -247,7 +250,8 @@ def _check_action(a, bad, g) -> None:
         bad("legal", f"offers the action {a}: {what} {v} does not exist in this game")
 
 
-def _check_local(x, bad, typ, ncards, n, g) -> None:
+def _check_local(x: Any, bad: Callable[[str, str], NoReturn], typ: Any, ncards: int, n: int,
+                 g: Any) -> None:
     """A local name of a running rule: a whole number of its kind (a card, a seat, a suit, a
     zone, within their ranges), or in a name of no declared kind a list of cards (what `for each
     card` goes through) or of [seat, action] pairs (the choices of a simultaneous decision)."""
@@ -275,7 +279,7 @@ def _check_local(x, bad, typ, ncards, n, g) -> None:
             bad("stack", f"holds {_show(y)} where a card or a choice is expected")
 
 
-def _positions(g, pid) -> tuple:
+def _positions(g: Any, pid: int) -> tuple[int, int]:
     """The lowest and highest position a frame of rule ``pid`` can be at: a step of the game's
     root (or a code such as RETURN, below 0), a block of a generated rule."""
     if pid == g.root:
@@ -288,10 +292,10 @@ def _positions(g, pid) -> tuple:
     return END_TURN, 1 << 62
 
 
-def _frame_types(g) -> dict:
+def _frame_types(g: Any) -> dict[int, dict[int, Any]]:
     """The kind of each local name of each rule's frame (by the rule's number in ``g.procs``)."""
     model = g.model
-    out = {}
+    out: dict[int, dict[int, Any]] = {}
     for name, r in model.rules.items():
         out[g.proc_index[name]] = dict(getattr(r, "slot_types", None) or {})
     for (_f, pid, _k), (_e, _c, ctx) in zip(g.endings, model.endings):
@@ -301,7 +305,7 @@ def _frame_types(g) -> dict:
     return out
 
 
-def _frame_slots(g) -> dict:
+def _frame_slots(g: Any) -> dict[int, int]:
     """How many local names the frame of each rule (by its number in ``g.procs``) holds."""
     out = {pid: 0 for pid in range(len(g.procs))}
     for name, k in g.rule_slots.items():
@@ -312,13 +316,13 @@ def _frame_slots(g) -> dict:
     return out
 
 
-def _plain(x):
+def _plain(x: Any) -> Any:
     if isinstance(x, tuple):
         return {"tuple": [_plain(y) for y in x]}
     return x
 
 
-def _unplain(x):
+def _unplain(x: Any) -> Any:
     if isinstance(x, dict) and "tuple" in x:
         return tuple(_unplain(y) for y in x["tuple"])
     if isinstance(x, list):

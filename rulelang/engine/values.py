@@ -4,18 +4,21 @@ highest V``), and the numbers of ``any number n from A to B``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from rulelang.engine.control import GameProblem
 
 
-def highest(xs):
+def highest(xs: Sequence[int]) -> int:
     return max(xs) if xs else 0
 
 
-def lowest(xs):
+def lowest(xs: Sequence[int]) -> int:
     return min(xs) if xs else 0
 
 
-def best_of(pairs, high):
+def best_of(pairs: Iterable[tuple[Any, int]], high: bool) -> int:
     """The thing of the (value, thing) pairs with the highest (or lowest) value, the first of
     equals; -1 (none) if there are none: `highest card in Z by V`, `player with highest V`."""
     best, out = None, -1
@@ -26,7 +29,7 @@ def best_of(pairs, high):
 
 
 # ---- `any number n from A to B where C` ------------------------------------
-def number_range(lo, hi, span=None):
+def number_range(lo: int, hi: int, span: Any = None) -> range:
     """The numbers from lo to hi, both included (none when hi < lo); more than MAX_RANGE stops
     the game with RL257 (each is a test of a condition)."""
     from rulelang.limits import MAX_RANGE

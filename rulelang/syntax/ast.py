@@ -9,11 +9,13 @@ alone, so a plain new statement needs no checking code of its own.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, TypeVar, dataclass_transform
 
 import attrs
 
 from rulelang.kinds import Kind
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -32,20 +34,21 @@ class Span:
 
 
 
-def part(kind: Kind, what: str):
+def part(kind: Kind, what: str) -> Any:
     """A statement's part that must be a value of ``kind`` (a ``player`` part must name a seat);
     ``what`` names it in a message ("what to shuffle must be a zone, but this is a card")."""
     return attrs.field(metadata={"kind": kind, "what": what})
 
 
-def parts(cls) -> list:
+def parts(cls: type) -> list[tuple[str, Kind, str]]:
     """``(field name, kind, what)`` for each part of the statement class ``cls`` that declares
     its kind."""
     return [(f.name, f.metadata["kind"], f.metadata["what"]) for f in attrs.fields(cls)
             if "kind" in f.metadata]
 
 
-def node(cls):
+@dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(attrs.field, part))
+def node(cls: type[T]) -> type[T]:
     """Class decorator: a frozen attrs node whose identity is its object (nodes are keys in the
     checker's tables, and two identical expressions at different places are different nodes)."""
     return attrs.frozen(eq=False)(cls)
@@ -263,7 +266,7 @@ class Call(Expr):
     """``follows(c, d)``: use of a ``define``; ``pile(k) of p``: a zone of a family per player
     (``owner``: the player written after ``of``)."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
     span: Span
     owner: Optional[Expr] = None
 
@@ -272,7 +275,7 @@ class Call(Expr):
 class BoolOp(Expr):
     """``A and B and C`` / ``A or B``."""
     op: str
-    items: tuple
+    items: tuple[Expr, ...]
     span: Span
 
 
@@ -305,7 +308,7 @@ class Arith(Expr):
 @node
 class Cases(Expr):
     """``(A if C else B)`` and ``(A if C, B if D, E otherwise)``."""
-    cases: tuple         # of (value, condition)
+    cases: tuple[tuple[Expr, Expr], ...]         # of (value, condition)
     default: Expr
     span: Span
 
@@ -409,7 +412,7 @@ class NextTurn(Stmt):
 class CallRule(Stmt):
     """``refill`` / ``transfer(n, t)`` / ``refill for p``: run a rule."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
     for_player: Optional[Expr]
     span: Span
 
@@ -417,7 +420,7 @@ class CallRule(Stmt):
 @node
 class Say(Stmt):
     """``say "text", expr, ...``: a line in the game's transcript."""
-    parts: tuple         # str or Expr
+    parts: tuple[str | Expr, ...]         # str or Expr
     span: Span
 
 
@@ -446,8 +449,8 @@ class Leave(Stmt):
 @node
 class If(Stmt):
     """``if C: ... else if D: ... else: ...``."""
-    branches: tuple      # of (condition, body)
-    otherwise: Optional[tuple]
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]      # of (condition, body)
+    otherwise: Optional[tuple[Stmt, ...]]
     span: Span
 
 
@@ -456,7 +459,7 @@ class Loop(Stmt):
     """``repeat while C``, ``repeat until C``, ``repeat N times``, ``repeat`` (until ``stop``)."""
     kind: str            # while, until, times, forever
     expr: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
 
 
@@ -466,7 +469,7 @@ class ForPlayer(Stmt):
     (``... where C:`` is parsed as the loop with its body under ``if C:``.)"""
     name: str
     start: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
 
 
@@ -475,7 +478,7 @@ class ForCard(Stmt):
     """``for each card c in Z:`` over the cards as they were when the loop began, bottom first."""
     name: str
     zone: Expr
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
 
 
@@ -484,7 +487,7 @@ class ForValue(Stmt):
     """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order."""
     kind: str            # suit, rank
     name: str
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
 
 
@@ -524,7 +527,7 @@ class Alternative:
     label: str
     param: Optional[Param]
     condition: Optional[Expr]
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
     display: Optional[str] = None    # ``LABEL "words for people" ...``
 
@@ -533,9 +536,9 @@ class Alternative:
 class Choose(Stmt):
     """``choose [by P]:`` one decision of one player, or ``simultaneously choose by P, Q:``,
     one secret decision of each of several players, revealed together."""
-    by: tuple            # of Expr; empty means ``you``
+    by: tuple[Expr, ...]            # of Expr; empty means ``you``
     simultaneous: bool
-    alternatives: tuple
+    alternatives: tuple[Alternative, ...]
     span: Span
     # ``any opponent may choose [from P]:``: a simultaneous choice (``by`` is one PlayerQuery of
     # kind "each"/"others") where only the first claim, in order of play from ``claim_from``,
@@ -579,7 +582,7 @@ class Option(Decl):
     default: object      # int, bool or str (a symbol)
     low: Optional[int]
     high: Optional[int]
-    choices: Optional[tuple]
+    choices: Optional[tuple[object, ...]]
     doc: Optional[str]
     replace: bool
     span: Span
@@ -605,14 +608,14 @@ class RankDef:
 class DeckType(Decl):
     """``deck type NAME:`` the suits, ranks and extra cards of a kind of deck."""
     name: str
-    suits: tuple         # of SuitDef, sharing ``ranks``
-    ranks: tuple         # of RankDef
-    own_suits: tuple     # of (SuitDef, tuple of RankDef)
-    extras: tuple        # of (group name, tuple of (card name, span), RankDef)
+    suits: tuple[SuitDef, ...]         # of SuitDef, sharing ``ranks``
+    ranks: tuple[RankDef, ...]         # of RankDef
+    own_suits: tuple[tuple[SuitDef, tuple[RankDef, ...]], ...]     # of (SuitDef, tuple of RankDef)
+    extras: tuple[tuple[str, tuple[tuple[str, Span], ...], RankDef], ...]        # of (group name, tuple of (card name, span), RankDef)
     replace: bool
     span: Span
-    display: tuple = ()  # of (extra card name, how players call it)
-    copies: tuple = ()   # of DeckCopies: `copies 2 of 1 to 9, skip`
+    display: tuple[tuple[str, str], ...] = ()  # of (extra card name, how players call it)
+    copies: tuple[DeckCopies, ...] = ()   # of DeckCopies: `copies 2 of 1 to 9, skip`
     shown_as: Optional[str] = None   # `cards shown as "{suit} {rank}"`
     shown_span: Optional[Span] = None
 
@@ -622,8 +625,8 @@ class DeckCopies:
     """``copies N of A to B, C in S, T`` in a deck type: the cards of those ranks (and suits, or
     the extra cards named) come N times in one deck."""
     count: int
-    parts: tuple         # of (first name, last name or None, span)
-    in_suits: tuple      # of (suit name, span); () for every suit
+    parts: tuple[tuple[str, Optional[str], Span], ...]         # of (first name, last name or None, span)
+    in_suits: tuple[tuple[str, Span], ...]      # of (suit name, span); () for every suit
     span: Span
 
 
@@ -644,7 +647,7 @@ class Deck(Decl):
 class Attribute(Decl):
     """``attribute NAME:`` a value for every card, by rank, suit or card name."""
     name: str
-    entries: tuple       # of (tuple of (selector, span), Expr)
+    entries: tuple[tuple[tuple[tuple[Any, Span], ...], Expr], ...]       # of (tuple of (selector, span), Expr)
     otherwise: Optional[Expr]
     replace: bool
     span: Span
@@ -663,7 +666,7 @@ class Zone(Decl):
     shown: str = "yes"               # "no" (``not shown``) or "in use" (``shown when not empty``)
     # ``zone column 1 to 7: ...``: (family name, this zone's number, first,
     # last); the zone is named ``column_3`` and used as ``column(k)``.
-    family: Optional[tuple] = None
+    family: Optional[tuple[str, int, int, int]] = None
 
 
 @node
@@ -682,7 +685,7 @@ class Var(Decl):
 class Define(Decl):
     """``define NAME(PARAMS) = EXPR``: a named expression, used like ``NAME(args)``."""
     name: str
-    params: tuple        # of (name, type or None)
+    params: tuple[tuple[str, Optional[str]], ...]        # of (name, type or None)
     body: Expr
     replace: bool
     span: Span
@@ -711,8 +714,8 @@ class ShowWith(Decl):
 class Rule(Decl):
     """``rule NAME(PARAMS):``, ``setup:`` and ``turn:``."""
     name: str
-    params: tuple
-    body: tuple
+    params: tuple[Any, ...]
+    body: tuple[Stmt, ...]
     replace: bool
     span: Span
 
@@ -722,7 +725,7 @@ class Ending(Decl):
     """``game ends when C:`` checked for each player (as ``you``) before every decision and
     after every turn."""
     condition: Expr
-    body: tuple
+    body: tuple[Stmt, ...]
     span: Span
 
 
@@ -730,5 +733,5 @@ class Ending(Decl):
 class Program:
     """A parsed rule file."""
     file: str
-    decls: tuple
+    decls: tuple[Decl, ...]
     source: str
