@@ -143,7 +143,7 @@ def _side(cli, path, overrides, args, err):
     return game, n, names
 
 
-def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
+def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
     workers = args.workers or default_workers()
@@ -154,7 +154,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
     try:
         played = play_games(path, game.overrides, n, args.games, args.seed, names,
                             args.max_steps, coverage=coverage, workers=workers, advance=advance,
-                            ray=args.ray)
+                            ray=args.ray, measures=measures)
     finally:
         if bar is not None:
             bar.stop()
@@ -169,7 +169,8 @@ def cmd_stats(args, cli) -> int:
     if side is None:
         return cli.EXIT_ERRORS
     game, n, names = side
-    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage)
+    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
+                   measures=True)
     if args.json:
         out.stream.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
