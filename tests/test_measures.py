@@ -43,8 +43,7 @@ def test_no_lead_changes_and_decided_at_the_first_turn():
 
 
 def test_the_lead_changing_hands():
-    g = load(SEESAW)
-    cg = g.compiled(2)
+    cg = M.compiled_for_measures(load(SEESAW), 2)
     rec, trace = M.traced_game(cg, ["random", "random"], 5)
     assert trace == ((0, 0), (2, 0), (2, 3), (4, 3), (4, 6), (6, 6), (6, 9), (8, 9), (8, 12))
     leaders = [M.leader(s, "highest") for s in trace]
@@ -95,11 +94,20 @@ def test_pure_luck_skill_gains_nothing():
 
 
 def test_measuring_plays_the_same_games():
-    path = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
-    for agents in (["random", "random"], ["first", "random"]):
-        plain = play_games(path, {}, 2, 8, 3, agents, coverage=False, workers=1)
-        measured = play_games(path, {}, 2, 8, 3, agents, coverage=False, workers=1, measures=True)
+    """The same games measured or not, and a point for each turn that has a decision: also in
+    a game whose score draws a random card (tests/measures/lucky_score.cardrules) and in one
+    that never reads the count of turns (the fast playouts may count them in a local)."""
+    for path, agents in ((os.path.join(ROOT, "examples", "crazy_eights.cardrules"), ["random", "random"]),
+                         (os.path.join(ROOT, "examples", "crazy_eights.cardrules"), ["first", "random"]),
+                         (os.path.join(HERE, "lucky_score.cardrules"), ["random", "random"]),
+                         (os.path.join(HERE, "lucky_score.cardrules"), ["mc:2", "random"])):
+        plain = play_games(path, {}, 2, 6, 3, agents, coverage=False, workers=1, max_steps=3000)
+        measured = play_games(path, {}, 2, 6, 3, agents, coverage=False, workers=1,
+                              max_steps=3000, measures=True)
         assert [r[:9] for r in measured.records] == plain.records
+        if "lucky" in path:
+            # every turn has a decision: a point when each begins, and one at the end
+            assert [len(r[9]) for r in measured.records] == [r[4] + 1 for r in plain.records]
 
 
 def test_stats_json_and_the_terminal_report(capsys):
@@ -110,4 +118,4 @@ def test_stats_json_and_the_terminal_report(capsys):
     out = capsys.readouterr().out
     first = out.strip().splitlines()[0]
     assert first.startswith("in short:") and "seat 1 wins significantly more often" in first
-    assert "lead changes" in out and "decided" in out
+    assert "lead changes" in out and "decisiveness" in out

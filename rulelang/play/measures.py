@@ -70,16 +70,35 @@ def leader(scores, sense: str) -> Optional[int]:
 # ---------------------------------------------------------------------------------------------
 
 def _scores(cg, g) -> Optional[tuple]:
+    """Each seat's score now, or None when it cannot be computed here (e.g. a division by zero).
+    What computing it may change is put back: the generator (a score may draw a random card),
+    the steps and the work of the budget.  So the game goes on as it would unmeasured."""
+    rng, steps, work = g.rng.s, g.steps, g.work
     try:
         return tuple(cg.score_of(g, p) for p in range(cg.n))
-    except Exception:            # a score that cannot be computed here (e.g. divided by zero)
+    except Exception:
         return None
+    finally:
+        g.rng.s, g.steps, g.work = rng, steps, work
+
+
+def compiled_for_measures(game, players: int, coverage=None):
+    """The compiled game of ``game`` (a loaded game) for :func:`traced_game`: its own, whose
+    playouts keep the count of turns in the state as they go (a game that never reads the
+    count lets its playouts count the turns in a local and write them once, so the measures
+    could not tell one turn from the next).  The games are the same."""
+    from rulelang.compile.compiler import CompiledGame
+    game.compiled(players)                  # its compile-time diagnostics, if any
+    cg = CompiledGame(game.model, players, coverage=coverage)
+    cg.reads_turns = True                   # (before its playout variants are made)
+    return cg
 
 
 def traced_game(cg, names, seed, max_steps=None, cov=None, index=None):
     """:func:`rulelang.play.stats.play_game`'s record of the same game, and its trace (a tuple of
     score tuples: one when each turn begins, one at the end; empty when the game has no
-    score).  The game is the same move for move: the agents are wrapped, not changed."""
+    score).  The game is the same move for move: the agents are wrapped, not changed.  ``cg``
+    comes from :func:`compiled_for_measures`."""
     from rulelang.play.agents import fast_policy_of
     from rulelang.play.stats import play_game
     if cg.model.score is None:

@@ -42,14 +42,18 @@ def _prepared(job):
     except OSError:
         stamp = None
     key = (job["path"], stamp, tuple(sorted(job["overrides"].items())), job["players"],
-           job["coverage"], job.get("text"))
+           job["coverage"], job.get("text"), job.get("measures", False))
     got = _CACHE.get(key)
     if got is None:
         from rulelang.compile.compiler import CompiledGame
         from rulelang.compile.coverage import Coverage
         from rulelang.compile.loader import load
         game = load(job["path"], job["overrides"], job.get("text"), include=job.get("include", ()))
-        if job["coverage"]:
+        if job.get("measures"):                    # its own compiled game (measures.py)
+            from rulelang.play.measures import compiled_for_measures
+            cov = Coverage(game.model) if job["coverage"] else None
+            cg = compiled_for_measures(game, job["players"], cov)
+        elif job["coverage"]:
             cov = Coverage(game.model)
             game.compiled(job["players"])          # its compile-time diagnostics, if any
             cg = CompiledGame(game.model, job["players"], coverage=cov)
