@@ -23,8 +23,10 @@ shared wins and games without a winner as such, games stopped by the step budget
 of the games (decisions and turns: mean, median, p10, p90, max, and a histogram); the shape of
 the decisions (mean number of legal choices, share of forced moves); and rule coverage: how
 often every rule, every alternative of every `choose`, every if/else branch and every ending
-ran, with file:line, those that never ran first.  The results are the same for any --workers.
-Ctrl-C stops early and reports on the games played so far."""
+ran, with file:line, those that never ran first; and the game-quality measures (who leads by
+the game's score, lead changes, drama, decisiveness, uncertainty, the first seat's advantage:
+docs/workbench.md), with a verdict in words first.  The results are the same for any
+--workers.  Ctrl-C stops early and reports on the games played so far."""
 
 STATS_EPILOG = """\
 examples:
@@ -37,7 +39,8 @@ examples:
 
 In --json: `wins` counts games a seat won alone; a shared win (a tie for the best score) is
 counted in `shared_wins`, not as a win of each; `no_winner` = `draws` (the rules ended the game
-without a winner) + `errors` (failed games, of which `budget_stops` ran out of steps)."""
+without a winner) + `errors` (failed games, of which `budget_stops` ran out of steps).
+`measures` has the game-quality measures; `measures.lead` is null in a game without a score."""
 
 COMPARE_DESCRIPTION = """\
 Play the same seeds with two rule files, or with one file and two sets of options, and show
