@@ -199,7 +199,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple:
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # (the interval holds k/n: at k = 0 or k = n rounding could leave it a hair outside)
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def binomial_test(k: int, n: int, p: float = 0.5) -> float:
