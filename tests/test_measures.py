@@ -119,3 +119,22 @@ def test_stats_json_and_the_terminal_report(capsys):
     first = out.strip().splitlines()[0]
     assert first.startswith("in short:") and "seat 1 wins significantly more often" in first
     assert "lead changes" in out and "decisiveness" in out
+
+
+def test_the_html_report_has_the_verdict_and_the_measures(tmp_path):
+    import pytest
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "steady.html"
+    assert main(["stats", SEESAW, "--games", "10", "--workers", "1", "--report", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "In short: short: a median of 8 decisions; seat 2 wins significantly more often; " \
+           "lead changes hands often." in text
+    assert "Game-quality measures" in text and "lead changes: 3.00 per game" in text
+
+
+def test_a_game_without_a_score_in_words(capsys):
+    path = os.path.join(ROOT, "rules", "follow_the_leader.cardrules")
+    assert main(["stats", path, "--games", "4", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "no score, so no lead to follow" in out.splitlines()[0] + out.splitlines()[1]
+    assert "the game has no score, so no seat is said to lead" in out
