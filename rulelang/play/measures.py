@@ -199,10 +199,27 @@ def first_seat(records, players: int) -> Optional[dict]:
             "test": "exact binomial test against 1/players (two-sided)"}
 
 
-def measure(records, players: int, sense: Optional[str], traces) -> dict:
-    """The measures of the games ``records`` (stats records) whose traces are ``traces`` (in the
-    same order); ``sense`` is :func:`score_sense` of the game."""
-    from rulelang.play.stats import OUTCOME, WINNERS
+def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tuple]:
+    """What the measures keep of one game (a few numbers, not its trace): ``(lead changes, share
+    of the points at which the winner was behind, decided at, for each checkpoint whether its
+    leader is the winner)``, the last three None unless the game has a sole winner and points;
+    None when the game has no score (``sense`` None)."""
+    if sense is None:
+        return None
+    leaders = [leader(s, sense) for s in trace]
+    c = lead_changes(leaders)
+    if outcome == "error" or len(winners) != 1 or not leaders:
+        return (c, None, None, None)
+    w = winners[0]
+    last = len(leaders) - 1
+    return (c, behind_share(leaders, w), decided_at(leaders, w),
+            tuple(leaders[round(f * last)] == w for f in CHECKPOINTS))
+
+
+def measure(records, players: int, sense: Optional[str], games) -> dict:
+    """The measures of the games ``records`` (stats records), of which ``games`` are the
+    :func:`per_game` summaries (in the same order); ``sense`` is :func:`score_sense` of the
+    game."""
     out = {"who_leads": ("the highest score" if sense == "highest" else
                          "the lowest score" if sense == "lowest" else None),
            "first_seat": first_seat(records, players)}
@@ -210,34 +227,26 @@ def measure(records, players: int, sense: Optional[str], traces) -> dict:
         out["lead"] = None
         out["no_lead"] = "the game has no score, so no seat is said to lead"
         return out
-    changes, any_change, behind, ever_behind, decided = [], 0, [], 0, []
+    changes, behind, decided = [], [], []
     curve_hits = [0] * len(CHECKPOINTS)
-    won = 0
-    for r, tr in zip(records, traces):
-        leaders = [leader(s, sense) for s in tr]
-        c = lead_changes(leaders)
-        changes.append(c)
-        any_change += c > 0
-        w = r[WINNERS]
-        if r[OUTCOME] == "error" or len(w) != 1 or not leaders:
+    for g in games:
+        if g is None:
             continue
-        w = w[0]
-        won += 1
-        b = behind_share(leaders, w)
+        c, b, d, hits = g
+        changes.append(c)
+        if b is None:
+            continue
         behind.append(b)
-        ever_behind += b > 0
-        decided.append(decided_at(leaders, w))
-        last = len(leaders) - 1
-        for i, f in enumerate(CHECKPOINTS):
-            if leaders[round(f * last)] == w:
-                curve_hits[i] += 1
-    games = len(changes)
+        decided.append(d)
+        for i, h in enumerate(hits):
+            curve_hits[i] += h
+    n, won = len(changes), len(behind)
     curve = [1 - h / won for h in curve_hits] if won else None
     out["lead"] = {
-        "games": games, "games_with_a_sole_winner": won,
+        "games": n, "games_with_a_sole_winner": won,
         "lead_changes": {"mean": _mean(changes), "max": max(changes) if changes else 0,
-                         "games_with_any": any_change / games if games else None},
-        "drama": {"games_winner_behind": ever_behind / won if won else None,
+                         "games_with_any": sum(1 for c in changes if c) / n if n else None},
+        "drama": {"games_winner_behind": sum(1 for b in behind if b) / won if won else None,
                   "mean_share_behind": _mean(behind)},
         "decisiveness": {"mean_decided_at": _mean(decided),
                          "median_decided_at": _median(decided)},

@@ -22,8 +22,8 @@ ALPHA = 0.05
 # One record per game: (index, outcome, winners, decisions, turns, problem code or "",
 #                       legal choices summed over decisions, decisions, forced decisions)
 IDX, OUTCOME, WINNERS, DECISIONS, TURNS, PROBLEM, CHOICES, ASKED, FORCED = range(9)
-# With measures (rulelang/play/measures.py), then the game's trace; with coverage, last the counts.
-TRACE = 9
+# With measures, then what they keep of the game (measures.per_game); with coverage, last the counts.
+MEASURED = 9
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,12 +124,14 @@ def _chunk(job, indices):
     cg, cov = _prepared(job)
     out = []
     measuring = job.get("measures")
+    if measuring:
+        from rulelang.play.measures import per_game, score_sense, traced_game
+        sense = score_sense(cg.model)
     for i in indices:
         seed = (job["seed"] + i) % (1 << 64)
         if measuring:
-            from rulelang.play.measures import traced_game
             rec, trace = traced_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
-            rec = rec + (trace,)
+            rec = rec + (per_game(trace, rec[OUTCOME], rec[WINNERS], sense),)
         else:
             rec = play_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
         if cov is not None:
@@ -443,7 +445,7 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
         report["options"] = dict(options)
     if getattr(played, "measured", False):
         from rulelang.play.measures import measure
-        report["measures"] = measure(recs, players, played.sense, [r[TRACE] for r in recs])
+        report["measures"] = measure(recs, players, played.sense, [r[MEASURED] for r in recs])
     if played.interrupted:
         report["interrupted"] = True
         report["requested"] = played.requested
