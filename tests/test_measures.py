@@ -89,6 +89,7 @@ def test_pure_luck_skill_gains_nothing():
     rnd = a["seats"][1]["wins"] + b["seats"][0]["wins"]
     assert binomial_test(mc, mc + rnd) > 0.001
     r = report(COIN, n)
+    assert not r["measures"]["first_seat"]["significant"]
     assert r["measures"]["first_seat"]["p_value"] == binomial_test(
         r["seats"][0]["wins"], r["sole_wins"], 0.5)
 
