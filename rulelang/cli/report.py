@@ -144,9 +144,74 @@ def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
     return t
 
 
+def stats_verdict(r: dict) -> str:
+    """The report in one line of words: the length, the seats, the lead, a rule that never
+    runs."""
+    said = []
+    d = r["length"]["decisions"]
+    med = d["median"]
+    size = "long" if med >= 100 else "short" if med <= 20 else "of middling length"
+    said.append(f"{size}: a median of {med:g} decisions")
+    t = r.get("seat_advantage")
+    if t and t["significant"]:
+        best = max(r["seats"], key=lambda s: s["wins"])
+        said.append(f"seat {best['seat']} wins significantly more often")
+    elif t:
+        said.append("no seat wins significantly more often")
+    lead = (r.get("measures") or {}).get("lead")
+    if lead and lead["lead_changes"]["mean"] is not None:
+        ch = lead["lead_changes"]["mean"]
+        said.append("lead changes hands often" if ch >= 2 else
+                    "the lead never changes hands" if ch == 0 else
+                    "the lead seldom changes hands")
+    elif r.get("measures"):
+        said.append("no score, so no lead to follow")
+    never = [x for x in r.get("coverage") or () if x["taken"] == 0]
+    if never:
+        x = never[0]
+        what = _shorten(x.get("source") or x["what"], 40)
+        said.append(f"`{what}` (line {x['line']}) never runs"
+                    + (f", and {len(never) - 1} more place{'s' if len(never) > 2 else ''}"
+                       if len(never) > 1 else ""))
+    return "; ".join(said) + "."
+
+
+def measures_lines(r: dict) -> list:
+    """The game-quality measures, a few lines (docs/workbench.md defines them)."""
+    m = r.get("measures")
+    if not m:
+        return []
+    out = [Text("game-quality measures", style="bold")]
+    fs = m.get("first_seat")
+    if fs:
+        out.append(Text(f"first seat: wins {_pct(fs['win_rate'])} of {fs['games']} games with one "
+                        f"winner (even chances: {_pct(fs['fair'])}; {_pct(fs['ci95'][0])}–"
+                        f"{_pct(fs['ci95'][1])}, {_p(fs['p_value'])})"))
+    lead = m.get("lead")
+    if lead is None:
+        out.append(Text(f"who leads: {m.get('no_lead')}; no lead measures", style="dim"))
+        return out
+    lc, dr, de, un = (lead["lead_changes"], lead["drama"], lead["decisiveness"],
+                      lead["uncertainty"])
+
+    def f(x, fmt="{:.2f}"):
+        return "–" if x is None else fmt.format(x)
+    out.append(Text(f"who leads: {m['who_leads']} (alone)"))
+    out.append(Text(f"lead changes: {f(lc['mean'])} per game (max {lc['max']}; in "
+                    f"{f(lc['games_with_any'], '{:.0%}')} of the games)"))
+    out.append(Text(f"drama: the winner was behind in {f(dr['games_winner_behind'], '{:.0%}')} of "
+                    f"the games won alone, for {f(dr['mean_share_behind'], '{:.0%}')} of a game "
+                    f"on average"))
+    out.append(Text(f"decisiveness: the winner leads for good after {f(de['median_decided_at'], '{:.0%}')} "
+                    f"of a game (median; mean {f(de['mean_decided_at'], '{:.0%}')})"))
+    out.append(Text(f"uncertainty: {f(un['mean'], '{:.0%}')} of the time the leader is not the "
+                    f"eventual winner (at 10%..90% of a game)"))
+    return out
+
+
 def stats_renderable(r: dict):
     """The whole report for the terminal."""
-    parts = [_heading(r), Text(""), seats_table(r), _seat_line(r), _ends_line(r), Text(""),
+    parts = [Text("in short: " + stats_verdict(r), style="bold"), _heading(r), Text(""), seats_table(r), _seat_line(r), _ends_line(r), Text(""),
              length_table(r), Text(""), length_histogram(r), Text("")]
     d = r["decisions"]
     parts.append(Text(f"decisions: {d['branching']:.2f} legal choices on average (branching); "
@@ -162,6 +227,9 @@ def stats_renderable(r: dict):
                              if len({x["file"] for x in r["coverage"]}) == 1 else ""),
                           style="bold red" if never else "bold"))
         parts.append(coverage_table(r))
+    if r.get("measures"):
+        parts.append(Text(""))
+        parts.extend(measures_lines(r))
     parts.append(Text(f"{r['games_per_second']:.0f} games/s ({r['seconds']:.2f} s, "
                       f"{r['workers']} worker{'s' if r['workers'] != 1 else ''})", style="dim"))
     return Group(*parts)
@@ -376,6 +444,7 @@ def html_page(r: dict) -> str:
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(r['game'])}: balance "
            f"report</title><style>{_CSS}</style></head><body>",
            f"<h1>{e(r['game'])}: balance report</h1>",
+           f"<p><b>In short: {e(stats_verdict(r))}</b></p>",
            f"<p>{k} games, {r['players']} players, seeds {r['seed']}..{r['seed'] + k - 1}, "
            f"agents {e(', '.join(r['agents']))}"
            + (f"; options {e(', '.join(f'{a}={b}' for a, b in r['options'].items()))}"
@@ -411,6 +480,9 @@ def html_page(r: dict) -> str:
                           [((x["taken"], x["games"], f"{x['file']}:{x['line']}", x["rule"],
                              x.get("source") or x["what"]), "never" if x["taken"] == 0 else "")
                            for x in r["coverage"]], left=(2, 3, 4)))
+    if r.get("measures"):
+        out.append("<h2>Game-quality measures</h2>")
+        out.append("".join(f"<p>{e(t.plain)}</p>" for t in measures_lines(r)[1:]))
     out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
                f"{r['workers']} worker{'s' if r['workers'] != 1 else ''}. Made by rulelang stats."
                "</p></body></html>")

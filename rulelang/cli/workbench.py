@@ -23,8 +23,10 @@ shared wins and games without a winner as such, games stopped by the step budget
 of the games (decisions and turns: mean, median, p10, p90, max, and a histogram); the shape of
 the decisions (mean number of legal choices, share of forced moves); and rule coverage: how
 often every rule, every alternative of every `choose`, every if/else branch and every ending
-ran, with file:line, those that never ran first.  The results are the same for any --workers.
-Ctrl-C stops early and reports on the games played so far."""
+ran, with file:line, those that never ran first; and the game-quality measures (who leads by
+the game's score, lead changes, drama, decisiveness, uncertainty, the first seat's advantage:
+docs/workbench.md), with a verdict in words first.  The results are the same for any
+--workers.  Ctrl-C stops early and reports on the games played so far."""
 
 STATS_EPILOG = """\
 examples:
@@ -37,7 +39,8 @@ examples:
 
 In --json: `wins` counts games a seat won alone; a shared win (a tie for the best score) is
 counted in `shared_wins`, not as a win of each; `no_winner` = `draws` (the rules ended the game
-without a winner) + `errors` (failed games, of which `budget_stops` ran out of steps)."""
+without a winner) + `errors` (failed games, of which `budget_stops` ran out of steps).
+`measures` has the game-quality measures; `measures.lead` is null in a game without a score."""
 
 COMPARE_DESCRIPTION = """\
 Play the same seeds with two rule files, or with one file and two sets of options, and show
@@ -143,7 +146,7 @@ def _side(cli, path, overrides, args, err):
     return game, n, names
 
 
-def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
+def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
     workers = args.workers or default_workers()
@@ -154,7 +157,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing"):
     try:
         played = play_games(path, game.overrides, n, args.games, args.seed, names,
                             args.max_steps, coverage=coverage, workers=workers, advance=advance,
-                            ray=args.ray)
+                            ray=args.ray, measures=measures)
     finally:
         if bar is not None:
             bar.stop()
@@ -169,7 +172,8 @@ def cmd_stats(args, cli) -> int:
     if side is None:
         return cli.EXIT_ERRORS
     game, n, names = side
-    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage)
+    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
+                   measures=True)
     if args.json:
         out.stream.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:

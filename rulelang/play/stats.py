@@ -22,6 +22,8 @@ ALPHA = 0.05
 # One record per game: (index, outcome, winners, decisions, turns, problem code or "",
 #                       legal choices summed over decisions, decisions, forced decisions)
 IDX, OUTCOME, WINNERS, DECISIONS, TURNS, PROBLEM, CHOICES, ASKED, FORCED = range(9)
+# With measures, then what they keep of the game (measures.per_game); with coverage, last the counts.
+MEASURED = 9
 
 
 # ---------------------------------------------------------------------------------------------
@@ -40,14 +42,18 @@ def _prepared(job):
     except OSError:
         stamp = None
     key = (job["path"], stamp, tuple(sorted(job["overrides"].items())), job["players"],
-           job["coverage"], job.get("text"))
+           job["coverage"], job.get("text"), job.get("measures", False))
     got = _CACHE.get(key)
     if got is None:
         from rulelang.compile.compiler import CompiledGame
         from rulelang.compile.coverage import Coverage
         from rulelang.compile.loader import load
         game = load(job["path"], job["overrides"], job.get("text"), include=job.get("include", ()))
-        if job["coverage"]:
+        if job.get("measures"):                    # its own compiled game (measures.py)
+            from rulelang.play.measures import compiled_for_measures
+            cov = Coverage(game.model) if job["coverage"] else None
+            cg = compiled_for_measures(game, job["players"], cov)
+        elif job["coverage"]:
             cov = Coverage(game.model)
             game.compiled(job["players"])          # its compile-time diagnostics, if any
             cg = CompiledGame(game.model, job["players"], coverage=cov)
@@ -57,10 +63,13 @@ def _prepared(job):
     return got
 
 
-def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
-    """Play one game between the agents ``names`` (seeded from ``seed``); its record."""
+def play_game(cg, names, seed, max_steps=None, cov=None, index=None, watch=None):
+    """Play one game between the agents ``names`` (seeded from ``seed``); its record.  With
+    ``watch`` (a function of the state, called before each decision), the agents' own way is
+    taken even for ``random`` and ``first`` (the same game), and the record ends with the final
+    state (:func:`rulelang.play.measures.traced_game`)."""
     from rulelang.play.agents import View, fast_policy_of, make_agent
-    policy = fast_policy_of(names, seed)
+    policy = fast_policy_of(names, seed) if watch is None else None
     if policy is not None:           # the fast path: the same game, without the API per decision
         st, (asked, choices, forced) = cg.playout_counted(seed, policy, max_steps)
         problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
@@ -74,6 +83,8 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
 
     def step(p):
         nonlocal choices, asked, forced
+        if watch is not None:
+            watch(st)
         view = View(st, p)
         k = len(view.legal)
         choices += k
@@ -103,16 +114,26 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None):
                 if st.terminal or not st.is_simultaneous():
                     break
     problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
-    return (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
-            st.turns, problem, choices, asked, forced)
+    rec = (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
+           st.turns, problem, choices, asked, forced)
+    return rec if watch is None else rec + (st,)
 
 
 def _chunk(job, indices):
     """A worker's share: the records of games ``indices`` and, with coverage, the counts."""
     cg, cov = _prepared(job)
     out = []
+    measuring = job.get("measures")
+    if measuring:
+        from rulelang.play.measures import per_game, score_sense, traced_game
+        sense = score_sense(cg.model)
     for i in indices:
-        rec = play_game(cg, job["agents"], (job["seed"] + i) % (1 << 64), job["max_steps"], cov, index=i)
+        seed = (job["seed"] + i) % (1 << 64)
+        if measuring:
+            rec, trace = traced_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
+            rec = rec + (per_game(trace, rec[OUTCOME], rec[WINNERS], sense),)
+        else:
+            rec = play_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
         if cov is not None:
             rec = rec + (tuple(cov.reset()),)
         out.append(rec)
@@ -122,8 +143,11 @@ def _chunk(job, indices):
 class Played:
     """The records of the games played, the coverage points and whether Ctrl-C stopped it."""
 
-    def __init__(self, records, points, interrupted, requested, seconds):
+    def __init__(self, records, points, interrupted, requested, seconds, sense=None,
+                 measured=False):
         self.records = records
+        self.sense = sense              # who leads (measures.score_sense), when measured
+        self.measured = measured
         self.points = points
         self.interrupted = interrupted
         self.requested = requested
@@ -131,9 +155,11 @@ class Played:
 
 
 def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=None,
-               coverage=True, workers=1, advance=None, text=None, include=(), ray=None) -> Played:
+               coverage=True, workers=1, advance=None, text=None, include=(), ray=None,
+               measures=False) -> Played:
     """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes, or
-    on the Ray cluster at ``ray`` (an address, or ``"local"``)."""
+    on the Ray cluster at ``ray`` (an address, or ``"local"``).  With ``measures``, each game
+    also records its trace for the game-quality measures (rulelang/play/measures.py)."""
     import time
 
     from rulelang.play.parallel import run_chunks
@@ -141,6 +167,8 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
     job = {"path": path, "overrides": dict(overrides or {}), "players": players,
            "coverage": coverage, "agents": names, "seed": seed, "max_steps": max_steps,
            "text": text, "include": tuple(include or ())}
+    if measures:
+        job["measures"] = True
     cg, cov = _prepared(job)             # errors show here, before any worker starts
     # The playout variants are made here too, before a local pool forks: the workers share
     # them instead of each making its own (150 ms a worker for a seed game, an eighth of its
@@ -153,8 +181,12 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
     t0 = time.perf_counter()
     outcome = run_chunks(_chunk, job, range(games), workers, advance, ray=ray)
     seconds = time.perf_counter() - t0
+    sense = None
+    if measures:
+        from rulelang.play.measures import score_sense
+        sense = score_sense(cg.model)
     return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
-                  games, seconds)
+                  games, seconds, sense, measures)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,7 +201,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple:
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # (the interval holds k/n: at k = 0 or k = n rounding could leave it a hair outside)
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def binomial_test(k: int, n: int, p: float = 0.5) -> float:
@@ -410,6 +443,9 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
     }
     if options:
         report["options"] = dict(options)
+    if getattr(played, "measured", False):
+        from rulelang.play.measures import measure
+        report["measures"] = measure(recs, players, played.sense, [r[MEASURED] for r in recs])
     if played.interrupted:
         report["interrupted"] = True
         report["requested"] = played.requested

@@ -1,0 +1,264 @@
+"""Game-quality measures over the games ``stats`` plays: who leads, lead changes, drama,
+decisiveness, uncertainty and the advantage of the first seat.
+
+The measures need a notion of who leads at each turn.  Here it is the game's score (its
+``score:`` declaration): the seat with the best score leads, alone; when two seats share the best
+score nobody leads.  The best is the highest, or the lowest in a game that ends ``by lowest
+score`` (and never ``by highest score``).  A game without a score has no leader, and its report
+says so instead of giving the lead measures; the first seat's advantage needs only the winners.
+
+While measuring, a game records each seat's score when each turn begins (at the turn's first
+decision) and once more when the game is over: its *trace*, one tuple of scores per point.
+:func:`traced_game` plays such a game; :func:`measure` turns the records into the report's
+``measures``.  Definitions, formulas and sources: docs/workbench.md.  All functions here are pure:
+no printing.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+# The checkpoints of the uncertainty curve: fractions of a game's turns.
+CHECKPOINTS = tuple(i / 10 for i in range(11))
+
+
+# ---------------------------------------------------------------------------------------------
+# Who leads
+# ---------------------------------------------------------------------------------------------
+
+def _end_kinds(node, seen, out) -> None:
+    """The kinds of every ``end game`` statement under ``node`` (an AST node, tuple or list)."""
+    if isinstance(node, (tuple, list)):
+        for x in node:
+            _end_kinds(x, seen, out)
+        return
+    if not attrs.has(type(node)) or id(node) in seen:
+        return
+    seen.add(id(node))
+    if type(node).__name__ == "EndGame":
+        out.add(node.kind)
+    for f in attrs.fields(type(node)):
+        _end_kinds(getattr(node, f.name), seen, out)
+
+
+def score_sense(model) -> Optional[str]:
+    """``"highest"`` when a higher score leads, ``"lowest"`` when a lower one does (a game that
+    ends ``by lowest score`` and never ``by highest score``), None when the game has no score."""
+    if getattr(model, "score", None) is None:
+        return None
+    kinds: set = set()
+    seen: set = set()
+    for r in model.rules.values():
+        _end_kinds(r.decl, seen, kinds)
+    for e in model.endings:
+        _end_kinds(e[0], seen, kinds)
+    return "lowest" if "lowest" in kinds and "highest" not in kinds else "highest"
+
+
+def leader(scores, sense: str) -> Optional[int]:
+    """The seat whose score is strictly the best, or None (no scores, or a tie for the best)."""
+    if not scores:
+        return None
+    best = max(scores) if sense == "highest" else min(scores)
+    first = scores.index(best)
+    return None if best in scores[first + 1:] else first
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing a game while recording its trace
+# ---------------------------------------------------------------------------------------------
+
+def _scores(cg, g) -> Optional[tuple]:
+    """Each seat's score now, or None when it cannot be computed here (e.g. a division by zero).
+    What computing it may change is put back: the generator (a score may draw a random card),
+    the steps and the work of the budget.  So the game goes on as it would unmeasured."""
+    rng, steps, work = g.rng.s, g.steps, g.work
+    try:
+        return tuple(cg.score_of(g, p) for p in range(cg.n))
+    except Exception:
+        return None
+    finally:
+        g.rng.s, g.steps, g.work = rng, steps, work
+
+
+def compiled_for_measures(game, players: int, coverage=None):
+    """The compiled game of ``game`` (a loaded game) for :func:`traced_game`: its own, whose
+    playouts keep the count of turns in the state as they go (a game that never reads the
+    count lets its playouts count the turns in a local and write them once, so the measures
+    could not tell one turn from the next).  The games are the same."""
+    from rulelang.compile.compiler import CompiledGame
+    game.compiled(players)                  # its compile-time diagnostics, if any
+    cg = CompiledGame(game.model, players, coverage=coverage)
+    cg.reads_turns = True                   # (before its playout variants are made)
+    return cg
+
+
+def traced_game(cg, names, seed, max_steps=None, cov=None, index=None):
+    """:func:`rulelang.play.stats.play_game`'s record of the same game, and its trace (a tuple of
+    score tuples: one when each turn begins, one at the end; empty when the game has no
+    score).  The game is the same move for move: the agents are wrapped, not changed.  ``cg``
+    comes from :func:`compiled_for_measures`."""
+    from rulelang.play.agents import fast_policy_of
+    from rulelang.play.stats import play_game
+    if cg.model.score is None:
+        return play_game(cg, names, seed, max_steps, cov, index), ()
+    trace: list = []
+    seen = [-1]
+
+    def note(g):
+        if g.turns != seen[0]:
+            seen[0] = g.turns
+            s = _scores(cg, g)
+            if s is not None:
+                trace.append(s)
+    policy = fast_policy_of(names, seed)
+    if policy is not None:
+        g = cg._unbegun(seed, False, max_steps)
+
+        def wrap(f):
+            def choose(k):
+                note(g)
+                return f(k)
+            return choose
+        if g.terminal:
+            asked = choices = forced = 0
+        else:
+            asked, choices, forced = g.playout([wrap(f) for f in policy], _begin=True)
+        problem = (g.problem or {}).get("code", "") if g.outcome == "error" else ""
+        rec = (seed if index is None else index, g.outcome, tuple(g.winners), g.decisions,
+               g.turns, problem, choices, asked, forced)
+    else:
+        rec = play_game(cg, names, seed, max_steps, cov, index, watch=note)
+        g = rec[-1]
+        rec = rec[:-1]
+    s = _scores(cg, g)
+    if s is not None:
+        trace.append(s)
+    return rec, tuple(trace)
+
+
+# ---------------------------------------------------------------------------------------------
+# The measures
+# ---------------------------------------------------------------------------------------------
+
+def lead_changes(leaders: list) -> int:
+    """How often the lead passes from one seat to another (a tie between is no leader, and the
+    lead that a tie interrupts and the same seat takes again has not changed hands)."""
+    changes, last = 0, None
+    for x in leaders:
+        if x is None:
+            continue
+        if last is not None and x != last:
+            changes += 1
+        last = x
+    return changes
+
+
+def behind_share(leaders: list, winner: int) -> float:
+    """The share of a game's points at which another seat led the eventual winner."""
+    if not leaders:
+        return 0.0
+    return sum(1 for x in leaders if x is not None and x != winner) / len(leaders)
+
+
+def decided_at(leaders: list, winner: int) -> float:
+    """How early the winner is clear: ``t / (T - 1)`` for the first point ``t`` (of ``T``) from
+    which the winner leads alone to the end; 1.0 when the winner does not lead at the end, 0.0
+    when it leads from the first point."""
+    t = len(leaders)
+    if t < 2:
+        return 1.0 if t == 0 or leaders[0] != winner else 0.0
+    i = t
+    while i > 0 and leaders[i - 1] == winner:
+        i -= 1
+    if i == t:
+        return 1.0
+    return i / (t - 1)
+
+
+def _mean(xs) -> Optional[float]:
+    return sum(xs) / len(xs) if xs else None
+
+
+def first_seat(records, players: int) -> Optional[dict]:
+    """The first seat's advantage over the games with a sole winner: its win rate, the rate it
+    would have if every seat had the same chance (1/players), their difference, the 95% Wilson
+    interval and the exact binomial test against 1/players."""
+    from rulelang.play.stats import ALPHA, binomial_test, wilson
+    from rulelang.play.stats import OUTCOME, WINNERS
+    sole = [r for r in records if r[OUTCOME] != "error" and len(r[WINNERS]) == 1]
+    n = len(sole)
+    if n == 0 or players < 2:
+        return None
+    k = sum(1 for r in sole if r[WINNERS][0] == 0)
+    fair = 1 / players
+    p = binomial_test(k, n, fair)
+    return {"games": n, "wins": k, "win_rate": k / n, "fair": fair, "advantage": k / n - fair,
+            "ci95": list(wilson(k, n)), "p_value": p, "significant": p < ALPHA,
+            "test": "exact binomial test against 1/players (two-sided)"}
+
+
+def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tuple]:
+    """What the measures keep of one game (a few numbers, not its trace): ``(lead changes, share
+    of the points at which the winner was behind, decided at, for each checkpoint whether its
+    leader is the winner)``, the last three None unless the game has a sole winner and points;
+    None when the game has no score (``sense`` None)."""
+    if sense is None:
+        return None
+    leaders = [leader(s, sense) for s in trace]
+    c = lead_changes(leaders)
+    if outcome == "error" or len(winners) != 1 or not leaders:
+        return (c, None, None, None)
+    w = winners[0]
+    last = len(leaders) - 1
+    return (c, behind_share(leaders, w), decided_at(leaders, w),
+            tuple(leaders[round(f * last)] == w for f in CHECKPOINTS))
+
+
+def measure(records, players: int, sense: Optional[str], games) -> dict:
+    """The measures of the games ``records`` (stats records), of which ``games`` are the
+    :func:`per_game` summaries (in the same order); ``sense`` is :func:`score_sense` of the
+    game."""
+    out = {"who_leads": ("the highest score" if sense == "highest" else
+                         "the lowest score" if sense == "lowest" else None),
+           "first_seat": first_seat(records, players)}
+    if sense is None:
+        out["lead"] = None
+        out["no_lead"] = "the game has no score, so no seat is said to lead"
+        return out
+    changes, behind, decided = [], [], []
+    curve_hits = [0] * len(CHECKPOINTS)
+    for g in games:
+        if g is None:
+            continue
+        c, b, d, hits = g
+        changes.append(c)
+        if b is None:
+            continue
+        behind.append(b)
+        decided.append(d)
+        for i, h in enumerate(hits):
+            curve_hits[i] += h
+    n, won = len(changes), len(behind)
+    curve = [1 - h / won for h in curve_hits] if won else None
+    out["lead"] = {
+        "games": n, "games_with_a_sole_winner": won,
+        "lead_changes": {"mean": _mean(changes), "max": max(changes) if changes else 0,
+                         "games_with_any": sum(1 for c in changes if c) / n if n else None},
+        "drama": {"games_winner_behind": sum(1 for b in behind if b) / won if won else None,
+                  "mean_share_behind": _mean(behind)},
+        "decisiveness": {"mean_decided_at": _mean(decided),
+                         "median_decided_at": _median(decided)},
+        "uncertainty": {"checkpoints": list(CHECKPOINTS), "curve": curve,
+                        "mean": _mean(curve[1:-1]) if curve else None},
+    }
+    return out
+
+
+def _median(xs) -> Optional[float]:
+    if not xs:
+        return None
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
