@@ -7,7 +7,7 @@ import os
 from rulelang.cli.commands import main
 from rulelang.compile.loader import load
 from rulelang.play import measures as M
-from rulelang.play.stats import binomial_test, play_games, summarize
+from rulelang.play.stats import binomial_test, play_game, play_games, summarize
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "measures")
 STEADY = os.path.join(HERE, "steady.cardrules")
@@ -44,7 +44,7 @@ def test_no_lead_changes_and_decided_at_the_first_turn():
 
 def test_the_lead_changing_hands():
     cg = M.compiled_for_measures(load(SEESAW), 2)
-    rec, trace = M.traced_game(cg, ["random", "random"], 5)
+    rec, trace = M.traced_game(play_game, cg, ["random", "random"], 5)
     assert trace == ((0, 0), (2, 0), (2, 3), (4, 3), (4, 6), (6, 6), (6, 9), (8, 9), (8, 12))
     leaders = [M.leader(s, "highest") for s in trace]
     assert leaders == [None, 0, 1, 0, 1, None, 1, 1, 1]
@@ -110,7 +110,7 @@ def test_measuring_plays_the_same_games():
             # every turn has a decision: a point when each begins, and one at the end
             cg = M.compiled_for_measures(load(path), 2)
             for r in plain.records:
-                rec, trace = M.traced_game(cg, agents, 3 + r[0], 3000, index=r[0])
+                rec, trace = M.traced_game(play_game, cg, agents, 3 + r[0], 3000, index=r[0])
                 assert rec == r and len(trace) == r[4] + 1
 
 

@@ -94,13 +94,13 @@ def compiled_for_measures(game, players: int, coverage=None):
     return cg
 
 
-def traced_game(cg, names, seed, max_steps=None, cov=None, index=None):
-    """:func:`rulelang.play.stats.play_game`'s record of the same game, and its trace (a tuple of
+def traced_game(play_game, cg, names, seed, max_steps=None, cov=None, index=None):
+    """``play_game``'s record of the same game (:func:`rulelang.play.stats.play_game`, given by
+    the caller), and its trace (a tuple of
     score tuples: one when each turn begins, one at the end; empty when the game has no
     score).  The game is the same move for move: the agents are wrapped, not changed.  ``cg``
     comes from :func:`compiled_for_measures`."""
     from rulelang.play.agents import fast_policy_of
-    from rulelang.play.stats import play_game
     if cg.model.score is None:
         return play_game(cg, names, seed, max_steps, cov, index), ()
     trace: list = []
@@ -114,7 +114,7 @@ def traced_game(cg, names, seed, max_steps=None, cov=None, index=None):
                 trace.append(s)
     policy = fast_policy_of(names, seed)
     if policy is not None:
-        g = cg._unbegun(seed, False, max_steps)
+        g = cg.new_game(seed=seed, max_steps=max_steps)     # (the same game as cg.playout's)
 
         def wrap(f):
             def choose(k):
@@ -124,7 +124,7 @@ def traced_game(cg, names, seed, max_steps=None, cov=None, index=None):
         if g.terminal:
             asked = choices = forced = 0
         else:
-            asked, choices, forced = g.playout([wrap(f) for f in policy], _begin=True)
+            asked, choices, forced = g.playout([wrap(f) for f in policy])
         problem = (g.problem or {}).get("code", "") if g.outcome == "error" else ""
         rec = (seed if index is None else index, g.outcome, tuple(g.winners), g.decisions,
                g.turns, problem, choices, asked, forced)
@@ -181,24 +181,6 @@ def _mean(xs) -> Optional[float]:
     return sum(xs) / len(xs) if xs else None
 
 
-def first_seat(records, players: int) -> Optional[dict]:
-    """The first seat's advantage over the games with a sole winner: its win rate, the rate it
-    would have if every seat had the same chance (1/players), their difference, the 95% Wilson
-    interval and the exact binomial test against 1/players."""
-    from rulelang.play.stats import ALPHA, binomial_test, wilson
-    from rulelang.play.stats import OUTCOME, WINNERS
-    sole = [r for r in records if r[OUTCOME] != "error" and len(r[WINNERS]) == 1]
-    n = len(sole)
-    if n == 0 or players < 2:
-        return None
-    k = sum(1 for r in sole if r[WINNERS][0] == 0)
-    fair = 1 / players
-    p = binomial_test(k, n, fair)
-    return {"games": n, "wins": k, "win_rate": k / n, "fair": fair, "advantage": k / n - fair,
-            "ci95": list(wilson(k, n)), "p_value": p, "significant": p < ALPHA,
-            "test": "exact binomial test against 1/players (two-sided)"}
-
-
 def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tuple]:
     """What the measures keep of one game (a few numbers, not its trace): ``(lead changes, share
     of the points at which the winner was behind, decided at, for each checkpoint whether its
@@ -216,13 +198,13 @@ def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tup
             tuple(leaders[round(f * last)] == w for f in CHECKPOINTS))
 
 
-def measure(records, players: int, sense: Optional[str], games) -> dict:
-    """The measures of the games ``records`` (stats records), of which ``games`` are the
-    :func:`per_game` summaries (in the same order); ``sense`` is :func:`score_sense` of the
-    game."""
+def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> dict:
+    """The measures of the games whose :func:`per_game` summaries are ``games``; ``sense`` is
+    :func:`score_sense` of the game; ``first_seat``, the first seat's advantage
+    (:func:`rulelang.play.stats.first_seat`)."""
     out = {"who_leads": ("the highest score" if sense == "highest" else
                          "the lowest score" if sense == "lowest" else None),
-           "first_seat": first_seat(records, players)}
+           "first_seat": first_seat}
     if sense is None:
         out["lead"] = None
         out["no_lead"] = "the game has no score, so no seat is said to lead"

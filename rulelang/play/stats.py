@@ -130,7 +130,8 @@ def _chunk(job, indices):
     for i in indices:
         seed = (job["seed"] + i) % (1 << 64)
         if measuring:
-            rec, trace = traced_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
+            rec, trace = traced_game(play_game, cg, job["agents"], seed, job["max_steps"], cov,
+                                     index=i)
             rec = rec + (per_game(trace, rec[OUTCOME], rec[WINNERS], sense),)
         else:
             rec = play_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
@@ -351,6 +352,22 @@ def seat_test(wins: list) -> Optional[dict]:
             "games": total, "p_value": p, "significant": p < ALPHA}
 
 
+def first_seat(records, players: int) -> Optional[dict]:
+    """The first seat's advantage over the games with a sole winner: its win rate, the rate it
+    would have if every seat had the same chance (1/players), their difference, the 95% Wilson
+    interval and the exact binomial test against 1/players."""
+    sole = [r for r in records if r[OUTCOME] != "error" and len(r[WINNERS]) == 1]
+    n = len(sole)
+    if n == 0 or players < 2:
+        return None
+    k = sum(1 for r in sole if r[WINNERS][0] == 0)
+    fair = 1 / players
+    p = binomial_test(k, n, fair)
+    return {"games": n, "wins": k, "win_rate": k / n, "fair": fair, "advantage": k / n - fair,
+            "ci95": list(wilson(k, n)), "p_value": p, "significant": p < ALPHA,
+            "test": "exact binomial test against 1/players (two-sided)"}
+
+
 def _mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
 
@@ -445,7 +462,8 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
         report["options"] = dict(options)
     if getattr(played, "measured", False):
         from rulelang.play.measures import measure
-        report["measures"] = measure(recs, players, played.sense, [r[MEASURED] for r in recs])
+        report["measures"] = measure(played.sense, [r[MEASURED] for r in recs],
+                                     first_seat(recs, players))
     if played.interrupted:
         report["interrupted"] = True
         report["requested"] = played.requested
