@@ -1,4 +1,4 @@
-"""Where the card of a `reveal` or `show` is, known from the rules (stmtgen.card_places):
+"""Where the card of a `reveal` or `show` is, known from the rules (places.card_places):
 `move c from army to field` then `reveal c`, `reveal top of Z`, and `for each card c in Z:` whose
 body only reveals, shows and says: the generated code names the zone instead of looking through
 every zone for the card, and a reveal in a zone everyone sees (nothing to remember) is no call at
@@ -14,7 +14,7 @@ import pytest
 
 from rulelang.compile.loader import load
 from rulelang.compile.rulegen import RuleGen
-from rulelang.compile.stmtgen import card_places
+from rulelang.compile.places import card_places
 from rulelang.syntax import ast as A
 
 from closures import three_ways

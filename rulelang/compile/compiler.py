@@ -26,7 +26,8 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
-from rulelang.compile.stmtgen import StatementGen, card_places, memory_zones
+from rulelang.compile.places import card_places, memory_zones
+from rulelang.compile.stmtgen import StatementGen
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
 from rulelang.compile.copies import can_inline, copy_sizes, inlined_rules
 from rulelang.check.model import Model

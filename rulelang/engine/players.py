@@ -348,7 +348,7 @@ def show_card(g, c, p) -> None:
 
 def show_in(g, c, p, zi) -> None:
     """``show c to p`` for a card known to be in zone ``zi`` (or ``none``): the generated code
-    calls it where the rules say where the card is (``stmtgen.card_places``)."""
+    calls it where the rules say where the card is (``places.card_places``)."""
     if c < 0:
         return
     if g.memory.__class__ is Memory:
