@@ -145,3 +145,19 @@ def test_the_api_per_step_reads_the_slot_and_makes_no_decision_object(monkeypatc
         assert st.current_players() == [p]
         st.apply_action(rng.choice(st.legal_actions(p)), p)
     assert st.current_players() == [] and st.current_player() == -1
+
+
+def test_the_type_checkers_view_of_the_slots_is_the_state_s():
+    """``State.__slots__`` is made from FIELDS at run time, which mypy cannot read: it sees them
+    through ``playout.StateSlots``, written by hand (under TYPE_CHECKING).  The two lists must
+    name the same slots, so that a field added to FIELDS is typed and a slot removed is not."""
+    import ast
+    import inspect
+
+    from rulelang.engine import playout
+
+    tree = ast.parse(inspect.getsource(playout))
+    (cls,) = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "StateSlots"]
+    typed = [n.target.id for n in cls.body if isinstance(n, ast.AnnAssign)]
+    assert len(set(typed)) == len(typed)
+    assert set(typed) == set(State.__slots__)

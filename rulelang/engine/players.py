@@ -8,6 +8,7 @@ import sys
 from array import array
 from itertools import compress, count, repeat
 from operator import is_, itemgetter
+from typing import Any, Iterable, Iterator, Sequence
 
 from rulelang.engine.control import GameProblem
 
@@ -21,6 +22,12 @@ _GO, _SHOW, _REVEAL, _FORGET = 0, 1, 2, 3   # the kinds of event in Memory.log
 # The events of a move and of cards leaving unseen, as the playout variants of the rules append
 # them to ``Memory.log`` themselves (stmtgen: the tuples seen_go and left_unseen would append).
 MOVE_EVENT, LEFT_EVENT = _GO, _FORGET
+# The types the annotations use: a state and a compiled game are read through the fields their
+# generated code gives them (Any); an entry is ``[seat, card, zone]``; a piece of a Memory is the
+# tuple ``(seq, players, cards, zone, still)``, and a card's memory is a piece, a list of them or
+# None.
+Entry = list[int]
+Piece = tuple[Any, ...]
 # Events a Memory records before it works them out anyway: however many moves a rule file makes
 # (a hostile one moving a whole deck to and fro at every step of the budget), what a playout
 # keeps of them stays bounded (docs/security.md); a real game's playout rarely reaches it.
@@ -61,18 +68,21 @@ class Memory:
 
     __slots__ = ("cur", "zs", "plans", "log", "game")
 
-    def __init__(self, entries=(), game=None):
-        self.cur, self.zs, self.plans = {}, set(), game.zone_plans
+    def __init__(self, entries: Iterable[Sequence[int]] = (), game: Any = None) -> None:
+        self.cur: dict[int, Any] = {}
+        self.zs: set[int] = set()
+        self.plans: list[list[Any]] = game.zone_plans
         # What happened, recorded as it happens and worked out into ``cur`` only when the
         # memories are read (:meth:`flush`): a playout appends a tuple per move, and most
         # playouts end with nobody reading them.  ``game``: the compiled game (its zones).
-        self.log, self.game = [], game
+        self.log: list[tuple[Any, ...]] = []
+        self.game = game
         if entries:
             for p, c, zi in entries:    # one piece per entry, in the list's order
                 self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
                 self.zs.add(zi)
 
-    def _append(self, c, rec) -> None:
+    def _append(self, c: int, rec: Piece) -> None:
         v = self.cur.get(c)
         self.cur[c] = rec if v is None else [v, rec] if v.__class__ is tuple else v + [rec]
 
@@ -94,7 +104,7 @@ class Memory:
                 else:
                     self._forget(ev[1], ev[2])
 
-    def _go(self, cards, si, di, top, whole) -> None:
+    def _go(self, cards: Sequence[int], si: int, di: int, top: int, whole: bool) -> None:
         """:func:`seen_go`'s work on the memories: ``cards`` went from ``si`` to ``di`` (``top``:
         the card on top of ``si`` before; ``whole``: every card of it, ``move all``).  No card,
         or a zone to itself, is nothing (the playout variants record such a move unlooked at)."""
@@ -117,7 +127,7 @@ class Memory:
         cur.update(zip(cards, repeat((next(_SEQ), ps, cards, di, ps))))
         self.zs.add(di)
 
-    def _forget(self, cards, zi) -> None:
+    def _forget(self, cards: Iterable[int], zi: int) -> None:
         """What anyone remembers of ``cards`` in zone ``zi`` is forgotten (:func:`left_unseen`:
         they left it unseen)."""
         cur = self.cur
@@ -132,7 +142,7 @@ class Memory:
             keep = [r for r in v if r[3] != zi]
             cur[c] = (keep[0] if len(keep) == 1 else keep) if keep else None
 
-    def entries(self) -> list:
+    def entries(self) -> list[Entry]:
         """The list ``g.shown`` the list algorithm (the API's, :func:`seen_go`) would hold:
         ``[seat, card, zone]`` by event, then player, then card."""
         self.flush()
@@ -151,10 +161,11 @@ class Memory:
                  for r in pieces for cs in (r[2],)]
         return [[p, c, r[3]] for r, cs in zip(pieces, cards) for p in r[4] for c in cs]
 
-    def _split(self, pieces) -> list:
+    def _split(self, pieces: list[Any]) -> list[Entry]:
         """:meth:`entries` when some event is in several pieces (a card shown to one player, a
         ``move all`` that carried some cards of an event and not others)."""
-        rep, odd = {}, set()    # seq -> a piece of it; the events in several pieces
+        rep: dict[int, Piece] = {}
+        odd: set[int] = set()   # seq -> a piece of it; the events in several pieces
         for v in pieces:
             if v.__class__ is tuple:
                 if rep.setdefault(v[0], v) is not v:
@@ -164,7 +175,7 @@ class Memory:
                     rep[r[0]] = r
                     odd.add(r[0])
         get = self.cur.get
-        out = []
+        out: list[Entry] = []
         for seq in sorted(rep):
             r = rep[seq]
             cards = r[2]
@@ -190,25 +201,25 @@ class Memory:
                         out.append([p, c, v[3]])
         return out
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Entry]:
         return iter(self.entries())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.entries())
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         """Whether anyone remembers anything (without making the list: every piece a card
         points to names at least one player)."""
         self.flush()
         return any(self.cur.values())
 
-    def carry(self, cards, si, di, plan, top) -> None:
+    def carry(self, cards: Sequence[int], si: int, di: int, plan: tuple[Any, ...], top: int) -> None:
         """:func:`seen_go` of a ``move all`` from a zone some memories are in: the memories of
         these cards in ``si`` go to ``di`` (not a player who sees ``di``), in their place; the
         others are forgotten; then those who saw the cards go remember them, after."""
         ps, topo, _carry, excl = plan
         cur = self.cur
-        made = {}       # a piece carried -> the same piece in di (one for all its cards)
+        made: dict[int, Piece] = {}     # a piece carried -> the same piece in di (one for all its cards)
         for c in cards:
             v = cur.get(c)
             if v is None:
@@ -235,16 +246,16 @@ class Memory:
             self._append(c, rec)
         self.zs.add(di)
 
-    def show(self, c, p, zi) -> None:
+    def show(self, c: int, p: int, zi: int) -> None:
         """``show c to p``: p forgets c, then remembers it in zone ``zi`` (recorded)."""
         self.record((_SHOW, c, p, zi))
 
-    def reveal(self, c, ps, zi) -> None:
+    def reveal(self, c: int, ps: tuple[int, ...], zi: int) -> None:
         """``reveal c``: every memory of c forgotten, then each of ``ps`` remembers it in ``zi``
         (recorded)."""
         self.record((_REVEAL, c, ps, zi))
 
-    def record(self, event) -> None:
+    def record(self, event: tuple[Any, ...]) -> None:
         """Add ``event`` to the log, worked out every LOG_LIMIT events (a bound on what is kept).
         (:func:`seen_go`, at every move, does the same in place of this call.)"""
         log = self.log
@@ -252,7 +263,7 @@ class Memory:
         if len(log) >= LOG_LIMIT:
             self.flush()
 
-    def _show(self, c, p, zi) -> None:
+    def _show(self, c: int, p: int, zi: int) -> None:
         v = self.cur.get(c)
         if v is not None:
             keep = []
@@ -268,12 +279,12 @@ class Memory:
         self._append(c, (next(_SEQ), (p,), (c,), zi, (p,)))
         self.zs.add(zi)
 
-    def _reveal(self, c, ps, zi) -> None:
+    def _reveal(self, c: int, ps: tuple[int, ...], zi: int) -> None:
         self.cur[c] = (next(_SEQ), ps, (c,), zi, ps) if ps else None
         self.zs.add(zi)
 
 
-class Remembered(list):
+class Remembered(list[Entry]):
     """A long list of what players remember (:func:`grouped`, made by :func:`left_unseen`): the
     entries, a list like any other, with ``by_zone``, the cards they name grouped by zone
     ``{zone: set of cards}``, so that a card leaving a zone unseen is looked for only where it
@@ -292,12 +303,15 @@ class Remembered(list):
     needed)."""
 
     __slots__ = ("by_zone", "col", "owner")
+    by_zone: dict[int, set[int]]
+    col: "array[int] | None"
+    owner: Any
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[list[Entry]], tuple[list[Entry]]]:
         return list, (list(self),)      # (pickled, copied: a plain list, grouped again)
 
 
-def handed_out(v):
+def handed_out(v: Any) -> Any:
     """What players remember, ``v``, read from outside the state that keeps it: from now on
     shared, never changed in place (:class:`Remembered`)."""
     if v.__class__ is Remembered:
@@ -305,7 +319,7 @@ def handed_out(v):
     return v
 
 
-def _own(g, shown) -> "Remembered":
+def _own(g: Any, shown: "Remembered") -> "Remembered":
     """``shown`` (``g.memory``, a :class:`Remembered`) as a list ``g`` may change in place: itself
     when ``g`` owns it, else a copy (its sets and column too), which becomes ``g.memory``."""
     if shown.owner is g:
@@ -318,7 +332,7 @@ def _own(g, shown) -> "Remembered":
     return out
 
 
-def _zone_plan(game, si, di) -> tuple:
+def _zone_plan(game: Any, si: int, di: int) -> tuple[Any, ...]:
     """What :func:`seen_go` does with cards that go from zone ``si`` to ``di``, as the list
     algorithm decides it: ``(players who remember them, or None; only the top card is seen;
     memories in si may be carried by a move all; the player who sees di and so does not
@@ -336,7 +350,7 @@ def _zone_plan(game, si, di) -> tuple:
 
 
 
-def show_card(g, c, p) -> None:
+def show_card(g: Any, c: int, p: int) -> None:
     """``show c to p``: p remembers c in the zone where it is now (nothing for ``none``)."""
     if c < 0:
         return
@@ -346,7 +360,7 @@ def show_card(g, c, p) -> None:
             return
 
 
-def show_in(g, c, p, zi) -> None:
+def show_in(g: Any, c: int, p: int, zi: int) -> None:
     """``show c to p`` for a card known to be in zone ``zi`` (or ``none``): the generated code
     calls it where the rules say where the card is (``places.card_places``)."""
     if c < 0:
@@ -358,7 +372,7 @@ def show_in(g, c, p, zi) -> None:
     g.memory = [x for x in g.memory if x[0] != p or x[1] != c] + [[p, c, zi]]
 
 
-def reveal_card(g, c) -> None:
+def reveal_card(g: Any, c: int) -> None:
     """``reveal c``: every player who does not see the zone where c is remembers it there."""
     if c < 0:
         return
@@ -368,7 +382,7 @@ def reveal_card(g, c) -> None:
             return
 
 
-def reveal_in(g, c, zi) -> None:
+def reveal_in(g: Any, c: int, zi: int) -> None:
     """``reveal c`` for a card known to be in zone ``zi`` (or ``none``), as ``show_in``."""
     if c < 0:
         return
@@ -382,7 +396,7 @@ def reveal_in(g, c, zi) -> None:
         [p, c, zi] for p in range(g.n) if not (vis == "owner" and owner == p)]
 
 
-def left_unseen(g, cards, zi) -> None:
+def left_unseen(g: Any, cards: Sequence[int], zi: int) -> None:
     """``cards`` just left zone ``zi`` by a move nobody saw (or a deal): whatever anyone
     remembered of them there is forgotten (docs/language.md, "What players remember": a player
     remembers where a card is only while it is there).  The generated code calls it for a move
@@ -440,7 +454,7 @@ def left_unseen(g, cards, zi) -> None:
         del shown.by_zone[zi]
 
 
-def grouped(shown, g=None) -> "Remembered":
+def grouped(shown: Iterable[Entry], g: Any = None) -> "Remembered":
     """``shown`` (a list of entries) as a :class:`Remembered`: the same entries, with the cards
     they name grouped by zone, owned by the state ``g`` (None: shared)."""
     out = Remembered(shown)
@@ -456,7 +470,7 @@ def grouped(shown, g=None) -> "Remembered":
     return out
 
 
-def seen_go(g, cards, si, di, top, whole=False) -> None:
+def seen_go(g: Any, cards: Sequence[int], si: int, di: int, top: int, whole: bool = False) -> None:
     """Cards just moved from zone ``si`` to zone ``di`` (``top``: the card that was on top of
     ``si``): each player who saw them in ``si`` and does not see ``di`` remembers them in
     ``di``.  What anyone remembered of these cards is forgotten (they moved), unless ``whole``:
@@ -494,7 +508,7 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
     if ps is None or (top_only and top not in cards):
         return                          # nobody saw them go where they cannot see them
     seen = cards if not top_only else [c for c in cards if c == top]
-    new = []
+    new: list[Entry] = []
     for p in ps:        # [p, c, di] for each card seen, made in C
         new += map(list, zip(repeat(p), seen, repeat(di)))
     shown = g.memory
@@ -508,7 +522,7 @@ def seen_go(g, cards, si, di, top, whole=False) -> None:
         g.memory = shown + new
 
 
-def _go_long(g, shown, moved, si, di, carry, excl) -> None:
+def _go_long(g: Any, shown: "Remembered", moved: set[int], si: int, di: int, carry: bool, excl: int) -> None:
     """:func:`seen_go` forgetting (or, ``carry``: taking along to ``di``, but for the player
     ``excl``, who sees ``di``) what a long list (``shown``, ``g.memory``) remembers of the cards
     ``moved``: in place, copied first if shared; its grouping and column kept."""
@@ -541,7 +555,7 @@ def _go_long(g, shown, moved, si, di, carry, excl) -> None:
         by_zone.setdefault(di, set()).update(carried)
 
 
-def hides(zone_info, s_vis, d_vis) -> bool:
+def hides(zone_info: Any, s_vis: str | None, d_vis: str | None) -> bool:
     """Whether a move from a zone seen as ``s_vis`` to one seen as ``d_vis`` may take a card out
     of the sight of a player who saw it (None: not known before the game is played)."""
     return (s_vis is None or s_vis in ("everyone", "owner", "top")) and d_vis not in ("everyone", "top")
@@ -552,7 +566,7 @@ def hides(zone_info, s_vis, d_vis) -> bool:
 # turn order, dealing, `for each player`, the choices of a player and the conditions over players
 # go round the players still in.  Used by the generated code and the tests' reference alike.
 
-def leave_game(g, p, base):
+def leave_game(g: Any, p: int, base: int) -> None:
     """``remove p from the game``: p's `out` becomes 1 + the number of players already out (a
     player already out stays as they were)."""
     v = g.vars
@@ -560,7 +574,7 @@ def leave_game(g, p, base):
         v[base + p] = 1 + sum(1 for q in range(g.n) if v[base + q])
 
 
-def out_ranking(g, first, base):
+def out_ranking(g: Any, first: Iterable[int], base: int) -> list[int]:
     """``first`` (the winners), then the other players still in (in seat order), then those who
     left the game, the last to leave first."""
     v = g.vars
@@ -568,7 +582,7 @@ def out_ranking(g, first, base):
     return list(first) + sorted(rest, key=lambda p: (v[base + p] != 0, -v[base + p]))
 
 
-def seat_after(g, p, k, base):
+def seat_after(g: Any, p: int, k: int, base: int) -> int:
     """The ``k``-th player still in the game after ``p`` in the direction of play (before, for a
     negative ``k``); ``p`` itself when they are the only one left."""
     n = g.n
@@ -584,12 +598,12 @@ def seat_after(g, p, k, base):
     return p
 
 
-def seat_in(g, p, base):
+def seat_in(g: Any, p: int, base: int) -> int:
     """``p`` if they are still in the game, else the first player after them who is."""
     return seat_after(g, p, 1, base) if g.vars[base + p] else p
 
 
-def seats_in(g, start, base):
+def seats_in(g: Any, start: int, base: int) -> list[int]:
     """The players still in the game, in the order of play from ``start`` (included if in)."""
     n = g.n
     v = g.vars
@@ -597,7 +611,7 @@ def seats_in(g, start, base):
     return [q for q in [(start + d * k) % n for k in range(n)] if not v[base + q]]
 
 
-def seats_after(g, start, base):
+def seats_after(g: Any, start: int, base: int) -> list[int]:
     """The players still in the game after ``start``, in the order of play (not ``start``)."""
     n = g.n
     v = g.vars
@@ -605,13 +619,13 @@ def seats_after(g, start, base):
     return [q for q in [(start + d * k) % n for k in range(1, n)] if not v[base + q]]
 
 
-def random_seat_in(g, base):
+def random_seat_in(g: Any, base: int) -> int:
     """A player still in the game, at random (seat order; -1 when nobody is)."""
     seats = [q for q in range(g.n) if not g.vars[base + q]]
     return seats[g.rng.randbelow(len(seats))] if seats else -1
 
 
-def next_in(g, fr, ki, pi, base):
+def next_in(g: Any, fr: list[Any], ki: int, pi: int, base: int) -> bool:
     """The test of `for each player` in a game where players leave: goes on to the first seat
     from ``fr[pi]`` that is still in (each seat is passed once: ``fr[ki]`` counts them)."""
     n = g.n
@@ -623,7 +637,7 @@ def next_in(g, fr, ki, pi, base):
     return False
 
 
-def holder(g, c, owned):
+def holder(g: Any, c: int, owned: Iterable[tuple[int, int]]) -> int:
     """The player one of whose own zones holds card ``c`` (``owned``: (zone, owner) pairs)."""
     zones = g.zones
     for zi, owner in owned:

@@ -7,7 +7,7 @@ identical copies of a card into one action (:func:`_merge_twins_fast`, which the
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from weakref import WeakKeyDictionary
 
 from rulelang.limits import ACTION_SHIFT, VALUE_MASK
@@ -15,14 +15,64 @@ from rulelang.engine.control import NO_DECISION, SUSPEND, GameProblem
 from rulelang.engine.players import Memory
 
 
-class Playout:
+if TYPE_CHECKING:
+    class StateSlots:
+        """The slots of a :class:`~rulelang.engine.runtime.State` as the type checker sees them
+        (at run time ``State.__slots__`` is made from ``runtime.FIELDS``, which a type checker
+        cannot read; tests/test_state_fields.py keeps the two lists the same), and the methods of
+        State that the playout calls."""
+
+        game: Any                       # the compiled game (its tables and generated rules)
+        n: int
+        zones: list[list[int]]
+        vars: list[int]
+        cur: int
+        dir: int
+        skip: int
+        next_turn: int
+        stack: list[list[Any]]
+        rng: Any
+        awaiting: Any                   # a (seat, actions) tuple, a Simultaneous or NO_DECISION
+        terminal: bool
+        outcome: Any
+        winners: list[int]
+        ranking: list[int]
+        steps: int
+        work: int
+        decisions: int
+        turns: int
+        log: Optional[list[Any]]
+        problem: Any
+        max_steps: int
+        seat_results: Any
+        memory: Any                     # a list of entries, a Remembered or a Memory
+        _pk: Any
+        _pp: Any
+        _pa: bool
+        _stop: int
+        _ch: int
+        _fo: int
+        _tk: Any
+        _mg: Any
+        _sf: bool
+
+        @property
+        def decision(self) -> Any: ...
+        def legal_actions(self, player: Optional[int] = None, every_copy: bool = False) -> list[int]: ...
+        def apply_action(self, action: int, player: Optional[int] = None) -> None: ...
+        def _apply_other(self, d: Any, action: int, player: Optional[int]) -> None: ...
+else:
+    StateSlots = object
+
+
+class Playout(StateSlots):
     """:meth:`playout`, mixed into :class:`~rulelang.engine.runtime.State` (whose slots it uses)."""
 
     __slots__ = ()
 
     # ---- the fast path: a whole playout inside the engine --------------------------------------
-    def playout(self, policy, max_decisions: Optional[int] = None, actions: bool = False,
-                _begin: bool = False, skip_forced: bool = False) -> tuple:
+    def playout(self, policy: Any, max_decisions: Optional[int] = None, actions: bool = False,
+                _begin: bool = False, skip_forced: bool = False) -> tuple[int, int, int]:
         """Play on to the end of the game (or ``max_decisions`` decision points, a simultaneous
         one counting once) with every choice made by ``policy``, without the public API's
         checks at each decision: the same game, move for move, as choosing the same actions
@@ -100,7 +150,8 @@ class Playout:
                     break
         return self.decisions - start, choices, forced
 
-    def _play_in_place(self, policy, max_decisions, actions, begin=False, skip=False) -> tuple:
+    def _play_in_place(self, policy: Any, max_decisions: Optional[int], actions: bool, begin: bool = False,
+                       skip: bool = False) -> tuple[int, int, int]:
         """:meth:`playout` in the rules' playout variants (``CompiledGame.playout_procs``): the
         generated code asks ``policy`` at each decision itself and goes on in place, so a whole
         game is most often one call.  What it needs while it runs is in the state's slots
@@ -196,7 +247,7 @@ class PlayoutStop(Exception):
     the state is then stopped at a decision, as the API leaves it (caught in State.playout)."""
 
 
-def playout_pick(g, legal, p):
+def playout_pick(g: Any, legal: list[int], p: int) -> Any:
     """The choice of seat ``p`` in :meth:`State.playout` when the policy is not a plain index
     function per seat (``actions=True``, copies of a card that the API offers as one action, a
     budget of decisions): the legal actions as :meth:`State.legal_actions` gives them, counted,
@@ -218,10 +269,10 @@ def playout_pick(g, legal, p):
     return pol(legal) if g._pa else legal[pol(k)]
 
 
-_TWIN_KEYS: WeakKeyDictionary = WeakKeyDictionary()      # per compiled game
+_TWIN_KEYS: WeakKeyDictionary[Any, Callable[[int], int]] = WeakKeyDictionary()      # per compiled game
 
 
-def twin_keys(game):
+def twin_keys(game: Any) -> Callable[[int], int]:
     """For :func:`_merge_twins_fast`: a function (in C) giving the key of each action, the action
     choosing the first copy of its card for an action of a card alternative, the action itself
     for any other (made once per game: a list of every action, ``len(alternatives) << SHIFT``,
@@ -239,22 +290,22 @@ def twin_keys(game):
     return keys
 
 
-def _merge_twins_fast(legal, key) -> list:
+def _merge_twins_fast(legal: list[int], key: Callable[[int], int]) -> list[int]:
     """What :func:`_merge_twins` gives, faster: with ``key``, the game's :func:`twin_keys`,
     most often no two keys agree (tested in C) and the list is kept as it is.  (Two actions of
     other alternatives are never the same: each alternative offers distinct values.)"""
     if len({*map(key, legal)}) == len(legal):
         return legal
-    seen = set()
+    seen: set[int] = set()
     add = seen.add
     return [a for a in legal if not ((k := key(a)) in seen or add(k))]
 
 
-def _merge_twins(legal, twin, alts) -> list:
+def _merge_twins(legal: list[int], twin: Sequence[int], alts: Sequence[Any]) -> list[int]:
     """``legal`` with one action per alternative and distinct card: the first of the actions that
     choose identical copies of a card with the same alternative."""
-    seen = set()
-    out = []
+    seen: set[tuple[int, int]] = set()
+    out: list[int] = []
     for a in legal:
         ai = a >> ACTION_SHIFT
         if alts[ai].kind == "card":

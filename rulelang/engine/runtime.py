@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import contains, itemgetter
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.kinds import CARD, Frame
@@ -43,21 +43,21 @@ class Field(NamedTuple):
     the declaration, so adding a field is adding one line there."""
 
     name: str
-    copy: Optional[Callable] = None    # clone(): the copy of the value; None shares it (immutable,
+    copy: Optional[Callable[[Any], Any]] = None    # clone(): the copy of the value; None shares it (immutable,
     #                                    or never changed in place: replaced whole)
-    keys: tuple = ()                   # the keys of a save that hold it; () when it is not saved
-    dump: Optional[Callable] = None    # to_json(): value -> {save key: JSON value}
-    load: Optional[Callable] = None    # from_json(): the (checked) save -> value
+    keys: tuple[str, ...] = ()         # the keys of a save that hold it; () when it is not saved
+    dump: Optional[Callable[[Any], dict[str, Any]]] = None    # to_json(): value -> {save key: JSON value}
+    load: Optional[Callable[[dict[str, Any]], Any]] = None    # from_json(): the (checked) save -> value
     blank: object = None               # its value in a blank state (list: a new empty list;
     #                                    GIVEN: none, new_game and from_json set it)
     optional: bool = False             # its keys may be missing from a save (dump leaves them
     #                                    out while the field is blank)
-    saved: Optional[Callable] = None   # to_json(): state -> the value dumped (default: the field)
+    saved: Optional[Callable[[Any], Any]] = None   # to_json(): state -> the value dumped (default: the field)
     slot: Optional[str] = None         # the State's slot that keeps it, where a property reads
     #                                    it (clone and a blank state set the slot)
 
 
-def _saved(key: str, load: Optional[Callable] = None) -> dict:
+def _saved(key: str, load: Optional[Callable[[Any], Any]] = None) -> dict[str, Any]:
     """A field saved under ``key`` as it is (a JSON value), read back by ``load``."""
     return {"keys": (key,), "dump": lambda v: {key: v},
             "load": (lambda d: d[key]) if load is None else (lambda d: load(d[key]))}
@@ -67,11 +67,11 @@ _new = object.__new__
 GIVEN = type("Given", (), {"__repr__": lambda self: "GIVEN"})()    # (a Field's blank: see there)
 
 
-def _lists(x: list) -> list:
+def _lists(x: list[list[Any]]) -> list[list[Any]]:
     return [y[:] for y in x]
 
 
-def _dump_decision(d) -> dict:
+def _dump_decision(d: Any) -> dict[str, Any]:
     """A decision in the save's three fields (format 1): ``pending`` (the seats still to choose),
     ``legal`` (the actions; at a simultaneous decision an object of the actions of each seat,
     with ``order``, ``slot`` and ``dispatch``) and ``sim`` (the secret choices made so far)."""
@@ -85,7 +85,7 @@ def _dump_decision(d) -> dict:
             "sim": {str(q): a for q, a in d.chosen.items()}}
 
 
-def _load_decision(s: dict):
+def _load_decision(s: dict[str, Any]) -> Any:
     if s["pending"] is None:
         return NO_DECISION
     if s["sim"] is None:
@@ -96,7 +96,7 @@ def _load_decision(s: dict):
                         {int(k): v for k, v in s["sim"].items()})
 
 
-def _copy_awaiting(d):
+def _copy_awaiting(d: Any) -> Any:
     """The copy of what a state waits for, as its slot ``awaiting`` keeps it (see
     State.decision): a decision of one seat is a tuple, shared."""
     return d if d.__class__ is tuple else d.copy()
@@ -111,7 +111,7 @@ def _load_rng(s: int) -> Rng:
 _card_of, _zone_of = itemgetter(1), itemgetter(2)    # of an entry [seat, card, zone]
 
 
-def still_remembered(shown: list, zones: list) -> list:
+def still_remembered(shown: list[list[int]], zones: list[list[int]]) -> list[list[int]]:
     """The entries ``[seat, card, zone]`` of what players remember whose card is still in the
     zone it was seen go to (docs/language.md, "What players remember"): the others are
     forgotten."""
@@ -167,7 +167,7 @@ _PLAYOUT_SLOTS = ("_pk", "_pp", "_pa", "_stop", "_ch", "_fo", "_tk",  # State.pl
                   "_mg", "_sf")                                       # it runs
 
 
-def _from_fields(name: str, args: str, lines: list, names: dict, doc: str):
+def _from_fields(name: str, args: str, lines: list[str], names: dict[str, Any], doc: str) -> Any:
     """A function written from :data:`FIELDS`, as ``dataclasses`` writes ``__init__``: a clone
     and a new game set every field, and searching players make many of both, so each field is
     one plain assignment rather than a loop of ``setattr``.  Only the declared names (never a
@@ -190,7 +190,7 @@ _clone = _from_fields(
     as :data:`FIELDS` says).""")
 
 
-def state_maker(name: str, args: str, given: list, names: dict, doc: str):
+def state_maker(name: str, args: str, given: list[str], names: dict[str, Any], doc: str) -> Any:
     """A function ``name(args)`` that makes a State (``s``, of the class ``cls``): its ``game``
     and ``n`` from ``game``, every field at its blank value but those declared ``blank=GIVEN``,
     which the lines ``given`` set (from the names ``names``) before it returns ``s``."""
@@ -210,7 +210,7 @@ _blank_state = state_maker(
     decide) but those declared ``blank=GIVEN``, which its maker sets (``CompiledGame.new_game``,
     :meth:`State.from_json`).""")
 GIVEN_FIELDS = tuple(f.name for f in FIELDS if f.blank is GIVEN)   # (a state_maker sets them)
-_DUMPED = tuple((f.name, f.dump, f.saved) for f in FIELDS if f.keys)
+_DUMPED = tuple((f.name, f.dump, f.saved) for f in FIELDS if f.keys and f.dump is not None)
 _LOADED = tuple((f.name, f.load) for f in FIELDS if f.load is not None)
 # The keys of a save: "format", "game" (its identity) and those of the saved fields.
 SAVE_KEYS = ("format", "game") + tuple(k for f in FIELDS if not f.optional for k in f.keys)
@@ -227,9 +227,9 @@ class State(Playout):
     __slots__ = tuple(f.slot or f.name for f in FIELDS if f.name != "shown") + ("memory",) + \
         _PLAYOUT_SLOTS
 
-    blank = classmethod(_blank_state)       # (cls, game) -> State
+    blank: Any = classmethod(_blank_state)      # (cls, game) -> State
 
-    def _get_shown(self) -> list:
+    def _get_shown(self) -> Any:
         """What players remember, ``[seat, card, zone]`` entries (a field of :data:`FIELDS`).  A
         playout keeps it per card while it runs (engine/players.Memory) and leaves it so: the
         list is made here, when it is first read (most simulated games never read it, so their
@@ -240,7 +240,7 @@ class State(Playout):
             self._mg = None
         return handed_out(v)    # (shared from now on: a long list is copied at its next change)
 
-    def _set_shown(self, v) -> None:
+    def _set_shown(self, v: Any) -> None:
         self.memory = v
         self._mg = None
 
@@ -250,13 +250,13 @@ class State(Playout):
     # one seat as the plain tuple ``(seat, actions)`` (the generated code makes it with one
     # instruction, where a Decision is a call) and anything else as it is (a Simultaneous,
     # NO_DECISION).  The API's methods below read the slot.
-    def _get_decision(self):
+    def _get_decision(self) -> Any:
         """What the game waits for: a :class:`Decision` (one seat decides), a
         :class:`Simultaneous` or ``NO_DECISION`` (a field of :data:`FIELDS`)."""
         d = self.awaiting
         return Decision(d) if d.__class__ is tuple else d
 
-    def _set_decision(self, d) -> None:
+    def _set_decision(self, d: Any) -> None:
         self.awaiting = tuple(d) if d.__class__ is Decision else d
 
     decision = property(_get_decision, _set_decision)
@@ -266,7 +266,8 @@ class State(Playout):
         """The seat (0-based) that must decide now; -1 when the game is over.  At a simultaneous
         decision this is the first seat that has not chosen yet (see :meth:`current_players`)."""
         d = self.awaiting
-        return d[0] if d.__class__ is tuple else d.seat
+        seat: int = d[0] if d.__class__ is tuple else d.seat
+        return seat
 
     def current_players(self) -> list[int]:
         """Every seat that must still decide at this point (several at a simultaneous one)."""
@@ -282,6 +283,7 @@ class State(Playout):
         of a card (a game with several decks) offered by the same alternative are one action:
         the copy found first (the other copy's action is still accepted by :meth:`apply_action`,
         and ``every_copy=True`` lists them all)."""
+        legal: list[int]
         d = self.awaiting
         if d.__class__ is tuple:                         # one seat decides (the common case)
             seat, legal = d
@@ -325,7 +327,7 @@ class State(Playout):
         if pc != SUSPEND:
             g.after(self, pc)
 
-    def _apply_other(self, d, action: int, player: Optional[int]) -> None:
+    def _apply_other(self, d: Any, action: int, player: Optional[int]) -> None:
         """:meth:`apply_action` at a simultaneous decision, or of an action it refuses."""
         if d.one_seat:
             raise ValueError(f"illegal action {action}")
@@ -379,13 +381,13 @@ class State(Playout):
     clone = _clone                          # () -> State: an independent copy
 
     # ---- what a player sees -----------------------------------------------------------------
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see: the cards of every zone visible to them, the sizes of the
         others (unless a zone hides its size), the variables, whose turn it is and, if it is
         theirs to decide, their legal actions.  Never a hidden card, never another player's
         pending secret choice."""
         g = self.game
-        zones = {}
+        zones: dict[str, Any] = {}
         for zi, (name, owner, vis, size_hidden) in enumerate(g.zone_info):
             cards = self.zones[zi]
             key = name if owner < 0 else f"{name}/{owner + 1}"
@@ -396,7 +398,7 @@ class State(Playout):
                               "size": len(cards)}
             else:
                 zones[key] = None if size_hidden else {"size": len(cards)}
-        obs = {
+        obs: dict[str, Any] = {
             "player": player + 1,
             "turn_of": self.cur + 1,
             "to_decide": [p + 1 for p in self.current_players()],
@@ -413,13 +415,13 @@ class State(Playout):
             obs["winners"] = [p + 1 for p in self.winners]
         return obs
 
-    def known_cards(self, player: int) -> dict:
+    def known_cards(self, player: int) -> dict[str, list[int]]:
         """The cards shown to ``player`` alone (``show c to P``) that are still in the zone where
         they saw them and that this zone does not show them anyway: ``{zone key: [cards]}``."""
         if not self.shown:
             return {}
         g = self.game
-        out: dict = {}
+        out: dict[str, list[int]] = {}
         for p, c, zi in self.shown:
             if p != player or c not in self.zones[zi]:
                 continue
@@ -432,9 +434,9 @@ class State(Playout):
                 out[key].append(c)
         return out
 
-    def _remembered(self, player: int) -> dict:
+    def _remembered(self, player: int) -> dict[int, int]:
         """``{card: zone index}``: the cards of ``known_cards(player)``."""
-        out = {}
+        out: dict[int, int] = {}
         for key, cards in self.known_cards(player).items():
             name, _, seat = key.partition("/")
             zi = self.game.zone_base[name] + (int(seat) - 1 if seat else 0)
@@ -443,10 +445,12 @@ class State(Playout):
         return out
 
     def action_to_string(self, action: int) -> str:
-        return self.game.action_to_string(action, self)
+        text: str = self.game.action_to_string(action, self)
+        return text
 
     # ---- a world consistent with what one player sees -----------------------------------------
-    def determinize(self, player: int, rng_or_seed=0, known: Optional[dict] = None) -> "State":
+    def determinize(self, player: int, rng_or_seed: Any = 0,
+                    known: Optional[dict[str, dict[int, str]]] = None) -> "State":
         """A new state that ``player`` cannot tell from this one: every card they may not see
         (in zones hidden from them, and below the top of a ``top face up`` pile) is dealt again at
         random among those same hidden places, each zone keeping its size (drawn from the hidden
@@ -467,12 +471,12 @@ class State(Playout):
         """
         g = self.game
         rng = rng_or_seed if hasattr(rng_or_seed, "randrange") else Rng(int(rng_or_seed))
-        c = self.clone()
+        c: State = self.clone()
         c.log = None
         zones = c.zones
         if c.shown:     # forget what left its zone unseen: the cards dealt again may land there
             c.shown = still_remembered(c.shown, zones)
-        places = []                      # (zone index, position) of the cards to deal again
+        places: list[tuple[int, int]] = []   # (zone index, position) of the cards to deal again
         for zi, (_name, owner, vis, _sh) in enumerate(g.zone_info):
             if vis == "everyone" or (vis == "owner" and owner == player):
                 continue
@@ -521,8 +525,8 @@ class State(Playout):
                     if fr[k].__class__ is tuple and all(y.__class__ is int for y in fr[k]):
                         fr[k] = tuple(to.get(y, y) for y in fr[k])
 
-            def follow(actions):
-                out = []
+            def follow(actions: list[int]) -> list[int]:
+                out: list[int] = []
                 for a in actions:
                     if alts[a >> ACTION_SHIFT].kind == "card":
                         v = a & VALUE_MASK
@@ -547,18 +551,18 @@ class State(Playout):
         return c
 
     # ---- saving and resuming ----------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Everything needed to resume this exact game, as plain JSON data, with the game's
         identity (``"game"``: its name, a digest of the rule file's text with every file it
         extends and the prelude, the option values and the number of players), which
         :meth:`from_json` checks.  The saved fields and their form are declared in :data:`FIELDS`."""
-        out = {"format": SAVE_FORMAT, "game": game_identity(self.game)}
+        out: dict[str, Any] = {"format": SAVE_FORMAT, "game": game_identity(self.game)}
         for name, dump, saved in _DUMPED:
             out.update(dump(getattr(self, name) if saved is None else saved(self)))
         return out
 
     @classmethod
-    def from_json(cls, game, d: dict) -> "State":
+    def from_json(cls, game: Any, d: dict[str, Any]) -> "State":
         """Resume a game saved by :meth:`to_json`.  ``game`` is the game it was saved from: a
         :class:`rulelang.compile.loader.Game` (from ``load``; it is compiled for the save's number of
         players) or a compiled game (``Game.compiled(n)``).  Raises :class:`SaveError` when the
@@ -575,20 +579,21 @@ class State(Playout):
                                 f"{game.name} is for {lo} to {hi}")
             game = game.compiled(n)
         _check_save(game, d, SAVE_KEYS, OPTIONAL_SAVE_KEYS)
-        s = cls.blank(game)
+        s: State = cls.blank(game)
         for name, load in _LOADED:
             setattr(s, name, load(d))
         return s
 
 
-def _keep_in_zones(places, cards, remembered, rng) -> list:
+def _keep_in_zones(places: list[tuple[int, int]], cards: list[int], remembered: dict[int, int],
+                   rng: Any) -> list[int]:
     """``cards`` (a random deal of ``places``) changed so that each card the player remembers
     (``{card: zone index}``) lies in its zone, at a random one of that zone's places: the player
     knows where it went, not where in the zone it is (the zone may have been shuffled)."""
-    free = {}                           # zone index -> the places (indexes into places) in it
+    free: dict[int, list[int]] = {}     # zone index -> the places (indexes into places) in it
     for k, (zi, _i) in enumerate(places):
         free.setdefault(zi, []).append(k)
-    out = [None] * len(places)
+    out: list[Optional[int]] = [None] * len(places)
     for c, zi in remembered.items():
         slots = free.get(zi)
         if not slots or c not in cards:
@@ -599,15 +604,16 @@ def _keep_in_zones(places, cards, remembered, rng) -> list:
     return [c if c is not None else next(rest) for c in out]
 
 
-def _place_known(game, places, cards, known) -> list:
+def _place_known(game: Any, places: list[tuple[int, int]], cards: list[int],
+                 known: dict[str, dict[int, str]]) -> list[int]:
     """``cards`` (a random deal of ``places``) changed so that each card ``known`` names at one
     of ``places`` is there: it changes places with the card dealt there."""
-    keys = {}
+    keys: dict[int, str] = {}
     for zi, (name, owner, _vis, _sh) in enumerate(game.zone_info):
         keys[zi] = name if owner < 0 else f"{name}/{owner + 1}"
     index = {pl: k for k, pl in enumerate(places)}
     names = game.card_names
-    fixed = set()
+    fixed: set[int] = set()
     for zi, key in keys.items():
         beliefs = known.get(key)
         if not beliefs:
@@ -627,7 +633,7 @@ def _place_known(game, places, cards, known) -> list:
     return cards
 
 
-def _slot_types(game) -> dict:
+def _slot_types(game: Any) -> dict[str, Any]:
     """For :meth:`State.determinize`: the type that means a card, and for each rule (by its
     number in ``game.procs``) the local slots that hold a card.  Computed once per game."""
     cached = _SLOT_TYPES.get(game)
@@ -644,4 +650,4 @@ def _slot_types(game) -> dict:
     return cached
 
 
-_SLOT_TYPES: WeakKeyDictionary = WeakKeyDictionary()     # per compiled game
+_SLOT_TYPES: WeakKeyDictionary[Any, dict[str, Any]] = WeakKeyDictionary()     # per compiled game
