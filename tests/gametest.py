@@ -38,6 +38,37 @@ def says(st):
     return [(e[1] + 1, e[2]) for e in st.log if e[0] == "say"]
 
 
+def said(st):
+    """What the rules said, the texts alone, in order."""
+    return [e[2] for e in st.log if e[0] == "say"]
+
+
+def choices(st, player=None):
+    """The legal choices of ``player`` (default: the player to decide), ``{words: action}``."""
+    return {st.action_to_string(a): a for a in st.legal_actions(player)}
+
+
+def said_in_game(path, players, choose=None, backend="generated", monkeypatch=None, max_steps=None,
+                 **opts):
+    """A logged game (seed 1) of the rule file ``path`` with options ``opts``, played to its end:
+    each decision by ``choose`` (the choices in words -> the words chosen), or uniformly at
+    random when there is none; compiled to generated code or, ``backend="closures"``, to the
+    reference interpreter (from here on in ``monkeypatch``'s context).  Returns what the rules
+    said (:func:`said`) and the final state."""
+    if backend == "closures":
+        from closures import closures_only
+        closures_only(monkeypatch)
+    game = load(str(path), {k: str(v) for k, v in opts.items()})
+    st = game.new_game(players, seed=1, log=True, max_steps=max_steps)
+    if choose is None:
+        random_playout(st, random.Random(1))
+    else:
+        while not st.is_terminal():
+            words = choices(st)
+            st.apply_action(words[choose(words)])
+    return said(st), st
+
+
 def played(cg, seed, log=True, max_steps=None):
     """A game of ``cg`` played to its end through the API with uniformly random choices seeded
     by ``seed`` (logged unless ``log`` is false; ``max_steps``: the step budget)."""

@@ -13,6 +13,7 @@ import pytest
 from rulelang.compile.loader import load
 
 from closures import closures_only
+from gametest import choices
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = os.path.join(ROOT, "examples", "gin_rummy.cardrules")
@@ -185,7 +186,7 @@ def _play(seed, backend="generated", monkeypatch=None, knock_chance=1.0):
     while not st.is_terminal():
         p = st.current_player()
         hand = st.observation(p)["zones"][f"hand/{p + 1}"]
-        labels = {st.action_to_string(a): a for a in st.legal_actions()}
+        labels = choices(st)
         kinds = {label.split(" ")[0] for label in labels}
         if kinds == {"draw", "take_discard"}:
             top = st.observation(p)["zones"]["discard"]["top"]

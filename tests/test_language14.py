@@ -1,13 +1,12 @@
 """Selectors, decks from parts, counted moves, families of zones and their defects, as scenarios: small rule files played (in the generated
 code and in the closures) and checked, with what each must say or report."""
-import random
 
 import pytest
 
 from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
-from gameprops import random_playout
+from gametest import choices, said_in_game
 
 HEAD = ('game "g"\nplayers 3\ndeck standard, into stock\nzone stock: shared, face up\n'
         'zone hand: per player, seen by owner\n')
@@ -20,17 +19,7 @@ def _file(tmp_path, text, name="g.cardrules"):
 
 
 def _play(path, backend, monkeypatch, players=3, choose=None, **opts):
-    if backend == "closures":
-        closures_only(monkeypatch)
-    game = load(str(path), {k: str(v) for k, v in opts.items()})
-    st = game.new_game(players, seed=1, log=True)
-    if choose is None:
-        random_playout(st, random.Random(1))
-    else:
-        while not st.is_terminal():
-            names = {st.action_to_string(a): a for a in st.legal_actions()}
-            st.apply_action(names[choose(names)])
-    return [e[2] for e in st.log if e[0] == "say"], st
+    return said_in_game(path, players, choose, backend, monkeypatch, **opts)
 
 
 def _codes(path):
@@ -321,7 +310,7 @@ def test_rules_give_values_recursively_and_across_a_decision(tmp_path, monkeypat
     from rulelang.engine.runtime import State
     saved = st.to_json()                             # in the middle of a rule with values
     assert State.from_json(g, saved).to_json() == saved
-    st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["take 2"])
+    st.apply_action(choices(st)["take 2"])
     says = [e[2] for e in st.log if e[0] == "say"]
     assert says == [f"720 {run_from(names[-1])} {heart}", f"picked 2 {heart}"]
     assert st.problem is None

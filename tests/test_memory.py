@@ -17,6 +17,7 @@ from rulelang.engine.players import Remembered, grouped, left_unseen
 from rulelang.engine.runtime import still_remembered
 
 from closures import closures_only
+from gametest import choices
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -160,7 +161,7 @@ def test_memory_in_the_example_games(name):
 def test_a_passed_card_is_known_to_the_passer_only_and_forgotten_when_it_moves_on():
     cg = load("pass.cardrules", text=PASS).compiled(3)
     st = cg.new_game(seed=3)
-    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    acts = choices(st)
     give = sorted(a for a in acts if a.startswith("give "))[0]
     card = give.split()[-1]
     st.apply_action(acts[give])                     # player 1 passes it to player 2
@@ -177,7 +178,7 @@ def test_a_passed_card_is_known_to_the_passer_only_and_forgotten_when_it_moves_o
     assert any(card not in names(cg, st.determinize(2, s).zones[cg.zone_base["hand"] + 1])
                for s in range(40))
     # player 2 drops it face down: player 1 did not see it go, and forgets it
-    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    acts = choices(st)
     st.apply_action(acts[f"drop {card}"])
     assert "known" not in st.observation(0)
     assert st.observation(1)["known"] == {"pile": [card]}
@@ -186,12 +187,12 @@ def test_a_passed_card_is_known_to_the_passer_only_and_forgotten_when_it_moves_o
 def test_a_revealed_card_is_known_to_everyone_while_it_stays():
     cg = load("pass.cardrules", text=PASS).compiled(3)
     st = cg.new_game(seed=4)
-    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    acts = choices(st)
     drop = sorted(a for a in acts if a.startswith("drop "))[0]
     card = drop.split()[-1]
     st.apply_action(acts[drop])
     assert st.observation(1).get("known") is None
-    st.apply_action({st.action_to_string(a): a for a in st.legal_actions()}["call"])
+    st.apply_action(choices(st)["call"])
     for p in range(3):
         assert st.observation(p)["known"] == {"pile": [card]}
 
@@ -229,9 +230,9 @@ def test_golf_remembers_what_was_shown_put_down_and_taken_from_the_discard():
         "slot_b/2": [cg.card_names[st.zones[z["slot_b"] + 1][0]]]}
     top = cg.card_names[st.zones[z["discard"]][-1]]
     old_c = cg.card_names[st.zones[z["slot_c"]][0]]
-    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    acts = choices(st)
     st.apply_action(acts["take"])
-    acts = {st.action_to_string(a): a for a in st.legal_actions()}
+    acts = choices(st)
     st.apply_action(acts["exchange_c"])
     # everyone saw the discard's top card go to player 1, and player 1 put it down as card C
     for p in range(3):

@@ -12,6 +12,7 @@ from rulelang.compile.loader import check_file, load
 from rulelang.play.scenario import var
 
 from closures import closures_only
+from gametest import choices
 
 GAME = '''game "g"
 players 4
@@ -119,7 +120,7 @@ def test_the_side_pots_agree_with_a_plain_splitter(tmp_path, players):
                 after = [var(st, f"chips/{p + 1}") + var(st, f"put/{p + 1}") for p in range(players)]
                 assert [b + w for b, w in zip(before, won)] == after, (seed, stakes)
                 stakes = None
-            names = {st.action_to_string(a): a for a in st.legal_actions()}
+            names = choices(st)
             if "pay" in names:
                 put = [var(st, f"put/{p + 1}") for p in range(players)]
                 folded = [bool(var(st, f"folded/{p + 1}")) for p in range(players)]

@@ -10,6 +10,7 @@ from rulelang.compile.loader import load
 
 from closures import closures_only
 from gameprops import random_playout
+from gametest import said_in_game
 
 HEAD = ('game "g"\nplayers 1\ndeck standard, into stock\nzone stock: shared, face up\n'
         'zone hand: per player, seen by owner\n')
@@ -88,17 +89,7 @@ turn:
 
 
 def _says(path, choose=None, backend="generated", monkeypatch=None, max_steps=None, **opts):
-    if backend == "closures":
-        closures_only(monkeypatch)
-    game = load(str(path), {k: str(v) for k, v in opts.items()})
-    st = game.new_game(1, seed=1, log=True, max_steps=max_steps)
-    if choose is None:
-        random_playout(st, random.Random(1))
-    else:
-        while not st.is_terminal():
-            names = {st.action_to_string(a): a for a in st.legal_actions()}
-            st.apply_action(names[choose(names)])
-    return [e[2] for e in st.log if e[0] == "say"], st
+    return said_in_game(path, 1, choose, backend, monkeypatch, max_steps, **opts)
 
 
 def _file(tmp_path, text, name="g.cardrules"):

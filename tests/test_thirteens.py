@@ -10,6 +10,7 @@ import pytest
 from rulelang.compile.loader import load
 
 from closures import closures_only
+from gametest import choices
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = os.path.join(ROOT, "examples", "thirteens.cardrules")
@@ -39,7 +40,7 @@ def play(seed, moves=30, backend="generated", monkeypatch=None):
     chosen = None
     while not st.is_terminal():
         table = st.observation(0)["zones"]["table"]
-        labels = {st.action_to_string(a): a for a in st.legal_actions()}
+        labels = choices(st)
         kinds = {l.split(" ")[0] for l in labels}
         if kinds == {"remove"}:
             assert {l.split(" ", 1)[1] for l in labels} == removable(table)

@@ -6,6 +6,7 @@ import pytest
 from rulelang.compile.loader import check_file, load
 
 from closures import closures_only
+from gametest import choices
 
 TEXT = '''game "g"
 players 1
@@ -39,7 +40,7 @@ def _play(path, backend, monkeypatch, seed):
     first = st.observation(0)["zones"]
     lifted = []
     while not st.is_terminal():
-        labels = {st.action_to_string(a): a for a in st.legal_actions()}
+        labels = choices(st)
         zones = st.observation(0)["zones"]
         assert set(labels) == {f"lift {n}" for n in range(1, 8) if zones[f"column_{n}"]}
         label = sorted(labels)[-1]
