@@ -58,19 +58,29 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
             lo, hi = model.players
             counts = [players] if players is not None else _counts_to_compile(model)
             seen = {(d.code, d.message) for d in diags}
+            # The rules are written once, for the first number of players that lays out
+            # without a problem; of the other numbers only the layout is made, which is all
+            # that a number of players changes in a way that can make a problem.
+            written = False
             for k in counts:
-                try:
-                    game.compiled(k)
-                except RuleFileError as e:
-                    for d in e.diagnostics:
-                        if (d.code, d.message) not in seen:
-                            seen.add((d.code, d.message))
-                            diags.append(d)
+                if written:
+                    found = game.layout_diagnostics(k)
+                else:
+                    try:
+                        game.compiled(k)
+                        written, found = True, []
+                    except RuleFileError as e:
+                        found = e.diagnostics
+                for d in found:
+                    if (d.code, d.message) not in seen:
+                        seen.add((d.code, d.message))
+                        diags.append(d)
             if simulate and not any(d.is_error for d in diags):
                 from rulelang.play.simulate import SimulationInterrupted, simulate as run_simulation
                 try:
                     diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                                workers=workers, progress=progress, ray=ray))
+                                                workers=workers, progress=progress, ray=ray,
+                                                game=game))
                 except SimulationInterrupted as stop:
                     stop.diagnostics = sorted(diags + stop.diagnostics, key=_sort_key)
                     raise
