@@ -1,5 +1,5 @@
 """``rulelang check`` (every diagnostic of rule files: the checker's, the compiler's for each
-number of players, and with ``--simulate`` those of random games; :func:`check_one` does one file
+number of players (the rules written once, the game laid out for each number), and with ``--simulate`` those of random games; :func:`check_one` does one file
 and prints nothing) and ``rulelang test`` (the rule tests of ``.cardtest`` files).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _sort_key(d):
 
 
 def _counts_to_compile(model):
-    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    """The numbers of players ``check`` lays the game out for: all of a small range; of a large
     one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
     not count (compiling is what finds the count-dependent problems, RL172: the checker has
     already tried the others)."""
