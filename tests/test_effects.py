@@ -7,7 +7,7 @@ one it declares, and a statement declared to leave what players remember alone d
 """
 import re
 import inspect
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import attrs
 import pytest
