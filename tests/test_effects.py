@@ -3,7 +3,8 @@ statement has one, each names real parts, events and fuzzer methods, and each ag
 the statement does when the reference interpreter (tests/reference) runs it in the games the
 differential fuzzer makes (tests/wellfuzz.py): the zones whose cards change are those it
 declares it writes (or reorders, when only their order changed), the events it logs are the
-one it declares, and a statement declared to leave what players remember alone does.
+one it declares, and a statement declared to leave what players remember alone (or only to
+make them forget) does.
 """
 import re
 import inspect
@@ -177,8 +178,11 @@ class Watched(ReferenceGame):
                     if ev[0] != e.event:
                         seen["wrong event"].append((key, st.span.line, ev[0]))
                     seen["event", key] += 1
-                if e.memory == E.NOTHING and [list(x) for x in g.shown] != shown:
+                now_shown = [list(x) for x in g.shown]
+                if e.memory == E.NOTHING and now_shown != shown:
                     seen["wrong memory"].append((key, st.span.line))
+                elif e.memory == E.FORGOTTEN and any(x not in shown for x in now_shown):
+                    seen["wrong memory"].append((key, st.span.line))    # (it only forgets)
                 seen["ran", key] += 1
                 return nxt
             return after
