@@ -15,10 +15,11 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
   * clone() time on a mid-game state; check time per file; the CLI's start-up time (beside the
     bare interpreter's, which no change to rulelang can make shorter);
   * check-and-compile time per file (checked and compiled for its smallest number of players,
-    as a game starts; and all that `rulelang check` does, which compiles the game for each
-    number of players it allows, and the playout variants a first playout makes), of every
-    file of rules/ and examples/ and of the stress files of benchmarks/stress.py (towers of
-    defines, copied rules, a web of defines, deep nesting);
+    as a game starts; with the layout for each other number of players `rulelang check`
+    checks and the playout variants a first playout makes; `rulelang check` itself, in
+    process and as a command less the interpreter's start), of every file of rules/ and
+    examples/ and of the stress files of benchmarks/stress.py (towers of defines, copied rules,
+    a web of defines, deep nesting);
   * the targets (TARGETS below), each with its figure and whether it is met.
 Prints a table and writes the figures as JSON (default benchmarks/results/latest.json).
 The random player of the Crazy Eights ratios is the same on both sides, the hand-written one's:
@@ -62,6 +63,8 @@ TARGETS = {
                            "<=", 200.0),
     "slowest_stress_compile_ms": ("check and compile, slowest stress file, ms (CPU)", "<=",
                                   1000.0),
+    "slowest_check_ms": ("`rulelang check`, slowest file of rules/ and examples/, ms (in process, "
+                         "CPU)", "<=", 200.0),
     "cli_help_ms": ("`rulelang --help` start-up, ms", "<=", 300.0),
 }
 
@@ -299,18 +302,35 @@ def check_times(runs=5):
 
 def check_and_compile(path, text=None, every=False):
     """Check a rule file and compile it for its smallest number of players, as a game starts
-    (``every``: what `rulelang check` does, compiling it for each number of players it
-    compiles for, then the playout variants a first playout makes)."""
+    (``every``: all that `rulelang check` does, the rules written for one number of players and
+    the game laid out for each other number it checks, then the playout variants a first
+    playout makes)."""
     from rulelang.cli.check import _counts_to_compile
     from rulelang.compile.loader import Game
     diags, model, decls = check_file(path, text=text)
     if model is None or any(d.is_error for d in diags):
         raise RuntimeError(f"{path} does not check: {diags[0]}")
     game = Game(model, diags, decls, path, {})
-    for k in _counts_to_compile(model) if every else (model.players[0],):
-        game.compiled(k)
+    game.compiled(model.players[0])
     if every:
+        for k in _counts_to_compile(model):
+            game.layout_diagnostics(k)
         game.compiled(model.players[0]).playout_procs()
+
+
+def check_command(path, text=None):
+    """What `rulelang check FILE` does for one file (cli/check.py, ``check_one``), in process."""
+    from rulelang.cli.check import check_one
+    if text is not None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "stress.cardrules")
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(text)
+            return check_command(p)
+    diags, internal = check_one(path, {})
+    if internal or any(d.is_error for d in diags):
+        raise RuntimeError(f"{path} does not check: {diags[0]}")
 
 
 def compile_times(runs=3):
@@ -328,15 +348,51 @@ def compile_times(runs=3):
             cpus.append(time.process_time() - c0)
         return statistics.median(cpus) * 1000
 
-    files, every = {}, {}
+    def command_ms(path, text=None):
+        check_command(path, text)                  # (warm, as above)
+        cpus = []
+        for _ in range(runs):
+            c0 = time.process_time()
+            check_command(path, text)
+            cpus.append(time.process_time() - c0)
+        return statistics.median(cpus) * 1000
+
+    files, every, check = {}, {}, {}
     for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
                        glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
         key = os.path.relpath(path, ROOT)
         files[key] = median_ms(path)
         every[key] = median_ms(path, every=True)
-    stress = {name: median_ms(os.path.join(ROOT, "benchmarks", name + ".cardrules"), text, True)
-              for name, text in STRESS.items()}
-    return {"files": files, "every": every, "stress": stress}
+        check[key] = command_ms(path)
+    stress, stress_check = {}, {}
+    for name, text in STRESS.items():
+        stress[name] = median_ms(os.path.join(ROOT, "benchmarks", name + ".cardrules"), text, True)
+        stress_check[name] = command_ms(None, text)
+    return {"files": files, "every": every, "check": check, "stress": stress,
+            "stress_check": stress_check}
+
+
+def check_cli_times(runs=3):
+    """Per file of rules/ and examples/, the median CPU time (ms) of `rulelang check FILE` run
+    as a command, less that of `python -c "import rulelang.cli.commands"` (the interpreter's
+    start and the command's parser, which no file changes): what the command costs for the
+    file, the import of the checker and the compiler and the parser's tables included."""
+    import resource
+
+    def cpu(args):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+
+    base = statistics.median(cpu(["-c", "import rulelang.cli.commands"]) for _ in range(runs))
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
+                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+        key = os.path.relpath(path, ROOT)
+        out[key] = statistics.median(cpu(["-m", "rulelang", "check", key])
+                                     for _ in range(runs)) - base
+    return out
 
 
 def cli_startup(runs=5, args=("-m", "rulelang", "--help")):
@@ -373,6 +429,7 @@ def targets(res):
         "largest_check_ms": res["check_cpu_ms"].get(largest),
         "slowest_compile_ms": max(res["compile_ms"]["files"].values(), default=None),
         "slowest_stress_compile_ms": max(res["compile_ms"]["stress"].values(), default=None),
+        "slowest_check_ms": max(res["compile_ms"]["check"].values(), default=None),
         "cli_help_ms": res["cli_help_ms"],
     }
     out = {}
@@ -382,7 +439,8 @@ def targets(res):
         out[key] = {"what": what, "goal": f"{op} {goal:g}", "value": v, "met": met}
     if largest:
         out["largest_check_ms"]["file"] = largest
-    for key, part in (("slowest_compile_ms", "files"), ("slowest_stress_compile_ms", "stress")):
+    for key, part in (("slowest_compile_ms", "files"), ("slowest_stress_compile_ms", "stress"),
+                      ("slowest_check_ms", "check")):
         times = res["compile_ms"][part]
         if times:
             out[key]["file"] = max(times, key=times.get)
@@ -405,6 +463,7 @@ def main(argv=None):
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
     res["compile_ms"] = compile_times(1 if a.quick else 3)
+    res["check_cli_ms"] = check_cli_times(1 if a.quick else 3)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
     res["targets"] = targets(res)
@@ -447,14 +506,17 @@ def main(argv=None):
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")
     for f, ms in res["check_ms"].items():
         print(f"  {f:<44} {ms:7.1f} ms {res['check_cpu_ms'][f]:7.1f} ms")
-    print(f"\ncheck and compile per file (median of {1 if a.quick else 3}, in process, CPU): "
-          "for its smallest number of players;\n  and as `rulelang check` (each number of "
-          "players it compiles) with the playout variants")
+    print(f"\ncheck and compile per file (median of {1 if a.quick else 3}, CPU): for its smallest "
+          "number of players;\n  as `rulelang check` (each number of players it checks) with "
+          "the playout variants;\n  `check`: the command's work for the file, in process; "
+          "`check` run as a command, less the\n  interpreter's start")
+    print(f"  {'':<44} {'compile':>10} {'+ playout':>10} {'check':>10} {'command':>10}")
     for f, ms in res["compile_ms"]["files"].items():
-        print(f"  {f:<44} {ms:7.1f} ms {res['compile_ms']['every'][f]:7.1f} ms")
+        print(f"  {f:<44} {ms:7.1f} ms {res['compile_ms']['every'][f]:7.1f} ms "
+              f"{res['compile_ms']['check'][f]:7.1f} ms {res['check_cli_ms'][f]:7.1f} ms")
     print("  stress files (benchmarks/stress.py):")
     for f, ms in res["compile_ms"]["stress"].items():
-        print(f"  {f:<44} {ms:7.1f} ms")
+        print(f"  {f:<44} {'':>10} {ms:7.1f} ms {res['compile_ms']['stress_check'][f]:7.1f} ms")
     if res["cli_help_ms"] is not None:
         print(f"\n`rulelang --help` start-up: {res['cli_help_ms']:.0f} ms "
               f"(the bare interpreter: {res['python_startup_ms']:.0f} ms)")

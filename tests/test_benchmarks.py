@@ -43,14 +43,19 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
     assert set(res["compile_ms"]["files"]) == set(res["check_ms"])
     assert set(res["compile_ms"]["every"]) == set(res["check_ms"])
     assert set(res["compile_ms"]["stress"]) == set(STRESS)
+    # `rulelang check` as the command runs it: in process, and as a command less the start-up
+    assert set(res["compile_ms"]["check"]) == set(res["check_ms"])
+    assert set(res["compile_ms"]["stress_check"]) == set(STRESS)
+    assert set(res["check_cli_ms"]) == set(res["check_ms"])
     assert all(ms > 0 for part in res["compile_ms"].values() for ms in part.values())
     assert "check and compile per file" in r.stdout and "tower_40_kept_top" in r.stdout
     assert set(res["targets"]) == {"crazy_eights_ratio_2p", "crazy_eights_ratio_4p",
                                    "crazy_eights_fast_ratio_2p", "crazy_eights_fast_ratio_4p",
                                    "min_fast_decisions_per_s", "min_decisions_per_s", "clone_us",
                                    "largest_check_ms", "slowest_compile_ms",
-                                   "slowest_stress_compile_ms", "cli_help_ms"}
+                                   "slowest_stress_compile_ms", "slowest_check_ms", "cli_help_ms"}
     assert res["targets"]["slowest_compile_ms"]["file"] in res["compile_ms"]["files"]
+    assert res["targets"]["slowest_check_ms"]["file"] in res["compile_ms"]["check"]
     assert res["targets"]["slowest_stress_compile_ms"]["file"] in STRESS
     for t in res["targets"].values():
         assert t["value"] is not None and t["met"] in (True, False)

@@ -16,7 +16,10 @@ from collections import Counter
 
 import pytest
 
+from rulelang.check.effects import EFFECTS
+from rulelang.check.tree import _walk
 from rulelang.compile.loader import load
+from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import RuleFileError
 
 from wellfuzz import GameGen, compare
@@ -47,6 +50,28 @@ REQUIRED = {
 }
 
 
+def _described_kinds():
+    """``(statement class name, word or None)`` of every kind of statement whose description
+    (rulelang/check/effects.py) says the generator writes it."""
+    out = set()
+    for cls, e in EFFECTS.items():
+        for word, case in (e.cases.items() if e.by is not None else [(None, e)]):
+            if case.generated:
+                out.add((cls.__name__, word))
+    return out
+
+
+def _statement_kinds(game):
+    """``(class name, word or None)`` of every statement of a loaded game's rules and endings."""
+    found = set()
+    decls = [r.decl for r in game.model.rules.values()] + [e[0] for e in game.model.endings]
+    for node in _walk(decls):
+        if isinstance(node, A.Stmt):
+            by = EFFECTS[type(node)].by
+            found.add((type(node).__name__, getattr(node, by) if by else None))
+    return found
+
+
 def _games(first, count):
     """``(seed, generator, game or None)`` for ``count`` generated files."""
     for seed in range(first, first + count):
@@ -61,11 +86,13 @@ def _games(first, count):
 def test_generated_games_check_play_long_and_agree_with_the_reference():
     started = time.perf_counter()
     coverage, games, decisions, unchecked, diffs = Counter(), 0, 0, 0, []
+    kinds = set()
     for seed, gen, game in _games(FIRST_SEED, FILES):
         coverage.update(gen.constructs)
         if game is None:
             unchecked += 1
             continue
+        kinds |= _statement_kinds(game)
         lo, hi = game.players
         for n in sorted({lo, hi}):
             for k in range(SEEDS):
@@ -83,6 +110,8 @@ def test_generated_games_check_play_long_and_agree_with_the_reference():
     assert unchecked <= FILES // 50, unchecked           # nearly every generated game checks
     assert decisions >= 10 * games, (decisions, games)   # and plays many decisions
     assert not missing, missing
+    # every kind of statement its description says the generator writes, it wrote
+    assert _described_kinds() - kinds == set()
     assert not diffs, "\n".join(map(str, diffs))
 
 

@@ -1,5 +1,5 @@
 """``rulelang check`` (every diagnostic of rule files: the checker's, the compiler's for each
-number of players, and with ``--simulate`` those of random games; :func:`check_one` does one file
+number of players (the rules written once, the game laid out for each number), and with ``--simulate`` those of random games; :func:`check_one` does one file
 and prints nothing) and ``rulelang test`` (the rule tests of ``.cardtest`` files).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _sort_key(d):
 
 
 def _counts_to_compile(model):
-    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    """The numbers of players ``check`` lays the game out for: all of a small range; of a large
     one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
     not count (compiling is what finds the count-dependent problems, RL172: the checker has
     already tried the others)."""
@@ -58,19 +58,29 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
             lo, hi = model.players
             counts = [players] if players is not None else _counts_to_compile(model)
             seen = {(d.code, d.message) for d in diags}
+            # The rules are written once, for the first number of players that lays out
+            # without a problem; of the other numbers only the layout is made, which is all
+            # that a number of players changes in a way that can make a problem.
+            written = False
             for k in counts:
-                try:
-                    game.compiled(k)
-                except RuleFileError as e:
-                    for d in e.diagnostics:
-                        if (d.code, d.message) not in seen:
-                            seen.add((d.code, d.message))
-                            diags.append(d)
+                if written:
+                    found = game.layout_diagnostics(k)
+                else:
+                    try:
+                        game.compiled(k)
+                        written, found = True, []
+                    except RuleFileError as e:
+                        found = e.diagnostics
+                for d in found:
+                    if (d.code, d.message) not in seen:
+                        seen.add((d.code, d.message))
+                        diags.append(d)
             if simulate and not any(d.is_error for d in diags):
                 from rulelang.play.simulate import SimulationInterrupted, simulate as run_simulation
                 try:
                     diags.extend(run_simulation(path, simulate, overrides, include=include,
-                                                workers=workers, progress=progress, ray=ray))
+                                                workers=workers, progress=progress, ray=ray,
+                                                game=game))
                 except SimulationInterrupted as stop:
                     stop.diagnostics = sorted(diags + stop.diagnostics, key=_sort_key)
                     raise

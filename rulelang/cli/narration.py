@@ -15,7 +15,7 @@ from rich.text import Text
 
 from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, card_visible_to,
                                 plural_words, reveal_text, seat_text, with_turn)
-from rulelang.engine.events import apply_event, seen_event, sees
+from rulelang.engine.events import EVENTS, apply_event, seen_event, sees
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ class Narrator:
                 for x in log[:i]:       # what setup did is the table after setup
                     apply_event(self.zones, x)
                 # what setup said is still told
-                self.preamble = [x for x in log[:i] if x[0] in ("say", "reveal")]
+                self.preamble = [x for x in log[:i] if EVENTS.get(x[0]) == "words"]
                 break
 
     def _out(self, out: list, line: Text):

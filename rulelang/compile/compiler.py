@@ -69,7 +69,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
     """A rule file compiled for one number of players and one set of option values."""
 
     def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
-                 coverage=None, watch_empty=False):
+                 coverage=None, watch_empty=False, layout_only=False):
         self.model = model
         # With a rulelang.compile.coverage.Coverage: count every rule, branch and alternative run
         # (the generated rules count each counted block where it starts: RuleGen.count).
@@ -95,6 +95,10 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
         self._build_attributes()
+        if layout_only:
+            # The game laid out, its rules not written (``layout_problems``): every problem a
+            # number of players can cause is found by now (``problems``).
+            return
         # Where the rules say the card of a reveal or show is (id of the statement -> zone):
         # the generated code names the zone instead of looking for the card.
         self.card_places = card_places(model)
@@ -138,6 +142,14 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # apply_action stores the value without testing for a slot first).
         self.entries = [(a.slot if a.slot >= 0 else 1, a.body_pc) if a is not None else (-1, -1)
                         for a in self.alternatives]
+
+    @classmethod
+    def layout_problems(cls, model: Model, n_players: int) -> list:
+        """The problems of laying the game out for ``n_players`` (its cards, their attributes,
+        the values of options: RL172, RL910...), without writing its rules.  Only the layout
+        depends on the number of players in a way that can make a problem: ``rulelang check``
+        compiles the rules for one number and asks this of the others."""
+        return cls(model, n_players, layout_only=True).problems
 
     def _values(self):
         """What compiles the game's values to functions: the generator (tests/reference has

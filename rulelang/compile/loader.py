@@ -480,6 +480,15 @@ class Game:
             self._compiled[n_players] = cg
         return cg
 
+    def layout_diagnostics(self, n_players: int) -> list:
+        """The diagnostics of laying the game out for ``n_players``, its rules not written
+        (:meth:`CompiledGame.layout_problems`): what a number of players can cause, found
+        without compiling the game again for it (none for a number already compiled)."""
+        if n_players in self._compiled:
+            return []
+        return [Diagnostic(code, ERROR, msg, span)
+                for code, msg, span in CompiledGame.layout_problems(self.model, n_players)]
+
     def new_game(self, n_players: Optional[int] = None, seed: int = 0, log: bool = False,
                  max_steps: Optional[int] = None):
         n = n_players if n_players is not None else self.model.players[0]

@@ -7,6 +7,7 @@ compiler's layout read them.
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
+from rulelang.check.effects import PICKED, REVEALED, SEEN_GO, SHOWN, memory_kind, still
 from rulelang.check.ir import CardLoopSlots, Local, Zone, ZoneOf
 from rulelang.engine.players import hides
 from rulelang.compile.rulegen import rule_bodies
@@ -45,13 +46,14 @@ def memory_zones(model, places) -> frozenset:
         return ref.name if isinstance(ref, (Zone, ZoneOf)) else None
 
     def walk(body):
-        for st in body:
-            if isinstance(st, A.Move) and remembers(model, st):
+        for st in body:            # by how memory treats each statement (check/effects.py)
+            kind = memory_kind(st)
+            if kind == SEEN_GO and remembers(model, st):
                 found.add(name(st.dest))
-            elif isinstance(st, (A.Reveal, A.Show)):
+            elif kind in (SHOWN, REVEALED):
                 z = places.get(id(st))
                 found.add(None if z is None else name(z))
-            elif isinstance(st, A.Choose):
+            elif kind == PICKED:
                 # the move of a several-cards choice is seen go as a move is (choices.pick_step)
                 for alt in st.alternatives:
                     p = alt.param
@@ -75,18 +77,15 @@ def top_bodies(model):
         yield e[0].body
 
 
-# The statements that leave every card where it is: walked over backwards by card_places.
-_STILL = (A.Reveal, A.Show, A.Say)
-
-
 def card_places(model) -> dict:
     """Where the rules say the card of a ``reveal`` or ``show`` is, found before the game is
     played, so the generated code need not look through every zone for it: ``{id(statement):
     zone expression}``.  The card is ``top of Z`` or ``bottom of Z`` (in Z, or none); or the
     card just moved to Z by the statement before (``move c from army to field`` then ``reveal
-    c``: a move of one card that is not there stops the game, RL902), with only reveals, shows
-    and words between; or the card of ``for each card c in Z`` whose body only reveals, shows
-    and says.  A statement found in two bodies with two answers has none."""
+    c``: a move of one card that is not there stops the game, RL902), with only statements that
+    leave every card and local where it is between (``still`` of check/effects.py: a reveal,
+    words, a shuffle...); or the card of ``for each card c in Z`` whose body is made of such
+    statements only.  A statement found in two bodies with two answers has none."""
     refs = model.refs
     places: dict = {}
 
@@ -100,7 +99,7 @@ def card_places(model) -> dict:
         if not isinstance(card, A.Name) or not isinstance(refs.of(card, None), Local):
             return None
         for st in reversed(before):
-            if isinstance(st, _STILL):
+            if still(st):
                 continue
             if (isinstance(st, A.Move) and st.selection.kind == "card" and not st.turned_over
                     and isinstance(st.selection.expr, A.Name)
@@ -120,7 +119,7 @@ def card_places(model) -> dict:
                     z = None
                 places[id(st)] = z
             elif isinstance(st, A.ForCard):
-                walk(st.body, st if all(isinstance(x, _STILL) for x in st.body) else None)
+                walk(st.body, st if all(still(x) for x in st.body) else None)
             else:
                 for b in rule_bodies(st):
                     walk(b)

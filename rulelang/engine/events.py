@@ -32,6 +32,21 @@ from typing import Any, Optional
 Event = tuple[Any, ...]
 Zones = list[list[int]]
 
+# Every kind of event, and what it is to a reader of the log: "zones", the zones change
+# (:func:`apply_event` replays it); "order", the order of play; "words", what the rules tell
+# (narration tells it even of setup); "decision", a choice made; "turn", a turn over; "end", the
+# result.  A statement's description says which it records (rulelang/check/effects.py).
+EVENTS = {
+    "move": "zones",
+    "shuffle": "zones",
+    "reverse": "order",
+    "say": "words",
+    "reveal": "words",
+    "choice": "decision",
+    "turn": "turn",
+    "end": "end",
+}
+
 
 def _index(zones: Sequence[list[int]], z: list[int]) -> int:
     for i, x in enumerate(zones):

@@ -226,7 +226,7 @@ class SimulationInterrupted(KeyboardInterrupt):
 
 def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: int = 0,
              max_steps: int = DEFAULT_MAX_STEPS, include=(), workers: int = 1,
-             progress=None, ray=None) -> list[Diagnostic]:
+             progress=None, ray=None, game=None) -> list[Diagnostic]:
     """Play ``n_games`` random games per number of players and option setting; every runtime
     problem found, once per place and kind, as a diagnostic.  ``include``: more folders the
     file may extend from (as for :func:`~rulelang.compile.loader.load`).  ``workers`` processes share
@@ -234,14 +234,16 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
     called once with the number of games and returns ``advance(n)``, called as games finish.
     Ctrl-C raises :class:`SimulationInterrupted` with what was found so far.  ``ray``: run the
     games on that Ray cluster instead (see :mod:`rulelang.play.cluster`; the file must be at the same
-    path there)."""
+    path there).  ``game``: the file already loaded with ``overrides`` (``check`` has it, its
+    compiled forms too), not loaded again."""
     from rulelang.play.parallel import run_chunks
     _LOADED.clear()                  # the file may have changed since the last call
     overrides = dict(overrides or {})
-    try:
-        game = load(path, overrides, include=include)
-    except RuleFileError as err:
-        return err.diagnostics
+    if game is None:
+        try:
+            game = load(path, overrides, include=include)
+        except RuleFileError as err:
+            return err.diagnostics
     diags: list = []
     seen: set = set()
     settings = [dict(overrides, **s) for s in option_settings(game)]
@@ -260,6 +262,7 @@ def simulate(path: str, n_games: int, overrides: Optional[dict] = None, seed: in
                     seen.add(key)
                     diags.append(d)
             continue
+        _LOADED[(path, tuple(sorted(setting.items())))] = g     # (the games here play it)
         for n in range(lo, hi + 1):
             job = (path, setting, n, max_steps, tuple(include or ()))
             if workers > 1 and ray is None:
