@@ -88,41 +88,59 @@ def parse_partial(text: str, file: str = "<string>") -> Partial:
     """Parse a rule file, going on after each syntax error: the declarations that parse and a
     diagnostic for every error (see the module's documentation).  Never raises for what the file
     says."""
-    from rulelang.syntax.parser import parse
+    from rulelang.syntax.parser import _lark, _tab_indent, normal_text, program_of
+    text = normal_text(text)
+    tab = _tab_indent(file, text)
     try:
-        return Partial(parse(text, file))
+        with no_gc():
+            tree = _lark().parse(text)
+    except (UnexpectedInput, DedentError) as err:
+        return _Recovery(text, file, tab).run(err)
+    try:
+        return Partial(program_of(tree, text, file, tab))
     except RuleFileError:
-        pass
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.endswith("\n"):
-        text += "\n"
-    return _Recovery(text, file).run()
+        # a tab in the indentation, a limit, RL010: every problem, and the declarations
+        # without one
+        return _Recovery(text, file, tab).run(None, tree)
 
 
 class _Recovery:
-    def __init__(self, text: str, file: str):
+    def __init__(self, text: str, file: str, tab: Optional[Diagnostic]):
         from rulelang.syntax.parser import _lark
-        self.text, self.file, self.lark = text, file, _lark()
+        self.text, self.file, self.lark, self.tab = text, file, _lark(), tab
         self.raw = text.split("\n")            # the last one is "" (the text ends with a newline)
         self.failed: set = set()                # 0-based indices of lines left out
         self.diags: list = []
         self.reserved: set = set()              # words of the language reported as names
+        self.starts: Optional[list] = None      # the first lines of top-level declarations
+        self.first_changed = len(self.raw)      # the first line changed in this round
 
     # ---- the rounds ------------------------------------------------------------------------
-    def run(self) -> Partial:
-        from rulelang.syntax.parser import _tab_indent
-        tab = _tab_indent(self.file, self.text)
-        pos = 0
+    def run(self, first_error, tree=None) -> Partial:
+        """``first_error``: the error of a parse of the whole text (None: it parsed, as
+        ``tree``)."""
+        tab = self.tab
+        if first_error is None:
+            return self._finish(tree, tab)
+        pos, resume = 0, 0
         rounds = 0
         stopped = False
         while True:
             rounds += 1
             if rounds > len(self.raw) + 2:        # cannot happen: each round leaves out a line
                 self._leave_out_from(0)
-                pos = 0
-            src = "\n" * pos + "\n".join(self.raw[pos:])
+                pos = resume = 0
+            if resume > pos + 1:
+                # the declaration's first line, then its block from the statement that held
+                # the error: the statements before it parsed, and do not change how it parses
+                src = "\n" * pos + self.raw[pos] + "\n" * (resume - pos) \
+                    + "\n".join(self.raw[resume:])
+            else:
+                src = "\n" * pos + "\n".join(self.raw[pos:])
             try:
+                if first_error is not None:
+                    err, first_error = first_error, None
+                    raise err
                 with no_gc():
                     tree = self.lark.parse(src)
             except (UnexpectedInput, DedentError) as err:
@@ -134,7 +152,7 @@ class _Recovery:
                 if d is not None and len(self.diags) >= MAX_SYNTAX_ERRORS:
                     self._too_many(d, start)
                     stopped = True
-                    pos = 0
+                    pos = resume = 0
                     continue
                 if d is not None:
                     self.diags.append(d)
@@ -144,14 +162,44 @@ class _Recovery:
                 if not changed:
                     self._leave_out_from(start)
                 pos = start
+                resume = self._resume_point(start, self.first_changed)
+                self.first_changed = len(self.raw)
                 continue
-            if pos == 0:
+            if pos == 0 and resume == 0:
                 break
-            pos = 0          # the whole text once more, for its tree (the rounds parsed parts)
+            pos = resume = 0   # the whole text once more, for its tree (the rounds parsed parts)
+        return self._finish(tree, tab)
+
+    def _finish(self, tree, tab) -> Partial:
         if tab is not None:
             self.diags = [d for d in self.diags if d.span is None or d.span.line != tab.span.line]
             self.diags.append(tab)
         return self._program(tree)
+
+    def _resume_point(self, top: int, changed: int) -> int:
+        """Where in the declaration that begins at line ``top`` the next round may begin to
+        parse: the first line of the statement of its block (a statement of the declaration's own
+        block, not one inside it) that holds the first line changed, when the declaration's first
+        line alone opens that block; otherwise ``top`` (the declaration whole)."""
+        if changed <= top or changed >= len(self.raw) or _blank(self.raw[top]) \
+                or not _code(self.raw[top]).rstrip().endswith(":") \
+                or _code(self.raw[top]).count("(") != _code(self.raw[top]).count(")"):
+            return top
+        first = self._next_code_line(top + 1)
+        if first is None or first > changed:
+            return top
+        level = _indent(self.raw[first])
+        if level == 0:
+            return top
+        r = changed
+        while r > first and (_blank(self.raw[r]) or _indent(self.raw[r]) != level
+                             or _first_word(self.raw[r]) == "else"):
+            if not _blank(self.raw[r]) and _indent(self.raw[r]) < level:
+                return top
+            r -= 1
+        if r <= first or self._inside_parens(top, r):
+            return top
+        return r
 
     def _too_many(self, d: Diagnostic, start: int) -> None:
         line = d.span.line if d.span is not None else start + 1
@@ -189,7 +237,8 @@ class _Recovery:
                 decls.extend(node if isinstance(node, list) else [node])
         self.diags.extend(to_ast.problems)
         self.diags.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
-        failed = frozenset(i + 1 for i in self.failed if not _blank(self.text.split("\n")[i]))
+        original = self.text.split("\n")
+        failed = frozenset(i + 1 for i in self.failed if not _blank(original[i]))
         return Partial(A.Program(self.file, tuple(decls), self.text), tuple(self.diags), failed)
 
     # ---- where the error is, and what to leave out -----------------------------------------
@@ -251,7 +300,9 @@ class _Recovery:
 
     def _top_of(self, i: int) -> int:
         """The first line of the top-level declaration that holds line ``i``."""
-        starts = self._starts()
+        if self.starts is None:
+            self.starts = self._starts()
+        starts = self.starts
         k = bisect.bisect_right(starts, i) - 1
         return starts[max(k, 0)]
 
@@ -425,6 +476,12 @@ class _Recovery:
 
     def _parent(self, i: int) -> Optional[int]:
         ind = _indent(self.raw[i])
+        top = self._top_of(i)
+        if top < i and _indent(self.raw[top]) == 0 and not _blank(self.raw[top]) \
+                and _code(self.raw[top]).rstrip().endswith(":"):
+            first = self._next_code_line(top + 1)
+            if first is not None and first <= i and _indent(self.raw[first]) == ind:
+                return top          # a statement of a declaration's own block
         j = self._prev_code_line(i)
         while j is not None:
             if _indent(self.raw[j]) < ind and not self._continues(j):
@@ -437,6 +494,7 @@ class _Recovery:
         return k is not None and _code(self.raw[k]).rstrip().endswith("\\")
 
     def _blank_range(self, start: int, end: int) -> bool:
+        self.first_changed = min(self.first_changed, start)
         changed = False
         for k in range(start, end):
             if not _blank(self.raw[k]):

@@ -217,6 +217,8 @@ def _unclosed_paren(lines, line, col):
     line (the parser ignores line ends inside parentheses, so the error shows up later)."""
     stack = []
     for i, text in enumerate(lines[:line], 1):
+        if "(" not in text and ")" not in text:
+            continue
         for c, w in _words(text):
             if i == line and c >= col:
                 break
