@@ -25,7 +25,7 @@ from rulelang.check.variants import merge
 from rulelang.compile.compiler import CompiledGame
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
 from rulelang.syntax.parser import parse
-from rulelang.syntax.recover import cascades, parse_partial
+from rulelang.syntax.recover import cascades, checkable, parse_partial
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -514,6 +514,8 @@ def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] 
     if not layers or any(d.is_error and id(d) not in syntax for d in diags):
         return diags, None, None
     broken = any(not p.ok for p in partials)
+    if broken and not checkable(partials):
+        return diags, None, None
     decls = merge(layers, prelude(), diags)
     more, model = check(decls, path, overrides, players)
     if broken:

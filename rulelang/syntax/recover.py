@@ -564,18 +564,58 @@ _QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)")
 def cascades(diagnostics, partials) -> list:
     """The diagnostics of the checker (run on the parts of files that parse) without those that
     what was left out may cause: a name declared or used only on a line left out (RL101 unknown
-    name, RL192 unused zone, ...), a declaration missing from the file (RL150 no `setup:`, ...)
-    when a line left out may hold it.  ``partials``: the :class:`Partial` of each file."""
+    name, RL192 unused zone, RL108 for a variable whose declaration did not parse, ...), a
+    declaration missing from the file (RL150 no `setup:`, ...), a card unknown when a `deck` line
+    did not parse, a problem in a base file when a `replace` did not parse.  ``partials``: the
+    :class:`Partial` of each file, the one checked first (then its bases).  An `extends` line that does not parse
+    leaves nothing to check: see :func:`checkable`."""
     if all(not p.failed_lines for p in partials):
         return list(diagnostics)
-    words = set()
+    words, firsts = set(), set()
+    sources = {}
     for p in partials:
         words |= p.failed_words()
+        lines = p.program.source.split("\n")
+        sources[p.program.file] = lines
+        for n in p.failed_lines:
+            code = _code(lines[n - 1]).split()
+            firsts.update(code[:2])
+    own = partials[0].program.file if partials else None
     out = []
     for d in diagnostics:
         if d.code in _ABSENT:
             continue
-        if d.code in _NAMED and any(n in words for n in _QUOTED.findall(d.message)):
+        if d.code in _NAMED or d.code == "RL108":
+            named = set(_QUOTED.findall(d.message))
+            at = _word_at(sources, d.span)
+            if at is not None:
+                named.add(at)
+            if named & words:
+                continue
+        if "deck" in firsts and d.code in ("RL101", "RL166", "RL163") \
+                and any(w in d.message for w in ("rank", "suit", "card")):
+            continue
+        if "replace" in firsts and d.span is not None and d.span.file != own:
             continue
         out.append(d)
     return out
+
+
+def checkable(partials) -> bool:
+    """Whether the parts that parse are worth checking: not when an `extends` line was left out
+    (the file's names would all be unknown)."""
+    for p in partials:
+        lines = p.program.source.split("\n")
+        if any(_first_word(lines[n - 1]) == "extends" for n in p.failed_lines):
+            return False
+    return True
+
+
+def _word_at(sources, span) -> Optional[str]:
+    if span is None or span.file not in sources:
+        return None
+    lines = sources[span.file]
+    if not 0 < span.line <= len(lines):
+        return None
+    m = _WORD.match(lines[span.line - 1], max(span.column - 1, 0))
+    return m.group() if m else None
