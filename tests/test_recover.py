@@ -38,8 +38,9 @@ def test_every_syntax_error_is_reported_once():
                 "rule r(:\n"
                 "    pass\n")
     part = parse_partial(text, "f.cardrules")
+    assert part.diagnostics[0].hint == "write `per player, seen by owner`"
     assert [(d.code, d.span.line) for d in part.diagnostics] == \
-        [("RL001", 5), ("RL009", 7), ("RL011", 9), ("RL006", 11)]
+        [("RL011", 5), ("RL009", 7), ("RL011", 9), ("RL006", 11)]
     assert part.failed_lines == {5, 7, 8, 9, 11, 12}
     # what parsed is there: the game's four lines and the turn with its last move
     assert len(part.program.decls) == 5
