@@ -22,6 +22,11 @@ MAX_EXPR_DEPTH = 100
 MAX_NUMBER = 10 ** 15
 MAX_NUMBER_DIGITS = len(str(MAX_NUMBER))
 
+# RL206: syntax errors reported for one file (rulelang.syntax.recover): after this many, the rest of
+# the file is left out.  Each error costs a parse of the declaration that holds it, up to the next
+# error.
+MAX_SYNTAX_ERRORS = 50
+
 # RL204: players in one game (every per-player zone and variable exists once per player, and
 # a game is compiled for each allowed number of players).
 MAX_PLAYERS = 64

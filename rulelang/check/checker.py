@@ -25,7 +25,7 @@ from rulelang.syntax.vocabulary import RESERVED_WORDS
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
-from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean
+from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean, set_hint
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, Local, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
@@ -397,11 +397,13 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                 self.expect(value, kind, s, what)
 
     # -- expressions
-    def expect(self, e, want, s, what):
+    def expect(self, e, want, s, what, set_target=None):
+        """``set_target``: the name `set` gives a new value (its hint says what to set it to)."""
         t = self.expr(e, s)
         if not compatible(want, t):
             self.error("RL102", f"{what} must be a {want}, but this is a {t}", e.span,
-                       _type_hint(want, t))
+                       _type_hint(want, t) if set_target is None else
+                       set_hint(want, t, set_target))
         return t
 
     def expect_seat(self, e, s, what):

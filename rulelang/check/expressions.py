@@ -318,11 +318,27 @@ class ExpressionChecks:
                        "elsewhere name one: `you`, `player 2`, a player chosen or looped over")
             self.refs.set(e, Const(0))
             return PLAYER
-        self.error("RL101", f"unknown name `{n}`", e.span, did_you_mean(n, self.all_names(s))
+        self.error("RL101", f"unknown name `{n}`", e.span, self.shown_hint(n)
+                   or did_you_mean(n, self.all_names(s))
                    or "declare it first (zone, var, option, define), or check the spelling")
         self.refs.set(e, Const(0))
         return ANY
 
+
+    def shown_hint(self, n):
+        """For a name that is how a rank or a suit is shown (`Q`, `K`, `A`): the rank or suit it
+        shows, to write by its name (RL101)."""
+        ranks = [r for r, shown in self.rank_symbols.items() if shown == n and r != n]
+        suits = [su for su, shown in self.suit_symbols.items() if shown == n and su != n]
+        if not ranks:
+            ranks = [r for r, shown in self.rank_symbols.items()
+                     if shown.lower() == n.lower() and r != n and shown != r]
+        found = ranks or suits
+        if not found:
+            return None
+        kind = "rank" if ranks else "suit"
+        return (f"`{n}` is how the {kind} `{found[0]}` is shown; in the rules a {kind} is written "
+                f"by its name: `{found[0]}`")
     def all_names(self, s):
         if self.global_names is None or self.global_names[1] != len(self.symbols):
             self.global_names = (set(self.vars) | set(self.zones) | set(self.options)

@@ -59,5 +59,21 @@ def _type_hint(want, got):
     return None
 
 
+# What a value of each kind looks like, for the hint of a `set` to a value of another kind.
+_EXAMPLES = {"suit": "`hearts` or `suit of c`", "number": "`0` or `size of hand`",
+             "player": "`you` or `next player`", "card": "`top of pile`",
+             "yes/no": "`yes` or `no`", "zone": "a zone's name, such as `pile`"}
+
+
+def set_hint(want, got, name):
+    """The hint of RL102 for `set NAME to VALUE` with a value of the wrong kind: what the
+    variable holds, unless a hint for the two kinds says more (`size of` a zone)."""
+    h = _type_hint(want, got)
+    if h is not None and not h.startswith(("compare", "words are")):
+        return h
+    example = _EXAMPLES.get(str(want))
+    return f"`{name}` holds a {want}: set it to a {want}" + (f", such as {example}" if example else "")
+
+
 def _show(v):
     return "yes" if v is True else "no" if v is False else str(v)

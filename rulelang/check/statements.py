@@ -73,10 +73,12 @@ class StatementChecks:
         if st.op in ("add", "sub") and t not in (NUMBER, ANY):
             self.error("RL102", f"only numbers can be added to; this is a {t}", st.target.span, None)
         what = {"add": "what is added", "sub": "what is subtracted"}.get(st.op)
+        target = None
         if what is None:
             tn = getattr(st.target, "name", None)
             what = f"the new value of `{tn}`" if tn else "the new value"
-        self.expect(st.value, want, s, what)
+            target = tn or "it"
+        self.expect(st.value, want, s, what, set_target=target)
         ref = self.refs.of(st.target, None)
         if isinstance(ref, Var) and ref.name.startswith(" "):
             self.result_kind(self.vars[ref.name], st)

@@ -25,6 +25,7 @@ from rulelang.check.variants import merge
 from rulelang.compile.compiler import CompiledGame
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
 from rulelang.syntax.parser import parse
+from rulelang.syntax.recover import cascades, checkable, parse_partial
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -289,9 +290,13 @@ def include_roots(path: str, include=()) -> list:
     return roots
 
 
-def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) -> list[A.Program]:
+def read_layers(path: str, diags: list, text: Optional[str] = None, include=(),
+                partials: Optional[list] = None) -> list[A.Program]:
     """The file and every file it extends, base first.  Cycles, missing files and paths that
-    `extends` may not read are diagnostics (see :func:`_find_base`)."""
+    `extends` may not read are diagnostics (see :func:`_find_base`).  A file with syntax errors
+    ends the chain, unless ``partials`` is a list: then every syntax error is reported, the parts
+    of the file that parse are its layer, and its :class:`~rulelang.syntax.recover.Partial` is
+    added to ``partials``."""
     roots = include_roots(path, include)
     layers: list = []
     seen: list = []
@@ -314,11 +319,17 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) 
                                     first_via or via, "one of them must be the base and extend nothing"))
             break
         seen.append(real)
-        try:
-            prog = parse(src_text, current)
-        except RuleFileError as err:
-            diags.extend(err.diagnostics)
-            break
+        if partials is not None:
+            part = parse_partial(src_text, current)
+            partials.append(part)
+            diags.extend(part.diagnostics)
+            prog = part.program
+        else:
+            try:
+                prog = parse(src_text, current)
+            except RuleFileError as err:
+                diags.extend(err.diagnostics)
+                break
         layers.append(prog)
         ext = [d for d in prog.decls if isinstance(d, A.Extends)]
         if len(ext) > 1:
@@ -496,16 +507,32 @@ class Game:
 
 
 def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
-               players: Optional[int] = None, include=()):
+               players: Optional[int] = None, include=(), keep_partial: bool = False):
     """Every diagnostic of a rule file, and the model (None when it could not be built).
-    ``include``: more folders that `extends` may read from (the file's own folder always)."""
+    ``include``: more folders that `extends` may read from (the file's own folder always).
+
+    Every syntax error is reported (:mod:`rulelang.syntax.recover`), and the checker then runs
+    on the parts that parse; its diagnostics that the parts left out may cause are not reported
+    (:func:`~rulelang.syntax.recover.cascades`).  The model and declarations of a file with
+    syntax errors are None, unless ``keep_partial`` (an editor's view of a file being written:
+    those of the parts that parse)."""
     diags: list = []
-    layers = read_layers(path, diags, text, include)
-    if not layers or any(d.is_error for d in diags):
+    partials: list = []
+    layers = read_layers(path, diags, text, include, partials)
+    syntax = {id(d) for p in partials for d in p.diagnostics}
+    if not layers or any(d.is_error and id(d) not in syntax for d in diags):
+        return diags, None, None
+    broken = any(not p.ok for p in partials)
+    if broken and not checkable(partials):
         return diags, None, None
     decls = merge(layers, prelude(), diags)
     more, model = check(decls, path, overrides, players)
-    diags.extend(more)
+    if broken:
+        diags.extend(cascades(more, partials))
+        if not keep_partial:
+            return diags, None, None
+    else:
+        diags.extend(more)
     if model is not None:
         model.digest = game_digest(layers)
     return diags, model, decls

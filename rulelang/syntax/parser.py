@@ -103,11 +103,9 @@ def _tab_indent(file: str, text: str):
 def parse(text: str, file: str = "<string>") -> A.Program:
     """Parse a rule file.  Raises :class:`RuleFileError` with one diagnostic on a syntax error
     (the first in the file: a tab in the indentation counts as one).  A byte order mark at the
-    start is ignored."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.endswith("\n"):
-        text += "\n"
+    start is ignored.  (:func:`rulelang.syntax.recover.parse_partial` reports every syntax error
+    and keeps the parts that parse.)"""
+    text = normal_text(text)
     tab = _tab_indent(file, text)
     try:
         with no_gc():
@@ -123,6 +121,22 @@ def parse(text: str, file: str = "<string>") -> A.Program:
         if tab is not None and tab.span.line <= d.span.line:
             d = tab
         raise RuleFileError([d]) from None
+    return program_of(tree, text, file, tab)
+
+
+def normal_text(text: str) -> str:
+    """The text as the parser reads it: without a byte order mark, ending with a newline."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+def program_of(tree, text: str, file: str, tab=None) -> A.Program:
+    """The program of a parse tree of the whole text (``tab``: the RL002 of the text, if any).
+    Raises :class:`RuleFileError` for a tab in the indentation and the limits of
+    :mod:`rulelang.limits`."""
     if tab is not None:
         raise RuleFileError([tab])
     too_much = _limits(tree, file)

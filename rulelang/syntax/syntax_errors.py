@@ -23,7 +23,8 @@ from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, source_lines_of
 # Words that begin a declaration (top level) and a statement (inside a block), and every word of
 # the language: read from the grammar.
-from rulelang.syntax.vocabulary import DECL_WORDS, KEYWORDS, RESERVED_WORDS, STMT_WORDS
+from rulelang.syntax.vocabulary import (DECL_WORDS, KEYWORDS, RESERVED_WORDS, STMT_WORDS,
+                                       zone_properties)
 
 # Terminals in words.
 _WORDS = {
@@ -131,8 +132,7 @@ MISTAKES = {
                    "e.g. `zone hand: per player, seen by owner`", [_H + "zone hand per player\n",
                                                                    _H + "zone hand shared\n"]),
     "zone_prop": ("RL011", "unknown zone property `{tok}`",
-                  "a zone is `shared` or `per player`, and `face up`, `face down`, `top face up`, "
-                  "`seen by owner` or `size hidden`",
+                  None,
                   [_H + "zone hand: private\n", _H + "zone hand: per player, hidden\n"]),
     "var_init": ("RL011", "a variable needs a first value: `var NAME = VALUE`",
                  "e.g. `var passes = 0` or `var leader: player = none`", [_H + "var x\n",
@@ -187,6 +187,7 @@ _EXACT = {"compare_eq", "set_eq", "assign"}
 
 
 def _match(e: UnexpectedToken, lark) -> Optional[str]:
+    """The label of the example mistake ``e`` looks like, or None."""
     pos, acc, typ = _position(e), frozenset(e.accepts or ()), e.token.type
     fallback = None
     for kpos, kacc, ktyp, label in _example_keys(lark):
@@ -217,6 +218,8 @@ def _unclosed_paren(lines, line, col):
     line (the parser ignores line ends inside parentheses, so the error shows up later)."""
     stack = []
     for i, text in enumerate(lines[:line], 1):
+        if "(" not in text and ")" not in text:
+            continue
         for c, w in _words(text):
             if i == line and c >= col:
                 break
@@ -329,6 +332,43 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagn
     if reserved is not None:
         return reserved
 
+    # A zone's properties: the one that is not a property, whole, and the list of them.
+    if first == "zone" and tok.line == line and ":" in cur[:col - 1] and tok.type != "_INDENT":
+        code = cur.split("#", 1)[0]
+        begin = max(code.rfind(",", 0, col - 1), code.rfind(":", 0, col - 1)) + 1
+        part = code[begin:].split(",", 1)[0]
+        prop = " ".join(part.split())
+        if prop and prop not in zone_properties():
+            c0 = begin + len(part) - len(part.lstrip()) + 1
+            where = A.Span(file, line, c0, line, c0 + len(part.strip()))
+            several = _split_properties(prop.split())
+            if several:
+                return _diag("RL011", "zone properties are separated by commas", where,
+                             f"write `{', '.join(several)}`")
+            return _diag("RL011", f"unknown zone property `{prop}`", where, zone_props_hint())
+
+    # The lexer took the start of a word for a word of the language (`seen by owners`).
+    if tok.type not in ("_NL", "$END", "_INDENT", "_DEDENT") and tok.line == line and col > 1 \
+            and _word_char(cur[col - 2]) and _word_char(str(tok)[:1]):
+        c0 = col - 1
+        while c0 > 0 and _word_char(cur[c0 - 1]):
+            c0 -= 1
+        c1 = col - 1
+        while c1 < len(cur) and _word_char(cur[c1]):
+            c1 += 1
+        word, known = cur[c0:c1], cur[c0:col - 1]
+        return _diag("RL001", f"`{word}` is not a word cardrules knows here",
+                     A.Span(file, line, c0 + 1, line, c1 + 1), f"did you mean `{known}`?")
+
+    # A word that is never a value, where a value belongs (`8 or or suit`): it was read as a name.
+    before = [(c, w) for c, w in words if c < col]
+    if tok.line == line and len(before) >= 2 and before[-1][1] in _NEVER_VALUES \
+            and (None, before[-2][1]) in _AFTER:
+        (c1, w1), (c2, w2) = before[-2], before[-1]
+        want = _AFTER[(None, w1)]
+        return _diag("RL001", f"expected {want} after `{w1}`, found `{w2}`",
+                     A.Span(file, line, c2, line, c2 + len(w2)), _hint_for(want, first))
+
     each = re.search(r"\bof\s+each\s+player\b", cur.split("#", 1)[0])
     if first == "move" and each is not None:
         return _diag("RL011", "`of each player` goes with `deal`; `move` moves cards to one zone",
@@ -363,7 +403,7 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagn
                      A.Span(file, l, endcol, l, endcol + 1), None)
 
     # A line that should have been indented under the `X:` line before it.
-    if line > 1 and "_INDENT" in err.expected and tok.type != "_NL":
+    if line > 1 and "_INDENT" in (set(err.expected or ()) | accepts) and tok.type != "_NL":
         return _diag("RL003", "expected an indented block after the `:` on the line before",
                      tok_span(len(str(tok))), "indent the statements of a block by four spaces")
     above = _prev_nonblank(lines, line)
@@ -435,6 +475,8 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagn
     label = _match(err, lark)
     if label is not None:
         code, message, hint, _ = MISTAKES[label]
+        if label == "zone_prop":
+            hint = zone_props_hint()
         sp = A.Span(file, line, col, line, col) if tok.type == "_NL" else tok_span(len(str(tok)))
         return _diag(code, message.format(tok=str(tok)), sp, hint)
 
@@ -449,6 +491,37 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagn
     want = describe(accepts, first, prev)
     after = f" after `{prev}`" if prev is not None else " at the start of the line"
     return _diag("RL001", f"expected {want}{after}, found {found}", sp, _hint_for(want, first))
+
+
+# Words of the language that never begin a value: after `or`, `is`, `to` ... they can only have
+# been read as a name.
+_NEVER_VALUES = {"and", "or", "is", "to", "from", "of", "where", "else", "then", "by", "with",
+                 "in", "if", "times", "when"}
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _split_properties(words) -> Optional[list]:
+    """``words`` as two or more zone properties written one after the other, or None."""
+    props = set(zone_properties())
+    for k in range(1, len(words)):
+        head = " ".join(words[:k])
+        if head in props:
+            rest = " ".join(words[k:])
+            if rest in props:
+                return [head, rest]
+            more = _split_properties(words[k:])
+            if more:
+                return [head] + more
+    return None
+
+
+def zone_props_hint() -> str:
+    props = [f"`{p}`" for p in zone_properties()]
+    return "a zone's properties are " + ", ".join(props[:-1]) + " and " + props[-1] + \
+        ", separated by commas"
 
 
 def reserved_message(name: str, what: str):

@@ -121,3 +121,10 @@ OTHER_WORDS = tuple(sorted(KEYWORDS - set(DECLARATION_WORDS) - set(OPERATOR_WORD
 # them where they are declared (RL114).
 RESERVED_WORDS = frozenset(_first_words("primary")) | frozenset(OPERATOR_WORDS) \
     | frozenset(CONSTANT_WORDS) | {"empty"}
+
+
+@functools.lru_cache(maxsize=1)
+def zone_properties() -> tuple:
+    """The properties a zone may have (`per player`, `face up`, `seen by owner`, ...), from the
+    grammar's ``zone_prop``."""
+    return tuple(" ".join(w.strip('"') for w in alt) for alt in grammar_rules()["zone_prop"])
