@@ -301,7 +301,7 @@ def check_and_compile(path, text=None, every=False):
     """Check a rule file and compile it for its smallest number of players, as a game starts
     (``every``: what `rulelang check` does, compiling it for each number of players it
     compiles for, then the playout variants a first playout makes)."""
-    from rulelang.cli.check import _counts_to_compile
+    from rulelang.compile.loader import counts_to_compile as _counts_to_compile
     from rulelang.compile.loader import Game
     diags, model, decls = check_file(path, text=text)
     if model is None or any(d.is_error for d in diags):

@@ -502,6 +502,36 @@ def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] 
     return diags, model, decls
 
 
+def counts_to_compile(model):
+    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
+    not count (compiling is what finds the count-dependent problems, RL172: the checker has
+    already tried the others)."""
+    from rulelang.check.deals import _checker_deck_size
+    lo, hi = model.players
+    if hi - lo < 4:
+        return range(lo, hi + 1)
+    return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
+
+
+def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None) -> list:
+    """The diagnostics that only compiling finds (``check`` and the language server add them to
+    the checker's): the game compiled for ``players``, or for each of :func:`counts_to_compile`;
+    a diagnostic already in ``known`` (or found for another count) is given once."""
+    counts = [players] if players is not None else counts_to_compile(game.model)
+    seen = {(d.code, d.message) for d in known}
+    out = []
+    for k in counts:
+        try:
+            game.compiled(k)
+        except RuleFileError as e:
+            for d in e.diagnostics:
+                if (d.code, d.message) not in seen:
+                    seen.add((d.code, d.message))
+                    out.append(d)
+    return out
+
+
 def game_digest(layers: list) -> str:
     """The identity of a rule file's text: a SHA-256 of the prelude, the files it extends and
     the file itself (their text, not their paths), each layer's length before it.  A save
