@@ -1,0 +1,370 @@
+"""A rule file read line by line, without the parser: its words, its declarations and the names
+bound inside its rules.
+
+Everything here works on any text, one that does not parse too: a rule file is a list of
+declarations, each beginning at the left margin with its keyword (`zone`, `var`, `define`,
+`rule`, ...) and going on over the indented lines below it, and the names a rule binds (`card c`
+of a choice, `for each player p`, `let n = ...`, a rule's parameters) are seen in the words of
+their line and hold over the block indented below it.  The language server
+(:mod:`rulelang.lsp.analysis`) builds its outline, definitions, references and renames on this,
+and uses the checker's model, when there is one, for what a name is.
+
+Lines and columns here are 0-based, columns counted in characters (the server converts them to
+the editor's UTF-16 positions).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import attrs
+
+from rulelang.syntax.diagnostics import source_lines_of
+from rulelang.syntax.vocabulary import KEYWORDS
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TOKEN = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<card>[0-9A-Za-z]+[^\x00-\x7f\s])'
+                    r"|(?P<int>[0-9]+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)")
+
+
+@attrs.frozen
+class Token:
+    """A word, card literal, number or quoted text of a line (comments are left out)."""
+    line: int
+    col: int
+    text: str
+    kind: str            # "word", "card", "int", "string"
+
+    @property
+    def end(self) -> int:
+        return self.col + len(self.text)
+
+
+@attrs.define
+class Symbol:
+    """A declaration: what it declares (``name``, ``kind``), where its name is written and the
+    lines it spans (``line`` to ``end_line``, inclusive), its first line (``detail``), and the
+    names it declares inside itself (the suits, ranks and cards of a `deck type`)."""
+    name: str
+    kind: str            # zone, var, define, rule, option, attribute, deck type, deck, suit,
+    line: int            # rank, card, extends, game, players, setup, turn, ending, score, show
+    col: int
+    end_line: int
+    detail: str
+    children: list = attrs.field(factory=list)
+    replace: bool = False
+    file: str = ""
+
+    @property
+    def named(self) -> bool:
+        """Whether the declaration gives a name the rest of the file can use."""
+        return self.kind in NAMED_KINDS
+
+
+NAMED_KINDS = frozenset({"zone", "var", "define", "rule", "option", "attribute", "deck type",
+                         "suit", "rank", "card", "value"})
+
+
+@attrs.define
+class Binder:
+    """A name bound inside a declaration (a parameter, a choice's `card c`, a loop's player, a
+    `let`): where it is written and the lines where it means this (``first`` to ``last``; a
+    `let` only after itself)."""
+    name: str
+    line: int
+    col: int
+    first: int
+    last: int
+    what: str            # the words that bind it: "card", "player", "let", "parameter" ...
+    detail: str
+
+
+def lines_of(text: str) -> list:
+    return source_lines_of(text[1:] if text.startswith("\ufeff") else text)
+
+
+def tokens_of_line(line_no: int, line: str) -> list:
+    out = []
+    for m in _TOKEN.finditer(line):
+        kind = m.lastgroup
+        if kind == "comment":
+            break
+        out.append(Token(line_no, m.start(), m.group(), kind))
+    return out
+
+
+def indent_of(line: str) -> Optional[int]:
+    """The indentation of a line of code, or None for a blank line or a comment."""
+    code = line.lstrip(" \t")
+    if not code or code.startswith("#"):
+        return None
+    return len(line) - len(code)
+
+
+# ---- declarations ---------------------------------------------------------------------------
+
+_DECL = re.compile(r"^(?P<replace>replace\s+)?(?P<kw>extends|game\s+ends|game|players|option|deck\s+type|deck|"
+                   r"attribute|zone|var|define|score|show|rule|setup|turn)\b\s*(?P<rest>.*)$")
+_NAMED = {"option": "option", "deck type": "deck type", "deck": "deck", "attribute": "attribute",
+          "zone": "zone", "var": "var", "define": "define", "rule": "rule"}
+
+
+def _clean(line: str) -> str:
+    """A line without its comment (a `#` inside quotes is kept)."""
+    toks = tokens_of_line(0, line)
+    end = toks[-1].end if toks else 0
+    rest = line[end:]
+    cut = rest.find("#")
+    return (line[:end] + (rest if cut < 0 else rest[:cut])).rstrip()
+
+
+def chunks(lines: list) -> list:
+    """(first line, last line) of each declaration: a line at the left margin and the indented
+    lines after it (blank lines and comments at its end left out)."""
+    out = []
+    start = None
+    last_code = None
+    for i, line in enumerate(lines):
+        ind = indent_of(line)
+        if ind is None:
+            continue
+        if ind == 0:
+            if start is not None:
+                out.append((start, last_code))
+            start = i
+        last_code = i
+    if start is not None:
+        out.append((start, last_code))
+    return out
+
+
+def declarations(text: str, file: str = "") -> list:
+    """The declarations of a rule file, in order, read line by line (see the module's text)."""
+    lines = lines_of(text)
+    out = []
+    for first, last in chunks(lines):
+        sym = _declaration(lines, first, last, file)
+        if sym is not None:
+            out.append(sym)
+    return out
+
+
+def _declaration(lines: list, first: int, last: int, file: str) -> Optional[Symbol]:
+    line = lines[first]
+    m = _DECL.match(line)
+    if m is None:
+        return None
+    kw = " ".join(m.group("kw").split())
+    replace = bool(m.group("replace"))
+    detail = _clean(line)
+    rest_at = m.start("rest")
+    if kw in _NAMED:
+        w = WORD.match(line, rest_at)
+        if w is None or w.group() in KEYWORDS and kw != "deck":
+            return Symbol("?", kw, first, rest_at, last, detail, replace=replace, file=file)
+        sym = Symbol(w.group(), kw, first, w.start(), last, detail, replace=replace, file=file)
+        if kw == "deck type":
+            sym.children = _deck_names(lines, first, last, file)
+        elif kw == "option":
+            sym.children = _option_values(line, first, last, file)
+        elif kw == "zone":
+            fam = re.match(r"\s+([0-9]+)\s+to\s+([0-9]+)", line[w.end():])
+            if fam:
+                sym.kind = "zone family"
+        return sym
+    words = {"extends": "extends", "game": "game", "players": "players", "game ends": "ending",
+             "score": "score", "show": "show", "setup": "setup", "turn": "turn"}
+    kind = words[kw]
+    name = {"setup": "setup", "turn": "turn", "score": "score"}.get(kind) or detail.rstrip(":")
+    if kind == "game":
+        s = re.match(r'\s*"([^"\n]*)"', m.group("rest"))
+        name = s.group(1) if s else "game"
+    return Symbol(name, kind, first, m.start("kw"), last, detail, replace=replace, file=file)
+
+
+def _deck_names(lines: list, first: int, last: int, file: str) -> list:
+    """The suits, ranks and extra cards a `deck type` declares."""
+    out = []
+    for i in range(first + 1, last + 1):
+        code = _clean(lines[i])
+        m = re.match(r"^\s*(suits|ranks|suit|extra)\b", code)
+        if m is None:
+            continue
+        word = m.group(1)
+        base = m.end()
+        if word == "suit":             # suit NAME [STRING] with ranks R, ...
+            s = WORD.search(code, base)
+            if s:
+                out.append(Symbol(s.group(), "suit", i, s.start(), i, code.strip(), file=file))
+            k = code.find(" ranks ", base)
+            if k >= 0:
+                out += _listed(code, k + len(" ranks "), "rank", i, file)
+        elif word == "extra":          # extra GROUP: card, card with rank R
+            g = WORD.search(code, base)
+            colon = code.find(":", base)
+            k = code.find(" with rank ", base)
+            if g and colon > 0:
+                out.append(Symbol(g.group(), "card", i, g.start(), i, code.strip(), file=file))
+                out += _listed(code[:k] if k > 0 else code, colon + 1, "card", i, file)
+            if k > 0:
+                out += _listed(code, k + len(" with rank "), "rank", i, file)
+        else:
+            out += _listed(code, base, "suit" if word == "suits" else "rank", i, file)
+    return out
+
+
+def _listed(code: str, start: int, kind: str, line_no: int, file: str, words_too: bool = False) -> list:
+    """The names of a comma-separated list (`clubs "♣", diamonds`, `ace = 1 "A", 2, jack`)."""
+    out = []
+    pos = start
+    for part in re.split(r"(,)", code[start:]):
+        if part != ",":
+            m = re.match(r'\s*([A-Za-z_][A-Za-z0-9_]*)', part)
+            if m and (words_too or m.group(1) not in KEYWORDS):
+                out.append(Symbol(m.group(1), kind, line_no, pos + m.start(1), line_no,
+                                  code.strip(), file=file))
+        pos += len(part)
+    return out
+
+
+def _option_values(line: str, first: int, last: int, file: str) -> list:
+    """The named values of an option (`one of low, high`): each is a name of its own."""
+    m = re.search(r"\bone\s+of\b", line)
+    if m is None:
+        return []
+    code = _clean(line)
+    end = code.find('"', m.end())
+    return [s for s in _listed(code[:end] if end > 0 else code, m.end(), "value", first, file,
+                          words_too=True) if not s.name.isdigit()]
+
+
+def flat(symbols: list) -> list:
+    """Every symbol and every symbol declared inside one."""
+    out = []
+    for s in symbols:
+        out.append(s)
+        out += flat(s.children)
+    return out
+
+
+# ---- names bound inside declarations ----------------------------------------------------------
+
+_BINDER = re.compile(r"\b(?P<what>unseen\s+card|each\s+player|each\s+card|each\s+suit|each\s+rank|"
+                     r"any\s+number|highest\s+rank|lowest\s+rank|highest\s+number|lowest\s+number|"
+                     r"card|player|suit|rank|number|cards|let)\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+_PARAMS = re.compile(r"^(?:replace\s+)?(?:rule|define)\s+[A-Za-z_]\w*\s*\((?P<params>[^)]*)\)")
+
+
+def block_end(lines: list, line_no: int, last: int) -> int:
+    """The last line of the block indented under ``line_no`` (``line_no`` itself if none)."""
+    ind = indent_of(lines[line_no]) or 0
+    end = line_no
+    for i in range(line_no + 1, last + 1):
+        j = indent_of(lines[i])
+        if j is None:
+            continue
+        if j <= ind:
+            break
+        end = i
+    return end
+
+
+def _let_end(lines: list, line_no: int, last: int) -> int:
+    """The last line a `let` on ``line_no`` holds over: the rest of its block."""
+    ind = indent_of(lines[line_no]) or 0
+    end = line_no
+    for i in range(line_no + 1, last + 1):
+        j = indent_of(lines[i])
+        if j is None:
+            continue
+        if j < ind:
+            break
+        end = i
+    return end
+
+
+def binders(text: str, symbols: Optional[list] = None) -> list:
+    """Every name bound inside the declarations of a rule file (not in a `deck type`, an
+    `option` or a `zone` line, which bind nothing)."""
+    lines = lines_of(text)
+    symbols = declarations(text) if symbols is None else symbols
+    out = []
+    for sym in symbols:
+        if sym.kind in ("deck type", "option", "zone", "zone family", "extends", "game", "players",
+                        "deck"):
+            continue
+        first, last = sym.line, sym.end_line
+        p = _PARAMS.match(_clean(lines[first]))
+        if p:
+            at = p.start("params")
+            for part in re.finditer(r"[^,]+", p.group("params")):
+                w = WORD.search(part.group())
+                if w and w.group() not in KEYWORDS:
+                    out.append(Binder(w.group(), first, at + part.start() + w.start(), first, last,
+                                      "parameter", lines[first].strip()))
+        for i in range(first, last + 1):
+            code = _clean(lines[i])
+            if i == first and p:
+                code = " " * p.end() + code[p.end():]
+            code = re.sub(r'"[^"\n]*"?', lambda s: " " * len(s.group()), code)
+            for m in _BINDER.finditer(code):
+                name = m.group("name")
+                if name in KEYWORDS:
+                    continue
+                what = " ".join(m.group("what").split())
+                if what in ("card", "player", "suit", "rank", "number", "cards"):
+                    after = code[m.end():].lstrip()
+                    # `card c from`, `player p from`, `suit s where`, `rank r with highest`...
+                    if what in ("card", "player", "number") and not after.startswith(("from", "in")):
+                        continue
+                    if what == "cards" and not after.startswith(("from", "of")):
+                        continue
+                    if what in ("suit", "rank") and after and not after.startswith(
+                            ("where", "with", ":", "if")) and after[0] != ":":
+                        continue
+                end = _let_end(lines, i, last) if what == "let" else block_end(lines, i, last)
+                out.append(Binder(name, i, m.start("name"), i, end, what, lines[i].strip()))
+    return out
+
+
+def binder_at(binds: list, name: str, line: int, col: int) -> Optional[Binder]:
+    """The binder that the use of ``name`` at (line, col) means, or None for a name of the file
+    (the innermost that holds there; a `let` only after it is written)."""
+    best = None
+    for b in binds:
+        if b.name != name or not b.first <= line <= b.last:
+            continue
+        if b.what == "let" and (line, col) < (b.line, b.col):
+            continue
+        if best is None or (b.line, b.col) >= (best.line, best.col):
+            best = b
+    return best
+
+
+def labels(lines: list) -> set:
+    """(line, column) of each alternative's label (`play` in `play card c from hand:`): a word
+    that names nothing."""
+    out = set()
+    stack = []                      # (indent, line text) of the lines enclosing this one
+    for i, line in enumerate(lines):
+        ind = indent_of(line)
+        if ind is None:
+            continue
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        if stack and re.search(r"\bchoose\b.*:\s*(#.*)?$", stack[-1][1]):
+            w = WORD.match(line, ind)
+            if w:
+                out.add((i, ind))
+        stack.append((ind, line))
+    return out
+
+
+def word_at(lines: list, line: int, col: int) -> Optional[Token]:
+    """The token under (or just before) the cursor, or None."""
+    if not 0 <= line < len(lines):
+        return None
+    for t in tokens_of_line(line, lines[line]):
+        if t.col <= col <= t.end:
+            return t
+    return None
