@@ -11,6 +11,7 @@ attribute.  Nothing here needs the file to parse.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Optional
@@ -19,6 +20,7 @@ import attrs
 
 from rulelang.lsp import scan
 from rulelang.lsp.analysis import Analysis, Layer, bases, extends_of, prelude_layers, variants
+from rulelang.syntax.parser import _lark
 from rulelang.syntax.vocabulary import KEYWORDS
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -99,7 +101,9 @@ def target_at(a: Analysis, line: int, col: int, open_text=None, include=(),
             if layers:
                 return Target(ext[0], place, path=layers[0].path)
         return None
-    if tok.kind != "word" or tok.text in KEYWORDS and not _declared_keyword(tok.text, a):
+    if tok.kind != "word":
+        return None
+    if tok.text in KEYWORDS and not (_declared_keyword(tok.text, a) and _named_use(a.text, a.lines, tok)):
         return None
     if (tok.line, tok.col) in scan.labels(a.lines):
         return None
@@ -137,9 +141,33 @@ def _attribute_use(lines: list, tok: scan.Token) -> bool:
     return after == "of" or before in ("total", "attribute")
 
 
-def _named_use(lines: list, tok: scan.Token) -> bool:
-    """For a value named by a word of the language (an option's value `cards`): whether this
-    word is that value (on an `option` line, or after `is`, `not`, `to`, `=`), not the word."""
+@functools.lru_cache(maxsize=16)
+def _names_lexed(text: str) -> tuple:
+    """(the (line, column) of every word the parser reads as a name, the last line it read):
+    the file fed to the parser up to its first mistake."""
+    names: set = set()
+    last = -1
+    parser = _lark().parse_interactive(text if text.endswith("\n") else text + "\n")
+    try:
+        for tok in parser.iter_parse():
+            if tok.type == "NAME":
+                names.add((tok.line - 1, tok.column - 1))
+            if tok.line is not None:
+                last = tok.line - 1
+    except Exception:
+        last -= 1                    # the line of the mistake is not known to be read right
+    else:
+        last = 1 << 30
+    return frozenset(names), last
+
+
+def _named_use(text: str, lines: list, tok: scan.Token) -> bool:
+    """For a name that is also a word of the language (a variable `winner`, an option's value
+    `cards`): whether this word is the name.  Where the file parses the parser says it; past
+    its first mistake, a word on an `option` line or after `is`, `not`, `to`, `=` is."""
+    names, last = _names_lexed(text)
+    if tok.line < last:
+        return (tok.line, tok.col) in names
     if re.match(r"^(replace\s+)?option\b", lines[tok.line]):
         return True
     before = [t.text for t in scan.tokens_of_line(tok.line, lines[tok.line][:tok.col])]
@@ -183,7 +211,7 @@ def uses_in(layer: Layer, name: str, kind: str, family: bool = False, both: bool
                 continue
             if both and _attribute_use(lines, tok) != (kind == "attribute"):
                 continue
-            if name in KEYWORDS and not _named_use(lines, tok):
+            if name in KEYWORDS and not _named_use(layer.text, lines, tok):
                 continue
             out.append(Place(layer.path, i, tok.col, tok.col + len(name)))
     return out

@@ -20,7 +20,7 @@ from typing import Optional
 import attrs
 
 from rulelang.syntax.diagnostics import source_lines_of
-from rulelang.syntax.vocabulary import KEYWORDS
+from rulelang.syntax.vocabulary import KEYWORDS, RESERVED_WORDS
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<card>[0-9A-Za-z]+[^\x00-\x7f\s])'
@@ -160,7 +160,7 @@ def _declaration(lines: list, first: int, last: int, file: str) -> Optional[Symb
     rest_at = m.start("rest")
     if kw in _NAMED:
         w = WORD.match(line, rest_at)
-        if w is None or w.group() in KEYWORDS and kw != "deck":
+        if w is None or w.group() in RESERVED_WORDS and kw != "deck":
             return Symbol("?", kw, first, rest_at, last, detail, replace=replace, file=file)
         sym = Symbol(w.group(), kw, first, w.start(), last, detail, replace=replace, file=file)
         if kw == "deck type":
@@ -220,7 +220,7 @@ def _listed(code: str, start: int, kind: str, line_no: int, file: str, words_too
     for part in re.split(r"(,)", code[start:]):
         if part != ",":
             m = re.match(r'\s*([A-Za-z_][A-Za-z0-9_]*)', part)
-            if m and (words_too or m.group(1) not in KEYWORDS):
+            if m and (words_too or m.group(1) not in RESERVED_WORDS):
                 out.append(Symbol(m.group(1), kind, line_no, pos + m.start(1), line_no,
                                   code.strip(), file=file))
         pos += len(part)
@@ -299,7 +299,7 @@ def binders(text: str, symbols: Optional[list] = None) -> list:
             at = p.start("params")
             for part in re.finditer(r"[^,]+", p.group("params")):
                 w = WORD.search(part.group())
-                if w and w.group() not in KEYWORDS:
+                if w and w.group() not in RESERVED_WORDS:
                     out.append(Binder(w.group(), first, at + part.start() + w.start(), first, last,
                                       "parameter", lines[first].strip()))
         for i in range(first, last + 1):
@@ -309,7 +309,7 @@ def binders(text: str, symbols: Optional[list] = None) -> list:
             code = re.sub(r'"[^"\n]*"?', lambda s: " " * len(s.group()), code)
             for m in _BINDER.finditer(code):
                 name = m.group("name")
-                if name in KEYWORDS:
+                if name in KEYWORDS:         # `card in`, `rank of`: the language's words
                     continue
                 what = " ".join(m.group("what").split())
                 if what in ("card", "player", "suit", "rank", "number", "cards"):
