@@ -157,3 +157,23 @@ def test_the_core_does_not_import_pygls():
             "rulelang.lsp.complete, rulelang.lsp.describe; rulelang.cli.commands.build_parser(); "
             "assert not [m for m in sys.modules if m.startswith(('pygls', 'lsprotocol'))]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_the_declaration_cache_parses_as_the_whole_file():
+    """Each declaration parsed by itself (and kept while it does not change) makes the same
+    nodes, spans and all, as the whole file parsed at once; a syntax error is the parser's own."""
+    from rulelang.lsp.analysis import DeclarationCache
+    from rulelang.syntax.diagnostics import RuleFileError
+    from rulelang.syntax.parser import parse
+    cache = DeclarationCache()
+    for path in RULE_FILES:
+        text = read(path)
+        edited = text.replace("\nturn:\n", "\nturn:\n    # a note\n", 1)
+        for t in (text, edited, text):
+            assert repr(cache.parse(t, path).decls) == repr(parse(t, path).decls), path
+    text = read(RULE_FILES[0]) + "\nzone broken: shared,\n(\n"
+    with pytest.raises(RuleFileError) as mine:
+        cache.parse(text, "x.cardrules")
+    with pytest.raises(RuleFileError) as whole:
+        parse(text, "x.cardrules")
+    assert mine.value.diagnostics == whole.value.diagnostics

@@ -289,9 +289,12 @@ def include_roots(path: str, include=()) -> list:
     return roots
 
 
-def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) -> list[A.Program]:
+def read_layers(path: str, diags: list, text: Optional[str] = None, include=(),
+                parser=parse) -> list[A.Program]:
     """The file and every file it extends, base first.  Cycles, missing files and paths that
-    `extends` may not read are diagnostics (see :func:`_find_base`)."""
+    `extends` may not read are diagnostics (see :func:`_find_base`).  ``parser``: what parses
+    each file's text (``parse(text, path)``; the language server's keeps the declarations that
+    did not change since the last edit)."""
     roots = include_roots(path, include)
     layers: list = []
     seen: list = []
@@ -315,7 +318,7 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=()) 
             break
         seen.append(real)
         try:
-            prog = parse(src_text, current)
+            prog = parser(src_text, current)
         except RuleFileError as err:
             diags.extend(err.diagnostics)
             break
@@ -487,11 +490,12 @@ class Game:
 
 
 def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
-               players: Optional[int] = None, include=()):
+               players: Optional[int] = None, include=(), parser=parse):
     """Every diagnostic of a rule file, and the model (None when it could not be built).
-    ``include``: more folders that `extends` may read from (the file's own folder always)."""
+    ``include``: more folders that `extends` may read from (the file's own folder always);
+    ``parser``: as :func:`read_layers`."""
     diags: list = []
-    layers = read_layers(path, diags, text, include)
+    layers = read_layers(path, diags, text, include, parser)
     if not layers or any(d.is_error for d in diags):
         return diags, None, None
     decls = merge(layers, prelude(), diags)

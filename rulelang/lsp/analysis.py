@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from importlib import resources
 from typing import Optional
 
@@ -34,7 +35,9 @@ import attrs
 from rulelang.compile.loader import (MAX_EXTENDS_DEPTH, RULE_SUFFIX, Game, check_file,
                                      compiler_diagnostics, find_named_file, include_roots,
                                      read_named_main)
-from rulelang.syntax.diagnostics import ERROR, Diagnostic
+from rulelang.syntax import ast as A
+from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
+from rulelang.syntax.parser import parse
 from rulelang.lsp import scan
 
 
@@ -54,12 +57,71 @@ class Analysis:
         return self.model is not None
 
 
-def check_text(text: str, path: str, include=()) -> tuple:
+class DeclarationCache:
+    """A parser that keeps each declaration's nodes while its text (and its first line) stays
+    the same, so that after an edit only the declarations that changed are parsed again.
+
+    A file is cut where a line begins at the left margin (outside parentheses, and not after a
+    line that ends in `\\`); each piece is parsed by itself, as the lines it is (the lines
+    before it blank, so that every span is where the whole file has it).  The pieces of a file
+    that parses make the same declarations as the whole; when a piece does not parse, the whole
+    file is parsed, so that a syntax error is the parser's own first one."""
+
+    MAX_FILES = 32
+
+    def __init__(self):
+        self.files: dict = {}            # file -> {(first line, text): declarations}
+
+    def parse(self, text: str, file: str) -> A.Program:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        old = self.files.pop(file, {})
+        new = {}
+        decls: list = []
+        for first, piece in _pieces(text):
+            got = old.get((first, piece))
+            if got is None:
+                try:
+                    got = parse("\n" * first + piece, file).decls
+                except RuleFileError:
+                    return parse(text, file)
+            new[(first, piece)] = got
+            decls.extend(got)
+        self.files[file] = new
+        while len(self.files) > self.MAX_FILES:
+            self.files.pop(next(iter(self.files)))
+        return A.Program(file, tuple(decls), text if text.endswith("\n") else text + "\n")
+
+
+def _pieces(text: str) -> list:
+    """(first line, text) of each declaration of a file, as :class:`DeclarationCache` cuts it."""
+    lines = text.split("\n")
+    starts = []
+    depth, joined = 0, False
+    for i, line in enumerate(lines):
+        code = line.rstrip("\r")
+        if code[:1] not in ("", " ", "\t", "#", "\f") and depth <= 0 and not joined:
+            starts.append(i)
+        bare = re.sub(r'"[^"\n]*"?', '""', code).split("#")[0]
+        depth = max(depth + bare.count("(") - bare.count(")"), 0)
+        stripped = code.rstrip(" \t\f")
+        joined = stripped.endswith("\\") and not stripped.lstrip().startswith("#")
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    ends = starts[1:] + [len(lines)]
+    # each piece ends with the line break before the next one, where the whole file's parser
+    # would see the next declaration begin (the end of a block's span)
+    return [(a, "\n".join(lines[a:b]) + ("\n" if b < len(lines) else "")) for a, b in zip(starts, ends)]
+
+
+def check_text(text: str, path: str, include=(), cache: Optional[DeclarationCache] = None) -> tuple:
     """(diagnostics, model or None, merged declarations or None) of a rule file's text: what
     `rulelang check` reports before compiling.  Never raises: a file nested too deeply is RL003,
-    a bug in rulelang an RL999 diagnostic (as `check` reports it)."""
+    a bug in rulelang an RL999 diagnostic (as `check` reports it).  ``cache``: parse through it
+    (the language server keeps one)."""
     try:
-        diags, model, decls = check_file(path, {}, text=text, include=include)
+        diags, model, decls = check_file(path, {}, text=text, include=include,
+                                         parser=cache.parse if cache is not None else parse)
         return list(diags), model, decls
     except RecursionError:
         return [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
@@ -75,9 +137,9 @@ def _internal(e: Exception, path: str) -> Diagnostic:
                       "file that caused it")
 
 
-def analyse(text: str, path: str, include=()) -> Analysis:
+def analyse(text: str, path: str, include=(), cache: Optional[DeclarationCache] = None) -> Analysis:
     """The diagnostics, model, declarations and bound names of a rule file's text."""
-    diags, model, decls = check_text(text, path, include)
+    diags, model, decls = check_text(text, path, include, cache)
     if model is not None and any(d.is_error for d in diags):
         model = None
     symbols = scan.declarations(text, path)

@@ -21,7 +21,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from rulelang.lsp import complete, describe, navigate, scan
-from rulelang.lsp.analysis import Analysis, analyse, compile_diagnostics
+from rulelang.lsp.analysis import Analysis, DeclarationCache, analyse, compile_diagnostics
+
+# The compiler's pass waits until the text has not changed for this long: it takes longer than
+# the checker's, and typing should not wait for it.
+COMPILE_AFTER = 0.4
 
 _SYMBOL_KIND = {"zone": T.SymbolKind.Array, "zone family": T.SymbolKind.Array,
                 "var": T.SymbolKind.Variable, "define": T.SymbolKind.Function,
@@ -55,6 +59,7 @@ class RulelangServer(LanguageServer):
         self.analyses: dict = {}
         self.models: dict = {}
         self.executor = ThreadPoolExecutor(max_workers=1)
+        self.cache = DeclarationCache()       # used in the worker thread only
 
     # ---- documents -------------------------------------------------------------------------
     def open_text(self, path: str) -> Optional[str]:
@@ -89,13 +94,18 @@ class RulelangServer(LanguageServer):
         loop = asyncio.get_running_loop()
         if self.workspace.get_text_document(uri).version != version:
             return
-        a = await loop.run_in_executor(self.executor, analyse, text, path)
+        a = await loop.run_in_executor(self.executor, analyse, text, path, (), self.cache)
         if self.workspace.get_text_document(uri).version != version:
             return
         self.analyses[uri] = a
         if a.model is not None:
             self.models[uri] = a.model
         self.publish(uri, a, a.diagnostics)
+        if a.model is None:
+            return
+        await asyncio.sleep(COMPILE_AFTER)
+        if self.workspace.get_text_document(uri).version != version:
+            return
         more = await loop.run_in_executor(self.executor, compile_diagnostics, a)
         if more and self.workspace.get_text_document(uri).version == version:
             a.diagnostics = a.diagnostics + more
