@@ -177,3 +177,19 @@ def test_the_declaration_cache_parses_as_the_whole_file():
     with pytest.raises(RuleFileError) as whole:
         parse(text, "x.cardrules")
     assert mine.value.diagnostics == whole.value.diagnostics
+
+
+def test_untrusted_text_is_read_within_bounds(tmp_path):
+    """A text larger than a rule file may be is not read (RL129, as `check`); a line that binds
+    thousands of names or lists thousands of values keeps a bounded number of them, each with
+    its line cut short, so that looking a name up stays quick."""
+    from rulelang.compile.loader import MAX_FILE_BYTES
+    huge = "zone a: shared\n" * (MAX_FILE_BYTES // 15 + 1)
+    a = analyse(huge, str(tmp_path / "huge.cardrules"))
+    assert [d.code for d in a.diagnostics] == ["RL129"] and a.symbols == [] and a.lines == []
+    line = "rule r:\n    " + "card c from " * 5000 + "\n"
+    b = scan.binders(line)
+    assert len(b) == scan.MAX_BINDERS_PER_LINE and all(len(x.detail) <= 400 for x in b)
+    values = "option o = v0 one of " + ", ".join(f"v{i}" for i in range(3000)) + "\n"
+    (opt,) = scan.declarations(values)
+    assert len(opt.children) == scan.MAX_LISTED and len(opt.detail) <= 400

@@ -32,7 +32,7 @@ from typing import Optional
 
 import attrs
 
-from rulelang.compile.loader import (MAX_EXTENDS_DEPTH, RULE_SUFFIX, Game, check_file,
+from rulelang.compile.loader import (MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, RULE_SUFFIX, Game, check_file,
                                      compiler_diagnostics, find_named_file, include_roots,
                                      read_named_main)
 from rulelang.syntax import ast as A
@@ -51,6 +51,14 @@ class Analysis:
     symbols: list                    # scan.Symbol, the file's own declarations
     binders: list                    # scan.Binder
     lines: list
+    _labels: Optional[set] = None
+
+    @property
+    def labels(self) -> set:
+        """Where the alternatives' labels are (:func:`scan.labels`), found once."""
+        if self._labels is None:
+            self._labels = scan.labels(self.lines)
+        return self._labels
 
     @property
     def parsed(self) -> bool:
@@ -78,7 +86,10 @@ class DeclarationCache:
         old = self.files.pop(file, {})
         new = {}
         decls: list = []
-        for first, piece in _pieces(text):
+        pieces = _pieces(text)
+        if len(pieces) == 1:
+            return parse(text, file)
+        for first, piece in pieces:
             got = old.get((first, piece))
             if got is None:
                 try:
@@ -142,8 +153,16 @@ def analyse(text: str, path: str, include=(), cache: Optional[DeclarationCache] 
     diags, model, decls = check_text(text, path, include, cache)
     if model is not None and any(d.is_error for d in diags):
         model = None
+    return read_names(text, path, diags, model, decls)
+
+
+def read_names(text: str, path: str, diags=(), model=None, decls=None) -> Analysis:
+    """An analysis with the declarations and bound names of ``text`` (none for a text larger
+    than a rule file may be: `check` reads nothing of it either, RL129)."""
+    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        return Analysis(path, text, list(diags), None, None, [], scan.Binders(), [])
     symbols = scan.declarations(text, path)
-    return Analysis(path, text, diags, model, decls, symbols, scan.binders(text, symbols),
+    return Analysis(path, text, list(diags), model, decls, symbols, scan.binders(text, symbols),
                     scan.lines_of(text))
 
 

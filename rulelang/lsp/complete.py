@@ -22,6 +22,9 @@ from rulelang.syntax.parser import _lark
 from rulelang.syntax.vocabulary import DECL_WORDS, KEYWORDS, STMT_WORDS
 
 _PLACEHOLDER = "zz_cursor_zz"
+# A declaration longer than this is not given to the parser for each completion (it would take
+# too long to answer); the words that begin a declaration or a statement are offered instead.
+MAX_PARSED = 50_000
 
 
 @attrs.frozen
@@ -46,6 +49,8 @@ def expected(text_before: str) -> Optional[tuple]:
     """(keywords, a name may come) that the grammar accepts after ``text_before`` (the text of
     a declaration up to the cursor, the word being typed left out), or None when that text has
     a mistake."""
+    if len(text_before) > MAX_PARSED:
+        return None
     full = text_before + _PLACEHOLDER + "\n"
     cut = len(text_before)
     parser = _lark().parse_interactive(full)

@@ -33,7 +33,10 @@ _BOUND = {"card": "a card chosen", "unseen card": "a card chosen without seeing 
 
 
 def _code(text: str) -> str:
-    return "```cardrules\n" + text.rstrip() + "\n```"
+    """Rule-file text as a block of code, fenced by more backquotes than it holds in a row (so
+    that nothing in it is read as Markdown)."""
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+    return f"{fence}cardrules\n{text.rstrip()}\n{fence}"
 
 
 def _chunk(layer_text: str, sym: scan.Symbol, most: int = 12) -> str:

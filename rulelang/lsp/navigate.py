@@ -105,7 +105,7 @@ def target_at(a: Analysis, line: int, col: int, open_text=None, include=(),
         return None
     if tok.text in KEYWORDS and not (_declared_keyword(tok.text, a) and _named_use(a.text, a.lines, tok)):
         return None
-    if (tok.line, tok.col) in scan.labels(a.lines):
+    if (tok.line, tok.col) in a.labels:
         return None
     b = scan.binder_at(a.binders, tok.text, tok.line, tok.col)
     if b is not None:
@@ -191,14 +191,18 @@ def definition(t: Target) -> Optional[Place]:
 
 # ---- references -------------------------------------------------------------------------------
 
-def uses_in(layer: Layer, name: str, kind: str, family: bool = False, both: bool = False) -> list:
+def uses_in(layer: Layer, name: str, kind: str, family: bool = False, both: bool = False,
+            a: Optional[Analysis] = None) -> list:
     """Every place the file ``layer`` writes the declared ``name`` (of ``kind``) meaning it:
     not where a rule binds a name of its own, not as a label, not as the other of an attribute
     and an option's value of the same name (``both``: the name is both).  ``family``: also
-    `NAME_k` for a family of zones."""
-    lines = scan.lines_of(layer.text)
-    binds = scan.binders(layer.text, list(layer.symbols))
-    labels = scan.labels(lines)
+    `NAME_k` for a family of zones; ``a``: the analysis of ``layer``'s text, if there is one."""
+    if a is not None and a.text == layer.text:
+        lines, binds, labels = a.lines, a.binders, a.labels
+    else:
+        lines = scan.lines_of(layer.text)
+        binds = scan.binders(layer.text, list(layer.symbols))
+        labels = scan.labels(lines)
     out = []
     for i, line in enumerate(lines):
         if name not in line:
@@ -257,7 +261,7 @@ def references(t: Target, a: Analysis, open_text=None, include=(), declaration_t
     both = {"attribute", "value"} <= _kinds_of(t.symbol.name, files + game_layers(a, open_text, include))
     out = []
     for layer in files:
-        out += uses_in(layer, t.symbol.name, t.symbol.kind, family=family, both=both)
+        out += uses_in(layer, t.symbol.name, t.symbol.kind, family=family, both=both, a=a)
     if not declaration_too:
         out = [p for p in out if not any(p.path == layer.path and p.line == s.line and p.col == s.col
                                          for layer in files for s in scan.flat(layer.symbols)
@@ -284,6 +288,15 @@ def rename(t: Target, a: Analysis, new_name: str, open_text=None, include=()) ->
                             "every rule file shares")
     if t.path is not None:
         raise RenameRefused("a file named by `extends` is renamed in the file system")
+    if t.symbol is not None:
+        taken = declaration(new_name, game_layers(a, open_text, include))
+        if taken is not None and new_name != t.name:
+            raise RenameRefused(f"`{new_name}` is already the name of {taken[0].kind} `{new_name}`")
+    elif t.binder is not None and new_name != t.name and (
+            declaration(new_name, game_layers(a, open_text, include)) is not None
+            or any(b.name == new_name and b.first <= t.binder.last and t.binder.first <= b.last
+                   for b in a.binders)):
+        raise RenameRefused(f"`{new_name}` is already a name here")
     places = references(t, a, open_text, include)
     if t.symbol is not None and t.symbol.kind == "zone family":
         out: dict = {}

@@ -15,7 +15,7 @@ the editor's UTF-16 positions).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import attrs
 
@@ -27,8 +27,7 @@ _TOKEN = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<card>[0-9A-Za-
                     r"|(?P<int>[0-9]+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)")
 
 
-@attrs.frozen
-class Token:
+class Token(NamedTuple):
     """A word, card literal, number or quoted text of a line (comments are left out)."""
     line: int
     col: int
@@ -60,6 +59,12 @@ class Symbol:
         """Whether the declaration gives a name the rest of the file can use."""
         return self.kind in NAMED_KINDS
 
+
+# The longest first line of a declaration kept to show it, and the most names read from one
+# list (a deck's suits, an option's values): more than any game has, and a file that has more
+# has the rest left out of its outline.
+_DETAIL = 400
+MAX_LISTED = 500
 
 NAMED_KINDS = frozenset({"zone", "var", "define", "rule", "option", "attribute", "deck type",
                          "suit", "rank", "card", "value"})
@@ -111,6 +116,8 @@ _NAMED = {"option": "option", "deck type": "deck type", "deck": "deck", "attribu
 
 def _clean(line: str) -> str:
     """A line without its comment (a `#` inside quotes is kept)."""
+    if '"' not in line:
+        return line.split("#", 1)[0].rstrip()
     toks = tokens_of_line(0, line)
     end = toks[-1].end if toks else 0
     rest = line[end:]
@@ -156,7 +163,7 @@ def _declaration(lines: list, first: int, last: int, file: str) -> Optional[Symb
         return None
     kw = " ".join(m.group("kw").split())
     replace = bool(m.group("replace"))
-    detail = _clean(line)
+    detail = _clean(line)[:_DETAIL]
     rest_at = m.start("rest")
     if kw in _NAMED:
         w = WORD.match(line, rest_at)
@@ -195,7 +202,7 @@ def _deck_names(lines: list, first: int, last: int, file: str) -> list:
         if word == "suit":             # suit NAME [STRING] with ranks R, ...
             s = WORD.search(code, base)
             if s:
-                out.append(Symbol(s.group(), "suit", i, s.start(), i, code.strip(), file=file))
+                out.append(Symbol(s.group(), "suit", i, s.start(), i, code.strip()[:_DETAIL], file=file))
             k = code.find(" ranks ", base)
             if k >= 0:
                 out += _listed(code, k + len(" ranks "), "rank", i, file)
@@ -204,7 +211,7 @@ def _deck_names(lines: list, first: int, last: int, file: str) -> list:
             colon = code.find(":", base)
             k = code.find(" with rank ", base)
             if g and colon > 0:
-                out.append(Symbol(g.group(), "card", i, g.start(), i, code.strip(), file=file))
+                out.append(Symbol(g.group(), "card", i, g.start(), i, code.strip()[:_DETAIL], file=file))
                 out += _listed(code[:k] if k > 0 else code, colon + 1, "card", i, file)
             if k > 0:
                 out += _listed(code, k + len(" with rank "), "rank", i, file)
@@ -215,14 +222,17 @@ def _deck_names(lines: list, first: int, last: int, file: str) -> list:
 
 def _listed(code: str, start: int, kind: str, line_no: int, file: str, words_too: bool = False) -> list:
     """The names of a comma-separated list (`clubs "♣", diamonds`, `ace = 1 "A", 2, jack`)."""
-    out = []
+    out: list = []
+    detail = code.strip()[:_DETAIL]
     pos = start
     for part in re.split(r"(,)", code[start:]):
         if part != ",":
             m = re.match(r'\s*([A-Za-z_][A-Za-z0-9_]*)', part)
             if m and (words_too or m.group(1) not in RESERVED_WORDS):
                 out.append(Symbol(m.group(1), kind, line_no, pos + m.start(1), line_no,
-                                  code.strip(), file=file))
+                                  detail, file=file))
+                if len(out) >= MAX_LISTED:
+                    break
         pos += len(part)
     return out
 
@@ -255,40 +265,58 @@ _BINDER = re.compile(r"\b(?P<what>unseen\s+card|each\s+player|each\s+card|each\s
 _PARAMS = re.compile(r"^(?:replace\s+)?(?:rule|define)\s+[A-Za-z_]\w*\s*\((?P<params>[^)]*)\)")
 
 
-def block_end(lines: list, line_no: int, last: int) -> int:
-    """The last line of the block indented under ``line_no`` (``line_no`` itself if none)."""
-    ind = indent_of(lines[line_no]) or 0
-    end = line_no
-    for i in range(line_no + 1, last + 1):
-        j = indent_of(lines[i])
-        if j is None:
+def block_ends(lines: list, first: int, last: int) -> tuple:
+    """For each line from ``first`` to ``last``: the last line of the block indented under it
+    (the line itself if none) and of the block it is in (where a `let` on it holds), in one pass."""
+    ends, lets = {}, {}
+    stack: list = []                 # (indent, line) of the lines enclosing the current one
+    prev = first
+    for i in range(first, last + 1):
+        ind = indent_of(lines[i])
+        if ind is None:
             continue
-        if j <= ind:
-            break
-        end = i
-    return end
-
-
-def _let_end(lines: list, line_no: int, last: int) -> int:
-    """The last line a `let` on ``line_no`` holds over: the rest of its block."""
-    ind = indent_of(lines[line_no]) or 0
-    end = line_no
-    for i in range(line_no + 1, last + 1):
-        j = indent_of(lines[i])
-        if j is None:
+        while stack and stack[-1][0] >= ind:
+            ends[stack.pop()[1]] = prev
+        stack.append((ind, i))
+        prev = i
+    for _ind, i in stack:
+        ends[i] = prev
+    # a `let` holds to the end of the block of the line above it with less indentation
+    stack = []
+    for i in range(first, last + 1):
+        ind = indent_of(lines[i])
+        if ind is None:
             continue
-        if j < ind:
-            break
-        end = i
-    return end
+        while stack and stack[-1][0] >= ind:
+            stack.pop()
+        lets[i] = ends[stack[-1][1]] if stack else last
+        stack.append((ind, i))
+    return ends, lets
 
 
-def binders(text: str, symbols: Optional[list] = None) -> list:
+# No line of a rule binds more than a few names; a file that seems to bind more than these (a
+# line of thousands of `card c from`) has the rest read as names of the file, so that looking a
+# name up stays quick.
+MAX_BINDERS_PER_LINE = 16
+MAX_BINDERS = 20_000
+
+
+class Binders(list):
+    """The binders of a file, with those of each name (``by_name``)."""
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self.by_name: dict = {}
+        for b in self:
+            self.by_name.setdefault(b.name, []).append(b)
+
+
+def binders(text: str, symbols: Optional[list] = None) -> Binders:
     """Every name bound inside the declarations of a rule file (not in a `deck type`, an
     `option` or a `zone` line, which bind nothing)."""
     lines = lines_of(text)
     symbols = declarations(text) if symbols is None else symbols
-    out = []
+    out: list = []
     for sym in symbols:
         if sym.kind in ("deck type", "option", "zone", "zone family", "extends", "game", "players",
                         "deck"):
@@ -299,15 +327,22 @@ def binders(text: str, symbols: Optional[list] = None) -> list:
             at = p.start("params")
             for part in re.finditer(r"[^,]+", p.group("params")):
                 w = WORD.search(part.group())
-                if w and w.group() not in RESERVED_WORDS:
+                if w and w.group() not in RESERVED_WORDS and len(out) < MAX_BINDERS:
                     out.append(Binder(w.group(), first, at + part.start() + w.start(), first, last,
-                                      "parameter", lines[first].strip()))
+                                      "parameter", lines[first].strip()[:_DETAIL]))
+        ends, lets = block_ends(lines, first, last)
         for i in range(first, last + 1):
+            if len(out) >= MAX_BINDERS:
+                break
+            on_line = 0
             code = _clean(lines[i])
             if i == first and p:
                 code = " " * p.end() + code[p.end():]
             code = re.sub(r'"[^"\n]*"?', lambda s: " " * len(s.group()), code)
+            detail = None
             for m in _BINDER.finditer(code):
+                if on_line >= MAX_BINDERS_PER_LINE:
+                    break
                 name = m.group("name")
                 if name in KEYWORDS:         # `card in`, `rank of`: the language's words
                     continue
@@ -322,16 +357,20 @@ def binders(text: str, symbols: Optional[list] = None) -> list:
                     if what in ("suit", "rank") and after and not after.startswith(
                             ("where", "with", ":", "if")) and after[0] != ":":
                         continue
-                end = _let_end(lines, i, last) if what == "let" else block_end(lines, i, last)
-                out.append(Binder(name, i, m.start("name"), i, end, what, lines[i].strip()))
-    return out
+                end = lets.get(i, last) if what == "let" else ends.get(i, i)
+                if detail is None:
+                    detail = lines[i].strip()[:_DETAIL]
+                out.append(Binder(name, i, m.start("name"), i, end, what, detail))
+                on_line += 1
+    return Binders(out)
 
 
 def binder_at(binds: list, name: str, line: int, col: int) -> Optional[Binder]:
     """The binder that the use of ``name`` at (line, col) means, or None for a name of the file
     (the innermost that holds there; a `let` only after it is written)."""
     best = None
-    for b in binds:
+    by_name = getattr(binds, "by_name", None)
+    for b in (by_name.get(name, ()) if by_name is not None else binds):
         if b.name != name or not b.first <= line <= b.last:
             continue
         if b.what == "let" and (line, col) < (b.line, b.col):
@@ -352,12 +391,19 @@ def labels(lines: list) -> set:
             continue
         while stack and stack[-1][0] >= ind:
             stack.pop()
-        if stack and re.search(r"\bchoose\b.*:\s*(#.*)?$", stack[-1][1]):
+        if stack and _opens_choice(stack[-1][1]):
             w = WORD.match(line, ind)
             if w:
                 out.add((i, ind))
         stack.append((ind, line))
     return out
+
+
+def _opens_choice(line: str) -> bool:
+    """Whether a line opens the block of a choice's alternatives (`choose:`, `choose by p:`,
+    `any opponent may choose:`)."""
+    code = _clean(line)
+    return code.endswith(":") and re.search(r"\bchoose\b", code) is not None
 
 
 def word_at(lines: list, line: int, col: int) -> Optional[Token]:

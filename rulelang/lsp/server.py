@@ -21,7 +21,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from rulelang.lsp import complete, describe, navigate, scan
-from rulelang.lsp.analysis import Analysis, DeclarationCache, analyse, compile_diagnostics
+from rulelang.lsp.analysis import (Analysis, DeclarationCache, analyse, compile_diagnostics,
+                                   read_names)
 
 # The compiler's pass waits until the text has not changed for this long: it takes longer than
 # the checker's, and typing should not wait for it.
@@ -77,10 +78,7 @@ class RulelangServer(LanguageServer):
         a = self.analyses.get(uri)
         if a is not None and a.text == doc.source:
             return a
-        text = doc.source
-        symbols = scan.declarations(text, doc.path)
-        return Analysis(doc.path, text, [], None, None, symbols, scan.binders(text, symbols),
-                        scan.lines_of(text))
+        return read_names(doc.source, doc.path or "untitled.cardrules")
 
     def model(self, uri: str):
         a = self.analyses.get(uri)
