@@ -160,8 +160,9 @@ def test_the_core_does_not_import_pygls():
 
 
 def test_the_declaration_cache_parses_as_the_whole_file():
-    """Each declaration parsed by itself (and kept while it does not change) makes the same
-    nodes, spans and all, as the whole file parsed at once; a syntax error is the parser's own."""
+    """Each declaration parsed by itself (and kept while it does not change, moved when lines
+    are added or removed above it) makes the same nodes, spans and all, as the whole file
+    parsed at once; a syntax error is the parser's own."""
     from rulelang.lsp.analysis import DeclarationCache
     from rulelang.syntax.diagnostics import RuleFileError
     from rulelang.syntax.parser import parse
@@ -169,7 +170,7 @@ def test_the_declaration_cache_parses_as_the_whole_file():
     for path in RULE_FILES:
         text = read(path)
         edited = text.replace("\nturn:\n", "\nturn:\n    # a note\n", 1)
-        for t in (text, edited, text):
+        for t in (text, edited, text, "# a note\n\n" + text, text):
             assert repr(cache.parse(t, path).decls) == repr(parse(t, path).decls), path
     text = read(RULE_FILES[0]) + "\nzone broken: shared,\n(\n"
     with pytest.raises(RuleFileError) as mine:

@@ -66,8 +66,9 @@ class Analysis:
 
 
 class DeclarationCache:
-    """A parser that keeps each declaration's nodes while its text (and its first line) stays
-    the same, so that after an edit only the declarations that changed are parsed again.
+    """A parser that keeps each declaration's nodes while its text stays the same, so that after
+    an edit only the declarations that changed are parsed again (those that moved up or down
+    are given their new lines: :func:`_moved`).
 
     A file is cut where a line begins at the left margin (outside parentheses, and not after a
     line that ends in `\\`); each piece is parsed by itself, as the lines it is (the lines
@@ -78,30 +79,45 @@ class DeclarationCache:
     MAX_FILES = 32
 
     def __init__(self):
-        self.files: dict = {}            # file -> {(first line, text): declarations}
+        self.files: dict = {}            # file -> {piece's text: (its first line, declarations)}
 
     def parse(self, text: str, file: str) -> A.Program:
         if text.startswith("\ufeff"):
             text = text[1:]
-        old = self.files.pop(file, {})
-        new = {}
-        decls: list = []
         pieces = _pieces(text)
         if len(pieces) == 1:
             return parse(text, file)
+        old = self.files.pop(file, {})
+        new: dict = {}
+        decls: list = []
         for first, piece in pieces:
-            got = old.get((first, piece))
+            got = old.get(piece)
+            if got is not None and got[0] != first:
+                got = (first, _moved(got[1], first - got[0]))
             if got is None:
                 try:
-                    got = parse("\n" * first + piece, file).decls
+                    got = (first, parse("\n" * first + piece, file).decls)
                 except RuleFileError:
                     return parse(text, file)
-            new[(first, piece)] = got
-            decls.extend(got)
+            new[piece] = got
+            decls.extend(got[1])
         self.files[file] = new
         while len(self.files) > self.MAX_FILES:
             self.files.pop(next(iter(self.files)))
         return A.Program(file, tuple(decls), text if text.endswith("\n") else text + "\n")
+
+
+def _moved(node, lines: int):
+    """A copy of syntax nodes with every span ``lines`` lines further down (up if negative)."""
+    if isinstance(node, A.Span):
+        return A.Span(node.file, node.line + lines, node.column, node.end_line + lines,
+                      node.end_column)
+    if isinstance(node, tuple):
+        return tuple(_moved(x, lines) for x in node)
+    if attrs.has(type(node)):
+        return type(node)(**{f.name: _moved(getattr(node, f.name), lines)
+                             for f in attrs.fields(type(node)) if f.init})
+    return node
 
 
 def _pieces(text: str) -> list:

@@ -141,13 +141,7 @@ def _option(s, text, model) -> str:
         out += f", one of {values}"
     if said:
         out += f": {said[-1]}"
-    if model is not None and s.name in getattr(model, "options", {}):
-        out += f" (now `{_shown(model.options[s.name].value)}`)"
     return out + f"; change it with `--set {s.name}=VALUE`"
-
-
-def _shown(v) -> str:
-    return "yes" if v is True else "no" if v is False else str(v)
 
 
 def _attribute(s, text, model) -> str:
