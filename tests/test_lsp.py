@@ -266,3 +266,34 @@ async def test_rename_across_a_file_and_its_variants(client, tmp_path):
                 new_name="shuffle"))
     finally:
         close(client, vuri)
+
+
+async def test_a_mistake_in_the_base_is_shown_on_the_extends_line(client, tmp_path):
+    (tmp_path / "base.cardrules").write_text(
+        BASE.replace("turn:\n    draw", "turn:\n    shuffle piel\n    draw"), encoding="utf-8")
+    (tmp_path / "variant.cardrules").write_text(VARIANT, encoding="utf-8")
+    uri = await opened(client, str(tmp_path / "variant.cardrules"))
+    try:
+        (d,) = [d for d in client.diagnostics[uri] if d.code == "RL101"]
+        assert d.range.start.line == 0 and d.message.startswith("in base.cardrules:17:")
+    finally:
+        close(client, uri)
+
+
+async def test_hover_on_a_card_and_a_rank(client, tmp_path):
+    text = BROKEN.replace("hand to\n", "hand\n") + "\ngame ends when stock is empty:\n    end game with no winner\n"
+    text = text.replace(
+        "define playable(c) = rank of c is 8",
+        "attribute points:\n    queen: 10\n    otherwise: 1\n\ndefine playable(c) = c is Q♠ or rank of c is queen")
+    uri = await opened(client, str(tmp_path / "cards.cardrules"), text)
+    try:
+        assert [d for d in client.diagnostics[uri] if d.severity == T.DiagnosticSeverity.Error] == []
+        said = await hover_text(client, uri, pos(text, "Q♠"))
+        assert "the queen of spades" in said and "`points`: `queen: 10`" in said
+        said = await hover_text(client, uri, pos(text, "is queen", offset=3))
+        assert "rank `queen`, number 12" in said and "standard.cardrules" in said
+        loc = await client.text_document_definition_async(T.DefinitionParams(
+            text_document=T.TextDocumentIdentifier(uri=uri), position=pos(text, "is queen", offset=3)))
+        assert loc.uri.endswith("standard.cardrules")
+    finally:
+        close(client, uri)

@@ -90,10 +90,15 @@ class RulelangServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         version, text, path = doc.version, doc.source, doc.path or "untitled.cardrules"
         loop = asyncio.get_running_loop()
-        if self.workspace.get_text_document(uri).version != version:
-            return
-        a = await loop.run_in_executor(self.executor, analyse, text, path, (), self.cache)
-        if self.workspace.get_text_document(uri).version != version:
+
+        def work():
+            # an analysis waiting behind others is dropped when the text changed meanwhile
+            if self.workspace.get_text_document(uri).version != version:
+                return None
+            return analyse(text, path, (), self.cache)
+
+        a = await loop.run_in_executor(self.executor, work)
+        if a is None or self.workspace.get_text_document(uri).version != version:
             return
         self.analyses[uri] = a
         if a.model is not None:
