@@ -79,15 +79,12 @@ async def test_every_rule_file(client, path):
         symbols = await client.text_document_document_symbol_async(T.DocumentSymbolParams(
             text_document=T.TextDocumentIdentifier(uri=uri)))
         assert symbols and all(s.name for s in symbols)
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
         zone = next((s for s in symbols if s.kind == T.SymbolKind.Array), None)
         if zone is None:                 # a variant without zones of its own
             return
         said = await hover_text(client, uri, zone.selection_range.start)
         assert f"zone `{zone.name}" in said or "zones `" in said
         assert any(w in said for w in ("sees", "seen", "face"))
-        del text
     finally:
         close(client, uri)
 

@@ -93,7 +93,10 @@ class DeclarationCache:
         for first, piece in pieces:
             got = old.get(piece)
             if got is not None and got[0] != first:
-                got = (first, _moved(got[1], first - got[0]))
+                try:
+                    got = (first, _moved(got[1], first - got[0]))
+                except RecursionError:          # nested too deeply to copy: parse it
+                    got = None
             if got is None:
                 try:
                     got = (first, parse("\n" * first + piece, file).decls)
