@@ -305,7 +305,7 @@ def check_and_compile(path, text=None, every=False):
     (``every``: all that `rulelang check` does, the rules written for one number of players and
     the game laid out for each other number it checks, then the playout variants a first
     playout makes)."""
-    from rulelang.cli.check import _counts_to_compile
+    from rulelang.compile.loader import counts_to_compile as _counts_to_compile
     from rulelang.compile.loader import Game
     diags, model, decls = check_file(path, text=text)
     if model is None or any(d.is_error for d in diags):

@@ -1,7 +1,7 @@
 """`rulelang check` writes a game's rules once.
 
 A game is compiled for one number of players at a time, and `check` asks every number it allows
-(cli/check.py, ``_counts_to_compile``).  Only the layout of the game (its cards, their
+(compile/loader.py, ``counts_to_compile``).  Only the layout of the game (its cards, their
 attributes, the values of options) depends on that number in a way that can make a problem, so
 the rules are written for the first number only and the others are laid out
 (``CompiledGame.layout_problems``); with ``--simulate`` the games played reuse what `check`
@@ -12,7 +12,8 @@ import os
 import pytest
 
 import rulelang.compile.compiler as C
-from rulelang.cli.check import _counts_to_compile, check_one
+from rulelang.cli.check import check_one
+from rulelang.compile.loader import counts_to_compile as _counts_to_compile
 from rulelang.compile.loader import check_file, load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

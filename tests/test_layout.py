@@ -21,7 +21,8 @@ ALLOWED = {
     "compile": {"", "syntax", "check", "engine"},
     "play": {"", "syntax", "check", "engine", "compile"},
     "ai": {"", "syntax", "check", "engine", "compile", "play"},
-    "cli": {"", "syntax", "check", "engine", "compile", "play", "ai"},
+    "lsp": {"", "syntax", "check", "engine", "compile"},
+    "cli": {"", "syntax", "check", "engine", "compile", "play", "ai", "lsp"},
 }
 # The root package's __init__ is the public API: it may re-export from any wing.
 API = "rulelang"

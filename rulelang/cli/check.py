@@ -24,26 +24,13 @@ def _sort_key(d):
     return (sp.file, sp.line, sp.column)
 
 
-def _counts_to_compile(model):
-    """The numbers of players ``check`` lays the game out for: all of a small range; of a large
-    one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
-    not count (compiling is what finds the count-dependent problems, RL172: the checker has
-    already tried the others)."""
-    from rulelang.check.deals import _checker_deck_size
-    lo, hi = model.players
-    if hi - lo < 4:
-        return range(lo, hi + 1)
-    return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
-
-
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
               progress=None, ray=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal).
     Ctrl-C during the games raises :class:`~rulelang.play.simulate.SimulationInterrupted` holding
     every diagnostic found so far (the static ones too)."""
-    from rulelang.syntax.diagnostics import RuleFileError
-    from rulelang.compile.loader import Game, check_file
+    from rulelang.compile.loader import Game, check_file, compiler_diagnostics
     from rulelang.cli.render import internal_error
     internal = False
     missing = _missing_file(path)
@@ -55,26 +42,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
         if model is not None and not any(d.is_error for d in diags):
             game = Game(model, diags, decls, path, overrides)
             game.include = tuple(include)
-            lo, hi = model.players
-            counts = [players] if players is not None else _counts_to_compile(model)
-            seen = {(d.code, d.message) for d in diags}
-            # The rules are written once, for the first number of players that lays out
-            # without a problem; of the other numbers only the layout is made, which is all
-            # that a number of players changes in a way that can make a problem.
-            written = False
-            for k in counts:
-                if written:
-                    found = game.layout_diagnostics(k)
-                else:
-                    try:
-                        game.compiled(k)
-                        written, found = True, []
-                    except RuleFileError as e:
-                        found = e.diagnostics
-                for d in found:
-                    if (d.code, d.message) not in seen:
-                        seen.add((d.code, d.message))
-                        diags.append(d)
+            diags.extend(compiler_diagnostics(game, diags, players))
             if simulate and not any(d.is_error for d in diags):
                 from rulelang.play.simulate import SimulationInterrupted, simulate as run_simulation
                 try:

@@ -279,6 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub, common)          # stats, compare
     from rulelang.cli.rulebook_cmd import add_command as add_rulebook
     add_rulebook(sub)
+    from rulelang.cli.lsp_cmd import add_command as add_lsp
+    add_lsp(sub)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)

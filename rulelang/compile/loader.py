@@ -291,12 +291,14 @@ def include_roots(path: str, include=()) -> list:
 
 
 def read_layers(path: str, diags: list, text: Optional[str] = None, include=(),
-                partials: Optional[list] = None) -> list[A.Program]:
+                partials: Optional[list] = None, parser=parse) -> list[A.Program]:
     """The file and every file it extends, base first.  Cycles, missing files and paths that
     `extends` may not read are diagnostics (see :func:`_find_base`).  A file with syntax errors
     ends the chain, unless ``partials`` is a list: then every syntax error is reported, the parts
     of the file that parse are its layer, and its :class:`~rulelang.syntax.recover.Partial` is
-    added to ``partials``."""
+    added to ``partials``.  ``parser``: what parses each file's text (``parse(text, path)``; the
+    language server's keeps the declarations that did not change since the last edit); a parser
+    other than :func:`parse` reads whole files only (no ``partials``)."""
     roots = include_roots(path, include)
     layers: list = []
     seen: list = []
@@ -319,14 +321,14 @@ def read_layers(path: str, diags: list, text: Optional[str] = None, include=(),
                                     first_via or via, "one of them must be the base and extend nothing"))
             break
         seen.append(real)
-        if partials is not None:
+        if partials is not None and parser is parse:
             part = parse_partial(src_text, current)
             partials.append(part)
             diags.extend(part.diagnostics)
             prog = part.program
         else:
             try:
-                prog = parse(src_text, current)
+                prog = parser(src_text, current)
             except RuleFileError as err:
                 diags.extend(err.diagnostics)
                 break
@@ -507,9 +509,10 @@ class Game:
 
 
 def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
-               players: Optional[int] = None, include=(), keep_partial: bool = False):
+               players: Optional[int] = None, include=(), keep_partial: bool = False, parser=parse):
     """Every diagnostic of a rule file, and the model (None when it could not be built).
-    ``include``: more folders that `extends` may read from (the file's own folder always).
+    ``include``: more folders that `extends` may read from (the file's own folder always);
+    ``parser``: as :func:`read_layers`.
 
     Every syntax error is reported (:mod:`rulelang.syntax.recover`), and the checker then runs
     on the parts that parse; its diagnostics that the parts left out may cause are not reported
@@ -518,7 +521,7 @@ def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] 
     those of the parts that parse)."""
     diags: list = []
     partials: list = []
-    layers = read_layers(path, diags, text, include, partials)
+    layers = read_layers(path, diags, text, include, partials, parser)
     syntax = {id(d) for p in partials for d in p.diagnostics}
     if not layers or any(d.is_error and id(d) not in syntax for d in diags):
         return diags, None, None
@@ -536,6 +539,45 @@ def check_file(path: str, overrides: Optional[dict] = None, text: Optional[str] 
     if model is not None:
         model.digest = game_digest(layers)
     return diags, model, decls
+
+
+def counts_to_compile(model):
+    """The numbers of players ``check`` compiles the game for: all of a small range; of a large
+    one (up to MAX_PLAYERS counts) the first, the last and those whose deck the checker could
+    not count (compiling is what finds the count-dependent problems, RL172: the checker has
+    already tried the others)."""
+    from rulelang.check.deals import _checker_deck_size
+    lo, hi = model.players
+    if hi - lo < 4:
+        return range(lo, hi + 1)
+    return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
+
+
+def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None) -> list:
+    """The diagnostics that only compiling finds (``check`` and the language server add them to
+    the checker's): the game compiled for ``players``, or for each of :func:`counts_to_compile`;
+    a diagnostic already in ``known`` (or found for another count) is given once."""
+    counts = [players] if players is not None else counts_to_compile(game.model)
+    seen = {(d.code, d.message) for d in known}
+    out = []
+    # The rules are written once, for the first number of players that lays out without a
+    # problem; of the other numbers only the layout is made, which is all that a number of
+    # players changes in a way that can make a problem.
+    written = False
+    for k in counts:
+        if written:
+            found = game.layout_diagnostics(k)
+        else:
+            try:
+                game.compiled(k)
+                written, found = True, []
+            except RuleFileError as e:
+                found = e.diagnostics
+        for d in found:
+            if (d.code, d.message) not in seen:
+                seen.add((d.code, d.message))
+                out.append(d)
+    return out
 
 
 def game_digest(layers: list) -> str:
