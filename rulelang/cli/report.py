@@ -165,7 +165,7 @@ def stats_verdict(r: dict) -> str:
                     "the lead never changes hands" if ch == 0 else
                     "the lead seldom changes hands")
     elif r.get("measures"):
-        said.append("no score, so no lead to follow")
+        said.append("no score or progress, so no lead to follow")
     never = [x for x in r.get("coverage") or () if x["taken"] == 0]
     if never:
         x = never[0]
