@@ -206,6 +206,19 @@ def measures_lines(r: dict) -> list:
                     f"of a game (median; mean {f(de['mean_decided_at'], '{:.0%}')})"))
     out.append(Text(f"uncertainty: {f(un['mean'], '{:.0%}')} of the time the leader is not the "
                     f"eventual winner (at 10%..90% of a game)"))
+    st = m.get("stability")
+    if st:
+        out.append(Text(f"stability: variance {f(st['mean_variance'], '{:.3f}')} of a seat's "
+                        f"standing over a game (on its range); setbacks in "
+                        f"{f(st['setbacks'], '{:.1%}')} of the steps, in "
+                        f"{f(st['games_with_setbacks'], '{:.0%}')} of the games"))
+    tr = m.get("trend")
+    if tr:
+        what = "progress" if m.get("lead_by") == "progress" else "score"
+        for s in tr["seats"]:
+            marks = ", ".join(f"{s['mean'][i]:.1f}±{s['sd'][i]:.1f}" for i in (0, 5, 10))
+            out.append(Text(f"trend, seat {s['seat']}'s {what} (mean±sd) at the start, half-way, "
+                            f"the end: {marks}"))
     return out
 
 
@@ -412,6 +425,9 @@ def figures(r: dict, plt=None) -> dict:
         ax.set_xlabel("times run per game (log scale)")
         ax.set_title("rule coverage (in file order)")
         figs["coverage"] = fig
+    if (r.get("measures") or {}).get("trend"):
+        from rulelang.cli.report_quality import trend_figure
+        figs["trend"] = trend_figure(r, plt)
     return figs
 
 
@@ -444,7 +460,7 @@ def html_page(r: dict) -> str:
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(r['game'])}: balance "
            f"report</title><style>{_CSS}</style></head><body>",
            f"<h1>{e(r['game'])}: balance report</h1>",
-           f"<p><b>In short: {e(stats_verdict(r))}</b></p>",
+           f"<p id='verdict'><b>In short: {e(stats_verdict(r))}</b></p>",
            f"<p>{k} games, {r['players']} players, seeds {r['seed']}..{r['seed'] + k - 1}, "
            f"agents {e(', '.join(r['agents']))}"
            + (f"; options {e(', '.join(f'{a}={b}' for a, b in r['options'].items()))}"
@@ -483,6 +499,15 @@ def html_page(r: dict) -> str:
     if r.get("measures"):
         out.append("<h2>Game-quality measures</h2>")
         out.append("".join(f"<p>{e(t.plain)}</p>" for t in measures_lines(r)[1:]))
+        if "trend" in imgs:
+            from rulelang.cli.report_quality import trend_note
+            out.append("<h3>The trend over a game</h3>")
+            out.append(f"<img id='trend' alt='each seat&#39;s standing over a game' "
+                       f"src='data:image/png;base64,{imgs['trend']}'>")
+            out.append(f"<p class='dim'>{e(trend_note(r))}</p>")
+    if r.get("skill"):
+        from rulelang.cli.report_quality import skill_html
+        out.append(skill_html(r["skill"]))
     out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
                f"{r['workers']} worker{'s' if r['workers'] != 1 else ''}. Made by rulelang stats."
                "</p></body></html>")

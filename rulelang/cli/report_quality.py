@@ -1,0 +1,181 @@
+"""The plots and lines of the reports that go beyond balance: the trend of each seat's standing
+over a game (mean and spread, from ``measures.trend``), ``compare``'s plots with A and B
+overlaid, and the skill report (``stats --skill``).
+
+Like :mod:`rulelang.cli.report`, pure functions from a report (a JSON-ready dict) to matplotlib
+figures, rich texts or HTML; matplotlib is given by the caller (``plt``), never imported here.
+"""
+from __future__ import annotations
+
+import html
+
+from rich.text import Text
+
+# The colours of side A and side B in every plot of a comparison.
+COLOUR_A, COLOUR_B = "#4a7fb5", "#d9822b"
+SEAT_COLOURS = ("#4a7fb5", "#d9822b", "#4c9a6a", "#b5485d", "#7d5ba6", "#8c6d31", "#3b8c8c",
+                "#666666")
+
+
+def _what(r: dict) -> str:
+    m = r.get("measures") or {}
+    return "progress" if m.get("lead_by") == "progress" else "score"
+
+
+def trend_axes(ax, r: dict, colours=SEAT_COLOURS, label=None, style="-") -> None:
+    """Each seat's mean standing at each tenth of a game, a line, and the band of one standard
+    deviation either side, on ``ax``; ``label`` prefixes each seat's name (a side of a
+    comparison)."""
+    tr = (r.get("measures") or {}).get("trend")
+    if not tr:
+        return
+    xs = [100 * f for f in tr["checkpoints"]]
+    for i, s in enumerate(tr["seats"]):
+        c = colours[i % len(colours)]
+        lo = [m - d for m, d in zip(s["mean"], s["sd"])]
+        hi = [m + d for m, d in zip(s["mean"], s["sd"])]
+        ax.fill_between(xs, lo, hi, color=c, alpha=0.15, linewidth=0)
+        name = f"seat {s['seat']}" + (f" ({r['agents'][i]})" if i < len(r.get("agents", ())) else "")
+        ax.plot(xs, s["mean"], style, color=c, marker="o", markersize=3,
+                label=(f"{label}: " if label else "") + name)
+
+
+def trend_figure(r: dict, plt):
+    """The trend plot of a report: each seat's standing over a game, mean and ±1 sd."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    trend_axes(ax, r)
+    ax.set_xlabel("share of the game (%)")
+    ax.set_ylabel(f"{_what(r)} (mean, band: ±1 sd)")
+    ax.set_title(f"{r['game']}: each seat's {_what(r)} over a game "
+                 f"({(r['measures']['trend'] or {}).get('games', 0)} games)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def trend_note(r: dict) -> str:
+    """What the trend plot shows, in words, under it."""
+    return (f"Each seat's {_what(r)} at the start of a game, at each tenth of it and at its end "
+            "(the turn nearest round(f (T-1)) of T points): the line is the mean over the games, "
+            "the band one standard deviation either side.")
+
+
+# ---------------------------------------------------------------------------------------------
+# compare: A and B overlaid
+# ---------------------------------------------------------------------------------------------
+
+def overlay_figures(c: dict, label_a: str, label_b: str, plt) -> dict:
+    """The plots of a comparison, A and B in each, both named: ``seats`` (win rates with their
+    intervals side by side), ``length`` (the two histograms of decisions, overlaid as steps),
+    ``trend`` (when both have one)."""
+    from rulelang.play.stats import wilson
+    a, b = c["a"], c["b"]
+    figs = {}
+    seats = max(len(a["seats"]), len(b["seats"]))
+    fig, ax = plt.subplots(figsize=(6.4, 0.8 + 0.55 * (seats + 3)))
+    rows = [f"seat {i + 1}" for i in range(seats)] + ["draws", "shared wins", "budget stops"]
+    keys = ["draws", "shared_wins", "budget_stops"]
+    for side, (r, colour, off) in enumerate(((a, COLOUR_A, 0.18), (b, COLOUR_B, -0.18))):
+        k = max(1, r["games"])
+        vals, lo, hi = [], [], []
+        for i in range(seats):
+            s = r["seats"][i] if i < len(r["seats"]) else None
+            v = s["win_rate"] if s else 0.0
+            w = s["ci95"] if s else (0.0, 0.0)
+            vals.append(v)
+            lo.append(v - w[0])
+            hi.append(w[1] - v)
+        for key in keys:
+            v = r[key] / k
+            w = wilson(r[key], k)
+            vals.append(v)
+            lo.append(v - w[0])
+            hi.append(w[1] - v)
+        y = [len(rows) - 1 - i + off for i in range(len(rows))]
+        ax.barh(y, vals, xerr=[lo, hi], height=0.34, color=colour, capsize=3,
+                label=("A: " if side == 0 else "B: ") + (label_a if side == 0 else label_b))
+    ax.set_yticks(list(range(len(rows)))[::-1])
+    ax.set_yticklabels(rows)
+    ax.set_xlabel("share of games (bars: 95% Wilson interval)")
+    ax.set_title("wins per seat: A and B")
+    ax.legend(fontsize=7, loc="lower right")
+    figs["seats"] = fig
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    for r, colour, name in ((a, COLOUR_A, "A: " + label_a), (b, COLOUR_B, "B: " + label_b)):
+        h = r["length"]["decisions"]["histogram"]
+        if h["counts"]:
+            share = [x / max(1, r["games"]) for x in h["counts"]]
+            ax.stairs(share, h["edges"], color=colour, fill=True, alpha=0.35)
+            ax.stairs(share, h["edges"], color=colour, linewidth=1.5, label=name)
+        ax.axvline(r["length"]["decisions"]["median"], color=colour, linestyle="--", linewidth=1)
+    ax.set_xlabel("decisions per game (dashed: the medians)")
+    ax.set_ylabel("share of games")
+    ax.set_title("length: A and B")
+    ax.legend(fontsize=7)
+    figs["length"] = fig
+
+    if (a.get("measures") or {}).get("trend") and (b.get("measures") or {}).get("trend"):
+        fig, ax = plt.subplots(figsize=(6.4, 3.4))
+        shades_a = (COLOUR_A, "#9cc0e6", "#27496b", "#6f9fcf")
+        shades_b = (COLOUR_B, "#f2bb85", "#8a4d12", "#e8a25c")
+        trend_axes(ax, a, shades_a, "A", "-")
+        trend_axes(ax, b, shades_b, "B", "--")
+        ax.set_xlabel("share of the game (%)")
+        ax.set_ylabel("standing (mean, band: ±1 sd)")
+        ax.set_title("each seat's standing over a game: A (solid) and B (dashed)")
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+        figs["trend"] = fig
+    return figs
+
+
+def p_words(p: float) -> str:
+    """A p-value as a person reads it: the number, formatted, and what it says."""
+    num = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    if p < 0.001:
+        return f"{num}: a clear difference"
+    if p < 0.01:
+        return f"{num}: a difference (significant at 1%)"
+    if p < 0.05:
+        return f"{num}: a difference (significant at 5%)"
+    if p < 0.1:
+        return f"{num}: perhaps a difference, not significant"
+    return f"{num}: no sign of a difference"
+
+
+# ---------------------------------------------------------------------------------------------
+# Skill versus luck
+# ---------------------------------------------------------------------------------------------
+
+def skill_lines(sk: dict) -> list:
+    """The skill report for the terminal: a verdict, then how the stronger agent did."""
+    out = [Text("skill versus luck", style="bold"), Text(sk["verdict"], style="bold")]
+    g = sk["gain"]
+    out.append(Text(f"{sk['strong']} against {sk['weak']}, seats rotated: {sk['strong']} won "
+                    f"{g['wins']} of {g['games']} games ({_pct(g['win_rate'])}; 95% interval "
+                    f"{_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}); with no skill it would win "
+                    f"{_pct(g['fair'])} (its share of the players)"))
+    out.append(Text(f"gain over {sk['weak']}: {100 * g['gain']:+.1f} points (bootstrap 95% "
+                    f"interval {100 * g['gain_ci95'][0]:+.1f} to {100 * g['gain_ci95'][1]:+.1f}); "
+                    f"{g['test']}: {p_words(g['p_value'])}"))
+    for s in sk["by_seat"]:
+        out.append(Text(f"  {sk['strong']} in seat {s['seat']}: won {s['wins']} of {s['games']} "
+                        f"({_pct(s['win_rate'])})", style="dim"))
+    fs = sk.get("first_seat")
+    if fs:
+        out.append(Text(f"first seat ({sk['weak']} against itself): wins {_pct(fs['win_rate'])} "
+                        f"of {fs['games']} games with one winner (even chances {_pct(fs['fair'])}; "
+                        f"{_pct(fs['ci95'][0])}–{_pct(fs['ci95'][1])}, {p_words(fs['p_value'])})"))
+    return out
+
+
+def skill_html(sk: dict) -> str:
+    e = html.escape
+    parts = [f"<h2>Skill versus luck</h2><p id='skill'><b>{e(sk['verdict'])}</b></p>"]
+    parts.extend(f"<p>{e(t.plain)}</p>" for t in skill_lines(sk)[2:])
+    return "".join(parts)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
