@@ -145,8 +145,8 @@ def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
 
 
 def stats_verdict(r: dict) -> str:
-    """The report in one line of words: the length, the seats, the lead, a rule that never
-    runs."""
+    """The report in one line of words: the length, the seats, the lead, skill (with
+    ``--skill``), a rule that never runs."""
     said = []
     d = r["length"]["decisions"]
     med = d["median"]
@@ -166,6 +166,15 @@ def stats_verdict(r: dict) -> str:
                     "the lead seldom changes hands")
     elif r.get("measures"):
         said.append("no score or progress, so no lead to follow")
+    sk = r.get("skill")
+    if sk:
+        g = sk["gain"]
+        share = (f"{sk['strong']} wins {100 * g['win_rate']:.0f}% against {sk['weak']}, luck "
+                 f"alone {100 * g['fair']:.0f}%")
+        said.append({"yes": f"skill matters ({share})",
+                     "no": f"skill does not matter ({share})",
+                     "worse": f"{sk['strong']} does worse than {sk['weak']} ({share})"}.get(
+                         sk["matters"], "too few games to tell whether skill matters"))
     never = [x for x in r.get("coverage") or () if x["taken"] == 0]
     if never:
         x = never[0]
@@ -243,6 +252,10 @@ def stats_renderable(r: dict):
     if r.get("measures"):
         parts.append(Text(""))
         parts.extend(measures_lines(r))
+    if r.get("skill"):
+        from rulelang.cli.report_quality import skill_lines
+        parts.append(Text(""))
+        parts.extend(skill_lines(r["skill"]))
     parts.append(Text(f"{r['games_per_second']:.0f} games/s ({r['seconds']:.2f} s, "
                       f"{r['workers']} worker{'s' if r['workers'] != 1 else ''})", style="dim"))
     return Group(*parts)

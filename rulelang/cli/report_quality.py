@@ -153,14 +153,15 @@ def skill_lines(sk: dict) -> list:
     out = [Text("skill versus luck", style="bold"), Text(sk["verdict"], style="bold")]
     g = sk["gain"]
     out.append(Text(f"{sk['strong']} against {sk['weak']}, seats rotated: {sk['strong']} won "
-                    f"{g['wins']} of {g['games']} games ({_pct(g['win_rate'])}; 95% interval "
+                    f"{g['wins']} of the {g['games']} games with one winner ({_pct(g['win_rate'])}; 95% interval "
                     f"{_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}); with no skill it would win "
                     f"{_pct(g['fair'])} (its share of the players)"))
     out.append(Text(f"gain over {sk['weak']}: {100 * g['gain']:+.1f} points (bootstrap 95% "
                     f"interval {100 * g['gain_ci95'][0]:+.1f} to {100 * g['gain_ci95'][1]:+.1f}); "
                     f"{g['test']}: {p_words(g['p_value'])}"))
     for s in sk["by_seat"]:
-        out.append(Text(f"  {sk['strong']} in seat {s['seat']}: won {s['wins']} of {s['games']} "
+        out.append(Text(f"  {sk['strong']} in seat {s['seat']}: won {s['wins']} of the "
+                        f"{s['sole_winner_games']} games with one winner, of {s['games']} "
                         f"({_pct(s['win_rate'])})", style="dim"))
     fs = sk.get("first_seat")
     if fs:
