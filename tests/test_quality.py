@@ -167,3 +167,29 @@ def test_skill_needs_another_agent(capsys):
     assert main(["stats", COIN, "--games", "2", "--skill-games", "0"]) == 2
     assert main(["stats", COIN, "--games", "2", "--skill-games", "10001"]) == 2
     assert "from 1 to 10,000" in capsys.readouterr().err
+
+
+def test_compare_in_words(capsys):
+    """compare: the verdict first, p-values said in words, the places that ran on one side only
+    with their lines' text, and each side's measures."""
+    ftl = os.path.join(ROOT, "rules", "follow_the_leader.cardrules")
+    assert main(["compare", ftl, "--a-set", "jokers=no", "--b-set", "jokers=yes", "--games", "30",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("in short:") and "ran only in B" in out.split("\nA: ")[0]
+    assert "significant" in out and "if is_joker(c):" in out
+    sevens = os.path.join(ROOT, "examples", "sevens.cardrules")
+    assert main(["compare", sevens, "--a-set", "hand_size=5", "--b-set", "hand_size=9", "--games",
+                 "10", "--workers", "1", "--json"]) == 0
+    c = json.loads(capsys.readouterr().out)
+    assert c["a"]["measures"]["trend"]["seats"][0]["mean"][0] == 5
+    assert c["b"]["measures"]["trend"]["seats"][0]["mean"][0] == 9
+
+
+def test_p_values_in_words():
+    from rulelang.cli.report_quality import p_words, significance
+    assert p_words(0.0004) == "p < 0.001: a clear difference"
+    assert p_words(0.03) == "p = 0.030: a difference (significant at 5%)"
+    assert p_words(0.5) == "p = 0.500: no sign of a difference"
+    assert [significance(p) for p in (0.0001, 0.005, 0.04, 0.2)] == ["clearly", "yes",
+                                                                      "yes, just", "no"]

@@ -263,10 +263,11 @@ def stats_renderable(r: dict):
 
 def compare_renderable(c: dict, label_a: str, label_b: str):
     """Two reports side by side and their differences, on one screen."""
+    from rulelang.cli.report_quality import coverage_lines, significance
     a, b = c["a"], c["b"]
     head = Group(_heading(a, "A"), _heading(b, "B"))
     side = Table(show_edge=False, pad_edge=False)
-    for name in ("", "A", "B", "B − A", "95% interval", "p", "p<.05"):
+    for name in ("", "A", "B", "B − A", "95% interval", "p", "significant"):
         side.add_column(name, justify="left" if not name else "right", no_wrap=True)
     for d in c["differences"]:
         is_rate = "share" in d["what"] or "rate" in d["what"]
@@ -283,25 +284,22 @@ def compare_renderable(c: dict, label_a: str, label_b: str):
         side.add_row(what, fmt(d["a"]), fmt(d["b"]), dtxt,
                      f"{ci[0]:+.1f} {ci[1]:+.1f}" if ci else "",
                      "<0.001" if p < 0.001 else f"{p:.3f}",
-                     Text("yes", style="bold") if d["significant"] else Text("no", style="dim"))
-    lines = [head, Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
+                     Text(significance(p), style="bold") if d["significant"]
+                     else Text("no", style="dim"))
+    lines = [Text("in short: " + verdict(c), style="bold"), head,
+             Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
              Text("lengths: Welch's t-test; rates and shares: two-proportion z-test; "
                   "significant: p < 0.05", style="dim"), Text("")]
     for key, r in (("A", a), ("B", b)):
         line = _seat_line(r)
         lines.append(Text(f"{key}: ") + line)
-    cov = c.get("coverage") or {}
-    for side, other, items in (("A", "B", cov.get("only_a") or []), ("B", "A", cov.get("only_b") or [])):
-        if items:
-            lines.append(Text(""))
-            lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
-            for e in items[:12]:
-                lines.append(Text(f"  {e['file']}:{e['line']}  {e['rule']}: {e['what']}  "
-                                  f"({e['taken']} times)"))
-            if len(items) > 12:
-                lines.append(Text(f"  ... and {len(items) - 12} more"))
-    lines.append(Text(""))
-    lines.append(Text("in short: " + verdict(c), style="bold"))
+    for side, other, items in coverage_lines(c):
+        lines.append(Text(""))
+        lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
+        for where, rule, text, taken in items[:12]:
+            lines.append(Text(f"  {where}  {rule}: {_shorten(text, 60)}  ({taken} times)"))
+        if len(items) > 12:
+            lines.append(Text(f"  ... and {len(items) - 12} more"))
     return Group(*lines)
 
 
@@ -533,21 +531,13 @@ def write_html(r: dict, path: str) -> None:
 
 
 def write_compare_html(c: dict, path: str, label_a: str, label_b: str) -> None:
-    """The two reports of a comparison, and the differences, on one page."""
-    e = html.escape
-    diffs = _table(["", "A", "B", "B − A", "test", "p", ""],
-                   [((d["what"], f"{d['a']:.3f}", f"{d['b']:.3f}", f"{d['difference']:+.3f}",
-                      d["test"], f"{d['p_value']:.3g}",
-                      "significant" if d["significant"] else ""), "")
-                    for d in c["differences"]], left=(0, 4))
-    pa, pb = html_page(c["a"]), html_page(c["b"])
-
-    def body(p):
-        return p[p.index("<body>") + 6:p.rindex("</body>")]
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>comparison</title>"
-            f"<style>{_CSS}</style></head><body><h1>A against B</h1>"
-            f"<p>A = {e(label_a)}<br>B = {e(label_b)}</p>{diffs}"
-            f"<p><b>{e(verdict(c))}</b></p><hr><h1>A</h1>{body(pa)}<hr><h1>B</h1>{body(pb)}"
-            f"</body></html>")
+    """The two reports of a comparison, and the differences, on one page
+    (:func:`rulelang.cli.report_quality.compare_page`)."""
+    from rulelang.cli.report_quality import compare_page
     from rulelang.compile.loader import write_whole
-    write_whole(path, page, "the report")
+
+    def body(r):
+        p = html_page(r)
+        return p[p.index("<body>") + 6:p.rindex("</body>")]
+    write_whole(path, compare_page(c, label_a, label_b, body, verdict(c), _CSS, _pyplot(), _png),
+                "the report")

@@ -68,13 +68,21 @@ def overlay_figures(c: dict, label_a: str, label_b: str, plt) -> dict:
     """The plots of a comparison, A and B in each, both named: ``seats`` (win rates with their
     intervals side by side), ``length`` (the two histograms of decisions, overlaid as steps),
     ``trend`` (when both have one)."""
+    import os
+
     from rulelang.play.stats import wilson
     a, b = c["a"], c["b"]
+    # in the legends, a file by its name (the page names the whole path)
+    label_a, label_b = (" ".join(os.path.basename(w) if w.endswith(".cardrules") else w
+                                 for w in x.split(" ")) for x in (label_a, label_b))
     figs = {}
     seats = max(len(a["seats"]), len(b["seats"]))
-    fig, ax = plt.subplots(figsize=(6.4, 0.8 + 0.55 * (seats + 3)))
-    rows = [f"seat {i + 1}" for i in range(seats)] + ["draws", "shared wins", "budget stops"]
-    keys = ["draws", "shared_wins", "budget_stops"]
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.5 * (seats + 3)))
+    # draws, shared wins and step-budget stops when either side has any
+    extra = [(k, n) for k, n in (("draws", "draws"), ("shared_wins", "shared wins"),
+                                 ("budget_stops", "budget stops")) if a[k] or b[k]]
+    rows = [f"seat {i + 1}" for i in range(seats)] + [n for _k, n in extra]
+    keys = [k for k, _n in extra]
     for side, (r, colour, off) in enumerate(((a, COLOUR_A, 0.18), (b, COLOUR_B, -0.18))):
         k = max(1, r["games"])
         vals, lo, hi = [], [], []
@@ -98,7 +106,7 @@ def overlay_figures(c: dict, label_a: str, label_b: str, plt) -> dict:
     ax.set_yticklabels(rows)
     ax.set_xlabel("share of games (bars: 95% Wilson interval)")
     ax.set_title("wins per seat: A and B")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22))
     figs["seats"] = fig
 
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
@@ -180,3 +188,88 @@ def skill_html(sk: dict) -> str:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def significance(p: float) -> str:
+    """Whether a difference is significant, in a word or two (the compare table's last column):
+    clearly below p = 0.001, yes below 0.01, just below 0.05, else no."""
+    return ("clearly" if p < 0.001 else "yes" if p < 0.01 else "yes, just" if p < 0.05 else "no")
+
+
+def difference_rows(c: dict) -> list:
+    """The rows of the comparison's table: what, A, B, B - A, the 95% interval, the test, p
+    formatted and its meaning in words."""
+    rows = []
+    for d in c["differences"]:
+        is_rate = "share" in d["what"] or "rate" in d["what"]
+        if is_rate:
+            va, vb = _pct(d["a"]), _pct(d["b"])
+            diff = f"{100 * d['difference']:+.1f} points"
+        else:
+            va, vb = f"{d['a']:.1f}", f"{d['b']:.1f}"
+            rel = d.get("relative")
+            diff = f"{d['difference']:+.1f}" + (f" ({100 * rel:+.0f}%)" if rel is not None else "")
+        ci = d.get("ci95")
+        rows.append((d["what"], va, vb, diff, f"{ci[0]:+.1f} to {ci[1]:+.1f}" if ci else "",
+                     d["test"], p_words(d["p_value"]), d["significant"]))
+    return rows
+
+
+def coverage_lines(c: dict) -> list:
+    """The places of the rules that ran on one side only, each with its line's text:
+    ``(side, other side, [(file:line, rule, the line's text, times run)])``."""
+    cov = c.get("coverage") or {}
+    out = []
+    for side, other, items in (("A", "B", cov.get("only_a") or []),
+                               ("B", "A", cov.get("only_b") or [])):
+        if items:
+            out.append((side, other, [(f"{e['file']}:{e['line']}", e["rule"],
+                                       e.get("source") or e["what"], e["taken"]) for e in items]))
+    return out
+
+
+def compare_page(c: dict, label_a: str, label_b: str, body_of, verdict: str, css: str,
+                 plt, png) -> str:
+    """The HTML page of a comparison: the verdict, both sides named, the plots with A and B
+    overlaid, the table of differences with p-values in words, the places of the rules that ran
+    on one side only (with their lines' text), then each side's own report (``body_of``)."""
+    e = html.escape
+    figs = overlay_figures(c, label_a, label_b, plt)
+    imgs = {k: png(f) for k, f in figs.items()}
+    for f in figs.values():
+        plt.close(f)
+    head = "".join(f"<th class='{'l' if x in ('', 'test', 'p, in words') else ''}'>{e(x)}</th>"
+                   for x in ("", "A", "B", "B − A", "95% interval", "test", "p, in words"))
+    body = []
+    for what, va, vb, diff, ci, test, pw, sig in difference_rows(c):
+        style = " style='font-weight:bold'" if sig else " class='dim'"
+        body.append(f"<tr{style}><td class='l'>{e(what)}</td><td>{e(va)}</td><td>{e(vb)}</td>"
+                    f"<td>{e(diff)}</td><td>{e(ci)}</td><td class='l'>{e(test)}</td>"
+                    f"<td class='l'>{e(pw)}</td></tr>")
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>comparison: "
+           f"{e(c['a']['game'])} and {e(c['b']['game'])}</title><style>{css}</style></head><body>",
+           "<h1>A against B</h1>",
+           f"<p id='verdict'><b>In short: {e(verdict)}</b></p>",
+           f"<p><span style='color:{COLOUR_A}'>■</span> A = {e(label_a)}<br>"
+           f"<span style='color:{COLOUR_B}'>■</span> B = {e(label_b)}</p>",
+           f"<table><tr>{head}</tr>{''.join(body)}</table>",
+           "<p class='dim'>Bold: significant at the 5% level. Lengths: Welch's t-test; rates and "
+           "shares: two-proportion z-test.</p>"]
+    for key, alt in (("seats", "wins per seat, A and B"), ("length", "length, A and B"),
+                     ("trend", "each seat's standing over a game, A and B")):
+        if key in imgs:
+            out.append(f"<img id='compare-{key}' alt='{e(alt)}' "
+                       f"src='data:image/png;base64,{imgs[key]}'>")
+    cov = coverage_lines(c)
+    if cov:
+        out.append("<h2>Places of the rules that ran on one side only</h2>")
+    for side, other, items in cov:
+        rows = "".join(f"<tr><td class='l'>{e(w)}</td><td class='l'>{e(r)}</td>"
+                       f"<td class='l'><code>{e(t)}</code></td><td>{n}</td></tr>"
+                       for w, r, t, n in items)
+        out.append(f"<p>Ran in {side}'s games, never in {other}'s:</p><table><tr>"
+                   f"<th class='l'>where</th><th class='l'>rule</th><th class='l'>the line</th>"
+                   f"<th>times in {side}</th></tr>{rows}</table>")
+    out.append(f"<hr><h1>A: {e(label_a)}</h1>{body_of(c['a'])}<hr><h1>B: {e(label_b)}</h1>"
+               f"{body_of(c['b'])}</body></html>")
+    return "\n".join(out)

@@ -25,8 +25,9 @@ of the games (decisions and turns: mean, median, p10, p90, max, and a histogram)
 the decisions (mean number of legal choices, share of forced moves); and rule coverage: how
 often every rule, every alternative of every `choose`, every if/else branch and every ending
 ran, with file:line, those that never ran first; and the game-quality measures (who leads by
-the game's score, lead changes, drama, decisiveness, uncertainty, the first seat's advantage:
-docs/workbench.md), with a verdict in words first.  With --skill, also how much a stronger
+the game's declared `progress:` or else its score, lead changes, drama, decisiveness,
+uncertainty, stability, the trend of each seat's standing over a game, the first seat's
+advantage: docs/workbench.md), with a verdict in words first.  With --skill, also how much a stronger
 agent gains over the weaker one (mc over random by default), seated in every seat in turn: does
 skill matter in this game?  The results are the same for any --workers.  Ctrl-C stops early and
 reports on the games played so far."""
@@ -51,7 +52,9 @@ COMPARE_DESCRIPTION = """\
 Play the same seeds with two rule files, or with one file and two sets of options, and show
 the two balance reports side by side with the differences that are significant at the 5% level:
 the mean length (Welch's t-test, with a 95% interval of the difference) and each seat's win
-rate, the share of draws, shared wins and step-budget stops (two-proportion z-tests)."""
+rate, the share of draws, shared wins and step-budget stops (two-proportion z-tests), each
+p-value said in words, and the places of the rules that ran on one side only, with their text.
+--report draws A and B overlaid in each plot."""
 
 COMPARE_EPILOG = """\
 examples:
@@ -255,7 +258,7 @@ def cmd_compare(args, cli) -> int:
     reports = []
     for key, (path, opts, (game, n, names)) in zip("AB", sides):
         reports.append(_play(cli, path, game, n, names, args, err, not args.no_coverage,
-                             f"playing {key}"))
+                             f"playing {key}", measures=True))
         if reports[-1].get("interrupted"):
             break
     if len(reports) < 2:            # Ctrl-C while A was played: what there is of A
