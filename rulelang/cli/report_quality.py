@@ -159,6 +159,10 @@ def p_words(p: float) -> str:
 def skill_lines(sk: dict) -> list:
     """The skill report for the terminal: a verdict, then how the stronger agent did."""
     out = [Text("skill versus luck", style="bold"), Text(sk["verdict"], style="bold")]
+    if sk.get("interrupted"):
+        out.append(Text(f"interrupted: {sk['strong']} played {len(sk['by_seat'])} of "
+                        f"{sk['players']} seats; with seats left out the share is not rotated",
+                        style="yellow"))
     g = sk["gain"]
     out.append(Text(f"{sk['strong']} against {sk['weak']}, seats rotated: {sk['strong']} won "
                     f"{g['wins']} of the {g['games']} games with one winner ({_pct(g['win_rate'])}; 95% interval "
