@@ -92,3 +92,8 @@ MAX_STEPS_OPTION = 10_000_000
 MAX_GAME_FILE_BYTES = 64 << 20   # the largest log or save read (RL520): about 1.5 million moves
 # `--agents mc:N` / `ismcts:N` (also named by a log or a save): playouts or iterations per decision.
 MAX_AGENT_BUDGET = 100_000
+# `stats --skill [AGENT]`: the stronger agent by default, and `--skill-games K` (games with it in
+# each seat): its default and its most (an mc game costs its budget's playouts per decision).
+SKILL_AGENT = "mc:20"
+SKILL_GAMES = 40
+MAX_SKILL_GAMES = 10_000

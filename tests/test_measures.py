@@ -75,7 +75,8 @@ def test_the_direction_of_the_score():
 
 def test_a_game_without_a_score_says_so():
     r = report(os.path.join(ROOT, "rules", "follow_the_leader.cardrules"), games=4)
-    assert r["measures"]["lead"] is None and "no score" in r["measures"]["no_lead"]
+    assert r["measures"]["lead"] is None and "neither a score nor a declared progress" in \
+        r["measures"]["no_lead"]
     assert r["measures"]["first_seat"]["games"] == 4
 
 
@@ -140,5 +141,6 @@ def test_a_game_without_a_score_in_words(capsys):
     path = os.path.join(ROOT, "rules", "follow_the_leader.cardrules")
     assert main(["stats", path, "--games", "4", "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "no score, so no lead to follow" in out.splitlines()[0] + out.splitlines()[1]
-    assert "the game has no score, so no seat is said to lead" in out
+    assert "no score or progress, so no lead to follow" in " ".join(out.splitlines()[:3])
+    assert "the game has neither a score nor a declared progress, so no seat is said to lead" \
+        in " ".join(out.split())

@@ -247,6 +247,11 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             finally:
                 self.in_score = False
 
+        self.progress = first(A.Progress)
+        self.progress_ctx = Context()
+        if self.progress is not None:
+            self.check_progress(self.progress)
+
         # `show "LABEL" with ZONE: EXPR`: a value the table shows beside a zone (`you`: its owner)
         self.shows = {}
         for d in by_type.get(A.ShowWith, []):
@@ -296,6 +301,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             card_names=self.card_names, zones=self.zones, vars=self.vars,
             attributes=self.attributes, symbols=self.symbols, rules=self.rules,
             endings=self.endings, score=self.score, score_ctx=self.score_ctx,
+            progress=self.progress, progress_ctx=self.progress_ctx,
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,

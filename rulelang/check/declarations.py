@@ -9,7 +9,8 @@ from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYERS, SYMBOL, ZONE
 from rulelang.limits import MAX_NUMBER, MAX_NUMBER_DIGITS
 from rulelang.syntax import ast as A
 from rulelang.check.hints import _show, did_you_mean
-from rulelang.check.ir import CardLiteral, Symbol
+from rulelang.check.ir import (CardLiteral, CurrentPlayer, DefineUse, Symbol, Var, VarOf, Zone,
+                               ZoneFamily, ZoneOf)
 from rulelang.check.model import BUILTIN_ATTRIBUTES, TYPE_NAMES, OptionInfo, Scope, VarInfo, compatible
 
 
@@ -366,6 +367,39 @@ class DeclarationChecks:
         self.vars[v.name] = VarInfo(v, t)
         if t == ZONE:
             self.zone_values[("var", v.name)] = [(v.init, (id(self.var_ctx), None))]
+
+    # -- progress
+    def check_progress(self, d: A.Progress):
+        """``progress: EXPR``: a number for the player measured (``you``) that the measures of
+        ``rulelang stats`` read to say who leads.  One that reads nothing of the game (no zone,
+        variable, score or count of turns, directly or through a define) is the same all game
+        long, so it could never say who leads: RL188."""
+        before = len(self.diags)
+        self.expect(d.expr, NUMBER, Scope(self.progress_ctx), "the progress")
+        if len(self.diags) == before and not self._reads_the_game(d.expr, set()):
+            self.warning("RL188", "the progress reads nothing of the game: it is the same for "
+                         "every player all game long, so it cannot say who leads", d.expr.span,
+                         "measure something that changes, e.g. `progress: 0 - size of hand` "
+                         "(fewer cards in hand is further)")
+
+    def _reads_the_game(self, e, seen) -> bool:
+        """Whether the checked expression ``e`` reads the state of a game: a zone, a variable,
+        the current player, the count of turns, a score or a random card."""
+        if isinstance(e, (list, tuple)):
+            return any(self._reads_the_game(x, seen) for x in e)
+        if not attrs.has(type(e)) or isinstance(e, A.Span) or id(e) in seen:
+            return False
+        seen.add(id(e))
+        ref = self.refs.of(e, None)
+        if isinstance(ref, (Var, VarOf, Zone, ZoneOf, ZoneFamily, CurrentPlayer)):
+            return True
+        if isinstance(ref, DefineUse) and self._reads_the_game(ref.expanded, seen):
+            return True
+        if isinstance(e, A.Keyword) and e.word == "number of turns":
+            return True
+        if isinstance(e, A.Unary) and e.op in ("score", "random card"):
+            return True
+        return any(self._reads_the_game(getattr(e, f.name), seen) for f in attrs.fields(type(e)))
 
     def check_zone_families(self):
         """``zone column 1 to 7: ...`` (docs/language.md, "Families of zones"): the parser made

@@ -123,6 +123,9 @@ class Model:
     decks: tuple = ()             # every `deck` line, in order (a game may have several)
     suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
     rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)
+    # `progress: EXPR`: how far a player has got (`you`), for the measures of `stats` only
+    progress: Optional[A.Progress] = None
+    progress_ctx: Context = attrs.field(factory=Context)
 
 
 class Scope:

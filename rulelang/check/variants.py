@@ -12,7 +12,7 @@ from rulelang.check.hints import _show, did_you_mean
 def _key(d):
     if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType)):
         return (type(d).__name__, d.name)
-    if isinstance(d, (A.Score, A.GameName, A.Players)):
+    if isinstance(d, (A.Score, A.Progress, A.GameName, A.Players)):
         return (type(d).__name__,)
     if isinstance(d, A.ShowWith):
         return ("ShowWith", d.zone)
@@ -21,6 +21,7 @@ def _key(d):
 
 _KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
                "Define": "define", "Rule": "rule", "DeckType": "deck type", "Score": "score",
+               "Progress": "progress",
                "Deck": "deck", "GameName": "game", "Players": "players", "ShowWith": "the value shown with zone"}
 
 

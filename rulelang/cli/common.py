@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Optional
 
-from rulelang.limits import MAX_GAMES, MAX_NUMBER, MAX_STEPS_OPTION
+from rulelang.limits import MAX_GAMES, MAX_NUMBER, MAX_SKILL_GAMES, MAX_STEPS_OPTION
 from rulelang.termsafe import safe
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -207,6 +207,11 @@ def _count(text: str) -> int:
 def _games(text: str) -> int:
     """``--games K`` / ``--simulate K``: 1 to limits.MAX_GAMES."""
     return _whole(text, 1, MAX_GAMES, "the number of games")
+
+
+def _skill_games(text: str) -> int:
+    """``stats --skill-games K``: 1 to limits.MAX_SKILL_GAMES."""
+    return _whole(text, 1, MAX_SKILL_GAMES, "the number of games of the skill report")
 
 
 def _max_steps(text: str) -> int:

@@ -145,8 +145,8 @@ def coverage_table(r: dict, limit: Optional[int] = None) -> Table:
 
 
 def stats_verdict(r: dict) -> str:
-    """The report in one line of words: the length, the seats, the lead, a rule that never
-    runs."""
+    """The report in one line of words: the length, the seats, the lead, skill (with
+    ``--skill``), a rule that never runs."""
     said = []
     d = r["length"]["decisions"]
     med = d["median"]
@@ -165,7 +165,16 @@ def stats_verdict(r: dict) -> str:
                     "the lead never changes hands" if ch == 0 else
                     "the lead seldom changes hands")
     elif r.get("measures"):
-        said.append("no score, so no lead to follow")
+        said.append("no score or progress, so no lead to follow")
+    sk = r.get("skill")
+    if sk:
+        g = sk["gain"]
+        share = (f"{sk['strong']} wins {100 * g['win_rate']:.0f}% against {sk['weak']}, luck "
+                 f"alone {100 * g['fair']:.0f}%")
+        said.append({"yes": f"skill matters ({share})",
+                     "no": f"skill does not matter ({share})",
+                     "worse": f"{sk['strong']} does worse than {sk['weak']} ({share})"}.get(
+                         sk["matters"], "too few games to tell whether skill matters"))
     never = [x for x in r.get("coverage") or () if x["taken"] == 0]
     if never:
         x = never[0]
@@ -206,6 +215,19 @@ def measures_lines(r: dict) -> list:
                     f"of a game (median; mean {f(de['mean_decided_at'], '{:.0%}')})"))
     out.append(Text(f"uncertainty: {f(un['mean'], '{:.0%}')} of the time the leader is not the "
                     f"eventual winner (at 10%..90% of a game)"))
+    st = m.get("stability")
+    if st:
+        out.append(Text(f"stability: variance {f(st['mean_variance'], '{:.3f}')} of a seat's "
+                        f"standing over a game (on its range); setbacks in "
+                        f"{f(st['setbacks'], '{:.1%}')} of the steps, in "
+                        f"{f(st['games_with_setbacks'], '{:.0%}')} of the games"))
+    tr = m.get("trend")
+    if tr:
+        what = "progress" if m.get("lead_by") == "progress" else "score"
+        for s in tr["seats"]:
+            marks = ", ".join(f"{s['mean'][i]:.1f}±{s['sd'][i]:.1f}" for i in (0, 5, 10))
+            out.append(Text(f"trend, seat {s['seat']}'s {what} (mean±sd) at the start, half-way, "
+                            f"the end: {marks}"))
     return out
 
 
@@ -230,6 +252,10 @@ def stats_renderable(r: dict):
     if r.get("measures"):
         parts.append(Text(""))
         parts.extend(measures_lines(r))
+    if r.get("skill"):
+        from rulelang.cli.report_quality import skill_lines
+        parts.append(Text(""))
+        parts.extend(skill_lines(r["skill"]))
     parts.append(Text(f"{r['games_per_second']:.0f} games/s ({r['seconds']:.2f} s, "
                       f"{r['workers']} worker{'s' if r['workers'] != 1 else ''})", style="dim"))
     return Group(*parts)
@@ -237,10 +263,11 @@ def stats_renderable(r: dict):
 
 def compare_renderable(c: dict, label_a: str, label_b: str):
     """Two reports side by side and their differences, on one screen."""
+    from rulelang.cli.report_quality import coverage_lines, significance
     a, b = c["a"], c["b"]
     head = Group(_heading(a, "A"), _heading(b, "B"))
     side = Table(show_edge=False, pad_edge=False)
-    for name in ("", "A", "B", "B − A", "95% interval", "p", "p<.05"):
+    for name in ("", "A", "B", "B − A", "95% interval", "p", "significant"):
         side.add_column(name, justify="left" if not name else "right", no_wrap=True)
     for d in c["differences"]:
         is_rate = "share" in d["what"] or "rate" in d["what"]
@@ -257,25 +284,22 @@ def compare_renderable(c: dict, label_a: str, label_b: str):
         side.add_row(what, fmt(d["a"]), fmt(d["b"]), dtxt,
                      f"{ci[0]:+.1f} {ci[1]:+.1f}" if ci else "",
                      "<0.001" if p < 0.001 else f"{p:.3f}",
-                     Text("yes", style="bold") if d["significant"] else Text("no", style="dim"))
-    lines = [head, Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
+                     Text(significance(p), style="bold") if d["significant"]
+                     else Text("no", style="dim"))
+    lines = [Text("in short: " + verdict(c), style="bold"), head,
+             Text(f"A = {label_a}\nB = {label_b}", style="dim"), Text(""), side,
              Text("lengths: Welch's t-test; rates and shares: two-proportion z-test; "
                   "significant: p < 0.05", style="dim"), Text("")]
     for key, r in (("A", a), ("B", b)):
         line = _seat_line(r)
         lines.append(Text(f"{key}: ") + line)
-    cov = c.get("coverage") or {}
-    for side, other, items in (("A", "B", cov.get("only_a") or []), ("B", "A", cov.get("only_b") or [])):
-        if items:
-            lines.append(Text(""))
-            lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
-            for e in items[:12]:
-                lines.append(Text(f"  {e['file']}:{e['line']}  {e['rule']}: {e['what']}  "
-                                  f"({e['taken']} times)"))
-            if len(items) > 12:
-                lines.append(Text(f"  ... and {len(items) - 12} more"))
-    lines.append(Text(""))
-    lines.append(Text("in short: " + verdict(c), style="bold"))
+    for side, other, items in coverage_lines(c):
+        lines.append(Text(""))
+        lines.append(Text(f"ran in {side}'s games, never in {other}'s:", style="bold"))
+        for where, rule, text, taken in items[:12]:
+            lines.append(Text(f"  {where}  {rule}: {_shorten(text, 60)}  ({taken} times)"))
+        if len(items) > 12:
+            lines.append(Text(f"  ... and {len(items) - 12} more"))
     return Group(*lines)
 
 
@@ -412,6 +436,9 @@ def figures(r: dict, plt=None) -> dict:
         ax.set_xlabel("times run per game (log scale)")
         ax.set_title("rule coverage (in file order)")
         figs["coverage"] = fig
+    if (r.get("measures") or {}).get("trend"):
+        from rulelang.cli.report_quality import trend_figure
+        figs["trend"] = trend_figure(r, plt)
     return figs
 
 
@@ -444,7 +471,7 @@ def html_page(r: dict) -> str:
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(r['game'])}: balance "
            f"report</title><style>{_CSS}</style></head><body>",
            f"<h1>{e(r['game'])}: balance report</h1>",
-           f"<p><b>In short: {e(stats_verdict(r))}</b></p>",
+           f"<p id='verdict'><b>In short: {e(stats_verdict(r))}</b></p>",
            f"<p>{k} games, {r['players']} players, seeds {r['seed']}..{r['seed'] + k - 1}, "
            f"agents {e(', '.join(r['agents']))}"
            + (f"; options {e(', '.join(f'{a}={b}' for a, b in r['options'].items()))}"
@@ -483,6 +510,15 @@ def html_page(r: dict) -> str:
     if r.get("measures"):
         out.append("<h2>Game-quality measures</h2>")
         out.append("".join(f"<p>{e(t.plain)}</p>" for t in measures_lines(r)[1:]))
+        if "trend" in imgs:
+            from rulelang.cli.report_quality import trend_note
+            out.append("<h3>The trend over a game</h3>")
+            out.append(f"<img id='trend' alt='each seat&#39;s standing over a game' "
+                       f"src='data:image/png;base64,{imgs['trend']}'>")
+            out.append(f"<p class='dim'>{e(trend_note(r))}</p>")
+    if r.get("skill"):
+        from rulelang.cli.report_quality import skill_html
+        out.append(skill_html(r["skill"]))
     out.append(f"<p class='dim'>{r['games_per_second']:.0f} games/s, {r['seconds']:.2f} s, "
                f"{r['workers']} worker{'s' if r['workers'] != 1 else ''}. Made by rulelang stats."
                "</p></body></html>")
@@ -495,21 +531,13 @@ def write_html(r: dict, path: str) -> None:
 
 
 def write_compare_html(c: dict, path: str, label_a: str, label_b: str) -> None:
-    """The two reports of a comparison, and the differences, on one page."""
-    e = html.escape
-    diffs = _table(["", "A", "B", "B − A", "test", "p", ""],
-                   [((d["what"], f"{d['a']:.3f}", f"{d['b']:.3f}", f"{d['difference']:+.3f}",
-                      d["test"], f"{d['p_value']:.3g}",
-                      "significant" if d["significant"] else ""), "")
-                    for d in c["differences"]], left=(0, 4))
-    pa, pb = html_page(c["a"]), html_page(c["b"])
-
-    def body(p):
-        return p[p.index("<body>") + 6:p.rindex("</body>")]
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>comparison</title>"
-            f"<style>{_CSS}</style></head><body><h1>A against B</h1>"
-            f"<p>A = {e(label_a)}<br>B = {e(label_b)}</p>{diffs}"
-            f"<p><b>{e(verdict(c))}</b></p><hr><h1>A</h1>{body(pa)}<hr><h1>B</h1>{body(pb)}"
-            f"</body></html>")
+    """The two reports of a comparison, and the differences, on one page
+    (:func:`rulelang.cli.report_quality.compare_page`)."""
+    from rulelang.cli.report_quality import compare_page
     from rulelang.compile.loader import write_whole
-    write_whole(path, page, "the report")
+
+    def body(r):
+        p = html_page(r)
+        return p[p.index("<body>") + 6:p.rindex("</body>")]
+    write_whole(path, compare_page(c, label_a, label_b, body, verdict(c), _CSS, _pyplot(), _png),
+                "the report")

@@ -128,6 +128,11 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
             f"A player's score (“you” is the player scored) is {w.expr(m.score.expr)}.",
             "The scores are worked out whenever they are needed, from the cards and values of "
             "that moment; nothing is added up between games.")))
+    if getattr(m, "progress", None) is not None:
+        sections.append(Section("Who is ahead", (
+            f"During the game, how far a player (“you”) has got is {w.expr(m.progress.expr)}; "
+            "the player with the most is ahead. It only tells who is ahead: it decides "
+            "nothing in the game.",)))
 
     # Terms: the defines used, and the ones they use.
     done = set()
@@ -477,6 +482,8 @@ def _variant(w, base) -> tuple:
                               children=w.body(d.body, "ending")))
         elif isinstance(d, A.Score):
             items.append(Item(f"It {verb} the score: {w.expr(d.expr)}."))
+        elif isinstance(d, A.Progress):
+            items.append(Item(f"It {verb} how far a player has got: {w.expr(d.expr)}."))
         elif isinstance(d, A.Deck):
             items.append(Item(f"It {verb} the deck: a {humanize(d.name)} deck (see The cards)."))
         elif isinstance(d, A.DeckType):

@@ -13,7 +13,8 @@ import sys
 
 from rulelang.cli.common import (_agent_names, _compile, _games, _load_game, _max_steps,
                                  _need_ray, _output_path, _overrides, _positive, _seed,
-                                 _set_value)
+                                 _set_value, _skill_games)
+from rulelang.limits import SKILL_AGENT, SKILL_GAMES
 
 STATS_DESCRIPTION = """\
 Play K games between computer agents (seeds S to S+K-1, on every core) and report on the
@@ -24,9 +25,12 @@ of the games (decisions and turns: mean, median, p10, p90, max, and a histogram)
 the decisions (mean number of legal choices, share of forced moves); and rule coverage: how
 often every rule, every alternative of every `choose`, every if/else branch and every ending
 ran, with file:line, those that never ran first; and the game-quality measures (who leads by
-the game's score, lead changes, drama, decisiveness, uncertainty, the first seat's advantage:
-docs/workbench.md), with a verdict in words first.  The results are the same for any
---workers.  Ctrl-C stops early and reports on the games played so far."""
+the game's declared `progress:` or else its score, lead changes, drama, decisiveness,
+uncertainty, stability, the trend of each seat's standing over a game, the first seat's
+advantage: docs/workbench.md), with a verdict in words first.  With --skill, also how much a stronger
+agent gains over the weaker one (mc over random by default), seated in every seat in turn: does
+skill matter in this game?  The results are the same for any --workers.  Ctrl-C stops early and
+reports on the games played so far."""
 
 STATS_EPILOG = """\
 examples:
@@ -36,17 +40,21 @@ examples:
   rulelang stats examples/crazy_eights.cardrules --agents mc:20,random --games 50
   rulelang stats examples/crazy_eights.cardrules --json > report.json
   rulelang stats examples/crazy_eights.cardrules --report report.html   # a page with plots
+  rulelang stats examples/crazy_eights.cardrules --skill --skill-games 40   # skill vs luck
 
 In --json: `wins` counts games a seat won alone; a shared win (a tie for the best score) is
 counted in `shared_wins`, not as a win of each; `no_winner` = `draws` (the rules ended the game
 without a winner) + `errors` (failed games, of which `budget_stops` ran out of steps).
-`measures` has the game-quality measures; `measures.lead` is null in a game without a score."""
+`measures` has the game-quality measures; `measures.lead` is null in a game with neither a
+score nor a `progress:`.  `skill` (with --skill) has the stronger agent's gain over the weaker."""
 
 COMPARE_DESCRIPTION = """\
 Play the same seeds with two rule files, or with one file and two sets of options, and show
 the two balance reports side by side with the differences that are significant at the 5% level:
 the mean length (Welch's t-test, with a 95% interval of the difference) and each seat's win
-rate, the share of draws, shared wins and step-budget stops (two-proportion z-tests)."""
+rate, the share of draws, shared wins and step-budget stops (two-proportion z-tests), each
+p-value said in words, and the places of the rules that ran on one side only, with their text.
+--report draws A and B overlaid in each plot."""
 
 COMPARE_EPILOG = """\
 examples:
@@ -91,6 +99,11 @@ def add_commands(sub, cli) -> None:
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
                    help="skip rule coverage (the games then run about 1.7 times faster)")
+    p.add_argument("--skill", nargs="?", const=SKILL_AGENT, metavar="AGENT",
+                   help=f"also report skill versus luck: AGENT (default {SKILL_AGENT}) against the "
+                        "agent of --agents (default random), in every seat in turn")
+    p.add_argument("--skill-games", type=_skill_games, default=SKILL_GAMES, metavar="K",
+                   help=f"games with the stronger agent in each seat (default {SKILL_GAMES})")
     p.set_defaults(func=lambda args: cmd_stats(args, cli))
 
     p = sub.add_parser("compare", help="two games or two option sets side by side",
@@ -174,6 +187,10 @@ def cmd_stats(args, cli) -> int:
     game, n, names = side
     report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
                    measures=True)
+    if args.skill and not report.get("interrupted"):
+        report["skill"] = _skill(cli, args, game, n, names, err, report)
+        if report["skill"].get("interrupted"):
+            report["interrupted"] = True
     if args.json:
         out.stream.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
@@ -182,6 +199,33 @@ def cmd_stats(args, cli) -> int:
         _write_report(cli, args.report, lambda: write_html(report, args.report))
         err.text(f"report written to {args.report}")
     return cli.EXIT_INTERRUPTED if report.get("interrupted") else cli.EXIT_OK
+
+
+def _skill(cli, args, game, n, names, err, report) -> dict:
+    """``--skill``: the stronger agent in each seat in turn against the weaker (the first of
+    --agents), with one progress bar over all of it."""
+    from rulelang.play.parallel import default_workers, progress_bar
+    from rulelang.play.skill import play_skill, skill_report
+    strong = _agent_names(args.skill, 1)[0]
+    weak = names[0]
+    if "human" in (strong, weak):
+        raise cli.UsageError("`stats --skill` plays computer agents only")
+    if strong == weak:
+        raise cli.UsageError(f"--skill {strong} is the agent it would be measured against",
+                             "name a stronger agent, e.g. --skill mc:20, or another --agents")
+    total = args.skill_games * n
+    bar, advance = progress_bar(err.console, total, f"skill: {strong} against {weak}")
+    if bar is not None:
+        bar.start()
+    try:
+        per_seat, stopped = play_skill(args.file, game.overrides, n, args.skill_games, args.seed,
+                                       strong, weak, args.max_steps,
+                                       args.workers or default_workers(), advance, ray=args.ray)
+    finally:
+        if bar is not None:
+            bar.stop()
+    first = (report.get("measures") or {}).get("first_seat") if len(set(names)) == 1 else None
+    return skill_report(per_seat, n, strong, weak, args.skill_games, first, stopped)
 
 
 def _label(path, opts):
@@ -214,7 +258,7 @@ def cmd_compare(args, cli) -> int:
     reports = []
     for key, (path, opts, (game, n, names)) in zip("AB", sides):
         reports.append(_play(cli, path, game, n, names, args, err, not args.no_coverage,
-                             f"playing {key}"))
+                             f"playing {key}", measures=True))
         if reports[-1].get("interrupted"):
             break
     if len(reports) < 2:            # Ctrl-C while A was played: what there is of A

@@ -132,6 +132,9 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         except Unsupported:
             pass
         self.score_fn = self.gen.function(model.score.expr) if model.score is not None else None
+        # `progress:` is read by the measures of `stats` only (never by the rules)
+        self.progress_fn = (self.gen.function(model.progress.expr)
+                            if getattr(model, "progress", None) is not None else None)
         # zone name -> (label, function, local slots, type): `show "LABEL" with ZONE: EXPR`
         self.show_fns = {z: (d.label, self.gen.function(d.expr), ctx.nslots, t)
                          for z, (d, ctx, t) in model.shows.items()}

@@ -215,6 +215,10 @@ class Layout:
     def score_of(self, g, p):
         return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
 
+    def progress_of(self, g, p):
+        """Player ``p``'s declared ``progress:`` now (the measures of ``stats`` read it)."""
+        return self.progress_fn(g, self._scratch(self.model.progress_ctx.nslots, p))
+
     def meld_solver(self, attribute, span, lay_off=False):
         """``least total A of Z outside sets and runs`` as a function of a zone's cards (one per
         attribute and place, kept so that generated code names the same object); with

@@ -1,17 +1,20 @@
 """Game-quality measures over the games ``stats`` plays: who leads, lead changes, drama,
-decisiveness, uncertainty and the advantage of the first seat.
+decisiveness, uncertainty, stability, the trend of each seat's standing over a game and the
+advantage of the first seat.
 
-The measures need a notion of who leads at each turn.  Here it is the game's score (its
-``score:`` declaration): the seat with the best score leads, alone; when two seats share the best
-score nobody leads.  The best is the highest, or the lowest in a game that ends ``by lowest
-score`` (and never ``by highest score``).  A game without a score has no leader, and its report
-says so instead of giving the lead measures; the first seat's advantage needs only the winners.
+The measures need a notion of who leads at each turn.  A rule file may declare one,
+``progress: EXPR`` (how far a player has got, higher is further: e.g. the cards shed); without
+it the game's score (its ``score:`` declaration) serves.  The seat with the best value leads,
+alone; when two seats share the best value nobody leads.  The best progress is the highest; the
+best score is the highest, or the lowest in a game that ends ``by lowest score`` (and never ``by
+highest score``).  A game with neither has no leader, and its report says so instead of giving
+the lead measures; the first seat's advantage needs only the winners.
 
-While measuring, a game records each seat's score when each turn begins (at the turn's first
-decision) and once more when the game is over: its *trace*, one tuple of scores per point.
-:func:`traced_game` plays such a game; :func:`measure` turns the records into the report's
-``measures``.  Definitions, formulas and sources: docs/workbench.md.  All functions here are pure:
-no printing.
+While measuring, a game records each seat's standing (its progress, or else its score) when
+each turn begins (at the turn's first decision) and once more when the game is over: its
+*trace*, one tuple of values per point.  :func:`traced_game` plays such a game; :func:`per_game`
+keeps a few numbers of it; :func:`measure` turns them into the report's ``measures``.
+Definitions, formulas and sources: docs/workbench.md.  All functions here are pure: no printing.
 """
 from __future__ import annotations
 
@@ -56,11 +59,23 @@ def score_sense(model) -> Optional[str]:
     return "lowest" if "lowest" in kinds and "highest" not in kinds else "highest"
 
 
+def lead_sense(model) -> Optional[str]:
+    """How the measures tell who leads: ``"progress"`` when the rule file declares a
+    ``progress:`` (the highest leads), else :func:`score_sense`; None with neither."""
+    if getattr(model, "progress", None) is not None:
+        return "progress"
+    return score_sense(model)
+
+
+WHO_LEADS = {"highest": "the highest score", "lowest": "the lowest score",
+             "progress": "the highest progress (the rule file's `progress:`)"}
+
+
 def leader(scores, sense: str) -> Optional[int]:
     """The seat whose score is strictly the best, or None (no scores, or a tie for the best)."""
     if not scores:
         return None
-    best = max(scores) if sense == "highest" else min(scores)
+    best = min(scores) if sense == "lowest" else max(scores)
     first = scores.index(best)
     return None if best in scores[first + 1:] else first
 
@@ -70,12 +85,14 @@ def leader(scores, sense: str) -> Optional[int]:
 # ---------------------------------------------------------------------------------------------
 
 def _scores(cg, g) -> Optional[tuple]:
-    """Each seat's score now, or None when it cannot be computed here (e.g. a division by zero).
-    What computing it may change is put back: the generator (a score may draw a random card),
-    the steps and the work of the budget.  So the game goes on as it would unmeasured."""
+    """Each seat's standing now (its declared progress, or else its score), or None when it
+    cannot be computed here (e.g. a division by zero).  What computing it may change is put
+    back: the generator (a score may draw a random card), the steps and the work of the budget.
+    So the game goes on as it would unmeasured."""
     rng, steps, work = g.rng.s, g.steps, g.work
+    of = cg.progress_of if getattr(cg, "progress_fn", None) is not None else cg.score_of
     try:
-        return tuple(cg.score_of(g, p) for p in range(cg.n))
+        return tuple(of(g, p) for p in range(cg.n))
     except Exception:
         return None
     finally:
@@ -97,11 +114,11 @@ def compiled_for_measures(game, players: int, coverage=None):
 def traced_game(play_game, cg, names, seed, max_steps=None, cov=None, index=None):
     """``play_game``'s record of the same game (:func:`rulelang.play.stats.play_game`, given by
     the caller), and its trace (a tuple of
-    score tuples: one when each turn begins, one at the end; empty when the game has no
-    score).  The game is the same move for move: the agents are wrapped, not changed.  ``cg``
+    standings, by :func:`_scores`: one when each turn begins, one at the end; empty when the
+    game has neither a progress nor a score).  The game is the same move for move: the agents are wrapped, not changed.  ``cg``
     comes from :func:`compiled_for_measures`."""
     from rulelang.play.agents import fast_policy_of
-    if cg.model.score is None:
+    if cg.model.score is None and getattr(cg.model, "progress", None) is None:
         return play_game(cg, names, seed, max_steps, cov, index), ()
     trace: list = []
     seen = [-1]
@@ -181,41 +198,113 @@ def _mean(xs) -> Optional[float]:
     return sum(xs) / len(xs) if xs else None
 
 
+def stability(trace) -> Optional[tuple]:
+    """How steadily the seats' standings move in one game: ``(V, setbacks, steps)``.  ``V`` is
+    the mean over the seats of the variance over the points of the seat's standing divided by
+    ``R``, the range of all the standings of the game (max - min; V = 0 when R = 0); a setback
+    is a step from one point to the next at which a seat's standing goes the wrong way (down for
+    a progress or a highest score, up for a lowest score: see :func:`per_game`), counted over
+    ``steps`` = the seats times the steps.  None with fewer than two points."""
+    if len(trace) < 2:
+        return None
+    n = len(trace[0])
+    values = [x for s in trace for x in s]
+    r = max(values) - min(values)
+    var = 0.0
+    if r:
+        for p in range(n):
+            xs = [s[p] / r for s in trace]
+            m = sum(xs) / len(xs)
+            var += sum((x - m) ** 2 for x in xs) / len(xs)
+        var /= n
+    falls = sum(1 for a, b in zip(trace, trace[1:]) for p in range(n) if b[p] < a[p])
+    return (var, falls, n * (len(trace) - 1))
+
+
+def levels(trace) -> Optional[tuple]:
+    """Each seat's standing at the checkpoints (``round(f (T-1))`` for ``f`` in
+    :data:`CHECKPOINTS`): a tuple per checkpoint of one value per seat.  None without points."""
+    if not trace:
+        return None
+    last = len(trace) - 1
+    return tuple(tuple(trace[round(f * last)]) for f in CHECKPOINTS)
+
+
 def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tuple]:
     """What the measures keep of one game (a few numbers, not its trace): ``(lead changes, share
     of the points at which the winner was behind, decided at, for each checkpoint whether its
-    leader is the winner)``, the last three None unless the game has a sole winner and points;
-    None when the game has no score (``sense`` None)."""
+    leader is the winner, the standings at the checkpoints (:func:`levels`), the stability
+    (:func:`stability`))``; the second to fourth None unless the game has a sole winner and
+    points; None when the game has no notion of who leads (``sense`` None)."""
     if sense is None:
         return None
     leaders = [leader(s, sense) for s in trace]
     c = lead_changes(leaders)
+    # a setback is a step the wrong way: for a lowest score, up
+    st = stability(tuple(tuple(-x for x in s) for s in trace) if sense == "lowest" else trace)
+    lv = levels(trace)
     if outcome == "error" or len(winners) != 1 or not leaders:
-        return (c, None, None, None)
+        return (c, None, None, None, lv, st)
     w = winners[0]
     last = len(leaders) - 1
     return (c, behind_share(leaders, w), decided_at(leaders, w),
-            tuple(leaders[round(f * last)] == w for f in CHECKPOINTS))
+            tuple(leaders[round(f * last)] == w for f in CHECKPOINTS), lv, st)
+
+
+def trends(games) -> Optional[dict]:
+    """Each seat's standing at each checkpoint over the games (their :func:`levels`): the mean,
+    the standard deviation (of all the games, not a sample) and the 10th and 90th percentiles; None without games."""
+    lvs = [g for g in games if g is not None]
+    if not lvs:
+        return None
+    n = len(lvs[0][0])
+    seats = []
+    for p in range(n):
+        mean, sd, p10, p90 = [], [], [], []
+        for i in range(len(CHECKPOINTS)):
+            xs = sorted(g[i][p] for g in lvs)
+            m = sum(xs) / len(xs)
+            mean.append(m)
+            sd.append((sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5)
+            p10.append(_quantile(xs, 0.1))
+            p90.append(_quantile(xs, 0.9))
+        seats.append({"seat": p + 1, "mean": mean, "sd": sd, "p10": p10, "p90": p90})
+    return {"checkpoints": list(CHECKPOINTS), "games": len(lvs), "seats": seats}
+
+
+def _quantile(s, q):
+    pos = (len(s) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+NO_LEAD = ("the game has neither a score nor a declared progress, so no seat is said to lead "
+           "(declare one, e.g. `progress: 0 - size of hand`)")
 
 
 def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> dict:
     """The measures of the games whose :func:`per_game` summaries are ``games``; ``sense`` is
-    :func:`score_sense` of the game; ``first_seat``, the first seat's advantage
+    :func:`lead_sense` of the game; ``first_seat``, the first seat's advantage
     (:func:`rulelang.play.stats.first_seat`)."""
-    out = {"who_leads": ("the highest score" if sense == "highest" else
-                         "the lowest score" if sense == "lowest" else None),
+    out = {"who_leads": WHO_LEADS.get(sense), "lead_by": ("progress" if sense == "progress"
+                                                          else "score" if sense else None),
            "first_seat": first_seat}
     if sense is None:
         out["lead"] = None
-        out["no_lead"] = "the game has no score, so no seat is said to lead"
+        out["no_lead"] = NO_LEAD
+        out["stability"] = out["trend"] = None
         return out
-    changes, behind, decided = [], [], []
+    changes, behind, decided, lvs, stab = [], [], [], [], []
     curve_hits = [0] * len(CHECKPOINTS)
     for g in games:
         if g is None:
             continue
-        c, b, d, hits = g
+        c, b, d, hits, lv, st = g
         changes.append(c)
+        lvs.append(lv)
+        if st is not None:
+            stab.append(st)
         if b is None:
             continue
         behind.append(b)
@@ -235,6 +324,13 @@ def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> d
         "uncertainty": {"checkpoints": list(CHECKPOINTS), "curve": curve,
                         "mean": _mean(curve[1:-1]) if curve else None},
     }
+    steps = sum(x[2] for x in stab)
+    out["stability"] = {
+        "games": len(stab), "mean_variance": _mean([x[0] for x in stab]),
+        "setbacks": sum(x[1] for x in stab) / steps if steps else None,
+        "games_with_setbacks": (sum(1 for x in stab if x[1]) / len(stab)) if stab else None,
+    } if stab else None
+    out["trend"] = trends(lvs)
     return out
 
 

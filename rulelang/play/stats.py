@@ -125,8 +125,8 @@ def _chunk(job, indices):
     out = []
     measuring = job.get("measures")
     if measuring:
-        from rulelang.play.measures import per_game, score_sense, traced_game
-        sense = score_sense(cg.model)
+        from rulelang.play.measures import lead_sense, per_game, traced_game
+        sense = lead_sense(cg.model)
     for i in indices:
         seed = (job["seed"] + i) % (1 << 64)
         if measuring:
@@ -147,7 +147,7 @@ class Played:
     def __init__(self, records, points, interrupted, requested, seconds, sense=None,
                  measured=False):
         self.records = records
-        self.sense = sense              # who leads (measures.score_sense), when measured
+        self.sense = sense              # who leads (measures.lead_sense), when measured
         self.measured = measured
         self.points = points
         self.interrupted = interrupted
@@ -184,8 +184,8 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
     seconds = time.perf_counter() - t0
     sense = None
     if measures:
-        from rulelang.play.measures import score_sense
-        sense = score_sense(cg.model)
+        from rulelang.play.measures import lead_sense
+        sense = lead_sense(cg.model)
     return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
                   games, seconds, sense, measures)
 

@@ -700,6 +700,15 @@ class Score(Decl):
 
 
 @node
+class Progress(Decl):
+    """``progress: EXPR``: how far a player has got, higher is further (``you`` is the player
+    measured).  Only the measures of ``rulelang stats`` read it: it never changes play."""
+    expr: Expr
+    replace: bool
+    span: Span
+
+
+@node
 class ShowWith(Decl):
     """``show "LABEL" with ZONE: EXPR``: a value shown beside a zone in the table, while it holds
     cards (``you`` is the zone's owner; the current player for a shared zone)."""
