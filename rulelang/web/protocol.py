@@ -16,7 +16,7 @@ from typing import Any
 MAX_MESSAGE = 1024             # bytes of one message from a browser
 RATE = 20.0                    # messages a second, on average, per connection
 BURST = 40                     # messages at once
-MAX_BAD = 20                   # refused messages before the connection is closed
+MAX_BAD = 32                   # refused messages before the connection is closed
 MAX_INT = 2 ** 31 - 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
