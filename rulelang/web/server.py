@@ -234,6 +234,7 @@ def make_app(hub: Hub, rate: float = RATE, burst: int = BURST):
     routes = [
         Route("/", s.page),
         Route("/rules/{table}", s.rules),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/lobby", s.lobby, methods=["POST"]),
         Route("/api/start", s.start, methods=["POST"]),
         Route("/api/takeover", s.takeover, methods=["POST"]),

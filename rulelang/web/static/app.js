@@ -245,6 +245,9 @@ function draw(frame) {
     if (v.scores) t += "\nScores: " + v.scores.map((s, i) => `Player ${i + 1} ${s}`).join(", ");
     res.textContent = t;
   }
+  // for people's tools and tests: what the page shows now
+  document.body.dataset.version = frame.version;
+  document.body.dataset.phase = v.terminal ? "over" : (v.decision ? "decide" : "wait");
   const story = $("story");
   if (frame.story_reset) story.replaceChildren();
   for (const line of frame.story) story.append(el("li", null, line));
@@ -260,6 +263,7 @@ function drawDecision(v) {
   const box = $("decision");
   box.replaceChildren();
   const d = v.decision;
+  box.dataset.mode = d ? d.mode : "";
   if (!d) {
     box.append(el("p", "note", v.terminal ? "" : "Waiting for the other players."));
     return;
@@ -300,6 +304,7 @@ function handover(frame) {
     state.ws.send(JSON.stringify({ type: "ready", seat: frame.seat }));
   };
   $("handover").hidden = false;
+  document.body.dataset.phase = "handover";
 }
 
 function connect() {
