@@ -30,8 +30,9 @@ class Server:
 
     def __enter__(self):
         import uvicorn
+        from rulelang.web.command import ws_protocol
         from rulelang.web.server import make_app
-        config = uvicorn.Config(make_app(self.hub), host="127.0.0.1", port=0, ws="websockets",
+        config = uvicorn.Config(make_app(self.hub), host="127.0.0.1", port=0, ws=ws_protocol(),
                                 log_level="warning", access_log=False, lifespan="off")
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()

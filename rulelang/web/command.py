@@ -107,7 +107,7 @@ def cmd_serve(args) -> int:
             table = hub.start({"players": n, "seats": seats, "hotseat": args.hotseat})
         except LobbyError as e:
             raise UsageError(f"--agents: {e}") from None
-    config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws="websockets",
+    config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws=ws_protocol(),
                             ws_max_size=16 * 1024, log_level="warning", access_log=False,
                             lifespan="off")
     server = uvicorn.Server(config)
@@ -144,6 +144,13 @@ def cmd_serve(args) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}",
                          "is another server using that port? choose another with --port")
     return EXIT_OK
+
+
+def ws_protocol() -> str:
+    """uvicorn's implementation of websockets on the websockets package: the sans-I/O one where
+    this uvicorn has it (the older one is deprecated)."""
+    from uvicorn.config import WS_PROTOCOLS
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
 
 
 def _fragment(name: str) -> str:
