@@ -356,3 +356,57 @@ def test_a_hundred_games_at_once_all_finish_with_nothing_lost():
             assert mine == sent[k]                      # every move sent was played, once
             assert table.moves == st.decisions == table.version
             assert frames[k]["version"] == table.version    # and its last view was seen
+
+
+# ---- saving and resuming ---------------------------------------------------------------------
+
+def test_a_saved_game_resumes_where_it_was_with_new_links(tmp_path):
+    hub = Hub(EIGHTS, saves=str(tmp_path / "saves"))
+    with TestClient(make_app(hub, **FAST)) as c:
+        t = start(c, hub, ["human", "mc:8"], seed=11)
+        table = hub.tables[t["table"]]
+        with c.websocket_connect("/ws") as ws:
+            f = hello(ws, t["links"]["seat 1"])
+            for _ in range(4):
+                while not f["view"]["decision"]:
+                    f = ws.receive_json()
+                ws.send_json({"type": "act", "version": f["version"], "choice": 0})
+                f = ws.receive_json()
+            while not f["view"]["decision"]:
+                f = ws.receive_json()
+        r = c.post("/api/save", json={"token": hub.host_token, "table": t["table"]})
+        assert r.status_code == 200, r.text
+        name = r.json()["save"]
+        assert os.listdir(tmp_path / "saves") == [name]
+        assert oct(os.stat(tmp_path / "saves" / name).st_mode & 0o777) == "0o600"
+        assert c.post("/api/lobby", json={"token": hub.host_token}).json()["saves"] == [name]
+        for bad in ("../x.json", "nope.json", "/etc/passwd", 7, "a" * 300):
+            r = c.post("/api/resume", json={"token": hub.host_token, "save": bad})
+            assert r.status_code == 400
+        r = c.post("/api/resume", json={"token": hub.host_token, "save": name})
+        assert r.status_code == 200, r.text
+        again = hub.tables[r.json()["table"]]
+        assert again is not table and r.json()["links"]["seat 1"] != t["links"]["seat 1"]
+        assert again.st.zones == table.st.zones and again.st.vars == table.st.vars
+        assert again.agents[1].rng.getstate() == table.agents[1].rng.getstate()
+        with c.websocket_connect("/ws") as ws:
+            g = hello(ws, r.json()["links"]["seat 1"])
+            assert g["view"]["zones"] == f["view"]["zones"]
+            assert g["view"]["decision"] == f["view"]["decision"]
+        # both games go on alike: the same choice, the same answer of the same computer player
+        st1, st2 = table.st, again.st
+        a = st1.legal_actions(0)[0]
+        st1.apply_action(a, 0)
+        st2.apply_action(a, 0)
+        assert st1.zones == st2.zones
+
+
+def test_saving_is_refused_when_it_is_off_or_the_table_is_unknown():
+    hub, c = server(**FAST)
+    with c:
+        t = start(c, hub, ["human", "random"])
+        r = c.post("/api/save", json={"token": hub.host_token, "table": t["table"]})
+        assert r.status_code == 400 and "--saves" in r.json()["error"]
+        hub.saves = "/nonexistent-folder-for-sure/x"
+        r = c.post("/api/save", json={"token": hub.host_token, "table": "nope"})
+        assert r.status_code == 400 and "no such table" in r.json()["error"]

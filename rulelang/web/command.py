@@ -67,6 +67,9 @@ def add_command(sub) -> None:
                    help="start a game at once: who plays each seat, e.g. human,human,mc:200")
     p.add_argument("--hotseat", action="store_true",
                    help="with --agents: also a hot-seat link, every person on one screen")
+    p.add_argument("--saves", metavar="DIR", default="rulelang-saves",
+                   help="the folder the host's saved games go to and are resumed from "
+                        "(default: rulelang-saves, made on the first save)")
     p.add_argument("--pace", type=_pace, default=0.6, metavar="SECONDS",
                    help="seconds between two moves of computer players (default: 0.6)")
     p.set_defaults(func=cmd_serve)
@@ -96,7 +99,8 @@ def cmd_serve(args) -> int:
     if game is None:
         return EXIT_ERRORS
     _players_usage(game, args.players)
-    hub = Hub(args.file, overrides, args.players, include=_include(args), pace=args.pace)
+    hub = Hub(args.file, overrides, args.players, include=_include(args), pace=args.pace,
+              saves=args.saves)
     table = None
     if args.agents is not None:
         seats = [s.strip() for s in args.agents.split(",")]

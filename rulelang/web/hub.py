@@ -9,6 +9,8 @@ with the rule file loaded as on the command line (the same limits, the same diag
 """
 from __future__ import annotations
 
+import os
+import re
 import secrets
 import time
 from typing import Any, Optional
@@ -21,6 +23,8 @@ MAX_TABLES = 500               # games one server holds at once
 MAX_OPTIONS = 64               # options in one start
 MAX_TEXT = 80                  # characters of an option's name or value, of an agent's name
 IDLE = 6 * 3600                # seconds after which a table nobody touches may be dropped
+MAX_SAVES = 200                # saved games the lobby lists
+SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json")
 
 
 class LobbyError(ValueError):
@@ -31,7 +35,8 @@ class Hub:
     """The games of one server."""
 
     def __init__(self, file: str, overrides: Optional[dict] = None, players: Optional[int] = None,
-                 include=(), pace: float = 0.0, max_tables: int = MAX_TABLES):
+                 include=(), pace: float = 0.0, max_tables: int = MAX_TABLES,
+                 saves: Optional[str] = None):
         from rulelang.compile.loader import load
         self.file = file
         self.include = tuple(include)
@@ -47,6 +52,7 @@ class Hub:
         self._games: dict = {(): self.game} if not self.overrides else {}
         self._games[tuple(sorted(self.overrides.items()))] = self.game
         self.tasks: set = set()
+        self.saves = saves          # the folder of saved games (None: saving is off)
 
     # ---- what the lobby shows ------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
@@ -63,7 +69,8 @@ class Hub:
                 "agents": [{"name": c.name, "description": c.description,
                             "budget": c.number[0] if c.number else None}
                            for c in AGENTS.values() if c.name != HUMAN],
-                "tables": [t.summary() | {"links": t.links} for t in self.tables.values()]}
+                "tables": [t.summary() | {"links": t.links} for t in self.tables.values()],
+                "saves": self.saved()}
 
     # ---- starting a game ---------------------------------------------------------------------
     def game_for(self, overrides: dict):
@@ -126,6 +133,82 @@ class Hub:
         if t is not None:
             for token in t.tokens:
                 self.tokens.pop(token, None)
+
+
+    # ---- saving and resuming ------------------------------------------------------------------
+    def saved(self) -> list:
+        """The names of the saved games in the saves folder (the newest first)."""
+        if self.saves is None or not os.path.isdir(self.saves):
+            return []
+        try:
+            names = [n for n in os.listdir(self.saves) if SAVE_NAME.fullmatch(n)]
+        except OSError:
+            return []
+        names.sort(key=lambda n: _mtime(os.path.join(self.saves, n)), reverse=True)
+        return names[:MAX_SAVES]
+
+    def save(self, tid: Any) -> str:
+        """Save a table's game in the saves folder, as `play --save` does (every hidden card,
+        the computer players' own state); its file name, made here (never the browser's)."""
+        from rulelang.compile.loader import OutputError
+        from rulelang.play.saves import GameFileError, write_save
+        table = self.tables.get(tid) if isinstance(tid, str) else None
+        if table is None:
+            raise LobbyError("no such table")
+        if self.saves is None:
+            raise LobbyError("saving is off: start the server with --saves DIR")
+        os.makedirs(self.saves, exist_ok=True)
+        slug = re.sub(r"[^a-z0-9]+", "_", table.game.name.lower()).strip("_")[:40] or "game"
+        name = f"{slug}-{table.id[:10].replace('-', 'x').replace('_', 'y')}.json"
+        humans = table.humans()
+        try:
+            write_save(os.path.join(self.saves, name), file=self.file, overrides=table.overrides,
+                       players=table.n, seat=(humans[0] + 1) if humans else 1,
+                       agents=list(table.seats), seed=table.seed, st=table.st,
+                       agent_objects=table.agents, include=self.include)
+        except (GameFileError, OutputError, OSError) as e:
+            raise LobbyError(f"cannot save: {getattr(e, 'message', None) or e}") from None
+        return name
+
+    def resume(self, name: Any, hotseat: bool = False) -> Table:
+        """A new table going on with the saved game ``name`` (a file of the saves folder),
+        with new links; refused when the save is of another rule text."""
+        from rulelang.play.saves import GameFileError, read_save, restore_agent, resume_state, \
+            rule_file_of
+        if self.saves is None:
+            raise LobbyError("saving is off: start the server with --saves DIR")
+        if not isinstance(name, str) or not SAVE_NAME.fullmatch(name) or name not in self.saved():
+            raise LobbyError("no such saved game")
+        path = os.path.join(self.saves, name)
+        try:
+            data = read_save(path)
+            rule_file_of(data, path, self.file, self.include)
+            game = self.game_for({k: str(v) for k, v in data["options"].items()})
+            n = data["players"]
+            seats = [str(a).strip().lower() for a in data["agents"]]
+            start_spec({"players": n, "seats": seats}, game.players)
+            st = resume_state(game.compiled(n), data, path)
+            table = Table(game, n, seats, data["seed"], hotseat=hotseat, pace=self.pace,
+                          state=st, file=self.file, overrides=data["options"])
+            for agent, state in zip(table.agents, data["agent_states"]):
+                if agent is not None and state is not None:
+                    restore_agent(agent, state, path)
+        except GameFileError as e:
+            raise LobbyError(e.diagnostic.message) from None
+        except RuleFileError as e:
+            raise LobbyError("; ".join(d.message for d in e.diagnostics[:3])) from None
+        self._drop_idle()
+        if len(self.tables) >= self.max_tables:
+            raise LobbyError(f"this server holds at most {self.max_tables} games at once")
+        self.add(table)
+        return table
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return 0.0
 
 
 def _text(v) -> str:

@@ -126,6 +126,26 @@ class _Server:
             return {"table": table.id, "links": table.links}
         return await self._call(request, fn)
 
+    async def save(self, request: Request) -> Response:
+        async def fn(body):
+            if set(body) != {"table"}:
+                raise LobbyError("a save names a table")
+            table = self.hub.tables.get(body["table"]) if isinstance(body["table"], str) else None
+            if table is None:
+                raise LobbyError("no such table")
+            async with table.lock:              # between two moves
+                return {"save": self.hub.save(body["table"])}
+        return await self._call(request, fn)
+
+    async def resume(self, request: Request) -> Response:
+        async def fn(body):
+            if set(body) - {"save", "hotseat"} or not isinstance(body.get("hotseat", False), bool):
+                raise LobbyError("a resume names a saved game")
+            table = self.hub.resume(body.get("save"), body.get("hotseat", False))
+            self._spawn(table.advance())
+            return {"table": table.id, "links": table.links}
+        return await self._call(request, fn)
+
     async def takeover(self, request: Request) -> Response:
         async def fn(body):
             from rulelang.web.hub import start_spec    # (checks an agent's name)
@@ -238,6 +258,8 @@ def make_app(hub: Hub, rate: float = RATE, burst: int = BURST):
         Route("/api/lobby", s.lobby, methods=["POST"]),
         Route("/api/start", s.start, methods=["POST"]),
         Route("/api/takeover", s.takeover, methods=["POST"]),
+        Route("/api/save", s.save, methods=["POST"]),
+        Route("/api/resume", s.resume, methods=["POST"]),
         WebSocketRoute("/ws", s.socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

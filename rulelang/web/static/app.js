@@ -141,10 +141,39 @@ async function lobby(token) {
     const old = el("div", "links");
     old.append(el("h2", null, "Games on this server"));
     for (const t of info.tables) {
-      old.append(el("p", null, `${t.players} players, ${t.moves} moves` + (t.over ? ", over" : "")));
+      const p = el("p", null, `${t.players} players, ${t.moves} moves` + (t.over ? ", over " : " "));
+      const save = el("button", "save", "Save");
+      save.type = "button";
+      save.addEventListener("click", async () => {
+        try { const r = await post("/api/save", { token, table: t.table }); say("Saved as " + r.save); }
+        catch (e) { say(e.message); }
+      });
+      p.append(save);
+      old.append(p);
       showLinks(old, t.links);
     }
     box.append(old);
+  }
+  if (info.saves.length) {
+    const saved = el("div", "links");
+    saved.id = "saves";
+    saved.append(el("h2", null, "Saved games"));
+    for (const name of info.saves) {
+      const p = el("p", null, name + " ");
+      const go = el("button", "resume", "Resume");
+      go.type = "button";
+      go.addEventListener("click", async () => {
+        try {
+          const t = await post("/api/resume", { token, save: name, hotseat: hsBox.checked });
+          links.hidden = false;
+          links.replaceChildren(el("h2", null, "Links of the resumed game (give each only to its player)"));
+          showLinks(links, t.links);
+        } catch (e) { say(e.message); }
+      });
+      p.append(go);
+      saved.append(p);
+    }
+    box.append(saved);
   }
 }
 
