@@ -247,3 +247,28 @@ def test_the_lobby_starts_a_game_with_its_choices(browser):
             assert seat_page.inner_text("#who").startswith("You are Player 1 of 3")
         finally:
             ctx.close()
+
+
+def test_a_game_log_replayed_in_the_browser(browser, tmp_path):
+    from rulelang.cli.commands import main
+    path = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+    log = str(tmp_path / "game.json")
+    assert main(["run", path, "--seed", "3", "--log", log, "--quiet"]) == 0
+    with Server(path) as s:
+        replay = s.hub.replay(log)
+        seat = Seat(browser, f"{s.url}/#replay={replay.token}")
+        page = seat.page
+        try:
+            page.wait_for_selector("body[data-phase=replay]")
+            assert page.inner_text("#status") == f"After move 0 of {replay.moves}"
+            page.click("button.step[data-to='1']")
+            page.wait_for_selector("body[data-version='1']")
+            page.select_option("#viewpoint", "1")
+            page.wait_for_selector("#mine .seat[data-seat='1'] .card[data-card]")
+            assert page.inner_text("#who") == "replay"
+            page.click("button.step:has-text('end')")
+            page.wait_for_selector(f"body[data-version='{replay.moves}']")
+            assert page.is_visible("#result") and not page.query_selector_all("button.choice")
+            assert not seat.errors
+        finally:
+            seat.close()

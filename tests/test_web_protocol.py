@@ -410,3 +410,59 @@ def test_saving_is_refused_when_it_is_off_or_the_table_is_unknown():
         hub.saves = "/nonexistent-folder-for-sure/x"
         r = c.post("/api/save", json={"token": hub.host_token, "table": "nope"})
         assert r.status_code == 400 and "no such table" in r.json()["error"]
+
+
+# ---- replays of game logs --------------------------------------------------------------------
+
+def write_log(tmp_path, path=EIGHTS, seed=3):
+    from rulelang.cli.commands import main
+    log = str(tmp_path / "game.json")
+    assert main(["run", path, "--seed", str(seed), "--log", log, "--quiet"]) == 0
+    return log
+
+
+def test_a_game_log_is_stepped_through_as_any_seat_or_the_public_sees_it(tmp_path):
+    from rulelang.play.saves import read_log, replay_state
+    log = write_log(tmp_path)
+    hub = Hub(EIGHTS)
+    replay = hub.replay(log)
+    data = read_log(log)
+    with TestClient(make_app(hub, **FAST)) as c:
+        with c.websocket_connect("/ws") as ws:
+            f = hello(ws, replay.token)
+            assert f["replay"] == {"at": 0, "of": len(data["actions"]), "seat": 0}
+            assert f["view"]["decision"] is None and f["view"]["you"] == 0
+            ws.send_json({"type": "step", "to": 5, "seat": 2})
+            g = ws.receive_json()
+            st = replay_state(replay.cg, data, upto=5)
+            assert g["replay"]["at"] == 5 and g["view"]["you"] == 2
+            hand = next(z for z in g["view"]["zones"] if z["key"] == "hand/2")
+            assert [c["name"] for c in hand["cards"]] == st.observation(1)["zones"]["hand/2"]
+            assert "cards" not in next(z for z in g["view"]["zones"] if z["key"] == "hand/1")
+            ws.send_json({"type": "step", "to": 10 ** 6, "seat": 0})
+            end = ws.receive_json()
+            assert end["replay"]["at"] == len(data["actions"]) and end["view"]["terminal"]
+            ws.send_json({"type": "step", "to": 1, "seat": 9})
+            assert ws.receive_json()["type"] == "error"
+            ws.send_json({"type": "act", "version": 0, "choice": 0})
+            assert ws.receive_json()["type"] == "error"
+
+
+def test_a_log_of_another_rule_text_is_refused(tmp_path):
+    from rulelang.play.saves import GameFileError
+    log = write_log(tmp_path, os.path.join(ROOT, "examples", "sevens.cardrules"))
+    with pytest.raises(GameFileError):
+        Hub(EIGHTS).replay(log)
+    (tmp_path / "bad.json").write_text('{"format": "rulelang-log"}')
+    with pytest.raises(GameFileError):
+        Hub(EIGHTS).replay(str(tmp_path / "bad.json"))
+
+
+def test_a_game_table_takes_no_steps():
+    hub, c = server(**FAST)
+    with c:
+        links = start(c, hub, ["human", "random"])["links"]
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, links["seat 1"])
+            ws.send_json({"type": "step", "to": 0, "seat": 0})
+            assert "replay" in ws.receive_json()["message"]

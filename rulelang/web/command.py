@@ -67,6 +67,9 @@ def add_command(sub) -> None:
                    help="start a game at once: who plays each seat, e.g. human,human,mc:200")
     p.add_argument("--hotseat", action="store_true",
                    help="with --agents: also a hot-seat link, every person on one screen")
+    p.add_argument("--replay", metavar="LOG",
+                   help="also serve a game log written by `rulelang run --log LOG` of this rule "
+                        "file, to step through in the browser")
     p.add_argument("--saves", metavar="DIR", default="rulelang-saves",
                    help="the folder the host's saved games go to and are resumed from "
                         "(default: rulelang-saves, made on the first save)")
@@ -111,6 +114,15 @@ def cmd_serve(args) -> int:
             table = hub.start({"players": n, "seats": seats, "hotseat": args.hotseat})
         except LobbyError as e:
             raise UsageError(f"--agents: {e}") from None
+    replay = None
+    if args.replay is not None:
+        from rulelang.cli.common import _diag_out
+        from rulelang.play.saves import GameFileError
+        try:
+            replay = hub.replay(args.replay)
+        except GameFileError as e:
+            _diag_out(err, e.diagnostic, args.replay)
+            return EXIT_ERRORS
     config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws=ws_protocol(),
                             ws_max_size=16 * 1024, log_level="warning", access_log=False,
                             lifespan="off")
@@ -123,6 +135,8 @@ def cmd_serve(args) -> int:
         if table is not None:
             for name, token in table.links.items():
                 out.write(f"  {name}: {base}/#{_fragment(name)}={token}\n")
+        if replay is not None:
+            out.write(f"  the replay of {args.replay}: {base}/#replay={replay.token}\n")
         if exposed(args.host):
             err.write("rulelang serve: warning: listening on " + args.host + ", which other "
                       "computers may reach.  Whoever holds a link plays its seat, and the "

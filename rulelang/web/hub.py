@@ -204,6 +204,25 @@ class Hub:
         return table
 
 
+    def replay(self, path: str):
+        """A game log of ``run --log`` of this server's rule file, to step through in the
+        browser (:class:`rulelang.web.replay.Replay`); GameFileError for a log that is not one,
+        or of another rule text."""
+        from rulelang.play.saves import read_log, rule_file_of
+        from rulelang.web.replay import Replay
+        data = read_log(path)
+        rule_file_of(data, path, self.file, self.include)
+        try:
+            game = self.game_for({k: str(v) for k, v in data["options"].items()})
+        except LobbyError as e:
+            from rulelang.play.saves import GameFileError
+            raise GameFileError("RL520", f"`{path}`: {e}") from None
+        replay = Replay(game, data)
+        self.tables[replay.id] = replay
+        self.tokens[replay.token] = (replay, "replay", None)
+        return replay
+
+
 def _mtime(path: str) -> float:
     try:
         return os.path.getmtime(path)

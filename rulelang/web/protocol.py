@@ -26,6 +26,7 @@ MESSAGES: dict[str, dict[str, tuple]] = {
     "act": {"version": (int, 0, MAX_INT), "choice": (int, 0, MAX_INT)},
     "ready": {"seat": (int, 1, 64)},
     "ping": {},
+    "step": {"to": (int, 0, MAX_INT), "seat": (int, 0, 64)},
 }
 
 

@@ -241,6 +241,8 @@ class _Server:
             await table.act(conn, msg["version"], msg["choice"])
         elif kind == "ready":
             await table.ready(conn, msg["seat"] - 1)
+        elif kind == "step":
+            await table.step(conn, msg["to"], msg["seat"])
         elif kind == "ping":
             await ws.send_json({"type": "pong", "version": table.version})
         else:               # hello again

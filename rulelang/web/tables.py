@@ -188,6 +188,9 @@ class Table:
             await self.broadcast()
         await self.advance()
 
+    async def step(self, conn: Conn, to: int, seat: int) -> None:
+        raise TableError("only a replay steps through its moves")
+
     async def ready(self, conn: Conn, seat: int) -> None:
         """The hot-seat screen: the person of ``seat`` is at the screen."""
         async with self.lock:

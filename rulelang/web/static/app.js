@@ -15,7 +15,7 @@ const el = (tag, cls, text) => {
 // (a fragment is never sent to the server, so no request log holds it).
 function linkOf() {
   const h = new URLSearchParams(location.hash.slice(1));
-  for (const role of ["host", "seat", "spectator", "hotseat"]) {
+  for (const role of ["host", "seat", "spectator", "hotseat", "replay"]) {
     if (h.get(role)) return { role, token: h.get(role) };
   }
   return null;
@@ -267,6 +267,7 @@ function draw(frame) {
   for (const z of v.zones) (z.owner ? seatBox[z.owner] : middle).append(zoneEl(z, playable));
   if (v.vars.length) middle.append(el("div", "vars", v.vars.map(([a, b]) => `${a}: ${b}`).join(" · ")));
   drawDecision(v);
+  drawReplay(frame);
   const res = $("result");
   res.hidden = !v.terminal;
   if (v.terminal) {
@@ -276,7 +277,7 @@ function draw(frame) {
   }
   // for people's tools and tests: what the page shows now
   document.body.dataset.version = frame.version;
-  document.body.dataset.phase = v.terminal ? "over" : (v.decision ? "decide" : "wait");
+  document.body.dataset.phase = frame.replay ? "replay" : v.terminal ? "over" : (v.decision ? "decide" : "wait");
   const story = $("story");
   if (frame.story_reset) story.replaceChildren();
   for (const line of frame.story) story.append(el("li", null, line));
@@ -310,6 +311,35 @@ function drawDecision(v) {
   }
   box.append(list);
   if (d.choices.length === 1) box.append(el("p", "note", "Your only choice."));
+}
+
+// A replay of a game log: the moves stepped through, seen as the public or as one seat.
+function drawReplay(frame) {
+  const box = $("replay");
+  if (!frame.replay) { box.hidden = true; return; }
+  const r = frame.replay;
+  box.hidden = false;
+  $("who").textContent = "replay";
+  $("status").textContent = `After move ${r.at} of ${r.of}`;
+  const step = (to, seat) => state.ws.send(JSON.stringify({ type: "step", to: Math.max(0, Math.min(to, r.of)), seat }));
+  const controls = el("div", "controls");
+  const buttons = [["⏮ start", 0], ["◀ back", r.at - 1], ["next ▶", r.at + 1], ["end ⏭", r.of]];
+  for (const [label, to] of buttons) {
+    const b = el("button", "step", label);
+    b.type = "button";
+    b.dataset.to = to;
+    b.disabled = to < 0 || to > r.of || to === r.at;
+    b.addEventListener("click", () => step(to, r.seat));
+    controls.append(b);
+  }
+  const as = el("select");
+  as.id = "viewpoint";
+  const pub = el("option", null, "seen by the public"); pub.value = 0; as.append(pub);
+  for (let p = 1; p <= frame.view.players; p++) { const o = el("option", null, `seen by Player ${p}`); o.value = p; as.append(o); }
+  as.value = r.seat;
+  as.addEventListener("change", () => step(r.at, Number(as.value)));
+  controls.append(as);
+  box.replaceChildren(controls);
 }
 
 function act(i) {
@@ -365,7 +395,6 @@ function start() {
   $("rules-button").addEventListener("click", rules);
   $("rules-close").addEventListener("click", () => { $("rules").hidden = true; });
   const link = linkOf();
-  if (typeof window.rulelangReplay === "function" && location.hash.startsWith("#replay")) return window.rulelangReplay();
   if (!link) {
     $("lobby").hidden = false;
     $("lobby").textContent = "Open the link `rulelang serve` printed (it holds a token after #).";
