@@ -87,8 +87,6 @@ class Table:
             self.links["hotseat"] = t
         self.stories: dict = {p: Story(self.words, self.st, p, resumed) for p in range(n)}
         self.stories[None] = Story(self.words, self.st, None, resumed)
-        for story in self.stories.values():
-            story.more()
         self.conns: set = set()
         self.version = 0
         self.moves = 0
@@ -124,6 +122,7 @@ class Table:
             return {"type": "handover", "seat": conn.pending + 1, "version": self.version}
         viewer = conn.viewer()
         story = self.stories[viewer]
+        story.more()            # told when someone watches: a seat nobody watches catches up later
         new = story.told - conn.told
         reset = whole or new < 0 or new > len(story.lines)
         lines = list(story.lines) if reset else (story.lines[-new:] if new else [])
@@ -145,8 +144,6 @@ class Table:
             conn.told = 0
 
     async def broadcast(self) -> None:
-        for story in self.stories.values():
-            story.more()
         for conn in list(self.conns):
             self._hand_over(conn)
             await self._send(conn, self.frame(conn))
