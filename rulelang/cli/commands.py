@@ -281,6 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_rulebook(sub)
     from rulelang.cli.lsp_cmd import add_command as add_lsp
     add_lsp(sub)
+    # `serve` lives with the web server it starts (rulelang/web/); registering it needs only
+    # the standard library, so the command line works without the web extra.
+    from rulelang.web.command import add_command as add_serve
+    add_serve(sub)
 
     p = sub.add_parser("explain", help="explain an error code, e.g. RL101",
                        description=EXPLAIN_DESCRIPTION, epilog=EXPLAIN_EPILOG, formatter_class=fmt)

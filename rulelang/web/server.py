@@ -1,0 +1,289 @@
+"""The ASGI application of ``rulelang serve`` (Starlette): the page, the lobby's HTTP calls and
+the websocket every seat plays through (docs/web.md).
+
+- ``GET /`` the page (``static/index.html``), ``GET /static/...`` its script and stylesheet:
+  files of the package, nothing fetched from elsewhere; every response forbids framing and
+  other origins (Content-Security-Policy).
+- ``POST /api/lobby``, ``/api/start``, ``/api/takeover``: the host's calls, each with the host's
+  token in its JSON body (at most :data:`MAX_BODY` bytes).
+- ``/ws``: a websocket; its first message is ``{"type": "hello", "token": ...}`` and the token
+  says which seat (or the spectator, or the hot-seat screen) it is.  Every message is checked
+  by :mod:`rulelang.web.protocol`.
+
+Tokens travel in message bodies, never in URLs (the page keeps its own in the address's
+``#fragment``, which browsers do not send), so no log of requests holds one.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import os
+from typing import Optional
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rulelang.web.hub import Hub, LobbyError
+from rulelang.web.protocol import BURST, MAX_BAD, RATE, BadMessage, Bucket, parse
+from rulelang.web.tables import Conn, TableError
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+MAX_BODY = 16 * 1024            # bytes of a lobby request
+MAX_CONNECTIONS = 2000          # websockets open at once on one server
+HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                               "style-src 'self'; script-src 'self'; frame-src 'self' data:; "
+                               "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def same_origin(headers) -> bool:
+    """A request from a page of this server (or from no page at all: a test, a script).  A page
+    of another site may not drive the lobby or open a seat's websocket (its token is needed
+    anyway)."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+class _Server:
+    def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST):
+        self.hub = hub
+        self.rate, self.burst = rate, burst
+        self.connections = 0
+
+    # ---- HTTP --------------------------------------------------------------------------------
+    async def page(self, request: Request) -> Response:
+        return FileResponse(os.path.join(STATIC, "index.html"), headers=HEADERS)
+
+    async def rules(self, request: Request) -> Response:
+        """The rulebook of a table's game (its options, its players): public, as the rule file
+        is; a page of its own, with no script (``rulelang rulebook --format html``)."""
+        table = self.hub.tables.get(request.path_params["table"])
+        if table is None:
+            return Response("no such game", 404, headers=HEADERS)
+        return Response(table.rulebook(), media_type="text/html; charset=utf-8",
+                        headers={**HEADERS, "Content-Security-Policy":
+                                 "default-src 'none'; style-src 'unsafe-inline'; "
+                                 "frame-ancestors 'self'"})
+
+    async def _body(self, request: Request) -> dict:
+        if not same_origin(request.headers):
+            raise LobbyError("a request from another site")
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+        data = b""
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+        try:
+            body = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise LobbyError("not JSON") from None
+        if not isinstance(body, dict):
+            raise LobbyError("a request is a JSON object")
+        token = body.pop("token", None)
+        if not isinstance(token, str) or not hmac.compare_digest(
+                token.encode("utf-8", "replace"), self.hub.host_token.encode()):
+            raise PermissionError
+        return body
+
+    async def _call(self, request: Request, fn) -> Response:
+        try:
+            body = await self._body(request)
+            result = await fn(body)
+        except PermissionError:
+            return JSONResponse({"error": "this link is not the host's"}, 403, headers=HEADERS)
+        except (LobbyError, TableError) as e:
+            return JSONResponse({"error": str(e)}, 400, headers=HEADERS)
+        return JSONResponse(result, headers=HEADERS)
+
+    async def lobby(self, request: Request) -> Response:
+        async def fn(body):
+            if body:
+                raise LobbyError("unknown field in the request")
+            return self.hub.info()
+        return await self._call(request, fn)
+
+    async def start(self, request: Request) -> Response:
+        async def fn(body):
+            table = self.hub.start(body)
+            self._spawn(table.advance())         # computer seats that move first
+            return {"table": table.id, "links": table.links}
+        return await self._call(request, fn)
+
+    async def save(self, request: Request) -> Response:
+        async def fn(body):
+            if set(body) != {"table"}:
+                raise LobbyError("a save names a table")
+            table = self.hub.tables.get(body["table"]) if isinstance(body["table"], str) else None
+            if table is None:
+                raise LobbyError("no such table")
+            async with table.lock:              # between two moves
+                return {"save": self.hub.save(body["table"])}
+        return await self._call(request, fn)
+
+    async def resume(self, request: Request) -> Response:
+        async def fn(body):
+            if set(body) - {"save", "hotseat"} or not isinstance(body.get("hotseat", False), bool):
+                raise LobbyError("a resume names a saved game")
+            table = self.hub.resume(body.get("save"), body.get("hotseat", False))
+            self._spawn(table.advance())
+            return {"table": table.id, "links": table.links}
+        return await self._call(request, fn)
+
+    async def takeover(self, request: Request) -> Response:
+        async def fn(body):
+            from rulelang.web.hub import start_spec    # (checks an agent's name)
+            tid, seat, agent = body.get("table"), body.get("seat"), body.get("agent")
+            if set(body) - {"table", "seat", "agent"} or not isinstance(tid, str) or \
+                    not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(agent, str):
+                raise LobbyError("a take-over names a table, a seat and an agent")
+            table = self.hub.tables.get(tid)
+            if table is None:
+                raise LobbyError("no such table")
+            start_spec({"players": 1, "seats": [agent]}, (1, 1))
+            if agent.strip().lower() == "human":
+                raise LobbyError("a seat is taken over by a computer agent")
+            await table.take_over(seat - 1, agent.strip().lower())
+            return table.summary()
+        return await self._call(request, fn)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.hub.tasks.add(task)
+        task.add_done_callback(self.hub.tasks.discard)
+
+    # ---- the websocket -----------------------------------------------------------------------
+    async def socket(self, ws: WebSocket) -> None:
+        if not same_origin(ws.headers) or self.connections >= MAX_CONNECTIONS:
+            await ws.close(code=1008)
+            return
+        self.connections += 1
+        try:
+            await ws.accept()
+            await self._serve(ws)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections -= 1
+
+    async def _receive(self, ws: WebSocket, timeout: Optional[float] = None):
+        """The text of the next message (None: the browser went away).  A binary message is
+        refused as a bad one (its text is None too, but the socket stays open)."""
+        if timeout is None:
+            m = await ws.receive()
+        else:
+            m = await asyncio.wait_for(ws.receive(), timeout)
+        if m["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(m.get("code", 1000))
+        return m.get("text")
+
+    async def _serve(self, ws: WebSocket) -> None:
+        bucket = Bucket(self.rate, self.burst)
+        try:
+            raw = await self._receive(ws, HELLO_TIMEOUT)
+        except asyncio.TimeoutError:
+            await ws.close(code=1008)
+            return
+        try:
+            msg = parse(raw)
+            if msg["type"] != "hello":
+                raise BadMessage("say hello with your token first")
+        except BadMessage as e:
+            await ws.send_json({"type": "error", "message": str(e)})
+            await ws.close(code=1008)
+            return
+        found = self.hub.lookup(msg["token"])
+        if found is None:
+            await ws.send_json({"type": "error", "message": "this link opens no seat"})
+            await ws.close(code=1008)
+            return
+        table, role, seat = found
+        conn = Conn(ws.send_json, role, seat)
+        await table.join(conn)
+        bad = 0
+        try:
+            while True:
+                raw = await self._receive(ws)
+                try:
+                    if not bucket.take():
+                        raise BadMessage("too many messages; slow down")
+                    msg = parse(raw)
+                    await self._handle(table, conn, msg, ws)
+                except (BadMessage, TableError) as e:
+                    bad += 1
+                    await ws.send_json({"type": "error", "message": str(e),
+                                        "version": table.version})
+                    if bad >= MAX_BAD:
+                        await ws.close(code=1008)
+                        return
+        finally:
+            table.leave(conn)
+
+    async def _handle(self, table, conn: Conn, msg: dict, ws: WebSocket) -> None:
+        kind = msg["type"]
+        if kind == "act":
+            await table.act(conn, msg["version"], msg["choice"])
+        elif kind == "ready":
+            await table.ready(conn, msg["seat"] - 1)
+        elif kind == "step":
+            await table.step(conn, msg["to"], msg["seat"])
+        elif kind == "ping":
+            await ws.send_json({"type": "pong", "version": table.version})
+        else:               # hello again
+            raise BadMessage("this connection has said hello already")
+
+
+def make_app(hub: Hub, rate: float = RATE, burst: int = BURST):
+    """The application serving ``hub``'s games; ``rate`` and ``burst``: the messages a second
+    each connection may send (:class:`~rulelang.web.protocol.Bucket`)."""
+    s = _Server(hub, rate, burst)
+    routes = [
+        Route("/", s.page),
+        Route("/rules/{table}", s.rules),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/api/lobby", s.lobby, methods=["POST"]),
+        Route("/api/start", s.start, methods=["POST"]),
+        Route("/api/takeover", s.takeover, methods=["POST"]),
+        Route("/api/save", s.save, methods=["POST"]),
+        Route("/api/resume", s.resume, methods=["POST"]),
+        WebSocketRoute("/ws", s.socket),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.server = s
+    return _with_headers(app)
+
+
+def _with_headers(app):
+    """Every HTTP response with :data:`HEADERS` (those it does not set itself)."""
+    extra = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+
+        async def send_with(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k, v) for k, v in extra if k not in have]
+            await send(message)
+        return await app(scope, receive, send_with)
+    wrapped.state = app.state               # (tests reach the server through it)
+    return wrapped
