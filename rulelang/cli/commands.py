@@ -44,6 +44,7 @@ examples:
   rulelang check rules/*.cardrules                           find every mistake in the files
   rulelang stats examples/crazy_eights.cardrules             balance and rule coverage
   rulelang rulebook examples/crazy_eights.cardrules          the rules in words, to play from
+  rulelang serve examples/crazy_eights.cardrules             play in web browsers, with friends
   rulelang explain RL101                                     what an error code means
 
 Run `rulelang COMMAND --help` for each command's options.

@@ -28,7 +28,7 @@ SERVE_EPILOG = """\
 examples:
   rulelang serve examples/crazy_eights.cardrules                    open the printed host link
   rulelang serve examples/sevens.cardrules --players 3 --set hand_size=5
-  rulelang serve rules/ciq.cardrules --agents human,mc:200          a game started at once
+  rulelang serve examples/sevens.cardrules --agents human,mc:200    a game started at once
   rulelang serve examples/crazy_eights.cardrules --host 0.0.0.0     other computers may join"""
 
 

@@ -151,6 +151,16 @@ async function lobby(token) {
       p.append(save);
       old.append(p);
       showLinks(old, t.links);
+      t.seats.forEach((kind, k) => {
+        if (kind !== "human" || t.over) return;
+        const give = el("button", "takeover", `Player ${k + 1} left: a computer plays on`);
+        give.type = "button";
+        give.addEventListener("click", async () => {
+          try { await post("/api/takeover", { token, table: t.table, seat: k + 1, agent: "random" }); give.disabled = true; }
+          catch (e) { say(e.message); }
+        });
+        old.append(give);
+      });
     }
     box.append(old);
   }
