@@ -256,9 +256,10 @@ def test_tab_indentation_is_an_error_as_documented():
         + "\t# a comment\n\t\n"
     diags, model, _ = check_file("t.cardrules", text=fine)
     assert model is not None and not [d for d in diags if d.is_error], diags
-    # the first syntax error in the file is the one reported
+    # every syntax error is reported, a tab in the indentation among them
     earlier = TAB_FILE.replace("players 2", "players 2 to")
-    assert [(d.code, d.span.line) for d in check_file("t.cardrules", text=earlier)[0]] == [("RL001", 2)]
+    assert [(d.code, d.span.line) for d in check_file("t.cardrules", text=earlier)[0]] == \
+        [("RL001", 2), ("RL002", 7)]
 
 
 def test_line_numbers_ignore_other_line_breaks(tmp_path, capsys):

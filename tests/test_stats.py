@@ -303,7 +303,8 @@ def test_report_is_written(capsys, tmp_path):
     out = tmp_path / "r.html"
     assert main(["stats", CRAZY, "--games", "20", "--workers", "1", "--report", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 3
+    # wins, length, coverage, and the trend (Crazy Eights declares its progress)
+    assert page.count("data:image/png;base64,") == 4 and "id='trend'" in page
     assert "Crazy Eights" in page and "Rule coverage" in page
     text = capsys.readouterr().out
     assert "win rate" in text and "rule coverage" in text
