@@ -243,6 +243,8 @@ class ChoiceGen:
         goes to the rule in its frame, in the slot of the card to choose, which holds nothing
         until the choice (``self.call_lists``; the rule's choice takes it from there and empties
         the slot at once: :meth:`sus_Choose`)."""
+        if not self.cg.on("prelist"):
+            return None
         q = self._card_query(cond)
         if q is None or q.kind != "any" or not body:
             return None
@@ -332,7 +334,7 @@ class ChoiceGen:
         # A loop, not a comprehension: Python 3.11 makes and calls a function for each
         # comprehension, and the names it reads become cells of the enclosing function; for the
         # handful of cards of a hand the loop takes a third less time.
-        arms = self.unswitched(p.where, si)
+        arms = self.unswitched(p.where, si) if self.cg.on("unswitching") else None
         if arms is None:
             self.card_loop(p.where, p, si, env, v, made, action, w, True)
             return made

@@ -358,7 +358,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             if name is not None:                # (computed once before the loop: shared_tops)
                 return name
         hoist = getattr(self, "_hoist", None)
-        if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)):
+        if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)) and \
+                self.cg.on("hoisting"):
             # Inside a loop over cards: a part that does not depend on the card (and rolls no
             # die) is computed once, before the loop.
             self._hoist = None

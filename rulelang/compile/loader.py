@@ -23,6 +23,7 @@ from rulelang.check.checker import check
 from rulelang.check.model import Model
 from rulelang.check.variants import merge
 from rulelang.compile.compiler import CompiledGame
+from rulelang.compile.passes import resolve
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
 from rulelang.syntax.parser import parse
 
@@ -453,6 +454,9 @@ class Game:
         self.overrides = overrides
         self.include: tuple = ()          # the folders besides the file's own that it may extend from
         self._compiled: dict = {}
+        # The optimisations it is compiled with (compile/passes.py: resolve's spelling; None:
+        # the environment variable RULELANG_OPT, else all).
+        self.optimize = None
 
     @property
     def name(self) -> str:
@@ -465,19 +469,22 @@ class Game:
     def options(self) -> dict:
         return {k: v.value for k, v in self.model.options.items()}
 
-    def compiled(self, n_players: int) -> CompiledGame:
+    def compiled(self, n_players: int, optimize=None) -> CompiledGame:
+        """The game compiled for ``n_players`` (once), with the optimisations ``optimize``
+        (compile/passes.py; None: the game's own, ``load(..., optimize=...)``)."""
         lo, hi = self.model.players
         if not lo <= n_players <= hi:
             raise RuleFileError([Diagnostic(
                 "RL132", ERROR, f"this game is for {lo} to {hi} players, not {n_players}", None,
                 f"choose a number of players from {lo} to {hi}")])
-        cg = self._compiled.get(n_players)
+        opts = resolve(self.optimize if optimize is None else optimize)
+        cg = self._compiled.get((n_players, opts))
         if cg is None:
-            cg = CompiledGame(self.model, n_players)
+            cg = CompiledGame(self.model, n_players, optimize=opts)
             if cg.problems:
                 raise RuleFileError([Diagnostic(code, ERROR, msg, span)
                                      for code, msg, span in cg.problems])
-            self._compiled[n_players] = cg
+            self._compiled[(n_players, opts)] = cg
         return cg
 
     def new_game(self, n_players: Optional[int] = None, seed: int = 0, log: bool = False,
@@ -516,12 +523,17 @@ def game_digest(layers: list) -> str:
 
 
 def load(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
-         include=()) -> Game:
+         include=(), optimize=None) -> Game:
     """Load and check a rule file.  Raises RuleFileError when it has errors.  ``include``: more
-    folders that `extends` may read from (see docs/security.md)."""
+    folders that `extends` may read from (see docs/security.md).  ``optimize``: the
+    optimisations it is compiled with (compile/passes.py: a set of names, "all", "none" or
+    "-name,..."; None: the environment variable RULELANG_OPT, else all)."""
+    if optimize is not None:
+        resolve(optimize)               # (a name that is no optimisation: at once)
     diags, model, decls = check_file(path, overrides, text, include=include)
     if model is None or any(d.is_error for d in diags):
         raise RuleFileError([d for d in diags if d.is_error] or diags)
     game = Game(model, diags, decls, path, overrides or {})
     game.include = tuple(include or ())
+    game.optimize = optimize
     return game

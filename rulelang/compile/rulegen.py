@@ -169,14 +169,16 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # _s0 - _sr, before a call of another rule's function, which counts on the state, and
         # wherever the function is left).  A step of one: `_sr -= 1` and `if not _sr`, the
         # budget spent when it reaches 0 (it is never below 1 while the function runs).
-        self.steps_held = self.playout and self.looping
+        cg = self.cg
+        self.steps_held = self.playout and self.looping and cg.on("steps_held")
         self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
         # The playout variant, and the turn that goes on from turn to turn, hold what they read
         # most of the state in locals (ExprGen.state), bound by the function's first line.
-        self.x.hold, self.x.held_used = self.playout or self.looping, set()
+        self.x.hold = (self.playout or self.looping) and cg.on("held_state")
+        self.x.held_used = set()
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
@@ -192,10 +194,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         finally:
             self.s.logged = True
             self.x.hold = False
-        self.thread_jumps()
-        if next_turn is not None:
+        if cg.on("jump_threading"):
+            self.thread_jumps()
+        if next_turn is not None and cg.on("inline_next_turn"):
             self.inline_block(nt)
-        if self.playout:
+        if self.playout and cg.on("expand_entries"):
             self.expand_entries()
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
@@ -343,8 +346,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.If):
             start = len(w.lines)
             empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
-            if empty and not any(self.x.fold.chance(c) or self.x.fold.may_fail(c)
-                                 for c, _ in st.branches):
+            if empty and self.cg.on("empty_if") and not any(
+                    self.x.fold.chance(c) or self.x.fold.may_fail(c) for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
                 # die nor stop the game: the `if` is left out (Power Attack!'s `clear_field`
                 # tells who takes the cards with `say`s, which a playout does not run).
@@ -370,7 +373,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
-            if self.cg.out_base is None and self.dir() == "1" and not self._sets_slot(st.body, r.player):
+            if self.cg.out_base is None and self.dir() == "1" and self.cg.on("player_order") and \
+                    not self._sets_slot(st.body, r.player):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
                 order = self.x.const(tuple(tuple((s + k) % n for k in range(n)) for s in range(n)))
@@ -466,6 +470,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             # a rule that never decides (see compile/copies.py): written in place
             self.copy_rule(st, body, nslots, args, you, w)
             return
+        if body is not None:
+            cg.fell_back(cg.proc_names[self.pid], "copies",
+                         f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
         self.calling(w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
@@ -603,8 +610,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             si, listed = self.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
-        if self.playout and pid in getattr(cg, "inlined_rules", ()) and \
-                self.in_place(cg.inlined_sizes[pid]):
+        inlined = self.playout and pid in getattr(cg, "inlined_rules", ())
+        if inlined and not self.in_place(cg.inlined_sizes[pid]):
+            cg.fell_back(cg.proc_names[self.pid], "inlined_calls",
+                         f"the copies of its calls would pass {MAX_IN_PLACE} statements")
+        elif inlined:
             # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
             # in place (inline_call); one that can enters it with its frame on the stack.
             w.writeline(f"if {self.x.state('_pk')} is not None:")
@@ -778,9 +788,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if hit is None:
             used, self.x.held_used = self.x.held_used, set()
             try:
+                if not cg.on("endings_quick"):
+                    raise Unsupported("off")
                 quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
-            except Unsupported:
+            except Unsupported as why:
                 quick = ""
+                if cg.on("endings_quick"):
+                    cg.fell_back("<endings>", "endings_quick", str(why))
             finally:
                 self.x.held_used, mine = used, self.x.held_used
             hit = (quick, frozenset(mine))

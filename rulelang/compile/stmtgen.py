@@ -161,7 +161,8 @@ class StatementGen:
         zi = self.e(st.zone)
         if self.logged and self.x.fold.chance(st.zone):
             zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
-        w.writeline(f"g.rng.shuffle({self.x.zone(zi)})")
+        shuffle = "shuffle" if self.cg.on("shuffle_plans") else "shuffle_stepwise"
+        w.writeline(f"g.rng.{shuffle}({self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
