@@ -30,12 +30,15 @@ ENV = "RULELANG_OPT"
 @attrs.frozen
 class Pass:
     """One optimisation: its ``name``, what it does (``description``), what it ``assumes``, and
-    ``always`` (with the ``reason``) when it has no plain path and cannot be switched off."""
+    ``always`` (with the ``reason``) when it has no plain path and cannot be switched off;
+    ``requires``: the optimisations without which it never applies (it works on what they
+    write)."""
     name: str
     description: str
     assumes: str
     always: bool = False
     reason: str = ""
+    requires: tuple = ()
 
 
 PASSES: tuple = (
@@ -51,13 +54,16 @@ PASSES: tuple = (
     Pass("structured_turn", "a playout that cannot stop plays the turn as one structured "
          "Python loop, its decisions and the rules it calls written in place",
          "every decision has one chooser; no `return` or `end turn`; every rule the turn calls "
-         "can be written in place (copies.can_inline)"),
+         "can be written in place (copies.can_inline)",
+         requires=('playout_variant', 'looping_turn')),
     Pass("turn_locals", "in the structured turn, `you`, the turn's slots and the zones' lists "
          "are Python locals, not the frame's entries",
          "nothing reads the frame while the loop runs (every way out of it ends the game or "
-         "the turn)"),
+         "the turn)",
+         requires=('structured_turn',)),
     Pass("turns_held", "the structured turn counts its turns in a local, added to the state "
-         "where the function is left", "the game never reads `number of turns`"),
+         "where the function is left", "the game never reads `number of turns`",
+         requires=('structured_turn',)),
     Pass("direct_calls", "a rule that never waits for a decision is called as a Python "
          "function, its frame never pushed on the game's stack",
          "no state can be observed while it runs; no chain of calls leads back to it"),
@@ -66,11 +72,13 @@ PASSES: tuple = (
          "a chain of such calls is at most MAX_CALL_CHAIN deep"),
     Pass("copies", "the body of a rule called directly is written in place of its call, its "
          "slots Python locals", "the rule never decides and its body can be copied "
-         "(copies.copy_sizes); at most MAX_IN_PLACE statements per function"),
+         "(copies.copy_sizes); at most MAX_IN_PLACE statements per function",
+         requires=('direct_calls',)),
     Pass("inlined_calls", "a playout that cannot stop writes a rule that decides in place of "
          "its call, its decisions taken where they come",
          "the rule can be inlined (copies.inlined_rules): one chooser, no claim, no hidden "
-         "places"),
+         "places",
+         requires=('playout_variant',)),
     Pass("endings_fast", "every ending is tested by one generated function, not one function "
          "per ending called for each seat", "the endings' conditions read no local"),
     Pass("endings_quick", "before the endings are checked in order, one cheap expression tests "
@@ -86,7 +94,8 @@ PASSES: tuple = (
          "per card", "the lookups are of the card itself (a plain read of the loop's slot)"),
     Pass("split_loop", "where a value computed before a loop may have failed, a second loop "
          "computes everything in place, so that the first loop reads its values unguarded",
-         "the values computed first are the same whichever card the loop is at"),
+         "the values computed first are the same whichever card the loop is at",
+         requires=('hoisting',)),
     Pass("card_sets", "a card condition made of tests of the card's own tables is a lookup in "
          "a set of cards made before the loop", "the tables do not change while the game is "
          "played"),
@@ -107,19 +116,25 @@ PASSES: tuple = (
     Pass("jump_threading", "a jump to a block that only jumps or returns goes where that block "
          "leads", "a block of one line is entered only by jumps"),
     Pass("inline_next_turn", "the block that passes the turn on is copied to every jump to it",
-         "the block is entered only by jumps"),
+         "the block is entered only by jumps",
+         requires=('looping_turn',)),
     Pass("expand_entries", "in a playout variant, an alternative's block, and any block one jump "
-         "leads to, is copied where it is entered", "the blocks stay, for a frame resumed"),
+         "leads to, is copied where it is entered", "the blocks stay, for a frame resumed",
+         requires=('playout_variant',)),
     Pass("held_state", "the playout variants and the looping turn read the state's most used "
          "parts (zones, vars, the policy, the budget) from locals bound once",
-         "none of them is rebound while a rule runs"),
+         "none of them is rebound while a rule runs",
+         requires=('playout_variant',)),
     Pass("steps_held", "the looping turn of a playout counts the step budget in locals",
-         "the steps reach the state before a call of another rule and wherever it is left"),
+         "the steps reach the state before a call of another rule and wherever it is left",
+         requires=('playout_variant', 'looping_turn')),
     Pass("counts_held", "the looping turn of a playout counts its decisions and choices in "
-         "locals", "only State.playout reads them meanwhile; added where the function is left"),
+         "locals", "only State.playout reads them meanwhile; added where the function is left",
+         requires=('playout_variant', 'looping_turn')),
     Pass("twins_test", "in a game with copies of a card, a playout's list of actions is merged "
          "only when a test in C finds two copies in it", "merging a list without copies "
-         "changes nothing"),
+         "changes nothing",
+         requires=('playout_variant',)),
     # ---- always on ---------------------------------------------------------------------------
     Pass("define_functions", "a define's code longer than HELPER_SIZE, or calling other "
          "defines' functions twice, is a function of its own", "",
@@ -152,6 +167,17 @@ PASSES: tuple = (
 
 BY_NAME = {p.name: p for p in PASSES}
 SWITCHABLE = frozenset(p.name for p in PASSES if not p.always)
+
+
+def alone(name: str) -> frozenset:
+    """The setting where ``name`` is on with what it requires, and nothing else."""
+    out, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n not in out:
+            out.add(n)
+            todo.extend(BY_NAME[n].requires)
+    return frozenset(out)
 
 
 def resolve(spec=None) -> frozenset:
