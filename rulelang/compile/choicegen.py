@@ -21,6 +21,7 @@ from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
+from rulelang.compile.gensource import Unsupported
 
 
 # A card condition ``(A if C, ..., otherwise)`` whose conditions do not depend on the card is
@@ -622,3 +623,26 @@ class ChoiceGen:
         with w.indent():
             w.writeline(f"g.awaiting = ({who}, _r)")
             w.writeline(f"return {SUSPEND}")
+
+    def endings_quick(self):
+        """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
+        endings must be checked in full before every decision."""
+        cg = self.cg
+        made = cg.quick_endings
+        # (written with the held locals or not; and with the zones' lists in locals, in the
+        # structured turn, whose locals are those of the turn being written: not kept)
+        key = self.x.zones_key()
+        hit = made.get(key) if not key[1] else None
+        if hit is None:
+            used, self.x.held_used = self.x.held_used, set()
+            try:
+                quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
+            except Unsupported:
+                quick = ""
+            finally:
+                self.x.held_used, mine = used, self.x.held_used
+            hit = (quick, frozenset(mine))
+            if not key[1]:
+                made[key] = hit
+        self.x.held_used |= hit[1]
+        return hit[0]

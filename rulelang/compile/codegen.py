@@ -276,11 +276,15 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         player on, where one that holds ends the game before the next is asked: Unsupported.)"""
         if not conditions:
             raise Unsupported("no endings")
+        if not self.cg.on("endings_quick"):
+            raise Unsupported("off")
         n = int(self.cg.n)
         parts = []
         for cond in conditions:
             if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond) or \
                     self.fold.may_fail(cond):
+                self.cg.fell_back("<endings>", "endings_quick",
+                                  "a condition uses locals or chance, or may stop the game")
                 raise Unsupported("uses locals or chance, or may stop the game")
             # (a condition that reads nothing of `you`, `stock is empty` say, is the same for
             # every seat: asked once)

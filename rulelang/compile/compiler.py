@@ -76,6 +76,9 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # reads it), and where one that is on could not apply (``fell_back``).
         self.opts = resolve(optimize)
         self.fallbacks: list = []
+        # The cheap tests of the endings written so far (ChoiceGen.endings_quick), by how the
+        # zones are read where they are written.
+        self.quick_endings: dict = {}
         # With a rulelang.compile.coverage.Coverage: count every rule, branch and alternative run
         # (the generated rules count each counted block where it starts: RuleGen.count).
         self.coverage = coverage

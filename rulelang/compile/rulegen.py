@@ -177,8 +177,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
         # The playout variant, and the turn that goes on from turn to turn, hold what they read
         # most of the state in locals (ExprGen.state), bound by the function's first line.
-        self.x.hold = (self.playout or self.looping) and cg.on("held_state")
-        self.x.held_used = set()
+        self.x.hold, self.x.held_used = (self.playout or self.looping) and cg.on("held_state"), set()
         cur = self.new_block()
         self.s.logged = not self.playout        # a playout never logs: no move is recorded
         try:
@@ -773,32 +772,3 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""
         return "g.dir" if "reverse" in self.cg.flow else "1"
-
-    def endings_quick(self):
-        """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
-        endings must be checked in full before every decision."""
-        cg = self.cg
-        made = getattr(cg, "_endings_quick", None)
-        if made is None:
-            made = cg._endings_quick = {}
-        # (written with the held locals or not; and with the zones' lists in locals, in the
-        # structured turn, whose locals are those of the turn being written: not kept)
-        key = self.x.zones_key()
-        hit = made.get(key) if not key[1] else None
-        if hit is None:
-            used, self.x.held_used = self.x.held_used, set()
-            try:
-                if not cg.on("endings_quick"):
-                    raise Unsupported("off")
-                quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
-            except Unsupported as why:
-                quick = ""
-                if cg.on("endings_quick"):
-                    cg.fell_back("<endings>", "endings_quick", str(why))
-            finally:
-                self.x.held_used, mine = used, self.x.held_used
-            hit = (quick, frozenset(mine))
-            if not key[1]:
-                made[key] = hit
-        self.x.held_used |= hit[1]
-        return hit[0]
