@@ -27,7 +27,7 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, Frame
-from rulelang.check.ir import DefineUse, Local, NodeSet, Var, You, Zone
+from rulelang.check.ir import DefineUse, Local, Var, You, Zone
 from rulelang.check.model import Arg, Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -104,9 +104,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._card_sets = {}            # the tables of card sets made so far (CardSets)
         self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
-        self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
+        self.seat_uses = cg.model.seat_uses
         # The direction of play: the constant 1 in a game that never reverses it.
-        self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
+        self.dir = "g.dir" if "reverse" in cg.flow else "1"
 
     def state(self, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
@@ -199,9 +199,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         f = self.__dict__.get("_fold")
         if f is None:
             f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
-                                  players_leave=getattr(self.cg, "out_base", None) is not None,
+                                  players_leave=self.cg.out_base is not None,
                                   cards=self.cg,
-                                  always_seats=getattr(getattr(self.cg, "model", None), "always_seats", None),
+                                  always_seats=self.cg.model.always_seats,
                                   seat_uses=self.seat_uses)
         return f
 

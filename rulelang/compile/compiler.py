@@ -79,6 +79,8 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # The cheap tests of the endings written so far (ChoiceGen.endings_quick), by how the
         # zones are read where they are written.
         self.quick_endings: dict = {}
+        # Whether some code reads `number of turns` (ExprGen.turns_read: noted as it is written).
+        self.reads_turns = False
         # With a rulelang.compile.coverage.Coverage: count every rule, branch and alternative run
         # (the generated rules count each counted block where it starts: RuleGen.count).
         self.coverage = coverage

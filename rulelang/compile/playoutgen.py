@@ -94,7 +94,7 @@ class PlayoutGen:
         dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
         self.counts_held = self.counts_held or held
         legal = "out"
-        if getattr(self.cg, "card_twin", None) is not None and any(
+        if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
             # copies of a card: one action (most often there are none: tested in C, here)
             legal = self.x.fresh()
@@ -245,7 +245,7 @@ class PlayoutGen:
 
     def _structured_turn(self, body, spec, in_place, locals_):
         cg = self.cg
-        if not getattr(cg, "turn_in_place", False):     # (CompiledGame: copies.can_inline)
+        if not cg.turn_in_place:     # (CompiledGame: copies.can_inline)
             return None
         lines = []
         w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
@@ -256,7 +256,7 @@ class PlayoutGen:
         self.structuring = True
         # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
         # turns in the local _tn, added to the state where the function is left.
-        self.turns_held = not getattr(cg, "reads_turns", False) and cg.on("turns_held")
+        self.turns_held = not cg.reads_turns and cg.on("turns_held")
         nslots = int(cg.model.rules["turn"].nslots)
         names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
         zones = self.x.zone_locals = {} if locals_ else None

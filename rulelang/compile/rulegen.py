@@ -417,7 +417,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.inline_choose(st, w)
             return
         if self.inlining and isinstance(st, A.CallRule) and \
-                self.cg.proc_index.get(st.name) in getattr(self.cg, "inlined_rules", ()):
+                self.cg.proc_index.get(st.name) in self.cg.inlined_rules:
             if self.structuring and not self.in_place(self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
                 raise Unsupported("the turn's copies would be too large")   # (structured_turn)
             self.step(w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
@@ -464,7 +464,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.x.slot(int(self.refs.of(st).index), {})
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        body = getattr(cg, "inline_bodies", {}).get(pid)
+        body = cg.inline_bodies.get(pid)
         if body is not None and self.in_place(cg.in_place_sizes[pid]):
             # a rule that never decides (see compile/copies.py): written in place
             self.copy_rule(st, body, nslots, args, you, w)
@@ -609,7 +609,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             si, listed = self.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
-        inlined = self.playout and pid in getattr(cg, "inlined_rules", ())
+        inlined = self.playout and pid in cg.inlined_rules
         if inlined and not self.in_place(cg.inlined_sizes[pid]):
             cg.fell_back(cg.proc_names[self.pid], "inlined_calls",
                          f"the copies of its calls would pass {MAX_IN_PLACE} statements")
@@ -622,7 +622,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline("else:")
             w = CodeWriter.at(w.lines, w.prefix + w.step)
         w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
-        if pid in getattr(cg, "entered_rules", ()):
+        if pid in cg.entered_rules:
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.
             f, rc = self.x.fresh(), self.x.fresh()
@@ -753,7 +753,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
-        cost = int(getattr(self.cg, 'turn_cost', 1))
+        cost = int(self.cg.turn_cost)
         if self.steps_held:           # (counted in locals: see compile_rule)
             self.held_step(w, cost, "_overturn(g)")
         else:

@@ -107,7 +107,7 @@ class StatementGen:
         return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
 
     def stmt(self, st, w):
-        if isinstance(st, A.Move) and getattr(self.cg, "empty_moves", None) is not None:
+        if isinstance(st, A.Move) and self.cg.empty_moves is not None:
             self.watch(st, w)
         m = getattr(self, "t_" + type(st).__name__, None)
         if m is None:
