@@ -27,6 +27,7 @@ from rulelang.compile.blocks import Blocks
 from rulelang.compile.writer import CodeWriter, mark, respan
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
+from rulelang.compile.context import API, RuleMode
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
@@ -139,8 +140,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def __init__(self, cg, direct=frozenset(), playout=False):
         self.cg = cg
-        # The playout variant (see ``playout_decision``): decisions are taken in place.
-        self.playout = playout
+        # How its function is written (compile/context.py): the playout variant (see
+        # ``playout_decision``: decisions are taken in place) or the API's; compile_rule adds the rest.
+        self.mode = RuleMode(playout=playout)
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
@@ -160,7 +162,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
-        self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
         self.turns_held = False       # (set by PlayoutGen.structured_turn)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
@@ -170,16 +171,20 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # wherever the function is left).  A step of one: `_sr -= 1` and `if not _sr`, the
         # budget spent when it reaches 0 (it is never below 1 while the function runs).
         cg = self.cg
-        self.steps_held = self.playout and self.looping and cg.on("steps_held")
+        looping = next_turn is not None         # (the turn going on from turn to turn)
+        # (and the playout variant, and that turn, hold what they read most of the state in
+        # locals, ExprGen.state, bound by the function's first line)
+        self.mode = mode = RuleMode(
+            playout=self.playout, looping=looping,
+            held=(self.playout or looping) and cg.on("held_state"),
+            steps_held=self.playout and looping and cg.on("steps_held"))
         self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
-        # The playout variant, and the turn that goes on from turn to turn, hold what they read
-        # most of the state in locals (ExprGen.state), bound by the function's first line.
-        self.x.hold, self.x.held_used = (self.playout or self.looping) and cg.on("held_state"), set()
+        self.x.hold, self.x.held_used = mode.held, set()
         cur = self.new_block()
-        self.s.logged = not self.playout        # a playout never logs: no move is recorded
+        self.s.mode = mode                      # (a playout never logs: no move is recorded)
         try:
             cur = self.stmts(body, cur)
             if next_turn is None:
@@ -191,7 +196,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.structured = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
                                if self.playout and next_turn is not None else None)
         finally:
-            self.s.logged = True
+            self.s.mode = API
             self.x.hold = False
         if cg.on("jump_threading"):
             self.thread_jumps()
@@ -239,6 +244,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
         return self.x._compile(src, self.line_map), self.alt_blocks
+
+    @property
+    def playout(self) -> bool:
+        """Is the function written the playout variant (``RuleMode.playout``)?"""
+        return self.mode.playout
+
+    @property
+    def looping(self) -> bool:
+        """Is it the turn that goes on from turn to turn (``RuleMode.looping``)?"""
+        return self.mode.looping
+
+    @property
+    def steps_held(self) -> bool:
+        """Are the steps of the budget counted in locals (``RuleMode.steps_held``)?"""
+        return self.mode.steps_held
 
     structured = None       # the lines of the structured turn (compile_rule), or None
     copying = 0             # how many rules copied in place are being written (copy_rule)

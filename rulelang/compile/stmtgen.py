@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
+from rulelang.compile.context import API
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
@@ -45,10 +46,16 @@ class StatementGen:
         self.cg = cg
         self.x = exprs
         self.refs = cg.refs
-        # Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
-        # events.py): not in the playout variants (RuleGen(playout=True)), which never log.
-        self.logged = True
+        # How the rule's function being written is written (compile/context.py: the API's or
+        # the playout variant; RuleGen.compile_rule gives it, and API back after).
+        self.mode = API
         self.recording = False      # (a move whose cards seen_go records: t_Move)
+
+    @property
+    def logged(self) -> bool:
+        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
+        events.py): not in the playout variants (RuleGen(playout=True)), which never log."""
+        return self.mode.logged
 
     def note_left(self, st, cards, src, w, dst=None):
         """The cards (``cards``: code of a tuple or a list) that a move nobody sees (or a deal)
