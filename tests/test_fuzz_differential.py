@@ -3,6 +3,10 @@
 compiled game, on the API and on the playout fast path, and must agree on the whole log, each
 seat's legal actions and observation at each decision, the result and the save.
 
+Other generated games are played with every optimisation of the generator off, and with each
+alone (with what it requires: compile/passes.py), against the reference too, so that the plain
+path of each mechanism is checked as well as the mechanism without the others.
+
 The default run plays a few hundred games from fixed seeds; ``RULELANG_FUZZ_LONG=1`` plays many
 more (``RULELANG_FUZZ_FILES=N`` sets the number of generated files).  The constructs the games
 used are counted and printed (``pytest -s``).  Every difference found is reduced
@@ -20,6 +24,7 @@ from rulelang.check.effects import EFFECTS
 from rulelang.check.tree import _walk
 from rulelang.compile.loader import load
 from rulelang.syntax import ast as A
+from rulelang.compile.passes import SWITCHABLE, alone
 from rulelang.syntax.diagnostics import RuleFileError
 
 from wellfuzz import GameGen, compare
@@ -112,6 +117,38 @@ def test_generated_games_check_play_long_and_agree_with_the_reference():
     assert not missing, missing
     # every kind of statement its description says the generator writes, it wrote
     assert _described_kinds() - kinds == set()
+    assert not diffs, "\n".join(map(str, diffs))
+
+
+# Each setting of the optimisations (compile/passes.py) besides the run's own: none, and each
+# alone; the files of each setting are others than those of the others and of the test above.
+# (each alone: with the optimisations it works on, passes.alone)
+SETTINGS = [("none", frozenset())] + [(name, alone(name)) for name in sorted(SWITCHABLE)]
+FILES_PER_SETTING = max(1, FILES // 10)
+
+
+def test_generated_games_agree_with_the_reference_under_every_optimisation_setting():
+    """With every optimisation off, and with each alone, the compiled game plays as the
+    reference does: the plain path of each mechanism, and each without the others."""
+    started = time.perf_counter()
+    diffs, report = [], []
+    first = FIRST_SEED + FILES
+    for k, (label, opts) in enumerate(SETTINGS):
+        games = decisions = 0
+        for seed, _gen, game in _games(first + k * FILES_PER_SETTING, FILES_PER_SETTING):
+            if game is None:
+                continue
+            lo, hi = game.players
+            for n in sorted({lo, hi}):
+                diff, played = compare(game, n, seed * 10, optimize=opts)
+                games += 1
+                decisions += played
+                if diff is not None:
+                    diffs.append((label, seed, n, seed * 10, diff[:300]))
+        report.append(f"{label}: {games} games, {decisions} decisions")
+    took = time.perf_counter() - started
+    print(f"\noptimisation settings, {FILES_PER_SETTING} files each, {took:.1f} s: " + "; ".join(report)
+          + f"; {len(diffs)} differences")
     assert not diffs, "\n".join(map(str, diffs))
 
 

@@ -12,6 +12,11 @@ import pytest
 
 from rulelang.play.agents import make_agent, View
 from rulelang.compile.loader import load
+from rulelang.compile.passes import resolve
+
+# (what these tests look at is the playout variants themselves: not there when they are off)
+_VARIANTS = pytest.mark.skipif("playout_variant" not in resolve(),
+                               reason="the playout variants are switched off (RULELANG_OPT)")
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 SEEDS = (0, 1, 7, 12345)
@@ -222,6 +227,7 @@ def test_compiled_game_playout_is_new_game_then_playout():
     assert a.is_terminal() and a.to_json() == b.to_json()
 
 
+@_VARIANTS
 def test_compiled_game_playout_takes_the_first_decision_in_place():
     """From the seed the setup and the turn run in the playout variants: the API's function of
     the turn, which would stop at the first decision and list its legal actions, never runs
@@ -326,6 +332,7 @@ def test_playout_in_budgets_then_the_api_plays_the_api_game(path):
         assert _summary(st) == _summary(api), (path, seed)
 
 
+@_VARIANTS
 def test_a_whole_game_is_one_call_of_the_turns_playout_variant():
     """The turn's playout variant takes the decisions itself: State.playout makes the first one
     and calls it, and the game goes on inside that call to its end."""

@@ -942,15 +942,16 @@ def _saved(st):
     return j
 
 
-def compare(game, n, seed, max_steps=4000, max_decisions=400):
+def compare(game, n, seed, max_steps=4000, max_decisions=400, optimize=None):
     """Play ``game`` (a loaded rule file) for ``n`` players through the reference and the
     compiled game, choosing the same random actions, and return ``None`` or the first
     difference, in words.  Then the playout fast path of each, from the seed.  Also returns the
-    number of decisions played: ``(difference or None, decisions)``."""
+    number of decisions played: ``(difference or None, decisions)``.  ``optimize``: the
+    optimisations the game is compiled with (compile/passes.py; None: the run's own)."""
     from reference import ReferenceGame
     rng = random.Random(seed)
     ref, err_r = _guarded(lambda: ReferenceGame(game.model, n))
-    cg, err_c = _guarded(lambda: game.compiled(n))
+    cg, err_c = _guarded(lambda: game.compiled(n, optimize=optimize))
     if err_r or err_c:
         return (None if err_r == err_c else f"building: reference {err_r!r}, compiled {err_c!r}"), 0
     a, err_r = _guarded(lambda: ref.new_game(seed=seed, log=True, max_steps=max_steps))

@@ -25,11 +25,13 @@ def _sort_key(d):
 
 
 def check_one(path: str, overrides: dict, players=None, simulate=None, include=(), workers=1,
-              progress=None, ray=None):
+              progress=None, ray=None, fallbacks=None):
     """Every diagnostic for one file: the checker's, the compiler's for each allowed number of
     players, and (with ``simulate``) those of random games.  Returns (diagnostics, internal).
     Ctrl-C during the games raises :class:`~rulelang.play.simulate.SimulationInterrupted` holding
-    every diagnostic found so far (the static ones too)."""
+    every diagnostic found so far (the static ones too).  With a list ``fallbacks``: each
+    optimisation of the compiler that could not apply to a rule is added to it, as ``(number of
+    players, compile.passes.Fallback)`` (the playout variants made too, to find theirs)."""
     from rulelang.compile.loader import Game, check_file, compiler_diagnostics
     from rulelang.cli.render import internal_error
     internal = False
@@ -42,7 +44,12 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
         if model is not None and not any(d.is_error for d in diags):
             game = Game(model, diags, decls, path, overrides)
             game.include = tuple(include)
-            diags.extend(compiler_diagnostics(game, diags, players))
+            written: list = []
+            diags.extend(compiler_diagnostics(game, diags, players, written))
+            if fallbacks is not None:
+                for k, cg in written:
+                    cg.playout_procs()
+                    fallbacks.extend((k, f) for f in cg.fallbacks)
             if simulate and not any(d.is_error for d in diags):
                 from rulelang.play.simulate import SimulationInterrupted, simulate as run_simulation
                 try:
@@ -62,6 +69,28 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
         internal = True
     diags.sort(key=_sort_key)
     return diags, internal
+
+
+def _grouped(found) -> list:
+    """``[(Fallback, [numbers of players]), ...]`` from ``(players, Fallback)`` pairs, in the
+    order first found."""
+    out: dict = {}
+    for n, f in found:
+        out.setdefault(f, [])
+        if n not in out[f]:
+            out[f].append(n)
+    return list(out.items())
+
+
+def _fallbacks_text(path: str, found) -> str:
+    """``check --verbose``: the optimisations of the compiler left out, rule by rule."""
+    if not found:
+        return f"{path}: every optimisation of the compiler applies"
+    lines = [f"{path}: optimisations of the compiler left out (the game plays the same, slower):"]
+    for f, players in found:
+        counts = ", ".join(map(str, players))
+        lines.append(f"  {f.rule}: {f.optimisation} ({counts} players): {f.why}")
+    return "\n".join(lines)
 
 
 DEFAULT_MAX_ERRORS = 100          # diagnostics printed per file (`check --max-errors`)
@@ -94,6 +123,7 @@ def cmd_check(args) -> int:
             files.append(path)
     args.files = files
     per_file = []
+    fallbacks = []                    # --verbose: (path, [(Fallback, players), ...])
     stopped = None                    # Ctrl-C during --simulate: (games played, of how many)
     bars = []
 
@@ -112,9 +142,10 @@ def cmd_check(args) -> int:
     for path in files:
         if args.simulate:
             _need_ray(args)
+        found = [] if args.verbose else None
         try:
             diags, bad = check_one(path, overrides, args.players, args.simulate, _include(args),
-                                   _workers(args), progress, args.ray)
+                                   _workers(args), progress, args.ray, found)
         except SimulationInterrupted as stop:
             diags, bad, stopped = stop.diagnostics, False, (stop.played, stop.total)
         finally:
@@ -122,6 +153,8 @@ def cmd_check(args) -> int:
                 bars.pop().stop()
         internal |= bad
         per_file.append((path, diags))
+        if found is not None:
+            fallbacks.append((path, _grouped(found)))
         if stopped is not None:
             break
     # A `--set NAME=...` that no checked file has an option for is a bad command line.
@@ -147,7 +180,12 @@ def cmd_check(args) -> int:
                 j = d.to_json()
                 j.setdefault("file", path)
                 items.append(j)
-        out.write(safe_json(items, indent=2) + "\n")
+        if args.verbose:
+            out.write(safe_json({"diagnostics": items, "fallbacks": [
+                {"file": path, "players": players, **f.to_json()}
+                for path, found in fallbacks for f, players in found]}, indent=2) + "\n")
+        else:
+            out.write(safe_json(items, indent=2) + "\n")
         for path, _keep, e, w in cut:
             if e or w:
                 err.text(f"{path}: {_more_text(e, w)} not in the JSON (--max-errors N to change "
@@ -161,6 +199,8 @@ def cmd_check(args) -> int:
             if e or w:
                 out.text(f"{path}: {_more_text(e, w)} (--max-errors N shows more, 0 all)")
                 out.blank()
+        for path, found in fallbacks:
+            out.text(_fallbacks_text(path, found))
         if not args.quiet or all_diags:
             out.text(summary_text(n_err, n_warn, len(args.files)))
     if stopped is not None:

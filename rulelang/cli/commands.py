@@ -114,6 +114,7 @@ examples:
   rulelang check examples/crazy_eights.cardrules --players 4
   rulelang check --simulate 100 examples/crazy_eights.cardrules
   rulelang check --json broken.cardrules          for editors and CI
+  rulelang check --verbose game.cardrules         also the optimisations left out, and why
   rulelang check variant.cardrules --include ../bases    a variant whose base is elsewhere
   rulelang explain RL101                          more about one code
 
@@ -242,6 +243,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "one: a local Ray instance); needs pip install 'rulelang[cluster]'")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="print nothing when there is nothing to report")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also say which rules an optimisation of the compiler could not apply "
+                        "to, and why (with --json: an object with the keys diagnostics and "
+                        "fallbacks)")
     p.add_argument("--max-errors", type=_count, metavar="N",
                    help=f"print at most N diagnostics per file, then how many more there are "
                         f"(default: {DEFAULT_MAX_ERRORS}, or {DEFAULT_MAX_JSON} with --json; "

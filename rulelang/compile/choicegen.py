@@ -21,6 +21,7 @@ from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter
+from rulelang.compile.gensource import Unsupported
 
 
 # A card condition ``(A if C, ..., otherwise)`` whose conditions do not depend on the card is
@@ -243,6 +244,8 @@ class ChoiceGen:
         goes to the rule in its frame, in the slot of the card to choose, which holds nothing
         until the choice (``self.call_lists``; the rule's choice takes it from there and empties
         the slot at once: :meth:`sus_Choose`)."""
+        if not self.cg.on("prelist"):
+            return None
         q = self._card_query(cond)
         if q is None or q.kind != "any" or not body:
             return None
@@ -332,7 +335,7 @@ class ChoiceGen:
         # A loop, not a comprehension: Python 3.11 makes and calls a function for each
         # comprehension, and the names it reads become cells of the enclosing function; for the
         # handful of cards of a hand the loop takes a third less time.
-        arms = self.unswitched(p.where, si)
+        arms = self.unswitched(p.where, si) if self.cg.on("unswitching") else None
         if arms is None:
             self.card_loop(p.where, p, si, env, v, made, action, w, True)
             return made
@@ -620,3 +623,26 @@ class ChoiceGen:
         with w.indent():
             w.writeline(f"g.awaiting = ({who}, _r)")
             w.writeline(f"return {SUSPEND}")
+
+    def endings_quick(self):
+        """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
+        endings must be checked in full before every decision."""
+        cg = self.cg
+        made = cg.quick_endings
+        # (written with the held locals or not; and with the zones' lists in locals, in the
+        # structured turn, whose locals are those of the turn being written: not kept)
+        key = self.x.zones_key()
+        hit = made.get(key) if not key[1] else None
+        if hit is None:
+            used, self.x.held_used = self.x.held_used, set()
+            try:
+                quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
+            except Unsupported:
+                quick = ""
+            finally:
+                self.x.held_used, mine = used, self.x.held_used
+            hit = (quick, frozenset(mine))
+            if not key[1]:
+                made[key] = hit
+        self.x.held_used |= hit[1]
+        return hit[0]

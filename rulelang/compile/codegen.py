@@ -27,7 +27,7 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, Frame
-from rulelang.check.ir import DefineUse, Local, NodeSet, Var, You, Zone
+from rulelang.check.ir import DefineUse, Local, Var, You, Zone
 from rulelang.check.model import Arg, Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -104,9 +104,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._card_sets = {}            # the tables of card sets made so far (CardSets)
         self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
-        self.seat_uses = getattr(getattr(cg, "model", None), "seat_uses", NodeSet())
+        self.seat_uses = cg.model.seat_uses
         # The direction of play: the constant 1 in a game that never reverses it.
-        self.dir = "g.dir" if "reverse" in getattr(cg, "flow", ("reverse",)) else "1"
+        self.dir = "g.dir" if "reverse" in cg.flow else "1"
 
     def state(self, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
@@ -199,9 +199,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         f = self.__dict__.get("_fold")
         if f is None:
             f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
-                                  players_leave=getattr(self.cg, "out_base", None) is not None,
+                                  players_leave=self.cg.out_base is not None,
                                   cards=self.cg,
-                                  always_seats=getattr(getattr(self.cg, "model", None), "always_seats", None),
+                                  always_seats=self.cg.model.always_seats,
                                   seat_uses=self.seat_uses)
         return f
 
@@ -276,11 +276,15 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         player on, where one that holds ends the game before the next is asked: Unsupported.)"""
         if not conditions:
             raise Unsupported("no endings")
+        if not self.cg.on("endings_quick"):
+            raise Unsupported("off")
         n = int(self.cg.n)
         parts = []
         for cond in conditions:
             if self.fold.free_slots(cond) - {Frame.YOU} or self.fold.chance(cond) or \
                     self.fold.may_fail(cond):
+                self.cg.fell_back("<endings>", "endings_quick",
+                                  "a condition uses locals or chance, or may stop the game")
                 raise Unsupported("uses locals or chance, or may stop the game")
             # (a condition that reads nothing of `you`, `stock is empty` say, is the same for
             # every seat: asked once)
@@ -358,7 +362,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             if name is not None:                # (computed once before the loop: shared_tops)
                 return name
         hoist = getattr(self, "_hoist", None)
-        if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)):
+        if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)) and \
+                self.cg.on("hoisting"):
             # Inside a loop over cards: a part that does not depend on the card (and rolls no
             # die) is computed once, before the loop.
             self._hoist = None

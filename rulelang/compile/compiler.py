@@ -26,6 +26,7 @@ from __future__ import annotations
 from rulelang.syntax import ast as A
 from rulelang.compile.codegen import ExprGen
 from rulelang.compile.gensource import Unsupported
+from rulelang.compile.passes import Fallback, resolve
 from rulelang.compile.places import card_places, memory_zones
 from rulelang.compile.stmtgen import StatementGen
 from rulelang.compile.rulegen import RuleGen, not_recursive, rule_bodies
@@ -69,8 +70,17 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
     """A rule file compiled for one number of players and one set of option values."""
 
     def __init__(self, model: Model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
-                 coverage=None, watch_empty=False, layout_only=False):
+                 coverage=None, watch_empty=False, layout_only=False, optimize=None):
         self.model = model
+        # The optimisations on (compile/passes.py: a set of names; ``optimize`` as resolve
+        # reads it), and where one that is on could not apply (``fell_back``).
+        self.opts = resolve(optimize)
+        self.fallbacks: list = []
+        # The cheap tests of the endings written so far (ChoiceGen.endings_quick), by how the
+        # zones are read where they are written.
+        self.quick_endings: dict = {}
+        # Whether some code reads `number of turns` (ExprGen.turns_read: noted as it is written).
+        self.reads_turns = False
         # With a rulelang.compile.coverage.Coverage: count every rule, branch and alternative run
         # (the generated rules count each counted block where it starts: RuleGen.count).
         self.coverage = coverage
@@ -127,10 +137,13 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.ending_pids = frozenset(pid for _c, pid, _s in self.endings)   # (_ending_runs)
         self._generate_rules()
         self.endings_fast = None
-        try:
-            self.endings_fast = self.gen.endings_function([e.condition for e, _, _ in model.endings])
-        except Unsupported:
-            pass
+        if self.on("endings_fast"):
+            try:
+                self.endings_fast = self.gen.endings_function(
+                    [e.condition for e, _, _ in model.endings])
+            except Unsupported as why:
+                if model.endings:
+                    self.fell_back("<endings>", "endings_fast", str(why))
         self.score_fn = self.gen.function(model.score.expr) if model.score is not None else None
         # `progress:` is read by the measures of `stats` only (never by the rules)
         self.progress_fn = (self.gen.function(model.progress.expr)
@@ -154,6 +167,16 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         compiles the rules for one number and asks this of the others."""
         return cls(model, n_players, layout_only=True).problems
 
+    def on(self, name: str) -> bool:
+        """Is the optimisation ``name`` (compile/passes.py) on for this game?"""
+        return name in self.opts
+
+    def fell_back(self, rule: str, name: str, why: str) -> None:
+        """Note that the optimisation ``name``, on, could not apply to ``rule`` (``why``)."""
+        f = Fallback(rule, name, why)
+        if f not in self.fallbacks:
+            self.fallbacks.append(f)
+
     def _values(self):
         """What compiles the game's values to functions: the generator (tests/reference has
         another, of closures)."""
@@ -168,10 +191,12 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # those among them that can be (compile/copies.py: decided on their tree) are written in
         # place of each call, their statements themselves.
         self.proc_blocks = {}
-        copied = copy_sizes(self.model.rules, self.refs, self.out_base is not None)
+        copied = copy_sizes(self.model.rules, self.refs, self.out_base is not None) \
+            if self.on("copies") else {}
         self.inline_bodies = {self.proc_index[name]: r.decl.body for name, r in self.model.rules.items()
                               if name in copied}
-        direct = self._shallow({self.proc_index[n] for n in self._never_suspending()})
+        direct = self._shallow({self.proc_index[n] for n in self._never_suspending()}) \
+            if self.on("direct_calls") else set()
         self.inline_bodies = {pid: b for pid, b in self.inline_bodies.items() if pid in direct}
         # (the statements each copy writes, the rules it copies in counted in: RuleGen.in_place)
         self.in_place_sizes = {self.proc_index[name]: k for name, k in copied.items()}
@@ -179,20 +204,25 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
         self.entered_rules = self._shallow(
-            {self.proc_index[n] for n in not_recursive(self.model.rules)})
+            {self.proc_index[n] for n in not_recursive(self.model.rules)}, "entered_rules") \
+            if self.on("entered_rules") else set()
         # Of those, the rules a playout that cannot stop writes in place of their calls, their
         # decisions taken where they come (compile/copies.py: inlined_rules; RuleGen.inline_call).
         names = {i: n for n, i in self.proc_index.items()}
         inlined = inlined_rules(
             self.model.rules, self.refs, self.model, {names[p] for p in direct if p in names},
-            {names[p] for p in self.entered_rules if p in names}, self.out_base is not None)
+            {names[p] for p in self.entered_rules if p in names}, self.out_base is not None) \
+            if self.on("inlined_calls") else {}
         self.inlined_rules = {self.proc_index[n] for n in inlined}
         self.inlined_sizes = {self.proc_index[n]: k for n, k in inlined.items()}
         # Whether the turn could be such a rule: its playout variant then has a structured copy
         # (RuleGen.structured_turn).
         turn = self.model.rules.get("turn")
-        self.turn_in_place = turn is not None and can_inline(
+        self.turn_in_place = turn is not None and self.on("structured_turn") and can_inline(
             turn, self.refs, self.model, frozenset(names[p] for p in direct if p in names) | set(inlined))
+        if turn is not None and self.on("structured_turn") and not self.turn_in_place:
+            self.fell_back("turn", "structured_turn",
+                           "the turn cannot be written in place (copies.can_inline)")
         for pid, body in bodies:
             rg = RuleGen(self, direct)
             fn, alt_blocks = rg.compile_rule(body, pid)
@@ -201,7 +231,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block
 
-    def _shallow(self, pids: set) -> set:
+    def _shallow(self, pids: set, what: str = "direct_calls") -> set:
         """Of the rules ``pids`` (none of which can run itself again), those that keep every chain
         of them calling one another, as Python functions, at most MAX_CALL_CHAIN long; the others
         are called through the run loop, which keeps its frames in a list (a chain of thousands
@@ -229,6 +259,8 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
                 height[pid] = h = 1 + max((height[c] for c in calls[pid]), default=0)
                 if h > MAX_CALL_CHAIN:
                     keep.discard(pid)          # and so every rule that runs it
+                    self.fell_back(names[pid], what,
+                                   f"a chain of calls longer than {MAX_CALL_CHAIN}")
         return keep
 
     def _never_suspending(self) -> set:

@@ -215,6 +215,12 @@ class GameLoop:
         to the next turn where it ends (``RuleGen(next_turn=...)``); passing the turn on is
         written there and, for a turn that returns, in the root (position 2)."""
         turn = self.proc_index["turn"]
+        if not self.on("looping_turn"):
+            # (the plain path: the turn's own function in the frame above the root, which
+            # passes the turn on where it returns, position 2)
+            self.procs[self.turn_top] = self.procs[turn]
+            self.proc_blocks[self.turn_top] = self.proc_blocks[turn]
+            return
         rg = RuleGen(self, self.direct_rules)
         looping, _ = rg.compile_rule(self.model.rules["turn"].decl.body, turn,
                                      next_turn=self._turn_spec)
@@ -374,6 +380,9 @@ class GameLoop:
         pp = self._playout_procs
         if pp is not None:
             return pp
+        if not self.on("playout_variant"):     # (the plain path: the API's functions)
+            self._playout_procs = pp = self.procs
+            return pp
         pp = list(self.procs)
         pp[self.root] = self._make_root(pp)
         self.gen.ns["_pprocs"] = pp
@@ -389,13 +398,21 @@ class GameLoop:
             fn, _ = rg.compile_rule(body, pid)
             if len(rg.blocks) == self.proc_blocks[pid]:
                 pp[pid] = fn
+            else:
+                self.fell_back(self.proc_names[pid], "playout_variant",
+                               "its variant has other blocks than its rule")
         top, spec = self.turn_top, getattr(self, "_turn_spec", None)
-        if spec is not None:
+        if spec is not None and not self.on("looping_turn"):
+            pp[top] = pp[self.turn_proc]
+        elif spec is not None:
             rg = RuleGen(self, direct, playout=True)
             fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
                                     next_turn=spec)
             if len(rg.blocks) == self.proc_blocks[top]:
                 pp[top] = fn
+            else:
+                self.fell_back("turn", "playout_variant",
+                               "its variant has other blocks than its rule")
         self._playout_procs = pp
         return pp
 

@@ -62,7 +62,7 @@ class Hoisting:
         """When some of the values ``hoisted`` before a loop (gen_hoisting's, with ``lines=
         "split"``) may fail: the code of ``e`` computing everything where it is, for the loop
         card_loop writes for that case; else None."""
-        if not any(name in self._deferred for name, _ in hoisted):
+        if not self.cg.on("split_loop") or not any(name in self._deferred for name, _ in hoisted):
             return None
         saved, self.kept = self.kept, None       # (a value kept for later is not set here)
         try:
@@ -167,11 +167,14 @@ class Hoisting:
         as it is, the caller writing a second loop for when it failed (:meth:`card_loop`)."""
         outer, outer_tops = getattr(self, "_hoist", None), self._tops
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
-        binds = self.card_binds(e, card_slot) if card_slot is not None else {}
+        binds = self.card_binds(e, card_slot) if card_slot is not None and \
+            self.cg.on("card_binds") else {}
+        if lines == "split" and not self.cg.on("split_loop"):
+            lines = True        # (each value that may have failed read through its test)
         self._hoist = (loop_vars, [], binds, card_slot, lines)
         try:
             # (a loop inside another's values reads the outer loop's tops too: computed first)
-            mine = self.shared_tops(e, self._hoist[1])
+            mine = self.shared_tops(e, self._hoist[1]) if self.cg.on("shared_tops") else None
             self._tops = {**outer_tops, **(mine or {})} if outer_tops else mine
             code = self.charging(self.gen, e, env)      # (its loops run for each item)
             if card_slot is None:
@@ -326,7 +329,8 @@ class Hoisting:
         """``card_loop``'s values before the loop, and its test: where the cards the condition
         ``tree`` (``(condition, card slot)``) keeps can be looked up (CardSets.card_set), the
         lines that find their set and the test ``v in set``, with no card table read per card."""
-        found = None if tree is None else self.card_set(v, test, hoisted, binds, *tree)
+        found = None if tree is None or not self.cg.on("card_sets") else \
+            self.card_set(v, test, hoisted, binds, *tree)
         if found is None:
             self.write_hoisted(w, hoisted)
             return test, binds

@@ -23,6 +23,7 @@ from rulelang.check.checker import check
 from rulelang.check.model import Model
 from rulelang.check.variants import merge
 from rulelang.compile.compiler import CompiledGame
+from rulelang.compile.passes import resolve
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, RuleFileError
 from rulelang.syntax.parser import parse
 from rulelang.syntax.recover import cascades, checkable, parse_partial
@@ -466,6 +467,9 @@ class Game:
         self.overrides = overrides
         self.include: tuple = ()          # the folders besides the file's own that it may extend from
         self._compiled: dict = {}
+        # The optimisations it is compiled with (compile/passes.py: resolve's spelling; None:
+        # the environment variable RULELANG_OPT, else all).
+        self.optimize = None
 
     @property
     def name(self) -> str:
@@ -478,26 +482,29 @@ class Game:
     def options(self) -> dict:
         return {k: v.value for k, v in self.model.options.items()}
 
-    def compiled(self, n_players: int) -> CompiledGame:
+    def compiled(self, n_players: int, optimize=None) -> CompiledGame:
+        """The game compiled for ``n_players`` (once), with the optimisations ``optimize``
+        (compile/passes.py; None: the game's own, ``load(..., optimize=...)``)."""
         lo, hi = self.model.players
         if not lo <= n_players <= hi:
             raise RuleFileError([Diagnostic(
                 "RL132", ERROR, f"this game is for {lo} to {hi} players, not {n_players}", None,
                 f"choose a number of players from {lo} to {hi}")])
-        cg = self._compiled.get(n_players)
+        opts = resolve(self.optimize if optimize is None else optimize)
+        cg = self._compiled.get((n_players, opts))
         if cg is None:
-            cg = CompiledGame(self.model, n_players)
+            cg = CompiledGame(self.model, n_players, optimize=opts)
             if cg.problems:
                 raise RuleFileError([Diagnostic(code, ERROR, msg, span)
                                      for code, msg, span in cg.problems])
-            self._compiled[n_players] = cg
+            self._compiled[(n_players, opts)] = cg
         return cg
 
     def layout_diagnostics(self, n_players: int) -> list:
         """The diagnostics of laying the game out for ``n_players``, its rules not written
         (:meth:`CompiledGame.layout_problems`): what a number of players can cause, found
         without compiling the game again for it (none for a number already compiled)."""
-        if n_players in self._compiled:
+        if any(k == n_players for k, _opts in self._compiled):
             return []
         return [Diagnostic(code, ERROR, msg, span)
                 for code, msg, span in CompiledGame.layout_problems(self.model, n_players)]
@@ -553,24 +560,29 @@ def counts_to_compile(model):
     return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
 
 
-def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None) -> list:
+def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None,
+                         written: Optional[list] = None) -> list:
     """The diagnostics that only compiling finds (``check`` and the language server add them to
     the checker's): the game compiled for ``players``, or for each of :func:`counts_to_compile`;
-    a diagnostic already in ``known`` (or found for another count) is given once."""
+    a diagnostic already in ``known`` (or found for another count) is given once.  ``written``:
+    a list to which ``(number of players, compiled game)`` is added for the count whose rules
+    were written."""
     counts = [players] if players is not None else counts_to_compile(game.model)
     seen = {(d.code, d.message) for d in known}
     out = []
     # The rules are written once, for the first number of players that lays out without a
     # problem; of the other numbers only the layout is made, which is all that a number of
     # players changes in a way that can make a problem.
-    written = False
+    done = False
     for k in counts:
-        if written:
+        if done:
             found = game.layout_diagnostics(k)
         else:
             try:
-                game.compiled(k)
-                written, found = True, []
+                cg = game.compiled(k)
+                done, found = True, []
+                if written is not None:
+                    written.append((k, cg))
             except RuleFileError as e:
                 found = e.diagnostics
         for d in found:
@@ -594,12 +606,17 @@ def game_digest(layers: list) -> str:
 
 
 def load(path: str, overrides: Optional[dict] = None, text: Optional[str] = None,
-         include=()) -> Game:
+         include=(), optimize=None) -> Game:
     """Load and check a rule file.  Raises RuleFileError when it has errors.  ``include``: more
-    folders that `extends` may read from (see docs/security.md)."""
+    folders that `extends` may read from (see docs/security.md).  ``optimize``: the
+    optimisations it is compiled with (compile/passes.py: a set of names, "all", "none" or
+    "-name,..."; None: the environment variable RULELANG_OPT, else all)."""
+    if optimize is not None:
+        resolve(optimize)               # (a name that is no optimisation: at once)
     diags, model, decls = check_file(path, overrides, text, include=include)
     if model is None or any(d.is_error for d in diags):
         raise RuleFileError([d for d in diags if d.is_error] or diags)
     game = Game(model, diags, decls, path, overrides or {})
     game.include = tuple(include or ())
+    game.optimize = optimize
     return game

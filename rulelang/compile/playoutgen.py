@@ -90,16 +90,18 @@ class PlayoutGen:
         # In the turn that goes on from turn to turn the counts are locals, added to the state
         # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
-        dc, ch, fo = ("_dc", "_ch", "_fo") if self.looping else ("g.decisions", "g._ch", "g._fo")
-        self.counts_held = self.counts_held or self.looping
+        held = self.looping and self.cg.on("counts_held")
+        dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
+        self.counts_held = self.counts_held or held
         legal = "out"
-        if getattr(self.cg, "card_twin", None) is not None and any(
+        if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
             # copies of a card: one action (most often there are none: tested in C, here)
             legal = self.x.fresh()
             self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
             key = self.x.const(twin_keys(self.cg))
-            w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})")
+            w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})"
+                        if self.cg.on("twins_test") else f"{legal} = _mtf(out, {key})")
         w.writeline(f"{k} = len({legal})")
         w.writeline(f"{ch} += {k}")
         # A forced decision (one choice) asks the policy only when the playout does not skip
@@ -232,15 +234,18 @@ class PlayoutGen:
         Where a statement needs the frame all the same (``ExprGen.frame``: a loop over the
         players in a game where players leave counts in it), the loop is written on the frame."""
         kept = dict(self.call_lists), dict(self.prelisted)    # (what writing it uses up)
+        if not self.cg.on("turn_locals"):
+            return self._structured_turn(body, spec, in_place, locals_=False)
         try:
             return self._structured_turn(body, spec, in_place, locals_=True)
-        except NeedsFrame:
+        except NeedsFrame as why:
+            self.cg.fell_back("turn", "turn_locals", str(why))
             self.call_lists, self.prelisted = kept
             return self._structured_turn(body, spec, in_place, locals_=False)
 
     def _structured_turn(self, body, spec, in_place, locals_):
         cg = self.cg
-        if not getattr(cg, "turn_in_place", False):     # (CompiledGame: copies.can_inline)
+        if not cg.turn_in_place:     # (CompiledGame: copies.can_inline)
             return None
         lines = []
         w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
@@ -251,7 +256,7 @@ class PlayoutGen:
         self.structuring = True
         # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
         # turns in the local _tn, added to the state where the function is left.
-        self.turns_held = not getattr(cg, "reads_turns", False)
+        self.turns_held = not cg.reads_turns and cg.on("turns_held")
         nslots = int(cg.model.rules["turn"].nslots)
         names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
         zones = self.x.zone_locals = {} if locals_ else None
@@ -274,7 +279,8 @@ class PlayoutGen:
                     self.next_turn_block(nt, spec)
         except NeedsFrame:
             raise
-        except Unsupported:
+        except Unsupported as why:
+            cg.fell_back("turn", "structured_turn", str(why))
             return None
         finally:               # (as they were, even when a copy stopped it half-way)
             self.inlining -= 1

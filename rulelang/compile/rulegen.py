@@ -27,6 +27,7 @@ from rulelang.compile.blocks import Blocks
 from rulelang.compile.writer import CodeWriter, mark, respan
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
+from rulelang.compile.context import API, RuleMode
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
@@ -139,8 +140,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
 
     def __init__(self, cg, direct=frozenset(), playout=False):
         self.cg = cg
-        # The playout variant (see ``playout_decision``): decisions are taken in place.
-        self.playout = playout
+        # How its function is written (compile/context.py): the playout variant (see
+        # ``playout_decision``: decisions are taken in place) or the API's; compile_rule adds the rest.
+        self.mode = RuleMode(playout=playout)
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
@@ -160,7 +162,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
-        self.looping = next_turn is not None    # (the turn going on from turn to turn)
         self.counts_held = False      # (set by playout_decision: see below)
         self.turns_held = False       # (set by PlayoutGen.structured_turn)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
@@ -169,16 +170,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # _s0 - _sr, before a call of another rule's function, which counts on the state, and
         # wherever the function is left).  A step of one: `_sr -= 1` and `if not _sr`, the
         # budget spent when it reaches 0 (it is never below 1 while the function runs).
-        self.steps_held = self.playout and self.looping
+        cg = self.cg
+        looping = next_turn is not None         # (the turn going on from turn to turn)
+        # (and the playout variant, and that turn, hold what they read most of the state in
+        # locals, ExprGen.state, bound by the function's first line)
+        self.mode = mode = RuleMode(
+            playout=self.playout, looping=looping,
+            held=(self.playout or looping) and cg.on("held_state"),
+            steps_held=self.playout and looping and cg.on("steps_held"))
         self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
-        # The playout variant, and the turn that goes on from turn to turn, hold what they read
-        # most of the state in locals (ExprGen.state), bound by the function's first line.
-        self.x.hold, self.x.held_used = self.playout or self.looping, set()
+        self.x.hold, self.x.held_used = mode.held, set()
         cur = self.new_block()
-        self.s.logged = not self.playout        # a playout never logs: no move is recorded
+        self.s.mode = mode                      # (a playout never logs: no move is recorded)
         try:
             cur = self.stmts(body, cur)
             if next_turn is None:
@@ -190,12 +196,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.structured = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
                                if self.playout and next_turn is not None else None)
         finally:
-            self.s.logged = True
+            self.s.mode = API
             self.x.hold = False
-        self.thread_jumps()
-        if next_turn is not None:
+        if cg.on("jump_threading"):
+            self.thread_jumps()
+        if next_turn is not None and cg.on("inline_next_turn"):
             self.inline_block(nt)
-        if self.playout:
+        if self.playout and cg.on("expand_entries"):
             self.expand_entries()
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
@@ -237,6 +244,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
         return self.x._compile(src, self.line_map), self.alt_blocks
+
+    @property
+    def playout(self) -> bool:
+        """Is the function written the playout variant (``RuleMode.playout``)?"""
+        return self.mode.playout
+
+    @property
+    def looping(self) -> bool:
+        """Is it the turn that goes on from turn to turn (``RuleMode.looping``)?"""
+        return self.mode.looping
+
+    @property
+    def steps_held(self) -> bool:
+        """Are the steps of the budget counted in locals (``RuleMode.steps_held``)?"""
+        return self.mode.steps_held
 
     structured = None       # the lines of the structured turn (compile_rule), or None
     copying = 0             # how many rules copied in place are being written (copy_rule)
@@ -343,8 +365,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.If):
             start = len(w.lines)
             empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
-            if empty and not any(self.x.fold.chance(c) or self.x.fold.may_fail(c)
-                                 for c, _ in st.branches):
+            if empty and self.cg.on("empty_if") and not any(
+                    self.x.fold.chance(c) or self.x.fold.may_fail(c) for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
                 # die nor stop the game: the `if` is left out (Power Attack!'s `clear_field`
                 # tells who takes the cards with `say`s, which a playout does not run).
@@ -370,7 +392,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
-            if self.cg.out_base is None and self.dir() == "1" and not self._sets_slot(st.body, r.player):
+            if self.cg.out_base is None and self.dir() == "1" and self.cg.on("player_order") and \
+                    not self._sets_slot(st.body, r.player):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
                 order = self.x.const(tuple(tuple((s + k) % n for k in range(n)) for s in range(n)))
@@ -414,7 +437,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.inline_choose(st, w)
             return
         if self.inlining and isinstance(st, A.CallRule) and \
-                self.cg.proc_index.get(st.name) in getattr(self.cg, "inlined_rules", ()):
+                self.cg.proc_index.get(st.name) in self.cg.inlined_rules:
             if self.structuring and not self.in_place(self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
                 raise Unsupported("the turn's copies would be too large")   # (structured_turn)
             self.step(w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
@@ -461,11 +484,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.x.slot(int(self.refs.of(st).index), {})
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
         self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
-        body = getattr(cg, "inline_bodies", {}).get(pid)
+        body = cg.inline_bodies.get(pid)
         if body is not None and self.in_place(cg.in_place_sizes[pid]):
             # a rule that never decides (see compile/copies.py): written in place
             self.copy_rule(st, body, nslots, args, you, w)
             return
+        if body is not None:
+            cg.fell_back(cg.proc_names[self.pid], "copies",
+                         f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         rc = self.x.fresh()
         procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
         self.calling(w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
@@ -603,8 +629,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             si, listed = self.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
-        if self.playout and pid in getattr(cg, "inlined_rules", ()) and \
-                self.in_place(cg.inlined_sizes[pid]):
+        inlined = self.playout and pid in cg.inlined_rules
+        if inlined and not self.in_place(cg.inlined_sizes[pid]):
+            cg.fell_back(cg.proc_names[self.pid], "inlined_calls",
+                         f"the copies of its calls would pass {MAX_IN_PLACE} statements")
+        elif inlined:
             # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
             # in place (inline_call); one that can enters it with its frame on the stack.
             w.writeline(f"if {self.x.state('_pk')} is not None:")
@@ -613,7 +642,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline("else:")
             w = CodeWriter.at(w.lines, w.prefix + w.step)
         w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
-        if pid in getattr(cg, "entered_rules", ()):
+        if pid in cg.entered_rules:
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.
             f, rc = self.x.fresh(), self.x.fresh()
@@ -744,7 +773,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
-        cost = int(getattr(self.cg, 'turn_cost', 1))
+        cost = int(self.cg.turn_cost)
         if self.steps_held:           # (counted in locals: see compile_rule)
             self.held_step(w, cost, "_overturn(g)")
         else:
@@ -763,28 +792,3 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""
         return "g.dir" if "reverse" in self.cg.flow else "1"
-
-    def endings_quick(self):
-        """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the
-        endings must be checked in full before every decision."""
-        cg = self.cg
-        made = getattr(cg, "_endings_quick", None)
-        if made is None:
-            made = cg._endings_quick = {}
-        # (written with the held locals or not; and with the zones' lists in locals, in the
-        # structured turn, whose locals are those of the turn being written: not kept)
-        key = self.x.zones_key()
-        hit = made.get(key) if not key[1] else None
-        if hit is None:
-            used, self.x.held_used = self.x.held_used, set()
-            try:
-                quick = self.x.endings_quick([e.condition for e, _, _ in cg.model.endings])
-            except Unsupported:
-                quick = ""
-            finally:
-                self.x.held_used, mine = used, self.x.held_used
-            hit = (quick, frozenset(mine))
-            if not key[1]:
-                made[key] = hit
-        self.x.held_used |= hit[1]
-        return hit[0]

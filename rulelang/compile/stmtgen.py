@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
+from rulelang.compile.context import API
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
 from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
@@ -45,10 +46,16 @@ class StatementGen:
         self.cg = cg
         self.x = exprs
         self.refs = cg.refs
-        # Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
-        # events.py): not in the playout variants (RuleGen(playout=True)), which never log.
-        self.logged = True
+        # How the rule's function being written is written (compile/context.py: the API's or
+        # the playout variant; RuleGen.compile_rule gives it, and API back after).
+        self.mode = API
         self.recording = False      # (a move whose cards seen_go records: t_Move)
+
+    @property
+    def logged(self) -> bool:
+        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
+        events.py): not in the playout variants (RuleGen(playout=True)), which never log."""
+        return self.mode.logged
 
     def note_left(self, st, cards, src, w, dst=None):
         """The cards (``cards``: code of a tuple or a list) that a move nobody sees (or a deal)
@@ -107,7 +114,7 @@ class StatementGen:
         return isinstance(st, A.Stmt) and not isinstance(st, _CONTROL)
 
     def stmt(self, st, w):
-        if isinstance(st, A.Move) and getattr(self.cg, "empty_moves", None) is not None:
+        if isinstance(st, A.Move) and self.cg.empty_moves is not None:
             self.watch(st, w)
         m = getattr(self, "t_" + type(st).__name__, None)
         if m is None:
@@ -161,7 +168,8 @@ class StatementGen:
         zi = self.e(st.zone)
         if self.logged and self.x.fold.chance(st.zone):
             zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
-        w.writeline(f"g.rng.shuffle({self.x.zone(zi)})")
+        shuffle = "shuffle" if self.cg.on("shuffle_plans") else "shuffle_stepwise"
+        w.writeline(f"g.rng.{shuffle}({self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle

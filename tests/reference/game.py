@@ -54,7 +54,8 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
     inline_bodies: dict = {}
 
     def __init__(self, model, n_players: int, max_steps: int = DEFAULT_MAX_STEPS,
-                 coverage=None, watch_empty=False):
+                 coverage=None, watch_empty=False, optimize=None):
+        # (``optimize``: the loader gives it to every backend; the reference has no optimisations)
         self.model, self.n, self.max_steps = model, n_players, max_steps
         self.coverage = coverage
         self.empty_moves = {} if watch_empty else None     # (not watched here: see simulate)
