@@ -32,7 +32,7 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
     every diagnostic found so far (the static ones too).  With a list ``fallbacks``: each
     optimisation of the compiler that could not apply to a rule is added to it, as ``(number of
     players, compile.passes.Fallback)`` (the playout variants made too, to find theirs)."""
-    from rulelang.compile.loader import Game, check_file, compiler_diagnostics
+    from rulelang.compile.loader import Game, check_file, compiler_diagnostics, counts_to_compile
     from rulelang.cli.render import internal_error
     internal = False
     missing = _missing_file(path)
@@ -44,10 +44,12 @@ def check_one(path: str, overrides: dict, players=None, simulate=None, include=(
         if model is not None and not any(d.is_error for d in diags):
             game = Game(model, diags, decls, path, overrides)
             game.include = tuple(include)
-            written: list = []
-            diags.extend(compiler_diagnostics(game, diags, players, written))
-            if fallbacks is not None:
-                for k, cg in written:
+            diags.extend(compiler_diagnostics(game, diags, players))
+            if fallbacks is not None and not any(d.is_error for d in diags):
+                # (--verbose: the rules written for every number of players checked, each may
+                # leave out other optimisations; check alone writes them once)
+                for k in [players] if players is not None else counts_to_compile(model):
+                    cg = game.compiled(k)
                     cg.playout_procs()
                     fallbacks.extend((k, f) for f in cg.fallbacks)
             if simulate and not any(d.is_error for d in diags):

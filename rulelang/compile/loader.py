@@ -560,13 +560,10 @@ def counts_to_compile(model):
     return sorted({lo, hi} | {n for n in range(lo + 1, hi) if _checker_deck_size(model, n) is None})
 
 
-def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None,
-                         written: Optional[list] = None) -> list:
+def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None) -> list:
     """The diagnostics that only compiling finds (``check`` and the language server add them to
     the checker's): the game compiled for ``players``, or for each of :func:`counts_to_compile`;
-    a diagnostic already in ``known`` (or found for another count) is given once.  ``written``:
-    a list to which ``(number of players, compiled game)`` is added for the count whose rules
-    were written."""
+    a diagnostic already in ``known`` (or found for another count) is given once."""
     counts = [players] if players is not None else counts_to_compile(game.model)
     seen = {(d.code, d.message) for d in known}
     out = []
@@ -579,10 +576,8 @@ def compiler_diagnostics(game: Game, known=(), players: Optional[int] = None,
             found = game.layout_diagnostics(k)
         else:
             try:
-                cg = game.compiled(k)
+                game.compiled(k)
                 done, found = True, []
-                if written is not None:
-                    written.append((k, cg))
             except RuleFileError as e:
                 found = e.diagnostics
         for d in found:
