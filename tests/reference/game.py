@@ -64,7 +64,7 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         # zone: no zone is known to hold nothing remembered.
         self.memory_zones = frozenset(model.zones)
         self._layout()
-        self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
+        self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
         self._cards()
         self._attributes()
         self.alternatives: list = [None] * len(model.alternatives)
