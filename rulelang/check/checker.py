@@ -54,6 +54,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.texts: dict = {}         # text -> its index (a text value is that number)
         self.say_as = SayAsTable()
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
+        self.value_slots: dict = {}   # (id(owner), slot) of locals that hold a named value -> set
         self.types = TypesTable()
         self.seat_uses = NodeSet()        # see Model.seat_uses
         # The player of a loop over players is a seat unless a `set` changes it: (id(owner),
@@ -189,6 +190,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
 
         self.check_declared_names(by_type)
         self.symbols: dict = {}       # before the options: word options add their words
+        self.check_value_sets(by_type.get(A.ValueSet, []))    # first: each set's ids in order
         # known before any expression is checked: `score of` may appear in an option's,
         # attribute's or variable's value, which are checked before the score itself
         self.score = first(A.Score)
@@ -220,7 +222,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         for r in self.rules.values():
             for i, (pname, ptype) in enumerate(r.decl.params):
                 if ptype is not None:
-                    if ptype not in TYPE_NAMES:
+                    if ptype in self.value_sets:
+                        r.param_types[i] = SYMBOL
+                    elif ptype not in TYPE_NAMES:
                         self.error("RL104", f"unknown type `{ptype}`", r.decl.span,
                                    "types are number, flag, card, player, suit, rank")
                     else:
@@ -302,6 +306,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
+            value_sets=self.value_sets, value_texts=self.value_texts,
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks),

@@ -113,6 +113,10 @@ class Model:
     # the name of that flag among the variables: `out`, unless the file names a variable of its
     # own so (then its `out` is that variable, and the flag has a name no file can declare)
     out_var: str = "out"
+    # `values NAME: A, B, C`: set name -> (the id of its lowest value, its values' names in order);
+    # a value is a symbol, and the ids of a set's values are consecutive, lowest first
+    value_sets: dict = attrs.field(factory=dict)
+    value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it

@@ -489,7 +489,8 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         if typ == FLAG:
             return "yes" if v else "no"
         if typ == SYMBOL:
-            return next((name for name, i in self.model.symbols.items() if i == v), "none")
+            name = next((name for name, i in self.model.symbols.items() if i == v), None)
+            return "none" if name is None else self.model.value_texts.get(name, name)
         if typ == ZONE:
             return self.zone_label(v)
         if typ == TEXT:
