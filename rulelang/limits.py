@@ -76,6 +76,10 @@ class no_gc:
 ACTION_SHIFT = 10
 VALUE_MASK = (1 << ACTION_SHIFT) - 1
 
+# The most named values a file declares, all its `values` sets together (RL261): a value chosen
+# is the value of an action, below VALUE_MASK.
+MAX_VALUES = 512
+
 # The most numbers `any number n from A to B where C` tries (RL251 when written so, RL257 while a
 # game is played): each is a test of C.
 MAX_RANGE = 10_000

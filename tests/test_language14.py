@@ -56,8 +56,8 @@ def test_next_player_after_setting_the_current_player_in_setup(tmp_path, monkeyp
 # ---- item 9: reserved words refused where they are declared -----------------------------------
 
 @pytest.mark.parametrize("decl,use,word,line", [
-    ("    let top = 3", "    say top", "top", 8),
-    ("    let total = 3", "    add 1 to total", "total", 8),
+    ("    let opponents = 3", "    say opponents", "opponents", 8),
+    ("    let yes = 3", "    say yes", "yes", 8),
     ("    let players = 3", "    say players", "players", 8),
 ])
 def test_a_reserved_word_is_refused_where_it_is_declared(tmp_path, decl, use, word, line):
@@ -68,7 +68,7 @@ def test_a_reserved_word_is_refused_where_it_is_declared(tmp_path, decl, use, wo
 
 
 def test_a_reserved_word_as_a_rule_parameter_is_named_at_the_parameter(tmp_path):
-    text = HEAD + ("rule r(size):\n    say size\nsetup:\n    shuffle stock\n"
+    text = HEAD + ("rule r(not):\n    say not\nsetup:\n    shuffle stock\n"
                    "turn:\n    r(2)\n    end game with no winner\n")
     diags, _m, _d = check_file(str(_file(tmp_path, text)))
     assert [(d.code, d.span.line, d.span.column) for d in diags] == [("RL114", 6, 8)]

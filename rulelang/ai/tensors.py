@@ -115,6 +115,8 @@ class ActionSpace:
                 w = ranks
             elif kind == "place":               # a place in a zone: below the number of cards
                 w = max(1, n_cards)
+            elif kind == "value":               # a named value: below the ids of the sets
+                w = max(1, len(cg.model.symbols))
             else:
                 w = VALUE_MASK + 1
                 node = cg.model.alternatives[self.widths.__len__()][0].param

@@ -21,7 +21,7 @@ from rulelang.kinds import ANY, FLAG, NONE, NUMBER, PLAYER
 from rulelang.limits import MAX_EXPR_DEPTH, MAX_PLAYERS, no_gc
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, WARNING, Diagnostic
-from rulelang.syntax.vocabulary import RESERVED_WORDS
+from rulelang.syntax.vocabulary import OF_WORDS, RESERVED_WORDS
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
@@ -54,6 +54,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.texts: dict = {}         # text -> its index (a text value is that number)
         self.say_as = SayAsTable()
         self.rank_slots: set = set()  # (id(owner), slot) of locals that hold a rank
+        self.value_slots: dict = {}   # (id(owner), slot) of locals that hold a named value -> set
         self.types = TypesTable()
         self.seat_uses = NodeSet()        # see Model.seat_uses
         # The player of a loop over players is a seat unless a `set` changes it: (id(owner),
@@ -189,6 +190,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
 
         self.check_declared_names(by_type)
         self.symbols: dict = {}       # before the options: word options add their words
+        self.check_value_sets(by_type.get(A.ValueSet, []))    # first: each set's ids in order
         # known before any expression is checked: `score of` may appear in an option's,
         # attribute's or variable's value, which are checked before the score itself
         self.score = first(A.Score)
@@ -220,7 +222,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         for r in self.rules.values():
             for i, (pname, ptype) in enumerate(r.decl.params):
                 if ptype is not None:
-                    if ptype not in TYPE_NAMES:
+                    if ptype in self.value_sets:
+                        r.param_types[i] = SYMBOL
+                    elif ptype not in TYPE_NAMES:
                         self.error("RL104", f"unknown type `{ptype}`", r.decl.span,
                                    "types are number, flag, card, player, suit, rank")
                     else:
@@ -234,10 +238,13 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         # (turn order, dealing, `for each player` and the conditions over players skip them).
         leaving = [n for n in _walk(self.decls) if isinstance(n, (A.Leave, A.IsOut))]
         self.players_leave = bool(leaving)
-        if leaving:     # (a variable of the file cannot be called `out`: a word, RL114)
-            if "out" not in self.vars:
-                sp = leaving[0].span
-                self.check_var(A.Var("out", "number", True, A.Int(0, sp), False, sp))
+        self.out_var = "out"
+        if leaving:     # a variable of the file called `out` is the file's own, not the flag
+            if "out" in self.vars:
+                self.out_var = "(out)"
+            sp = leaving[0].span
+            self.check_var(A.Var(self.out_var, "number", True, A.Int(0, sp), False, sp,
+                                 display=None if self.out_var == "out" else "out"))
         self.score_ctx = Context()
         if self.score is not None:
             s = Scope(self.score_ctx)
@@ -305,7 +312,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            players_leave=self.players_leave, picks=self.picks, unseen=self.unseen,
+            value_sets=self.value_sets, value_texts=self.value_texts,
+            players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
@@ -322,10 +330,13 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         return A.Span(self.file, sp.line, sp.column, sp.line, max(end, sp.column + 1))
 
     # -- names
-    def reserved(self, name, span, what):
-        """A word of the language cannot name something: where it is used it would be read as
-        the language's word (`top` as `top of`), so it is refused where it is declared."""
-        if name in RESERVED_WORDS:
+    def reserved(self, name, span, what, before_of=False):
+        """A word of the language that is a value by itself (`you`, `players`) cannot name
+        something: where it is used it would be read as the language's word, so it is refused
+        where it is declared.  A name used before `of` (an attribute, a rank, a variable or zone
+        per player: `points of c`) cannot be a word that begins a value with `of` either (`top
+        of`).  Any other word is a name where the file declares it (`var out`, `let top`)."""
+        if name in RESERVED_WORDS or (before_of and name in OF_WORDS):
             from rulelang.syntax.syntax_errors import reserved_message
             self.error("RL114", *reserved_message(name, what)[:1], span, reserved_message(name, what)[1])
 
@@ -336,18 +347,19 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             for d in by_type.get(typ, []):
                 if typ is A.Attribute and d.name in ("rank", "suit"):
                     continue                  # RL165 says more
-                self.reserved(d.name, d.span, what)
+                self.reserved(d.name, d.span, what, before_of=typ is A.Attribute
+                              or (typ in (A.Var, A.Zone) and d.per_player))
                 for pname, _ in getattr(d, "params", None) or ():
                     self.reserved(pname, d.span, "a parameter")
         for d in by_type.get(A.DeckType, []):
             for sd in d.suits:
                 self.reserved(sd.name, sd.span, "a suit")
             for rd in d.ranks:
-                self.reserved(rd.name, rd.span, "a rank")
+                self.reserved(rd.name, rd.span, "a rank", before_of=True)
             for sd, ranks in d.own_suits:
                 self.reserved(sd.name, sd.span, "a suit")
                 for rd in ranks:
-                    self.reserved(rd.name, rd.span, "a rank")
+                    self.reserved(rd.name, rd.span, "a rank", before_of=True)
 
     # -- rules
     def check_rule(self, r: RuleInfo):

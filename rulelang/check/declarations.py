@@ -6,11 +6,11 @@ from __future__ import annotations
 import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYERS, SYMBOL, ZONE
-from rulelang.limits import MAX_NUMBER, MAX_NUMBER_DIGITS
+from rulelang.limits import MAX_NUMBER, MAX_NUMBER_DIGITS, MAX_VALUES
 from rulelang.syntax import ast as A
 from rulelang.check.hints import _show, did_you_mean
-from rulelang.check.ir import (CardLiteral, CurrentPlayer, DefineUse, Symbol, Var, VarOf, Zone,
-                               ZoneFamily, ZoneOf)
+from rulelang.check.ir import (CardLiteral, Const, CurrentPlayer, DefineUse, Local, Symbol, Var, VarOf,
+                               Zone, ZoneFamily, ZoneOf)
 from rulelang.check.model import BUILTIN_ATTRIBUTES, TYPE_NAMES, OptionInfo, Scope, VarInfo, compatible
 
 
@@ -342,13 +342,70 @@ class DeclarationChecks:
                             return found
         return None
 
+    def check_value_sets(self, decls):
+        """``values NAME: A, B, C`` (docs/language.md, "Named values"): each value a symbol, the
+        values of a set given consecutive ids in their order, so that comparing two ids compares
+        the values.  Checked before anything else makes a symbol."""
+        self.value_sets = {}            # set name -> (first id, names)
+        self.value_texts = {}
+        self.set_of_value = {}          # value name -> its set's name
+        for d in decls:                 # (a set declared twice is RL120)
+            self.reserved(d.name, d.span, "a set of values")
+            if len(self.symbols) + len(d.values) > MAX_VALUES:
+                self.error("RL261", f"`{d.name}` brings the file's named values to "
+                           f"{len(self.symbols) + len(d.values)}, more than the {MAX_VALUES} "
+                           "a file may declare", d.span, "declare fewer values")
+                continue
+            first, names = len(self.symbols), []
+            for name, text, span in d.values:
+                if name in self.set_of_value or name in names:
+                    self.error("RL260", f"`{name}` is already a value of `"
+                               f"{self.set_of_value.get(name, d.name)}`", span,
+                               "a name is a value of one set only; give it another name")
+                    continue
+                self.reserved(name, span, "a value")
+                self.symbols[name] = len(self.symbols)
+                self.set_of_value[name] = d.name
+                names.append(name)
+                if text is not None:
+                    self.value_texts[name] = text
+            self.value_sets[d.name] = (first, tuple(names))
+
+    def value_set_of(self, e, s):
+        """The set of values ``e`` is one of, when known from the rules: a value's name, a
+        variable or a parameter declared of a set, a value chosen from a set, or a define or
+        conditional made of these; else None."""
+        ref = self.refs.of(e, None)
+        if isinstance(e, A.Name):
+            if isinstance(ref, Local):
+                return self.value_slots.get((id(s.owner), ref.slot))
+            if isinstance(ref, Var):
+                return self.vars[ref.name].decl.type if self.vars[ref.name].decl.type in \
+                    self.value_sets else None
+            if isinstance(ref, Const):
+                return self.set_of_value.get(e.name) if s.lookup(e.name) is None else None
+        if isinstance(e, A.Of) and isinstance(ref, VarOf):
+            t = self.vars[ref.name].decl.type
+            return t if t in self.value_sets else None
+        if isinstance(e, A.Cases):
+            found = {self.value_set_of(v, s) for v, _c in e.cases} | {self.value_set_of(e.default, s)}
+            return found.pop() if len(found) == 1 else None
+        return None
+
     def check_var(self, v: A.Var):
         s = Scope(self.var_ctx)
         t = self.expr(v.init, s)
         if v.name.startswith(" "):             # a rule's result: its kind comes from `return`
             self.vars[v.name] = VarInfo(v, ANY)
             return
-        if v.type is not None:
+        if v.type is not None and v.type in self.value_sets:
+            if t not in (SYMBOL, NONE) or (t == SYMBOL and self.value_set_of(v.init, s) != v.type):
+                self.error("RL262", f"variable `{v.name}` is one of the values `{v.type}`, but "
+                           "starts as something else", v.init.span,
+                           f"start it as one of {', '.join(self.value_sets[v.type][1][:3])} ... "
+                           "or `none`")
+            t = SYMBOL
+        elif v.type is not None:
             if v.type not in TYPE_NAMES:
                 self.error("RL104", f"unknown type `{v.type}`", v.span,
                            "types are number, flag, card, player, suit, rank")

@@ -497,6 +497,16 @@ class ExpressionChecks:
             if not (compatible(a, b) or compatible(b, a)):
                 self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
                            e.span, self.word_clash(e.left) or self.word_clash(e.right) or _type_hint(a, b))
+        elif SYMBOL in (a, b) and a in (SYMBOL, NONE) and b in (SYMBOL, NONE):
+            sa, sb = self.value_set_of(e.left, s), self.value_set_of(e.right, s)
+            if (sa is None and sb is None) or NONE in (a, b):
+                self.error("RL264", f"`{e.op}` compares named values of one set, in their order; "
+                           "these are of no set the rules know", e.span,
+                           "compare values declared with `values NAME: ...`, or variables and "
+                           "choices of such a set (`var high: bid = pass`)")
+            elif sa is not None and sb is not None and sa != sb:
+                self.error("RL264", f"`{e.op}` compares a value of `{sa}` with a value of `{sb}`; "
+                           "only the values of one set are in an order", e.span, None)
         else:
             q = self.where_of.get(id(e))
             for side, t in ((e.left, a), (e.right, b)):

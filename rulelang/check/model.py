@@ -110,6 +110,13 @@ class Model:
     texts: list = attrs.field(factory=list)       # the texts used as values; a text is its index
     say_as: SayAsTable = attrs.field(factory=SayAsTable)  # part of a `say` -> how to show it (RANK)
     players_leave: bool = False   # the game has `P leaves the game` (the per-player flag `out`)
+    # the name of that flag among the variables: `out`, unless the file names a variable of its
+    # own so (then its `out` is that variable, and the flag has a name no file can declare)
+    out_var: str = "out"
+    # `values NAME: A, B, C`: set name -> (the id of its lowest value, its values' names in order);
+    # a value is a symbol, and the ids of a set's values are consecutive, lowest first
+    value_sets: dict = attrs.field(factory=dict)
+    value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it

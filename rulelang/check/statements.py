@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, ZONE
+from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS, RANK, SUIT, SYMBOL, ZONE
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
 from rulelang.check.ir import (AltId, CardLoopSlots, ChooseSlots, Const, CurrentPlayer, DefineUse,
@@ -369,6 +369,14 @@ class StatementChecks:
                     slot = self.cards_param(alt, st, inner)
                 elif p.kind == "unseen":
                     slot = self.unseen_param(alt, st, inner)
+                elif p.kind == "value":
+                    slot = inner.new_slot(p.name, SYMBOL)
+                    if p.source.name not in self.value_sets:
+                        self.error("RL263", f"`{p.source.name}` is no set of values", p.source.span,
+                                   "declare it (`values bid: pass, two, three`), or choose a "
+                                   "card, player, suit, rank or number")
+                    else:
+                        self.value_slots[(id(inner.owner), slot)] = p.source.name
                 else:
                     self.expect(p.source, NUMBER, inner, "the smallest number")
                     self.expect(p.high, NUMBER, inner, "the largest number")

@@ -10,7 +10,8 @@ from rulelang.check.hints import _show, did_you_mean
 
 
 def _key(d):
-    if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType)):
+    if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType,
+                      A.ValueSet)):
         return (type(d).__name__, d.name)
     if isinstance(d, (A.Score, A.Progress, A.GameName, A.Players)):
         return (type(d).__name__,)
@@ -20,8 +21,8 @@ def _key(d):
 
 
 _KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
-               "Define": "define", "Rule": "rule", "DeckType": "deck type", "Score": "score",
-               "Progress": "progress",
+               "Define": "define", "Rule": "rule", "DeckType": "deck type", "ValueSet": "values",
+               "Score": "score", "Progress": "progress",
                "Deck": "deck", "GameName": "game", "Players": "players", "ShowWith": "the value shown with zone"}
 
 

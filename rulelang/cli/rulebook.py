@@ -89,6 +89,8 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
 
     sections.append(Section("The cards", _cards(w, m, cg)))
     sections.append(Section("Where the cards lie", _zones(w, m)))
+    if m.value_sets:
+        sections.append(Section("Named values", _value_sets(m)))
     if m.vars:
         sections.append(Section("What is kept track of", _vars(w, m)))
     if m.options:
@@ -352,6 +354,16 @@ def _zones(w, m) -> tuple:
             Table(("zone", "how many", "who sees the cards"), tuple(rows)))
 
 
+def _value_sets(m) -> tuple:
+    rows = []
+    for name, (_first, names) in m.value_sets.items():
+        rows.append((humanize(name), ", ".join(safe(m.value_texts.get(n, humanize(n)))
+                                              for n in names)))
+    return ("Values with names, each set in its order from the lowest to the highest (one is "
+            "higher than another when it comes later):",
+            Table(("values", "from the lowest to the highest"), tuple(rows)))
+
+
 def _vars(w, m) -> tuple:
     rows = []
     for name, v in m.vars.items():
@@ -477,6 +489,8 @@ def _variant(w, base) -> tuple:
         elif isinstance(d, A.Var):
             items.append(Item(f"It {verb} the value {w.var_name(d.name)}, which starts at "
                               f"{w.expr(d.init)}."))
+        elif isinstance(d, A.ValueSet):
+            items.append(Item(f"It {verb} the values {humanize(d.name)} (see Named values)."))
         elif isinstance(d, A.Ending):
             items.append(Item(f"It adds an ending: when {w.cond(d.condition)}:",
                               children=w.body(d.body, "ending")))

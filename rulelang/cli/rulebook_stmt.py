@@ -269,6 +269,8 @@ class Words(ExprWords):
             return f"a suit of the deck (call it {humanize(p.name)}){where}"
         if p.kind == "rank":
             return f"a rank of the deck (call it {humanize(p.name)}){where}"
+        if p.kind == "value":
+            return f"one of the {humanize(p.source.name)} values (call it {humanize(p.name)}){where}"
         if p.kind == "number":
             return (f"a whole number (call it {humanize(p.name)}) from {self.expr(p.source)} to "
                     f"{self.expr(p.high)}{where}")

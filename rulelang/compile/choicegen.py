@@ -550,6 +550,9 @@ class ChoiceGen:
             return tuple(range(len(self.cg.model.suits)))
         if p.kind == "rank":
             return tuple(self.cg.rank_cycle)
+        if p.kind == "value":
+            first, names = self.cg.model.value_sets[p.source.name]
+            return tuple(range(first, first + len(names)))
         if p.kind == "player" and self.cg.out_base is None and not (
                 isinstance(p.source, A.Keyword) and p.source.word == "opponents"):
             return tuple(range(int(self.cg.n)))
@@ -577,6 +580,9 @@ class ChoiceGen:
             return f"range({len(self.cg.model.suits)})"
         if p.kind == "rank":
             return self.x.const(list(self.cg.rank_cycle))
+        if p.kind == "value":             # the values of the set, lowest first
+            first, names = self.cg.model.value_sets[p.source.name]
+            return f"range({int(first)}, {int(first) + len(names)})"
         lo, hi = self.x.gen(p.source, {}), self.x.gen(p.high, {})
         self.x.ns["_nums"] = _numbers
         return f"_nums({lo}, {hi}, {self.x.const(p.span)})"

@@ -100,7 +100,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self._build_zones()
         self._build_vars()
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
-        self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
+        self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
         self.flow = _turn_flow(model)
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()

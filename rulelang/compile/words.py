@@ -34,10 +34,7 @@ class Words:
         if typ == FLAG:
             return "yes" if v else "no"
         if typ == SYMBOL:
-            for name, i in self.model.symbols.items():
-                if i == v:
-                    return name
-            return "none"
+            return self.symbol_name(v)
         if typ == ZONE:
             return self.zone_label(v)
         if typ == TEXT:
@@ -72,6 +69,13 @@ class Words:
             return "no suit"
         return self.model.suit_texts.get(suits[v], suits[v])
 
+    def symbol_name(self, v):
+        """A word or named value as players call it: its text (`two "2"`), else its name."""
+        for name, i in self.model.symbols.items():
+            if i == v:
+                return self.model.value_texts.get(name, name)
+        return "none"
+
     def action_to_string(self, action: int, g=None) -> str:
         alt = self.alternatives[action >> ACTION_SHIFT]
         v = action & VALUE_MASK
@@ -87,6 +91,8 @@ class Words:
             return f"{alt.label} #{v + 1}"
         if alt.kind == "rank":
             return f"{alt.label} {self.rank_name(v)}"
+        if alt.kind == "value":
+            return f"{alt.label} {self.symbol_name(v)}"
         return f"{alt.label} {v}"
 
     def describe_vars(self, g) -> dict:

@@ -140,6 +140,8 @@ class Words:
             value = humanize(cg.rank_name(v))
         elif kind == "place":               # `unseen card c from Z`: a place, never the card
             value = f"#{v + 1}"
+        elif kind == "value":               # a named value (`call bid b`): its text or name
+            value = humanize(cg.symbol_name(v))
         else:
             value = str(v)
         pname = decl.param.name if decl.param is not None else None
@@ -159,7 +161,9 @@ class Words:
         if decl.param is not None:
             text = re.sub(r"\s*\{" + re.escape(decl.param.name) + r"\}\s*", " ", text).strip()
             text += {"card": " a card", "player": " a player", "suit": " a suit",
-                     "rank": " a rank", "number": " a number"}.get(decl.param.kind, "")
+                     "rank": " a rank", "number": " a number"}.get(
+                         decl.param.kind, f" a {humanize(decl.param.source.name)}"
+                         if decl.param.kind == "value" else "")
         return text
 
     # ---- sentences ---------------------------------------------------------------------------

@@ -590,6 +590,14 @@ class Option(Decl):
 
 
 @node
+class ValueSet(Decl):
+    """``values NAME: A, B "Its Name", C``: an ordered set of named values, lowest first."""
+    name: str
+    values: tuple[tuple[str, Optional[str], Span], ...]     # (name, text shown or None, span)
+    span: Span
+
+
+@node
 class SuitDef:
     name: str
     symbol: Optional[str]

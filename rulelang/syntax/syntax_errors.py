@@ -23,7 +23,7 @@ from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, Diagnostic, source_lines_of
 # Words that begin a declaration (top level) and a statement (inside a block), and every word of
 # the language: read from the grammar.
-from rulelang.syntax.vocabulary import (DECL_WORDS, KEYWORDS, RESERVED_WORDS, STMT_WORDS,
+from rulelang.syntax.vocabulary import (DECL_WORDS, KEYWORDS, OF_WORDS, RESERVED_WORDS, STMT_WORDS,
                                        zone_properties)
 
 # Terminals in words.
@@ -328,7 +328,9 @@ def syntax_diagnostic(file: str, text: str, err: UnexpectedInput, lark) -> Diagn
     accepts = set(err.accepts or err.expected or ())
     found = _found(tok)
 
-    reserved = _declared_reserved_word(file, lines, {prev, str(tok)})
+    # (a name used before `of` on this line may be a word that begins a value so: `total of P`)
+    before_of = {w for w in re.findall(r"\b(\w+)\s+of\b", cur.split("#", 1)[0]) if w in OF_WORDS}
+    reserved = _declared_reserved_word(file, lines, {prev, str(tok)} | before_of)
     if reserved is not None:
         return reserved
 
@@ -533,7 +535,7 @@ def reserved_message(name: str, what: str):
 def _declared_reserved_word(file, lines, words):
     """RL114 at the place a word of the language is declared as a name (`let top = ...`,
     `var total = 0`, `rule r(size):`), when the syntax error is where that word is used."""
-    words = {w for w in words if w in RESERVED_WORDS}
+    words = {w for w in words if w in RESERVED_WORDS or w in OF_WORDS}
     if not words:
         return None
     alt = "|".join(re.escape(w) for w in sorted(words))
@@ -551,6 +553,9 @@ def _declared_reserved_word(file, lines, words):
             g = m.groups()
             kind, name, pos = next((g[k], g[k + 1], m.start(k + 2)) for k in (0, 2, 4)
                                    if g[k] is not None)
+            if name not in RESERVED_WORDS and not (     # a word before `of` (`total of P`)
+                    kind == "attribute" or (kind in ("var", "zone") and "per player" in code)):
+                continue
             what = what_of.get(kind, f"the {kind} chosen") if m.group(5) is None \
                 else f"the {kind} chosen"
             msg, hint = reserved_message(name, what)
@@ -558,7 +563,7 @@ def _declared_reserved_word(file, lines, words):
         m = params.search(code)
         if m is not None:
             for pm in re.finditer(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)):   # not the kinds
-                if pm.group(1) in words:
+                if pm.group(1) in words and pm.group(1) in RESERVED_WORDS:
                     c = m.start(1) + pm.start(1) + 1
                     msg, hint = reserved_message(pm.group(1), "a parameter")
                     return _diag("RL114", msg, A.Span(file, i, c, i, c + len(pm.group(1))), hint)

@@ -213,6 +213,12 @@ class DeclarationsToAst(Transformer):
     def per_player_mark(self, meta, c):
         return True
 
+    def values_decl(self, meta, c):
+        return A.ValueSet(str(c[0]), tuple(c[1:]), self.sp(meta))
+
+    def value_def(self, meta, c):
+        return (str(c[0]), _unquote(c[1]) if c[1] is not None else None, self.sp(meta))
+
     def var_decl(self, meta, c):
         name, display, typ, per, init = c
         return A.Var(str(name), str(typ) if typ is not None else None, bool(per), init, False,

@@ -213,6 +213,10 @@ class ExpressionsToAst(Transformer):
     def count_cards(self, meta, c):
         return A.CardQuery("count", c[0], c[1], self.sp(meta))
 
+    def word_name(self, meta, c):
+        """A word of the language used as a name (`say top`): its token, as a NAME's."""
+        return c[0]
+
     def name(self, meta, c):
         return A.Name(str(c[0]), self.sp(meta))
 

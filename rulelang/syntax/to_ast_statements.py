@@ -173,6 +173,11 @@ class StatementsToAst(Transformer):
     def param_number(self, meta, c):
         return A.Param("number", str(c[0]), c[1], c[2], c[3], self.sp(meta))
 
+    def param_value(self, meta, c):
+        """`call bid b where b > high`: one of the values of a set (``source`` names the set)."""
+        return A.Param("value", str(c[1]), A.Name(str(c[0]), _tspan(self.file, c[0])), None, c[2],
+                       self.sp(meta))
+
     def alt_label(self, meta, c):
         return str(c[0])
 

@@ -115,12 +115,21 @@ OPERATOR_WORDS = tuple(dict.fromkeys(w for r in _OPERATOR_RULES for w in _words_
 OTHER_WORDS = tuple(sorted(KEYWORDS - set(DECLARATION_WORDS) - set(OPERATOR_WORDS)
                            - set(CONSTANT_WORDS)))
 
-# Words that cannot name anything a rule file declares: where a value is expected they are read
-# as the language's own (`top of`, `size of`, `number of`, `you`, `is`), so a variable, local,
-# parameter, zone, rank ... with one of these names could never be used.  The checker refuses
-# them where they are declared (RL114).
-RESERVED_WORDS = frozenset(_first_words("primary")) | frozenset(OPERATOR_WORDS) \
-    | frozenset(CONSTANT_WORDS) | {"empty"}
+# A word is a keyword only where the language uses it: Lark's contextual lexer reads a word as a
+# name wherever the grammar expects a name and not that word (`var out`, `zone bid`), and the
+# words that begin a value are names too where they begin none (the grammar's `word_name`: `say
+# top`, `add 1 to total`).  What is left cannot name anything a rule file declares: a word that
+# is a value by itself or begins one whatever follows (`you`, `players`, `player`, `not`), so a
+# variable, local, parameter, zone, rank ... with that name could never be used.  The checker
+# refuses them where they are declared (RL114).
+NAME_WORDS = frozenset(w for alt in grammar_rules().get("word_name", ()) for item in alt
+                       if item.startswith('"') for w in [item[1:-1]])
+RESERVED_WORDS = (frozenset(_first_words("primary")) - NAME_WORDS) | {"not"} \
+    | frozenset(CONSTANT_WORDS)
+# Words that begin a value with `of` after them (`top of`, `total of`): a name read as `NAME of
+# VALUE` (an attribute, a rank, a variable or zone per player) cannot be one of them.
+OF_WORDS = frozenset(alt[0][1:-1] for alt in grammar_rules().get("primary", ())
+                     if len(alt) > 1 and alt[0].startswith('"') and alt[1] == '"of"') & NAME_WORDS
 
 
 @functools.lru_cache(maxsize=1)

@@ -201,6 +201,10 @@ class ClosureControl:
         elif p.kind == "rank":
             ranks = list(self.rank_cycle)
             values = lambda g, fr: ranks
+        elif p.kind == "value":                     # the values of the set, lowest first
+            first, names = self.model.value_sets[p.source.name]
+            named = list(range(first, first + len(names)))
+            values = lambda g, fr: named
         else:
             lo, hi = self.cx(p.source), self.cx(p.high)
             span = p.span

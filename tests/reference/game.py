@@ -65,7 +65,7 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         # zone: no zone is known to hold nothing remembered.
         self.memory_zones = frozenset(model.zones)
         self._layout()
-        self.out_base = self.var_base["out"] if getattr(model, "players_leave", False) else None
+        self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
         self._cards()
         self._attributes()
         self.alternatives: list = [None] * len(model.alternatives)
@@ -490,7 +490,8 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         if typ == FLAG:
             return "yes" if v else "no"
         if typ == SYMBOL:
-            return next((name for name, i in self.model.symbols.items() if i == v), "none")
+            name = next((name for name, i in self.model.symbols.items() if i == v), None)
+            return "none" if name is None else self.model.value_texts.get(name, name)
         if typ == ZONE:
             return self.zone_label(v)
         if typ == TEXT:
