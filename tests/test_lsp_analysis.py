@@ -12,7 +12,7 @@ import pytest
 
 from rulelang.cli.commands import main
 from rulelang.lsp import complete, navigate, scan
-from rulelang.lsp.analysis import analyse, bases, variants
+from rulelang.lsp.analysis import DeclarationCache, analyse, bases, variants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
@@ -194,3 +194,19 @@ def test_untrusted_text_is_read_within_bounds(tmp_path):
     values = "option o = v0 one of " + ", ".join(f"v{i}" for i in range(3000)) + "\n"
     (opt,) = scan.declarations(values)
     assert len(opt.children) == scan.MAX_LISTED and len(opt.detail) <= 400
+
+
+def test_a_file_with_several_syntax_errors_shows_each_and_the_checker_s_findings(tmp_path):
+    """As `rulelang check` reports it: every syntax error (the parser goes on after each), then
+    what the checker finds in the parts that parse, through the server's declaration cache too."""
+    text = ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+            'zone hand: per player, seen by owner\nsetup:\n    deal 5 from stock to hand of each player\n'
+            'game ends when hand is empty:\n    end game with winner you\nturn:\n'
+            '    move all cardss from stock to hand\n'
+            '    if size of hand is 8 or or 9:\n        say "x"\n'
+            '    move top card from stok to hand\n')
+    path = str(tmp_path / "g.cardrules")
+    for cache in (None, DeclarationCache()):
+        diags = analyse(text, path, cache=cache).diagnostics
+        lines = sorted((d.span.line, d.code) for d in diags if d.is_error)
+        assert lines == [(11, "RL001"), (12, "RL001"), (14, "RL101")], (cache, lines)

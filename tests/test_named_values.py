@@ -103,3 +103,15 @@ def test_the_reference_the_generated_code_and_the_fast_path_agree(tmp_path, monk
     for seed in range(8):
         st = three_ways(str(path), 3, seed, monkeypatch, ("winners", "vars", "decisions"))
         assert st.is_terminal()
+
+
+def test_a_rule_takes_a_named_value_as_a_parameter(tmp_path):
+    text = AUCTION.replace("turn:\n", "rule raise(b: bid):\n    set high to b\n    say \"raised to\", b\nturn:\n") \
+        .replace("            set high to b\n            set said of you to b",
+                 "            raise(b)\n            set said of you to b")
+    diags, model, _ = check_file(str(tmp_path / "r.cardrules"), text=text)
+    assert model is not None and not [d for d in diags if d.is_error], diags
+    st = _game(tmp_path, text).new_game(seed=1, log=True)
+    _choose(st, "call 3")
+    assert st.game.describe_vars(st)["high"] == "3"
+    assert [e[2] for e in st.log if e[0] == "say"] == ["raised to 3", "bids 3"]

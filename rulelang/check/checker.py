@@ -17,7 +17,7 @@ information (:mod:`~rulelang.check.visibility`).
 """
 from __future__ import annotations
 
-from rulelang.kinds import ANY, FLAG, NONE, NUMBER, PLAYER
+from rulelang.kinds import ANY, FLAG, NONE, NUMBER, PLAYER, SYMBOL
 from rulelang.limits import MAX_EXPR_DEPTH, MAX_PLAYERS, no_gc
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, WARNING, Diagnostic

@@ -10,10 +10,10 @@ The interface the rest of the server is written against::
         .binders       the names bound inside its rules (scan.Binder)
 
 The diagnostics and the model come from :func:`check_text`, the one place that parses and checks:
-today it is :func:`rulelang.compile.loader.check_file` (given the editor's text, the files it
-`extends` read from disk under the rules of `extends`), which stops at the first syntax error
-and then has no model.  A parser that recovers from syntax errors slots in there: it returns
-every diagnostic and a model of the parts that parsed, and nothing else changes.  The symbols
+:func:`rulelang.compile.loader.check_file` (given the editor's text, the files it `extends`
+read from disk under the rules of `extends`).  A file that does not parse is read again by the
+parser that goes on after each syntax error (:mod:`rulelang.syntax.recover`): every syntax
+error is reported, then the checker's diagnostics of the parts that parse.  The symbols
 and binders never need the parser (:mod:`rulelang.lsp.scan`), so the outline, go to definition,
 references and rename work on a file that does not parse yet; where a name's kind needs the
 model (hover), the server keeps the last model it had for the file.
@@ -146,12 +146,18 @@ def _pieces(text: str) -> list:
 
 def check_text(text: str, path: str, include=(), cache: Optional[DeclarationCache] = None) -> tuple:
     """(diagnostics, model or None, merged declarations or None) of a rule file's text: what
-    `rulelang check` reports before compiling.  Never raises: a file nested too deeply is RL003,
+    `rulelang check` reports before compiling (every syntax error, then the checker's
+    diagnostics of the parts that parse).  Never raises: a file nested too deeply is RL003,
     a bug in rulelang an RL999 diagnostic (as `check` reports it).  ``cache``: parse through it
     (the language server keeps one)."""
     try:
         diags, model, decls = check_file(path, {}, text=text, include=include,
                                          parser=cache.parse if cache is not None else parse)
+        if model is None and cache is not None:
+            # A file that does not parse: read again by the parser that goes on after each
+            # syntax error (syntax/recover.py), so every syntax error is shown, then the
+            # checker's diagnostics of the parts that parse, as `rulelang check` reports them.
+            diags, model, decls = check_file(path, {}, text=text, include=include)
         return list(diags), model, decls
     except RecursionError:
         return [Diagnostic("RL003", ERROR, "the file is nested too deeply to read", None,
