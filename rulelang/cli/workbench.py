@@ -12,8 +12,8 @@ import json
 import sys
 
 from rulelang.cli.common import (_agent_names, _compile, _games, _load_game, _max_steps,
-                                 _need_ray, _output_path, _overrides, _positive, _seed,
-                                 _set_value)
+                                 _need_ray, _output_path, _overrides, _positive, _records_file,
+                                 _seed, _set_value)
 
 STATS_DESCRIPTION = """\
 Play K games between computer agents (seeds S to S+K-1, on every core) and report on the
@@ -91,6 +91,9 @@ def add_commands(sub, cli) -> None:
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
                    help="skip rule coverage (the games then run about 1.7 times faster)")
+    p.add_argument("--records", metavar="PATH",
+                   help="also write each game's record to PATH, one JSON line per game in "
+                        "seed order")
     p.set_defaults(func=lambda args: cmd_stats(args, cli))
 
     p = sub.add_parser("compare", help="two games or two option sets side by side",
@@ -146,7 +149,8 @@ def _side(cli, path, overrides, args, err):
     return game, n, names
 
 
-def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False):
+def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False,
+          records=None):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
     workers = args.workers or default_workers()
@@ -157,7 +161,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing", measur
     try:
         played = play_games(path, game.overrides, n, args.games, args.seed, names,
                             args.max_steps, coverage=coverage, workers=workers, advance=advance,
-                            ray=args.ray, measures=measures)
+                            ray=args.ray, measures=measures, records_to=records)
     finally:
         if bar is not None:
             bar.stop()
@@ -172,8 +176,10 @@ def cmd_stats(args, cli) -> int:
     if side is None:
         return cli.EXIT_ERRORS
     game, n, names = side
-    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
-                   measures=True)
+    _output_path(args.records, "the records")
+    with _records_file(args.records) as records:
+        report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
+                       measures=True, records=records)
     if args.json:
         out.stream.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:

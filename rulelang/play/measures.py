@@ -198,10 +198,67 @@ def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tup
             tuple(leaders[round(f * last)] == w for f in CHECKPOINTS))
 
 
+class Gathered:
+    """What :func:`measure` needs of many games' :func:`per_game` summaries, as counts (value ->
+    games) that merge: the same measures whatever the order the games are added in."""
+
+    def __init__(self):
+        from collections import Counter
+        self.changes = Counter()        # lead changes -> games (games of a game with a score)
+        self.behind = Counter()         # share of points behind -> games with a sole winner
+        self.decided = Counter()        # decided at -> games with a sole winner
+        self.hits = [0] * len(CHECKPOINTS)
+
+    def add(self, g) -> None:
+        if g is None:
+            return
+        c, b, d, hits = g
+        self.changes[c] += 1
+        if b is None:
+            return
+        self.behind[b] += 1
+        self.decided[d] += 1
+        for i, h in enumerate(hits):
+            self.hits[i] += h
+
+    def merge(self, o: "Gathered") -> "Gathered":
+        self.changes.update(o.changes)
+        self.behind.update(o.behind)
+        self.decided.update(o.decided)
+        for i, h in enumerate(o.hits):
+            self.hits[i] += h
+        return self
+
+
+def _exact_mean(counts) -> Optional[float]:
+    """The mean of the values counted (value -> count), summed exactly: the same for any
+    order of the games."""
+    from fractions import Fraction
+    n = sum(counts.values())
+    if not n:
+        return None
+    return float(sum(Fraction(v) * c for v, c in counts.items()) / n)
+
+
+def _counted_median(counts) -> Optional[float]:
+    n = sum(counts.values())
+    if not n:
+        return None
+    items = sorted(counts.items())
+
+    def nth(i):
+        for v, c in items:
+            if i < c:
+                return v
+            i -= c
+    m = n // 2
+    return nth(m) if n % 2 else (nth(m - 1) + nth(m)) / 2
+
+
 def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> dict:
-    """The measures of the games whose :func:`per_game` summaries are ``games``; ``sense`` is
-    :func:`score_sense` of the game; ``first_seat``, the first seat's advantage
-    (:func:`rulelang.play.stats.first_seat`)."""
+    """The measures of the games whose :func:`per_game` summaries are ``games`` (a list, or
+    their :class:`Gathered`); ``sense`` is :func:`score_sense` of the game; ``first_seat``,
+    the first seat's advantage (:func:`rulelang.play.stats.first_seat`)."""
     out = {"who_leads": ("the highest score" if sense == "highest" else
                          "the lowest score" if sense == "lowest" else None),
            "first_seat": first_seat}
@@ -209,38 +266,23 @@ def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> d
         out["lead"] = None
         out["no_lead"] = "the game has no score, so no seat is said to lead"
         return out
-    changes, behind, decided = [], [], []
-    curve_hits = [0] * len(CHECKPOINTS)
-    for g in games:
-        if g is None:
-            continue
-        c, b, d, hits = g
-        changes.append(c)
-        if b is None:
-            continue
-        behind.append(b)
-        decided.append(d)
-        for i, h in enumerate(hits):
-            curve_hits[i] += h
-    n, won = len(changes), len(behind)
-    curve = [1 - h / won for h in curve_hits] if won else None
+    if not isinstance(games, Gathered):
+        gathered = Gathered()
+        for g in games:
+            gathered.add(g)
+        games = gathered
+    changes, behind = games.changes, games.behind
+    n, won = sum(changes.values()), sum(behind.values())
+    curve = [1 - h / won for h in games.hits] if won else None
     out["lead"] = {
         "games": n, "games_with_a_sole_winner": won,
-        "lead_changes": {"mean": _mean(changes), "max": max(changes) if changes else 0,
-                         "games_with_any": sum(1 for c in changes if c) / n if n else None},
-        "drama": {"games_winner_behind": sum(1 for b in behind if b) / won if won else None,
-                  "mean_share_behind": _mean(behind)},
-        "decisiveness": {"mean_decided_at": _mean(decided),
-                         "median_decided_at": _median(decided)},
+        "lead_changes": {"mean": _exact_mean(changes), "max": max(changes) if changes else 0,
+                         "games_with_any": (n - changes.get(0, 0)) / n if n else None},
+        "drama": {"games_winner_behind": (won - behind.get(0, 0)) / won if won else None,
+                  "mean_share_behind": _exact_mean(behind)},
+        "decisiveness": {"mean_decided_at": _exact_mean(games.decided),
+                         "median_decided_at": _counted_median(games.decided)},
         "uncertainty": {"checkpoints": list(CHECKPOINTS), "curve": curve,
                         "mean": _mean(curve[1:-1]) if curve else None},
     }
     return out
-
-
-def _median(xs) -> Optional[float]:
-    if not xs:
-        return None
-    s = sorted(xs)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
