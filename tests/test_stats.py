@@ -393,3 +393,67 @@ def test_records_streamed_to_a_file_in_game_order(tmp_path):
     assert main(["run", CRAZY, "--games", "50", "--seed", "2", "--workers", "1", "--quiet",
                  "--records", str(path)]) == 0
     assert path.read_text().splitlines() == out.getvalue().splitlines()[:50]
+
+
+def test_run_and_stats_make_no_generator_per_game(monkeypatch):
+    """`run --games` and `stats` with `random` agents seed one generator per seat again for each
+    game instead of making new ones (and new policies): the same records as play_game's, which
+    makes the agents' generators anew for every game."""
+    import random
+
+    from rulelang.play import agents, stats
+    from rulelang.play.stats import play_game, play_games
+    made = []
+
+    class Counted(random.Random):
+        def __init__(self, *a):
+            made.append(a)
+            super().__init__(*a)
+    monkeypatch.setattr(agents.random, "Random", Counted)
+    monkeypatch.setattr(stats, "_POLICIES", {})
+    played = play_games(CRAZY, {}, 3, 40, seed=11, workers=1, coverage=True, records=True,
+                        agents=["random", "first", "random"])
+    assert len(made) <= 2 + 2       # one per `random` seat, two to check the seeding once
+    monkeypatch.undo()
+    job = {"path": CRAZY, "overrides": {}, "players": 3, "coverage": True,
+           "agents": ["random", "first", "random"], "seed": 11, "max_steps": None,
+           "text": None, "include": ()}
+    cg, cov = stats._prepared(job)
+    cov.reset()
+    expect = []
+    for i in range(40):
+        rec = play_game(cg, job["agents"], 11 + i, None, cov, index=i)
+        expect.append(rec + (tuple(cov.reset()),))
+    assert played.records == expect
+
+
+def test_seeded_policies_draw_what_the_agents_draw():
+    import random
+
+    from rulelang.play.agents import UniformRandom, seeded_policies
+    p = seeded_policies(["random", "first", "random", "random"])
+    for seed in (0, 1, 7, 2 ** 40 + 3, 2 ** 64 - 1):
+        p.seed(seed)
+        for seat in (0, 2, 3):
+            ref = UniformRandom.generator(seat, seed)
+            assert [p.policy[seat](k) for k in range(1, 40)] == \
+                [ref.randrange(k) for k in range(1, 40)]
+        assert p.policy[1](9) == 0
+    assert seeded_policies(["random", "mc"]) is None
+    assert isinstance(random.Random(0), random.Random)
+
+
+def test_the_tally_counted_in_the_loop_is_that_of_the_records():
+    """Without coverage or records, `run --games` counts each game in its loop: the report is
+    that of the records' tally, with games stopped by the budget among them."""
+    from rulelang.play.stats import play_games, summarize
+    from rulelang.play.tally import of_records
+    for steps in (None, 100):
+        bare = play_games(CRAZY, {}, 3, 60, seed=4, workers=1, coverage=False, max_steps=steps)
+        kept = play_games(CRAZY, {}, 3, 60, seed=4, workers=1, coverage=False, max_steps=steps,
+                          records=True)
+        assert vars(bare.tally) == vars(of_records(kept.records, 3))
+        assert (summarize(bare, "g", 3, 4, ["random"] * 3)["length"]
+                == summarize(kept, "g", 3, 4, ["random"] * 3)["length"])
+        if steps:
+            assert 0 < bare.tally.budget < 60 and bare.tally.first_error is not None

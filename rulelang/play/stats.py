@@ -31,6 +31,7 @@ MEASURED = 9
 # ---------------------------------------------------------------------------------------------
 
 _CACHE: dict = {}
+_POLICIES: dict = {}
 
 
 def _prepared(job):
@@ -128,6 +129,15 @@ def _chunk(job, indices):
     tally = Tally(len(job["agents"]), len(cov.points) if cov is not None else 0,
                   bool(measuring))
     out = [] if job.get("keep") else None
+    if not measuring:
+        names = tuple(job["agents"])
+        if names not in _POLICIES:          # made once per process, seeded again per game
+            from rulelang.play.agents import seeded_policies
+            _POLICIES[names] = seeded_policies(list(names))
+        policies = _POLICIES[names]
+        if policies is not None:
+            _fast_games(cg, cov, policies, job, indices, tally, out)
+            return tally, out
     if measuring:
         from rulelang.play.measures import per_game, score_sense, traced_game
         sense = score_sense(cg.model)
@@ -145,6 +155,53 @@ def _chunk(job, indices):
         if out is not None:
             out.append(rec)
     return tally, out
+
+
+def _fast_games(cg, cov, policies, job, indices, tally, out) -> None:
+    """:func:`_chunk` of agents that are functions of the number of choices (``random``,
+    ``first``): each game is :func:`play_game`'s fast path, with the seats' functions made
+    once for the chunk and their generators seeded again for each game
+    (:class:`rulelang.play.agents.SeededPolicies`): the same games, records and tally."""
+    play, policy, reseed = cg.playout_counted, policies.policy, policies.seed
+    base, max_steps, add = job["seed"], job["max_steps"], tally.add
+    if cov is not None or out is not None:
+        for i in indices:
+            seed = (base + i) % (1 << 64)
+            reseed(seed)
+            st, (asked, choices, forced) = play(seed, policy, max_steps)
+            outcome = st.outcome
+            problem = (st.problem or {}).get("code", "") if outcome == "error" else ""
+            rec = (i, outcome, tuple(st.winners), st.decisions, st.turns, problem, choices,
+                   asked, forced)
+            if cov is not None:
+                rec = rec + (tuple(cov.reset()), )
+            add(rec)
+            if out is not None:
+                out.append(rec)
+        return
+    # Neither coverage nor records: the tally counted here, as Tally.add counts a record.
+    wins, decisions, turns = tally.wins, tally.decisions, tally.turns
+    a_sum = c_sum = f_sum = 0
+    for i in indices:
+        seed = (base + i) % (1 << 64)
+        reseed(seed)
+        st, (asked, choices, forced) = play(seed, policy, max_steps)
+        w = st.winners
+        if len(w) == 1 and st.outcome != "error":
+            wins[w[0]] += 1
+            tally.games += 1
+            decisions[st.decisions] += 1
+            turns[st.turns] += 1
+            a_sum += asked
+            c_sum += choices
+            f_sum += forced
+        else:
+            outcome = st.outcome
+            problem = (st.problem or {}).get("code", "") if outcome == "error" else ""
+            add((i, outcome, tuple(w), st.decisions, st.turns, problem, choices, asked, forced))
+    tally.asked += a_sum
+    tally.choices += c_sum
+    tally.forced += f_sum
 
 
 class Played:
