@@ -42,6 +42,9 @@ def main(argv=None) -> int:
     ap.add_argument("--nodes", type=int, default=2)
     ap.add_argument("--cpus-per-node", type=int, default=1)
     ap.add_argument("--address", default=None, help="an existing cluster instead")
+    ap.add_argument("--chunk-cost", type=int, default=0, metavar="K",
+                    help="then K more chunks of 10 games each, to measure the driver's own "
+                         "thread per chunk with many chunks")
     a = ap.parse_args(argv)
     import ray
 
@@ -86,11 +89,19 @@ def main(argv=None) -> int:
         out = run_chunks(timed_chunk, job, range(a.games), 1, ray="local", gather=gather)
         wall, driver = time.perf_counter() - w0, time.process_time() - c0
         loop = time.thread_time() - t0
+        many = None
+        if a.chunk_cost:
+            from rulelang.play.cluster import run_parts_ray
+            parts = [range(j * 10, j * 10 + 10) for j in range(a.chunk_cost)]
+            t1, w1 = time.thread_time(), time.perf_counter()
+            done, _ = run_parts_ray(timed_chunk, job, parts, "local", None,
+                                    lambda i, r: total.merge(r[0][0]))
+            many = (time.thread_time() - t1, time.perf_counter() - w1, len(done))
     finally:
         ray.shutdown()
         if cluster is not None:
             cluster.shutdown()
-    assert out.done == a.games == total.games
+    assert out.done == a.games and total.games == a.games + 10 * a.chunk_cost
     per_game = compute[0] / a.games
     start_wall, start_cpu = first[0][0] - w0, first[0][1] - c0
     per_chunk = (driver - start_cpu) / max(1, chunks[0] - 1)
@@ -109,6 +120,10 @@ def main(argv=None) -> int:
     ideal = compute[0] / cpus
     print(f"wall time: {wall:.2f} s against {ideal:.2f} s of compute per CPU "
           f"({100 * (wall - ideal) / ideal:+.1f}%)")
+    if many is not None:
+        per_chunk = many[0] / many[2]
+        print(f"{many[2]} chunks of 10 games: the driver's own thread {many[0]:.3f} s, "
+              f"{per_chunk * 1e3:.3f} ms a chunk ({many[1]:.1f} s of wall time)")
     # 1,000,000 games on 8 nodes of 64 cores: 512 CPUs, 4 chunks a CPU.
     big_cpus, big_games = 8 * 64, 1_000_000
     big_chunks = big_cpus * 4
