@@ -111,3 +111,19 @@ def test_observe_deciding_writes_only_the_deciding_rows():
         oa, ra, _, _, ia = a.step(actions)
         ob, rb, _, _, _ = b.step(actions)
         assert np.array_equal(ra, rb)
+
+
+def test_a_linear_policy_learns_to_beat_random():
+    """benchmarks/learn.py, short: policy gradient on the batched games of Mages Wild (where
+    `mc` beats `random` in most games) for a few seconds; sampling its actions, the trained
+    policy's margin over `random` (wins - losses, per game) is clearly above the untrained
+    policy's, which plays as `random` does."""
+    from benchmarks.learn import LinearPolicy, evaluate, margin, train
+    path = "rules/mages_wild.cardrules"
+    pol, games = train(path, 2, 12, 32, seed=1)
+    assert games > 50
+    before = evaluate(LinearPolicy(pol.W.shape[1], pol.W.shape[0], np.random.default_rng(1)),
+                      path, 2, 200, 5000)
+    after = evaluate(pol, path, 2, 200, 5000)
+    assert margin(*before)[2] < 0.2                # untrained: about 0, within the noise
+    assert margin(*after)[1] > 0.3                 # its interval's low end above +0.3
