@@ -103,9 +103,10 @@ def test_measuring_plays_the_same_games():
                          (os.path.join(ROOT, "examples", "crazy_eights.cardrules"), ["first", "random"]),
                          (os.path.join(HERE, "lucky_score.cardrules"), ["random", "random"]),
                          (os.path.join(HERE, "lucky_score.cardrules"), ["mc:2", "random"])):
-        plain = play_games(path, {}, 2, 6, 3, agents, coverage=False, workers=1, max_steps=3000)
+        plain = play_games(path, {}, 2, 6, 3, agents, coverage=False, workers=1, max_steps=3000,
+                           records=True)
         measured = play_games(path, {}, 2, 6, 3, agents, coverage=False, workers=1,
-                              max_steps=3000, measures=True)
+                              max_steps=3000, measures=True, records=True)
         assert [r[:9] for r in measured.records] == plain.records
         if "lucky" in path:
             # every turn has a decision: a point when each begins, and one at the end

@@ -280,10 +280,10 @@ def test_play_games_records_and_coverage_are_those_of_the_api(path, n, agents, m
     its records (with the choices offered and forced) and rule coverage are the API's."""
     from rulelang.play import agents as agents_mod
     from rulelang.play import stats
-    fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    fast = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True, records=True)
     stats._CACHE.clear()
     monkeypatch.setattr(agents_mod, "fast_policy_of", lambda names, seed: None)
-    api = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True)
+    api = stats.play_games(path, {}, n, 25, seed=3, agents=agents, coverage=True, records=True)
     assert fast.records == api.records
     assert any(r[stats.DECISIONS] > 0 for r in fast.records)
     assert [r[-1] for r in fast.records] == [r[-1] for r in api.records]   # coverage per game

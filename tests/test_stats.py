@@ -245,7 +245,7 @@ def test_what_every_worker_needs_is_made_before_the_pool_forks():
     from rulelang.play import simulate as sim
     from rulelang.play.stats import _prepared, play_games
     played = play_games(CRAZY, {}, 2, 16, seed=3, workers=2, coverage=False)
-    assert len(played.records) == 16
+    assert played.tally.games == 16
     job = {"path": CRAZY, "overrides": {}, "players": 2, "coverage": False,
            "agents": ["random", "random"], "seed": 3, "max_steps": None, "text": None,
            "include": ()}
@@ -338,3 +338,123 @@ def test_playouts_of_mc_are_not_counted(capsys):
     taken = {c["what"]: c["taken"] for c in r["coverage"]}
     turns = round(r["length"]["turns"]["mean"] * 3)
     assert taken["setup"] == 3 and taken["turn"] == turns + 3   # each game's last turn: its end
+
+
+def test_tallies_of_chunks_merge_into_the_tally_of_all_in_any_order():
+    """A worker sends back its chunk's tally (rulelang/play/tally.py), not each record: merged
+    in whatever order the chunks finish, the report is that of all the records."""
+    import random
+
+    from rulelang.play.stats import Played, play_games, summarize
+    from rulelang.play.tally import of_records
+    played = play_games(CRAZY, {}, 2, 90, seed=5, workers=1, coverage=True, records=True)
+    recs = played.records
+    assert [r[0] for r in recs] == list(range(90))
+    points = len(played.points)
+    whole = summarize(played, "g", 2, 5, ["random"] * 2)
+    assert whole["games"] == 90 and played.tally.games == 90
+    assert sum(s["wins"] for s in whole["seats"]) + whole["shared_wins"] + whole["no_winner"] == 90
+    decisions = sorted(r[3] for r in recs)
+    assert whole["length"]["decisions"]["min"] == decisions[0]
+    assert whole["length"]["decisions"]["max"] == decisions[-1]
+    assert whole["length"]["decisions"]["median"] == (decisions[44] + decisions[45]) / 2
+    assert whole["length"]["decisions"]["mean"] == sum(decisions) / 90
+    rng = random.Random(1)
+    for _ in range(3):
+        shuffled = recs[:]
+        rng.shuffle(shuffled)
+        parts = [of_records(shuffled[i:i + 25], 2, points) for i in range(0, 90, 25)]
+        rng.shuffle(parts)
+        total = parts[0]
+        for t in parts[1:]:
+            total.merge(t)
+        again = summarize(Played(total, None, played.points, False, 90, played.seconds),
+                          "g", 2, 5, ["random"] * 2)
+        assert again == whole
+
+
+def test_records_streamed_to_a_file_in_game_order(tmp_path):
+    """`--records FILE`: one JSON line per game, in game order, also from a pool of workers
+    whose chunks finish in any order; nothing is kept in memory."""
+    import io
+    import json as js
+
+    from rulelang.play.stats import play_games
+    kept = play_games(CRAZY, {}, 2, 300, seed=2, workers=1, coverage=False, records=True)
+    out = io.StringIO()
+    streamed = play_games(CRAZY, {}, 2, 300, seed=2, workers=2, coverage=False, records_to=out)
+    assert streamed.records is None
+    lines = [js.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["game"] for x in lines] == list(range(300))
+    assert [x["seed"] for x in lines] == list(range(2, 302))
+    assert [(x["outcome"], [w - 1 for w in x["winners"]], x["decisions"], x["turns"])
+            for x in lines] == [(r[1], list(r[2]), r[3], r[4]) for r in kept.records]
+    path = tmp_path / "games.jsonl"
+    from rulelang.cli.commands import main
+    assert main(["run", CRAZY, "--games", "50", "--seed", "2", "--workers", "1", "--quiet",
+                 "--records", str(path)]) == 0
+    assert path.read_text().splitlines() == out.getvalue().splitlines()[:50]
+
+
+def test_run_and_stats_make_no_generator_per_game(monkeypatch):
+    """`run --games` and `stats` with `random` agents seed one generator per seat again for each
+    game instead of making new ones (and new policies): the same records as play_game's, which
+    makes the agents' generators anew for every game."""
+    import random
+
+    from rulelang.play import agents, stats
+    from rulelang.play.stats import play_game, play_games
+    made = []
+
+    class Counted(random.Random):
+        def __init__(self, *a):
+            made.append(a)
+            super().__init__(*a)
+    monkeypatch.setattr(agents.random, "Random", Counted)
+    monkeypatch.setattr(stats, "_POLICIES", {})
+    played = play_games(CRAZY, {}, 3, 40, seed=11, workers=1, coverage=True, records=True,
+                        agents=["random", "first", "random"])
+    assert len(made) <= 2 + 2       # one per `random` seat, two to check the seeding once
+    monkeypatch.undo()
+    job = {"path": CRAZY, "overrides": {}, "players": 3, "coverage": True,
+           "agents": ["random", "first", "random"], "seed": 11, "max_steps": None,
+           "text": None, "include": ()}
+    cg, cov = stats._prepared(job)
+    cov.reset()
+    expect = []
+    for i in range(40):
+        rec = play_game(cg, job["agents"], 11 + i, None, cov, index=i)
+        expect.append(rec + (tuple(cov.reset()),))
+    assert played.records == expect
+
+
+def test_seeded_policies_draw_what_the_agents_draw():
+    import random
+
+    from rulelang.play.agents import UniformRandom, seeded_policies
+    p = seeded_policies(["random", "first", "random", "random"])
+    for seed in (0, 1, 7, 2 ** 40 + 3, 2 ** 64 - 1):
+        p.seed(seed)
+        for seat in (0, 2, 3):
+            ref = UniformRandom.generator(seat, seed)
+            assert [p.policy[seat](k) for k in range(1, 40)] == \
+                [ref.randrange(k) for k in range(1, 40)]
+        assert p.policy[1](9) == 0
+    assert seeded_policies(["random", "mc"]) is None
+    assert isinstance(random.Random(0), random.Random)
+
+
+def test_the_tally_counted_in_the_loop_is_that_of_the_records():
+    """Without coverage or records, `run --games` counts each game in its loop: the report is
+    that of the records' tally, with games stopped by the budget among them."""
+    from rulelang.play.stats import play_games, summarize
+    from rulelang.play.tally import of_records
+    for steps in (None, 100):
+        bare = play_games(CRAZY, {}, 3, 60, seed=4, workers=1, coverage=False, max_steps=steps)
+        kept = play_games(CRAZY, {}, 3, 60, seed=4, workers=1, coverage=False, max_steps=steps,
+                          records=True)
+        assert vars(bare.tally) == vars(of_records(kept.records, 3))
+        assert (summarize(bare, "g", 3, 4, ["random"] * 3)["length"]
+                == summarize(kept, "g", 3, 4, ["random"] * 3)["length"])
+        if steps:
+            assert 0 < bare.tally.budget < 60 and bare.tally.first_error is not None

@@ -197,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --games: play on the Ray cluster at ADDRESS instead (without one: "
                         "a local Ray instance; the same results); needs pip install "
                         "'rulelang[cluster]'")
+    p.add_argument("--records", metavar="PATH",
+                   help="with --games: also write each game's record to PATH, one JSON line "
+                        "per game in seed order")
     p.add_argument("--max-steps", type=_max_steps, metavar="N",
                    help="stop a game that runs more than N rule steps (default: 200000)")
     p.add_argument("--table-every", type=_positive, default=3, metavar="R",

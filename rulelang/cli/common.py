@@ -285,6 +285,14 @@ def _output_path(path, what: str) -> None:
         raise UsageError(e.message, e.hint) from None
 
 
+def _records_file(path):
+    """The file ``--records PATH`` writes to (a context manager; nothing without a path)."""
+    import contextlib
+    if path is None:
+        return contextlib.nullcontext(None)
+    return open(path, "w", encoding="utf-8")
+
+
 def _missing_file(path: str):
     """A diagnostic when the file named on the command line is not there (or is not a regular
     file: a fifo or a device is never opened)."""

@@ -143,10 +143,14 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     bar, advance = progress_bar(err.console, k) if k >= 200 and not args.quiet else (None, None)
     if bar is not None:
         bar.start()
+    from rulelang.cli.common import _records_file
+    _output_path(args.records, "the records")
     try:
-        played = play_games(args.file, game.overrides, n, k, args.seed, names, args.max_steps,
-                            coverage=False, workers=workers, advance=advance,
-                            include=_include(args), ray=args.ray)
+        with _records_file(args.records) as records:
+            played = play_games(args.file, game.overrides, n, k, args.seed, names,
+                                args.max_steps, coverage=False, workers=workers,
+                                advance=advance, include=_include(args), ray=args.ray,
+                                records_to=records)
     finally:
         if bar is not None:
             bar.stop()
@@ -169,12 +173,12 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
         out.write(safe_json(stats) + "\n")
     else:
         out.show(summary_table(stats))
-    failed = [rec for rec in played.records if rec[1] == "error"]
+    failed = played.tally.errors
     if failed:
-        seed = (args.seed + failed[0][0]) % SEED_LIMIT
+        seed = (args.seed + played.tally.first_error) % SEED_LIMIT
         d = problem_diagnostic(_problem_of(cg, names, seed, args.max_steps), args.file)
         _diag_out(err, d, args.file)
-        err.text(f"  = note: {len(failed)} of {k} games failed; the first was seed {seed} "
+        err.text(f"  = note: {failed} of {k} games failed; the first was seed {seed} "
                  f"(replay it with --seed {seed})")
         return EXIT_ERRORS
     return EXIT_INTERRUPTED if played.interrupted else EXIT_OK

@@ -12,8 +12,8 @@ import json
 import sys
 
 from rulelang.cli.common import (_agent_names, _compile, _games, _load_game, _max_steps,
-                                 _need_ray, _output_path, _overrides, _positive, _seed,
-                                 _set_value, _skill_games)
+                                 _need_ray, _output_path, _overrides, _positive, _records_file,
+                                 _seed, _set_value, _skill_games)
 from rulelang.limits import SKILL_AGENT, SKILL_GAMES
 
 STATS_DESCRIPTION = """\
@@ -99,11 +99,9 @@ def add_commands(sub, cli) -> None:
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
                    help="skip rule coverage (the games then run about 1.7 times faster)")
-    p.add_argument("--skill", nargs="?", const=SKILL_AGENT, metavar="AGENT",
-                   help=f"also report skill versus luck: AGENT (default {SKILL_AGENT}) against the "
-                        "agent of --agents (default random), in every seat in turn")
-    p.add_argument("--skill-games", type=_skill_games, default=SKILL_GAMES, metavar="K",
-                   help=f"games with the stronger agent in each seat (default {SKILL_GAMES})")
+                                 _need_ray, _output_path, _overrides, _positive, _records_file,
+                                 _seed, _set_value, _skill_games)
+from rulelang.limits import SKILL_AGENT, SKILL_GAMES
     p.set_defaults(func=lambda args: cmd_stats(args, cli))
 
     p = sub.add_parser("compare", help="two games or two option sets side by side",
@@ -159,7 +157,8 @@ def _side(cli, path, overrides, args, err):
     return game, n, names
 
 
-def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False):
+def _play(cli, path, game, n, names, args, err, coverage, what="playing", measures=False,
+          records=None):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
     workers = args.workers or default_workers()
@@ -170,7 +169,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing", measur
     try:
         played = play_games(path, game.overrides, n, args.games, args.seed, names,
                             args.max_steps, coverage=coverage, workers=workers, advance=advance,
-                            ray=args.ray, measures=measures)
+                            ray=args.ray, measures=measures, records_to=records)
     finally:
         if bar is not None:
             bar.stop()
@@ -185,8 +184,10 @@ def cmd_stats(args, cli) -> int:
     if side is None:
         return cli.EXIT_ERRORS
     game, n, names = side
-    report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
-                   measures=True)
+    _output_path(args.records, "the records")
+    with _records_file(args.records) as records:
+        report = _play(cli, args.file, game, n, names, args, err, not args.no_coverage,
+                       measures=True, records=records)
     if args.skill and not report.get("interrupted"):
         report["skill"] = _skill(cli, args, game, n, names, err, report)
         if report["skill"].get("interrupted"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from hashlib import sha512 as _sha512
 from typing import Callable, Optional
 
 from rulelang.syntax.diagnostics import did_you_mean
@@ -351,6 +352,58 @@ def fast_policy_of(names: list, seed: int) -> Optional[list]:
         else:
             return None
     return out
+
+
+class SeededPolicies:
+    """:func:`fast_policy_of` for game after game: the same functions (``policy``, one per seat),
+    their generators seeded again for each game by :meth:`seed` instead of made anew.  A
+    generator seeded again from the same text has the state of a new one (Python seeds a
+    generator from a text through its bytes and their SHA-512, done here as it does it, without
+    making an object and its first, unused seeding)."""
+
+    def __init__(self, names: list):
+        self.policy: list = []
+        self.generators: list = []          # (text prefix of the seed, generator)
+        for seat, name in enumerate(names):
+            if name == "random":
+                rng = random.Random(0)
+                self.generators.append((f":{seat}".encode(), rng))
+                self.policy.append(getattr(rng, "_randbelow", rng.randrange))
+            elif name == "first":
+                self.policy.append((0).__mul__)
+            else:
+                raise ValueError(f"no fast policy for the agent {name!r}")
+
+    def seed(self, seed: int) -> None:
+        """Seed every seat's generator as :meth:`UniformRandom.generator` would for ``seed``."""
+        head = b"rulelang:%d" % seed
+        for tail, rng in self.generators:
+            a = head + tail
+            _seed_int(rng, int.from_bytes(a + _sha512(a).digest()))
+
+
+def _seeds_as_python_does() -> bool:
+    """Whether :meth:`SeededPolicies.seed` gives the state ``random.Random(text)`` gives (true
+    of the Pythons rulelang supports; checked once, else the generators are made anew)."""
+    a = b"rulelang:7:1"
+    r = random.Random(0)
+    _seed_int(r, int.from_bytes(a + _sha512(a).digest()))
+    return r.getstate() == random.Random(a.decode()).getstate()
+
+
+def seeded_policies(names: list) -> Optional[SeededPolicies]:
+    """:class:`SeededPolicies` of ``names``, or None when an agent is not a plain ``random`` or
+    ``first`` (or this Python seeds from a text otherwise)."""
+    global _SAME_SEEDING
+    if any(nm not in ("random", "first") for nm in names):
+        return None
+    if _SAME_SEEDING is None:
+        _SAME_SEEDING = _seeds_as_python_does()
+    return SeededPolicies(names) if _SAME_SEEDING else None
+
+
+_SAME_SEEDING: Optional[bool] = None
+_seed_int = random.Random.__mro__[1].seed    # _random.Random.seed: seeding from a number, in C
 
 
 AGENTS: dict[str, type] = {cls.name: cls

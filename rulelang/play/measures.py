@@ -251,42 +251,145 @@ def per_game(trace, outcome: str, winners, sense: Optional[str]) -> Optional[tup
             tuple(leaders[round(f * last)] == w for f in CHECKPOINTS), lv, st)
 
 
-def trends(games) -> Optional[dict]:
-    """Each seat's standing at each checkpoint over the games (their :func:`levels`): the mean,
-    the standard deviation (of all the games, not a sample) and the 10th and 90th percentiles; None without games."""
-    lvs = [g for g in games if g is not None]
-    if not lvs:
+def trends(per_point) -> Optional[dict]:
+    """Each seat's standing at each checkpoint over the games: the mean, the standard deviation
+    (of all the games, not a sample) and the 10th and 90th percentiles; None without games.
+    ``per_point[i][p]`` counts the standings of seat ``p`` at checkpoint ``i`` (value -> games:
+    :class:`Gathered`), so that the figures are the same whatever the order of the games."""
+    if not per_point or not per_point[0] or not sum(per_point[0][0].values()):
         return None
-    n = len(lvs[0][0])
+    n = len(per_point[0])
     seats = []
     for p in range(n):
         mean, sd, p10, p90 = [], [], [], []
         for i in range(len(CHECKPOINTS)):
-            xs = sorted(g[i][p] for g in lvs)
-            m = sum(xs) / len(xs)
+            counts = per_point[i][p]
+            items = sorted(counts.items())
+            k = sum(counts.values())
+            m = _exact_mean(counts)
             mean.append(m)
-            sd.append((sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5)
-            p10.append(_quantile(xs, 0.1))
-            p90.append(_quantile(xs, 0.9))
+            sd.append((sum(c * (x - m) ** 2 for x, c in items) / k) ** 0.5)
+            p10.append(_counted_quantile(items, k, 0.1))
+            p90.append(_counted_quantile(items, k, 0.9))
         seats.append({"seat": p + 1, "mean": mean, "sd": sd, "p10": p10, "p90": p90})
-    return {"checkpoints": list(CHECKPOINTS), "games": len(lvs), "seats": seats}
+    return {"checkpoints": list(CHECKPOINTS), "games": sum(per_point[0][0].values()),
+            "seats": seats}
 
 
-def _quantile(s, q):
-    pos = (len(s) - 1) * q
+def _nth(items, i):
+    """The ``i``-th value (from 0) of the sorted counts ``items`` ((value, count) pairs)."""
+    for v, c in items:
+        if i < c:
+            return v
+        i -= c
+    return items[-1][0]
+
+
+def _counted_quantile(items, k: int, q: float) -> float:
+    """The ``q`` quantile of ``k`` values counted in the sorted ``items``, interpolated between
+    the two values around it (as numpy's default)."""
+    pos = (k - 1) * q
     lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    a, b = _nth(items, lo), _nth(items, min(lo + 1, k - 1))
+    return a + (b - a) * (pos - lo)
 
 
 NO_LEAD = ("the game has neither a score nor a declared progress, so no seat is said to lead "
            "(declare one, e.g. `progress: 0 - size of hand`)")
 
 
+class Gathered:
+    """What :func:`measure` needs of many games' :func:`per_game` summaries, as counts (value ->
+    games) that merge: the same measures whatever the order the games are added in."""
+
+    def __init__(self):
+        from collections import Counter
+        from fractions import Fraction
+        self.changes = Counter()        # lead changes -> games (games of a game with a score)
+        self.behind = Counter()         # share of points behind -> games with a sole winner
+        self.decided = Counter()        # decided at -> games with a sole winner
+        self.hits = [0] * len(CHECKPOINTS)
+        # the standings at each checkpoint, per seat: value -> games (made at the first game)
+        self.levels: list = []
+        # stability: games, the sum of their V (exact), setbacks, steps, games with a setback
+        self.stab_games, self.stab_var, self.setbacks, self.steps, self.with_setbacks = \
+            0, Fraction(0), 0, 0, 0
+
+    def add(self, g) -> None:
+        if g is None:
+            return
+        c, b, d, hits, lv, st = g
+        self.changes[c] += 1
+        if lv is not None:
+            if not self.levels:
+                from collections import Counter
+                self.levels = [[Counter() for _ in point] for point in lv]
+            for counts, point in zip(self.levels, lv):
+                for cs, x in zip(counts, point):
+                    cs[x] += 1
+        if st is not None:
+            from fractions import Fraction
+            self.stab_games += 1
+            self.stab_var += Fraction(st[0])
+            self.setbacks += st[1]
+            self.steps += st[2]
+            self.with_setbacks += 1 if st[1] else 0
+        if b is None:
+            return
+        self.behind[b] += 1
+        self.decided[d] += 1
+        for i, h in enumerate(hits):
+            self.hits[i] += h
+
+    def merge(self, o: "Gathered") -> "Gathered":
+        self.changes.update(o.changes)
+        self.behind.update(o.behind)
+        self.decided.update(o.decided)
+        for i, h in enumerate(o.hits):
+            self.hits[i] += h
+        if o.levels and not self.levels:
+            from collections import Counter
+            self.levels = [[Counter() for _ in point] for point in o.levels]
+        for mine, theirs in zip(self.levels, o.levels):
+            for cs, other in zip(mine, theirs):
+                cs.update(other)
+        self.stab_games += o.stab_games
+        self.stab_var += o.stab_var
+        self.setbacks += o.setbacks
+        self.steps += o.steps
+        self.with_setbacks += o.with_setbacks
+        return self
+
+
+def _exact_mean(counts) -> Optional[float]:
+    """The mean of the values counted (value -> count), summed exactly: the same for any
+    order of the games."""
+    from fractions import Fraction
+    n = sum(counts.values())
+    if not n:
+        return None
+    return float(sum(Fraction(v) * c for v, c in counts.items()) / n)
+
+
+def _counted_median(counts) -> Optional[float]:
+    n = sum(counts.values())
+    if not n:
+        return None
+    items = sorted(counts.items())
+
+    def nth(i):
+        for v, c in items:
+            if i < c:
+                return v
+            i -= c
+    m = n // 2
+    return nth(m) if n % 2 else (nth(m - 1) + nth(m)) / 2
+
+
 def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> dict:
-    """The measures of the games whose :func:`per_game` summaries are ``games``; ``sense`` is
-    :func:`lead_sense` of the game; ``first_seat``, the first seat's advantage
-    (:func:`rulelang.play.stats.first_seat`)."""
+    """The measures of the games whose :func:`per_game` summaries are ``games`` (a list, or
+    their :class:`Gathered`); ``sense`` is :func:`lead_sense` of the game; ``first_seat``, the
+    first seat's advantage (:func:`rulelang.play.stats.first_seat`)."""
     out = {"who_leads": WHO_LEADS.get(sense), "lead_by": ("progress" if sense == "progress"
                                                           else "score" if sense else None),
            "first_seat": first_seat}
@@ -295,48 +398,30 @@ def measure(sense: Optional[str], games, first_seat: Optional[dict] = None) -> d
         out["no_lead"] = NO_LEAD
         out["stability"] = out["trend"] = None
         return out
-    changes, behind, decided, lvs, stab = [], [], [], [], []
-    curve_hits = [0] * len(CHECKPOINTS)
-    for g in games:
-        if g is None:
-            continue
-        c, b, d, hits, lv, st = g
-        changes.append(c)
-        lvs.append(lv)
-        if st is not None:
-            stab.append(st)
-        if b is None:
-            continue
-        behind.append(b)
-        decided.append(d)
-        for i, h in enumerate(hits):
-            curve_hits[i] += h
-    n, won = len(changes), len(behind)
-    curve = [1 - h / won for h in curve_hits] if won else None
+    if not isinstance(games, Gathered):
+        gathered = Gathered()
+        for g in games:
+            gathered.add(g)
+        games = gathered
+    changes, behind = games.changes, games.behind
+    n, won = sum(changes.values()), sum(behind.values())
+    curve = [1 - h / won for h in games.hits] if won else None
     out["lead"] = {
         "games": n, "games_with_a_sole_winner": won,
-        "lead_changes": {"mean": _mean(changes), "max": max(changes) if changes else 0,
-                         "games_with_any": sum(1 for c in changes if c) / n if n else None},
-        "drama": {"games_winner_behind": sum(1 for b in behind if b) / won if won else None,
-                  "mean_share_behind": _mean(behind)},
-        "decisiveness": {"mean_decided_at": _mean(decided),
-                         "median_decided_at": _median(decided)},
+        "lead_changes": {"mean": _exact_mean(changes), "max": max(changes) if changes else 0,
+                         "games_with_any": (n - changes.get(0, 0)) / n if n else None},
+        "drama": {"games_winner_behind": (won - behind.get(0, 0)) / won if won else None,
+                  "mean_share_behind": _exact_mean(behind)},
+        "decisiveness": {"mean_decided_at": _exact_mean(games.decided),
+                         "median_decided_at": _counted_median(games.decided)},
         "uncertainty": {"checkpoints": list(CHECKPOINTS), "curve": curve,
                         "mean": _mean(curve[1:-1]) if curve else None},
     }
-    steps = sum(x[2] for x in stab)
+    k = games.stab_games
     out["stability"] = {
-        "games": len(stab), "mean_variance": _mean([x[0] for x in stab]),
-        "setbacks": sum(x[1] for x in stab) / steps if steps else None,
-        "games_with_setbacks": (sum(1 for x in stab if x[1]) / len(stab)) if stab else None,
-    } if stab else None
-    out["trend"] = trends(lvs)
+        "games": k, "mean_variance": float(games.stab_var / k),
+        "setbacks": games.setbacks / games.steps if games.steps else None,
+        "games_with_setbacks": games.with_setbacks / k,
+    } if k else None
+    out["trend"] = trends(games.levels)
     return out
-
-
-def _median(xs) -> Optional[float]:
-    if not xs:
-        return None
-    s = sorted(xs)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2

@@ -24,12 +24,14 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(items, workers: int) -> list:
-    """The items (a list, or a ``range`` of seeds: never listed whole) cut into chunks: several
-    per worker (so that the work stays balanced and the progress bar moves), each at most 100
-    items."""
+def chunks(items, workers: int, per_worker: int = 8, most: Optional[int] = 100) -> list:
+    """The items (a list, or a ``range`` of seeds: never listed whole) cut into chunks: about
+    ``per_worker`` per worker (so that the work stays balanced and the progress bar moves),
+    each at most ``most`` items (None: no bound)."""
     k = len(items)
-    size = max(1, min(100, k // max(1, workers * 8)))
+    size = max(1, -(-k // max(1, workers * per_worker)))
+    if most is not None:
+        size = min(most, max(1, k // max(1, workers * per_worker)))
     return [items[i:i + size] for i in range(0, k, size)]
 
 
@@ -42,29 +44,49 @@ class Outcome:
 
     def __init__(self, results, done, interrupted):
         self.results = results          # one per item of the finished chunks, in item order
+                                        # (None when they went to ``gather``)
         self.done = done                # how many items were finished
         self.interrupted = interrupted
 
 
 def run_chunks(fn: Callable, job, items, workers: int,
-               advance: Optional[Callable[[int], None]] = None, ray=None) -> Outcome:
+               advance: Optional[Callable[[int], None]] = None, ray=None,
+               gather: Optional[Callable] = None) -> Outcome:
     """``fn(job, chunk)`` for every chunk of ``items``; ``advance(n)`` after each chunk.
     ``ray``: the address of a Ray cluster (``"local"``: a local Ray instance) to run the chunks
-    on instead of this machine's processes (see :mod:`rulelang.play.cluster`)."""
+    on instead of this machine's processes (see :mod:`rulelang.play.cluster`).
+
+    Without ``gather``, ``fn`` returns a list with one result per item, and the outcome's
+    ``results`` are those lists joined in item order.  With it, ``gather(i, result)`` takes
+    the result of chunk ``i`` as it comes (in the order the chunks finish) and nothing is kept
+    here: the chunks' results may be anything (a tally of the chunk, see
+    :mod:`rulelang.play.tally`), and then chunks need not be small: on a Ray cluster they are
+    sized from its CPUs."""
     if ray is not None:
         from rulelang.play.cluster import cluster_cpus, run_parts_ray
-        results, interrupted = run_parts_ray(fn, job, chunks(items, cluster_cpus(ray)), ray,
-                                             advance)
-        return Outcome(results, len(results), interrupted)
-    parts = chunks(items, workers)
+        cpus = cluster_cpus(ray)
+        parts = chunks(items, cpus, 4, None) if gather is not None else chunks(items, cpus)
+        finished, interrupted = run_parts_ray(fn, job, parts, ray, advance, gather)
+        return _outcome(parts, finished, interrupted, gather)
+    if gather is not None:
+        parts = chunks(items, workers, 8, 1000)
+    else:
+        parts = chunks(items, workers)
     finished: dict = {}
     interrupted = False
+
+    def took(i, result):
+        if gather is not None:
+            gather(i, result)
+            finished[i] = None
+        else:
+            finished[i] = result
+        if advance is not None:
+            advance(len(parts[i]))
     if workers <= 1 or len(parts) <= 1:
         try:
             for i, part in enumerate(parts):
-                finished[i] = fn(job, part)
-                if advance is not None:
-                    advance(len(part))
+                took(i, fn(job, part))
         except KeyboardInterrupt:
             interrupted = True
     else:
@@ -77,22 +99,27 @@ def run_chunks(fn: Callable, job, items, workers: int,
         try:
             futures = {pool.submit(fn, job, part): i for i, part in enumerate(parts)}
             for fut in cf.as_completed(futures):
-                i = futures[fut]
-                finished[i] = fut.result()
-                if advance is not None:
-                    advance(len(parts[i]))
+                took(futures[fut], fut.result())
         except KeyboardInterrupt:
             interrupted = True
             for fut, i in futures.items():
                 fut.cancel()
-                if fut.done() and not fut.cancelled() and fut.exception() is None:
-                    finished.setdefault(i, fut.result())
+                if (i not in finished and fut.done() and not fut.cancelled()
+                        and fut.exception() is None):
+                    took(i, fut.result())
         finally:
             pool.shutdown(wait=not interrupted, cancel_futures=True)
+    return _outcome(parts, finished, interrupted, gather)
+
+
+def _outcome(parts, finished: dict, interrupted: bool, gather) -> Outcome:
+    done = sum(len(parts[i]) for i in finished)
+    if gather is not None:
+        return Outcome(None, done, interrupted)
     results = []
     for i in sorted(finished):
         results.extend(finished[i])
-    return Outcome(results, len(results), interrupted)
+    return Outcome(results, done, interrupted)
 
 
 def progress_bar(console, total: int, what: str = "playing"):

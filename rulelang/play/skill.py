@@ -40,7 +40,7 @@ def play_skill(path, overrides, players, games, seed, strong, weak="random", max
     for s in range(players):
         played = play_games(path, overrides, players, games, seed, lineup(strong, weak, s, players),
                             max_steps, coverage=False, workers=workers, advance=advance,
-                            text=text, include=include, ray=ray)
+                            text=text, include=include, ray=ray, records=True)
         if played.interrupted:
             return per_seat, True
         per_seat.append(played.records)

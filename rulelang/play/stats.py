@@ -31,6 +31,7 @@ MEASURED = 9
 # ---------------------------------------------------------------------------------------------
 
 _CACHE: dict = {}
+_POLICIES: dict = {}
 
 
 def _prepared(job):
@@ -120,10 +121,23 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None, watch=None)
 
 
 def _chunk(job, indices):
-    """A worker's share: the records of games ``indices`` and, with coverage, the counts."""
+    """A worker's share: the tally of games ``indices`` (:mod:`rulelang.play.tally`) and, when
+    the job keeps them (``job["keep"]``), their records."""
+    from rulelang.play.tally import Tally
     cg, cov = _prepared(job)
-    out = []
     measuring = job.get("measures")
+    tally = Tally(len(job["agents"]), len(cov.points) if cov is not None else 0,
+                  bool(measuring))
+    out = [] if job.get("keep") else None
+    if not measuring:
+        names = tuple(job["agents"])
+        if names not in _POLICIES:          # made once per process, seeded again per game
+            from rulelang.play.agents import seeded_policies
+            _POLICIES[names] = seeded_policies(list(names))
+        policies = _POLICIES[names]
+        if policies is not None:
+            _fast_games(cg, cov, policies, job, indices, tally, out)
+            return tally, out
     if measuring:
         from rulelang.play.measures import lead_sense, per_game, traced_game
         sense = lead_sense(cg.model)
@@ -137,16 +151,67 @@ def _chunk(job, indices):
             rec = play_game(cg, job["agents"], seed, job["max_steps"], cov, index=i)
         if cov is not None:
             rec = rec + (tuple(cov.reset()),)
-        out.append(rec)
-    return out
+        tally.add(rec)
+        if out is not None:
+            out.append(rec)
+    return tally, out
+
+
+def _fast_games(cg, cov, policies, job, indices, tally, out) -> None:
+    """:func:`_chunk` of agents that are functions of the number of choices (``random``,
+    ``first``): each game is :func:`play_game`'s fast path, with the seats' functions made
+    once for the chunk and their generators seeded again for each game
+    (:class:`rulelang.play.agents.SeededPolicies`): the same games, records and tally."""
+    play, policy, reseed = cg.playout_counted, policies.policy, policies.seed
+    base, max_steps, add = job["seed"], job["max_steps"], tally.add
+    if cov is not None or out is not None:
+        for i in indices:
+            seed = (base + i) % (1 << 64)
+            reseed(seed)
+            st, (asked, choices, forced) = play(seed, policy, max_steps)
+            outcome = st.outcome
+            problem = (st.problem or {}).get("code", "") if outcome == "error" else ""
+            rec = (i, outcome, tuple(st.winners), st.decisions, st.turns, problem, choices,
+                   asked, forced)
+            if cov is not None:
+                rec = rec + (tuple(cov.reset()), )
+            add(rec)
+            if out is not None:
+                out.append(rec)
+        return
+    # Neither coverage nor records: the tally counted here, as Tally.add counts a record.
+    wins, decisions, turns = tally.wins, tally.decisions, tally.turns
+    a_sum = c_sum = f_sum = 0
+    for i in indices:
+        seed = (base + i) % (1 << 64)
+        reseed(seed)
+        st, (asked, choices, forced) = play(seed, policy, max_steps)
+        w = st.winners
+        if len(w) == 1 and st.outcome != "error":
+            wins[w[0]] += 1
+            tally.games += 1
+            decisions[st.decisions] += 1
+            turns[st.turns] += 1
+            a_sum += asked
+            c_sum += choices
+            f_sum += forced
+        else:
+            outcome = st.outcome
+            problem = (st.problem or {}).get("code", "") if outcome == "error" else ""
+            add((i, outcome, tuple(w), st.decisions, st.turns, problem, choices, asked, forced))
+    tally.asked += a_sum
+    tally.choices += c_sum
+    tally.forced += f_sum
 
 
 class Played:
-    """The records of the games played, the coverage points and whether Ctrl-C stopped it."""
+    """What :func:`play_games` played: the tally of the games (the report is made from it),
+    their records when kept, the coverage points and whether Ctrl-C stopped it."""
 
-    def __init__(self, records, points, interrupted, requested, seconds, sense=None,
+    def __init__(self, tally, records, points, interrupted, requested, seconds, sense=None,
                  measured=False):
-        self.records = records
+        self.tally = tally
+        self.records = records          # one per game in game order, or None when not kept
         self.sense = sense              # who leads (measures.lead_sense), when measured
         self.measured = measured
         self.points = points
@@ -155,21 +220,63 @@ class Played:
         self.seconds = seconds
 
 
+def record_json(rec, seed: int) -> dict:
+    """One game's record as a JSON-ready dict (a line of ``--records FILE``)."""
+    return {"game": rec[IDX], "seed": (seed + rec[IDX]) % (1 << 64), "outcome": rec[OUTCOME],
+            "winners": [w + 1 for w in rec[WINNERS]], "decisions": rec[DECISIONS],
+            "turns": rec[TURNS], "problem": rec[PROBLEM] or None, "choices": rec[CHOICES],
+            "forced": rec[FORCED]}
+
+
+class _InOrder:
+    """Chunks' records written to ``stream`` as JSON lines in game order, whatever order the
+    chunks finish in: a chunk that finishes early waits in ``held`` until those before it
+    are written."""
+
+    def __init__(self, stream, seed):
+        self.stream, self.seed = stream, seed
+        self.next = 0
+        self.held: dict = {}
+
+    def put(self, i, records) -> None:
+        import json
+        self.held[i] = records
+        while self.next in self.held:
+            for r in self.held.pop(self.next):
+                self.stream.write(json.dumps(record_json(r, self.seed)) + "\n")
+            self.next += 1
+
+    def flush(self) -> None:
+        """Write what is held (after Ctrl-C, the chunks finished after one that was not)."""
+        while self.held:
+            self.next = min(self.held)
+            self.put(self.next, self.held.pop(self.next))
+
+
 def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=None,
                coverage=True, workers=1, advance=None, text=None, include=(), ray=None,
-               measures=False) -> Played:
+               measures=False, records=False, records_to=None) -> Played:
     """Play ``games`` games (seeds ``seed`` .. ``seed+games-1``) on ``workers`` processes, or
     on the Ray cluster at ``ray`` (an address, or ``"local"``).  With ``measures``, each game
-    also records its trace for the game-quality measures (rulelang/play/measures.py)."""
+    also records its trace for the game-quality measures (rulelang/play/measures.py).
+
+    The workers send back the tally of their chunk of games, not each game's record, so what
+    this process receives and keeps does not grow with the number of games.  ``records``:
+    keep every game's record too (``Played.records``, in game order); ``records_to``: a text
+    stream to write every game's record to, one JSON line per game in game order
+    (:func:`record_json`), keeping none."""
     import time
 
     from rulelang.play.parallel import run_chunks
+    from rulelang.play.tally import Tally
     names = list(agents or ["random"] * players)
     job = {"path": path, "overrides": dict(overrides or {}), "players": players,
            "coverage": coverage, "agents": names, "seed": seed, "max_steps": max_steps,
            "text": text, "include": tuple(include or ())}
     if measures:
         job["measures"] = True
+    if records or records_to is not None:
+        job["keep"] = True
     cg, cov = _prepared(job)             # errors show here, before any worker starts
     # The playout variants are made here too, before a local pool forks: the workers share
     # them instead of each making its own (150 ms a worker for a seed game, an eighth of its
@@ -179,15 +286,29 @@ def play_games(path, overrides, players, games, seed=1, agents=None, max_steps=N
     if ray is not None and text is None:
         with open(path, encoding="utf-8") as fh:     # the nodes need not have the file
             job["text"] = fh.read()
+    total = Tally(players, len(cov.points) if cov is not None else 0, measures)
+    kept: dict = {}
+    writer = _InOrder(records_to, seed) if records_to is not None else None
+
+    def gather(i, result):
+        tally, recs = result
+        total.merge(tally)
+        if records:
+            kept[i] = recs
+        if writer is not None:
+            writer.put(i, recs)
     t0 = time.perf_counter()
-    outcome = run_chunks(_chunk, job, range(games), workers, advance, ray=ray)
+    outcome = run_chunks(_chunk, job, range(games), workers, advance, ray=ray, gather=gather)
     seconds = time.perf_counter() - t0
+    if writer is not None:
+        writer.flush()
     sense = None
     if measures:
         from rulelang.play.measures import lead_sense
         sense = lead_sense(cg.model)
-    return Played(outcome.results, cov.points if cov is not None else None, outcome.interrupted,
-                  games, seconds, sense, measures)
+    kept_records = [r for i in sorted(kept) for r in kept[i]] if records else None
+    return Played(total, kept_records, cov.points if cov is not None else None,
+                  outcome.interrupted, games, seconds, sense, measures)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,30 +474,29 @@ def seat_test(wins: list) -> Optional[dict]:
 
 
 def first_seat(records, players: int) -> Optional[dict]:
-    """The first seat's advantage over the games with a sole winner: its win rate, the rate it
-    would have if every seat had the same chance (1/players), their difference, the 95% Wilson
-    interval and the exact binomial test against 1/players."""
-    sole = [r for r in records if r[OUTCOME] != "error" and len(r[WINNERS]) == 1]
-    n = len(sole)
+    """The first seat's advantage over the games with a sole winner (of a list of records):
+    :func:`first_seat_of` their wins per seat."""
+    wins = [0] * max(1, players)
+    for r in records:
+        if r[OUTCOME] != "error" and len(r[WINNERS]) == 1:
+            wins[r[WINNERS][0]] += 1
+    return first_seat_of(wins, players)
+
+
+def first_seat_of(wins: list, players: int) -> Optional[dict]:
+    """The first seat's advantage over the games with a sole winner (``wins``: their count
+    per seat): its win rate, the rate it would have if every seat had the same chance
+    (1/players), their difference, the 95% Wilson interval and the exact binomial test against
+    1/players."""
+    n = sum(wins)
     if n == 0 or players < 2:
         return None
-    k = sum(1 for r in sole if r[WINNERS][0] == 0)
+    k = wins[0]
     fair = 1 / players
     p = binomial_test(k, n, fair)
     return {"games": n, "wins": k, "win_rate": k / n, "fair": fair, "advantage": k / n - fair,
             "ci95": list(wilson(k, n)), "p_value": p, "significant": p < ALPHA,
             "test": "exact binomial test against 1/players (two-sided)"}
-
-
-def _mean(xs):
-    return sum(xs) / len(xs) if xs else 0.0
-
-
-def _var(xs):
-    if len(xs) < 2:
-        return 0.0
-    m = _mean(xs)
-    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
 
 
 def quantile(sorted_xs: list, q: float) -> float:
@@ -391,22 +511,18 @@ def quantile(sorted_xs: list, q: float) -> float:
 
 def histogram(xs: list, bins: int = 20) -> dict:
     """Counts in ``bins`` equal ranges of whole numbers from min to max."""
-    if not xs:
-        return {"edges": [], "counts": []}
-    lo, hi = min(xs), max(xs)
-    width = max(1, math.ceil((hi - lo + 1) / bins))
-    k = max(1, math.ceil((hi - lo + 1) / width))
-    counts = [0] * k
-    for x in xs:
-        counts[(x - lo) // width] += 1
-    return {"edges": [lo + i * width for i in range(k + 1)], "counts": counts}
+    from collections import Counter
+
+    from rulelang.play.tally import histogram_of
+    return histogram_of(sorted(Counter(xs).items()), bins)
 
 
 def describe(xs: list) -> dict:
-    s = sorted(xs)
-    return {"mean": _mean(s), "median": quantile(s, 0.5), "p10": quantile(s, 0.1),
-            "p90": quantile(s, 0.9), "min": s[0] if s else 0, "max": s[-1] if s else 0,
-            "sd": math.sqrt(_var(s)), "histogram": histogram(s)}
+    """:func:`rulelang.play.tally.describe` of a list of whole numbers."""
+    from collections import Counter
+
+    from rulelang.play.tally import describe as described
+    return described(Counter(xs))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,45 +531,27 @@ def describe(xs: list) -> dict:
 
 def summarize(played: Played, game_name: str, players: int, seed: int, agents: list,
               options: Optional[dict] = None, workers: int = 1) -> dict:
-    """The balance report of ``played`` as one JSON-ready dict."""
+    """The balance report of ``played`` (made from its tally) as one JSON-ready dict."""
     from rulelang.compile.coverage import coverage_rows
-    recs = played.records
-    k = len(recs)
-    wins = [0] * players
-    shared_of = [0] * players
-    draws = shared = budget = errors = 0
-    for r in recs:
-        w = r[WINNERS]
-        if r[OUTCOME] == "error":
-            errors += 1
-            budget += r[PROBLEM] == "RL901"
-        elif len(w) == 1:
-            wins[w[0]] += 1
-        elif len(w) > 1:
-            shared += 1
-            for p in w:
-                shared_of[p] += 1
-        else:
-            draws += 1
+    from rulelang.play.tally import describe as described
+    t = played.tally
+    k = t.games
+    wins = t.wins
     seats = []
     for p in range(players):
         lo, hi = wilson(wins[p], k)
         seats.append({"seat": p + 1, "agent": agents[p], "wins": wins[p],
                       "win_rate": wins[p] / k if k else 0.0, "ci95": [lo, hi],
-                      "shared_wins": shared_of[p]})
-    decisions = [r[DECISIONS] for r in recs]
-    turns = [r[TURNS] for r in recs]
-    asked = sum(r[ASKED] for r in recs)
-    choices = sum(r[CHOICES] for r in recs)
-    forced = sum(r[FORCED] for r in recs)
+                      "shared_wins": t.shared_of[p]})
+    asked = t.asked
     report = {
         "game": game_name, "players": players, "seed": seed, "games": k, "agents": list(agents),
         "seats": seats, "seat_advantage": seat_test(wins),
-        "sole_wins": sum(wins), "shared_wins": shared, "draws": draws,
-        "no_winner": draws + errors, "budget_stops": budget, "errors": errors,
-        "length": {"decisions": describe(decisions), "turns": describe(turns)},
-        "decisions": {"branching": choices / asked if asked else 0.0,
-                      "forced_share": forced / asked if asked else 0.0,
+        "sole_wins": sum(wins), "shared_wins": t.shared, "draws": t.draws,
+        "no_winner": t.draws + t.errors, "budget_stops": t.budget, "errors": t.errors,
+        "length": {"decisions": described(t.decisions), "turns": described(t.turns)},
+        "decisions": {"branching": t.choices / asked if asked else 0.0,
+                      "forced_share": t.forced / asked if asked else 0.0,
                       "decisions": asked},
         "seconds": played.seconds, "games_per_second": k / played.seconds if played.seconds else 0.0,
         "workers": workers,
@@ -462,22 +560,13 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
         report["options"] = dict(options)
     if getattr(played, "measured", False):
         from rulelang.play.measures import measure
-        report["measures"] = measure(played.sense, [r[MEASURED] for r in recs],
-                                     first_seat(recs, players))
+        report["measures"] = measure(played.sense, t.measured, first_seat_of(wins, players))
     if played.interrupted:
         report["interrupted"] = True
         report["requested"] = played.requested
     if played.points is not None:
-        n = len(played.points)
-        taken, games = [0] * n, [0] * n
-        for r in recs:
-            counts = r[-1]
-            for i, c in enumerate(counts):
-                if c:
-                    taken[i] += c
-                    games[i] += 1
-        report["coverage"] = coverage_rows(played.points, taken, games)
-        report["never_run"] = sum(1 for t in taken if t == 0)
+        report["coverage"] = coverage_rows(played.points, t.taken, t.games_of)
+        report["never_run"] = sum(1 for x in t.taken if x == 0)
     return report
 
 
