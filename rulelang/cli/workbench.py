@@ -99,9 +99,14 @@ def add_commands(sub, cli) -> None:
     _common(p, cli, 1000)
     p.add_argument("--no-coverage", action="store_true",
                    help="skip rule coverage (the games then run about 1.7 times faster)")
-                                 _need_ray, _output_path, _overrides, _positive, _records_file,
-                                 _seed, _set_value, _skill_games)
-from rulelang.limits import SKILL_AGENT, SKILL_GAMES
+    p.add_argument("--skill", nargs="?", const=SKILL_AGENT, metavar="AGENT",
+                   help=f"also report skill versus luck: AGENT (default {SKILL_AGENT}) against the "
+                        "agent of --agents (default random), in every seat in turn")
+    p.add_argument("--skill-games", type=_skill_games, default=SKILL_GAMES, metavar="K",
+                   help=f"games with the stronger agent in each seat (default {SKILL_GAMES})")
+    p.add_argument("--records", metavar="PATH",
+                   help="also write each game's record to PATH, one JSON line per game in "
+                        "seed order")
     p.set_defaults(func=lambda args: cmd_stats(args, cli))
 
     p = sub.add_parser("compare", help="two games or two option sets side by side",
