@@ -64,11 +64,27 @@ def test_the_trend_of_the_seesaw():
     assert tr["seats"][0]["sd"] == [0.0] * 11 and tr["seats"][1]["p90"][-1] == 12
 
 
+def _levels(games):
+    """The standings at the checkpoints of these games as the measures gather them (counts per
+    checkpoint and seat, mergeable: measures.Gathered)."""
+    gathered = M.Gathered()
+    for lv in games:
+        gathered.add((0, None, None, None, lv, None))
+    return gathered.levels
+
+
 def test_the_trend_is_a_mean_and_a_spread():
-    tr = M.trends([((0, 0),) * 10 + ((4, 1),), ((0, 0),) * 10 + ((2, 3),)])
+    games = [((0, 0),) * 10 + ((4, 1),), ((0, 0),) * 10 + ((2, 3),)]
+    tr = M.trends(_levels(games))
     assert tr["seats"][0]["mean"][-1] == 3.0 and tr["seats"][0]["sd"][-1] == 1.0
     assert tr["seats"][1]["mean"][-1] == 2.0 and tr["seats"][1]["sd"][-1] == 1.0
-    assert M.trends([None]) is None
+    assert tr["seats"][0]["p10"][-1] == 2.2 and tr["seats"][0]["p90"][-1] == 3.8
+    assert M.trends(_levels([None])) is None
+    # gathered in two halves and merged, the same figures
+    a, b = M.Gathered(), M.Gathered()
+    a.add((0, None, None, None, games[0], None))
+    b.add((0, None, None, None, games[1], None))
+    assert M.trends(a.merge(b).levels) == tr
 
 
 def test_a_declared_progress_says_who_leads():
