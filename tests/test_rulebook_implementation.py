@@ -1,0 +1,71 @@
+"""A rulebook you can implement from: tests/rulebook_impl/ holds games written from their
+generated rulebook alone (``rulelang rulebook FILE``), never from the rule file.  Each is played in
+lock step with rulelang over many seeded games: at every decision the same player is to decide,
+the legal choices in words are the same set, one of them is picked at random and applied to both,
+and at the end the same players win.  A disagreement is a misreading, a rulebook that leaves a
+rule unsaid, or an engine bug; tests/rulebook_impl/ says which sentences it relied on."""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from rulelang.compile.loader import load
+
+from rulebook_impl.sevens import Sevens
+
+HERE = os.path.dirname(__file__)
+EXAMPLES = os.path.join(HERE, "..", "examples")
+
+GAMES = [
+    ("sevens.cardrules", Sevens, (2, 3, 4)),
+]
+SEEDS = range(200)
+
+
+def table(st):
+    """Every zone's cards by the rulebook's name (``Hand/2`` for Player 2's), bottom first."""
+    g = st.game
+    out = {}
+    for zi, (name, owner, _vis, _hidden) in enumerate(g.zone_info):
+        key = name.capitalize() + ("" if owner < 0 else f"/{owner + 1}")
+        out[key] = [g.card_names[c] for c in st.zones[zi]]
+    return out
+
+
+def lock_step(game, impl_class, players, seed):
+    """Play one seeded game of the rule file and of the implementation side by side; returns the
+    number of decisions compared."""
+    st = game.new_game(players, seed=seed, log=True)
+    mine = impl_class(players, table(st))
+    rng = random.Random(seed)
+    decisions = 0
+    seen_log = len(st.log)
+    while not st.is_terminal():
+        assert not mine.is_over(), (seed, decisions, "the implementation ended the game early")
+        assert mine.to_move() == st.current_player(), (seed, decisions)
+        words = {st.action_to_string(a): a for a in st.legal_actions()}
+        assert mine.legal() == set(words), (seed, decisions, table(st))
+        choice = rng.choice(sorted(words))
+        st.apply_action(words[choice])
+        mine.play(choice)
+        decisions += 1
+        # Hidden randomness after the setup (a pile shuffled during play): the implementation
+        # cannot know the new order, so it takes it from the state.
+        if any(e[0] == "shuffle" for e in st.log[seen_log:]):
+            mine.resync(table(st))
+        seen_log = len(st.log)
+    assert mine.is_over(), (seed, decisions, "rulelang ended the game, the implementation did not")
+    assert mine.result() == set(st.winners), (seed, decisions)
+    return decisions
+
+
+@pytest.mark.parametrize("filename,impl_class,player_counts", GAMES,
+                         ids=[g[0].split(".")[0] for g in GAMES])
+def test_plays_in_lock_step_with_the_rule_file(filename, impl_class, player_counts):
+    game = load(os.path.join(EXAMPLES, filename))
+    decisions = 0
+    for seed in SEEDS:
+        decisions += lock_step(game, impl_class, player_counts[seed % len(player_counts)], seed)
+    assert decisions > len(SEEDS)
