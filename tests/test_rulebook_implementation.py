@@ -1,7 +1,7 @@
 """A rulebook you can implement from: tests/rulebook_impl/ holds games written from their
 generated rulebook alone (``rulelang rulebook FILE``), never from the rule file.  Each is played in
 lock step with rulelang over many seeded games: at every decision the same player is to decide,
-the legal choices in words are the same set, one of them is picked at random and applied to both,
+every zone holds the same cards in the same order, the legal choices in words are the same set, one of them is picked at random and applied to both,
 and at the end the same players win.  A disagreement is a misreading, a rulebook that leaves a
 rule unsaid, or an engine bug; tests/rulebook_impl/ says which sentences it relied on."""
 from __future__ import annotations
@@ -15,6 +15,7 @@ from rulelang.engine.display_names import Words
 from rulelang.compile.loader import load
 
 from rulebook_impl.golf import Golf
+from rulebook_impl.old_maid import OldMaid
 from rulebook_impl.sevens import Sevens
 
 HERE = os.path.dirname(__file__)
@@ -26,15 +27,16 @@ EXAMPLES = os.path.join(HERE, "..", "examples")
 GAMES = [
     ("sevens.cardrules", Sevens, (2, 3, 4), ()),
     ("golf.cardrules", Golf, (2, 3, 4), ("knock",)),
+    ("old_maid.cardrules", OldMaid, (2, 3, 4, 5), ()),
 ]
-RARE = 40
+RARE = 12
 SEEDS = range(200)
 
 
-def table(st):
-    """Every zone's cards by the rulebook's name (``Hand/2`` for Player 2's), bottom first."""
+def table(st, words):
+    """Every zone's cards by the rulebook's name (``Hand/2`` for Player 2's), bottom first
+    (``words``: the game's :class:`Words`)."""
     g = st.game
-    words = Words(g)
     out = {}
     for zi, (name, owner, _vis, _hidden) in enumerate(g.zone_info):
         key = words.zone(name) + ("" if owner < 0 else f"/{owner + 1}")
@@ -54,17 +56,19 @@ def lock_step(game, impl_class, players, seed, rare=()):
     """Play one seeded game of the rule file and of the implementation side by side; returns the
     number of decisions compared."""
     st = game.new_game(players, seed=seed, log=True)
-    mine = impl_class(players, table(st))
     people = Words(st.game)
+    mine = impl_class(players, table(st, people))
     rng = random.Random(seed)
     decisions = 0
     seen_log = len(st.log)
     while not st.is_terminal():
         assert not mine.is_over(), (seed, decisions, "the implementation ended the game early")
         assert mine.to_move() == st.current_player(), (seed, decisions)
+        now = table(st, people)
+        assert {k: now[k] for k in mine.cards()} == mine.cards(), (seed, decisions)
         # the choices as people read them (the rulebook's words), not the rule file's identifiers
         words = {people.action(a): a for a in st.legal_actions()}
-        assert mine.legal() == set(words), (seed, decisions, table(st))
+        assert mine.legal() == set(words), (seed, decisions, table(st, people))
         choice = pick(rng, words, rare)
         st.apply_action(words[choice])
         mine.play(choice)
@@ -72,9 +76,11 @@ def lock_step(game, impl_class, players, seed, rare=()):
         # Hidden randomness after the setup (a pile shuffled during play): the implementation
         # cannot know the new order, so it takes it from the state.
         if any(e[0] == "shuffle" for e in st.log[seen_log:]):
-            mine.resync(table(st))
+            mine.resync(table(st, people))
         seen_log = len(st.log)
     assert mine.is_over(), (seed, decisions, "rulelang ended the game, the implementation did not")
+    now = table(st, people)
+    assert {k: now[k] for k in mine.cards()} == mine.cards(), (seed, decisions)
     assert mine.result() == set(st.winners), (seed, decisions)
     return decisions
 

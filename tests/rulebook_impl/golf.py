@@ -110,6 +110,14 @@ class Golf:
             return True
         return False
 
+    def cards(self):
+        """Every zone as the test's table names it, bottom first."""
+        out = {"Stock": self.stock, "Discard": self.discard}
+        for p in range(self.n):
+            out[f"Card taken/{p + 1}"] = self.taken[p]
+            out.update({f"Card {s}/{p + 1}": self.slots[p][s] for s in SLOTS})
+        return out
+
     def is_over(self):
         return self.winners is not None
 

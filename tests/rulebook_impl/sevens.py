@@ -70,6 +70,12 @@ class Sevens:
             return True
         return False
 
+    def cards(self):
+        """Every zone as the test's table names it, bottom first."""
+        out = {"Stock": self.stock, "Pile": self.pile}
+        out.update({f"Hand/{p + 1}": h for p, h in enumerate(self.hands)})
+        return out
+
     def is_over(self):
         return self.winners is not None
 
