@@ -232,6 +232,9 @@ def test_the_rulebook_says_what_an_implementation_needs(tmp_path):
     assert "If the number of cards in your Hand is 0:" in plain
     assert "If the number of cards in the Hand of the player after you is 0:" in plain
     assert "for whom yes" not in plain and "for which yes" not in plain
+    # the number a player who leaves gets, kept by the rules, is told
+    assert ("| out | for each player | number (0 while the player is in the game, then 1 for "
+            "the first player to leave it, 2 for the second, and so on) | 0 | no |") in plain
     # a game whose choices take a card says so, with a card of its deck
     plain = RB.to_markdown(rulebook_of(load(_tiny(tmp_path)))).replace("\\", "")
     assert "a card as the table writes it (“play A♣”)." in plain

@@ -391,7 +391,11 @@ def _vars(w, m) -> tuple:
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
         shown = "yes" if getattr(d, "display", None) else "no"
-        rows.append((w.var_name(name), where, humanize(v.type), w.expr(d.init), shown))
+        kind = humanize(v.type)
+        if name == "out" and getattr(m, "players_leave", False):   # kept by the rules themselves
+            kind += (" (0 while the player is in the game, then 1 for the first player to leave "
+                     "it, 2 for the second, and so on)")
+        rows.append((w.var_name(name), where, kind, w.expr(d.init), shown))
     return ("Values kept during the game besides the cards (a value “shown” is on the table "
             "for everyone to see):",
             Table(("value", "how many", "kind", "at the start", "shown"), tuple(rows)))
