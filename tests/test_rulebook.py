@@ -238,6 +238,10 @@ def test_the_rulebook_says_what_an_implementation_needs(tmp_path):
     # a game whose choices take a card says so, with a card of its deck
     plain = RB.to_markdown(rulebook_of(load(_tiny(tmp_path)))).replace("\\", "")
     assert "a card as the table writes it (“play A♣”)." in plain
+    # one card dealt is "1 card", dealt "once round"
+    plain = RB.to_markdown(rulebook_of(load(os.path.join(ROOT, "examples", "golf.cardrules"))))
+    assert "- Deal 1 card from the Stock to the Card A of each player still in the game" in plain
+    assert "starting with the current player, once round (a player who is out" in plain
 
 
 def test_options_in_force_are_the_ones_described(tmp_path, capsys):
