@@ -1,9 +1,11 @@
 """A rulebook you can implement from: tests/rulebook_impl/ holds games written from their
 generated rulebook alone (``rulelang rulebook FILE``), never from the rule file.  Each is played in
 lock step with rulelang over many seeded games: at every decision the same player is to decide,
-every zone holds the same cards in the same order, the legal choices in words are the same set, one of them is picked at random and applied to both,
-and at the end the same players win.  A disagreement is a misreading, a rulebook that leaves a
-rule unsaid, or an engine bug; tests/rulebook_impl/ says which sentences it relied on."""
+every zone holds the same cards in the same order and the legal choices, in the words the
+rulebook and ``play`` use, are the same set; one of them, picked at random, is applied to both,
+and at the end the same players win.  A disagreement is a misreading of the rulebook, a rule the
+rulebook leaves unsaid or says wrongly, or an engine bug (docs/workbench.md, "A rulebook you can
+implement from")."""
 from __future__ import annotations
 
 import os
@@ -67,7 +69,9 @@ def lock_step(game, impl_class, players, seed, rare=()):
         now = table(st, people)
         assert {k: now[k] for k in mine.cards()} == mine.cards(), (seed, decisions)
         # the choices as people read them (the rulebook's words), not the rule file's identifiers
-        words = {people.action(a): a for a in st.legal_actions()}
+        actions = st.legal_actions()
+        words = {people.action(a): a for a in actions}
+        assert len(words) == len(actions), (seed, decisions, "two choices said alike")
         assert mine.legal() == set(words), (seed, decisions, table(st, people))
         choice = pick(rng, words, rare)
         st.apply_action(words[choice])
