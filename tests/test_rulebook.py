@@ -193,6 +193,57 @@ def test_the_rulebook_says_every_condition_and_effect(tmp_path):
     assert "that is 52 cards" in plain and "A♣, 2♣" in plain
 
 
+TAKE_UNSEEN = """\
+game "Tiny Maid"
+players 2 to 3
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+game ends when (number of players where yes) is 1:
+    end game with loser you
+
+setup:
+    shuffle stock
+    deal all from stock to hand of each player
+
+turn:
+    choose:
+        take "take a card unseen" unseen card c from hand of next player:
+            move c from hand of next player to hand
+            if (number of cards in hand where yes) is 0:
+                remove you from the game
+            if (number of cards in hand of next player where yes) is 0:
+                remove next player from the game
+"""
+
+
+def test_the_rulebook_says_what_an_implementation_needs(tmp_path):
+    """What a reader writing the game from its rulebook alone needs (found by doing it,
+    tests/test_rulebook_implementation.py): how a choice with a value is said, that "the player
+    after P" passes over players who left, and a count of every player without "for whom yes"."""
+    book = RB.to_markdown(rulebook_of(load(_tiny(tmp_path, TAKE_UNSEEN))))
+    plain = book.replace("\\", "")
+    assert ("A choice that takes a value is said with the value after its words (or in their "
+            "place, where the words name the value): a place in a pile by its number, #1 for "
+            "the bottom card (“take a card unseen #3”).") in plain
+    assert "by “the player after P” and “the player before P” (the next or the one before " \
+        "still in the game)" in plain
+    assert "The game ends when the number of players still in the game is 1" in plain
+    assert "If the number of cards in your Hand is 0:" in plain
+    assert "If the number of cards in the Hand of the player after you is 0:" in plain
+    assert "for whom yes" not in plain and "for which yes" not in plain
+    # the number a player who leaves gets, kept by the rules, is told
+    assert ("| out | for each player | number (0 while the player is in the game, then 1 for "
+            "the first player to leave it, 2 for the second, and so on) | 0 | no |") in plain
+    # a game whose choices take a card says so, with a card of its deck
+    plain = RB.to_markdown(rulebook_of(load(_tiny(tmp_path)))).replace("\\", "")
+    assert "a card as the table writes it (“play A♣”)." in plain
+    # one card dealt is "1 card", dealt "once round"
+    plain = RB.to_markdown(rulebook_of(load(os.path.join(ROOT, "examples", "golf.cardrules"))))
+    assert "- Deal 1 card from the Stock to the Card A of each player still in the game" in plain
+    assert "starting with the current player, once round (a player who is out" in plain
+
+
 def test_options_in_force_are_the_ones_described(tmp_path, capsys):
     path = _tiny(tmp_path)
     assert main(["rulebook", path, "--set", "target=5"]) == 0

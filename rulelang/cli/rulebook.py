@@ -22,7 +22,9 @@ import attrs
 from rulelang.check import ir
 from rulelang.cli.rulebook_stmt import Words as _Words
 from rulelang.cli.rulebook_words import Item, Rulebook, Section, Table, _join
+from rulelang.engine.display_names import Words as PeopleWords
 from rulelang.engine.display_names import humanize, title  # noqa: F401  (title: for the tests)
+from rulelang.limits import ACTION_SHIFT
 from rulelang.syntax import ast as A
 from rulelang.termsafe import safe
 
@@ -43,6 +45,39 @@ def _option_value(v) -> str:
     if isinstance(v, str):
         return humanize(v)
     return str(v)
+
+
+# How a choice with a value is said, by the kind of its value (``A.Param.kind``), and the value of
+# the example shown (a card's number in the deck, a place counted from 0, a number).
+_VALUE_WORDS = {"card": ("a card as the table writes it", 0),
+                "player": ("a player as “Player 2”", None),
+                "suit": ("a suit by its name", None),
+                "rank": ("a rank by its name", None),
+                "unseen": ("a place in a pile by its number, #1 for the bottom card", 2),
+                "number": ("a number as it is", 3)}
+
+
+def _choice_words(m, cg) -> str:
+    """The sentence saying how the choices that take a value are said (as the table, ``play``
+    and the game's log say them to people), for the kinds of value this game's choices take;
+    empty when none takes one.  ``cg`` (optional): the compiled game, for the examples, said by
+    the same words as ``play`` (:class:`rulelang.engine.display_names.Words`)."""
+    examples: dict = {}
+    for aid, (decl, _choose) in enumerate(m.alternatives):
+        if decl.param is not None and decl.param.kind in _VALUE_WORDS:
+            examples.setdefault(decl.param.kind, aid)
+    people = PeopleWords(cg) if cg is not None else None
+    ways = []
+    for kind, (words, value) in _VALUE_WORDS.items():
+        if kind not in examples:
+            continue
+        if people is not None and value is not None and (kind != "card" or cg.card_names):
+            words += " (“" + people.action((examples[kind] << ACTION_SHIFT) | value) + "”)"
+        ways.append(words)
+    if not ways:
+        return ""
+    return (" A choice that takes a value is said with the value after its words (or in their "
+            "place, where the words name the value): " + _join(ways) + ".")
 
 
 def build(model, decls, cg=None, base=None) -> Rulebook:
@@ -78,13 +113,16 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
         "play goes from each player to the next one in that order (after the last comes Player "
         "1) unless the direction of play is reversed. “The player after P” is the next one in "
         "the direction of play, “the player before P” the one before. A player who has left the "
-        "game is passed over by the turn order, by dealing and by “each player”.",
+        "game is passed over by the turn order, by dealing, by “each player”, by “the player "
+        "after P” and “the player before P” (the next or the one before still in the game) and "
+        "by the players a choice offers.",
         "Words used in the rules: “you” is the player whose turn it is (in a choice, the "
         "player choosing; in a rule done for a player, that player). The current player is the "
         "player whose turn it is. “Your Hand” is the Hand of that player. Every pile has a top "
         "(the card put on it last) and a bottom. “None” means no card, no player or no suit. "
         "Numbers are whole numbers. When the rules ask a player to choose and none of the choices is "
-        "allowed, the game stops with an error (well-made rules never let that happen).",
+        "allowed, the game stops with an error (well-made rules never let that happen)."
+        + _choice_words(m, cg),
     )))
 
     sections.append(Section("The cards", _cards(w, m, cg)))
@@ -370,7 +408,11 @@ def _vars(w, m) -> tuple:
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
         shown = "yes" if getattr(d, "display", None) else "no"
-        rows.append((w.var_name(name), where, humanize(v.type), w.expr(d.init), shown))
+        kind = humanize(v.type)
+        if name == "out" and getattr(m, "players_leave", False):   # kept by the rules themselves
+            kind += (" (0 while the player is in the game, then 1 for the first player to leave "
+                     "it, 2 for the second, and so on)")
+        rows.append((w.var_name(name), where, kind, w.expr(d.init), shown))
     return ("Values kept during the game besides the cards (a value “shown” is on the table "
             "for everyone to see):",
             Table(("value", "how many", "kind", "at the start", "shown"), tuple(rows)))

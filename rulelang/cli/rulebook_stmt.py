@@ -39,9 +39,12 @@ class Words(ExprWords):
                         f"game, one card at a time from the top, round the table in the direction "
                         f"of play starting with {start}, until {src} is empty (so the first "
                         f"players may get one card more).")
-        return Item(f"Deal {self.expr(st.count)} cards from {src} to the {zone} of each player "
-                    f"still in the game: one card at a time from the top, round the table in the "
-                    f"direction of play starting with {start}, {self.expr(st.count)} times round "
+        one = isinstance(st.count, A.Int) and st.count.value == 1
+        count = self.expr(st.count)
+        return Item(f"Deal {count} {'card' if one else 'cards'} from {src} to the {zone} of each "
+                    f"player still in the game: one card at a time from the top, round the table "
+                    f"in the direction of play starting with {start}, "
+                    f"{'once round' if one else count + ' times round'} "
                     f"(a player who is out gets none; when {src} runs out, the deal stops).")
 
     def selection(self, sel, src) -> str:

@@ -290,7 +290,8 @@ class ExprWords:
 
     def expr_CardQuery(self, e):
         z = self.expr(e.zone)
-        c = self.cond(e.condition) if e.condition is not None else None
+        always = isinstance(e.condition, A.Bool) and e.condition.value   # `where true`
+        c = self.cond(e.condition) if e.condition is not None and not always else None
         if e.kind == "any":
             return f"there is a card (call it card) in {z} for which {c}" if c else \
                 f"{z} is not empty"
@@ -313,6 +314,14 @@ class ExprWords:
         c = self.cond(e.condition)
         k = e.kind
         among = "the players still in the game"
+        always = isinstance(e.condition, A.Bool) and e.condition.value
+        if always and k == "count":         # `count players where true`: no "for whom yes"
+            return "the number of players still in the game"
+        if always and k in ("any", "no"):
+            return ("there is a player still in the game" if k == "any"
+                    else "there is no player still in the game")
+        if always and k == "next":          # the first player after you still in the game
+            return "the player after you"
         if k == "any":
             return f"there is a player (call them player) among {among} for whom {c}"
         if k == "no":
