@@ -12,7 +12,7 @@
 - every rule file has a page in docs/games/ that names it and numbers as many decisions as the
   files of that game have `DECISION:` comments; the pages' rule-line counts, option tables and
   the declarations they name agree with the files;
-- README.md's table of games (players, options, pages), its JSON example and the diagnostic shown
+- the table of games (docs/games/README.md: players, options, pages), README.md's JSON example and the diagnostic shown
   after `rulelang check` are what rulelang says; every repository path the docs name exists.
 """
 import glob
@@ -400,19 +400,24 @@ def test_page_numbers_every_decision_of_its_files(page):
         f"{rel(page)} numbers {len(numbered)} decisions")
 
 
-# ---- README: the table of games --------------------------------------------------------------
+# ---- docs/games/README.md: the table of games -----------------------------------------------------------
+
+GAMES_PAGE = os.path.join(ROOT, "docs", "games", "README.md")
+
 
 def readme_game_rows():
+    """The rows of the table of games (docs/games/README.md, which the README links): rule file
+    -> its cells, the links made relative to the project's folder."""
     rows = {}
-    for line in read(os.path.join(ROOT, "README.md")).splitlines():
-        m = re.match(r"\| \[`((?:rules|examples)/\w+\.cardrules)`\]\(\1\) \|(.*)\|\s*$", line)
+    for line in read(GAMES_PAGE).splitlines():
+        m = re.match(r"\| \[`((?:rules|examples)/\w+\.cardrules)`\]\(\.\./\.\./\1\) \|(.*)\|\s*$", line)
         if m:
             cells = [c.strip() for c in m.group(2).split("|")]
             rows[m.group(1)] = cells
     return rows
 
 
-def test_readme_lists_every_game_with_its_players_options_and_page():
+def test_the_games_page_lists_every_game_with_its_players_options_and_page():
     rows = readme_game_rows()
     files = sorted(rel(f) for f in RULE_FILES + glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
     assert sorted(rows) == files
@@ -423,9 +428,10 @@ def test_readme_lists_every_game_with_its_players_options_and_page():
         assert players == (str(low) if low == high else f"{low}–{high}"), path
         assert set(re.findall(r"`(\w+)`", options)) == set(model.options), path
         for link in re.findall(r"\]\(([^)]+)\)", page):
-            assert os.path.exists(os.path.join(ROOT, link)), f"{path}: {link}"
+            assert os.path.exists(os.path.join(os.path.dirname(GAMES_PAGE), link)), f"{path}: {link}"
         if path.startswith("rules/"):
-            assert f"docs/games/{os.path.basename(page_of(os.path.join(ROOT, path)))}" in page, path
+            assert f"({os.path.basename(page_of(os.path.join(ROOT, path)))})" in page, path
+    assert "docs/games/README.md" in read(os.path.join(ROOT, "README.md"))
 
 
 def test_readme_json_example_is_what_run_prints(capsys):
@@ -514,6 +520,11 @@ def test_declarations_named_on_a_page_exist(page):
     assert not missing, f"{rel(page)} names what its files do not declare: {missing}"
 
 
+# Commands that start a server and run until they are stopped: tests/test_web_cli.py and
+# tests/test_lsp.py start them; the docs test runs only their --help.
+SERVERS = ("serve", "lsp")
+
+
 def inline_commands():
     """`rulelang ...` written inside a sentence, when it names no placeholder (FILE, N, CODE):
     (doc, command, working directory, expected status, code it reports).  "`...` reports RLnnn"
@@ -527,6 +538,8 @@ def inline_commands():
             words = m.group(1).split()
             if any(re.fullmatch(r"[A-Z]+", w) for w in words) or (len(words) < 3 and "--help" not in words):
                 continue
+            if words[1] in SERVERS and "--help" not in words:
+                continue        # (a server runs until stopped: its own tests start it)
             reports = re.match(r"\s*reports (RL\d{3})", text[m.end():m.end() + 40])
             out.append((doc, m.group(1), cwd, 1 if reports else 0, reports.group(1) if reports else None))
     return out
@@ -583,7 +596,7 @@ def test_readme_is_a_short_page_for_a_newcomer():
     assert len(text.splitlines()) <= 210
     headings = re.findall(r"^#{2,3} (.*)$", text, re.M)
     for command in ("run", "play", "check", "explain", "test", "replay", "stats", "compare",
-                    "rulebook"):
+                    "rulebook", "lsp", "serve"):
         assert any(f"`{command}`" in h for h in headings), command
     for agent in ("random", "first", "mc", "ismcts"):
         assert f"- `{agent}`" in text, agent
