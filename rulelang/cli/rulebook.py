@@ -438,10 +438,10 @@ def _options(w, m) -> tuple:
 
 
 def _endings(w, m) -> tuple:
-    blocks = ["Whenever a player is about to decide something, and after every turn, the "
-              "conditions below are checked in this order, each for every player still in the "
-              "game starting with the current player (as “you”). The first that holds ends the "
-              "game as it says."]
+    blocks = ["Before every turn (once play has passed to the player whose turn it is) and "
+              "whenever a player is about to decide something, the conditions below are checked "
+              "in this order, each for every player still in the game starting with the current "
+              "player (as “you”). The first that holds ends the game as it says."]
     items = []
     for ending, _ctx, _n in m.endings:
         items.append(Item(f"When {w.cond(ending.condition)}:", children=w.body(ending.body,

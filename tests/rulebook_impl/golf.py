@@ -90,8 +90,6 @@ class Golf:
 
     def _end_turn(self):
         self.turns += 1
-        if self._check_end():
-            return
         self.current = (self.current + 1) % self.n
         self.step = "start"
         if self._check_end():
@@ -102,8 +100,7 @@ class Golf:
         return sum(points(c) for s in SLOTS for c in self.slots[p][s])
 
     def _check_end(self):
-        order = [(self.current + i) % self.n for i in range(self.n)]
-        first = any(self.knocker is not None and (p + 1) % self.n == self.knocker for p in order)
+        first = self.knocker is not None and self.current == self.knocker
         if first or self.turns >= 100:
             low = min(self.score(p) for p in range(self.n))
             self.winners = {p for p in range(self.n) if self.score(p) == low}
