@@ -39,6 +39,7 @@ from typing import Optional
 
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, Diagnostic
+from rulelang.syntax.recover import without_comment
 
 SECTIONS = ("given", "play", "expect")
 
@@ -58,14 +59,7 @@ class Line:
 
 
 def _strip_comment(line: str) -> str:
-    out, quoted = [], False
-    for ch in line:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            break
-        out.append(ch)
-    return "".join(out).rstrip()
+    return without_comment(line).rstrip()
 
 
 def read_lines(path: str, text: str) -> list:

@@ -55,12 +55,13 @@ class Partial:
         words = set()
         for n in self.failed_lines:
             if 0 < n <= len(lines):
-                words.update(_WORD.findall(_code(lines[n - 1])))
+                words.update(_WORD.findall(without_comment(lines[n - 1])))
         return frozenset(words)
 
 
-def _code(line: str) -> str:
-    """A line without its comment (a `#` inside quotes is text)."""
+def without_comment(line: str) -> str:
+    """A line of a rule file without its comment (a `#` inside quotes is text).  The rule-test
+    reader (play/cardtest.py) reads its lines so too."""
     if "#" not in line:
         return line
     out, quoted = [], False
@@ -182,8 +183,8 @@ class _Recovery:
         block, not one inside it) that holds the first line changed, when the declaration's first
         line alone opens that block; otherwise ``top`` (the declaration whole)."""
         if changed <= top or changed >= len(self.raw) or _blank(self.raw[top]) \
-                or not _code(self.raw[top]).rstrip().endswith(":") \
-                or _code(self.raw[top]).count("(") != _code(self.raw[top]).count(")"):
+                or not without_comment(self.raw[top]).rstrip().endswith(":") \
+                or without_comment(self.raw[top]).count("(") != without_comment(self.raw[top]).count(")"):
             return top
         first = self._next_code_line(top + 1)
         if first is None or first > changed:
@@ -294,7 +295,7 @@ class _Recovery:
             self.reserved.add(d.message.split("`")[1])
             culprits.append(("stmt", err_line))
         elif self.reserved and isinstance(err, UnexpectedInput) and err_line == line \
-                and self.reserved & set(_WORD.findall(_code(self.raw[line]))):
+                and self.reserved & set(_WORD.findall(without_comment(self.raw[line]))):
             d = None
         return d, self._top_of(at), culprits
 
@@ -318,7 +319,7 @@ class _Recovery:
         for i, line in enumerate(self.raw):
             if _blank(line):
                 continue
-            code = _code(line)
+            code = without_comment(line)
             if not line[:1].isspace() and not backslash:
                 m = _WORD.match(code)
                 if depth == 0 or (m is not None and m.group() in decl):
@@ -420,7 +421,7 @@ class _Recovery:
         parent = self._parent(start) if ind > 0 else None
         changed = self._blank_range(start, end)
         self._orphan_else(end)
-        if parent is None or not _code(self.raw[parent]).rstrip().endswith(":"):
+        if parent is None or not without_comment(self.raw[parent]).rstrip().endswith(":"):
             return changed
         after = self._next_code_line(parent + 1)
         if after is not None and _indent(self.raw[after]) > _indent(self.raw[parent]):
@@ -439,7 +440,7 @@ class _Recovery:
             j = self._prev_code_line(i)
             if j is None or j < top:
                 break
-            code = _code(self.raw[j]).rstrip()
+            code = without_comment(self.raw[j]).rstrip()
             if code.endswith("\\") or self._inside_parens(top, i):
                 i = j
                 continue
@@ -451,7 +452,7 @@ class _Recovery:
         for k in range(top, i):
             line = self.raw[k]
             if "(" in line or ")" in line:
-                depth = max(0, depth + _paren_balance(_code(line)))
+                depth = max(0, depth + _paren_balance(without_comment(line)))
         return depth > 0
 
     def _statement_end(self, start: int) -> int:
@@ -478,7 +479,7 @@ class _Recovery:
         ind = _indent(self.raw[i])
         top = self._top_of(i)
         if top < i and _indent(self.raw[top]) == 0 and not _blank(self.raw[top]) \
-                and _code(self.raw[top]).rstrip().endswith(":"):
+                and without_comment(self.raw[top]).rstrip().endswith(":"):
             first = self._next_code_line(top + 1)
             if first is not None and first <= i and _indent(self.raw[first]) == ind:
                 return top          # a statement of a declaration's own block
@@ -491,7 +492,7 @@ class _Recovery:
 
     def _continues(self, j: int) -> bool:
         k = self._prev_code_line(j)
-        return k is not None and _code(self.raw[k]).rstrip().endswith("\\")
+        return k is not None and without_comment(self.raw[k]).rstrip().endswith("\\")
 
     def _blank_range(self, start: int, end: int) -> bool:
         self.first_changed = min(self.first_changed, start)
@@ -528,7 +529,7 @@ def _first_word(line: str) -> Optional[str]:
 def _opens_entries(line: str) -> bool:
     """Whether the block under this line holds entries rather than statements: the
     alternatives of a choice, an attribute's values, a deck type's parts."""
-    code = _code(line).strip()
+    code = without_comment(line).strip()
     w = _first_word(code)
     if w in ("choose", "simultaneously", "attribute"):
         return True
@@ -578,7 +579,7 @@ def cascades(diagnostics, partials) -> list:
         lines = p.program.source.split("\n")
         sources[p.program.file] = lines
         for n in p.failed_lines:
-            code = _code(lines[n - 1]).split()
+            code = without_comment(lines[n - 1]).split()
             firsts.update(code[:2])
     own = partials[0].program.file if partials else None
     out = []
