@@ -184,9 +184,10 @@ FOUND = {
     # (fixed: a define's function is given only the locals it reads from around it)
     "copied_rule_unset_local": ([(2, 18)], None),
     # found by the run under every optimisation setting (the same with each): not yet fixed
-    "work_charged_in_a_playout": ([(3, 26640)], "the playout fast path and the reference charge "
-                                  "nested conditions over cards different work: the one stops on "
-                                  "the work bound (RL901) at step 3866, the other on the step bound"),
+    "work_charged_in_a_playout": ([(3, 26640)], "the reference does not yet charge the work of "
+                                  "loops inside expressions (State.work): the compiled game stops "
+                                  "on that bound (RL901) at step 3866, the reference on the step "
+                                  "bound at 4001"),
 }
 
 
