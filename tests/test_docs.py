@@ -28,6 +28,7 @@ import textwrap
 import pytest
 
 from rulelang.cli.commands import main
+from rulelang.syntax.recover import without_comment
 from rulelang.compile.loader import check_file, load
 from rulelang.syntax.parser import parse
 
@@ -68,14 +69,7 @@ def is_whole_game(block):
 
 def strip_comment(line):
     """The line without its `# comment` (a `#` inside a quoted text stays), whitespace-normalised."""
-    out, quoted = [], False
-    for ch in line:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            break
-        out.append(ch)
-    return " ".join("".join(out).split())
+    return " ".join(without_comment(line).split())
 
 
 def code_lines(text):
