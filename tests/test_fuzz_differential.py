@@ -53,6 +53,7 @@ REQUIRED = {
     "any card where", "any player where", "count cards where", "highest among players",
     "among cards", "number where", "any number where", "player who has", "player with highest",
     "random card of", "roll", "score of", "arith /", "arith mod", "zone of player",
+    "choose named value", "compare named values", "set named value", "named value per player",
 }
 
 
@@ -127,6 +128,8 @@ def test_generated_games_check_play_long_and_agree_with_the_reference():
 # (each alone: with the optimisations it works on, passes.alone)
 SETTINGS = [("none", frozenset())] + [(name, alone(name)) for name in sorted(SWITCHABLE)]
 FILES_PER_SETTING = max(1, FILES // 10)
+# games per file and number of players under each setting (RULELANG_FUZZ_SETTING_SEEDS)
+SETTING_SEEDS = int(os.environ.get("RULELANG_FUZZ_SETTING_SEEDS", "1"))
 
 
 def test_generated_games_agree_with_the_reference_under_every_optimisation_setting():
@@ -142,11 +145,12 @@ def test_generated_games_agree_with_the_reference_under_every_optimisation_setti
                 continue
             lo, hi = game.players
             for n in sorted({lo, hi}):
-                diff, played = compare(game, n, seed * 10, optimize=opts)
-                games += 1
-                decisions += played
-                if diff is not None:
-                    diffs.append((label, seed, n, seed * 10, diff[:300]))
+                for j in range(SETTING_SEEDS):
+                    diff, played = compare(game, n, seed * 10 + j, optimize=opts)
+                    games += 1
+                    decisions += played
+                    if diff is not None:
+                        diffs.append((label, seed, n, seed * 10 + j, diff[:300]))
         report.append(f"{label}: {games} games, {decisions} decisions")
     took = time.perf_counter() - started
     print(f"\noptimisation settings, {FILES_PER_SETTING} files each, {took:.1f} s: " + "; ".join(report)

@@ -19,6 +19,8 @@ import random
 from collections import Counter
 
 NUM, FLAG, PLAYER, CARD, SUIT, ZONE = "number", "flag", "player", "card", "suit", "zone"
+LEVEL = "level"            # a value of the named values `level` (LEVELS, lowest first)
+LEVELS = ("low", "middle", "high", "top")
 
 
 class Stmt:
@@ -289,6 +291,10 @@ class GameGen:
         if k == 10 and self.leaving:
             self.note("is out")
             return f"{self.player(sc, d + 1)} is {self.pick('', 'not ')}out"
+        if k == 11 and self.chance(0.3):
+            self.note("compare named values")
+            op = self.pick("<", ">", "<=", ">=", "is", "is not")
+            return f"{self.level(sc, d + 1)} {op} {self.level(sc, d + 1)}"
         if k == 11:
             self.note("any number where")
             v = self.name("k")
@@ -403,9 +409,26 @@ class GameGen:
             return f"(suit {v} with {self.pick('highest', 'lowest')} number of cards in {self.zone(sc)} where suit of card is {v})"
         return r.choice(SUITS)
 
+    def level(self, sc, d=0):
+        """A value of the named values `level`: a name, the variable, a player's, a local."""
+        r = self.rng
+        k = r.randrange(4)
+        if k == 0 and sc.of(LEVEL):
+            self.note("local named value")
+            return r.choice(sc.of(LEVEL))
+        if k == 1:
+            self.note("named value var")
+            return "mark"
+        if k == 2 and d < 3:
+            self.note("named value per player")
+            p = self.player(sc, d + 1)
+            return f"marks of ({p})" if " " in p else f"marks of {p}"
+        self.note("named value")
+        return r.choice(LEVELS)
+
     def value(self, sc, kind, d=0):
         return {NUM: self.number, FLAG: self.flag, PLAYER: self.player, CARD: self.card,
-                SUIT: self.suit}[kind](sc, d)
+                SUIT: self.suit, LEVEL: self.level}[kind](sc, d)
 
     def call_define(self, sc, d, kind, card=None):
         cands = [x for x in self.defines if x[2] == kind]
@@ -498,6 +521,10 @@ class GameGen:
         if k == 3:
             self.note("set player var")
             return Stmt(f"set chosen to {self.player(sc, maybe_none=True)}")
+        if self.chance(0.2):
+            self.note("set named value")
+            target = self.pick("mark", "marks", "marks of " + self.player(sc, 2))
+            return Stmt(f"set {target} to {self.level(sc)}")
         self.note("set number")
         return Stmt(f"set {self.pick('rounds', 'points', 'points of ' + self.player(sc, 2))} to {self.number(sc)}")
 
@@ -510,7 +537,7 @@ class GameGen:
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
 
     def st_let(self, sc):
-        kind = self.pick(NUM, NUM, CARD, PLAYER, SUIT)
+        kind = self.pick(NUM, NUM, CARD, PLAYER, SUIT, LEVEL)
         name = self.name("x")
         v = self.value(sc, kind)
         sc.names[name] = kind           # in scope for the statements after it in this block
@@ -533,7 +560,7 @@ class GameGen:
         self.note("say")
         parts = ['"says"']
         for _ in range(self.rng.randrange(1, 3)):
-            kind = self.pick(NUM, PLAYER, CARD, SUIT, FLAG, "cards")
+            kind = self.pick(NUM, PLAYER, CARD, SUIT, FLAG, LEVEL, "cards")
             parts.append(f"the cards in {self.zone(sc)}" if kind == "cards" else self.value(sc, kind, 2))
         return Stmt("say " + ", ".join(parts))
 
@@ -695,7 +722,7 @@ class GameGen:
             label = self.name("act")
             text = f' "{label} it"' if self.chance(0.2) else ""
             param = ""
-            kind = r.randrange(9) if params else 99
+            kind = r.randrange(10) if params else 99
             if simultaneous and kind in (5, 6):
                 kind = 0
             if kind == 0:
@@ -745,6 +772,14 @@ class GameGen:
                 param = f" unseen card {c} from {self.pick('pile', 'hand of next player', 'stock')}"
                 self.note("choose unseen card")
                 body = [Stmt(f"move {c} from {param.split(' from ')[1]} to hand")]
+            elif kind == 7:
+                v = self.name("b")
+                inner.names[v] = LEVEL
+                param = f" level {v}"
+                if self.chance(0.6):
+                    param += f" where {v} {self.pick('>', '>=', 'is not')} {self.level(sc, 2)}"
+                self.note("choose named value")
+                body = [Stmt(f"set {self.pick('mark', 'marks')} to {v}")]
             else:
                 body = []
             cond = f" if {self.flag(sc, 2)}" if self.chance(0.3) else ""
@@ -878,6 +913,8 @@ class GameGen:
         if self.chance(0.5):
             self.note("show with zone")
             lines.append('show "Ranks" with shelf: total rank of shelf')
+        lines.append('values level: low, middle "Mid", high, top "Top!"')
+        lines += ["var mark: level = " + self.pick("low", "none"), "var marks: level per player = low"]
         lines += ["var points per player = 0", "var rounds = 0", "var lucky = no",
                   "var last: card = none", "var named: suit = none", "var chosen: player = none",
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
