@@ -659,9 +659,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         made = self._helpers.get(fkey)
         if made is None:
             saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.base_frame, self.hold, self._false, self._tops)
+                     self.base_frame, self.hold, self._false, self._tops, self.kept)
             self._hoist, self._prelude, self.base_env, self.base_frame = None, None, {}, False
             self._tops = None
+            # (a function of its own: a define's value kept outside is not seen in it, nor is one
+            # it computes seen outside; computed there)
+            self.kept = None
             self._false = None                  # (its names are its own)
             self.hold = False                   # a function of its own: no held locals
             try:
@@ -672,7 +675,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                 plain = self.plain_test(e.condition, inner, hoisted)
             finally:
                 (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
-                 self.hold, self._false, self._tops) = saved
+                 self.hold, self._false, self._tops, self.kept) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
