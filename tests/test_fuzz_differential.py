@@ -33,7 +33,7 @@ from wellfuzz import GameGen, compare
 LONG = os.environ.get("RULELANG_FUZZ_LONG") == "1"
 FILES = int(os.environ.get("RULELANG_FUZZ_FILES", "2500" if LONG else "60"))
 SEEDS = 3                                # games per file and number of players
-FIRST_SEED = 1000                        # (seeds of the files reduced below are under it)
+FIRST_SEED = int(os.environ.get("RULELANG_FUZZ_FIRST", "1000"))   # (files reduced below: under 1000)
 HERE = pathlib.Path(__file__).parent
 FINDINGS = HERE / "differential"
 
