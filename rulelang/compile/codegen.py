@@ -227,7 +227,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         with w.indent():
             if self.fold.free_slots(e) - {Frame.YOU}:      # it reads a local: a frame
                 w.writeline(f"fr = [-1, 0, p{', 0' * int(nslots)}]")
-            w.writeline(f"return {body}")
+            w.ret(body)
         return self._compile(w.source())
 
     def endings_function(self, conditions):
@@ -246,7 +246,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             else:
                 w.writeline(f"if not {quick}:")
                 with w.indent():
-                    w.writeline("return None")
+                    w.ret("None")
             w.writeline("_c = g.cur")
             w.writeline("_d = g.dir")
             for k, cond in enumerate(conditions):
@@ -263,8 +263,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                             w.writeline("continue")
                     w.writeline(f"if {body}:")
                     with w.indent():
-                        w.writeline(f"return ({k}, p)")
-            w.writeline("return None")
+                        w.ret(f"({k}, p)")
+            w.ret("None")
         return self._compile(w.source())
 
     def endings_quick(self, conditions):
@@ -309,7 +309,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             if cond is not None:
                 w.writeline(f"if not ({self.gen(cond, {})}):")
                 with w.indent():
-                    w.writeline("return")
+                    w.ret("")
             self.write_hoisted(w, hoisted)
             if test is None:
                 w.writeline(f"out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
@@ -686,7 +686,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")
                 self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
-                w.writeline(f"return {not found}")
+                w.ret(not found)
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
         args = ["g"] + ([self.frame()] if frame else []) + [cards] + [env[k] for k in keys]
@@ -730,7 +730,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
                 self.write_hoisted(w, first)
-                w.writeline(f"return {body}")
+                w.ret(body)
             fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
         name, params, _ = made

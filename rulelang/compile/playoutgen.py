@@ -9,16 +9,14 @@ from __future__ import annotations
 
 
 from rulelang.kinds import Frame
-from rulelang.compile.writer import respan
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
 from contextlib import nullcontext
 
 from rulelang.engine.control import CALL
-from rulelang.compile.blocks import BLOCK_LEVEL, _Block, _Jump
 from rulelang.compile.gensource import NeedsFrame, Unsupported
 from rulelang.compile.genruntime import _no_choice
-from rulelang.compile.writer import CodeWriter
+from rulelang.compile.writer import Code, CodeWriter, Enter, Jump, size, transform, walk
 
 
 # A playout variant copies at most this many lines of its blocks where they are entered
@@ -28,25 +26,13 @@ from rulelang.compile.writer import CodeWriter
 MAX_COPIED_LINES = 8192
 
 
-class _Enter(str):
-    """The playout variant's line ``pc = N; continue`` into the body of the alternative just
-    chosen (block N): replaced by a copy of that block's lines (``RuleGen.expand_entries``)."""
+class _NextTurn:
+    """Where the structured turn writes the next turn (``RuleGen.next_turn_block``): its
+    writer, at the loop's level."""
 
-    def __new__(cls, ind, target):
-        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
-        line.ind, line.target = ind, int(target)
-        return line
-
-
-def _shift(line, ind, base):
-    """A block's line (written at the indentation ``base``) moved to the indentation ``ind``,
-    keeping what it is (a jump stays a jump)."""
-    rest = line[len(base):]
-    if isinstance(line, _Jump):
-        return respan(_Jump(ind + line.ind[len(base):], line.target), line)
-    if isinstance(line, _Enter):
-        return respan(_Enter(ind + line.ind[len(base):], line.target), line)
-    return respan(ind + rest, line)
+    def __init__(self, w):
+        self.w = w
+        self.closed = False
 
 
 class PlayoutGen:
@@ -147,9 +133,9 @@ class PlayoutGen:
         else:
             who = self.x.slot(ci, {})
             w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else you}")
-        actions = CodeWriter.at([], w.prefix)
+        actions = CodeWriter()
         alts = self.enum_all(st, slots, actions)
-        self.write_out(actions.lines, w)
+        self.write_out(actions.items, w)
         if not self.never_empty:
             self.x.ns["_noch"] = _no_choice
             w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
@@ -178,7 +164,7 @@ class PlayoutGen:
             base = int(aid) << ACTION_SHIFT
             w.writeline(f"fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
         w.writeline(f"fr[{Frame.POSITION}] = {b}")
-        w.extend([_Enter(w.prefix, b)])
+        w.enter(b)
 
     def expand_entries(self, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
@@ -189,27 +175,26 @@ class PlayoutGen:
         blocks = {b.number: b for b in self.blocks}
         refs = {}
         for b in self.blocks:
-            for l in b.lines:
-                if isinstance(l, (_Jump, _Enter)):
-                    refs[l.target] = refs.get(l.target, 0) + 1
+            for n in walk(b.items):
+                if isinstance(n, Jump):
+                    refs[n.target] = refs.get(n.target, 0) + 1
         left = [MAX_COPIED_LINES]
 
-        def expand(lines, seen):
-            out = []
-            for line in lines:
-                t = getattr(line, "target", None)
-                if t is not None and t != 0 and t not in seen and len(seen) < limit and (
-                        isinstance(line, _Enter) or refs.get(t) == 1) and \
-                        left[0] >= len(blocks[t].lines):
-                    left[0] -= len(blocks[t].lines)
-                    for l in expand(blocks[t].lines, seen | {t}):
-                        out.append(_shift(l, line.ind, blocks[t].base))
-                else:
-                    out.append(line)
-            return out
+        def expand(items, seen):
+            def copy(node):
+                if not isinstance(node, Jump):
+                    return None
+                t = node.target
+                if t != 0 and t not in seen and len(seen) < limit and (
+                        isinstance(node, Enter) or refs.get(t) == 1) and \
+                        left[0] >= size(blocks[t].items):
+                    left[0] -= size(blocks[t].items)
+                    return expand(blocks[t].items, seen | {t})
+                return None
+            return transform(items, copy)
 
         for b in self.blocks:
-            b.lines[:] = expand(b.lines, frozenset((b.number,)))   # (its writer's list)
+            b.replace(expand(b.items, frozenset((b.number,))))
 
     def structured_turn(self, body, spec, in_place):
         """The playout variant of the turn that goes on from turn to turn, as one structured
@@ -247,8 +232,7 @@ class PlayoutGen:
         cg = self.cg
         if not cg.turn_in_place:     # (CompiledGame: copies.can_inline)
             return None
-        lines = []
-        w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
+        w = CodeWriter()
         w.writeline(f"if pc == 0 and {self.x.state('_pk')} is not None:")
         saved, loops = self.in_place_left, list(self.loops)
         self.in_place_left = in_place
@@ -268,15 +252,12 @@ class PlayoutGen:
                     if nslots:
                         w.writeline("".join(f"{names[Frame.slot(i)]}, " for i in range(nslots)) +
                                     f"= fr[{Frame.SLOTS}:]")
-                    zones_at = len(lines)       # (the zones' lists the loop reads: below)
+                    zones_at = w.later()        # (the zones' lists the loop reads: below)
                 w.writeline("while True:")
                 with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()):
                     self.turn_locals = self.x.frameless = locals_
                     self.inline_body(body, w)
-                    nt = _Block(-1)
-                    nt.lines = lines
-                    nt.w = CodeWriter.at(lines, w.prefix)
-                    self.next_turn_block(nt, spec)
+                    self.next_turn_block(_NextTurn(w), spec)
         except NeedsFrame:
             raise
         except Unsupported as why:
@@ -290,13 +271,13 @@ class PlayoutGen:
             self.x.zone_locals = None
         if zones:               # each zone of a known index the loop reads, in a local; the
             n = int(cg.n)       # zones of each player, a tuple of their lists
-            lines.insert(zones_at, w.prefix + w.step + "; ".join(
+            zones_at.code = "; ".join(
                 f"{name} = {self.x.zones}[{i}]" if isinstance(i, int) else
                 f"{name} = ({''.join(f'{self.x.zones}[{i[1] + p}], ' for p in range(n))})"
                 for i, name in sorted(zones.items(), key=lambda kv: (not isinstance(kv[0], int),
-                                                                     str(kv[0])))))
+                                                                     str(kv[0]))))
         # (the next turn's jump to the turn's start: the loop's own)
-        return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
+        return transform(w.items, lambda n: [Code("continue")] if isinstance(n, Jump) else None)
 
     structuring = False     # (writing structured_turn: a rule written in place is counted)
     turns_held = False      # (... in a game that never reads the count of turns: _tn)

@@ -24,7 +24,7 @@ from rulelang.check.tree import _walk
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks
-from rulelang.compile.writer import CodeWriter, mark, respan
+from rulelang.compile.writer import CodeWriter, Pass
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
 from rulelang.compile.context import API, RuleMode
@@ -188,7 +188,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         try:
             cur = self.stmts(body, cur)
             if next_turn is None:
-                self.close(cur, f"return {RETURN}")
+                self.close(cur, RETURN)
             else:
                 nt = self.new_block()     # the last block: the other blocks keep their numbers
                 self.goto(cur, nt)
@@ -222,7 +222,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 # function is left (a return, a GameProblem).
                 w.writeline("try:")
                 with w.indent():
-                    self.loop_over_blocks(w, w.step)
+                    self.loop_over_blocks(w)
                 w.writeline("finally:")
                 with w.indent():
                     if self.counts_held:
@@ -232,7 +232,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                     if self.steps_held:
                         w.writeline("g.steps += _s0 - _sr")
             else:
-                self.loop_over_blocks(w, "")
+                self.loop_over_blocks(w)
         self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
         self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
@@ -263,14 +263,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     structured = None       # the lines of the structured turn (compile_rule), or None
     copying = 0             # how many rules copied in place are being written (copy_rule)
 
-    def loop_over_blocks(self, w, extra):
-        """``while True:`` over the blocks, chosen by ``pc`` (their lines indented by ``extra``
-        more than they were written for)."""
+    def loop_over_blocks(self, w):
+        """``while True:`` over the blocks, chosen by ``pc``."""
         w.writeline("while True:")
         with w.indent():
             if self.structured:         # (PlayoutGen.structured_turn)
-                w.extend(respan(extra + l, l) for l in self.structured)
-            self.dispatch(self.blocks, w, extra, self.tested_first())
+                w.extend(self.structured)
+            self.dispatch(self.blocks, w, self.tested_first())
             w.writeline("raise _bad(pc)")
 
     def step(self, w, span=None, cost=1):
@@ -329,13 +328,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
-            block, start = cur, len(cur.lines)
             if _suspends(st, self.direct_names) or _depth(st) > MAX_INLINE_DEPTH:
-                cur = self.suspending(st, cur)
-                mark(block.lines, start, st.span)
+                with cur.w.spanning(st.span):   # (what it writes in the block it begins in)
+                    cur = self.suspending(st, cur)
             else:
-                self.inline(st, cur.w)
-                mark(cur.lines, start, st.span)
+                with cur.w.spanning(st.span):
+                    self.inline(st, cur.w)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
@@ -352,25 +350,25 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 else:
                     self.jump(w, end.number)
             elif word == "return":
-                w.writeline(f"return {RETURN}")
+                w.ret(RETURN)
             elif word == "end turn":
-                w.writeline(f"return {END_TURN}")
+                w.ret(END_TURN)
             else:
                 self.s.stmt(st, w)
             return
         if isinstance(st, A.EndGame):
             self.s.stmt(st, w)
-            w.writeline(f"return {HALT}")
+            w.ret(HALT)
             return
         if isinstance(st, A.If):
-            start = len(w.lines)
+            start = w.position()
             empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
             if empty and self.cg.on("empty_if") and not any(
                     self.x.fold.chance(c) or self.x.fold.may_fail(c) for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
                 # die nor stop the game: the `if` is left out (Power Attack!'s `clear_field`
                 # tells who takes the cards with `say`s, which a playout does not run).
-                del w.lines[start:]
+                w.truncate(start)
             return
         # A loop whose body never waits for a decision runs to its end in one call: what it
         # counts with (the times left, the players or cards still to come) is Python's own
@@ -528,9 +526,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             with self.x.you_as(you, frame, slots):
                 self.count(body, w)
                 for s in body:
-                    first = len(w.lines)
-                    self.inline(s, w)
-                    mark(w.lines, first, s.span)
+                    with w.spanning(s.span):
+                        self.inline(s, w)
         finally:
             self.copying -= 1
 
@@ -576,17 +573,17 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def inline_body(self, body, w) -> bool:
         """The statements of a branch, at ``w``'s level (``pass`` when there is none).  Returns
         whether there was none (nothing written but ``pass``)."""
-        start = len(w.lines)
+        start = w.position()
         self.count(body, w)
         for st in body:
-            first = len(w.lines)
-            self.inline(st, w)
-            self.x.kept = None              # (kept for the first statement only)
-            mark(w.lines, first, st.span)
-        if len(w.lines) == start:
-            w.writeline("pass")
+            with w.spanning(st.span):
+                self.inline(st, w)
+                self.x.kept = None              # (kept for the first statement only)
+        written = w.since(start)
+        if not written:
+            w.pass_()
             return True
-        return all(line.strip() == "pass" for line in w.lines[start:])
+        return all(isinstance(n, Pass) for n in written)
 
     def loop_body(self, body, w, after=(), span=None, cost=1):
         """The statements of a loop's body, at ``w``'s level, then a step of the budget and
@@ -594,9 +591,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.loops.append(("inline", None))
         self.count(body, w)
         for st in body:
-            first = len(w.lines)
-            self.inline(st, w)
-            mark(w.lines, first, st.span)
+            with w.spanning(st.span):
+                self.inline(st, w)
         self.loops.pop()
         self.step(w, span, cost)
         for a in after:
@@ -640,7 +636,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             with w.indent():
                 self.inline_call(st, w, listed, args, you)
             w.writeline("else:")
-            w = CodeWriter.at(w.lines, w.prefix + w.step)
+            w = w.nested()
         w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         if pid in cg.entered_rules:
             # Entered at once, as the run loop would: its frame on the stack, so that it can
@@ -655,7 +651,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.goto(cur, after)
             return after
         w.writeline(f"g.stack.append([{frame}])")
-        self.close(cur, f"return {CALL}")
+        self.close(cur, CALL)
         return after
 
     def sus_If(self, st, cur):
