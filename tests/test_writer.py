@@ -151,7 +151,7 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     body = cg.model.rules["turn"].decl.body
     jumps = enters = returns = 0
     for playout, next_turn in ((False, None), (False, (True, [0], None)), (True, None)):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(body, turn, next_turn=next_turn)
         assert len(rg.blocks) > 2
         for b in rg.blocks:

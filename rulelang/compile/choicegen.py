@@ -52,12 +52,8 @@ class ChoiceGen:
         you = f"fr[{Frame.YOU}]"
         if st.simultaneous or st.by or self.chooser_you(st) != you:
             return self._sus_choose(st, cur, slots, ci, None)
-        saved = self.x.alias
-        self.x.alias = {**saved, ci: you}
-        try:
+        with self.x.within(alias={**self.x.alias, ci: you}):
             return self._sus_choose(st, cur, slots, ci, you)
-        finally:
-            self.x.alias = saved
 
     def chooser_you(self, st) -> str:
         """The code of the chooser of ``st``, a choice without ``by``: ``you`` where it is
@@ -316,13 +312,10 @@ class ChoiceGen:
         # `if D is not none ...: set V to D`: D's value, computed first by the test,
         # is kept for the branch's first statement (ExprGen.kept)
         d = None if listed else self.first_define(cond, body)
-        self.x.kept = None if d is None else {id(d): [d, None]}
-        try:
+        with self.x.within(kept=None if d is None else {id(d): [d, None]}):
             w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
             with w.indent():
                 return self.inline_body(body, w)
-        finally:
-            self.x.kept = None
 
     def card_list(self, p, base, si, env, w, into=None) -> str:
         """The name of the list of actions (``base`` + card) of the cards of ``p.source`` where

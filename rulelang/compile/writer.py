@@ -116,10 +116,15 @@ class Later(Code):
 
 def walk(items: Iterable[Node]):
     """Every node of ``items``, suites' bodies included, in the order they are written."""
-    for node in items:
-        yield node
-        if isinstance(node, Suite):
-            yield from walk(node.body)
+    stack = [iter(items)]
+    while stack:
+        for node in stack[-1]:
+            yield node
+            if type(node) is Suite:
+                stack.append(iter(node.body))
+                break
+        else:
+            stack.pop()
 
 
 def size(items: Iterable[Node]) -> int:
@@ -156,21 +161,33 @@ def remove(items: list, gone) -> None:
 def mark(items: Iterable[Node], span) -> None:
     """The nodes of ``items`` that have no span yet were written for the statement at ``span``
     (the nodes of the statements inside it were marked first, with their own)."""
-    if span is not None:
-        for node in walk(items):
-            if node.span is None and not isinstance(node, Suite):
+    if span is None:
+        return
+    todo = [items]
+    while todo:
+        for node in todo.pop():
+            if type(node) is Suite:
+                todo.append(node.body)
+            elif node.span is None:
                 node.span = span
 
 
 def render(items: Iterable[Node], level: int = 0) -> list:
     """The lines of ``items`` at indentation ``level``: ``(text, span)`` each."""
-    out = []
-    for node in items:
-        if isinstance(node, Suite):
-            out.extend(render(node.body, level + 1))
-        elif not isinstance(node, Later) or node.code:
-            out.append((STEP * level + node.text(), node.span))
+    out: list = []
+    _render(items, level, out)
     return out
+
+
+def _render(items, level, out):
+    ind = STEP * level
+    for node in items:
+        if type(node) is Suite:
+            _render(node.body, level + 1, out)
+        elif type(node) is Code:
+            out.append((ind + node.code, node.span))
+        elif not isinstance(node, Later) or node.code:
+            out.append((ind + node.text(), node.span))
 
 
 class CodeWriter:
