@@ -21,7 +21,6 @@ three parts: this module (the functions it builds, their namespace, the uses of 
 """
 from __future__ import annotations
 
-import contextlib
 
 import attrs
 
