@@ -123,7 +123,7 @@ def test_the_places_found(tmp_path):
 @pytest.mark.parametrize("playout", [False, True], ids=["api", "playout"])
 def test_the_generated_turn_names_the_zones(tmp_path, playout):
     cg = load(_write(tmp_path)).compiled(2)
-    rg = RuleGen(cg, cg.direct_rules, playout=playout)
+    rg = RuleGen(cg, playout=playout)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     src = rg.src
     # bury (hidden), peek (the top of stock, the loop's hidden); flip reveals in a face-up pile:

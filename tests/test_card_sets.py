@@ -35,7 +35,7 @@ def _sources(cg):
     """The generated sources of the turn: the API's and the playout's variant."""
     out = []
     for playout in (False, True):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
         out.append(rg.src)
     return out

@@ -188,7 +188,7 @@ def test_each_player_loops_go_round_in_pythons_loop(tmp_path):
     cg = game.compiled(3)
 
     def source(name):
-        rg = RuleGen(cg, cg.direct_rules)
+        rg = RuleGen(cg)
         rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
         return rg.src
     assert "for fr[" in source("plain") and "range(3)" not in source("plain")

@@ -25,8 +25,8 @@ def test_the_looping_turn_resumes_alternatives_where_the_turn_rule_does(path):
     cg = game.compiled(game.players[0])
     turn = cg.proc_index["turn"]
     body = cg.model.rules["turn"].decl.body
-    _, plain = RuleGen(cg, cg.direct_rules).compile_rule(body, turn)
-    _, looping = RuleGen(cg, cg.direct_rules).compile_rule(body, turn, next_turn=(True, [0], None))
+    _, plain = RuleGen(cg).compile_rule(body, turn)
+    _, looping = RuleGen(cg).compile_rule(body, turn, next_turn=(True, [0], None))
     assert plain == looping
 
 

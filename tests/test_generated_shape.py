@@ -55,7 +55,7 @@ def _turn_dispatch(path, n, playout):
     """The turn's generated function (RuleGen) and its tests of `pc` at the top level of its
     loop over the blocks, ``(op, block)`` in order."""
     cg = load(path).compiled(n)
-    rg = RuleGen(cg, cg.direct_rules, playout=playout)
+    rg = RuleGen(cg, playout=playout)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     lines = rg.src.splitlines()
     loop = next(i for i, l in enumerate(lines) if l.strip() == "while True:")
@@ -100,7 +100,7 @@ def test_the_api_reads_the_step_budget_from_the_state_and_a_playout_from_a_local
     api, _ = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
     assert "_gmx" not in api.src and "if g.steps > g.max_steps:" in api.src
     cg = load("examples/crazy_eights.cardrules").compiled(4)
-    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg = RuleGen(cg, playout=True)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     assert "_gmx = g.max_steps" in rg.src and "if g.steps > _gmx:" in rg.src
 
@@ -138,7 +138,7 @@ def test_an_alternative_that_asks_whether_an_earlier_one_offered_anything(tmp_pa
     path.write_text(BETWEEN.replace("BETWEEN", between))
     cg = load(str(path)).compiled(2)
     for playout in (False, True):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
         counted = re.search(r"(_v\d+) = len\(out\)\n\s+if .*\n(.*\n)*?\s+if \(\1 == 0\):", rg.src)
         assert bool(counted) == kept and ("if (not out):" in rg.src) != kept, rg.src
@@ -151,12 +151,12 @@ def test_a_card_condition_chosen_by_a_condition_about_no_card_is_two_loops():
     API and in a playout.  A condition about the card stays one loop (Crazy Eights)."""
     cg = load("rules/attack_power.cardrules").compiled(2)
     for playout in (False, True):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(cg.model.rules["lay_card"].decl.body, cg.proc_index["lay_card"])
         appends = re.findall(r"(\w+)\.append\(2048 \+ \w+\)", rg.src)
         assert len(appends) == 2 and len(set(appends)) == 1, rg.src
     cg = load("examples/crazy_eights.cardrules").compiled(2)
-    rg = RuleGen(cg, cg.direct_rules)
+    rg = RuleGen(cg)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == 1
 
@@ -175,7 +175,7 @@ def test_a_condition_is_unswitched_for_at_most_max_arms_cases(tmp_path, cases, l
         f'turn:\n    choose:\n        play card c from hand where ({arms}, no otherwise):\n'
         '            move c from hand to pile\n        pass_turn:\n            end game with no winner\n')
     cg = load(str(path)).compiled(2)
-    rg = RuleGen(cg, cg.direct_rules)
+    rg = RuleGen(cg)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     assert len(re.findall(r"out\.append\(_v\d+\)", rg.src)) == loops
     assert loops == 1 or loops <= MAX_ARMS
@@ -184,7 +184,7 @@ def test_a_condition_is_unswitched_for_at_most_max_arms_cases(tmp_path, cases, l
 def _playout_turn(path, n=2):
     """The source of the playout variant of ``path``'s turn that goes on from turn to turn."""
     cg = load(path).compiled(n)
-    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg = RuleGen(cg, playout=True)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     return rg.src
 
@@ -210,7 +210,7 @@ def test_an_if_with_nothing_to_do_in_a_playout_is_left_out():
     roll a die nor stop the game: the `if` is not written (RuleGen.inline).  The API keeps it."""
     assert not _empty_ifs(_playout_turn("rules/attack_power.cardrules"))
     cg = load("rules/attack_power.cardrules").compiled(2)
-    rg = RuleGen(cg, cg.direct_rules)
+    rg = RuleGen(cg)
     rg.compile_rule(cg.model.rules["clear_field"].decl.body, cg.proc_index["clear_field"])
     assert "if (_gv[0] == (-1)):" in rg.src or "if (g.vars[0] == (-1)):" in rg.src
 
@@ -274,7 +274,7 @@ def test_a_card_player_or_suit_is_stored_without_int():
     the value as it is, through the API and in a playout.  A yes/no still goes through `int`."""
     for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/attack_power.cardrules", 2)):
         cg = load(path).compiled(n)
-        rg = RuleGen(cg, cg.direct_rules)
+        rg = RuleGen(cg)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
         for src in (rg.src, _playout_turn(path)):
             assert re.search(r"_gv\[0\] = _v\d+$|_gv\[0\] = \(", src, re.M), path
@@ -301,7 +301,7 @@ def test_a_rule_copied_in_place_does_not_set_its_locals_to_0_first():
     (tests/test_playout.py, tests/test_closures*.py, the fuzz)."""
     path = "rules/attack_power.cardrules"
     cg = load(path).compiled(2)
-    rg = RuleGen(cg, cg.direct_rules)
+    rg = RuleGen(cg)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     for src in (rg.src, _playout_turn(path)):
         assert not re.findall(r"^\s*(?:_v\d+ = )+0$", src, re.M)
@@ -335,7 +335,7 @@ def test_a_deal_from_a_zone_of_another_name_is_made_in_bulk(tmp_path, monkeypatc
     path = tmp_path / "deals.cardrules"
     path.write_text(DEALS)
     cg = load(str(path)).compiled(3)
-    rg = RuleGen(cg, cg.direct_rules)
+    rg = RuleGen(cg)
     rg.compile_rule(cg.model.rules["setup"].decl.body, cg.proc_index["setup"])
     calls = re.findall(r"^\s*(_deal\w*)\(g, ", rg.src, re.M)
     assert calls == ["_dealapart", "_dealapart", "_deal", "_deal", "_dealapart"], calls
@@ -352,7 +352,7 @@ def test_the_top_of_a_shared_zone_read_twice_before_a_loop_is_computed_once():
     through the API and in a playout."""
     for path, n in (("examples/crazy_eights.cardrules", 4), ("rules/follow_the_leader.cardrules", 3)):
         cg = load(path).compiled(n)
-        rg = RuleGen(cg, cg.direct_rules)
+        rg = RuleGen(cg)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
         for src in (rg.src, _playout_turn(path, n)):
             top = re.findall(r"^\s*(_h\d+) = \(_gz\[\d+\] or _none\)\[-1\]$", src, re.M)
@@ -427,7 +427,7 @@ def test_a_choice_by_you_reads_you_and_sets_no_slot_of_its_own():
     and, after an 8, the suit) wait for `fr[2]`."""
     cg = load("examples/crazy_eights.cardrules").compiled(2)
     for playout in (False, True):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
         assert not re.search(r"fr\[\d+\] = fr\[2\]\n", rg.src), rg.src
         assert playout or rg.src.count("g.awaiting = (fr[2], out)") == 2, rg.src

@@ -140,7 +140,7 @@ def test_the_usual_loop_reads_a_value_that_may_fail_at_no_cost_per_card(tmp_path
     path.write_text(HEAD + CASES["empty_hand_choice"])
     cg = load(str(path)).compiled(2)
     for playout in (False, True):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
         src = rg.src
         assert "except _problem:" in src and " is _fail:" in src, src

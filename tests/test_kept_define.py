@@ -72,7 +72,7 @@ def _write(tmp_path, text):
 
 
 def _turn(cg, playout):
-    rg = RuleGen(cg, cg.direct_rules, playout=playout)
+    rg = RuleGen(cg, playout=playout)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     return rg.src
 

@@ -194,9 +194,8 @@ def test_internals_names_modules_that_exist():
 
 # Reaches into another object's private attributes (``x._name`` with ``x`` not ``self``/``cls``,
 # or ``getattr(x, "_name")``) of a name the module does not define itself.  Still to be removed
-# (the generator's caches on the compiled game, and its expression writer's compile):
+# (the expression writer's compile, called by the rule writer):
 KNOWN_PRIVATE_REACHES = {
-    ("rulelang.compile.rulegen", "_direct_names"),
     ("rulelang.compile.rulegen", "_compile"),
 }
 # random.Random's integer draw, used where a policy must draw exactly what uniform play draws

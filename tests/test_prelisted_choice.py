@@ -78,7 +78,7 @@ SEARCH = re.compile(r"if _t\d+\(g, ")      # an `if` that calls the search of `a
 
 
 def _turn_source(cg, playout=False) -> str:
-    rg = RuleGen(cg, cg.direct_rules, playout=playout)
+    rg = RuleGen(cg, playout=playout)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.proc_index["turn"])
     return rg.src
 

@@ -14,7 +14,7 @@ from rulelang.compile.rulegen import RuleGen
 
 def _turn(path, n=2):
     cg = load(path).compiled(n)
-    rg = RuleGen(cg, cg.direct_rules, playout=True)
+    rg = RuleGen(cg, playout=True)
     rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
     return rg
 

@@ -4,9 +4,11 @@ a problem raised while generated code runs names the rule-file line."""
 from __future__ import annotations
 
 import os
+import re
 
 import rulelang
-from rulelang.compile.writer import LINE_MAP, CodeWriter, mark, respan, rule_span, span_of, spanned
+from rulelang.compile.writer import (LINE_MAP, Code, CodeWriter, Jump, Node, Pass, Return, Suite,
+                                     mark, render, rule_span, size, transform, walk)
 from rulelang.syntax.ast import Span
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -22,36 +24,70 @@ def test_the_writer_indents_and_maps_each_line():
     with w.indent():
         w.writeline("x = 1", _span(3))
         with w.indent():
-            assert w.prefix == "        "
-        w.extend([spanned("    y = 2\n    z = 3", _span(4)), "    return x"])
-    assert w.source() == "def _f(g):\n    x = 1\n    y = 2\n    z = 3\n    return x\n"
-    assert [None if s is None else s.line for s in w.line_map()] == [None, 3, 4, 4, None]
+            assert w.level == 2
+        w.extend([Code("y = 2", _span(4)), Return("x")])
+    assert w.source() == "def _f(g):\n    x = 1\n    y = 2\n    return x\n"
+    assert [None if s is None else s.line for s in w.line_map()] == [None, 3, 4, None]
 
 
-def test_a_writer_placed_in_a_block_writes_into_its_lines_from_its_indentation():
-    """How a statement writer is handed a block of a rule's function: ``CodeWriter.at`` appends
-    to that block's own list (not a copy), level 0 at the block's indentation."""
-    lines = ["        x = 0"]
-    w = CodeWriter.at(lines, "        ")
-    w.writeline("if x:", _span(2))
+def test_a_suite_has_no_indentation_of_its_own_until_it_is_written_out():
+    """The same nodes are written at whatever level they are placed: a block's nodes under the
+    test of ``pc`` that chooses it, a copy of them wherever a pass puts it."""
+    block = CodeWriter()
+    block.writeline("if x:", _span(2))
+    with block.indent():
+        block.jump(4)
+    block.ret(-3)
+    outer = CodeWriter()
+    outer.writeline("while True:")
+    with outer.indent():
+        outer.writeline("if pc == 1:")
+        with outer.indent():
+            outer.extend(block.items)
+    assert outer.source() == ("while True:\n    if pc == 1:\n        if x:\n"
+                              "            pc = 4; continue\n        return -3\n")
+    assert [t for t, _ in render(block.items, 3)] == [
+        "            if x:", "                pc = 4; continue", "            return -3"]
+
+
+def test_marking_keeps_the_innermost_statement_and_reaches_into_suites():
+    w = CodeWriter()
+    with w.spanning(_span(5)):
+        w.writeline("a")
+        with w.spanning(_span(7)):
+            w.writeline("if b:")
+            with w.indent():
+                w.pass_()
+        with w.indent():
+            w.jump(3)
+    assert [n.span.line for n in walk(w.items) if not isinstance(n, Suite)] == [5, 7, 7, 5]
+    nodes = [Code("c"), Code("d", _span(1))]
+    mark(nodes, _span(2))
+    assert [n.span.line for n in nodes] == [2, 1]
+
+
+def test_the_passes_build_new_trees_and_count_lines_without_reading_text():
+    """``transform`` replaces nodes by kind (a jump by what it leads to) at any depth, leaving
+    the tree it was given as it was; ``size`` counts the lines a tree is written as."""
+    w = CodeWriter()
+    w.writeline("if x:")
     with w.indent():
-        assert w.prefix == "            "
-        w.writeline("y = 1")
-    w.writeline("z = 2")
-    assert w.lines is lines
-    assert lines == ["        x = 0", "        if x:", "            y = 1", "        z = 2"]
-    assert [None if span_of(x) is None else span_of(x).line for x in lines] == [None, 2, None, None]
-    mark(lines, 1, _span(9))          # as rulegen marks a statement's lines afterwards
-    assert [None if span_of(x) is None else span_of(x).line for x in lines] == [None, 2, 9, 9]
+        w.jump(2)
+    w.jump(2)
+    before = w.source()
+    new = transform(w.items, lambda n: [Return(-3, n.span)] if isinstance(n, Jump) else None)
+    assert w.source() == before
+    out = CodeWriter(new)
+    assert out.source() == "if x:\n    return -3\nreturn -3\n"
+    assert size(new) == 3 and size([Pass()]) == 1
 
 
-def test_marking_keeps_the_innermost_statement_and_survives_moves():
-    lines = ["a", spanned("b", _span(7))]
-    mark(lines, 0, _span(5))
-    assert [span_of(x).line for x in lines] == [5, 7]
-    moved = respan("    " + lines[1], lines[1])
-    assert moved == "    b" and span_of(moved).line == 7
-    assert span_of(respan("c", "d")) is None
+def test_a_node_is_not_text():
+    """What the generator wrote cannot be read back as text: a node is no ``str`` (no slicing,
+    no ``strip``, no ``startswith``); it has a text only when the tree is written out."""
+    for node in (Code("x = 1"), Jump(1), Return(-1), Pass(), Suite([])):
+        assert isinstance(node, Node) and not isinstance(node, str)
+        assert not hasattr(node, "strip") and not hasattr(node, "__getitem__")
 
 
 def _rule_file(tmp_path, body):
@@ -100,41 +136,72 @@ def test_rule_span_without_generated_code_is_none():
         assert rule_span(e.__traceback__) is None
 
 
-def test_each_block_of_a_rule_is_written_by_its_own_writer_from_a_blocks_indentation():
+def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     """RuleGen writes every block (a place where the rule can be resumed) through the block's
-    writer, level 0 at the indentation a block takes in the function (``BLOCK_LEVEL``): no line
-    of a block starts shallower, a jump (or a playout's entry into an alternative) is a line of
-    its own type whose text is ``pc = N; continue`` at the indentation it records, and the passes
-    that copy blocks where they are entered leave each block's lines the list its writer writes
-    to."""
-    from rulelang.compile.blocks import BLOCK_LEVEL, _Jump
-    from rulelang.compile.playoutgen import _Enter
+    writer as nodes: a jump (or a playout's entry into an alternative) is a node of its own kind,
+    a return too, and no node is text.  The passes that thread jumps and copy blocks where
+    they are entered leave each block's nodes the list its writer writes to; the function's
+    source is its blocks written out under the tests of ``pc`` that choose them."""
+    from rulelang.compile.writer import Enter
     from rulelang.compile.rulegen import RuleGen
 
     game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
     cg = game.compiled(2)
     turn = cg.proc_index["turn"]
     body = cg.model.rules["turn"].decl.body
-    base = CodeWriter().step * BLOCK_LEVEL
-    jumps = 0
+    jumps = enters = returns = 0
     for playout, next_turn in ((False, None), (False, (True, [0], None)), (True, None)):
-        rg = RuleGen(cg, cg.direct_rules, playout=playout)
+        rg = RuleGen(cg, playout=playout)
         rg.compile_rule(body, turn, next_turn=next_turn)
         assert len(rg.blocks) > 2
         for b in rg.blocks:
-            assert b.w.lines is b.lines and b.w.base == b.base == base
-            for line in b.lines:
-                assert all(part.startswith(base) for part in line.split("\n")), line
-                if isinstance(line, (_Jump, _Enter)):
-                    jumps += 1
-                    assert line.ind.startswith(base)
-                    assert line == f"{line.ind}pc = {line.target}; continue"
-        # Each block's lines sit under the test of pc that chooses it, one level deeper (the
-        # tests nested as deep as the halves of the blocks they choose between, the lines too).
+            assert b.w.items is b.items
+            for node in walk(b.items):
+                assert isinstance(node, Node) and not isinstance(node, str)
+                jumps += isinstance(node, Jump) and not isinstance(node, Enter)
+                enters += isinstance(node, Enter)
+                returns += isinstance(node, Return)
+        # Each block's lines sit under the test of pc that chooses it, one level deeper.
         src = rg.src.split("\n")
         for b in rg.blocks:
-            if b.lines:
+            if b.items:
                 at = next(i for i, t in enumerate(src) if t.strip() == f"if pc == {b.number}:")
-                extra = src[at][:-len(src[at].lstrip())][len(CodeWriter().step * 2):]
-                assert src[at + 1] == extra + b.lines[0].split("\n")[0]
-    assert jumps      # (the playout variant copies every block it enters in place of the jump)
+                depth = (len(src[at]) - len(src[at].lstrip())) // 4 + 1
+                assert src[at + 1:at + 1 + size(b.items)] == [t for t, _ in render(b.items, depth)]
+    assert jumps and returns
+    assert enters == 0   # (the playout variant copies every alternative it enters in its place)
+
+
+# The modules of compile/ that handle other text than generated code: they are not scanned.
+NOT_GENERATORS = {
+    "loader.py": "reads rule files from disk",
+    "coverage.py": "reads the rule file's own lines to name branches",
+    "passes.py": "reads the spelling of RULELANG_OPT",
+    "words.py": "tells the game's values in words",
+}
+
+# What reading generated text back looks like: splitting, stripping, searching or slicing lines.
+READ_BACK = re.compile(r"\.splitlines\(|\.[lr]?strip\(|\.startswith\(|\.endswith\(|\blines\[|"
+                       r"\.lines\b|\[len\(|\.prefix\b|CodeWriter\.at\b|\.split\(\"\\\\n\"\)")
+
+
+def test_the_generator_never_reads_back_the_code_it_wrote():
+    """Generated code is a tree of nodes written out once (compile/writer.py): no module of the
+    generator splits, strips, searches or slices generated lines to decide what to write."""
+    folder = os.path.join(ROOT, "rulelang", "compile")
+    found = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py") or name in NOT_GENERATORS:
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as fh:
+            for i, line in enumerate(fh, 1):
+                code = line.split("#", 1)[0]
+                if READ_BACK.search(code):
+                    found.append(f"{name}:{i}: {line.strip()}")
+    assert not found, "generated text read back:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_what_it_looks_for():
+    for bad in ('if line.strip().startswith("return "):', "rest = l[len(base):]",
+                "b.lines[:] = out", "w = CodeWriter.at(lines, w.prefix)"):
+        assert READ_BACK.search(bad), bad

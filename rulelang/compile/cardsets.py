@@ -61,7 +61,7 @@ class CardSets:
             return 2 if isinstance(self._unwrapped(e), (A.Compare, A.IsEmpty)) else None
         cg = self.cg
         if kind == CARD:
-            return len(getattr(cg, "deck_start", ())) + 1
+            return len(cg.deck_start) + 1
         if kind == PLAYER:
             return int(cg.n) + 1
         if kind == SUIT:
@@ -110,7 +110,7 @@ class CardSets:
         compute before the loop (the keys), the lines after them that find the set of cards
         where the condition holds and the test ``v in set``; or None where the condition cannot
         be looked up (see the module's docstring)."""
-        ncards = len(getattr(self.cg, "deck_start", ()))
+        ncards = len(self.cg.deck_start)
         if not ncards or not hoisted or not self.pure_test(cond, si):
             return None
         found = [self._hoisted_of.get(name) for name, _ in hoisted]

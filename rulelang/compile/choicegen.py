@@ -20,7 +20,7 @@ from rulelang.engine.control import CALL, SUSPEND, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
-from rulelang.compile.writer import CodeWriter
+from rulelang.compile.writer import CodeWriter, remove
 from rulelang.compile.gensource import Unsupported
 
 
@@ -52,12 +52,8 @@ class ChoiceGen:
         you = f"fr[{Frame.YOU}]"
         if st.simultaneous or st.by or self.chooser_you(st) != you:
             return self._sus_choose(st, cur, slots, ci, None)
-        saved = self.x.alias
-        self.x.alias = {**saved, ci: you}
-        try:
+        with self.x.within(alias={**self.x.alias, ci: you}):
             return self._sus_choose(st, cur, slots, ci, you)
-        finally:
-            self.x.alias = saved
 
     def chooser_you(self, st) -> str:
         """The code of the chooser of ``st``, a choice without ``by``: ``you`` where it is
@@ -82,7 +78,7 @@ class ChoiceGen:
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         # The actions offered are listed first, then put in place below (in the loop over the
         # players of a simultaneous decision, one level in).
-        actions = CodeWriter.at([], w.prefix + w.step if st.simultaneous or given else w.prefix)
+        actions = CodeWriter()
         alts = self.enum_all(st, slots, actions)
         span = self.x.const(st.span)
         if st.simultaneous:
@@ -109,12 +105,12 @@ class ChoiceGen:
             with w.indent():
                 w.writeline(f"fr[{ci}] = _p")
                 w.writeline("out = []")
-                w.extend(actions.lines)
+                w.extend(actions.items)
                 if not self.never_empty:
                     w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
             w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
-            self.close(cur, f"return {SUSPEND}")
+            self.close(cur, SUSPEND)
             self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
                               "_alts": cg.alternatives})
             d = dispatch.w
@@ -126,14 +122,15 @@ class ChoiceGen:
             d.writeline("if _b < 0:")
             with d.indent():
                 self.jump(d, end.number)
-            self.close(dispatch, "pc = _b; continue")
+            d.writeline("pc = _b; continue")       # (the block of the alternative chosen)
+            dispatch.closed = True
             back = dispatch
         else:
             if who is None:
                 by = self.x.gen(st.by[0], {}) if st.by else self.chooser_you(st)
                 w.writeline(f"fr[{ci}] = {by}")
                 who = f"fr[{ci}]"
-            listed = actions.lines
+            listed = actions.items
             if given:
                 w.writeline(f"if {given} != 0:")
                 with w.indent():
@@ -148,7 +145,7 @@ class ChoiceGen:
             else:
                 # (a decision of one seat, as State.awaiting keeps it: a plain tuple)
                 w.writeline(f"g.awaiting = ({who}, out)")
-                self.close(cur, f"return {SUSPEND}")
+                self.close(cur, SUSPEND)
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
@@ -172,9 +169,9 @@ class ChoiceGen:
         alts = []
         self.counted = {}          # (zone code, condition code) -> names of len(out) around it
         self.offers = 0            # the alternatives offered so far (offer)
-        self.len_lines = {}        # a len(out) after an alternative that nothing read -> its line
+        self.len_nodes = {}        # a len(out) after an alternative that nothing read -> its node
         self.appended = False      # may an earlier alternative have added actions to out?
-        self.first_out = None      # (line, list) when the first line to touch out extends it
+        self.first_out = None      # (node, list) when the first line to touch out extends it
         # Whether out cannot be empty once listed: an alternative with nothing to choose offered
         # always, or when the alternatives before it offered nothing (`draw if no card in hand
         # where playable(card)` after `play card c from hand where playable(c)`); then no
@@ -191,22 +188,23 @@ class ChoiceGen:
             alts.append((aid, alt, slot))
             self.enum(alt, aid, slot, actions)
         # A len(out) that no condition read (_same_cards read `out` itself) is not computed.
-        unread = list(self.len_lines.values())
-        if unread:
-            actions.lines[:] = [l for l in actions.lines if not any(l is u for u in unread)]
+        for node in self.len_nodes.values():
+            remove(actions.items, node)
         return alts
 
     def write_out(self, listed, w):
-        """The list ``out`` of a decision's actions, the lines ``listed`` (``enum``'s) written by
+        """The list ``out`` of a decision's actions, the nodes ``listed`` (``enum``'s) written by
         ``w``: ``out`` is the first list they make when that list is not extended (``first_out``;
         ``(None, "out")`` when they make ``out`` itself), else an empty list they extend."""
         if self.first_out is not None and self.first_out[0] is None:
             w.extend(listed)                # they make out themselves
         elif self.first_out is not None:
-            i, made = self.first_out
-            w.extend(listed[:i])
-            w.writeline(f"out = {made}")
-            w.extend(listed[i + 1:])
+            node, first = self.first_out
+            for n in listed:            # (the line that extended out with it makes out)
+                if n is node:
+                    w.writeline(f"out = {first}")
+                else:
+                    w.extend([n])
         else:
             w.writeline("out = []")
             w.extend(listed)
@@ -293,12 +291,12 @@ class ChoiceGen:
                 if first:
                     listed = self.prelist(cond, body, w)
                 else:
-                    made = CodeWriter.at([], w.prefix + w.step)
+                    made = CodeWriter()
                     listed = self.prelist(cond, body, made)
                     if listed:          # (in the else of the branches before)
                         w.writeline("else:")
                         with w.indent():
-                            w.extend(made.lines)
+                            w.extend(made.items)
                             return self.inline_if(branches[k:], otherwise, w, listed) and empty
             empty = self._inline_branch(cond, body, w, first, listed) and empty and not listed
             first = False
@@ -314,13 +312,10 @@ class ChoiceGen:
         # `if D is not none ...: set V to D`: D's value, computed first by the test,
         # is kept for the branch's first statement (ExprGen.kept)
         d = None if listed else self.first_define(cond, body)
-        self.x.kept = None if d is None else {id(d): [d, None]}
-        try:
+        with self.x.within(kept=None if d is None else {id(d): [d, None]}):
             w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cond)}:")
             with w.indent():
                 return self.inline_body(body, w)
-        finally:
-            self.x.kept = None
 
     def card_list(self, p, base, si, env, w, into=None) -> str:
         """The name of the list of actions (``base`` + card) of the cards of ``p.source`` where
@@ -430,7 +425,7 @@ class ChoiceGen:
                 return "(not (not out))"
             self.none_before.add("(not out)")
             return "(not out)"
-        self.len_lines.pop(after, None)         # (read: kept)
+        self.len_nodes.pop(after, None)         # (read: kept)
         if q.kind == "any":
             return f"({after} > {before})"
         if before == "0":           # nothing in out before that alternative, nor added by it
@@ -465,8 +460,7 @@ class ChoiceGen:
             return
         listed = self.prelisted.pop(id(alt), None)
         if listed is not None:                      # made by the `if` before the choice
-            self.first_out = (len(w.lines), listed)
-            w.writeline(f"out.extend({listed})")
+            self.first_out = (w.writeline(f"out.extend({listed})"), listed)
             self.appended = True
             # (the choice is reached only where the `if` found the list not empty, and it is
             # the choice's one alternative: listed_choice)
@@ -515,16 +509,15 @@ class ChoiceGen:
         if made == "out":                # (card_list made out itself)
             self.first_out = (None, made)
         else:
+            node = w.writeline(f"out.extend({plain or made})")
             if first:
-                self.first_out = (len(w.lines), made)
-            w.writeline(f"out.extend({plain or made})")
+                self.first_out = (node, made)
         self.appended = True
         if not cond and p.where is None and (
                 (p.kind == "suit" and self.cg.model.suits) or (p.kind == "rank" and self.cg.rank_cycle)):
             self.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
-            w.writeline(f"{after} = len(out)")
-            self.len_lines[after] = w.lines[-1]
+            self.len_nodes[after] = w.writeline(f"{after} = len(out)")
             self.counted[key] = (before, after, self.offers)
 
     def where_test(self, p, si, v, w) -> str:
@@ -628,7 +621,7 @@ class ChoiceGen:
         w.writeline("if _r is not None:")
         with w.indent():
             w.writeline(f"g.awaiting = ({who}, _r)")
-            w.writeline(f"return {SUSPEND}")
+            w.ret(SUSPEND)
 
     def endings_quick(self):
         """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the

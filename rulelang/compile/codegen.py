@@ -21,7 +21,6 @@ three parts: this module (the functions it builds, their namespace, the uses of 
 """
 from __future__ import annotations
 
-import contextlib
 
 import attrs
 
@@ -39,6 +38,7 @@ from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
+from rulelang.compile.context import ExprMode, Modal
 from rulelang.compile.genruntime import (_FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
                                          _noseat, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
@@ -64,7 +64,7 @@ _PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.C
 _INDEX_KINDS = frozenset((CARD, PLAYER, SUIT, SYMBOL))
 
 
-class ExprGen(Hoisting, CardSets, ExprNodes):
+class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
     def __init__(self, cg):
@@ -81,10 +81,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self.names = {}
         self.counter = 0
         self._getters = {}      # id(table) -> (name of its lookup, table): see getter
-        # While a rule's function is written with held locals (RuleGen: the playout variant and
-        # the turn that goes on from turn to turn), the state's most read parts are locals that
-        # its first line binds (HELD); ``held_used`` is what the code written so far read.
-        self.hold = False
+        # How a value is written where it is being written (compile/context.py), replaced for a
+        # nested construct (``within``), never changed.  While a rule's function is written with
+        # held locals (``hold``: the playout variant and the turn that goes on from turn to
+        # turn), the state's most read parts are locals that its first line binds (HELD);
+        # ``held_used`` is what the code written so far read.
+        self.mode = ExprMode()
         self.held_used = set()
         self._expanded = {}       # see expanded()
         self._defines_in = {}     # see defines_in()
@@ -95,9 +97,6 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
         self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
-        # Whether the code being written runs for each item of a loop (or in a define's function
-        # or a search, which may be called so): there, a loop's items are charged (charged()).
-        self._charging = False
         self._called = {}         # see expanded()
         self._hoisted_names = set()     # every name given to a value computed before a loop
         self._hoisted_of = {}           # ... its expression and kind (None: guarded; CardSets)
@@ -227,7 +226,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         with w.indent():
             if self.fold.free_slots(e) - {Frame.YOU}:      # it reads a local: a frame
                 w.writeline(f"fr = [-1, 0, p{', 0' * int(nslots)}]")
-            w.writeline(f"return {body}")
+            w.ret(body)
         return self._compile(w.source())
 
     def endings_function(self, conditions):
@@ -246,7 +245,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             else:
                 w.writeline(f"if not {quick}:")
                 with w.indent():
-                    w.writeline("return None")
+                    w.ret("None")
             w.writeline("_c = g.cur")
             w.writeline("_d = g.dir")
             for k, cond in enumerate(conditions):
@@ -263,8 +262,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                             w.writeline("continue")
                     w.writeline(f"if {body}:")
                     with w.indent():
-                        w.writeline(f"return ({k}, p)")
-            w.writeline("return None")
+                        w.ret(f"({k}, p)")
+            w.ret("None")
         return self._compile(w.source())
 
     def endings_quick(self, conditions):
@@ -309,7 +308,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             if cond is not None:
                 w.writeline(f"if not ({self.gen(cond, {})}):")
                 with w.indent():
-                    w.writeline("return")
+                    w.ret("")
             self.write_hoisted(w, hoisted)
             if test is None:
                 w.writeline(f"out.extend([{int(base)} + {v} for {v} in g.zones[{z}]])")
@@ -349,11 +348,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         if self.plain and not isinstance(e, _PLAIN_NODES):
             # a part written inside what it builds (a loop over cards, a list...): no value kept
             # there, nor in its parts (Python keeps no name in a comprehension's iterable)
-            self.plain = False
-            try:
+            with self.within(plain=False):
                 return self.gen(e, env)
-            finally:
-                self.plain = True
         if self.seat_uses.has(e) and not self.fold.never_none(e):   # used as a player: `none` is RL912
             inner = m
             m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
@@ -361,16 +357,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             name = self._tops.get(self._top_key(e))
             if name is not None:                # (computed once before the loop: shared_tops)
                 return name
-        hoist = getattr(self, "_hoist", None)
+        hoist = self.mode.hoist
         if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)) and \
                 self.cg.on("hoisting"):
             # Inside a loop over cards: a part that does not depend on the card (and rolls no
             # die) is computed once, before the loop.
-            self._hoist = None
-            try:
+            with self.within(hoist=None):
                 code = m(e, env)
-            finally:
-                self._hoist = hoist
             # It depends on the card when it reads a slot bound to a loop's card (from the tree,
             # not by looking for the loop's name in the code); it is worth computing first when
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
@@ -404,14 +397,23 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             code = self.alias.get(index)
         return code if code is not None else f"{self.frame()}[{int(index)}]"
 
-    # Slots read as another slot's code while a statement is written (a choice by `you`
-    # names its chooser's slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.
-    alias: dict = {}
-
-    # While the structured turn of a playout is written with its slots in Python locals
+    # The parts of the mode (compile/context.py: ExprMode) read here.  ``alias``: slots read as
+    # another slot's code while a statement is written (a choice by `you` names its chooser's
+    # slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.  ``frameless``: while the
+    # structured turn of a playout is written with its slots in Python locals
     # (PlayoutGen.structured_turn), the frame is not kept up to date: code that needs it asks
     # for it here, and the turn is then written on the frame (NeedsFrame).
-    frameless = False
+    hold = property(lambda self: self.mode.hold)
+    plain = property(lambda self: self.mode.plain)
+    kept = property(lambda self: self.mode.kept)
+    frameless = property(lambda self: self.mode.frameless)
+    zone_locals = property(lambda self: self.mode.zone_locals)
+    base_env = property(lambda self: self.mode.base_env)
+    base_frame = property(lambda self: self.mode.base_frame)
+    alias = property(lambda self: self.mode.alias)
+    _hoist = property(lambda self: self.mode.hoist)
+    _tops = property(lambda self: self.mode.tops)
+    _charging = property(lambda self: self.mode.charging)
 
     def frame(self) -> str:
         """The name of the rule's frame in generated code, for code that reads or writes it."""
@@ -419,21 +421,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             raise NeedsFrame("this code needs the frame")
         return "fr"
 
-    # A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
-    # caller's player, whose code ``base_env`` gives every expression (``base_frame``: that code
-    # is a slot of the frame, worth as much as reading one), and its own slots (parameters and
-    # locals) are the Python locals ``slots`` gives (frame index -> name).
-    base_env: dict = {}
-    base_frame = False
-
-    @contextlib.contextmanager
     def you_as(self, code, frame, slots=None):
-        saved = self.base_env, self.base_frame
-        self.base_env, self.base_frame = {**(slots or {}), Frame.YOU: code}, frame
-        try:
-            yield
-        finally:
-            self.base_env, self.base_frame = saved
+        """A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
+        caller's player, whose code ``base_env`` gives every expression (``base_frame``: that
+        code is a slot of the frame, worth as much as reading one), and its own slots
+        (parameters and locals) are the Python locals ``slots`` gives (frame index -> name)."""
+        return self.within(base_env={**(slots or {}), Frame.YOU: code}, base_frame=frame)
 
     # ---- uses of defines (each kind of node: exprnodes.ExprNodes) -------------------------------
     def expanded(self, ex, env):
@@ -444,7 +437,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         ``HELPER_SIZE``, becomes a function called there, so that the code of a chain of defines
         grows with the text of the rule file, not with its expansion, and each copy is written
         once for each place, whatever else is kept meanwhile."""
-        hoist = getattr(self, "_hoist", None)
+        hoist = self.mode.hoist
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
         kept = self.kept if hoist is None and self._prelude is None else None
         k = kept.get(id(ex)) if kept else None
@@ -558,30 +551,20 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             todo.extend(_children(x))
         return frozenset(out)
 
-    # Whether the code being written is a plain part of a statement's value (an `if`'s test, the
-    # value set: gen_plain), reached only through the nodes of _PLAIN_NODES: there
-    # a choice between values may keep what its first condition computes (kept_by_first).
-    plain = False
-
     def gen_plain(self, e) -> str:
-        """Code for ``e``, the whole value of a statement (an `if`'s test, the value set)."""
-        saved, self.plain = self.plain, True
-        try:
+        """Code for ``e``, the whole value of a statement (an `if`'s test, the value set),
+        reached only through the nodes of _PLAIN_NODES (``plain``): there a choice between
+        values may keep what its first condition computes (kept_by_first)."""
+        with self.within(plain=True):
             return self.gen(e, {})
-        finally:
-            self.plain = saved
 
     def expanded_fresh(self, ex, env):
         """:meth:`expanded` of ``ex`` as it would be were ``ex``'s own value not kept: the
         other values kept stay so, those its code computes first kept there (its code is where
         the parts after it find them computed: a choice between values computes its first
         condition whatever happens, the branches only as it decides)."""
-        saved = self.kept
-        self.kept = {k: v for k, v in saved.items() if k != id(ex)}
-        try:
+        with self.within(kept={k: v for k, v in self.kept.items() if k != id(ex)}):
             return self.expanded(ex, env)
-        finally:
-            self.kept = saved
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
@@ -625,11 +608,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
 
     def charging(self, f, *args):
         """``f(*args)`` with the loops it writes charged (``_charging``)."""
-        saved, self._charging = self._charging, True
-        try:
+        with self.within(charging=True):
             return f(*args)
-        finally:
-            self._charging = saved
 
     def charged(self, items: str, e, parts) -> str:
         """The code of ``items`` (what the loop of ``e`` looks at: a zone's cards, players,
@@ -658,24 +638,22 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         fkey = ("search", id(e), tuple(keys), self._charging)
         made = self._helpers.get(fkey)
         if made is None:
-            saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.base_frame, self.hold, self._false, self._tops, self.kept)
-            self._hoist, self._prelude, self.base_env, self.base_frame = None, None, {}, False
-            self._tops = None
-            # (a function of its own: a define's value kept outside is not seen in it, nor is one
-            # it computes seen outside; computed there)
-            self.kept = None
+            saved = (self._prelude, self._prelude_args, self._false)
+            self._prelude = None
             self._false = None                  # (its names are its own)
-            self.hold = False                   # a function of its own: no held locals
+            # (a function of its own: no held locals, no loop around it, no copy's names; a
+            # define's value kept outside is not seen in it, nor is one it computes seen
+            # outside: computed there)
             try:
-                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
-                inner[ci] = "_c"
-                test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
-                                                     ci, "split")
-                plain = self.plain_test(e.condition, inner, hoisted)
+                with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
+                                 kept=None):
+                    inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+                    inner[ci] = "_c"
+                    test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
+                                                         ci, "split")
+                    plain = self.plain_test(e.condition, inner, hoisted)
             finally:
-                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.base_frame,
-                 self.hold, self._false, self._tops, self.kept) = saved
+                self._prelude, self._prelude_args, self._false = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -689,7 +667,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")
                 self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
-                w.writeline(f"return {not found}")
+                w.ret(not found)
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
         args = ["g"] + ([self.frame()] if frame else []) + [cards] + [env[k] for k in keys]
@@ -710,21 +688,21 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (getattr(self, "_hoist", None), self._prelude, self._prelude_args, self.base_env,
-                     self.hold, self._false, self._tops, self._prelude_used, self._calls)
-            self._hoist, self._prelude, self.base_env, self._false = None, [], {}, None
-            self._tops, self._prelude_used, self._calls = None, set(), 0
-            self.hold = False                   # a function of its own: no held locals
+            saved = (self._prelude, self._prelude_args, self._false, self._prelude_used, self._calls)
+            self._prelude, self._false = [], None
+            self._prelude_used, self._calls = set(), 0
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
+            # (a function of its own: no held locals, no loop around it, no copy's names)
             try:
-                body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
-                # (only the values the body reads: a define's code written and then dropped for
-                # its function's call, expanded, left calls behind that nothing reads, each of
-                # which computed the defines below it first, 2^n calls down a chain of n)
-                first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
+                with self.within(hoist=None, base_env={}, tops=None, hold=False):
+                    body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+                    # (only the values the body reads: a define's code written and then dropped for
+                    # its function's call, expanded, left calls behind that nothing reads, each of
+                    # which computed the defines below it first, 2^n calls down a chain of n)
+                    first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
             finally:
-                (self._hoist, self._prelude, self._prelude_args, self.base_env, self.hold,
-                 self._false, self._tops, self._prelude_used, self._calls) = saved
+                (self._prelude, self._prelude_args, self._false, self._prelude_used,
+                 self._calls) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
@@ -733,7 +711,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes):
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
                 self.write_hoisted(w, first)
-                w.writeline(f"return {body}")
+                w.ret(body)
             fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
         name, params, _ = made

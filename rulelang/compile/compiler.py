@@ -100,8 +100,11 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self._build_zones()
         self._build_vars()
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
-        self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
+        self.out_base = self.var_base[model.out_var] if model.players_leave else None
         self.flow = _turn_flow(model)
+        # The cards are laid out by _build_cards, which computes the deck's constants with the
+        # generator: until then the game has none (no card set is made of them: cardsets).
+        self.deck_start: list = []
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
         self._build_attributes()
@@ -147,7 +150,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.score_fn = self.gen.function(model.score.expr) if model.score is not None else None
         # `progress:` is read by the measures of `stats` only (never by the rules)
         self.progress_fn = (self.gen.function(model.progress.expr)
-                            if getattr(model, "progress", None) is not None else None)
+                            if model.progress is not None else None)
         # zone name -> (label, function, local slots, type): `show "LABEL" with ZONE: EXPR`
         self.show_fns = {z: (d.label, self.gen.function(d.expr), ctx.nslots, t)
                          for z, (d, ctx, t) in model.shows.items()}
@@ -201,6 +204,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # (the statements each copy writes, the rules it copies in counted in: RuleGen.in_place)
         self.in_place_sizes = {self.proc_index[name]: k for name, k in copied.items()}
         self.direct_rules = direct
+        self.direct_names = frozenset(n for n, i in self.proc_index.items() if i in direct)
         # Rules that may wait for a decision but can never call themselves again (through any
         # chain of calls) are entered by a direct Python call too, their frame on the stack.
         self.entered_rules = self._shallow(
@@ -224,7 +228,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
             self.fell_back("turn", "structured_turn",
                            "the turn cannot be written in place (copies.can_inline)")
         for pid, body in bodies:
-            rg = RuleGen(self, direct)
+            rg = RuleGen(self)
             fn, alt_blocks = rg.compile_rule(body, pid)
             self.proc_blocks[pid] = len(rg.blocks)      # its positions (checked in a save)
             self.procs[pid] = fn

@@ -461,11 +461,8 @@ class ExprNodes:
     def g_Cases(self, e, env):
         kept = self.kept_by_first(e)
         if kept:        # the defines the first condition computes, kept for the rest
-            saved, self.kept = self.kept, {**(self.kept or {}), **kept}
-            try:
+            with self.within(kept={**(self.kept or {}), **kept}):
                 return self._cases(e, env)
-            finally:
-                self.kept = saved
         return self._cases(e, env)
 
     def kept_by_first(self, e) -> dict:
@@ -476,7 +473,7 @@ class ExprNodes:
         them.  Only in a plain part of a statement's value (``plain``): not in a loop or a
         function of its own (where a name kept outside is not seen), nor in what a comprehension
         goes through (where Python binds no name)."""
-        if not self.plain or getattr(self, "_hoist", None) is not None or \
+        if not self.plain or self.mode.hoist is not None or \
                 self._prelude is not None or not e.cases:
             return {}
         first = self.sure_defines(e.cases[0][1])

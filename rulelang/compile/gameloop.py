@@ -36,7 +36,9 @@ class GameLoop:
     """Playing a compiled game (a mixin of ``CompiledGame``)."""
 
     # Made once per compiled game, when first needed (start_zones, _first_values, playout_procs).
-    _start_zones = _var_inits = _playout_procs = _maker = None
+    _start_zones = _var_inits = _playout_procs = _maker = _var_init_cache = None
+    # How the turn in the frame above the root goes on (_build_root; None: a game without turn).
+    _turn_spec = None
 
     def finish(self, g, winners, outcome, ranking=None, scores=None):
         g.terminal = True
@@ -221,7 +223,7 @@ class GameLoop:
             self.procs[self.turn_top] = self.procs[turn]
             self.proc_blocks[self.turn_top] = self.proc_blocks[turn]
             return
-        rg = RuleGen(self, self.direct_rules)
+        rg = RuleGen(self)
         looping, _ = rg.compile_rule(self.model.rules["turn"].decl.body, turn,
                                      next_turn=self._turn_spec)
         self.procs[self.turn_top] = looping
@@ -343,10 +345,10 @@ class GameLoop:
         and for each of those, in order, ``(index, function of its first value, the frame it is
         evaluated in)`` (new_game gives each a copy of its frame)."""
         nslots = self.model.var_ctx.nslots
-        fold = getattr(self.gen, "fold", None)  # (None: a backend that folds nothing, tests/closures)
+        fold = self.gen.fold
         values, computed = [0] * len(self.var_info), []
         for i, (name, owner, typ) in enumerate(self.var_info):
-            v = None if fold is None else fold.known(self.model.vars[name].decl.init)
+            v = fold.known(self.model.vars[name].decl.init)
             if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
                 values[i] = v
             else:
@@ -386,7 +388,6 @@ class GameLoop:
         pp = list(self.procs)
         pp[self.root] = self._make_root(pp)
         self.gen.ns["_pprocs"] = pp
-        direct = self.direct_rules
         bodies = [(self.proc_index[name], r.decl.body) for name, r in self.model.rules.items()]
         bodies += [(pid, e.body) for (_, pid, _), (e, _, _) in zip(self.endings, self.model.endings)]
         # The rules that never decide have variants too, and so have the bodies written where
@@ -394,18 +395,18 @@ class GameLoop:
         # records no move (rulelang/engine/events.py), so not even the question whether to
         # record one is asked.
         for pid, body in bodies:
-            rg = RuleGen(self, direct, playout=True)
+            rg = RuleGen(self, playout=True)
             fn, _ = rg.compile_rule(body, pid)
             if len(rg.blocks) == self.proc_blocks[pid]:
                 pp[pid] = fn
             else:
                 self.fell_back(self.proc_names[pid], "playout_variant",
                                "its variant has other blocks than its rule")
-        top, spec = self.turn_top, getattr(self, "_turn_spec", None)
+        top, spec = self.turn_top, self._turn_spec
         if spec is not None and not self.on("looping_turn"):
             pp[top] = pp[self.turn_proc]
         elif spec is not None:
-            rg = RuleGen(self, direct, playout=True)
+            rg = RuleGen(self, playout=True)
             fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
                                     next_turn=spec)
             if len(rg.blocks) == self.proc_blocks[top]:
@@ -418,7 +419,7 @@ class GameLoop:
 
     @property
     def _var_init(self):
-        cache = getattr(self, "_var_init_cache", None)
+        cache = self._var_init_cache
         if cache is None:
             cache = {name: self.gen.function(v.decl.init) for name, v in self.model.vars.items()}
             self._var_init_cache = cache

@@ -64,11 +64,8 @@ class Hoisting:
         card_loop writes for that case; else None."""
         if not self.cg.on("split_loop") or not any(name in self._deferred for name, _ in hoisted):
             return None
-        saved, self.kept = self.kept, None       # (a value kept for later is not set here)
-        try:
+        with self.within(kept=None):        # (a value kept for later is not set here)
             return self.gen(e, env)
-        finally:
-            self.kept = saved
 
     def write_hoisted(self, w, hoisted):
         """Lines (written by ``w``) computing the values ``hoisted`` before their loop
@@ -122,7 +119,7 @@ class Hoisting:
         computed.  Those that are values computed before the loop (hoisted names) guard what
         the part moves out of the loop: ``_h2 = (X if _h1 else 0)``, not computed when the loop
         cannot read it (the other branch of a condition that does not depend on the card)."""
-        h = getattr(self, "_hoist", None)
+        h = self.mode.hoist
         if h is None or not conds:
             yield
             return
@@ -140,7 +137,7 @@ class Hoisting:
         """Add (``code``, ``yes``) to the guard ``conds`` (for ``guard``) when ``code`` is a value
         computed before the loop being written; a guard holds at most 4 conditions (fewer
         guard less, never wrongly).  Returns ``conds``."""
-        if len(conds) < 4 and getattr(self, "_hoist", None) is not None and code in self._hoisted_names:
+        if len(conds) < 4 and self.mode.hoist is not None and code in self._hoisted_names:
             conds.append((code, yes))
         return conds
 
@@ -165,28 +162,24 @@ class Hoisting:
         (not in an expression), and may include values whose computing may stop the game: the
         loop reads such a value through a test (:meth:`deferred`), or, with ``lines="split"``,
         as it is, the caller writing a second loop for when it failed (:meth:`card_loop`)."""
-        outer, outer_tops = getattr(self, "_hoist", None), self._tops
+        outer, outer_tops = self.mode.hoist, self.mode.tops
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
         binds = self.card_binds(e, card_slot) if card_slot is not None and \
             self.cg.on("card_binds") else {}
         if lines == "split" and not self.cg.on("split_loop"):
             lines = True        # (each value that may have failed read through its test)
-        self._hoist = (loop_vars, [], binds, card_slot, lines)
-        try:
+        hoisted = []
+        with self.within(hoist=(loop_vars, hoisted, binds, card_slot, lines)):
             # (a loop inside another's values reads the outer loop's tops too: computed first)
-            mine = self.shared_tops(e, self._hoist[1]) if self.cg.on("shared_tops") else None
-            self._tops = {**outer_tops, **(mine or {})} if outer_tops else mine
-            code = self.charging(self.gen, e, env)      # (its loops run for each item)
+            # The tops (and bottoms) of shared zones that the values computed before the loop
+            # read more than once, each computed once first: {("top", zone): name}
+            # (shared_tops); None outside gen_hoisting and in a function of its own.
+            mine = self.shared_tops(e, hoisted) if self.cg.on("shared_tops") else None
+            with self.within(tops={**outer_tops, **(mine or {})} if outer_tops else mine):
+                code = self.charging(self.gen, e, env)      # (its loops run for each item)
             if card_slot is None:
-                return code, self._hoist[1]
-            return code, self._hoist[1], [v for v in binds.values() if v[2]]
-        finally:
-            self._hoist, self._tops = outer, outer_tops
-
-    # The tops (and bottoms) of shared zones that the values computed before the loop being
-    # written read more than once, each computed once first: {("top", zone): name}
-    # (shared_tops); None outside gen_hoisting and in a function of its own.
-    _tops = None
+                return code, hoisted
+            return code, hoisted, [v for v in binds.values() if v[2]]
 
     def _top_key(self, e):
         """``(op, zone)`` for ``top of Z`` / ``bottom of Z`` where Z is a shared zone, else None."""
@@ -207,11 +200,8 @@ class Hoisting:
         tops = {}
         for key, (k, x) in sorted(counts.items()):
             if k > 1 and key not in (self._tops or ()):     # (not the outer loop's, below)
-                hoist, self._hoist = self._hoist, None      # (its own code, as it is)
-                try:
+                with self.within(hoist=None):      # (its own code, as it is)
                     code = self.gen(x, {})
-                finally:
-                    self._hoist = hoist
                 self.counter += 1
                 name = f"_h{self.counter}"
                 self._hoisted_names.add(name)
@@ -284,7 +274,7 @@ class Hoisting:
     def card_bound(self, e, table, env):
         """The name holding ``table`` of the loop's card for ``e`` (``X of card``) where the
         loop being written binds it (gen_hoisting's ``card_slot``), else None."""
-        h = getattr(self, "_hoist", None)
+        h = self.mode.hoist
         if h is None or not h[2]:
             return None
         hit = h[2].get(id(table))

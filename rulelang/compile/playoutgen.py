@@ -9,16 +9,14 @@ from __future__ import annotations
 
 
 from rulelang.kinds import Frame
-from rulelang.compile.writer import respan
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 
 from rulelang.engine.control import CALL
-from rulelang.compile.blocks import BLOCK_LEVEL, _Block, _Jump
 from rulelang.compile.gensource import NeedsFrame, Unsupported
 from rulelang.compile.genruntime import _no_choice
-from rulelang.compile.writer import CodeWriter
+from rulelang.compile.writer import Code, CodeWriter, Enter, Jump, size, transform, walk
 
 
 # A playout variant copies at most this many lines of its blocks where they are entered
@@ -28,25 +26,13 @@ from rulelang.compile.writer import CodeWriter
 MAX_COPIED_LINES = 8192
 
 
-class _Enter(str):
-    """The playout variant's line ``pc = N; continue`` into the body of the alternative just
-    chosen (block N): replaced by a copy of that block's lines (``RuleGen.expand_entries``)."""
+class _NextTurn:
+    """Where the structured turn writes the next turn (``RuleGen.next_turn_block``): its
+    writer, at the loop's level."""
 
-    def __new__(cls, ind, target):
-        line = super().__new__(cls, f"{ind}pc = {int(target)}; continue")
-        line.ind, line.target = ind, int(target)
-        return line
-
-
-def _shift(line, ind, base):
-    """A block's line (written at the indentation ``base``) moved to the indentation ``ind``,
-    keeping what it is (a jump stays a jump)."""
-    rest = line[len(base):]
-    if isinstance(line, _Jump):
-        return respan(_Jump(ind + line.ind[len(base):], line.target), line)
-    if isinstance(line, _Enter):
-        return respan(_Enter(ind + line.ind[len(base):], line.target), line)
-    return respan(ind + rest, line)
+    def __init__(self, w):
+        self.w = w
+        self.closed = False
 
 
 class PlayoutGen:
@@ -90,9 +76,9 @@ class PlayoutGen:
         # In the turn that goes on from turn to turn the counts are locals, added to the state
         # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
-        held = self.looping and self.cg.on("counts_held")
+        held = self.mode.counts_held
         dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
-        self.counts_held = self.counts_held or held
+        self.picks_counted = self.picks_counted or held
         legal = "out"
         if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
@@ -128,13 +114,10 @@ class PlayoutGen:
         if cg.endings:
             quick = self.endings_quick()
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
-        saved_env = self.x.base_env
-        try:
-            self._inline_choose(st, slots, ci, w)
-        finally:
-            self.x.base_env = saved_env
+        with ExitStack() as names:      # (the names its chooser and values are read as)
+            self._inline_choose(st, slots, ci, w, names)
 
-    def _inline_choose(self, st, slots, ci, w):
+    def _inline_choose(self, st, slots, ci, w, names):
         # In the structured turn's own body (its slots Python locals, `you` the loop's _y), a
         # choice by `you` names its chooser _y itself, and an alternative's card (or value:
         # alternative 0, whose actions are the values) the action picked: their slots are
@@ -142,14 +125,14 @@ class PlayoutGen:
         you = None if st.by else self.chooser_you(st)     # (no `by`: `you` where it is written)
         alias = self.x.frameless and self.x.slot(Frame.YOU, {}) == TURN_YOU
         if alias and you == TURN_YOU:
-            self.x.base_env = {**self.x.base_env, ci: TURN_YOU}
+            names.enter_context(self.x.within(base_env={**self.x.base_env, ci: TURN_YOU}))
             who = TURN_YOU
         else:
             who = self.x.slot(ci, {})
             w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else you}")
-        actions = CodeWriter.at([], w.prefix)
+        actions = CodeWriter()
         alts = self.enum_all(st, slots, actions)
-        self.write_out(actions.lines, w)
+        self.write_out(actions.items, w)
         if not self.never_empty:
             self.x.ns["_noch"] = _no_choice
             w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
@@ -165,7 +148,8 @@ class PlayoutGen:
                 if alt.param is not None:
                     base = int(aid) << ACTION_SHIFT
                     if alias and not base:
-                        self.x.base_env = {**self.x.base_env, Frame.slot(int(slot)): a}
+                        names.enter_context(self.x.within(
+                            base_env={**self.x.base_env, Frame.slot(int(slot)): a}))
                     else:
                         w.writeline(f"{self.x.slot(Frame.slot(int(slot)), {})} = {a}" +
                                     (f" - {base}" if base else ""))
@@ -178,7 +162,7 @@ class PlayoutGen:
             base = int(aid) << ACTION_SHIFT
             w.writeline(f"fr[{Frame.slot(int(slot))}] = {a}" + (f" - {base}" if base else ""))
         w.writeline(f"fr[{Frame.POSITION}] = {b}")
-        w.extend([_Enter(w.prefix, b)])
+        w.enter(b)
 
     def expand_entries(self, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
@@ -189,31 +173,31 @@ class PlayoutGen:
         blocks = {b.number: b for b in self.blocks}
         refs = {}
         for b in self.blocks:
-            for l in b.lines:
-                if isinstance(l, (_Jump, _Enter)):
-                    refs[l.target] = refs.get(l.target, 0) + 1
+            for n in walk(b.items):
+                if isinstance(n, Jump):
+                    refs[n.target] = refs.get(n.target, 0) + 1
         left = [MAX_COPIED_LINES]
 
-        def expand(lines, seen):
-            out = []
-            for line in lines:
-                t = getattr(line, "target", None)
-                if t is not None and t != 0 and t not in seen and len(seen) < limit and (
-                        isinstance(line, _Enter) or refs.get(t) == 1) and \
-                        left[0] >= len(blocks[t].lines):
-                    left[0] -= len(blocks[t].lines)
-                    for l in expand(blocks[t].lines, seen | {t}):
-                        out.append(_shift(l, line.ind, blocks[t].base))
-                else:
-                    out.append(line)
-            return out
+        def expand(items, seen):
+            def copy(node):
+                if not isinstance(node, Jump):
+                    return None
+                t = node.target
+                if t != 0 and t not in seen and len(seen) < limit and (
+                        isinstance(node, Enter) or refs.get(t) == 1) and \
+                        left[0] >= size(blocks[t].items):
+                    left[0] -= size(blocks[t].items)
+                    return expand(blocks[t].items, seen | {t})
+                return None
+            return transform(items, copy)
 
         for b in self.blocks:
-            b.lines[:] = expand(b.lines, frozenset((b.number,)))   # (its writer's list)
+            b.replace(expand(b.items, frozenset((b.number,))))
 
     def structured_turn(self, body, spec, in_place):
         """The playout variant of the turn that goes on from turn to turn, as one structured
-        loop for a playout that cannot stop (an index policy, no budget: ``_pk`` set), or None.
+        loop for a playout that cannot stop (an index policy, no budget: ``_pk`` set), or None;
+        and whether it counts its turns in a local (``turns_held``).
         When the whole turn can be written in place (``copies.can_inline``: every decision one
         chooser offering one card, player or value at a time, every rule it calls written in
         place or never deciding, no `return` or `end turn`), its statements are written as a
@@ -244,63 +228,52 @@ class PlayoutGen:
             return self._structured_turn(body, spec, in_place, locals_=False)
 
     def _structured_turn(self, body, spec, in_place, locals_):
+        """The structured turn's nodes, or None, and whether it counts its turns in a local."""
         cg = self.cg
         if not cg.turn_in_place:     # (CompiledGame: copies.can_inline)
-            return None
-        lines = []
-        w = CodeWriter.at(lines, CodeWriter().step * (BLOCK_LEVEL - 1))
+            return None, False
+        w = CodeWriter()
         w.writeline(f"if pc == 0 and {self.x.state('_pk')} is not None:")
         saved, loops = self.in_place_left, list(self.loops)
         self.in_place_left = in_place
-        self.inlining += 1
-        self.structuring = True
         # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
         # turns in the local _tn, added to the state where the function is left.
-        self.turns_held = not cg.reads_turns and cg.on("turns_held")
+        turns_held = not cg.reads_turns and cg.on("turns_held")
         nslots = int(cg.model.rules["turn"].nslots)
         names = {Frame.slot(i): self.x.fresh() for i in range(nslots)} if locals_ else None
-        zones = self.x.zone_locals = {} if locals_ else None
+        zones = {} if locals_ else None
         self.x.zone_serial += 1
         try:
-            with w.indent():
+            with self.within(inlining=self.inlining + 1, structuring=True, turns_held=turns_held), \
+                    self.x.within(zone_locals=zones), w.indent():
                 if locals_:
                     w.writeline(f"{TURN_YOU} = fr[{Frame.YOU}]")
                     if nslots:
                         w.writeline("".join(f"{names[Frame.slot(i)]}, " for i in range(nslots)) +
                                     f"= fr[{Frame.SLOTS}:]")
-                    zones_at = len(lines)       # (the zones' lists the loop reads: below)
+                    zones_at = w.later()        # (the zones' lists the loop reads: below)
                 w.writeline("while True:")
-                with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()):
-                    self.turn_locals = self.x.frameless = locals_
+                with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()), \
+                        self.within(turn_locals=locals_), self.x.within(frameless=locals_):
                     self.inline_body(body, w)
-                    nt = _Block(-1)
-                    nt.lines = lines
-                    nt.w = CodeWriter.at(lines, w.prefix)
-                    self.next_turn_block(nt, spec)
+                    self.next_turn_block(_NextTurn(w), spec)
         except NeedsFrame:
             raise
         except Unsupported as why:
             cg.fell_back("turn", "structured_turn", str(why))
-            return None
+            return None, False
         finally:               # (as they were, even when a copy stopped it half-way)
-            self.inlining -= 1
             self.in_place_left, self.loops[:] = saved, loops
-            self.structuring = False
-            self.turn_locals = self.x.frameless = False
-            self.x.zone_locals = None
         if zones:               # each zone of a known index the loop reads, in a local; the
             n = int(cg.n)       # zones of each player, a tuple of their lists
-            lines.insert(zones_at, w.prefix + w.step + "; ".join(
+            zones_at.code = "; ".join(
                 f"{name} = {self.x.zones}[{i}]" if isinstance(i, int) else
                 f"{name} = ({''.join(f'{self.x.zones}[{i[1] + p}], ' for p in range(n))})"
                 for i, name in sorted(zones.items(), key=lambda kv: (not isinstance(kv[0], int),
-                                                                     str(kv[0])))))
+                                                                     str(kv[0]))))
         # (the next turn's jump to the turn's start: the loop's own)
-        return [f"{l.ind}continue" if isinstance(l, _Jump) else l for l in lines]
-
-    structuring = False     # (writing structured_turn: a rule written in place is counted)
-    turns_held = False      # (... in a game that never reads the count of turns: _tn)
-    turn_locals = False     # (... with the turn's `you` and slots in Python locals)
+        return transform(w.items, lambda n: [Code("continue")] if isinstance(n, Jump) else None), \
+            turns_held
 
 
 # The structured turn's `you` (PlayoutGen.structured_turn; its slots have fresh names).

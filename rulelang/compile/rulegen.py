@@ -24,10 +24,12 @@ from rulelang.check.tree import _walk
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.genruntime import _bad_pc, _dec, _no_choice, _nextcard, _nextvalue
 from rulelang.compile.blocks import Blocks
-from rulelang.compile.writer import CodeWriter, mark, respan
+from rulelang.compile.writer import CodeWriter, Pass
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
-from rulelang.compile.context import API, RuleMode
+from contextlib import nullcontext
+
+from rulelang.compile.context import API, Modal, RuleMode
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
@@ -135,10 +137,10 @@ def not_recursive(rules) -> set:
     return out
 
 
-class RuleGen(Blocks, ChoiceGen, PlayoutGen):
+class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
     """Generates the function of one rule for the compiled game ``cg``."""
 
-    def __init__(self, cg, direct=frozenset(), playout=False):
+    def __init__(self, cg, playout=False):
         self.cg = cg
         # How its function is written (compile/context.py): the playout variant (see
         # ``playout_decision``: decisions are taken in place) or the API's; compile_rule adds the rest.
@@ -146,13 +148,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
-        self.direct = direct
-        self.inlining = 0             # (inside a rule written in place that may decide: inline_call)
-        known = getattr(cg, "_direct_names", None)      # made once per set (each rule had its
-        if known is None or known[0] is not direct:     # own copy: quadratic in the rules)
-            known = cg._direct_names = (direct, frozenset(
-                n for n, i in cg.proc_index.items() if i in direct))
-        self.direct_names = known[1]
+        # The rules called as Python functions, by number and by name (CompiledGame decides
+        # them before any rule is written).
+        self.direct, self.direct_names = cg.direct_rules, cg.direct_names
 
     def compile_rule(self, body, pid, next_turn=None):
         """The function of one rule.  With ``next_turn`` (the game's turn, run in the frame
@@ -162,8 +160,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.alt_blocks = []          # (alternative id, block number)
         self.pid = pid
         self.loops = []               # ("inline", None) or ("block", end_block)
-        self.counts_held = False      # (set by playout_decision: see below)
-        self.turns_held = False       # (set by PlayoutGen.structured_turn)
+        self.picks_counted = False    # (a decision counted in locals was written: policy_pick)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
         # budget in locals (step, held_step): _sr, what the budget has left plus one, counted
         # down, and _s0, what it was when the steps last reached the state (they are added,
@@ -177,27 +174,28 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.mode = mode = RuleMode(
             playout=self.playout, looping=looping,
             held=(self.playout or looping) and cg.on("held_state"),
-            steps_held=self.playout and looping and cg.on("steps_held"))
+            steps_held=self.playout and looping and cg.on("steps_held"),
+            counts_held=self.playout and looping and cg.on("counts_held"))
         self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
         self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
         self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
         self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
-        self.x.hold, self.x.held_used = mode.held, set()
+        self.x.held_used = set()
         cur = self.new_block()
         self.s.mode = mode                      # (a playout never logs: no move is recorded)
         try:
-            cur = self.stmts(body, cur)
-            if next_turn is None:
-                self.close(cur, f"return {RETURN}")
-            else:
-                nt = self.new_block()     # the last block: the other blocks keep their numbers
-                self.goto(cur, nt)
-                self.next_turn_block(nt, next_turn)
-            self.structured = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
-                               if self.playout and next_turn is not None else None)
+            with self.x.within(hold=mode.held):
+                cur = self.stmts(body, cur)
+                if next_turn is None:
+                    self.close(cur, RETURN)
+                else:
+                    nt = self.new_block()     # the last block: the other blocks keep their numbers
+                    self.goto(cur, nt)
+                    self.next_turn_block(nt, next_turn)
+                self.structured, turns = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
+                                          if self.playout and next_turn is not None else (None, False))
         finally:
             self.s.mode = API
-            self.x.hold = False
         if cg.on("jump_threading"):
             self.thread_jumps()
         if next_turn is not None and cg.on("inline_next_turn"):
@@ -208,8 +206,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
             held = [h for h in (self.x.held_line(),) if h]
-            turns = self.structured is not None and self.turns_held
-            if self.counts_held:
+            if self.picks_counted:
                 held.append("_dc = _ch = _fo = 0")
             if turns:
                 held.append("_tn = 0")
@@ -217,22 +214,22 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 held.append("_sr = _s0 = g.max_steps - g.steps + 1")
             if held:
                 w.writeline("; ".join(held))
-            if self.counts_held or self.steps_held:
+            if self.picks_counted or self.steps_held:
                 # The counts of the decisions and steps made here reach the state however the
                 # function is left (a return, a GameProblem).
                 w.writeline("try:")
                 with w.indent():
-                    self.loop_over_blocks(w, w.step)
+                    self.loop_over_blocks(w)
                 w.writeline("finally:")
                 with w.indent():
-                    if self.counts_held:
+                    if self.picks_counted:
                         w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
                     if turns:
                         w.writeline("g.turns += _tn")
                     if self.steps_held:
                         w.writeline("g.steps += _s0 - _sr")
             else:
-                self.loop_over_blocks(w, "")
+                self.loop_over_blocks(w)
         self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
         self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
@@ -260,17 +257,24 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         """Are the steps of the budget counted in locals (``RuleMode.steps_held``)?"""
         return self.mode.steps_held
 
-    structured = None       # the lines of the structured turn (compile_rule), or None
-    copying = 0             # how many rules copied in place are being written (copy_rule)
+    # The other parts of the mode read here (compile/context.py's RuleMode): writing the
+    # structured turn, with its locals, counting its turns in a local; inside rules copied or
+    # written in place of their calls.
+    structuring = property(lambda self: self.mode.structuring)
+    turn_locals = property(lambda self: self.mode.turn_locals)
+    turns_held = property(lambda self: self.mode.turns_held)
+    copying = property(lambda self: self.mode.copying)
+    inlining = property(lambda self: self.mode.inlining)
 
-    def loop_over_blocks(self, w, extra):
-        """``while True:`` over the blocks, chosen by ``pc`` (their lines indented by ``extra``
-        more than they were written for)."""
+    structured = None       # the nodes of the structured turn (compile_rule), or None
+
+    def loop_over_blocks(self, w):
+        """``while True:`` over the blocks, chosen by ``pc``."""
         w.writeline("while True:")
         with w.indent():
             if self.structured:         # (PlayoutGen.structured_turn)
-                w.extend(respan(extra + l, l) for l in self.structured)
-            self.dispatch(self.blocks, w, extra, self.tested_first())
+                w.extend(self.structured)
+            self.dispatch(self.blocks, w, self.tested_first())
             w.writeline("raise _bad(pc)")
 
     def step(self, w, span=None, cost=1):
@@ -329,13 +333,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         for st in body:
             if cur.closed:                 # code after return/stop can never run
                 break
-            block, start = cur, len(cur.lines)
             if _suspends(st, self.direct_names) or _depth(st) > MAX_INLINE_DEPTH:
-                cur = self.suspending(st, cur)
-                mark(block.lines, start, st.span)
+                with cur.w.spanning(st.span):   # (what it writes in the block it begins in)
+                    cur = self.suspending(st, cur)
             else:
-                self.inline(st, cur.w)
-                mark(cur.lines, start, st.span)
+                with cur.w.spanning(st.span):
+                    self.inline(st, cur.w)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
@@ -352,25 +355,25 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 else:
                     self.jump(w, end.number)
             elif word == "return":
-                w.writeline(f"return {RETURN}")
+                w.ret(RETURN)
             elif word == "end turn":
-                w.writeline(f"return {END_TURN}")
+                w.ret(END_TURN)
             else:
                 self.s.stmt(st, w)
             return
         if isinstance(st, A.EndGame):
             self.s.stmt(st, w)
-            w.writeline(f"return {HALT}")
+            w.ret(HALT)
             return
         if isinstance(st, A.If):
-            start = len(w.lines)
+            start = w.position()
             empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
             if empty and self.cg.on("empty_if") and not any(
                     self.x.fold.chance(c) or self.x.fold.may_fail(c) for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
                 # die nor stop the game: the `if` is left out (Power Attack!'s `clear_field`
                 # tells who takes the cards with `say`s, which a playout does not run).
-                del w.lines[start:]
+                w.truncate(start)
             return
         # A loop whose body never waits for a decision runs to its end in one call: what it
         # counts with (the times left, the players or cards still to come) is Python's own
@@ -523,16 +526,11 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"{slots[Frame.slot(i)]} = {a}")
         # (its other slots are not set to 0, as a frame's are: a name of the rules is in scope
         # only after what sets it, so each is set in the copy before it is read)
-        self.copying += 1
-        try:
-            with self.x.you_as(you, frame, slots):
-                self.count(body, w)
-                for s in body:
-                    first = len(w.lines)
+        with self.within(copying=self.copying + 1), self.x.you_as(you, frame, slots):
+            self.count(body, w)
+            for s in body:
+                with w.spanning(s.span):
                     self.inline(s, w)
-                    mark(w.lines, first, s.span)
-        finally:
-            self.copying -= 1
 
     def inline_call(self, st, w, listed=None, args=None, you=None):
         """In a playout that cannot stop (an index policy, no budget: ``_pk`` is set), a call of
@@ -547,11 +545,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 self.x.slot(int(self.refs.of(st).index), {})
         if listed is not None:
             self.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
-        self.inlining += 1
-        try:
+        with self.within(inlining=self.inlining + 1):
             self.copy_rule(st, rule.decl.body, rule.nslots, args, you, w)
-        finally:
-            self.inlining -= 1
 
     def _is_slot(self, e):
         """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
@@ -576,17 +571,17 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def inline_body(self, body, w) -> bool:
         """The statements of a branch, at ``w``'s level (``pass`` when there is none).  Returns
         whether there was none (nothing written but ``pass``)."""
-        start = len(w.lines)
+        start = w.position()
         self.count(body, w)
-        for st in body:
-            first = len(w.lines)
-            self.inline(st, w)
-            self.x.kept = None              # (kept for the first statement only)
-            mark(w.lines, first, st.span)
-        if len(w.lines) == start:
-            w.writeline("pass")
+        for i, st in enumerate(body):
+            # (a define's value kept is kept for the first statement only)
+            with w.spanning(st.span), self.x.within(kept=None) if i else nullcontext():
+                self.inline(st, w)
+        written = w.since(start)
+        if not written:
+            w.pass_()
             return True
-        return all(line.strip() == "pass" for line in w.lines[start:])
+        return all(isinstance(n, Pass) for n in written)
 
     def loop_body(self, body, w, after=(), span=None, cost=1):
         """The statements of a loop's body, at ``w``'s level, then a step of the budget and
@@ -594,9 +589,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.loops.append(("inline", None))
         self.count(body, w)
         for st in body:
-            first = len(w.lines)
-            self.inline(st, w)
-            mark(w.lines, first, st.span)
+            with w.spanning(st.span):
+                self.inline(st, w)
         self.loops.pop()
         self.step(w, span, cost)
         for a in after:
@@ -640,7 +634,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             with w.indent():
                 self.inline_call(st, w, listed, args, you)
             w.writeline("else:")
-            w = CodeWriter.at(w.lines, w.prefix + w.step)
+            w = w.nested()
         w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         if pid in cg.entered_rules:
             # Entered at once, as the run loop would: its frame on the stack, so that it can
@@ -655,7 +649,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.goto(cur, after)
             return after
         w.writeline(f"g.stack.append([{frame}])")
-        self.close(cur, f"return {CALL}")
+        self.close(cur, CALL)
         return after
 
     def sus_If(self, st, cur):

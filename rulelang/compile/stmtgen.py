@@ -161,7 +161,7 @@ class StatementGen:
                 self.x.ns["_logrev"] = log_reverse
                 w.writeline("if g.log is not None: _logrev(g)")
         else:
-            w.writeline("pass")
+            w.pass_()
         return True
 
     def t_Shuffle(self, st, w):
@@ -266,7 +266,7 @@ class StatementGen:
         elif isinstance(ref, CurrentPlayer):
             place = "g.cur"
         elif ref is None:                # (the checker reported it)
-            w.writeline("pass")
+            w.pass_()
             return True
         else:
             raise Unsupported(type(ref).__name__)
@@ -290,7 +290,7 @@ class StatementGen:
         """Words are made only for a game that keeps a log: otherwise not even a call; in a
         playout variant (which never logs), not even the question."""
         if not self.logged:
-            w.writeline("pass")
+            w.pass_()
             return True
         cg = self.cg
         self.x.ns["_fmt"] = cg.format
@@ -319,7 +319,7 @@ class StatementGen:
         seen = z is not None and zone_seen(cg.model, z) == "everyone"
         if seen and not self.logged:
             # in a zone everyone sees: nobody has anything to remember, and no words to tell
-            w.writeline("pass")
+            w.pass_()
             return True
         c = self.x.fresh()
         w.writeline(f"{c} = {self.e(st.card)}")

@@ -1,111 +1,280 @@
-"""Writing generated source: lines, their indentation, and the rule-file span each comes from.
+"""Writing generated source: a tree of lines, written out once, with the rule-file span of each.
 
-The generators write a rule's function as lines (:mod:`rulelang.compile.rulegen`); a line written
-for a statement is a :class:`Line`, a ``str`` that also knows that statement's span
-(:func:`mark`, :func:`respan` when a pass moves it to another indentation).  :class:`CodeWriter`
-writes lines at their level (``writeline``, ``indent``): every part of the generator writes through
-one (each block of a rule's function has its own, :meth:`CodeWriter.at` placing it in the block's
-lines), and it puts the function together and gives its source and its line map: the span of
-each generated line, or None.  The compiled function's namespace keeps the map
-(:data:`LINE_MAP`), so that a problem raised while it runs names the rule-file line it comes from
-(:func:`rule_span`), with nothing added to the generated code itself.
+The generators write a function as a tree of nodes, never as text they could read back: a
+:class:`Code` is one line of Python, a :class:`Suite` the lines under the line before it, one
+level in (the body of an ``if``, a loop, a ``def``), and a rule's function has nodes of its own
+for what its passes follow (:mod:`rulelang.compile.blocks`): a :class:`Jump` to a block, an
+:class:`Enter` into an alternative's block (the playout variant), a :class:`Return` and a
+:class:`Pass`.  A node knows the span of the statement it was written for (``span``), or None.
+No node has an indentation: it is the depth of its suite, and the text of a line exists only
+when the tree is written out (:func:`render`).
+
+:class:`CodeWriter` builds such a tree (``writeline``, ``indent``, ``jump``, ``ret``...): every
+part of the generator writes through one (each block of a rule's function has its own), and it
+gives the function's source and its line map: the span of each generated line, or None.  The
+compiled function's namespace keeps the map (:data:`LINE_MAP`), so that a problem raised while
+it runs names the rule-file line it comes from (:func:`rule_span`), with nothing added to the
+generated code itself.
+
+The passes over a rule's blocks (threading jumps, copying a block where it is entered) work on
+the nodes: :func:`walk` visits them, :func:`transform` builds a new tree from an old one (a
+suite's body may be shared by several trees: nothing here changes a list it did not make, except
+the writer the list belongs to), :func:`size` counts the lines a tree is written as.
 """
 from __future__ import annotations
 
 import contextlib
-from typing import Optional
+from typing import Callable, Iterable, Optional
 
 LINE_MAP = "__rulelang_lines__"     # the namespace entry of a generated function's line map
 FILENAME = "<rulelang>"             # the file name generated code is compiled under
+STEP = "    "                       # one level of indentation
 
 
-class Line(str):
-    """A line of generated code and the rule-file span of the statement it was written for."""
-    span = None
+class Node:
+    """A part of a generated function: a line, or the lines under the line before it."""
+    __slots__ = ("span",)
+
+    def __init__(self, span=None):
+        self.span = span
+
+    def text(self) -> str:
+        """The line of Python the node is written as (without its indentation)."""
+        raise NotImplementedError
 
 
-def spanned(text: str, span) -> str:
-    """``text`` as a line written for the statement at ``span``."""
+class Code(Node):
+    """One line of Python (a statement, or the head of a compound statement, ``if x:``)."""
+    __slots__ = ("code",)
+
+    def __init__(self, code: str, span=None):
+        super().__init__(span)
+        self.code = code
+
+    def text(self) -> str:
+        return self.code
+
+
+class Suite(Node):
+    """The lines under the line before it, one level of indentation in."""
+    __slots__ = ("body",)
+
+    def __init__(self, body: list, span=None):
+        super().__init__(span)
+        self.body = body
+
+    def text(self) -> str:
+        raise TypeError("a suite is lines, not a line")
+
+
+class Jump(Node):
+    """A jump to block ``target`` of a rule's function: ``pc = N; continue``."""
+    __slots__ = ("target",)
+
+    def __init__(self, target: int, span=None):
+        super().__init__(span)
+        self.target = int(target)
+
+    def text(self) -> str:
+        return f"pc = {self.target}; continue"
+
+
+class Enter(Jump):
+    """The playout variant's jump into the body of the alternative just chosen (block
+    ``target``), which ``PlayoutGen.expand_entries`` replaces by a copy of that block."""
+    __slots__ = ()
+
+
+class Return(Node):
+    """``return CODE``: the function is left (with a code of the run loop, a value...)."""
+    __slots__ = ("code",)
+
+    def __init__(self, code, span=None):
+        super().__init__(span)
+        self.code = str(code)
+
+    def text(self) -> str:
+        return f"return {self.code}" if self.code else "return"
+
+
+class Pass(Node):
+    """``pass``: a statement with nothing to do (a body may then be found to do nothing)."""
+    __slots__ = ()
+
+    def text(self) -> str:
+        return "pass"
+
+
+class Later(Code):
+    """A line whose text is known only after the lines that follow it are written (the
+    structured turn's zones, bound before the loop that reads them); left out while empty."""
+    __slots__ = ()
+
+    def __init__(self, span=None):
+        super().__init__("", span)
+
+
+def walk(items: Iterable[Node]):
+    """Every node of ``items``, suites' bodies included, in the order they are written."""
+    stack = [iter(items)]
+    while stack:
+        for node in stack[-1]:
+            yield node
+            if type(node) is Suite:
+                stack.append(iter(node.body))
+                break
+        else:
+            stack.pop()
+
+
+def size(items: Iterable[Node]) -> int:
+    """How many lines ``items`` are written as (a suite is the lines of its body)."""
+    return sum(size(n.body) if isinstance(n, Suite) else 1 for n in items)
+
+
+def transform(items: Iterable[Node], fn: Callable[[Node], Optional[list]]) -> list:
+    """A new list of nodes: each node of ``items`` but a suite replaced by ``fn(node)`` when that
+    is not None (a list of nodes), else kept; a suite by a new suite of its body transformed."""
+    out = []
+    for node in items:
+        if isinstance(node, Suite):
+            out.append(Suite(transform(node.body, fn), node.span))
+            continue
+        new = fn(node)
+        if new is None:
+            out.append(node)
+        else:
+            out.extend(new)
+    return out
+
+
+def remove(items: list, gone) -> None:
+    """Take the node ``gone`` (that very node) out of ``items`` or the suites in them."""
+    for i, node in enumerate(items):
+        if node is gone:
+            del items[i]
+            return
+        if isinstance(node, Suite):
+            remove(node.body, gone)
+
+
+def mark(items: Iterable[Node], span) -> None:
+    """The nodes of ``items`` that have no span yet were written for the statement at ``span``
+    (the nodes of the statements inside it were marked first, with their own)."""
     if span is None:
-        return text
-    line = Line(text)
-    line.span = span
-    return line
+        return
+    todo = [items]
+    while todo:
+        for node in todo.pop():
+            if type(node) is Suite:
+                todo.append(node.body)
+            elif node.span is None:
+                node.span = span
 
 
-def span_of(line) -> Optional[object]:
-    return getattr(line, "span", None)
+def render(items: Iterable[Node], level: int = 0) -> list:
+    """The lines of ``items`` at indentation ``level``: ``(text, span)`` each."""
+    out: list = []
+    _render(items, level, out)
+    return out
 
 
-def with_span(line, span):
-    """``line``, written for the statement at ``span`` unless it already has a span of its own.
-    A line of a special kind (a jump) gets the span as an attribute, keeping its kind."""
-    if span is None or span_of(line) is not None:
-        return line
-    if type(line) is str:
-        return spanned(line, span)
-    line.span = span
-    return line
-
-
-def respan(new: str, old) -> str:
-    """``new`` (``old`` moved to another indentation or rewritten) keeps ``old``'s span."""
-    return with_span(new, span_of(old))
-
-
-def mark(lines: list, start: int, span) -> None:
-    """The lines from ``start`` on that have no span yet were written for the statement at
-    ``span`` (the lines of the statements inside it were marked first, with their own)."""
-    if span is not None:
-        for i in range(start, len(lines)):
-            lines[i] = with_span(lines[i], span)
+def _render(items, level, out):
+    ind = STEP * level
+    for node in items:
+        if type(node) is Suite:
+            _render(node.body, level + 1, out)
+        elif type(node) is Code:
+            out.append((ind + node.code, node.span))
+        elif not isinstance(node, Later) or node.code:
+            out.append((ind + node.text(), node.span))
 
 
 class CodeWriter:
-    """The lines of one generated function: ``writeline`` at the current indentation,
-    ``indent`` for a block, ``extend`` for lines written elsewhere (their spans kept).
-    :meth:`at` writes into a list of lines begun elsewhere, from a given indentation."""
+    """The nodes of one generated function (or of one block of it): ``writeline`` at the
+    current level, ``indent`` for a suite, ``extend`` for nodes written elsewhere, and the nodes
+    of a rule's function (``jump``, ``enter``, ``ret``, ``pass_``).  ``items`` is what it wrote
+    at its own first level."""
 
-    def __init__(self, step: str = "    ", lines=None, base: str = ""):
-        self.lines: list = [] if lines is None else lines
-        self.level = 0
-        self.step = step
-        self.base = base
+    def __init__(self, items: Optional[list] = None):
+        self.items: list = [] if items is None else items
+        self._open = [self.items]     # the suites being written, innermost last
 
-    @classmethod
-    def at(cls, lines: list, base: str) -> "CodeWriter":
-        """A writer appending to ``lines`` (shared, not copied), its level 0 indented by
-        ``base``: the statement writers write into a block of a rule's function this way."""
-        return cls(lines=lines, base=base)
+    @property
+    def level(self) -> int:
+        return len(self._open) - 1
 
-    def writeline(self, text: str, span=None) -> None:
-        self.lines.append(spanned(self.prefix + text, span))
+    def _add(self, node: Node) -> Node:
+        self._open[-1].append(node)
+        return node
+
+    def writeline(self, text: str, span=None) -> Code:
+        return self._add(Code(text, span))
+
+    def jump(self, target: int) -> Jump:
+        return self._add(Jump(target))
+
+    def enter(self, target: int) -> Enter:
+        return self._add(Enter(target))
+
+    def ret(self, code) -> Return:
+        return self._add(Return(code))
+
+    def pass_(self) -> Pass:
+        return self._add(Pass())
+
+    def later(self) -> Later:
+        return self._add(Later())
 
     @contextlib.contextmanager
     def indent(self):
-        self.level += 1
+        suite = self._add(Suite([]))
+        self._open.append(suite.body)
         try:
             yield self
         finally:
-            self.level -= 1
+            self._open.pop()
 
-    @property
-    def prefix(self) -> str:
-        """The indentation of the current level (for code that writes lines itself)."""
-        return self.base + self.step * self.level
+    def nested(self) -> "CodeWriter":
+        """A writer of a new suite here: what it writes is one level in from this writer's
+        current level (the rest of a statement under an ``else:``)."""
+        return CodeWriter(self._add(Suite([])).body)
 
-    def extend(self, lines) -> None:
-        self.lines.extend(lines)
+    def extend(self, nodes: Iterable[Node]) -> None:
+        self._open[-1].extend(nodes)
+
+    def position(self) -> tuple:
+        """Where the next node goes: for :meth:`since`, :meth:`truncate` and :meth:`spanning`."""
+        return self._open[-1], len(self._open[-1])
+
+    @staticmethod
+    def since(pos) -> list:
+        """The nodes written at the level of ``pos`` from there on (with their suites)."""
+        items, start = pos
+        return items[start:]
+
+    @staticmethod
+    def truncate(pos) -> None:
+        """Take back what was written from ``pos`` on."""
+        items, start = pos
+        del items[start:]
+
+    @contextlib.contextmanager
+    def spanning(self, span):
+        """The nodes written meanwhile that have no span of their own were written for the
+        statement at ``span`` (:func:`mark`)."""
+        pos = self.position()
+        try:
+            yield self
+        finally:
+            mark(self.since(pos), span)
 
     def source(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        return "\n".join(t for t, _ in render(self.items)) + "\n"
 
     def line_map(self) -> tuple:
         """The span of each line of :meth:`source` (line 1 first), None where unknown."""
-        out = []
-        for line in self.lines:
-            out.extend([span_of(line)] * (line.count("\n") + 1))
-        return tuple(out)
+        return tuple(span for _, span in render(self.items))
 
 
 def rule_span(tb) -> Optional[object]:
