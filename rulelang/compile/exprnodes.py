@@ -443,6 +443,13 @@ class ExprNodes:
                 break
         return e
 
+    def g_InSet(self, e, env):
+        code = f"_setin({self.gen(e.coll, env)}, {self.gen(e.item, env)})"
+        return f"(not {code})" if e.negate else code
+
+    def g_SetSize(self, e, env):
+        return f"_setsize({self.gen(e.coll, env)})"
+
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
         return f"(not (not {self.zone(z)}))" if e.negate else f"(not {self.zone(z)})"
