@@ -194,7 +194,7 @@ def test_each_statement_does_what_its_description_says():
     seen = defaultdict(int)
     for k in ("wrong zone", "wrong event", "wrong memory"):
         seen[k] = []
-    for seed in range(80):
+    for seed in range(100):
         try:
             game = load(f"fuzz{seed}.cardrules", text=GameGen(seed).text())
         except RuleFileError:

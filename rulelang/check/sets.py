@@ -203,7 +203,10 @@ class SetChecks:
                        f"`{'set' if st.op == 'set' else 'subtract'}`", st.span,
                        f"e.g. `add hearts to {_text(st.target)}`")
             return
-        kind = self.lvalue(st.target, s)
+        t = st.target
+        a_var = isinstance(t, (A.Name, A.Of)) and t.name in self.vars and not (
+            isinstance(t, A.Name) and s.lookup(t.name) is not None)
+        kind = self.lvalue(t, s) if a_var else self.expr(t, s)
         if kind not in SET_KINDS:
             if kind != ANY:
                 self.error("RL322", f"`remove ... from {_text(st.target)}`: a set of values is "
