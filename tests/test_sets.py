@@ -133,3 +133,19 @@ def test_the_rulebook_says_the_sets_in_words(tmp_path, capsys):
     assert "If s is one of your Named:" in out
     assert "Empty asked (it holds nothing now)." in out
     assert "onto the Pile of the rank of c" in out
+
+
+def test_the_observation_tensor_has_a_place_for_each_value_of_a_set(tmp_path):
+    from rulelang.ai.tensors import Encoding
+    game = load(_path(tmp_path))
+    cg = game.compiled(3)
+    enc = Encoding(cg)
+    st = cg.new_game(seed=3)
+    st.apply_action(choices(st)["pass"])          # player 1 passes: passed holds player 1
+    st.apply_action(choices(st)["pass"])
+    out = enc.observation(st, 0)
+    at = dict(zip([n for n, _s in enc.pieces], [sum(s for _n, s in enc.pieces[:i])
+                                                for i in range(len(enc.pieces))]))
+    assert dict(enc.pieces)["var passed"] == 3
+    assert out[at["var passed"]:at["var passed"] + 3] == [1.0, 1.0, 0.0]
+    assert dict(enc.pieces)["var named/1"] == 4
