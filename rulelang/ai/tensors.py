@@ -17,8 +17,9 @@ it): this module imports no numpy.
   zone: ``face up``, or p's own ``owner`` zone) and ``top`` (one-hot over the distinct card names:
   the top card, when p may see it: a ``top face up`` pile or a zone p may see whole);
 * for each variable (each player's copy of a per-player variable): a number, a yes/no as 0/1,
-  a card / player / suit / symbol / zone as a one-hot with a last place for "none"
-  (variables are public in rulelang);
+  a card / player / suit / symbol / zone as a one-hot with a last place for "none", a set of
+  values as one place per value it may hold, 1 for those in it (variables are public in
+  rulelang);
 * ``seat``: one-hot of p; ``turn``: one-hot of whose turn it is; ``to_decide``: the seats that
   must decide now (several at a simultaneous decision);
 * ``phase``: one-hot of the rule that asks the pending decision (the innermost running rule);
