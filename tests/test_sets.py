@@ -45,6 +45,11 @@ turn:
     for each rank r in asked:
         if r > 12:
             remove r from asked
+    for each call k in calls:
+        say "called", k
+    for each call k:
+        if k > middle and k not in calls:
+            say "not yet", k
     if size of passed is 3 or stock is empty:
         end game with no winner
     if number of ranks in asked > 6:
@@ -67,7 +72,8 @@ def test_a_set_is_changed_asked_and_shown_in_words(tmp_path):
     shown = st.game.describe_vars(st)
     suit = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}[first[-1]]
     assert shown["named"] == [suit, "none", "none"] and shown["passed"] == "none"
-    assert said(st) == [f"named {suit}"]
+    assert said(st)[0] == f"named {suit}"
+    assert said(st)[1] in ("called low", "called High!")
     st.apply_action(choices(st)["pass"])
     st.apply_action(choices(st)["pass"])
     assert st.game.describe_vars(st)["passed"] == "player 2, player 3"

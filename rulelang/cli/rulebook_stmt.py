@@ -248,7 +248,10 @@ class Words(ExprWords):
                     f"begins, from the bottom card up:", children=self.body(st.body, where))
 
     def stmt_ForValue(self, st, where):
-        if st.kind == "suit":
+        if st.kind not in ("suit", "rank"):
+            head = (f"For each of the values {humanize(st.kind)} (call it {humanize(st.name)}), "
+                    "from the lowest up:")
+        elif st.kind == "suit":
             head = f"For each suit of the deck (call it {humanize(st.name)}), in the deck's order:"
         else:
             head = (f"For each rank of the deck (call it {humanize(st.name)}), from the lowest up (the ranks "

@@ -223,6 +223,9 @@ class Layout:
     def values_of(self, kind):
         """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
         `rank after` goes round, lowest first (as `rank r` offers them)."""
+        if kind not in ("suit", "rank"):        # `for each bid b`: the set's values' ids
+            first, names = self.model.value_sets.get(kind, (0, ()))
+            return tuple(range(first, first + len(names)))
         return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
 
     def score_of(self, g, p):

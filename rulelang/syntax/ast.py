@@ -513,8 +513,9 @@ class ForCard(Stmt):
 
 @node
 class ForValue(Stmt):
-    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order."""
-    kind: str            # suit, rank
+    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order;
+    ``for each bid b:`` every value of the set of named values ``bid``, lowest first."""
+    kind: str            # suit, rank, or the name of a set of named values
     name: str
     body: tuple[Stmt, ...]
     span: Span

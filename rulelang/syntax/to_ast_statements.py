@@ -158,6 +158,11 @@ class StatementsToAst(Transformer):
     def for_rank_stmt(self, meta, c):
         return A.ForValue("rank", str(c[0]), _in_set(c[0], c[1], c[2], self.file), self.sp(meta))
 
+    def for_named_stmt(self, meta, c):
+        """``for each bid b [in S]:``: the values of the set of named values ``bid``, lowest
+        first (the checker says whether ``bid`` is one)."""
+        return A.ForValue(str(c[0]), str(c[1]), _in_set(c[1], c[2], c[3], self.file), self.sp(meta))
+
     def for_player_in_stmt(self, meta, c):
         """``for each player p in S:`` is the loop over the players with its body under ``if p
         in S:`` (as ``where``): the players of S still in, in the order of play."""

@@ -224,6 +224,9 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
                      if owner >= 0)
 
     def values_of(self, kind):
+        if kind not in ("suit", "rank"):        # a set of named values, lowest first
+            first, names = self.model.value_sets[kind]
+            return tuple(range(first, first + len(names)))
         return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
 
     def score_of(self, g, p):
