@@ -155,3 +155,11 @@ def test_the_observation_tensor_has_a_place_for_each_value_of_a_set(tmp_path):
     assert dict(enc.pieces)["var passed"] == 3
     assert out[at["var passed"]:at["var passed"] + 3] == [1.0, 1.0, 0.0]
     assert dict(enc.pieces)["var named/1"] == 4
+
+
+def test_the_rulebook_counts_a_set_by_its_kind(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    assert main(["rulebook", _path(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "the number of suits in the Named of" in out or "the number of suits in Named" in out
+    assert "the number of ranks in asked" in out

@@ -516,7 +516,9 @@ class ExprWords:
         return f"{self.expr(e.item)} is {'not ' if e.negate else ''}one of {self.expr(e.coll)}"
 
     def expr_SetSize(self, e):
-        return f"how many values {self.expr(e.coll)} holds"
+        kind = str(self.m.types.of(e.coll, "set of values"))
+        what = kind[len("set of "):] if kind.startswith("set of ") else "values"
+        return f"the number of {what} in {self.expr(e.coll)}"
 
     def expr_IsEmpty(self, e):
         return f"{self.expr(e.zone)} is " + ("not empty" if e.negate else "empty")
