@@ -26,12 +26,19 @@ class Kind(enum.StrEnum):
     TEXT = "text"
     CARDS = "cards"     # only in `say`: the cards of a zone, said by name
     RANK = "rank"       # only how `say` shows a number that is a rank
+    # A variable that holds a set of values (`var named: set of suits`): kept as a number, one
+    # bit for each value (a suit's index, a rank's number, a seat, a named value's id).
+    SET_SUITS = "set of suits"
+    SET_RANKS = "set of ranks"
+    SET_PLAYERS = "set of players"
+    SET_VALUES = "set of values"
 
 
 NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
     Kind.NUMBER, Kind.FLAG, Kind.CARD, Kind.PLAYER, Kind.SUIT, Kind.ZONE, Kind.PLAYERS,
     Kind.SYMBOL, Kind.NONE, Kind.ANY)
 TEXT, CARDS, RANK = Kind.TEXT, Kind.CARDS, Kind.RANK
+SET_KINDS = (Kind.SET_SUITS, Kind.SET_RANKS, Kind.SET_PLAYERS, Kind.SET_VALUES)
 
 
 class Frame:

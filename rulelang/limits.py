@@ -80,6 +80,10 @@ VALUE_MASK = (1 << ACTION_SHIFT) - 1
 # is the value of an action, below VALUE_MASK.
 MAX_VALUES = 512
 
+# A set of ranks (`var asked: set of ranks`) keeps one bit for each rank's number: the deck's
+# ranks are numbered at most this (RL327), and a number beyond it is no rank that could be in it.
+MAX_SET_RANK = 1023
+
 # The most numbers `any number n from A to B where C` tries (RL251 when written so, RL257 while a
 # game is played): each is a test of C.
 MAX_RANGE = 10_000

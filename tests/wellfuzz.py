@@ -138,6 +138,9 @@ class GameGen:
         if not per and shared_ok:
             if r.random() < 0.08:
                 self.note("zone of a family")
+                if r.random() < 0.3:
+                    self.note("zone of a family by suit")
+                    return f"heap({self.pick('hearts', 'spades', 'diamonds', 'clubs')})"
                 return f"column({self.pick('1', '2', '3', '1 + rounds mod 3')})"
             return r.choice([z for z, p, _ in ZONES if not p])
         z = r.choice([z for z, p, _ in ZONES if p])
@@ -167,6 +170,9 @@ class GameGen:
                 self.note("var")
                 return "rounds"
             if k == 5:
+                if r.random() < 0.15:
+                    self.note("size of a set")
+                    return self.pick("number of suits in kept_suits", "size of kept_ranks")
                 self.note("size of")
                 return f"size of {self.zone(sc)}"
             if k == 6:
@@ -254,7 +260,7 @@ class GameGen:
 
     def flag(self, sc, d=0):
         r = self.rng
-        k = r.randrange(12 if d < 3 else 5)
+        k = r.randrange(13 if d < 3 else 5)
         if k == 0:
             op = r.choice(["<", ">", "<=", ">=", "is", "is not"])
             self.note("compare")
@@ -295,6 +301,11 @@ class GameGen:
             self.note("compare named values")
             op = self.pick("<", ">", "<=", ">=", "is", "is not")
             return f"{self.level(sc, d + 1)} {op} {self.level(sc, d + 1)}"
+        if k == 12:
+            self.note("in set")
+            if self.chance(0.5):
+                return f"{self.suit(sc, d + 1)} {self.pick('in', 'not in')} kept_suits"
+            return f"rank of {self.card(sc, d + 1)} {self.pick('in', 'not in')} kept_ranks"
         if k == 11:
             self.note("any number where")
             v = self.name("k")
@@ -453,7 +464,8 @@ class GameGen:
     def statement(self, sc, decide=True):
         r = self.rng
         deep = sc.depth >= 3
-        kinds = ["move", "move", "set", "add", "let", "if", "say", "shuffle", "call", "move"]
+        kinds = ["move", "move", "set", "add", "let", "if", "say", "shuffle", "call", "move",
+                 "set change"]
         if not deep:
             kinds += ["if", "repeat", "for card", "for player", "for suit", "while", "until",
                       "forever", "local define"]
@@ -535,6 +547,25 @@ class GameGen:
         if w == "add":
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
+
+    def st_set_change(self, sc):
+        """A set of suits or ranks changed (docs/language.md, "Sets of values"); the value is
+        tested first, since `none` in a set stops the game (RL330)."""
+        k = self.rng.randrange(4)
+        target = self.pick("kept_suits", "kept_suits of " + self.player(sc, 2)) if k < 2 else "kept_ranks"
+        if k == 3:
+            self.note("set emptied")
+            return Stmt(f"remove all from {target}")
+        word = self.pick("add", "remove")
+        self.note(f"set {word}")
+        if k < 2:
+            v = self.suit(sc, 2)
+            line = f"add {v} to {target}" if word == "add" else f"remove {v} from {target}"
+            return Stmt(f"if {v} is not none:", [Stmt(line)])
+        c = self.card(sc, 2)
+        line = (f"add rank of {c} to {target}" if word == "add"
+                else f"remove rank of {c} from {target}")
+        return Stmt(f"if {c} is not none:", [Stmt(line)])
 
     def st_let(self, sc):
         kind = self.pick(NUM, NUM, CARD, PLAYER, SUIT, LEVEL)
@@ -659,7 +690,11 @@ class GameGen:
         v = self.name("s")
         inner = sc.inner(loop=True)
         inner.names[v] = SUIT if w == "suit" else NUM
-        return Stmt(f"for each {w} {v}:", self.block(inner, 1, decide=False))
+        among = ""
+        if self.chance(0.3):
+            self.note(f"for each {w} in a set")
+            among = " in kept_suits" if w == "suit" else " in kept_ranks"
+        return Stmt(f"for each {w} {v}{among}:", self.block(inner, 1, decide=False))
 
     def _counted(self, sc, head):
         k = self.name("n")
@@ -909,6 +944,7 @@ class GameGen:
         for z, _per, props in ZONES:
             lines.append(f"zone {z}: {props}")
         lines.append(f"zone {FAMILY}")
+        lines.append("zone heap per suit: shared, face up")
         lines.append(f"option bonus = {r.randrange(0, 3)} from 0 to 5")
         if self.chance(0.5):
             self.note("show with zone")
@@ -917,6 +953,7 @@ class GameGen:
         lines += ["var mark: level = " + self.pick("low", "none"), "var marks: level per player = low"]
         lines += ["var points per player = 0", "var rounds = 0", "var lucky = no",
                   "var last: card = none", "var named: suit = none", "var chosen: player = none",
+                  "var kept_suits: set of suits per player", "var kept_ranks: set of ranks",
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
                   "    otherwise: rank of card", "score: points + size of shelf", ""]
         lines += self.make_defines()

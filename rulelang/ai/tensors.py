@@ -17,8 +17,9 @@ it): this module imports no numpy.
   zone: ``face up``, or p's own ``owner`` zone) and ``top`` (one-hot over the distinct card names:
   the top card, when p may see it: a ``top face up`` pile or a zone p may see whole);
 * for each variable (each player's copy of a per-player variable): a number, a yes/no as 0/1,
-  a card / player / suit / symbol / zone as a one-hot with a last place for "none"
-  (variables are public in rulelang);
+  a card / player / suit / symbol / zone as a one-hot with a last place for "none", a set of
+  values as one place per value it may hold, 1 for those in it (variables are public in
+  rulelang);
 * ``seat``: one-hot of p; ``turn``: one-hot of whose turn it is; ``to_decide``: the seats that
   must decide now (several at a simultaneous decision);
 * ``phase``: one-hot of the rule that asks the pending decision (the innermost running rule);
@@ -50,7 +51,7 @@ from typing import Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
-from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, ZONE
+from rulelang.kinds import CARD, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 
@@ -210,7 +211,7 @@ class Encoding:
         # variable, (index, where, width, a card?); and whether every card has a name of its
         # own (then a card's place is set, not added to: one deck).
         self.zone_plans = [self._zone_plan(seat) for seat in range(n)]
-        self.var_plan = [(i, self.var_at[i], self.var_width[i], typ == CARD)
+        self.var_plan = [(i, self.var_at[i], self.var_width[i], typ == CARD, typ in SET_KINDS)
                          for i, (_name, _owner, typ) in enumerate(cg.var_info)]
         self.one_each = d == len(cg.card_names)
         self.card_bit = [1 << k for k in self.card_index]     # (seen_cards: a card's bit)
@@ -237,6 +238,10 @@ class Encoding:
             return len(cg.model.symbols) + 1
         if typ == ZONE:
             return len(cg.zone_info) + 1
+        if typ in SET_KINDS:            # a set: one place for each value it may hold (its bits)
+            return {Kind.SET_SUITS: len(cg.model.suits), Kind.SET_PLAYERS: cg.n,
+                    Kind.SET_RANKS: max(cg.model.ranks.values(), default=0) + 1,
+                    Kind.SET_VALUES: len(cg.model.symbols)}[typ] or 1
         return 1
 
     def observation(self, st, seat: int, out=None):
@@ -266,9 +271,15 @@ class Encoding:
                 out[at + 1 + d + ci[cards[-1]]] = 1.0
         vs = st.vars
         nc = len(ci)
-        for i, at, w, card in self.var_plan:
+        for i, at, w, card, bits in self.var_plan:
             v = vs[i]
-            if w == 1:
+            if bits:                    # a set of values: each value in it is a 1
+                k = 0
+                while v >> k and k < w:
+                    if (v >> k) & 1:
+                        out[at + k] = 1.0
+                    k += 1
+            elif w == 1:
                 if v:
                     out[at] = float(v)
             else:

@@ -29,6 +29,7 @@ from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, Local, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
+from rulelang.check.sets import SetChecks, rewrite_sets, set_names
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
 from rulelang.check.visibility import VisibilityChecks
@@ -39,7 +40,7 @@ from rulelang.check.visibility import VisibilityChecks
 RULE_CHECK_DEPTH = 4
 
 
-class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks):
+class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,
@@ -162,6 +163,9 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
     # -- driver
     def run(self) -> Model:
         self.decls = self.rule_values(self.decls)
+        self.decls = rewrite_sets(self.decls, set_names(self.decls))
+        self.set_values_of: dict = {}       # a variable that is a set of named values -> the set
+        self.keyed_families: dict = {}      # a family of zones by suit or rank -> "suit"/"rank"
         by_type: dict = {}
         for d in self.decls:
             by_type.setdefault(type(d), []).append(d)
@@ -210,7 +214,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.deck = self.decks[0] if self.decks else None
         self.build_cards()
 
-        self.zones = {z.name: z for z in by_type.get(A.Zone, [])}
+        self.zones = {z.name: z for z in self.expand_keyed_zones(by_type.get(A.Zone, []))}
         self.check_zone_families()
         self.attributes: dict = {}
         self.attr_ctx = Context()
@@ -312,7 +316,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
-            value_sets=self.value_sets, value_texts=self.value_texts,
+            value_sets=self.value_sets, value_texts=self.value_texts, set_values=self.set_values_of,
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks),

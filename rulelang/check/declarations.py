@@ -393,6 +393,9 @@ class DeclarationChecks:
         return None
 
     def check_var(self, v: A.Var):
+        if v.type is not None and v.type.startswith("set of "):     # (check/sets.py)
+            self.vars[v.name] = VarInfo(v, self.set_kind(v) or ANY)
+            return
         s = Scope(self.var_ctx)
         t = self.expr(v.init, s)
         if v.name.startswith(" "):             # a rule's result: its kind comes from `return`

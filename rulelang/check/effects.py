@@ -84,6 +84,7 @@ EFFECTS: dict[type, Effects] = {
                     memory=SEEN_GO, fuzz="st_move"),
     A.Assign: Effects(sets=("target",), fuzz="st_set"),
     A.Let: Effects(sets=("name",), fuzz="st_let"),
+    A.SetChange: Effects(sets=("target",), fuzz="st_set_change"),
     A.Simple: Effects(by="word", fuzz="by case", cases={
         "stop": Effects(control="jumps", fuzz="st_stop"),
         "return": Effects(control="jumps", fuzz="st_return"),

@@ -220,9 +220,12 @@ class ExpressionChecks:
             for a in e.args:
                 self.expr(a, s)
             return ZONE
-        self.expect(e.args[0], NUMBER, s, f"the number of the {e.name}")
         k = e.args[0]
-        if isinstance(k, A.Int) and not lo <= k.value <= hi:
+        if e.name in self.keyed_families:       # by suit or rank (check/sets.py)
+            self.key_of_family(e, s, e.name, lo, hi)
+        else:
+            self.expect(e.args[0], NUMBER, s, f"the number of the {e.name}")
+        if isinstance(k, A.Int) and not lo <= k.value <= hi and e.name not in self.keyed_families:
             self.error("RL255", f"there is no {e.name} {k.value}: the family `{e.name}` is "
                        f"numbered {lo} to {hi}", k.span, None)
         if not self.family_per_player.get(e.name):

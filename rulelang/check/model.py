@@ -117,6 +117,8 @@ class Model:
     # a value is a symbol, and the ids of a set's values are consecutive, lowest first
     value_sets: dict = attrs.field(factory=dict)
     value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
+    # a variable that holds a set of named values (`var said: set of bids`) -> that `values` set
+    set_values: dict = attrs.field(factory=dict)
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it

@@ -300,7 +300,14 @@ class StatementChecks:
         self.reserved(st.name, st.span, f"a {st.kind}")
         inner = s.child()
         inner.loops += 1
-        vi = inner.new_slot(st.name, SUIT if st.kind == "suit" else NUMBER)
+        named = st.kind not in ("suit", "rank")
+        if named and st.kind not in self.value_sets:
+            self.error("RL328", f"`for each {st.kind} ...`: `{st.kind}` is no set of named "
+                       "values", st.span, "loops go over `suit`, `rank`, `player`, `card` or a "
+                       "set declared with `values NAME: ...`")
+        vi = inner.new_slot(st.name, SYMBOL if named else SUIT if st.kind == "suit" else NUMBER)
+        if named:
+            self.value_slots[(id(inner.owner), vi)] = st.kind
         self.refs.set(st, ValueLoopSlots(vi, inner.new_slot(" index", NUMBER)))
         if st.kind == "rank":
             self.rank_slots.add((id(inner.owner), vi))

@@ -25,6 +25,7 @@ from rulelang.cli.rulebook_words import Item, Rulebook, Section, Table, _join
 from rulelang.engine.display_names import Words as PeopleWords
 from rulelang.engine.display_names import humanize, title  # noqa: F401  (title: for the tests)
 from rulelang.limits import ACTION_SHIFT
+from rulelang.kinds import SET_KINDS, Kind
 from rulelang.syntax import ast as A
 from rulelang.termsafe import safe
 
@@ -412,7 +413,12 @@ def _vars(w, m) -> tuple:
         if name == "out" and getattr(m, "players_leave", False):   # kept by the rules themselves
             kind += (" (0 while the player is in the game, then 1 for the first player to leave "
                      "it, 2 for the second, and so on)")
-        rows.append((w.var_name(name), where, kind, w.expr(d.init), shown))
+        start = w.expr(d.init)
+        if v.type in SET_KINDS:          # a set of values starts empty
+            kind = f"a set of the values of {humanize(m.set_values[name])}" \
+                if v.type == Kind.SET_VALUES else f"a {v.type} (each at most once)"
+            start = "empty"
+        rows.append((w.var_name(name), where, kind, start, shown))
     return ("Values kept during the game besides the cards (a value “shown” is on the table "
             "for everyone to see):",
             Table(("value", "how many", "kind", "at the start", "shown"), tuple(rows)))
@@ -530,7 +536,7 @@ def _variant(w, base) -> tuple:
             items.append(Item(f"It {verb} the zone {w.zone_name(d.name)}."))
         elif isinstance(d, A.Var):
             items.append(Item(f"It {verb} the value {w.var_name(d.name)}, which starts at "
-                              f"{w.expr(d.init)}."))
+                              f"{'nothing' if d.type and d.type.startswith('set of ') else w.expr(d.init)}."))
         elif isinstance(d, A.ValueSet):
             items.append(Item(f"It {verb} the values {humanize(d.name)} (see Named values)."))
         elif isinstance(d, A.Ending):

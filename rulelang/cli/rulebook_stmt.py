@@ -110,6 +110,17 @@ class Words(ExprWords):
             return Item(f"Add {v} to {tv}.")
         return Item(f"Subtract {v} from {tv}.")
 
+    def stmt_SetChange(self, st, where):
+        tv = self.expr(st.target)
+        if st.op == "clear":
+            return Item(f"Empty {tv} (it holds nothing now).")
+        v = self.expr(st.item)
+        if st.op == "add":
+            return Item(f"Add {v} to {tv} (if it is there already, nothing changes).")
+        if st.op == "remove":
+            return Item(f"Take {v} out of {tv} (if it is not there, nothing changes).")
+        return Item(f"Change {tv} to {v}.")
+
     def stmt_Let(self, st, where):
         if st.name == A.RESULT:
             return Item(f"The result is {self.expr(st.value)}.")
@@ -237,7 +248,10 @@ class Words(ExprWords):
                     f"begins, from the bottom card up:", children=self.body(st.body, where))
 
     def stmt_ForValue(self, st, where):
-        if st.kind == "suit":
+        if st.kind not in ("suit", "rank"):
+            head = (f"For each of the values {humanize(st.kind)} (call it {humanize(st.name)}), "
+                    "from the lowest up:")
+        elif st.kind == "suit":
             head = f"For each suit of the deck (call it {humanize(st.name)}), in the deck's order:"
         else:
             head = (f"For each rank of the deck (call it {humanize(st.name)}), from the lowest up (the ranks "

@@ -119,6 +119,8 @@ class ExprWords:
             return z.display
         if z is not None and z.family is not None:
             fam, k, _first, _last = z.family
+            if z.keyed is not None:          # by suit or rank: its name ends with the key's
+                return f"{title(fam)} {name[len(fam) + 1:]}"
             return f"{title(fam)} {k}"
         return title(name)
 
@@ -479,7 +481,8 @@ class ExprWords:
         if isinstance(ref, ir.ZoneFamily):
             z = self.m.zones.get(ref.names[0])
             fam = title(z.family[0]) if z is not None and z.family is not None else title(e.name)
-            what = f"{fam} number {args[0] if args else '?'}"
+            what = (f"the {fam} of {args[0] if args else '?'}" if z is not None and z.keyed
+                    else f"{fam} number {args[0] if args else '?'}")
             if e.owner is not None:
                 return self.of_player(what, e.owner)
             return ("your " if ref.per_player else "") + what
@@ -508,6 +511,14 @@ class ExprWords:
 
     def expr_Compare(self, e):
         return f"{self.sub(e.left)} {_COMPARE.get(e.op, e.op)} {self.sub(e.right)}"
+
+    def expr_InSet(self, e):
+        return f"{self.expr(e.item)} is {'not ' if e.negate else ''}one of {self.expr(e.coll)}"
+
+    def expr_SetSize(self, e):
+        kind = str(self.m.types.of(e.coll, "set of values"))
+        what = kind[len("set of "):] if kind.startswith("set of ") else "values"
+        return f"the number of {what} in {self.expr(e.coll)}"
 
     def expr_IsEmpty(self, e):
         return f"{self.expr(e.zone)} is " + ("not empty" if e.negate else "empty")

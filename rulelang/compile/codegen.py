@@ -39,7 +39,7 @@ from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.context import ExprMode, Modal
-from rulelang.compile.genruntime import (_FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
+from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
                                          _noseat, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
 from rulelang.limits import LOOP_WORK_FLOOR, WORK_UNIT
@@ -77,7 +77,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
                    "_leave": leave_game, "_show": show_card,
                    "_noseat": _noseat, "_best": best_of, "_zero": (0,), "_seat": _seat,
                    "_noplayer": _noplayer, "_map": map, "_problem": GameProblem, "_fail": _FAIL,
-                   "_wk": spend}
+                   "_wk": spend, "_setin": set_in, "_setsize": set_size,
+                   "_setch": set_changed}
         self.names = {}
         self.counter = 0
         self._getters = {}      # id(table) -> (name of its lookup, table): see getter

@@ -16,6 +16,7 @@ from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUs
 from rulelang.check.model import Arg, Expanded
 from rulelang.compile.fold import _children
 from rulelang.engine.values import number_range
+from rulelang.limits import MAX_RANGE
 
 
 class PlayerZone(str):
@@ -126,7 +127,11 @@ class ExprNodes:
         lo, hi = self.gen(e.low, env), self.gen(e.high, env)
         c, hoisted = self.gen_hoisting(e.condition, inner, v)
         span = self.const(e.span)
-        nums = self.charged(f"{self.const(number_range)}({lo}, {hi}, {span})", e, [e.condition])
+        if isinstance(e.low, A.Int) and isinstance(e.high, A.Int) and \
+                e.high.value - e.low.value < MAX_RANGE:      # (folding: known before the game)
+            nums = self.charged(self.const(range(e.low.value, e.high.value + 1)), e, [e.condition])
+        else:
+            nums = self.charged(f"{self.const(number_range)}({lo}, {hi}, {span})", e, [e.condition])
         out = self.some(v, nums, c, e.condition)
         return self._hoisted(out, hoisted)
 
@@ -344,13 +349,33 @@ class ExprNodes:
         if isinstance(ref, ZoneFamily):
             zone_of = self.cg.__dict__.setdefault("_families", {}).setdefault(
                 id(e), self.cg.zone_family_table(e))
-            zone = f"{self.const(zone_of)}({self.gen(e.args[0], env)})"
+            zone = self.family_member(e, ref, zone_of, env)
             if ref.per_player:          # a family per player: `pile(k)` (yours), `pile(k) of p`
                 owner = (self.slot(Frame.slot(ref.you), env) if ref.you is not None
                          else self.gen(e.owner, env))
                 return f"({zone} + {owner})"
             return zone
         return self.expanded(ref.expanded, env)
+
+    def family_member(self, e, ref, zone_of, env):
+        """``column(k)``: the zone numbered k, by ``zone_of`` (which stops the game outside the
+        family, RL256); with ``family_index``, a constant k is the zone's number, and a local's
+        is looked up in a tuple where the range is tested in place."""
+        arg = e.args[0]
+        k = self.gen(arg, env)
+        while isinstance(arg, Arg):             # a define's parameter: what it stands for
+            arg = arg.expr
+        lo, hi = ref.first, ref.first + len(ref.names) - 1
+        if self.cg.on("family_index"):
+            bases = tuple(int(self.cg.zone_base[n]) for n in ref.names)
+            if isinstance(arg, A.Int) or isinstance(self.refs.of(arg, None), Const):
+                v = int(arg.value) if isinstance(arg, A.Int) else int(self.refs.of(arg).value)
+                if lo <= v <= hi:
+                    return str(bases[v - lo])
+            elif isinstance(arg, A.Name) and isinstance(self.refs.of(arg, None), Local):
+                return (f"({self.const(bases)}[{k} - {lo}] if {lo} <= {k} <= {hi} "
+                        f"else {self.const(zone_of)}({k}))")
+        return f"{self.const(zone_of)}({k})"
 
     def g_Expanded(self, e, env):
         return self.expanded(e, env)
@@ -442,6 +467,13 @@ class ExprNodes:
             else:
                 break
         return e
+
+    def g_InSet(self, e, env):
+        code = f"_setin({self.gen(e.coll, env)}, {self.gen(e.item, env)})"
+        return f"(not {code})" if e.negate else code
+
+    def g_SetSize(self, e, env):
+        return f"_setsize({self.gen(e.coll, env)})"
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)

@@ -45,6 +45,25 @@ def _seat(p, span=None):
     _noplayer(span)
 
 
+def set_in(m, v):
+    """``v in S``: the bit of the value ``v`` in the set ``m`` (`none`, -1, is in no set)."""
+    return v >= 0 and (m >> v) & 1 == 1
+
+
+def set_size(m):
+    return m.bit_count()
+
+
+def set_changed(m, v, valid, add, span=None):
+    """``add v to S`` / ``remove v from S``: ``v`` must be one of the values the set holds
+    (``valid``: a suit's index, a rank's number, a seat, a named value's id), else the game
+    stops with RL330 (`none`, a rank the deck has not, a number that is no rank)."""
+    if v in valid:
+        return m | (1 << v) if add else m & ~(1 << v)
+    raise GameProblem("RL330", f"{'added to' if add else 'removed from'} a set: {v} is none of "
+                      "the values it holds", span)
+
+
 def _mod(a, b, span=None):
     if b:
         return a % b

@@ -6,7 +6,7 @@ the deck starts.  Built once per number of players by ``CompiledGame``.
 from __future__ import annotations
 
 from rulelang.engine.rng import Rng
-from rulelang.kinds import NUMBER
+from rulelang.kinds import NUMBER, Kind
 from rulelang.check.ir import CardLiteral
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
@@ -63,6 +63,19 @@ class Layout:
             k = self.n if v.decl.per_player else 1
             for p in range(k):
                 self.var_info.append((name, p if v.decl.per_player else -1, v.type))
+
+    def set_holds(self, name):
+        """The values a variable that is a set may hold (docs/language.md, "Sets of values"):
+        a suit's index, a rank's number, a seat, a named value's id."""
+        typ = self.model.vars[name].type
+        if typ == Kind.SET_SUITS:
+            return frozenset(range(len(self.model.suits)))
+        if typ == Kind.SET_RANKS:
+            return frozenset(self.model.ranks.values())
+        if typ == Kind.SET_PLAYERS:
+            return frozenset(range(self.n))
+        first, names = self.model.value_sets[self.model.set_values[name]]
+        return frozenset(range(first, first + len(names)))
 
     def _scratch(self, nslots, you=0):
         return [-1, 0, you] + [0] * nslots
@@ -210,6 +223,9 @@ class Layout:
     def values_of(self, kind):
         """What `for each suit` / `for each rank` goes through: the deck's suits, or the ranks
         `rank after` goes round, lowest first (as `rank r` offers them)."""
+        if kind not in ("suit", "rank"):        # `for each bid b`: the set's values' ids
+            first, names = self.model.value_sets.get(kind, (0, ()))
+            return tuple(range(first, first + len(names)))
         return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
 
     def score_of(self, g, p):

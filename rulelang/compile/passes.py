@@ -135,6 +135,10 @@ PASSES: tuple = (
          "only when a test in C finds two copies in it", "merging a list without copies "
          "changes nothing",
          requires=('playout_variant',)),
+    Pass("family_index", "a zone of a family named by a constant is its number; named by a "
+         "local, a lookup in a tuple with the range tested in place, not a function's call",
+         "a local is read twice without a change between; outside the range the function is "
+         "called, and stops the game as before (RL256)"),
     # ---- always on ---------------------------------------------------------------------------
     Pass("define_functions", "a define's code longer than HELPER_SIZE, or calling other "
          "defines' functions twice, is a function of its own", "",

@@ -286,6 +286,32 @@ class StatementGen:
             w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
         return True
 
+    def t_SetChange(self, st, w):
+        """``add X to S``, ``remove X from S``, ``remove all from S``: a set is a number, one bit
+        for each value (docs/language.md, "Sets of values"); a value it cannot hold stops the
+        game (RL330).  The player of ``S of p`` is worked out first, then the value."""
+        ref = self.refs.of(st.target, None)
+        cg = self.cg
+        if isinstance(ref, Var):
+            base = int(cg.var_base[ref.name])
+            place = (f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]"
+                     if ref.per_player else f"{self.x.vars}[{base}]")
+        elif isinstance(ref, VarOf):
+            k = self.x.fresh()
+            w.writeline(f"{k} = {int(cg.var_base[ref.name])} + {self.e(st.target.operand)}")
+            place = f"{self.x.vars}[{k}]"
+        else:                            # (the checker reported it)
+            w.writeline("pass")
+            return True
+        if st.op == "clear":
+            w.writeline(f"{place} = 0")
+        else:
+            v = self.x.as_int(st.item, self.x.gen_plain(st.item))
+            valid = self.x.const(cg.set_holds(ref.name))
+            w.writeline(f"{place} = _setch({place}, {v}, {valid}, {st.op == 'add'}, "
+                        f"{self.x.const(st.span)})")
+        return True
+
     def t_Say(self, st, w):
         """Words are made only for a game that keeps a log: otherwise not even a call; in a
         playout variant (which never logs), not even the question."""

@@ -5,7 +5,7 @@ compiled code and the generated code write (``log_turn``, ``log_shuffle``; the m
 """
 from __future__ import annotations
 
-from rulelang.kinds import CARD, CARDS, FLAG, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.kinds import CARD, CARDS, FLAG, PLAYER, RANK, SET_KINDS, SUIT, SYMBOL, TEXT, ZONE, Kind
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 
 
@@ -42,6 +42,8 @@ class Words:
             return texts[v] if 0 <= v < len(texts) else "?"
         if typ == RANK:
             return self.rank_name(v)
+        if typ in SET_KINDS:
+            return self.set_words(v, typ)
         if typ == CARDS:                     # only what everyone may see is named
             cards = g.zones[v]
             _name, _owner, vis, size_hidden = self.zone_info[v]
@@ -53,6 +55,19 @@ class Words:
                              f"{hidden} hidden card{'s' if hidden != 1 else ''}")
             return ", ".join(words) if words else "no cards"
         return str(v)
+
+    def set_words(self, m, typ):
+        """A set of values in words, in their order (suits as the deck declares them, ranks
+        lowest first, players by seat, named values lowest first): "hearts, spades", or "none"."""
+        name = {Kind.SET_SUITS: self.suit_name, Kind.SET_RANKS: self.rank_name,
+                Kind.SET_PLAYERS: lambda v: f"player {v + 1}",
+                Kind.SET_VALUES: self.symbol_name}[typ]
+        words, v = [], 0
+        while m >> v:
+            if (m >> v) & 1:
+                words.append(name(v))
+            v += 1
+        return ", ".join(words) if words else "none"
 
     def rank_name(self, num):
         """A rank as players call it: its text (`skip "Skip"`), else its name."""

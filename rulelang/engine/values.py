@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rulelang.engine.control import GameProblem
+from rulelang.limits import MAX_RANGE
 
 
 def highest(xs: Sequence[int]) -> int:
@@ -32,7 +33,6 @@ def best_of(pairs: Iterable[tuple[Any, int]], high: bool) -> int:
 def number_range(lo: int, hi: int, span: Any = None) -> range:
     """The numbers from lo to hi, both included (none when hi < lo); more than MAX_RANGE stops
     the game with RL257 (each is a test of a condition)."""
-    from rulelang.limits import MAX_RANGE
     if hi - lo >= MAX_RANGE:
         raise GameProblem("RL257", f"a range from {lo} to {hi} holds more than the {MAX_RANGE} "
                           f"numbers a range may hold", span)

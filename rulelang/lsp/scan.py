@@ -175,7 +175,7 @@ def _declaration(lines: list, first: int, last: int, file: str) -> Optional[Symb
         elif kw == "option":
             sym.children = _option_values(line, first, last, file)
         elif kw == "zone":
-            fam = re.match(r"\s+([0-9]+)\s+to\s+([0-9]+)", line[w.end():])
+            fam = re.match(r"\s+(?:([0-9]+)\s+to\s+([0-9]+)|per\s+(?:suit|rank)\b)", line[w.end():])
             if fam:
                 sym.kind = "zone family"
         return sym

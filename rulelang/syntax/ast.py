@@ -289,6 +289,24 @@ class Compare(Expr):
 
 
 @node
+class InSet(Expr):
+    """``X in S`` / ``X not in S``: a suit, rank, player or named value in a variable that holds
+    a set of them (docs/language.md, "Sets of values")."""
+    item: Expr
+    coll: Expr
+    negate: bool
+    span: Span
+
+
+@node
+class SetSize(Expr):
+    """``number of suits in S`` (and, once checked, ``size of S`` and ``S is empty``): how many
+    values a set holds."""
+    coll: Expr
+    span: Span
+
+
+@node
 class IsEmpty(Expr):
     """``Z is empty`` / ``Z is not empty``."""
     zone: Expr
@@ -371,6 +389,17 @@ class Assign(Stmt):
     op: str
     target: Expr
     value: Expr
+    span: Span
+
+
+@node
+class SetChange(Stmt):
+    """``add X to S`` (op "add", once checked: the parser makes an ``Assign``), ``remove X from
+    S`` ("remove") and ``remove all from S`` ("clear", ``item`` None): a variable that holds a set
+    of values changed (docs/language.md, "Sets of values")."""
+    op: str
+    item: Optional[Expr]
+    target: Expr
     span: Span
 
 
@@ -484,8 +513,9 @@ class ForCard(Stmt):
 
 @node
 class ForValue(Stmt):
-    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order."""
-    kind: str            # suit, rank
+    """``for each suit s:`` / ``for each rank r:``: every suit (rank) of the deck, in order;
+    ``for each bid b:`` every value of the set of named values ``bid``, lowest first."""
+    kind: str            # suit, rank, or the name of a set of named values
     name: str
     body: tuple[Stmt, ...]
     span: Span
@@ -675,6 +705,11 @@ class Zone(Decl):
     # ``zone column 1 to 7: ...``: (family name, this zone's number, first,
     # last); the zone is named ``column_3`` and used as ``column(k)``.
     family: Optional[tuple[str, int, int, int]] = None
+    # ``zone foundation per suit: ...``: "suit" or "rank"; the parser makes one zone named as
+    # the family, which the checker turns into one zone for each suit (rank) of the deck,
+    # ``foundation_hearts``, each with ``family`` (name, the suit's index or rank's number, first,
+    # last) as a numbered family's zones have
+    keyed: Optional[str] = None
 
 
 @node

@@ -210,6 +210,25 @@ class DeclarationsToAst(Transformer):
                 for k in range(lo, min(hi, lo + 99) + 1)] or [
             attrs_evolve(one, name=f"{name}_{lo}", family=(name, lo, lo, hi))]
 
+    def zone_keyed_decl(self, meta, c):
+        """``zone foundation per suit: ...``: one zone for now, named as the family; the checker
+        makes it one zone for each suit (rank) of the deck, which the parser does not know."""
+        one = self.zone_decl(meta, [c[0]] + list(c[2:]))
+        return attrs_evolve(one, keyed=c[1])
+
+    def key_suit(self, meta, c):
+        return "suit"
+
+    def key_rank(self, meta, c):
+        return "rank"
+
+    def var_set_decl(self, meta, c):
+        """``var named: set of suits [per player]``: a set of values, empty at first (a number
+        0: the set is kept as one bit per value)."""
+        name, display, elem, per = c
+        return A.Var(str(name), f"set of {elem}", bool(per), A.Int(0, self.sp(meta)), False,
+                     self.sp(meta), display=_unquote(display) if display is not None else None)
+
     def per_player_mark(self, meta, c):
         return True
 

@@ -67,6 +67,15 @@ class ExpressionsToAst(Transformer):
             f"put parentheses round what you mean: `({what}) {op} ...` to compare the "
             f"{'count' if left.kind == 'count' else 'answer'}, or `where (...)` for the condition"))
 
+    def in_set(self, meta, c):
+        return A.InSet(c[0], c[1], False, self.sp(meta))
+
+    def not_in_set(self, meta, c):
+        return A.InSet(c[0], c[1], True, self.sp(meta))
+
+    def set_size(self, meta, c):
+        return A.SetSize(c[0], self.sp(meta))
+
     def is_empty(self, meta, c):
         return A.IsEmpty(c[0], False, self.sp(meta))
 

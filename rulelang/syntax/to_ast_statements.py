@@ -153,10 +153,26 @@ class StatementsToAst(Transformer):
         return A.ForCard(str(c[0]), c[1], c[2], self.sp(meta))
 
     def for_suit_stmt(self, meta, c):
-        return A.ForValue("suit", str(c[0]), c[1], self.sp(meta))
+        return A.ForValue("suit", str(c[0]), _in_set(c[0], c[1], c[2], self.file), self.sp(meta))
 
     def for_rank_stmt(self, meta, c):
-        return A.ForValue("rank", str(c[0]), c[1], self.sp(meta))
+        return A.ForValue("rank", str(c[0]), _in_set(c[0], c[1], c[2], self.file), self.sp(meta))
+
+    def for_named_stmt(self, meta, c):
+        """``for each bid b [in S]:``: the values of the set of named values ``bid``, lowest
+        first (the checker says whether ``bid`` is one)."""
+        return A.ForValue(str(c[0]), str(c[1]), _in_set(c[1], c[2], c[3], self.file), self.sp(meta))
+
+    def for_player_in_stmt(self, meta, c):
+        """``for each player p in S:`` is the loop over the players with its body under ``if p
+        in S:`` (as ``where``): the players of S still in, in the order of play."""
+        return A.ForPlayer(str(c[0]), None, _in_set(c[0], c[1], c[2], self.file), self.sp(meta))
+
+    def set_remove(self, meta, c):
+        return A.SetChange("remove", c[0], c[1], self.sp(meta))
+
+    def set_clear(self, meta, c):
+        return A.SetChange("clear", None, c[0], self.sp(meta))
 
     def param_card(self, meta, c):
         return A.Param("card", str(c[0]), c[1], None, c[2], self.sp(meta))
@@ -249,3 +265,12 @@ class StatementsToAst(Transformer):
         alts = tuple(x for x in c if isinstance(x, A.Alternative))
         return A.Choose(by, True, alts, self.sp(meta))
 
+
+def _in_set(name, coll, body, file):
+    """The body of ``for each suit s in S:``: under ``if s in S:``, so that the loop goes through
+    the suits (ranks, players) in their usual order and runs the body for those in S when it
+    comes to them (docs/language.md, "Sets of values")."""
+    if coll is None:
+        return body
+    item = A.Name(str(name), _tspan(file, name))
+    return (A.If(((A.InSet(item, coll, False, coll.span), body),), None, coll.span),)

@@ -394,6 +394,43 @@ class ClosureStatements:
         else:
             b.emit(lambda nxt: (lambda g, fr: (setter(g, fr, getter(g, fr) - val(g, fr)), nxt)[1]))
 
+    def s_SetChange(self, st, b):
+        """``add X to S`` / ``remove X from S`` / ``remove all from S``: the set is kept as a
+        Python set of the values in it (a suit's index, a rank, a seat, a value's id); a value it
+        cannot hold stops the game (RL330).  ``S of P``: P first, then the value."""
+        ref = self.refs.of(st.target, None)
+        if ref is None:
+            return
+        base = self.var_base[ref.name]
+        if isinstance(ref, VarOf):
+            pf = self.cx(st.target.operand)
+            where = lambda g, fr: base + pf(g, fr)
+        elif ref.per_player:
+            yi = Frame.slot(ref.you)
+            where = lambda g, fr: base + fr[yi]
+        else:
+            where = lambda g, fr: base
+        op, span = st.op, st.span
+        item = self.cx(st.item) if st.item is not None else None
+        holds = self.set_holds(ref.name)
+
+        def make(nxt):
+            def change(g, fr):
+                i = where(g, fr)
+                if op == "clear":
+                    g.vars[i] = 0
+                    return nxt
+                v = int(item(g, fr))
+                if v not in holds:
+                    raise GameProblem("RL330", f"{'added to' if op == 'add' else 'removed from'}"
+                                      f" a set: {v} is none of the values it holds", span)
+                values = {k for k in holds if g.vars[i] >> k & 1}
+                values = values | {v} if op == "add" else values - {v}
+                g.vars[i] = sum(1 << k for k in values)
+                return nxt
+            return change
+        b.emit(make)
+
     @staticmethod
     def _bounded(val, op, getter, span):
         """The value a ``set``, ``add`` or ``subtract`` stores, checked against the bound of

@@ -323,6 +323,20 @@ class ClosureValues:
             return lambda g, fr: a(g, fr) <= b(g, fr)
         return lambda g, fr: a(g, fr) >= b(g, fr)
 
+    def x_InSet(self, e):
+        """``X in S``: whether the value is one of the set's (kept one bit per value)."""
+        item, coll, negate = self.cx(e.item), self.cx(e.coll), e.negate
+
+        def is_in(g, fr):
+            v = item(g, fr)
+            found = v >= 0 and v in {k for k in range(coll(g, fr).bit_length()) if coll(g, fr) >> k & 1}
+            return found != negate
+        return is_in
+
+    def x_SetSize(self, e):
+        coll = self.cx(e.coll)
+        return lambda g, fr: bin(coll(g, fr)).count("1")
+
     def x_IsEmpty(self, e):
         f = self.cx(e.zone)
         if e.negate:

@@ -4,7 +4,7 @@ what it owns and what it shares)."""
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
-from rulelang.kinds import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.kinds import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SET_KINDS, SUIT, SYMBOL, TEXT, ZONE, Kind
 from rulelang.check.deals import deck_cards
 from rulelang.check.ir import CardLiteral
 from rulelang.engine.control import (CALL, DEFAULT_MAX_STEPS, END_TURN, HALT, NO_DECISION, RETURN,
@@ -224,6 +224,9 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
                      if owner >= 0)
 
     def values_of(self, kind):
+        if kind not in ("suit", "rank"):        # a set of named values, lowest first
+            first, names = self.model.value_sets[kind]
+            return tuple(range(first, first + len(names)))
         return tuple(range(len(self.model.suits))) if kind == "suit" else tuple(self.rank_cycle)
 
     def score_of(self, g, p):
@@ -499,6 +502,12 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
             return texts[v] if 0 <= v < len(texts) else "?"
         if typ == RANK:
             return self.rank_name(v)
+        if typ in SET_KINDS:              # its values in their order, or "none"
+            name = {Kind.SET_SUITS: self.suit_name, Kind.SET_RANKS: self.rank_name,
+                    Kind.SET_PLAYERS: lambda k: f"player {k + 1}",
+                    Kind.SET_VALUES: lambda k: self.format(g, k, SYMBOL)}[typ]
+            words = [name(k) for k in range(v.bit_length()) if v >> k & 1]
+            return ", ".join(words) if words else "none"
         if typ == CARDS:
             cards = g.zones[v]
             _name, _owner, vis, size_hidden = self.zone_info[v]
@@ -510,6 +519,18 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
                              f"{hidden} hidden card{'s' if hidden != 1 else ''}")
             return ", ".join(words) if words else "no cards"
         return str(v)
+
+    def set_holds(self, name):
+        """The values a variable that is a set may hold, from the model alone."""
+        typ, m = self.model.vars[name].type, self.model
+        if typ == Kind.SET_SUITS:
+            return set(range(len(m.suits)))
+        if typ == Kind.SET_RANKS:
+            return set(m.ranks.values())
+        if typ == Kind.SET_PLAYERS:
+            return set(range(self.n))
+        first, names = m.value_sets[m.set_values[name]]
+        return set(range(first, first + len(names)))
 
     def rank_name(self, num):
         for name, v in self.model.ranks.items():

@@ -1,0 +1,229 @@
+"""Sets of values and families of zones by suit or rank (docs/language.md, "Sets of values" and
+"Families of zones by suit or rank").
+
+A variable may hold a set of suits, ranks, players or named values (``var named: set of suits
+per player``): it is kept as a number, one bit for each value, and starts empty.  Before the
+rules are checked, :func:`rewrite_sets` turns the forms that mean something else for a set into
+the set's own nodes (``add X to S`` into ``SetChange``, ``size of S`` into ``SetSize``, ``S is
+empty`` into ``SetSize(S) is 0``): the generators then see each operation once.  A family of
+zones by suit (``zone foundation per suit: ...``) is made here, once the deck's suits are known,
+into one zone for each suit, as a numbered family's zones.
+"""
+from __future__ import annotations
+
+import attrs
+
+from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, Kind)
+from rulelang.limits import MAX_SET_RANK
+from rulelang.syntax import ast as A
+
+SET_OF = {"suits": Kind.SET_SUITS, "suit": Kind.SET_SUITS, "ranks": Kind.SET_RANKS,
+          "rank": Kind.SET_RANKS, "players": Kind.SET_PLAYERS, "player": Kind.SET_PLAYERS}
+ELEMENT = {Kind.SET_SUITS: SUIT, Kind.SET_RANKS: NUMBER, Kind.SET_PLAYERS: PLAYER,
+           Kind.SET_VALUES: SYMBOL}
+_WORD = {Kind.SET_SUITS: "suit", Kind.SET_RANKS: "rank", Kind.SET_PLAYERS: "player",
+         Kind.SET_VALUES: "value"}
+MAX_KEYED_ZONES = 100       # as a numbered family (RL253): a family by rank holds at most 100
+
+
+def set_names(decls) -> set:
+    return {d.name for d in decls if isinstance(d, A.Var) and d.type and d.type.startswith("set of ")}
+
+
+def _names_set(e, names):
+    return isinstance(e, (A.Name, A.Of)) and e.name in names
+
+
+def rewrite_sets(decls, names):
+    """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
+    S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a
+    set (``names``).  Nothing is copied when no variable is a set."""
+    if not names:
+        return decls
+
+    def fix(n):
+        if isinstance(n, A.Assign) and _names_set(n.target, names):
+            return A.SetChange(n.op, fix(n.value), fix(n.target), n.span)
+        if isinstance(n, A.Unary) and n.op == "size" and _names_set(n.operand, names):
+            return A.SetSize(fix(n.operand), n.span)
+        if isinstance(n, A.IsEmpty) and _names_set(n.zone, names):
+            return A.Compare("!=" if n.negate else "==", A.SetSize(fix(n.zone), n.span),
+                             A.Int(0, n.span), n.span)
+        if isinstance(n, tuple):
+            out = tuple(fix(x) for x in n)
+            return out if any(a is not b for a, b in zip(out, n)) else n
+        if not attrs.has(type(n)) or isinstance(n, A.Span):
+            return n
+        changes = {}
+        for f in attrs.fields(type(n)):
+            v = getattr(n, f.name)
+            nv = fix(v)
+            if nv is not v:
+                changes[f.name] = nv
+        return attrs.evolve(n, **changes) if changes else n
+
+    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
+
+
+class SetChecks:
+    """The checker's part for sets of values and families of zones by suit or rank."""
+
+    # ---- families by suit or rank -------------------------------------------------------------
+    def expand_keyed_zones(self, zones):
+        """``zone foundation per suit: ...``: one zone for each suit of the deck, in its order
+        (``foundation_hearts``...), or for each rank, lowest first (``pile_ace``...); the key is
+        the family's number (a suit's index, a rank's number)."""
+        out = []
+        for z in zones:
+            if z.keyed is None:
+                out.append(z)
+                continue
+            keys = self.family_keys_of(z)
+            self.keyed_families[z.name] = z.keyed
+            if not keys:                # (reported) one zone, so that its uses are not errors too
+                keys = [(0, "none")]
+            lo, hi = keys[0][0], keys[-1][0]
+            for k, word in keys:
+                shown = (self.suit_texts.get(word, word) if z.keyed == "suit"
+                         else self.rank_texts.get(word, self.rank_symbols.get(word, word)))
+                out.append(attrs.evolve(z, name=f"{z.name}_{word}", family=(z.name, k, lo, hi),
+                                        display=f"{z.display} {shown}" if z.display else None))
+        return out
+
+    def family_keys_of(self, z):
+        """(key, name) of each zone of a family by suit or rank, or [] (reported: RL324, RL325)."""
+        if z.keyed == "suit":
+            if not self.suits:
+                self.error("RL324", f"zone family `{z.name}` is one zone per suit, but the deck "
+                           "has no suits", z.span, "number the zones instead: "
+                           f"`zone {z.name} 1 to 4: ...`")
+            return list(enumerate(self.suits))
+        by_number = {}
+        for dt in self.types_used:
+            for r in list(dt.ranks) + [r for _s, rs in dt.own_suits for r in rs]:
+                by_number.setdefault(self.ranks.get(r.name, 0), r.name)
+        nums = sorted(by_number)
+        if not nums:
+            self.error("RL324", f"zone family `{z.name}` is one zone per rank, but the deck has "
+                       "no ranks", z.span, f"number the zones instead: `zone {z.name} 1 to 4: ...`")
+            return []
+        if len(nums) > MAX_KEYED_ZONES or nums[-1] - nums[0] + 1 != len(nums):
+            self.error("RL325", f"zone family `{z.name}` is one zone per rank, but the deck's "
+                       f"{len(nums)} ranks are not numbered one after another within "
+                       f"{MAX_KEYED_ZONES}" if len(nums) <= MAX_KEYED_ZONES else
+                       f"zone family `{z.name}` would hold {len(nums)} zones, more than "
+                       f"{MAX_KEYED_ZONES}", z.span,
+                       "a family by rank needs ranks numbered 1, 2, 3 ... (or 2 to 14); "
+                       "otherwise number the zones")
+            return []
+        return [(k, by_number[k]) for k in nums]
+
+    def key_of_family(self, e, s, name, lo, hi):
+        """``foundation(X)`` of a family by suit or rank: X must be a suit (a rank)."""
+        key = self.keyed_families[name]
+        t = self.expr(e.args[0], s)
+        want = SUIT if key == "suit" else NUMBER
+        if t not in (want, ANY):
+            self.error("RL326", f"`{name}(...)` is the {name} of a {key}, but this is a {t}",
+                       e.args[0].span, f"e.g. `{name}({key} of c)`")
+        elif key == "rank" and isinstance(e.args[0], A.Int) and not lo <= e.args[0].value <= hi:
+            self.error("RL326", f"there is no {name} of rank {e.args[0].value}: the deck's "
+                       f"ranks are {lo} to {hi}", e.args[0].span, None)
+
+    # ---- variables that hold a set ------------------------------------------------------------
+    def set_kind(self, v):
+        """The kind of ``var NAME: set of X``, or None (RL320); RL327 for a set of ranks of a
+        deck whose ranks are numbered beyond what a set holds."""
+        elem = v.type[len("set of "):]
+        kind = SET_OF.get(elem)
+        if kind is None:
+            vs = elem if elem in self.value_sets else (
+                elem[:-1] if elem.endswith("s") and elem[:-1] in self.value_sets else None)
+            if vs is None:
+                self.error("RL320", f"`set of {elem}`: a set holds suits, ranks, players or the "
+                           "values of a `values` set", v.span,
+                           "e.g. `var named: set of suits`, `var asked: set of ranks per player`")
+                return None
+            self.set_values_of[v.name] = vs
+            return Kind.SET_VALUES
+        if kind == Kind.SET_RANKS:
+            big = [n for n, k in self.ranks.items() if not 0 <= k <= MAX_SET_RANK]
+            if big:
+                self.error("RL327", f"a set of ranks keeps ranks numbered 0 to {MAX_SET_RANK}; "
+                           f"`{big[0]}` is numbered {self.ranks[big[0]]}", v.span,
+                           "number the deck's ranks lower")
+        return kind
+
+    def set_of(self, e, s, what):
+        """The kind of the set ``e`` (a variable declared as a set), or None (RL322)."""
+        t = self.expr(e, s)
+        if t in SET_KINDS:
+            return t
+        if t != ANY:
+            hint = ("for a card in a zone, ask `any card in Z where card is c`" if t == "zone"
+                    else "declare a set with `var NAME: set of suits` (or ranks, players)")
+            self.error("RL322", f"{what} is a set of values, but this is a {t}", e.span, hint)
+        return None
+
+    def element(self, item, kind, coll, s, what):
+        """``item`` must be a value of the set's kind (RL321): no rank in a set of suits."""
+        t = self.expr(item, s)
+        want = ELEMENT[kind]
+        if t in (ANY,) or (t == NONE and want in (SUIT, PLAYER)):
+            return
+        if t != want:
+            self.error("RL321", f"{what} is a {t}, but `{_text(coll)}` is a {kind}", item.span,
+                       f"put a {_WORD[kind]} in it")
+            return
+        if want == SYMBOL:
+            name = getattr(coll, "name", None)
+            vs, got = self.set_values_of.get(name), self.value_set_of(item, s)
+            if vs is not None and got is not None and vs != got:
+                self.error("RL321", f"{what} is a value of `{got}`, but `{_text(coll)}` holds "
+                           f"values of `{vs}`", item.span, None)
+
+    def ex_InSet(self, e, s):
+        kind = self.set_of(e.coll, s, "what `in` asks")
+        if kind is None:
+            self.expr(e.item, s)
+        else:
+            self.element(e.item, kind, e.coll, s, "what `in` asks about")
+        return Kind.FLAG
+
+    def ex_SetSize(self, e, s):
+        self.set_of(e.coll, s, "what is counted")
+        return NUMBER
+
+    def st_SetChange(self, st, s):
+        if st.op in ("set", "sub"):
+            self.lvalue(st.target, s)
+            self.expr(st.value if st.item is None else st.item, s)
+            self.error("RL323", f"`{_text(st.target)}` is a set of values: it changes by `add X "
+                       "to`, `remove X from` and `remove all from`, not by "
+                       f"`{'set' if st.op == 'set' else 'subtract'}`", st.span,
+                       f"e.g. `add hearts to {_text(st.target)}`")
+            return
+        t = st.target
+        a_var = isinstance(t, (A.Name, A.Of)) and t.name in self.vars and not (
+            isinstance(t, A.Name) and s.lookup(t.name) is not None)
+        kind = self.lvalue(t, s) if a_var else self.expr(t, s)
+        if kind not in SET_KINDS:
+            if kind != ANY:
+                self.error("RL322", f"`remove ... from {_text(st.target)}`: a set of values is "
+                           f"changed so, but this is a {kind}", st.target.span,
+                           "to take a card from a zone, `move` it; a player leaves with "
+                           "`remove P from the game`")
+            if st.item is not None:
+                self.expr(st.item, s)
+            return
+        if st.item is not None:
+            self.element(st.item, kind, st.target, s,
+                         "what is added" if st.op == "add" else "what is removed")
+
+
+def _text(e):
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Of):
+        return f"{e.name} of ..."
+    return "it"
