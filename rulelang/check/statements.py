@@ -36,8 +36,10 @@ class StatementChecks:
         self.expect(st.dest, ZONE, s, "where the cards are moved to")
         if sel.kind == "card":
             self.expect(sel.expr, CARD, s, "the card to move")
-        elif sel.kind == "count":
+        elif sel.kind in ("count", "top_n", "bottom_n"):
             self.expect(sel.expr, NUMBER, s, "how many cards to move")
+            if sel.kind != "count":
+                self.count_written(sel.expr)
         elif sel.kind == "where":
             inner = s.child()
             inner.new_slot("card", CARD)
@@ -57,12 +59,16 @@ class StatementChecks:
         inner.new_slot("card", CARD)
         self.refs.set(sel, Local(inner.names["card"][0]))
         self.expect(sel.condition, FLAG, inner, "which cards to move")
-        if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
-            self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
+        self.count_written(sel.expr)
+
+    def count_written(self, count):
+        """RL250: a count of cards to move written as 0 or below."""
+        if isinstance(count, A.Int) and count.value < 1:
+            self.error("RL250", f"moving {count.value} cards moves nothing", count.span,
                        "a count of cards is 1 or more; to move every card that matches write "
                        "`move all cards where ...`")
-        if isinstance(sel.expr, A.Unary) and sel.expr.op == "neg":
-            self.error("RL250", "a count of cards cannot be negative", sel.expr.span,
+        if isinstance(count, A.Unary) and count.op == "neg":
+            self.error("RL250", "a count of cards cannot be negative", count.span,
                        "a count of cards is 1 or more")
 
     def st_Assign(self, st, s):

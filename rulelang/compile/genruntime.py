@@ -100,6 +100,27 @@ def _bottom(z):
     return z[0] if z else -1
 
 
+def _place(z, k):
+    """``card K from top of Z`` (``k`` above 0) or ``card K from bottom`` (``k`` below 0: -1
+    the bottom card): none when Z has no card there."""
+    n = len(z)
+    if 0 < k <= n:
+        return z[n - k]
+    if 0 < -k <= n:
+        return z[-k - 1]
+    return -1
+
+
+def _beside(z, c, d):
+    """``card above c in Z`` (``d`` 1) or ``card under c`` (``d`` -1): none when c is not in Z
+    or is its top (bottom) card."""
+    try:
+        i = z.index(c) + d
+    except ValueError:
+        return -1
+    return z[i] if 0 <= i < len(z) else -1
+
+
 def _rnd(z, rng):
     """``random card of Z``: a card drawn at random (as the reference interpreter draws it), none if empty."""
     return z[rng.randbelow(len(z))] if z else -1

@@ -127,13 +127,13 @@ class StatementGen:
         (``CompiledGame.empty_moves``).  The zone (and the number, when there are cards) are
         worked out once here and again by the move."""
         kind = st.selection.kind
-        if kind not in ("top", "bottom", "random", "count"):
+        if kind not in ("top", "bottom", "random", "count", "top_n", "bottom_n"):
             return
         z, have = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.e(st.source)}")
         w.writeline(f"{have} = len({self.x.zone(z)})")
         short = f"{have} == 0"
-        if kind == "count":
+        if kind in ("count", "top_n", "bottom_n"):
             short += f" or {have} < {self.e(st.selection.expr)}"
         cg = self.cg
         seen, span = cg.empty_moves, st.span
@@ -521,6 +521,8 @@ class StatementGen:
             return self._move_counted(st, kind, src, dst, w)
         if kind in ("count", "where"):
             return self._move_some(st, kind, src, dst, w)
+        if kind in ("top_n", "bottom_n"):
+            return self._move_block(st, kind, src, dst, w)
         s = self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
         put = "insert(0, {})" if st.to_bottom else "append({})"
@@ -671,6 +673,22 @@ class StatementGen:
         dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, self._zone(dst, w), w)
+        return True
+
+    def _move_block(self, st, kind, src, dst, w):
+        """``move top N cards`` / ``move bottom N cards``: the N cards (or as many as there
+        are) lifted together, in their order; the zone moved to is worked out after."""
+        s, k, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        w.writeline(f"{s} = {self.x.zone(src)}")
+        w.writeline(f"{k} = {self.e(st.selection.expr)}")
+        w.writeline(f"if {k} > 0 and {s}:")
+        with w.indent():
+            part = f"[-{k}:]" if kind == "top_n" else f"[:{k}]"
+            w.writeline(f"{cards} = {s}{part}")
+            w.writeline(f"del {s}{part}")
+            dst = self.drawn_once(st.dest, dst, w)
+            self.note_left(st, cards, src, w, dst)
+            self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
     def _move_some(self, st, kind, src, dst, w):

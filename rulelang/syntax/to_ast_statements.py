@@ -58,6 +58,8 @@ class StatementsToAst(Transformer):
         return A.Selection("upto_where", c[0], self.sp(meta), c[1])
 
     sel_and_above = _sel("and_above")
+    sel_top_n = _sel("top_n")              # `top N cards`: lifted together, in their order
+    sel_bottom_n = _sel("bottom_n")
 
     def move_stmt(self, meta, c):
         sel, src, dest, turned = c

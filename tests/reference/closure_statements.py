@@ -235,6 +235,25 @@ class ClosureStatements:
                     put_many(g, d, taken, s)
                     return nxt
                 return move_n
+        elif kind in ("top_n", "bottom_n"):
+            cnt = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_block_n(g, fr):
+                    s = g.zones[src(g, fr)]
+                    k = cnt(g, fr)
+                    if k <= 0 or not s:
+                        return nxt
+                    k = min(k, len(s))
+                    if kind == "top_n":        # lifted together: their order kept
+                        cards = s[len(s) - k:]
+                        del s[len(s) - k:]
+                    else:
+                        cards = s[:k]
+                        del s[:k]
+                    put_many(g, g.zones[dst(g, fr)], cards, s)
+                    return nxt
+                return move_block_n
         elif kind in ("all", "all_but_top"):
             def make(nxt):
                 def move_all(g, fr):
