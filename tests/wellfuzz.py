@@ -365,7 +365,19 @@ class GameGen:
 
     def card(self, sc, d=0):
         r = self.rng
-        k = r.randrange(7)
+        k = r.randrange(9)
+        if k == 7 and d < 3:             # positions in a pile
+            z, where = self.zone(sc), self.pick("top", "bottom", "under", "above")
+            self.note(f"card {where}")
+            if where in ("top", "bottom"):
+                return f"(card {r.randrange(1, 4)} from {where} of {z})"
+            return f"(card {where} {self.card(sc, d + 1)} in {z})"
+        if k == 8 and d < 3:
+            w = self.pick("first", "last")
+            self.note(f"{w} card where")
+            # (the condition speaks of `card`, else RL306)
+            return (f"({w} card in {self.zone(sc)} where rank of card > {r.randrange(0, 8)} and "
+                    f"({self.card_cond(sc, d + 1)}))")
         if k == 0 and sc.of(CARD):
             self.note("local card")
             return r.choice(sc.of(CARD))
@@ -451,7 +463,7 @@ class GameGen:
         src, dst = self.zone(sc), self.zone(sc)
         bottom = " bottom of" if r.random() < 0.1 else ""
         over = " turned over" if r.random() < 0.1 else ""
-        sel = r.randrange(10)
+        sel = r.randrange(12)
         guard = None
         if sel == 0:
             what, guard = "top card", f"{src} is not empty"
@@ -470,6 +482,14 @@ class GameGen:
             what, guard = f"{k} cards", f"size of {src} >= {k}"
         elif sel == 7:
             what = f"up to {r.randrange(1, 4)} cards where {self.card_cond(sc, 2)}"
+        elif sel == 10:
+            w = self.pick("top", "bottom")
+            what = f"{w} {r.randrange(1, 4)} cards"
+        elif sel == 11 and not bottom:
+            w = self.pick("under", "above")
+            self.note(f"move {w} a card")
+            line = f"move top of {src} from {src} to {dst} {w} bottom of {dst}{over}"
+            return Stmt(f"if {src} is not empty and size of {dst} >= 2:", [Stmt(line)])
         elif sel == 8 and sc.of(CARD):
             c = r.choice(sc.of(CARD))
             what, guard = c, f"{src} is not empty and top of {src} is {c}"

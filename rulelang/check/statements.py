@@ -47,6 +47,21 @@ class StatementChecks:
             self.expect(sel.expr, FLAG, inner, "which cards to move")
         elif sel.kind in ("count_where", "upto_where", "and_above"):
             self.st_move_counted(st, sel, s)
+        if st.beside is not None:
+            self.st_move_beside(st, s)
+
+    def st_move_beside(self, st, s):
+        """``move c from A to B under d`` / ``above d`` (docs/language.md, "Arranging one's own
+        cards"): one card, put directly under or above the card d of B."""
+        self.expect(st.beside, CARD, s, f"the card that the card moved goes {st.place}")
+        if st.selection.kind != "card":
+            self.error("RL308", f"only one card named is put {st.place} a card", st.selection.span,
+                       f"name the card: `move c from A to B {st.place} d` (choose it first: "
+                       "`card c from A`)")
+        if st.to_bottom:
+            self.error("RL309", f"a card goes to the bottom of a zone or {st.place} a card of it, "
+                       "not both", st.beside.span,
+                       f"write `move c from A to B {st.place} d` or `move c from A to bottom of B`")
 
     def st_move_counted(self, st, sel, s):
         """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card on

@@ -86,6 +86,10 @@ class Words(ExprWords):
         what = self.selection(st.selection, src)
         dest = self.expr(st.dest)
         s = f"Move {what} " + (f"to the bottom of {dest}" if st.to_bottom else f"onto {dest}")
+        if st.beside is not None:
+            s = (f"Move {what} into {dest}, directly {'under' if st.place == 'under' else 'on top of'}"
+                 f" {self.expr(st.beside)} (if that card is not there, the game stops with an "
+                 "error)")
         k = st.selection.kind
         if st.turned_over:
             s += ", turned over"

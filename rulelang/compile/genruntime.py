@@ -121,6 +121,19 @@ def _beside(z, c, d):
     return z[i] if 0 <= i < len(z) else -1
 
 
+def put_beside(z, d, above, not_there):
+    """``move c from A to B under d`` (``above``: 0) or ``above d`` (1), after the move: c, the
+    top card of B (list ``z``), goes directly under (above) d; ``not_there(c, d)`` raises the
+    game's problem when d is not in B (or is c)."""
+    c = z.pop()
+    try:
+        i = z.index(d)
+    except ValueError:
+        z.append(c)
+        not_there(c, d)
+    z.insert(i + above, c)
+
+
 def _rnd(z, rng):
     """``random card of Z``: a card drawn at random (as the reference interpreter draws it), none if empty."""
     return z[rng.randbelow(len(z))] if z else -1

@@ -23,7 +23,8 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
-from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
+from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
+                                         put_beside, say)
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.exprnodes import PlayerZone
 from rulelang.compile.fold import computes
@@ -411,6 +412,30 @@ class StatementGen:
         return True
 
     def t_Move(self, st, w):
+        if st.beside is None:
+            return self._t_move(st, w)
+        # `move c from A to B under d`: d worked out first, the move, then c (B's top card
+        # now) put directly under (above) d; a d not in B stops the game (RL307)
+        d = self.x.fresh()
+        w.writeline(f"{d} = {self.e(st.beside)}")
+        self._t_move(st, w)
+        self.x.ns["_putby"] = put_beside
+        w.writeline(f"_putby({self.x.zone(self.e(st.dest))}, {d}, {int(st.place == 'above')}, "
+                    f"{self.x.const(self._not_beside(st))})")
+        return True
+
+    def _not_beside(self, st):
+        cg = self.cg
+        span, place = st.span, st.place
+
+        def not_there(c, d):
+            from rulelang.engine.control import GameProblem
+            raise GameProblem("RL307", f"card {cg.card_names[c]} is to go {place} card "
+                              f"{cg.card_names[d] if d >= 0 else 'none'}, which is not in the "
+                              "zone it went to", span)
+        return not_there
+
+    def _t_move(self, st, w):
         if not remembers(self.cg.model, st):
             # (the zone moved from is worked out first, once: _move reads it again)
             return self._move(st, self.drawn_once(st.source, self.e(st.source), w),

@@ -377,6 +377,9 @@ class Move(Stmt):
     to_bottom: bool
     turned_over: bool
     span: Span
+    # ``move c from A to B under d`` / ``above d``: "under" or "above", and the card d of B
+    place: str = ""
+    beside: Optional[Expr] = None
 
 
 @node
