@@ -128,13 +128,13 @@ class StatementGen:
         (``CompiledGame.empty_moves``).  The zone (and the number, when there are cards) are
         worked out once here and again by the move."""
         kind = st.selection.kind
-        if kind not in ("top", "bottom", "random", "count", "top_n", "bottom_n"):
-            return
+        if kind not in ("top", "bottom", "random", "count"):
+            return      # (`top N cards` moves as many as there are, as `up to N cards where`)
         z, have = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.e(st.source)}")
         w.writeline(f"{have} = len({self.x.zone(z)})")
         short = f"{have} == 0"
-        if kind in ("count", "top_n", "bottom_n"):
+        if kind == "count":
             short += f" or {have} < {self.e(st.selection.expr)}"
         cg = self.cg
         seen, span = cg.empty_moves, st.span
