@@ -48,7 +48,7 @@ turn:
     set got to 1
     if card 2 from bottom of stock is not bottom of stock and card 1 from bottom of stock is bottom of stock:
         set got to 2
-    if card 100 from top of stock is none and card 0 + 1 from top of stock is top of stock:
+    if card 100 from top of stock is none and card (0 + 1) from top of stock is top of stock:
         add 10 to got
     end game with no winner
 """)
@@ -134,7 +134,7 @@ turn:
 def test_a_place_written_below_one_is_rl305_and_a_count_rl250(tmp_path):
     end = "\n    end game with no winner\n"
     assert _codes(tmp_path, "turn:\n    say card 0 from top of stock" + end) == ["RL305"]
-    assert _codes(tmp_path, "turn:\n    say card -1 from bottom of stock" + end) == ["RL305"]
+    assert _codes(tmp_path, "turn:\n    say card (-1) from bottom of stock" + end) == ["RL305"]
     assert _codes(tmp_path, "turn:\n    move top 0 cards from stock to pile" + end) == ["RL250"]
 
 
@@ -148,10 +148,12 @@ def test_card_first_last_stay_names_where_no_position_is_asked(tmp_path):
 var first = 1
 var last = 2
 
-define card_value(card) = card + 1
+define card_value(c) = c + 1
 
 turn:
     set got to first + last + card_value(1)
+    if any card in hand where rank of card - 1 > 100 or rank of card * 2 < 0:
+        add 100 to got
     if any card in hand where rank of card > 0:
         add 1 to got
     end game with no winner

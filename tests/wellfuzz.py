@@ -95,6 +95,7 @@ class GameGen:
 
     def __init__(self, seed: int, known=()):
         self.rng = random.Random(seed)
+        self.rng2 = random.Random(seed * 7919 + 1)     # positions in a pile (GameGen.position)
         self.seed = seed
         # The constructs of the compiler's known defects (KNOWN) are left out unless named in
         # ``known``, so that a difference found is a new one.
@@ -365,19 +366,7 @@ class GameGen:
 
     def card(self, sc, d=0):
         r = self.rng
-        k = r.randrange(9)
-        if k == 7 and d < 3:             # positions in a pile
-            z, where = self.zone(sc), self.pick("top", "bottom", "under", "above")
-            self.note(f"card {where}")
-            if where in ("top", "bottom"):
-                return f"(card {r.randrange(1, 4)} from {where} of {z})"
-            return f"(card {where} {self.card(sc, d + 1)} in {z})"
-        if k == 8 and d < 3:
-            w = self.pick("first", "last")
-            self.note(f"{w} card where")
-            # (the condition speaks of `card`, else RL306)
-            return (f"({w} card in {self.zone(sc)} where rank of card > {r.randrange(0, 8)} and "
-                    f"({self.card_cond(sc, d + 1)}))")
+        k = r.randrange(7)
         if k == 0 and sc.of(CARD):
             self.note("local card")
             return r.choice(sc.of(CARD))
@@ -395,7 +384,26 @@ class GameGen:
             return self.pick("Q♠", "10♥", "A♦", "2♣")
         w = self.pick("top", "bottom", "top")
         self.note(f"{w} of")
-        return f"{w} of {self.zone(sc)}"
+        z = self.zone(sc)
+        return self.position(f"{w} of {z}", w, z)
+
+    def position(self, card, w, z):
+        """``card`` (``top of Z`` or ``bottom of Z``), or now and then a position in the pile
+        Z instead (docs/language.md, "Positions in a pile"), drawn from a generator of its own:
+        the games' other constructs are drawn as they were."""
+        v, r2 = self.rng2.random(), self.rng2
+        if v < 0.07:
+            self.note(f"card N from {w}")
+            return f"(card {r2.randrange(1, 4)} from {w} of {z})"
+        if v < 0.12:
+            where = r2.choice(("under", "above"))
+            self.note(f"card {where}")
+            return f"(card {where} {card} in {z})"
+        if v < 0.18:
+            first = r2.choice(("first", "last"))
+            self.note(f"{first} card where")
+            return f"({first} card in {z} where rank of card > {r2.randrange(0, 8)})"
+        return card
 
     def suit(self, sc, d=0):
         r = self.rng
@@ -463,8 +471,14 @@ class GameGen:
         src, dst = self.zone(sc), self.zone(sc)
         bottom = " bottom of" if r.random() < 0.1 else ""
         over = " turned over" if r.random() < 0.1 else ""
-        sel = r.randrange(12)
+        sel = r.randrange(10)
         guard = None
+        beside = self.rng2.random() < 0.25       # (drawn apart, as GameGen.position)
+        if sel == 0 and beside and not bottom:
+            w = self.rng2.choice(("under", "above"))
+            self.note(f"move {w} a card")
+            line = f"move top of {src} from {src} to {dst} {w} bottom of {dst}{over}"
+            return Stmt(f"if {src} is not empty and size of {dst} >= 2:", [Stmt(line)])
         if sel == 0:
             what, guard = "top card", f"{src} is not empty"
         elif sel == 1:
@@ -480,16 +494,11 @@ class GameGen:
         elif sel == 6:
             k = r.randrange(1, 3)
             what, guard = f"{k} cards", f"size of {src} >= {k}"
+            if beside:                  # the top or bottom k cards, lifted together
+                what = f"{self.rng2.choice(('top', 'bottom'))} {k} cards"
+                self.note("move top or bottom N cards")
         elif sel == 7:
             what = f"up to {r.randrange(1, 4)} cards where {self.card_cond(sc, 2)}"
-        elif sel == 10:
-            w = self.pick("top", "bottom")
-            what = f"{w} {r.randrange(1, 4)} cards"
-        elif sel == 11 and not bottom:
-            w = self.pick("under", "above")
-            self.note(f"move {w} a card")
-            line = f"move top of {src} from {src} to {dst} {w} bottom of {dst}{over}"
-            return Stmt(f"if {src} is not empty and size of {dst} >= 2:", [Stmt(line)])
         elif sel == 8 and sc.of(CARD):
             c = r.choice(sc.of(CARD))
             what, guard = c, f"{src} is not empty and top of {src} is {c}"
