@@ -116,7 +116,7 @@ def test_completion_asks_the_grammar():
     assert {"move", "shuffle", "choose", "if", "repeat"} <= set(words) and name
     words, name = complete.expected("turn:\n    move top card from stock ")
     assert "to" in words and "from" not in words and "move" not in words
-    assert complete.expected("turn:\n    move top of of ") is None    # a mistake before the cursor
+    assert complete.expected("turn:\n    move top card to ") is None   # a mistake before the cursor
 
 
 def test_variants_are_the_files_that_extend_a_file():
