@@ -154,7 +154,7 @@ def crazy_eights(seconds, rounds):
 
 # Examples measured beside the files of rules/, a row each (the targets are for rules/ only):
 # the games that show a construct of the language the seed games do not use.
-BENCHMARKED_EXAMPLES = ("examples/beleaguered_castle.cardrules",)
+BENCHMARKED_EXAMPLES = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules")
 
 
 def rule_files(seconds, files=None):

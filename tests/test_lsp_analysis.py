@@ -111,12 +111,12 @@ def test_no_position_of_a_broken_file_fails(tmp_path):
 
 def test_completion_asks_the_grammar():
     assert complete.expected("zone hand: per player, ") == (
-        ["face", "not", "per", "seen", "shared", "shown", "size", "top"], False)
+        ["bottom", "face", "not", "per", "seen", "shared", "shown", "size", "top"], False)
     words, name = complete.expected("turn:\n    ")
     assert {"move", "shuffle", "choose", "if", "repeat"} <= set(words) and name
     words, name = complete.expected("turn:\n    move top card from stock ")
     assert "to" in words and "from" not in words and "move" not in words
-    assert complete.expected("turn:\n    move top top ") is None      # a mistake before the cursor
+    assert complete.expected("turn:\n    move top card to ") is None   # a mistake before the cursor
 
 
 def test_variants_are_the_files_that_extend_a_file():

@@ -97,6 +97,7 @@ class GameGen:
 
     def __init__(self, seed: int, known=()):
         self.rng = random.Random(seed)
+        self.rng2 = random.Random(seed * 7919 + 1)     # positions in a pile (GameGen.position)
         self.seed = seed
         # The constructs of the compiler's known defects (KNOWN) are left out unless named in
         # ``known``, so that a difference found is a new one.
@@ -400,7 +401,26 @@ class GameGen:
             return self.pick("Q♠", "10♥", "A♦", "2♣")
         w = self.pick("top", "bottom", "top")
         self.note(f"{w} of")
-        return f"{w} of {self.zone(sc)}"
+        z = self.zone(sc)
+        return self.position(f"{w} of {z}", w, z)
+
+    def position(self, card, w, z):
+        """``card`` (``top of Z`` or ``bottom of Z``), or now and then a position in the pile
+        Z instead (docs/language.md, "Positions in a pile"), drawn from a generator of its own:
+        the games' other constructs are drawn as they were."""
+        v, r2 = self.rng2.random(), self.rng2
+        if v < 0.07:
+            self.note(f"card N from {w}")
+            return f"(card {r2.randrange(1, 4)} from {w} of {z})"
+        if v < 0.12:
+            where = r2.choice(("under", "above"))
+            self.note(f"card {where}")
+            return f"(card {where} {card} in {z})"
+        if v < 0.18:
+            first = r2.choice(("first", "last"))
+            self.note(f"{first} card where")
+            return f"({first} card in {z} where rank of card > {r2.randrange(0, 8)})"
+        return card
 
     def suit(self, sc, d=0):
         r = self.rng
@@ -488,6 +508,12 @@ class GameGen:
         over = " turned over" if r.random() < 0.1 else ""
         sel = r.randrange(10)
         guard = None
+        beside = self.rng2.random() < 0.25       # (drawn apart, as GameGen.position)
+        if sel == 0 and beside and not bottom:
+            w = self.rng2.choice(("under", "above"))
+            self.note(f"move {w} a card")
+            line = f"move top of {src} from {src} to {dst} {w} bottom of {dst}{over}"
+            return Stmt(f"if {src} is not empty and size of {dst} >= 2:", [Stmt(line)])
         if sel == 0:
             what, guard = "top card", f"{src} is not empty"
         elif sel == 1:
@@ -503,6 +529,9 @@ class GameGen:
         elif sel == 6:
             k = r.randrange(1, 3)
             what, guard = f"{k} cards", f"size of {src} >= {k}"
+            if beside:                  # the top or bottom k cards, lifted together
+                what = f"{self.rng2.choice(('top', 'bottom'))} {k} cards"
+                self.note("move top or bottom N cards")
         elif sel == 7:
             what = f"up to {r.randrange(1, 4)} cards where {self.card_cond(sc, 2)}"
         elif sel == 8 and sc.of(CARD):

@@ -71,6 +71,16 @@ class ExpressionChecks:
         self.expect(e.zone, ZONE, s, "the zone")
         inner = s.child()
         self.refs.set(e, Slot(inner.new_slot("card", CARD)))
+        if e.value is None:             # `first card in Z where C`, `last card ...`
+            self.where_of[id(e.condition)] = e
+            self.expect(e.condition, FLAG, inner, "the condition on `card`")
+            if not self._uses_name(e.condition, "card"):
+                self.error("RL306", f"the condition of `{e.kind} in Z where C` does not depend "
+                           "on `card`: it holds for every card or for none", e.condition.span,
+                           f"ask about `card`, e.g. `{e.kind} in pile where rank of card is king`;"
+                           f" for the {'bottom' if e.kind == 'first card' else 'top'} card "
+                           f"write `{'bottom' if e.kind == 'first card' else 'top'} of Z`")
+            return CARD
         phrase = (f"`{e.kind} in Z by V`" if e.kind.endswith("card") else
                   "`total of V among cards`" if e.kind == "total" else f"`{e.kind} V among cards`")
         t = self.expr(e.value, inner)
@@ -119,6 +129,23 @@ class ExpressionChecks:
                        f"ask about `{e.name}`, e.g. `number of cards in hand where {e.of} of card "
                        f"is {e.name}`")
         return SUIT if e.of == "suit" else NUMBER
+
+    def ex_PilePlace(self, e, s):
+        """``card N from top of Z``, ``card under c in Z`` (docs/language.md, "Positions in a
+        pile")."""
+        self.expect(e.zone, ZONE, s, f"the zone of `card {e.kind}`")
+        if e.kind in ("under", "above"):
+            self.expect(e.at, CARD, s, f"the card that the card {e.kind} it is asked of")
+            return CARD
+        self.expect(e.at, NUMBER, s, "the card's place (1 is the top card)"
+                    if e.kind == "from top" else "the card's place (1 is the bottom card)")
+        at = e.at
+        if (isinstance(at, A.Int) and at.value < 1) or (isinstance(at, A.Unary) and at.op == "neg"):
+            end = e.kind.split()[1]
+            self.error("RL305", f"`card {getattr(at, 'value', '-')} {e.kind}` names no card: "
+                       f"the places count from 1, the {end} card", at.span,
+                       f"write `card 1 {e.kind} of ...` for the {end} card itself")
+        return CARD
 
     def ex_Holder(self, e, s):
         self.expect(e.card, CARD, s, "the card of `player who has`")

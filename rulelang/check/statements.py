@@ -36,8 +36,10 @@ class StatementChecks:
         self.expect(st.dest, ZONE, s, "where the cards are moved to")
         if sel.kind == "card":
             self.expect(sel.expr, CARD, s, "the card to move")
-        elif sel.kind == "count":
+        elif sel.kind in ("count", "top_n", "bottom_n"):
             self.expect(sel.expr, NUMBER, s, "how many cards to move")
+            if sel.kind != "count":
+                self.count_written(sel.expr)
         elif sel.kind == "where":
             inner = s.child()
             inner.new_slot("card", CARD)
@@ -45,6 +47,21 @@ class StatementChecks:
             self.expect(sel.expr, FLAG, inner, "which cards to move")
         elif sel.kind in ("count_where", "upto_where", "and_above"):
             self.st_move_counted(st, sel, s)
+        if st.beside is not None:
+            self.st_move_beside(st, s)
+
+    def st_move_beside(self, st, s):
+        """``move c from A to B under d`` / ``above d`` (docs/language.md, "Arranging one's own
+        cards"): one card, put directly under or above the card d of B."""
+        self.expect(st.beside, CARD, s, f"the card that the card moved goes {st.place}")
+        if st.selection.kind != "card":
+            self.error("RL308", f"only one card named is put {st.place} a card", st.selection.span,
+                       f"name the card: `move c from A to B {st.place} d` (choose it first: "
+                       "`card c from A`)")
+        if st.to_bottom:
+            self.error("RL309", f"a card goes to the bottom of a zone or {st.place} a card of it, "
+                       "not both", st.beside.span,
+                       f"write `move c from A to B {st.place} d` or `move c from A to bottom of B`")
 
     def st_move_counted(self, st, sel, s):
         """``move N cards where C``, ``move up to N cards where C`` and ``move c and every card on
@@ -57,12 +74,16 @@ class StatementChecks:
         inner.new_slot("card", CARD)
         self.refs.set(sel, Local(inner.names["card"][0]))
         self.expect(sel.condition, FLAG, inner, "which cards to move")
-        if isinstance(sel.expr, A.Int) and sel.expr.value < 1:
-            self.error("RL250", f"moving {sel.expr.value} cards moves nothing", sel.expr.span,
+        self.count_written(sel.expr)
+
+    def count_written(self, count):
+        """RL250: a count of cards to move written as 0 or below."""
+        if isinstance(count, A.Int) and count.value < 1:
+            self.error("RL250", f"moving {count.value} cards moves nothing", count.span,
                        "a count of cards is 1 or more; to move every card that matches write "
                        "`move all cards where ...`")
-        if isinstance(sel.expr, A.Unary) and sel.expr.op == "neg":
-            self.error("RL250", "a count of cards cannot be negative", sel.expr.span,
+        if isinstance(count, A.Unary) and count.op == "neg":
+            self.error("RL250", "a count of cards cannot be negative", count.span,
                        "a count of cards is 1 or more")
 
     def st_Assign(self, st, s):

@@ -193,6 +193,8 @@ def _hidden_from_chooser(c, zone, whose, chooser, p, oid, slot):
         return None
     if vis == "top":
         return "whose cards below the top are face down"
+    if vis == "bottom":
+        return "whose cards above the bottom are face down"
     if vis == "owner" and zone.per_player:
         return "which only its owner may see, and the chooser is not always its owner"
     return "which nobody may see"
@@ -227,11 +229,11 @@ def _public_card(c, e, chooser, oid) -> bool:
         return _public_card(c, ref.expanded, chooser, oid)
     if isinstance(ref, (Var, VarOf, CardName)):
         return True
-    if isinstance(e, A.Unary) and e.op == "top":
+    if isinstance(e, A.Unary) and e.op in ("top", "bottom"):
         try:
             zones = c._zones_of(e.operand, oid, 0)
         except _Unknown:
             return False
-        return all(z.visibility in ("everyone", "top") or (
+        return all(z.visibility in ("everyone", e.op) or (
             z.visibility == "owner" and z.per_player and whose in chooser) for z, whose in zones)
     return False

@@ -96,6 +96,10 @@ def _cards_value(words, cg, zi, cards, viewer, size_hidden, limit) -> Text:
         if size_hidden and viewer is not None:
             return Text("(hidden)", style="dim")
         return Text(plural_words(size, "card") + ", face down", style="dim")
+    if not all(visible) and vis == "bottom":    # bottom face up: how many, the bottom card
+        t = Text(plural_words(size, "card") + ", bottom ", style="dim")
+        t.append_text(card_text(words.card(cg.card_names[cards[0]])))
+        return t
     if not all(visible):          # top face up: the top card, and how many lie below
         t = Text("top ")
         t.append_text(card_text(words.card(cg.card_names[cards[-1]])))

@@ -37,6 +37,8 @@ from rulelang.termsafe import safe
 _VISIBILITY = {"everyone": "face up: every player sees all its cards",
                "nobody": "face down: nobody sees its cards",
                "top": "top card face up: every player sees its top card, nobody the cards under it",
+               "bottom": "bottom card face up: every player sees its bottom card, nobody the "
+                         "cards above it",
                "owner": "seen by its owner only"}
 
 

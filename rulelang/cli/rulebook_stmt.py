@@ -76,6 +76,9 @@ class Words(ExprWords):
                     f"most {x})")
         if k == "and_above":
             return f"{x} and every card on top of it in {src}, together"
+        if k in ("top_n", "bottom_n"):
+            end = "top" if k == "top_n" else "bottom"
+            return f"the {end} {x} cards of {src} (all of them if it has fewer)"
         return f"{humanize(k)} {x} of {src}"
 
     def stmt_Move(self, st, where):
@@ -83,6 +86,10 @@ class Words(ExprWords):
         what = self.selection(st.selection, src)
         dest = self.expr(st.dest)
         s = f"Move {what} " + (f"to the bottom of {dest}" if st.to_bottom else f"onto {dest}")
+        if st.beside is not None:
+            s = (f"Move {what} into {dest}, directly {'under' if st.place == 'under' else 'on top of'}"
+                 f" {self.expr(st.beside)} (if that card is not there, the game stops with an "
+                 "error)")
         k = st.selection.kind
         if st.turned_over:
             s += ", turned over"
@@ -90,7 +97,7 @@ class Words(ExprWords):
             s += (" (turned over: they arrive in the order they had)" if st.turned_over else
                   " (one at a time: each card taken goes on top of the one before, so their "
                   "order is reversed)")
-        elif k in ("all", "all_but_top", "where", "and_above"):
+        elif k in ("all", "all_but_top", "where", "and_above", "top_n", "bottom_n"):
             s += (" (lifted together and turned over: their order is reversed)" if st.turned_over
                   else " (lifted together: they keep their order)")
         if k == "card":

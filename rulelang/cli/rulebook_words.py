@@ -356,9 +356,22 @@ class ExprWords:
     def expr_CardLit(self, e):
         return e.text
 
+    def expr_PilePlace(self, e):
+        z = self.expr(e.zone)
+        if e.kind in ("from top", "from bottom"):
+            end = e.kind.split()[1]
+            return (f"the card at place {self.expr(e.at)} from the {end} of {z} (1 is its {end} "
+                    "card; none when it has fewer)")
+        where = "directly under" if e.kind == "under" else "directly on top of"
+        return (f"the card {where} {self.expr(e.at)} in {z} (none when there is none, or when "
+                f"{self.expr(e.at)} is not in {z})")
+
     def expr_AmongCards(self, e):
         z = self.expr(e.zone)
         where = f" for which {self.cond(e.condition)}" if e.condition is not None else ""
+        if e.value is None:
+            end = "lowest" if e.kind == "first card" else "topmost"
+            return f"the {end} card (called card) in {z}{where} (none when there is none)"
         v = self.expr(e.value)
         if e.kind == "total":
             return f"the total of {v} over the cards (each called card) in {z}{where}"

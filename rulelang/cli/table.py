@@ -129,7 +129,7 @@ def card_visible_to(cg, zones: list, card: int, seat: int) -> bool:
             name, owner, vis, _ = cg.zone_info[zi]
             if vis == "everyone" or (vis == "owner" and owner == seat):
                 return True
-            return vis == "top" and cards[-1] == card
+            return (vis == "top" and cards[-1] == card) or (vis == "bottom" and cards[0] == card)
     return False
 
 
@@ -173,6 +173,8 @@ def spectator_zones(st) -> dict:
         key = zone_key(name, owner)
         if vis == "top":
             out[key] = {"top": cg.card_names[cards[-1]] if cards else None, "size": len(cards)}
+        elif vis == "bottom":
+            out[key] = {"bottom": cg.card_names[cards[0]] if cards else None, "size": len(cards)}
         elif vis == "nobody":
             out[key] = {"size": len(cards), "face_down": True}
         else:
@@ -189,6 +191,14 @@ def _zone_value(v) -> Text:
             t.append(f"  ({len(v)})", style="dim")
         return t
     size = v.get("size")
+    if "bottom" in v:
+        t = Text()
+        if v["bottom"] is None:
+            t.append("(empty)", style="dim")
+            return t
+        t.append(f"{size} card{'' if size == 1 else 's'}, bottom ", style="dim")
+        t.append_text(card_text(v["bottom"]))
+        return t
     if "top" in v:
         t = Text()
         if v["top"] is None:

@@ -40,7 +40,7 @@ from rulelang.compile.fold import Fold, _children, per_copy
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.context import ExprMode, Modal
 from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
-                                         _noseat, _rnd, _seat, _top, spend)
+                                         _noseat, _place, _beside, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
 from rulelang.limits import LOOP_WORK_FLOOR, WORK_UNIT
 
@@ -71,6 +71,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self.cg = cg
         self.refs = cg.refs
         self.ns = {"_div": _div, "_mod": _mod, "_mul": _mul, "_big": _big, "_top": _top, "_first": _first,
+                   "_place": _place, "_beside": _beside,
                    "_bottom": _bottom, "_none": (-1,), "_rnd": _rnd, "_sa": seat_after,
                    "_si": seat_in, "_sin": seats_in, "_saf": seats_after, "_nin": next_in,
                    "_hold": holder, "_hi": highest, "_lo": lowest, "_rsi": random_seat_in,

@@ -188,11 +188,28 @@ class ExprNodes:
             out = f"({pre}, {out})[-1]"
         return out
 
+    def g_PilePlace(self, e, env):
+        z = self.zone(self.gen(e.zone, env))
+        at = self.gen(e.at, env)
+        if e.kind == "from top":
+            return f"_place({z}, {at})"
+        if e.kind == "from bottom":
+            return f"_place({z}, -({at}))"
+        return f"_beside({z}, {at}, {1 if e.kind == 'above' else -1})"
+
     def g_AmongCards(self, e, env):
         z = self.gen(e.zone, env)
         v = self.fresh()
         inner = dict(env)
         inner[self.refs.of(e).index] = v
+        if e.value is None:             # `first card in Z where C`, `last card ...`
+            c, hoisted = self.gen_hoisting(e.condition, inner, v)
+            cards = self.charged(self.zone(z), e, [e.condition])
+            if e.kind == "last card":
+                cards = f"{cards}[::-1]"
+            if self.fold.chance(e.condition):
+                return self._hoisted(f"_first(({v} for {v} in {cards} if {c}), -1)", hoisted)
+            return self._hoisted(f"([{v} for {v} in {cards} if {c}] or _none)[0]", hoisted)
         val, hoisted = self.gen_hoisting(e.value, inner, v)
         cond = ""
         if e.condition is not None:

@@ -119,6 +119,40 @@ def _bottom(z):
     return z[0] if z else -1
 
 
+def _place(z, k):
+    """``card K from top of Z`` (``k`` above 0) or ``card K from bottom`` (``k`` below 0: -1
+    the bottom card): none when Z has no card there."""
+    n = len(z)
+    if 0 < k <= n:
+        return z[n - k]
+    if 0 < -k <= n:
+        return z[-k - 1]
+    return -1
+
+
+def _beside(z, c, d):
+    """``card above c in Z`` (``d`` 1) or ``card under c`` (``d`` -1): none when c is not in Z
+    or is its top (bottom) card."""
+    try:
+        i = z.index(c) + d
+    except ValueError:
+        return -1
+    return z[i] if 0 <= i < len(z) else -1
+
+
+def put_beside(z, d, above, not_there):
+    """``move c from A to B under d`` (``above``: 0) or ``above d`` (1), after the move: c, the
+    top card of B (list ``z``), goes directly under (above) d; ``not_there(c, d)`` raises the
+    game's problem when d is not in B (or is c)."""
+    c = z.pop()
+    try:
+        i = z.index(d)
+    except ValueError:
+        z.append(c)
+        not_there(c, d)
+    z.insert(i + above, c)
+
+
 def _rnd(z, rng):
     """``random card of Z``: a card drawn at random (as the reference interpreter draws it), none if empty."""
     return z[rng.randbelow(len(z))] if z else -1

@@ -23,7 +23,8 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
-from rulelang.compile.genruntime import deal, deal_apart, deal_order, end_by_score, end_with_results, say
+from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
+                                         put_beside, say)
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.exprnodes import PlayerZone
 from rulelang.compile.fold import computes
@@ -128,7 +129,7 @@ class StatementGen:
         worked out once here and again by the move."""
         kind = st.selection.kind
         if kind not in ("top", "bottom", "random", "count"):
-            return
+            return      # (`top N cards` moves as many as there are, as `up to N cards where`)
         z, have = self.x.fresh(), self.x.fresh()
         w.writeline(f"{z} = {self.e(st.source)}")
         w.writeline(f"{have} = len({self.x.zone(z)})")
@@ -437,6 +438,30 @@ class StatementGen:
         return True
 
     def t_Move(self, st, w):
+        if st.beside is None:
+            return self._t_move(st, w)
+        # `move c from A to B under d`: d worked out first, the move, then c (B's top card
+        # now) put directly under (above) d; a d not in B stops the game (RL307)
+        d = self.x.fresh()
+        w.writeline(f"{d} = {self.e(st.beside)}")
+        self._t_move(st, w)
+        self.x.ns["_putby"] = put_beside
+        w.writeline(f"_putby({self.x.zone(self.e(st.dest))}, {d}, {int(st.place == 'above')}, "
+                    f"{self.x.const(self._not_beside(st))})")
+        return True
+
+    def _not_beside(self, st):
+        cg = self.cg
+        span, place = st.span, st.place
+
+        def not_there(c, d):
+            from rulelang.engine.control import GameProblem
+            raise GameProblem("RL307", f"card {cg.card_names[c]} is to go {place} card "
+                              f"{cg.card_names[d] if d >= 0 else 'none'}, which is not in the "
+                              "zone it went to", span)
+        return not_there
+
+    def _t_move(self, st, w):
         if not remembers(self.cg.model, st):
             # (the zone moved from is worked out first, once: _move reads it again)
             return self._move(st, self.drawn_once(st.source, self.e(st.source), w),
@@ -547,6 +572,8 @@ class StatementGen:
             return self._move_counted(st, kind, src, dst, w)
         if kind in ("count", "where"):
             return self._move_some(st, kind, src, dst, w)
+        if kind in ("top_n", "bottom_n"):
+            return self._move_block(st, kind, src, dst, w)
         s = self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
         put = "insert(0, {})" if st.to_bottom else "append({})"
@@ -697,6 +724,22 @@ class StatementGen:
         dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
         self._put_many(st, cards, s, self._zone(dst, w), w)
+        return True
+
+    def _move_block(self, st, kind, src, dst, w):
+        """``move top N cards`` / ``move bottom N cards``: the N cards (or as many as there
+        are) lifted together, in their order; the zone moved to is worked out after."""
+        s, k, cards = self.x.fresh(), self.x.fresh(), self.x.fresh()
+        w.writeline(f"{s} = {self.x.zone(src)}")
+        w.writeline(f"{k} = {self.e(st.selection.expr)}")
+        w.writeline(f"if {k} > 0 and {s}:")
+        with w.indent():
+            part = f"[-{k}:]" if kind == "top_n" else f"[:{k}]"
+            w.writeline(f"{cards} = {s}{part}")
+            w.writeline(f"del {s}{part}")
+            dst = self.drawn_once(st.dest, dst, w)
+            self.note_left(st, cards, src, w, dst)
+            self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
     def _move_some(self, st, kind, src, dst, w):

@@ -47,7 +47,8 @@ class Words:
         if typ == CARDS:                     # only what everyone may see is named
             cards = g.zones[v]
             _name, _owner, vis, size_hidden = self.zone_info[v]
-            shown = cards if vis == "everyone" else cards[-1:] if vis == "top" else []
+            shown = cards if vis == "everyone" else cards[-1:] if vis == "top" else \
+                cards[:1] if vis == "bottom" else []
             words = [self.card_names[c] for c in shown]
             hidden = len(cards) - len(shown)
             if hidden:

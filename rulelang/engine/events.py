@@ -102,6 +102,8 @@ def sees(game: Any, zi: int, pos: int, size: int, viewer: Optional[int]) -> bool
         return viewer is None or owner == viewer
     if vis == "top":
         return pos == size - 1
+    if vis == "bottom":
+        return pos == 0
     return False
 
 

@@ -396,6 +396,9 @@ class State(Playout):
             elif vis == "top":
                 zones[key] = {"top": g.card_names[cards[-1]] if cards else None,
                               "size": len(cards)}
+            elif vis == "bottom":
+                zones[key] = {"bottom": g.card_names[cards[0]] if cards else None,
+                              "size": len(cards)}
             else:
                 zones[key] = None if size_hidden else {"size": len(cards)}
         obs: dict[str, Any] = {
@@ -427,7 +430,8 @@ class State(Playout):
                 continue
             name, owner, vis, _sh = g.zone_info[zi]
             if vis == "everyone" or (vis == "owner" and owner == player) or (
-                    vis == "top" and self.zones[zi][-1] == c):
+                    vis == "top" and self.zones[zi][-1] == c) or (
+                    vis == "bottom" and self.zones[zi][0] == c):
                 continue
             key = name if owner < 0 else f"{name}/{owner + 1}"
             if c not in out.setdefault(key, []):
@@ -482,7 +486,7 @@ class State(Playout):
                 continue
             z = zones[zi]
             stop = len(z) - 1 if vis == "top" else len(z)
-            places.extend((zi, i) for i in range(stop))
+            places.extend((zi, i) for i in range(1 if vis == "bottom" else 0, stop))
         if places:
             kept = set()
             cards_n = len(g.card_names)

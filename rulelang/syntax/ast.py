@@ -201,6 +201,18 @@ class Holder(Expr):
 
 
 @node
+class PilePlace(Expr):
+    """A card by its place in a zone (docs/language.md, "Positions in a pile"): ``card N from
+    top of Z`` (kind "from top", ``at`` the number N, 1 the top), ``card N from bottom of Z``
+    ("from bottom"), ``card under c in Z`` ("under", ``at`` the card c) and ``card above c in Z``
+    ("above"); none when there is no such card."""
+    kind: str
+    at: Expr
+    zone: Expr
+    span: Span
+
+
+@node
 class CardLit(Expr):
     """``Q♠``: one card of the deck by its rank and suit as they are shown."""
     text: str
@@ -213,8 +225,9 @@ class AmongCards(Expr):
     ``lowest ...`` (numbers), ``total of V among cards in Z [where C]`` (a sum), and
     ``highest card in Z by V [where C]`` / ``lowest card ...`` (the card itself).  In V and C the
     card is called ``card``."""
-    kind: str            # "highest", "lowest", "total", "highest card", "lowest card"
-    value: Expr
+    kind: str            # "highest", "lowest", "total", "highest card", "lowest card", and
+    #                      "first card" / "last card" (``first card in Z where C``: no value)
+    value: Optional[Expr]
     zone: Expr
     condition: Optional[Expr]
     span: Span
@@ -363,7 +376,8 @@ class Selection:
     """Which cards a ``move`` takes: ``top card``, ``bottom card``, ``random card``,
     ``all cards``, ``all but top card``, ``all cards where C``, ``N cards`` (from the top) or
     one particular card (``c``)."""
-    kind: str            # top, bottom, random, all, all_but_top, where, count, card
+    kind: str            # top, bottom, random, all, all_but_top, where, count, card, and
+    #                      top_n / bottom_n (``top N cards``: lifted together, `expr` the count)
     expr: Optional[Expr]
     span: Span
     # Counted conditional moves: kinds "count_where" (``N cards where C``,
@@ -381,6 +395,9 @@ class Move(Stmt):
     to_bottom: bool
     turned_over: bool
     span: Span
+    # ``move c from A to B under d`` / ``above d``: "under" or "above", and the card d of B
+    place: str = ""
+    beside: Optional[Expr] = None
 
 
 @node

@@ -186,6 +186,7 @@ class DeclarationsToAst(Transformer):
     def face_up(self, meta, c): return "everyone"
     def face_down(self, meta, c): return "nobody"
     def top_face_up(self, meta, c): return "top"
+    def bottom_face_up(self, meta, c): return "bottom"     # (the trump under a stock)
     def seen_owner(self, meta, c): return "owner"
     def size_hidden(self, meta, c): return "size_hidden"
     def not_shown(self, meta, c): return ("shown", "no")
@@ -193,7 +194,7 @@ class DeclarationsToAst(Transformer):
 
     def zone_decl(self, meta, c):
         props = list(c[2:])
-        vis = [p for p in props if p in ("everyone", "nobody", "top", "owner")]
+        vis = [p for p in props if p in ("everyone", "nobody", "top", "bottom", "owner")]
         shown = [p[1] for p in props if isinstance(p, tuple) and p[0] == "shown"]
         return A.Zone(str(c[0]), "per_player" in props, vis[-1] if vis else "everyone",
                       "size_hidden" in props, False, self.sp(meta),

@@ -153,6 +153,22 @@ class ExpressionsToAst(Transformer):
     def sel_card_lit(self, meta, c):
         return (("card", str(c[0])), _tspan(self.file, c[0]))
 
+    # Positions in a pile: the card N from the top or bottom, under or above a card.
+    def _place(kind):
+        def f(self, meta, c):
+            return A.PilePlace(kind, c[0], c[1], self.sp(meta))
+        return f
+    card_from_top = _place("from top")
+    card_from_bottom = _place("from bottom")
+    card_under = _place("under")
+    card_above = _place("above")
+
+    def first_card_where(self, meta, c):
+        return A.AmongCards("first card", None, c[0], c[1], self.sp(meta))
+
+    def last_card_where(self, meta, c):
+        return A.AmongCards("last card", None, c[0], c[1], self.sp(meta))
+
     def holder(self, meta, c):
         return A.Holder(c[0], self.sp(meta))
 

@@ -58,15 +58,24 @@ class StatementsToAst(Transformer):
         return A.Selection("upto_where", c[0], self.sp(meta), c[1])
 
     sel_and_above = _sel("and_above")
+    sel_top_n = _sel("top_n")              # `top N cards`: lifted together, in their order
+    sel_bottom_n = _sel("bottom_n")
 
     def move_stmt(self, meta, c):
-        sel, src, dest, turned = c
+        sel, src, dest, at, turned = c
         to_bottom = False
         if isinstance(dest, A.Unary) and dest.op == "bottom":
             dest, to_bottom = dest.operand, True
         elif isinstance(dest, A.Unary) and dest.op == "top":
             dest = dest.operand
-        return A.Move(sel, src, dest, to_bottom, bool(turned), self.sp(meta))
+        place, beside = at if at is not None else ("", None)
+        return A.Move(sel, src, dest, to_bottom, bool(turned), self.sp(meta), place, beside)
+
+    def put_under(self, meta, c):
+        return ("under", c[0])
+
+    def put_above(self, meta, c):
+        return ("above", c[0])
 
     def set_stmt(self, meta, c):
         return A.Assign("set", c[0], c[1], self.sp(meta))

@@ -95,6 +95,8 @@ def table_view(st, words: Words, cards: Cards, viewer: Optional[int]) -> dict:
             item["size"] = z["size"]
             if "top" in z:
                 item["top"] = cards(z["top"])
+            if "bottom" in z:
+                item["bottom"] = cards(z["bottom"])
         else:
             item["size"] = None                     # the rules hide even its size
         if key in known:

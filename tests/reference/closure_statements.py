@@ -112,6 +112,8 @@ class ClosureStatements:
         b.emit(make)
 
     def s_Move(self, st, b):
+        if st.beside is not None:
+            return self.s_move_beside(st, b)
         if remembers(self.model, st):
             # the zones are worked out once, before the move, and the cards that went are
             # remembered by those who saw them go
@@ -156,6 +158,35 @@ class ClosureStatements:
                 _forget_left(g, was, si)
                 return out
             return unseen
+        b.emit(make)
+
+    def s_move_beside(self, st, b):
+        """``move c from A to B under d`` / ``above d``: d worked out first, then the move, then
+        c put directly under (above) d in B (RL307 when d is not there)."""
+        import attrs
+        inner = type(b)()
+        self.s_Move(attrs.evolve(st, place="", beside=None), inner)
+        (step_make, _labels), = inner.items
+        df, zf = self.cx(st.beside), self.cx(st.dest)
+        above, names, span, place = st.place == "above", self.card_names, st.span, st.place
+
+        def make(nxt):
+            step = step_make(nxt)
+
+            def beside(g, fr):
+                d = df(g, fr)
+                out = step(g, fr)
+                z = g.zones[zf(g, fr)]
+                c = z[-1]                  # the card moved: it went on top of B
+                del z[-1]
+                if d not in z:
+                    z.append(c)
+                    raise GameProblem("RL307", f"card {names[c]} is to go {place} card "
+                                      f"{names[d] if d >= 0 else 'none'}, which is not in the "
+                                      "zone it went to", span)
+                z.insert(z.index(d) + above, c)
+                return out
+            return beside
         b.emit(make)
 
     def s_Move_cards(self, st, b, src, dst):
@@ -235,6 +266,25 @@ class ClosureStatements:
                     put_many(g, d, taken, s)
                     return nxt
                 return move_n
+        elif kind in ("top_n", "bottom_n"):
+            cnt = self.cx(sel.expr)
+
+            def make(nxt):
+                def move_block_n(g, fr):
+                    s = g.zones[src(g, fr)]
+                    k = cnt(g, fr)
+                    if k <= 0 or not s:
+                        return nxt
+                    k = min(k, len(s))
+                    if kind == "top_n":        # lifted together: their order kept
+                        cards = s[len(s) - k:]
+                        del s[len(s) - k:]
+                    else:
+                        cards = s[:k]
+                        del s[:k]
+                    put_many(g, g.zones[dst(g, fr)], cards, s)
+                    return nxt
+                return move_block_n
         elif kind in ("all", "all_but_top"):
             def make(nxt):
                 def move_all(g, fr):

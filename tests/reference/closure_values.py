@@ -450,9 +450,38 @@ class ClosureValues:
         v = self.card_literal_id(lit.rank, lit.suit)
         return lambda g, fr: v
 
+    def x_PilePlace(self, e):
+        zf, af = self.cx(e.zone), self.cx(e.at)
+        kind = e.kind
+
+        def place(g, fr):
+            z = g.zones[zf(g, fr)]
+            a = af(g, fr)
+            if kind in ("from top", "from bottom"):
+                if not 1 <= a <= len(z):
+                    return -1
+                return z[len(z) - a] if kind == "from top" else z[a - 1]
+            if a not in z:
+                return -1
+            i = z.index(a) + (1 if kind == "above" else -1)
+            return z[i] if 0 <= i < len(z) else -1
+        return place
+
     def x_AmongCards(self, e):
         zf = self.cx(e.zone)
         ci = self.refs.of(e).index
+        if e.value is None:             # `first card in Z where C`, `last card ...`
+            cond1 = self.cx(e.condition)
+            last = e.kind == "last card"
+
+            def first(g, fr):
+                cards = list(g.zones[zf(g, fr)])
+                for c in (reversed(cards) if last else cards):
+                    fr[ci] = c
+                    if cond1(g, fr):
+                        return c
+                return -1
+            return first
         value = self.cx(e.value)
         cond = self.cx(e.condition) if e.condition is not None else (lambda g, fr: True)
         kind = e.kind
