@@ -384,6 +384,9 @@ class ExpressionChecks:
         d = self.defines.get(n)
         if d is not None and len(d.params) == 1:
             return self.expand(e, d, (e.operand,), s)
+        kind = self.team_word(e, s)           # `the team of P`, `partner of P` (check/teams.py)
+        if kind is not None:
+            return kind
         if n in self.ranks and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
                 and s.lookup(e.operand.name) is None:       # `queen of spades`
             found = self.card_named(n, e.operand.name, e.span)

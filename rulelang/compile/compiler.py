@@ -101,6 +101,10 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self._build_vars()
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
         self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
+        # Where the team and the partner of player 1 are, in a game with teams (else None).
+        teams = getattr(model, "teams", None)
+        self.team_base = self.var_base[A.TEAM] if teams is not None else None
+        self.partner_base = self.var_base[A.PARTNER] if teams is not None else None
         self.flow = _turn_flow(model)
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
