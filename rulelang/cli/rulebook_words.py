@@ -456,6 +456,10 @@ class ExprWords:
 
     def expr_Of(self, e):
         ref = self.ref(e)
+        if e.name == A.TEAM:
+            return self.of_player("team", e.operand)
+        if isinstance(ref, ir.VarOf) and ref.name == A.PARTNER:
+            return self.of_player("partner", e.operand)
         if e.name == "out" and self.m.players_leave and "out" not in self.m.vars:
             return (f"the order in which {self.expr(e.operand)} left the game (1 for the first "
                     f"to leave; 0 while still in it)")
