@@ -167,7 +167,7 @@ class Words(ExprWords):
         k = st.kind
         if k in ("winner", "loser"):
             verb, other = ("wins", "loses") if k == "winner" else ("loses", "wins")
-            return Item(f"The game ends: the team of {self.expr(st.player)} {verb}; every other "
+            return Item(f"The game ends: {self.of_player('team', st.player)} {verb}; every other "
                         f"team {other}.")
         return Item(f"The game ends: the team with the {k} score (the total of its players' "
                     f"scores) wins (every team that ties for it wins); every other team loses.")
