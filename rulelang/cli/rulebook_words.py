@@ -123,6 +123,8 @@ class ExprWords:
         return title(name)
 
     def var_name(self, name: str) -> str:
+        if name in (A.TEAM, A.PARTNER):     # the values a game with teams keeps itself
+            return name.strip("()")
         v = self.m.vars.get(name)
         if v is not None and getattr(v.decl, "display", None):
             return v.decl.display
