@@ -378,7 +378,7 @@ class ExpressionChecks:
             if not v.decl.per_player:
                 self.error("RL112", f"variable `{n}` is shared; it belongs to no player",
                            e.name_span, f"write just `{n}`, or declare `var {n} per player = ...`")
-            self.expect_seat(e.operand, s, f"whose `{n}`")
+            self.expect_seat(e.operand, s, "whose team" if n == A.TEAM else f"whose `{n}`")
             self.refs.set(e, VarOf(n))
             return v.type
         d = self.defines.get(n)

@@ -74,19 +74,25 @@ class TeamChecks:
         low, high = self.players
         if t.kind == "fixed":
             seen: dict = {}
+            beyond = twice = None         # the first of each is reported (a line may be long)
             for seats in t.seats:
                 for s in seats:
                     if s < 1 or s > low:
-                        self.error("RL265", f"the teams name player {s}, but the game is for at "
-                                   f"most {high} players" if s < 1 or s > high else
-                                   f"the teams name player {s}, but a game of {low} players has "
-                                   f"no player {s}", t.span, f"name players 1 to {low}")
+                        beyond = s if beyond is None else beyond
                     elif s in seen:
-                        self.error("RL266", f"player {s} is in two teams", t.span,
-                                   "put each player in one team")
+                        twice = s if twice is None else twice
                     seen[s] = True
+            if beyond is not None:
+                s = beyond
+                self.error("RL265", f"the teams name player {s}, but the game is for at most "
+                           f"{high} players" if s < 1 or s > high else
+                           f"the teams name player {s}, but a game of {low} players has no "
+                           f"player {s}", t.span, f"name players 1 to {low}")
+            if twice is not None:
+                self.error("RL266", f"player {twice} is in two teams", t.span,
+                           "put each player in one team")
             missing = [s for s in range(1, high + 1) if s not in seen]
-            if missing and not any(s < 1 or s > low for ss in t.seats for s in ss):
+            if missing and beyond is None:
                 self.error("RL267", f"player {missing[0]} is in no team", t.span,
                            "put every player in a team (`players 1 and 3, players 2 and 4`)")
         elif t.kind == "opposite":
@@ -111,16 +117,14 @@ class TeamChecks:
         or None when ``e`` is neither (a file's own `partner` is its own)."""
         if e.name == A.TEAM and self.teams is None:
             self.expr(e.operand, s)
-            self.error("RL269", "`the team of ...`: this game has no teams", e.span,
-                       "declare them, e.g. `teams: partners sit opposite`")
+            self.no_teams(e.span, "`the team of ...`")
             return NUMBER
         if e.name != "partner" or "partner" in self.zones or "partner" in self.vars \
                 or "partner" in self.defines:
             return None
         if self.teams is None:
             self.expr(e.operand, s)
-            self.error("RL269", "`partner of ...`: this game has no teams", e.span,
-                       "declare them, e.g. `teams: partners sit opposite`")
+            self.no_teams(e.span, "`partner of ...`")
             return PLAYER
         if not self.teams_of_two():
             self.error("RL300", "`partner of ...` in a game whose teams are not of two players",
@@ -130,10 +134,20 @@ class TeamChecks:
         self.refs.set(e, VarOf(A.PARTNER))
         return PLAYER
 
+    def no_teams(self, span, what, example="partners sit opposite"):
+        """RL269, once for a place (`for each player p in the team of P` and `number of players
+        in the team of P` read `the team of` twice there)."""
+        done = self.__dict__.setdefault("_no_teams_at", set())
+        key = (span.file, span.line, span.column) if span is not None else None
+        if key in done:
+            return
+        done.add(key)
+        self.error("RL269", f"{what}: this game has no teams", span,
+                   f"declare them, e.g. `teams: {example}`")
+
     def st_JoinTeam(self, st, s):
         if self.teams is None:
-            self.error("RL269", "`set the team of ...`: this game has no teams", st.span,
-                       "declare them, e.g. `teams: formed in play`")
+            self.no_teams(st.span, "`set the team of ...`", "formed in play")
         elif self.teams.kind != "formed":
             self.error("RL301", "the teams of this game are fixed: no player changes team",
                        st.span, "write `teams: formed in play` for teams made during the game")
