@@ -160,3 +160,12 @@ def test_turn_order_and_the_deal_do_not_change(tmp_path, teams):
     sa, sb = a.new_game(4, seed=3, log=True), b.new_game(4, seed=3, log=True)
     assert [e for e in sa.log if e[0] != "end"] == [e for e in sb.log if e[0] != "end"]
     assert sb.winners == [1] and sorted(sa.winners) == [1, 3]
+
+
+def test_teams_read_before_the_teams_line_is_checked_are_reported_not_a_crash(tmp_path):
+    """An attribute's or a variable's first value is checked before the teams: reading a team
+    there is RL269, never an internal error (a finding of the grammar fuzzer)."""
+    text = ('game "x"\nplayers 4\nattribute w:\n    otherwise: the team of 1\n'
+            'var q = partner of 2\ndeck standard, into stock\n')
+    diags, _model, _ = check_file(write(tmp_path, text))
+    assert "RL269" in [d.code for d in diags] and "RL999" not in [d.code for d in diags]

@@ -115,14 +115,15 @@ class TeamChecks:
     def team_word(self, e, s) -> Optional[object]:
         """`the team of P` or `partner of P` (an ``A.Of``) in ``ex_Of``: its kind once checked,
         or None when ``e`` is neither (a file's own `partner` is its own)."""
-        if e.name == A.TEAM and self.teams is None:
+        teams = getattr(self, "teams", None)   # (None while options and attributes are checked)
+        if e.name == A.TEAM and teams is None:
             self.expr(e.operand, s)
             self.no_teams(e.span, "`the team of ...`")
             return NUMBER
-        if e.name != "partner" or "partner" in self.zones or "partner" in self.vars \
-                or "partner" in self.defines:
+        if e.name != "partner" or any("partner" in getattr(self, k, ())
+                                      for k in ("zones", "vars", "defines")):
             return None
-        if self.teams is None:
+        if teams is None:
             self.expr(e.operand, s)
             self.no_teams(e.span, "`partner of ...`")
             return PLAYER
@@ -146,7 +147,7 @@ class TeamChecks:
                    f"declare them, e.g. `teams: {example}`")
 
     def st_JoinTeam(self, st, s):
-        if self.teams is None:
+        if getattr(self, "teams", None) is None:
             self.no_teams(st.span, "`set the team of ...`", "formed in play")
         elif self.teams.kind != "formed":
             self.error("RL301", "the teams of this game are fixed: no player changes team",
@@ -163,8 +164,8 @@ class TeamChecks:
         only by `set the team of P to T`.  True when reported."""
         tgt = st.target
         if isinstance(tgt, A.Of) and (tgt.name == A.TEAM or (
-                tgt.name == "partner" and self.teams is not None and "partner" not in self.vars
-                and "partner" not in self.zones and "partner" not in self.defines)):
+                tgt.name == "partner" and getattr(self, "teams", None) is not None
+                and not any("partner" in getattr(self, k, ()) for k in ("zones", "vars", "defines")))):
             self.error("RL302", "a team changes only by `set the team of P to T`", st.span,
                        "write `set the team of P to the team of Q` (partners follow)")
             return True
