@@ -152,16 +152,20 @@ def crazy_eights(seconds, rounds):
     return rows
 
 
-# Examples measured beside the files of rules/, a row each (the targets are for rules/ only):
-# the games that show a construct of the language the seed games do not use.
-BENCHMARKED_EXAMPLES = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules")
+# Examples that show a construct of the language, each with a row of its own (decisions/s through
+# the API and on the fast path), apart from the rules/ files the targets are judged on.
+EXAMPLE_ROWS = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules",
+                "examples/whist.cardrules")
 
 
-def rule_files(seconds, files=None):
+def rule_files(seconds):
+    return play_rows(sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))), seconds)
+
+
+def play_rows(files, seconds):
+    """Per file and number of players (the fewest, two more, the most): random play through the
+    API and on the fast path, interleaved, in ``seconds`` shared by the files."""
     rows = []
-    if files is None:
-        files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))) + \
-            [os.path.join(ROOT, p) for p in BENCHMARKED_EXAMPLES]
     for path in files:
         try:
             game = load(path)
@@ -465,7 +469,10 @@ def main(argv=None):
     if a.quick:
         a.seconds, a.rules_seconds = 0.4, 0.4
     res = {"python": sys.version.split()[0], "crazy_eights": crazy_eights(a.seconds, 4 if not a.quick else 1),
-           "rules": rule_files(a.rules_seconds), "clone_us": clone_time(2000 if a.quick else 20000),
+           "rules": rule_files(a.rules_seconds),
+           "examples": play_rows([os.path.join(ROOT, f) for f in EXAMPLE_ROWS],
+                                 a.rules_seconds * len(EXAMPLE_ROWS) / 8),
+           "clone_us": clone_time(2000 if a.quick else 20000),
            "check_ms": None, "check_cpu_ms": None, "cli_help_ms": cli_startup(1 if a.quick else 5),
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
@@ -492,6 +499,14 @@ def main(argv=None):
     print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'fast/API':>8} "
           f"{'dec/game':>9} {'ended':>6}")
     for r in res["rules"]:
+        if "error" in r:
+            print(f"{r['file']:<44} error: {r['error']}")
+            continue
+        print(f"{r['file']:<44} {r['players']:>2} {r['decisions_per_s']:>10.0f} "
+              f"{r['fast_decisions_per_s']:>10.0f} {r['speedup']:>8.2f} "
+              f"{r['decisions_per_game']:>9.1f} {r['ended_normally']:>6.0%}")
+    print("\nexamples of constructs, random play: through the API and on the fast path")
+    for r in res["examples"]:
         if "error" in r:
             print(f"{r['file']:<44} error: {r['error']}")
             continue

@@ -25,6 +25,11 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
         assert row["ratio_drawing"] > 0 and row["fast_ratio_drawing"] > 0
     assert res["rules"] and all("error" not in row for row in res["rules"])
     assert all(row["fast_games"] > 0 and row["fast_decisions_per_s"] > 0 for row in res["rules"])
+    # a row per example of a construct (Whist: partnerships), apart from the targets
+    assert {row["file"] for row in res["examples"]} >= {"examples/whist.cardrules"}
+    assert all(row["fast_decisions_per_s"] > 0 and row["decisions_per_s"] > 0
+               for row in res["examples"])
+    assert "examples of constructs" in r.stdout
     for n in (2, 4):
         assert 0 < res["bytecodes"][f"fast_{n}p"] < res["bytecodes"][f"api_{n}p"]
     assert res["clone_us"] > 0 and res["cli_help_ms"] > 0 and res["python_startup_ms"] > 0

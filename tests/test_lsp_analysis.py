@@ -13,6 +13,7 @@ import pytest
 from rulelang.cli.commands import main
 from rulelang.lsp import complete, navigate, scan
 from rulelang.lsp.analysis import DeclarationCache, analyse, bases, variants
+from rulelang.syntax import ast as A
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))
@@ -41,7 +42,8 @@ def test_declarations_read_line_by_line_are_the_checkers(path):
     assert found.get("zone", set()) == zones
     assert {f for f in found.get("zone family", set())} == {z.family[0] for z in m.zones.values() if z.family}
     files = {os.path.realpath(layer.path) for layer in layers}
-    implicit = {v for v in m.vars if v.startswith(" ")} | ({"out"} if m.players_leave else set())
+    implicit = {v for v in m.vars if v.startswith(" ")} | ({"out"} if m.players_leave else set()) \
+        | ({A.TEAM, A.PARTNER} if m.teams is not None else set())     # kept by the game itself
     assert found.get("var", set()) == {v for v, info in m.vars.items() if v not in implicit
                                        and os.path.realpath(info.decl.span.file) in files}
     assert found.get("option", set()) == set(m.options)

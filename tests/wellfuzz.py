@@ -115,6 +115,13 @@ class GameGen:
         self.using = None                # while a define's body is made: the defines it uses
         self.rules: list = []            # (name, parameter kinds, decides)
         self.players = (2, self.rng.choice((2, 3, 4)))
+        # Teams (docs/language.md, "Partnerships"), from a stream of their own, so that the games
+        # of the other seeds stay as they were: partners opposite in a game of two, else formed
+        # in play (the only form every number of players from 2 allows).
+        teams = random.Random(f"teams {seed}")
+        self.teams = None
+        if teams.random() < 0.2:
+            self.teams = "partners sit opposite" if self.players[1] == 2 else "formed in play"
 
     # ---- helpers --------------------------------------------------------------------------------
     def note(self, what):
@@ -156,6 +163,12 @@ class GameGen:
 
     def number(self, sc, d=0):
         r = self.rng
+        if self.teams and d < 3 and self.chance(0.08):
+            if self.chance(0.5):
+                self.note("the team of")
+                return f"the team of {self.player(sc, 3)}"
+            self.note("score of the team of")
+            return f"score of the team of {self.player(sc, 3)}"
         leaf = d >= 3 or r.random() < 0.35
         if leaf:
             k = r.randrange(8)
@@ -353,6 +366,8 @@ class GameGen:
                 "after", "before", "local", "highest"]
         if maybe_none:
             opts += ["who", "holder", "none", "next where"]
+            if self.teams:
+                opts.append("partner")
         if not self.pure:
             opts.append("random player")
         k = r.choice(opts)
@@ -373,6 +388,9 @@ class GameGen:
             return f"player who has {self.card(sc, 3)}"
         if k == "none":
             return "none"
+        if k == "partner":
+            self.note("partner of")
+            return f"partner of {self.player(sc, 3)}"
         if k == "next where":
             self.note("next player where")
             return f"(next player where {self.player_cond(sc, 3)})"
@@ -498,6 +516,8 @@ class GameGen:
             kinds.append("return")
         if self.leaving:
             kinds.append("remove")
+        if self.teams == "formed in play":
+            kinds.append("join team")
         k = r.choice(kinds)
         return getattr(self, "st_" + k.replace(" ", "_"))(sc)
 
@@ -769,6 +789,13 @@ class GameGen:
         self.note("return")
         return Stmt(f"if {self.flag(sc, 2)}:", [Stmt("return")])
 
+    def st_join_team(self, sc):
+        self.note("set the team of")
+        p = self.player(sc, 2)
+        t = (f"the team of {self.player(sc, 2)}" if self.chance(0.7)
+             else f"(rounds mod number of players) + 1")
+        return Stmt(f"if {self.flag(sc, 2)}:", [Stmt(f"set the team of {p} to {t}")])
+
     def st_remove(self, sc):
         self.note("remove from the game")
         p = self.player(sc, 2)
@@ -969,6 +996,8 @@ class GameGen:
         r = self.rng
         lo, hi = self.players
         lines = [f'game "fuzz {self.seed}"', f"players {lo} to {hi}" if hi > lo else f"players {lo}", ""]
+        if self.teams:
+            lines.insert(2, f"teams: {self.teams}")
         lines.append("deck standard" + (", copies 2" if self.chance(0.15) else "") + ", into stock")
         for z, _per, props in ZONES:
             lines.append(f"zone {z}: {props}")

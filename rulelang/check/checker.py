@@ -32,6 +32,7 @@ from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, co
 from rulelang.check.sets import SetChecks, rewrite_sets, set_names
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
+from rulelang.check.teams import TeamChecks
 from rulelang.check.visibility import VisibilityChecks
 
 
@@ -40,7 +41,8 @@ from rulelang.check.visibility import VisibilityChecks
 RULE_CHECK_DEPTH = 4
 
 
-class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks):
+class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks,
+              TeamChecks):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,
@@ -235,6 +237,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
                         r.param_types[i] = TYPE_NAMES[ptype]
         self.vars = {}
         self.var_ctx = Context()
+        self.check_teams(by_type.get(A.Teams, []))      # (its two values first: a var may read them)
         for v in by_type.get(A.Var, []):
             self.check_var(v)
         # Players who leave the game: a public number per player, `out` (0 while in, then 1 for
@@ -319,7 +322,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             value_sets=self.value_sets, value_texts=self.value_texts, set_values=self.set_values_of,
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
-            decks=tuple(self.decks),
+            decks=tuple(self.decks), teams=self.teams,
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):

@@ -408,12 +408,15 @@ class ExpressionChecks:
             if not v.decl.per_player:
                 self.error("RL112", f"variable `{n}` is shared; it belongs to no player",
                            e.name_span, f"write just `{n}`, or declare `var {n} per player = ...`")
-            self.expect_seat(e.operand, s, f"whose `{n}`")
+            self.expect_seat(e.operand, s, "whose team" if n == A.TEAM else f"whose `{n}`")
             self.refs.set(e, VarOf(n))
             return v.type
         d = self.defines.get(n)
         if d is not None and len(d.params) == 1:
             return self.expand(e, d, (e.operand,), s)
+        kind = self.team_word(e, s)           # `the team of P`, `partner of P` (check/teams.py)
+        if kind is not None:
+            return kind
         if n in self.ranks and isinstance(e.operand, A.Name) and e.operand.name in self.suits \
                 and s.lookup(e.operand.name) is None:       # `queen of spades`
             found = self.card_named(n, e.operand.name, e.span)

@@ -130,6 +130,7 @@ class Model:
     # argument, needs no test for `none` (compile/fold.py, never_none)
     always_seats: NodeSet = attrs.field(factory=NodeSet)
     decks: tuple = ()             # every `deck` line, in order (a game may have several)
+    teams: Optional[A.Teams] = None   # the `teams:` line (check/teams.py), or None
     suit_texts: dict = attrs.field(factory=dict)  # suit name -> how players call it (a long text)
     rank_texts: dict = attrs.field(factory=dict)  # rank name -> how players call it (a long text)
     # `progress: EXPR`: how far a player has got (`you`), for the measures of `stats` only

@@ -87,6 +87,9 @@ class StatementChecks:
                        "a count of cards is 1 or more")
 
     def st_Assign(self, st, s):
+        if self.team_target(st):
+            self.expr(st.value, s)
+            return
         t = self.lvalue(st.target, s)
         want = NUMBER if st.op in ("add", "sub") else t
         if isinstance(st.target, A.Name) and st.target.name.startswith(" "):

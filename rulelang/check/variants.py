@@ -13,7 +13,7 @@ def _key(d):
     if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType,
                       A.ValueSet)):
         return (type(d).__name__, d.name)
-    if isinstance(d, (A.Score, A.Progress, A.GameName, A.Players)):
+    if isinstance(d, (A.Score, A.Progress, A.GameName, A.Players, A.Teams)):
         return (type(d).__name__,)
     if isinstance(d, A.ShowWith):
         return ("ShowWith", d.zone)
@@ -23,7 +23,7 @@ def _key(d):
 _KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
                "Define": "define", "Rule": "rule", "DeckType": "deck type", "ValueSet": "values",
                "Score": "score", "Progress": "progress",
-               "Deck": "deck", "GameName": "game", "Players": "players", "ShowWith": "the value shown with zone"}
+               "Deck": "deck", "GameName": "game", "Players": "players", "Teams": "teams", "ShowWith": "the value shown with zone"}
 
 
 def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> list:
@@ -80,7 +80,7 @@ def merge(layers: list[A.Program], prelude: list[A.Program], diags: list) -> lis
                 continue
             seen_here.add(k)
             exists = k in merged and k not in prelude_keys
-            if isinstance(d, (A.GameName, A.Players)):
+            if isinstance(d, (A.GameName, A.Players, A.Teams)):
                 pass                       # a variant simply restates these
             elif is_replace and depth == 0:
                 diags.append(Diagnostic("RL121", ERROR,

@@ -61,6 +61,18 @@ def seats_table(r: dict) -> Table:
     return t
 
 
+def teams_table(r: dict) -> Table:
+    """Wins per team (the games its players won together), in a game with teams."""
+    t = Table(title=None, show_edge=False, pad_edge=False)
+    for col in ("team", "players", "wins", "win rate", "95% interval"):
+        t.add_column(col, justify="right" if col in ("wins", "win rate", "95% interval") else "left")
+    for row in r.get("teams") or ():
+        lo, hi = row["ci95"]
+        t.add_row(f"team {row['team']}", ", ".join(str(p) for p in row["players"]),
+                  str(row["wins"]), _pct(row["win_rate"]), f"{_pct(lo)}–{_pct(hi)}")
+    return t
+
+
 def _seat_line(r: dict) -> Text:
     t = r.get("seat_advantage")
     if t is None:
@@ -233,7 +245,7 @@ def measures_lines(r: dict) -> list:
 
 def stats_renderable(r: dict):
     """The whole report for the terminal."""
-    parts = [Text("in short: " + stats_verdict(r), style="bold"), _heading(r), Text(""), seats_table(r), _seat_line(r), _ends_line(r), Text(""),
+    parts = [Text("in short: " + stats_verdict(r), style="bold"), _heading(r), Text(""), seats_table(r), *((teams_table(r),) if r.get("teams") else ()), _seat_line(r), _ends_line(r), Text(""),
              length_table(r), Text(""), length_histogram(r), Text("")]
     d = r["decisions"]
     parts.append(Text(f"decisions: {d['branching']:.2f} legal choices on average (branching); "

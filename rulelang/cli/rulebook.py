@@ -128,11 +128,13 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
         + _choice_words(m, cg),
     )))
 
+    if getattr(m, "teams", None) is not None:
+        sections.append(Section("Teams", _teams(m)))
     sections.append(Section("The cards", _cards(w, m, cg)))
     sections.append(Section("Where the cards lie", _zones(w, m)))
     if m.value_sets:
         sections.append(Section("Named values", _value_sets(m)))
-    if m.vars:
+    if any(name not in (A.TEAM, A.PARTNER) for name in m.vars):
         sections.append(Section("What is kept track of", _vars(w, m)))
     if m.options:
         sections.append(Section("Options", _options(w, m)))
@@ -395,6 +397,30 @@ def _zones(w, m) -> tuple:
             Table(("zone", "how many", "who sees the cards"), tuple(rows)))
 
 
+def _teams(m) -> tuple:
+    """The Teams section: who plays with whom, and what a team shares."""
+    t = m.teams
+    if t.kind == "fixed":
+        who = "; ".join(f"team {k}: " + " and ".join(f"Player {s}" for s in seats)
+                        for k, seats in enumerate(t.seats, 1))
+        first = f"The players play in teams, the same all game long ({who})."
+    elif t.kind == "opposite":
+        first = ("The players play in teams of two, partners sitting opposite each other: with "
+                 "four players, Player 1 and Player 3 are team 1, Player 2 and Player 4 team 2 (in "
+                 "general each player of the first half of the table with the player half the "
+                 "table after them; team k is Player k and their partner).")
+    else:
+        first = ("Teams are formed during play: each player starts alone, in the team numbered "
+                 "by their seat (Player 1 in team 1...), until the rules put them in another "
+                 "team (“P leaves their team and joins ...”).")
+    return (first, "A player's partner is the other player of their team when it has two "
+            "players (none otherwise). The turn order and the deal go round the table as "
+            "always, whatever the teams. A team wins, loses or draws together: when the rules "
+            "make a player win, their whole team wins; a team's score is the total of its "
+            "players' scores, and an ending by the highest (lowest) score compares the teams' "
+            "scores.")
+
+
 def _value_sets(m) -> tuple:
     rows = []
     for name, (_first, names) in m.value_sets.items():
@@ -408,6 +434,8 @@ def _value_sets(m) -> tuple:
 def _vars(w, m) -> tuple:
     rows = []
     for name, v in m.vars.items():
+        if name in (A.TEAM, A.PARTNER):     # (said under Teams)
+            continue
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
         shown = "yes" if getattr(d, "display", None) else "no"

@@ -155,6 +155,9 @@ class Words(ExprWords):
 
     def stmt_EndGame(self, st, where):
         k = st.kind
+        if getattr(self.m, "teams", None) is not None and k in ("winner", "loser", "highest",
+                                                                 "lowest"):
+            return self.team_end(st)
         if k == "winner":
             return Item(f"The game ends: {_subject(self.expr(st.player), 'wins')}; every other "
                         "player loses.")
@@ -176,6 +179,23 @@ class Words(ExprWords):
                 s += "every other player loses."
             return Item(s)
         return Item(f"The game ends ({humanize(k)}).")
+
+    def team_end(self, st):
+        """An ending in a game with teams: the team wins or loses together."""
+        k = st.kind
+        if k in ("winner", "loser"):
+            verb, other = ("wins", "loses") if k == "winner" else ("loses", "wins")
+            return Item(f"The game ends: {self.of_player('team', st.player)} {verb}; every other "
+                        f"team {other}.")
+        return Item(f"The game ends: the team with the {k} score (the total of its players' "
+                    f"scores) wins (every team that ties for it wins); every other team loses.")
+
+    def stmt_JoinTeam(self, st, where):
+        team = self.expr(st.team)
+        if not (isinstance(st.team, A.Of) and st.team.name == A.TEAM):
+            team = "team " + team
+        return Item(f"{_cap(self.expr(st.player))} leaves their team and joins {team} "
+                    f"(partners are worked out again).")
 
     def stmt_NextTurn(self, st, where):
         return Item(f"The next turn goes to {self.expr(st.player)} (when they are out of the game, "

@@ -125,6 +125,8 @@ class ExprWords:
         return title(name)
 
     def var_name(self, name: str) -> str:
+        if name in (A.TEAM, A.PARTNER):     # the values a game with teams keeps itself
+            return name.strip("()")
         v = self.m.vars.get(name)
         if v is not None and getattr(v.decl, "display", None):
             return v.decl.display
@@ -471,6 +473,10 @@ class ExprWords:
 
     def expr_Of(self, e):
         ref = self.ref(e)
+        if e.name == A.TEAM:
+            return self.of_player("team", e.operand)
+        if isinstance(ref, ir.VarOf) and ref.name == A.PARTNER:
+            return self.of_player("partner", e.operand)
         if e.name == "out" and self.m.players_leave and "out" not in self.m.vars:
             return (f"the order in which {self.expr(e.operand)} left the game (1 for the first "
                     f"to leave; 0 while still in it)")

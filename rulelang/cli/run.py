@@ -119,6 +119,11 @@ def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrid
         if st.ranking and st.outcome != "error":
             res["ranking"] = [p + 1 for p in st.ranking]
             res["results"] = st.results()           # each seat's own win, loss or draw
+        teams = st.teams()
+        if teams is not None:                       # a team wins, loses or draws together
+            results = res.get("results")
+            res["teams"] = [{"players": [p + 1 for p in t],
+                             **({"result": results[t[0]]} if results else {})} for t in teams]
         if st.problem:
             res["problem"] = st.problem
         out.write(safe_json(res) + "\n")
@@ -137,6 +142,7 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     from rulelang.cli.render import problem_diagnostic
     from rulelang.cli.table import summary_table
     from rulelang.play.stats import play_games, summarize
+    from rulelang.check.teams import declared_teams
     k = args.games
     workers = _workers(args)
     _need_ray(args)
@@ -154,7 +160,8 @@ def _run_many(args, game, cg, n, names, out, err) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    r = summarize(played, game.name, n, args.seed, names, None, workers)
+    r = summarize(played, game.name, n, args.seed, names, None, workers,
+                  teams=declared_teams(game.model, n))
     k = r["games"]
     stats = {"game": game.name, "players": n, "seed": args.seed, "games": k, "agents": names,
              "wins": [s["wins"] for s in r["seats"]],

@@ -166,6 +166,7 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing", measur
           records=None):
     from rulelang.play.parallel import default_workers, progress_bar
     from rulelang.play.stats import play_games, summarize
+    from rulelang.check.teams import declared_teams
     workers = args.workers or default_workers()
     _need_ray(args)
     bar, advance = progress_bar(err.console, args.games, what) if args.games >= 50 else (None, None)
@@ -178,7 +179,8 @@ def _play(cli, path, game, n, names, args, err, coverage, what="playing", measur
     finally:
         if bar is not None:
             bar.stop()
-    return summarize(played, game.name, n, args.seed, names, game.options(), workers)
+    return summarize(played, game.name, n, args.seed, names, game.options(), workers,
+                     teams=declared_teams(game.model, n))
 
 
 def cmd_stats(args, cli) -> int:

@@ -101,6 +101,10 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self._build_vars()
         # Where the flag `out` of player 1 is, in a game where players leave (else None).
         self.out_base = self.var_base[model.out_var] if model.players_leave else None
+        # Where the team and the partner of player 1 are, in a game with teams (else None).
+        teams = model.teams
+        self.team_base = self.var_base[A.TEAM] if teams is not None else None
+        self.partner_base = self.var_base[A.PARTNER] if teams is not None else None
         self.flow = _turn_flow(model)
         # The cards are laid out by _build_cards, which computes the deck's constants with the
         # generator: until then the game has none (no card set is made of them: cardsets).

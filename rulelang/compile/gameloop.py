@@ -16,6 +16,7 @@ from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, S
 from rulelang.engine.runtime import GIVEN_FIELDS, State, state_maker
 from rulelang.engine.players import out_ranking, seat_after, seat_in
 from rulelang.compile.words import log_turn
+from rulelang.check.teams import partner_seats, team_numbers
 
 
 _OTHERS: dict = {}      # (players, the winners) -> the other seats, in order (finish)
@@ -353,6 +354,10 @@ class GameLoop:
                 values[i] = v
             else:
                 computed.append((i, self._var_init[name], self._scratch(nslots, max(owner, 0))))
+        if self.team_base is not None:          # each player's team and partner, as declared
+            teams = team_numbers(self.model.teams, self.n)
+            values[self.team_base:self.team_base + self.n] = teams
+            values[self.partner_base:self.partner_base + self.n] = partner_seats(teams)
         return values, computed
 
     def playout(self, seed: int, policy, max_steps: Optional[int] = None,

@@ -16,6 +16,7 @@ from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.engine.control import GameProblem
 from rulelang.engine.events import log_move
 from rulelang.engine.players import out_ranking, seats_in
+from rulelang.engine.teams import team_results, team_scores
 
 
 # A value computed before a loop whose computing stopped with a problem, kept for where the loop
@@ -300,6 +301,8 @@ def end_with_results(cg, g, results):
     """``end game with winners where ...``: ``results`` has "win", "draw" or "loss" per seat."""
     n = cg.n
     scores = [cg.score_of(g, p) for p in range(n)] if cg.model.score is not None else None
+    if cg.team_base is not None:        # a team wins, loses or draws together
+        results = team_results(g, results, cg.team_base)
     first = [p for p in range(n) if results[p] == "win"]
     rank = out_ranking(g, first, cg.out_base) if cg.out_base is not None else list(range(n))
     rank = sorted(rank, key=lambda p: _ORDER[results[p]])
@@ -311,9 +314,11 @@ def end_by_score(cg, g, highest):
     """``end game with highest score`` (``highest``) or ``lowest score``."""
     n = cg.n
     scores = [cg.score_of(g, p) for p in range(n)]
-    best = max(scores) if highest else min(scores)
-    ranking = sorted(range(n), key=lambda p: -scores[p] if highest else scores[p])
-    cg.finish(g, [p for p in range(n) if scores[p] == best], "score", ranking, scores)
+    # in a game with teams, the teams' scores: the total of each team's players' scores
+    by = scores if cg.team_base is None else team_scores(g, scores, cg.team_base)
+    best = max(by) if highest else min(by)
+    ranking = sorted(range(n), key=lambda p: -by[p] if highest else by[p])
+    cg.finish(g, [p for p in range(n) if by[p] == best], "score", ranking, scores)
 
 
 

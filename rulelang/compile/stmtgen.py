@@ -23,6 +23,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
+from rulelang.engine.teams import join_team, not_team_of, team_of
 from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
                                          put_beside, say)
 from rulelang.compile.gensource import Unsupported
@@ -215,6 +216,13 @@ class StatementGen:
 
     def t_Leave(self, st, w):
         w.writeline(f"_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
+        return True
+
+    def t_JoinTeam(self, st, w):
+        cg = self.cg
+        self.x.ns["_jointeam"] = join_team
+        w.writeline(f"_jointeam(g, {self.e(st.player)}, {self.x.as_int(st.team, self.e(st.team))}, "
+                    f"{int(cg.team_base)}, {int(cg.partner_base)})")
         return True
 
     def t_NextTurn(self, st, w):
@@ -422,6 +430,10 @@ class StatementGen:
                     w.writeline(f"{self.x.slot(Frame.slot(ends.losers), {})} = {p}")
                     w.writeline(f"{res}.append({loss} if {self.each(st.losers)} else {draw})")
             w.writeline(f"_endres(_cg, g, {res})")
+        elif kind in ("winner", "loser") and cg.team_base is not None:   # a team together
+            self.x.ns["_teamof"] = team_of if kind == "winner" else not_team_of
+            w.writeline(f"_finish(g, _teamof(g, {self.e(st.player)}, {int(cg.team_base)}), "
+                        f"{self.x.const('win' if kind == 'winner' else 'loss')})")
         elif kind == "winner":
             w.writeline(f"_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
         elif kind == "loser":

@@ -367,6 +367,16 @@ class State(Playout):
         w = set(self.winners)
         return ["win" if p in w else "loss" for p in range(self.n)]
 
+    def teams(self) -> Optional[list[list[int]]]:
+        """The teams as they are now, each a list of seats (from 0), in the order of their
+        numbers; None in a game without teams.  A team wins, loses or draws together: its
+        players have the same :meth:`results` and :meth:`returns`."""
+        tb = getattr(self.game, "team_base", None)
+        if tb is None:
+            return None
+        from rulelang.engine.teams import teams_now
+        return teams_now(self, tb)
+
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for each other player; 0 for everyone when nobody won.
         After ``end game with winners where ...``: +1 for a win, -1 for a loss, 0 for a draw,

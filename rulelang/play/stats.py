@@ -530,8 +530,10 @@ def describe(xs: list) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def summarize(played: Played, game_name: str, players: int, seed: int, agents: list,
-              options: Optional[dict] = None, workers: int = 1) -> dict:
-    """The balance report of ``played`` (made from its tally) as one JSON-ready dict."""
+              options: Optional[dict] = None, workers: int = 1, teams=None) -> dict:
+    """The balance report of ``played`` (made from its tally) as one JSON-ready dict.  In a game
+    with teams (``teams``: the seats of each declared team, or ``()`` for teams formed in play)
+    it has the wins of each team too: the games its players won together."""
     from rulelang.compile.coverage import coverage_rows
     from rulelang.play.tally import describe as described
     t = played.tally
@@ -558,6 +560,8 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
     }
     if options:
         report["options"] = dict(options)
+    if teams is not None:
+        report["teams"] = team_rows(t, teams, k)
     if getattr(played, "measured", False):
         from rulelang.play.measures import measure
         report["measures"] = measure(played.sense, t.measured, first_seat_of(wins, players))
@@ -568,6 +572,23 @@ def summarize(played: Played, game_name: str, players: int, seed: int, agents: l
         report["coverage"] = coverage_rows(played.points, t.taken, t.games_of)
         report["never_run"] = sum(1 for x in t.taken if x == 0)
     return report
+
+
+def team_rows(t, teams, k: int) -> list:
+    """The wins of each team: each declared team (in order), then any other set of seats that
+    won together (a team formed in play), with a 95% Wilson interval.  A one-player team's win
+    is a sole win."""
+    rows, seen = [], set()
+    for seats in list(teams) + sorted(t.together):
+        key = tuple(sorted(seats))
+        if key in seen:
+            continue
+        seen.add(key)
+        wins = t.wins[key[0]] if len(key) == 1 else t.together.get(key, 0)
+        lo, hi = wilson(wins, k)
+        rows.append({"team": len(rows) + 1, "players": [p + 1 for p in key], "wins": wins,
+                     "win_rate": wins / k if k else 0.0, "ci95": [lo, hi]})
+    return rows
 
 
 TIMING_FIELDS = ("seconds", "games_per_second", "workers")

@@ -29,6 +29,7 @@ class Tally:
         self.games = 0
         self.wins = [0] * players             # sole wins of games that did not fail
         self.shared_of = [0] * players        # wins shared with another seat
+        self.together: Counter = Counter()    # the seats of a shared win -> games (a team's wins)
         self.draws = self.shared = self.budget = self.errors = 0
         self.first_error: Optional[int] = None    # the index of the first game that failed
         self.decisions: Counter = Counter()   # decisions per game -> games
@@ -57,6 +58,7 @@ class Tally:
             self.shared += 1
             for p in w:
                 self.shared_of[p] += 1
+            self.together[tuple(sorted(w))] += 1
         else:
             self.draws += 1
         self.decisions[r[DECISIONS]] += 1
@@ -79,6 +81,7 @@ class Tally:
         for p in range(self.players):
             self.wins[p] += o.wins[p]
             self.shared_of[p] += o.shared_of[p]
+        self.together.update(o.together)
         self.draws += o.draws
         self.shared += o.shared
         self.budget += o.budget

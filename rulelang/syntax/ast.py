@@ -64,6 +64,12 @@ class Expr:
 
 # The name `return VALUE` sets (no rule file can write it: it begins with a space).
 RESULT = " result"
+# The per-player values a game with teams keeps (docs/language.md, "Partnerships"): the number of
+# each player's team, and each player's partner (none unless the team has two players).  `the
+# team of P` is read as ``Of(TEAM, P)`` and `partner of P` as ``Of(PARTNER, P)``; no rule file
+# can write these names.
+TEAM = "(team)"
+PARTNER = "(partner)"
 
 
 @node
@@ -493,6 +499,15 @@ class Leave(Stmt):
 
 
 @node
+class JoinTeam(Stmt):
+    """``set the team of P to T``: P leaves their team for team number T (in a game whose teams
+    are formed in play); partners are worked out again."""
+    player: Expr = part(Kind.PLAYER, "who changes team")
+    team: Expr = part(Kind.NUMBER, "the team joined")
+    span: Span
+
+
+@node
 class If(Stmt):
     """``if C: ... else if D: ... else: ...``."""
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]      # of (condition, body)
@@ -641,6 +656,16 @@ class ValueSet(Decl):
     """``values NAME: A, B "Its Name", C``: an ordered set of named values, lowest first."""
     name: str
     values: tuple[tuple[str, Optional[str], Span], ...]     # (name, text shown or None, span)
+    span: Span
+
+
+@node
+class Teams(Decl):
+    """``teams: players 1 and 3, players 2 and 4`` (kind "fixed", ``seats`` the teams' seats,
+    counted from 1), ``teams: partners sit opposite`` ("opposite") or ``teams: formed in play``
+    ("formed")."""
+    kind: str
+    seats: tuple[tuple[int, ...], ...]
     span: Span
 
 

@@ -233,6 +233,22 @@ class DeclarationsToAst(Transformer):
     def per_player_mark(self, meta, c):
         return True
 
+    def teams_fixed(self, meta, c):
+        return ("fixed", tuple(c))
+
+    def teams_opposite(self, meta, c):
+        return ("opposite", ())
+
+    def teams_formed(self, meta, c):
+        return ("formed", ())
+
+    def team_seats(self, meta, c):
+        return tuple(int(x) for x in c)
+
+    def teams_decl(self, meta, c):
+        kind, seats = c[0]
+        return A.Teams(kind, seats, self.sp(meta))
+
     def values_decl(self, meta, c):
         return A.ValueSet(str(c[0]), tuple(c[1:]), self.sp(meta))
 

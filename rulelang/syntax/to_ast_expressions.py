@@ -214,7 +214,27 @@ class ExpressionsToAst(Transformer):
     top_of = _un("top")
     bottom_of = _un("bottom")
     size_of = _un("size")
-    score_of = _un("score")
+    def score_of(self, meta, c):
+        """`score of P`; `score of the team of P`: the total of the scores of P's team (of its
+        players still in the game), read as `total of score of player among players where the
+        team of player is the team of P`."""
+        if isinstance(c[0], A.Of) and c[0].name == A.TEAM:
+            sp = self.sp(meta)
+            player = A.Name("player", sp)
+            return A.PlayerQuery("total", A.Unary("score", player, sp), sp,
+                                 A.Compare("==", A.Of(A.TEAM, sp, player, sp), c[0], sp))
+        return A.Unary("score", c[0], self.sp(meta))
+
+    def team_of(self, meta, c):
+        """`the team of P`: the number of P's team (docs/language.md, "Partnerships")."""
+        return A.Of(A.TEAM, self.sp(meta), c[0], self.sp(meta))
+
+    def team_size(self, meta, c):
+        """`number of players in the team of P`: `number of players where the team of player
+        is the team of P`."""
+        sp = self.sp(meta)
+        return A.PlayerQuery("count", A.Compare("==", A.Of(A.TEAM, sp, A.Name("player", sp), sp),
+                                                self.team_of(meta, c), sp), sp)
     random_card = _un("random card")
 
     def total_of(self, meta, c):

@@ -78,6 +78,8 @@ class StatementsToAst(Transformer):
         return ("above", c[0])
 
     def set_stmt(self, meta, c):
+        if isinstance(c[0], A.Of) and c[0].name == A.TEAM:     # `set the team of P to T`
+            return A.JoinTeam(c[0].operand, c[1], self.sp(meta))
         return A.Assign("set", c[0], c[1], self.sp(meta))
 
     def add_stmt(self, meta, c):
@@ -151,6 +153,15 @@ class StatementsToAst(Transformer):
     def for_player_stmt(self, meta, c):
         body = c[3] if c[2] is None else (A.If(((c[2], c[3]),), None, c[2].span),)
         return A.ForPlayer(str(c[0]), c[1], body, self.sp(meta))
+
+    def for_team_stmt(self, meta, c):
+        """`for each player p in the team of P:` is `for each player p where the team of p is
+        the team of P:` (P read for each player)."""
+        sp = self.sp(meta)
+        name = str(c[0])
+        cond = A.Compare("==", A.Of(A.TEAM, sp, A.Name(name, _tspan(self.file, c[0])), sp),
+                         A.Of(A.TEAM, sp, c[1], sp), sp)
+        return A.ForPlayer(name, None, (A.If(((cond, c[2]),), None, sp),), sp)
 
     def show_stmt(self, meta, c):
         return A.Show(c[0], c[1], self.sp(meta))

@@ -562,10 +562,11 @@ class ClosureStatements:
                     self.end_with_results(g, results)
                 elif kind == "winner":
                     p = pf(g, fr)
-                    self.finish(g, [p], "win")
+                    self.finish(g, [p] if self.team_at is None else self.mates(g, p), "win")
                 elif kind == "loser":
                     p = pf(g, fr)
-                    self.finish(g, [q for q in range(n) if q != p], "loss")
+                    losers = [p] if self.team_at is None else self.mates(g, p)
+                    self.finish(g, [q for q in range(n) if q not in losers], "loss")
                 elif kind == "draw":
                     self.finish(g, [], "draw")
                 else:
@@ -642,6 +643,16 @@ class ClosureStatements:
                 leave_game(g, pf(g, fr), ob)
                 return nxt
             return leave
+        b.emit(make)
+
+    def s_JoinTeam(self, st, b):
+        pf, tf = self.cx(st.player), self.cx(st.team)
+
+        def make(nxt):
+            def join(g, fr):
+                self.join(g, pf(g, fr), int(tf(g, fr)))
+                return nxt
+            return join
         b.emit(make)
 
     def s_Reveal(self, st, b):

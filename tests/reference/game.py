@@ -18,6 +18,7 @@ from reference.closure_control import ClosureControl
 from reference.closure_statements import ClosureStatements
 from reference.closure_values import ClosureValues
 from reference.rules import charge, over_budget, work
+from reference.teams import ReferenceTeams
 
 
 def _rule(code):
@@ -45,7 +46,7 @@ def _card_name(m, rname, suit, extra, own_suits, shown_as):
     return f"{rank_word} of {m.suit_texts.get(suit, suit)}"
 
 
-class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
+class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceTeams):
     """A rule file for one number of players, every rule and value a closure."""
 
     # Every rule runs in the run loop, in a frame of its own: none is called as a Python
@@ -66,6 +67,7 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         self.memory_zones = frozenset(model.zones)
         self._layout()
         self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
+        self._teams_layout()
         self._cards()
         self._attributes()
         self.alternatives: list = [None] * len(model.alternatives)
@@ -419,6 +421,8 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         """`end game with winners where ..., losers where ...`: a result per seat."""
         order = {"win": 0, "draw": 1, "loss": 2}
         scores = [self.score_of(g, p) for p in range(self.n)] if self.model.score is not None else None
+        if self.team_at is not None:        # the best result of a team's players is the team's
+            results = self.by_team(g, results, lambda rs: min(rs, key=lambda r: ("win", "loss", "draw").index(r)))
         first = [p for p in range(self.n) if results[p] == "win"]
         rank = out_ranking(g, first, self.out_base) if self.out_base is not None \
             else list(range(self.n))
@@ -427,9 +431,10 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
 
     def end_by_score(self, g, highest):
         scores = [self.score_of(g, p) for p in range(self.n)]
-        best = max(scores) if highest else min(scores)
-        ranking = sorted(range(self.n), key=lambda p: -scores[p] if highest else scores[p])
-        self.finish(g, [p for p in range(self.n) if scores[p] == best], "score", ranking, scores)
+        by = scores if self.team_at is None else self.by_team(g, scores, sum)
+        best = max(by) if highest else min(by)
+        ranking = sorted(range(self.n), key=lambda p: -by[p] if highest else by[p])
+        self.finish(g, [p for p in range(self.n) if by[p] == best], "score", ranking, scores)
 
     def problem_stop(self, g, e):
         g.terminal = True
@@ -467,6 +472,7 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
                     g, [-1, 0, max(owner, 0)] + [0] * slots))
         except GameProblem as e:
             self.problem_stop(g, e)
+        self._teams_start(g)
         return g
 
     def playout(self, seed, policy, max_steps=None, skip_forced=False) -> State:
