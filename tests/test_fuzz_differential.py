@@ -197,6 +197,8 @@ FOUND = {
     # found by the long run with every optimisation on (2,000 files, 10,083 games; with
     # `hoisting`): fixed, a card search's function sees no define's value kept outside it
     "kept_define_read_in_a_card_search": ([(2, 12030), (2, 12031), (4, 12030)], None),
+    # (fixed: a team's win and another team's loss had one name in the shared namespace)
+    "team_winner_and_loser_endings": ([(2, 10260)], None),
 }
 
 

@@ -431,8 +431,10 @@ class StatementGen:
                     w.writeline(f"{res}.append({loss} if {self.each(st.losers)} else {draw})")
             w.writeline(f"_endres(_cg, g, {res})")
         elif kind in ("winner", "loser") and cg.team_base is not None:   # a team together
-            self.x.ns["_teamof"] = team_of if kind == "winner" else not_team_of
-            w.writeline(f"_finish(g, _teamof(g, {self.e(st.player)}, {int(cg.team_base)}), "
+            # (two names: the namespace is shared by every function of the game)
+            fn = "_teamof" if kind == "winner" else "_notteamof"
+            self.x.ns[fn] = team_of if kind == "winner" else not_team_of
+            w.writeline(f"_finish(g, {fn}(g, {self.e(st.player)}, {int(cg.team_base)}), "
                         f"{self.x.const('win' if kind == 'winner' else 'loss')})")
         elif kind == "winner":
             w.writeline(f"_finish(g, [{self.e(st.player)}], {self.x.const('win')})")
