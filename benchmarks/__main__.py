@@ -8,6 +8,9 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
   * every file in rules/: games/s, decisions/s, decisions per game (random play, every allowed
     number of players from the smallest, capped at 3 counts), through the API and on the fast
     path, interleaved;
+  * the examples of EXAMPLES (games that show a construct of the language at work, such as
+    Cribbage, scored by counts of combinations): the same figures and games/s, at their fewest
+    players;
   * bytecodes per decision of Crazy Eights (API, fast path, reference), a figure that does not
     depend on the machine's load (see benchmarks/bytecodes.py);
   * µs per decision of random play through the game-AI adapters (PettingZoo's AEC env,
@@ -152,9 +155,19 @@ def crazy_eights(seconds, rounds):
     return rows
 
 
-def rule_files(seconds):
+# The examples that show a construct of the language at work, benchmarked beside rules/ in a
+# table of their own (not in the targets of rules/): one row each, at their fewest players.
+EXAMPLES = ("examples/cribbage.cardrules",)
+
+
+def example_files(seconds):
+    """The rows of EXAMPLES, as :func:`rule_files` measures rules/ (games/s too)."""
+    return rule_files(seconds, [os.path.join(ROOT, f) for f in EXAMPLES], fewest=True)
+
+
+def rule_files(seconds, files=None, fewest=False):
     rows = []
-    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))
+    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))) if files is None else files
     for path in files:
         try:
             game = load(path)
@@ -162,7 +175,7 @@ def rule_files(seconds):
             rows.append({"file": os.path.relpath(path, ROOT), "error": str(err)[:200]})
             continue
         lo, hi = game.players
-        for n in sorted({lo, min(hi, lo + 2), hi})[:3]:
+        for n in sorted({lo, min(hi, lo + 2), hi})[:1 if fewest else 3]:
             cg = game.compiled(n)
             cg.playout_procs()
             budget = seconds / max(1, len(files)) / 4
@@ -183,6 +196,7 @@ def rule_files(seconds):
                          "games_per_s": k / el, "decisions_per_s": dec / el,
                          "decisions_per_game": dec / k, "ended_normally": api[3] / k,
                          "fast_games": fast[0], "fast_decisions_per_s": fast[2] / fast[1],
+                         "fast_games_per_s": fast[0] / fast[1],
                          "fast_decisions_per_game": fast[2] / fast[0],
                          "speedup": (fast[2] / fast[1]) / (dec / el)})
     return rows
@@ -458,7 +472,8 @@ def main(argv=None):
     if a.quick:
         a.seconds, a.rules_seconds = 0.4, 0.4
     res = {"python": sys.version.split()[0], "crazy_eights": crazy_eights(a.seconds, 4 if not a.quick else 1),
-           "rules": rule_files(a.rules_seconds), "clone_us": clone_time(2000 if a.quick else 20000),
+           "rules": rule_files(a.rules_seconds),
+           "examples": example_files(a.rules_seconds / 4), "clone_us": clone_time(2000 if a.quick else 20000),
            "check_ms": None, "check_cpu_ms": None, "cli_help_ms": cli_startup(1 if a.quick else 5),
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
     res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
@@ -491,6 +506,16 @@ def main(argv=None):
         print(f"{r['file']:<44} {r['players']:>2} {r['decisions_per_s']:>10.0f} "
               f"{r['fast_decisions_per_s']:>10.0f} {r['speedup']:>8.2f} "
               f"{r['decisions_per_game']:>9.1f} {r['ended_normally']:>6.0%}")
+    print("\nexamples of the language's constructs, random play: API and fast path (interleaved)")
+    print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'API g/s':>8} "
+          f"{'fast g/s':>8} {'dec/game':>9}")
+    for r in res["examples"]:
+        if "error" in r:
+            print(f"{r['file']:<44} error: {r['error']}")
+            continue
+        print(f"{r['file']:<44} {r['players']:>2} {r['decisions_per_s']:>10.0f} "
+              f"{r['fast_decisions_per_s']:>10.0f} {r['games_per_s']:>8.0f} "
+              f"{r['fast_games_per_s']:>8.0f} {r['decisions_per_game']:>9.1f}")
     bc = res["bytecodes"]
     print("\nbytecodes per decision, Crazy Eights (does not depend on the load):")
     for n in (2, 4):

@@ -18,14 +18,23 @@ def combinations_counter(values: Sequence[int], span: Any) -> Callable[[Sequence
     more of the cards (each card once, two copies of a card two cards) have values adding up
     to N.  The sums of every set are listed, doubling the list with each card; more than
     MAX_COMBINATION_CARDS cards stop the game (RL293)."""
+    # With no value below 0 (points, pips), a sum above the total sought never comes back down
+    # to it: those sums are not kept, and the list stays short (fifteens among 8 cards).
+    growing = min(values, default=0) >= 0
+
     def count(cards: Sequence[int], target: int) -> int:
         if len(cards) > MAX_COMBINATION_CARDS:
             raise GameProblem("RL293", f"combinations are counted among at most "
                               f"{MAX_COMBINATION_CARDS} cards, not {len(cards)}", span)
         sums = [0]
-        for c in cards:
-            v = values[c]
-            sums += [s + v for s in sums]
+        if growing:
+            for c in cards:
+                v = values[c]
+                sums += [t for s in sums if (t := s + v) <= target]
+        else:
+            for c in cards:
+                v = values[c]
+                sums += [s + v for s in sums]
         return sums.count(target) - (target == 0)
     return count
 
@@ -42,21 +51,21 @@ def runs_counter(places: Sequence[int], ways: bool) -> Callable[[Sequence[int]],
     deck's rank order, without going round (0 for no card); ``number of longest runs in Z``
     (``ways`` true): the sets of cards that make a run that long, one card of each rank (a
     double run, two cards of one of its ranks, is two runs)."""
+    place = places.__getitem__
+
     def count(cards: Sequence[int]) -> int:
-        held: dict[int, int] = {}
-        for c in cards:
-            p = places[c]
-            if p >= 0:
-                held[p] = held.get(p, 0) + 1
+        ps = list(map(place, cards))
         best = made = 0
         length = product = 0
         last = -2
-        for p in sorted(held):
+        for p in sorted(set(ps)):
+            if p < 0:
+                continue
             if p == last + 1:
                 length += 1
-                product *= held[p]
+                product *= ps.count(p)
             else:
-                length, product = 1, held[p]
+                length, product = 1, ps.count(p)
             last = p
             if length > best:
                 best, made = length, product
@@ -70,13 +79,23 @@ def groups_counter(key_of: Sequence[int], what: str) -> Callable[[Sequence[int]]
     """``number of pairs in Z`` (``what`` "pairs", ``key_of`` the ranks): the pairs of cards
     with the same key (three of a rank are three pairs, four six); ``most cards of one rank/suit
     in Z`` ("most"): the most cards with one key, cards whose key is below 0 (no suit) left out."""
-    def count(cards: Sequence[int]) -> int:
-        held: dict[int, int] = {}
-        for c in cards:
-            k = key_of[c]
-            if k >= 0:
-                held[k] = held.get(k, 0) + 1
-        if what == "pairs":
-            return sum([n * (n - 1) // 2 for n in held.values()])
-        return max(held.values()) if held else 0
-    return count
+    key = key_of.__getitem__
+
+    def held(cards: Sequence[int]) -> list[int]:
+        """How many cards of each key (none below 0)."""
+        keys = [k for k in map(key, cards) if k >= 0]
+        if len(keys) <= 16:                 # a hand: counted in C, each key once per card
+            return list(map(keys.count, keys))
+        by_key: dict[int, int] = {}
+        for k in keys:
+            by_key[k] = by_key.get(k, 0) + 1
+        return [n for n in by_key.values() for _ in range(n)]
+
+    def pairs(cards: Sequence[int]) -> int:
+        counts = held(cards)
+        # each card counted with every card of its key, itself too: n * n for n of a key
+        return (sum(counts) - len(counts)) // 2
+
+    def most(cards: Sequence[int]) -> int:
+        return max(held(cards), default=0)
+    return pairs if what == "pairs" else most
