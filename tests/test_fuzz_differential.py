@@ -52,6 +52,7 @@ REQUIRED = {
     "any card where", "any player where", "count cards where", "highest among players",
     "among cards", "number where", "any number where", "player who has", "player with highest",
     "random card of", "roll", "score of", "arith /", "arith mod", "zone of player",
+    "combinations totalling", "count of combinations",
 }
 
 
