@@ -152,3 +152,17 @@ def test_a_count_over_five_to_eight_cards_takes_microseconds():
             seconds = min(timeit.repeat(lambda: [count(h) for h in hands], number=20, repeat=3))
             per_count = seconds / (20 * len(hands))
             assert per_count < 200e-6, (n, per_count)    # microseconds, even on a busy machine
+
+
+def test_the_rulebook_says_each_count_in_words(capsys, monkeypatch):
+    from rulelang.cli.commands import main
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["rulebook", "examples/cribbage.cardrules"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("the number of combinations of the cards in",
+                  "with a total pips of 15",
+                  "the length of the longest run in",
+                  "the number of ways", "makes its longest run",
+                  "the number of pairs of cards of one rank in",
+                  "the most cards of one rank in", "the most cards of one suit in"):
+        assert words in out, words

@@ -289,7 +289,7 @@ class ExprWords:
         z = self.expr(e.zone)
         if e.kind == "sum":
             return (f"the number of combinations of the cards in {z} (of one card or more, each "
-                    f"card at most once) whose {self.attr_name(e.attribute)} adds up to "
+                    f"card at most once) with a total {self.attr_name(e.attribute)} of "
                     f"{self.expr(e.target)}")
         if e.kind == "run":
             return (f"the length of the longest run in {z} (the most ranks held one after the "
