@@ -8,6 +8,8 @@ Measures, interleaving the runs so that machine noise affects both sides alike:
   * every file in rules/: games/s, decisions/s, decisions per game (random play, every allowed
     number of players from the smallest, capped at 3 counts), through the API and on the fast
     path, interleaved;
+  * the examples of EXAMPLE_ROWS (games that show a construct of the language at work, such as
+    Cribbage, scored by counts of combinations): the same figures, a table of their own;
   * bytecodes per decision of Crazy Eights (API, fast path, reference), a figure that does not
     depend on the machine's load (see benchmarks/bytecodes.py);
   * µs per decision of random play through the game-AI adapters (PettingZoo's AEC env,
@@ -155,7 +157,7 @@ def crazy_eights(seconds, rounds):
 # Examples that show a construct of the language, each with a row of its own (decisions/s through
 # the API and on the fast path), apart from the rules/ files the targets are judged on.
 EXAMPLE_ROWS = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules",
-                "examples/whist.cardrules")
+                "examples/whist.cardrules", "examples/cribbage.cardrules")
 
 
 def rule_files(seconds):
@@ -173,7 +175,7 @@ def play_rows(files, seconds):
             rows.append({"file": os.path.relpath(path, ROOT), "error": str(err)[:200]})
             continue
         lo, hi = game.players
-        for n in sorted({lo, min(hi, lo + 2), hi})[:3]:
+        for n in sorted({lo, min(hi, lo + 2), hi}):
             cg = game.compiled(n)
             cg.playout_procs()
             budget = seconds / max(1, len(files)) / 4
@@ -194,6 +196,7 @@ def play_rows(files, seconds):
                          "games_per_s": k / el, "decisions_per_s": dec / el,
                          "decisions_per_game": dec / k, "ended_normally": api[3] / k,
                          "fast_games": fast[0], "fast_decisions_per_s": fast[2] / fast[1],
+                         "fast_games_per_s": fast[0] / fast[1],
                          "fast_decisions_per_game": fast[2] / fast[0],
                          "speedup": (fast[2] / fast[1]) / (dec / el)})
     return rows

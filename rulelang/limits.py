@@ -105,3 +105,9 @@ MAX_AGENT_BUDGET = 100_000
 SKILL_AGENT = "mc:20"
 SKILL_GAMES = 40
 MAX_SKILL_GAMES = 10_000
+
+# RL293: the most cards `number of combinations of cards in Z whose total A is N` counts among
+# (the sums of every set of them are listed: 2^16 = 65,536 at most, a few milliseconds). A
+# counting game's hand and starter are 5 to 8 cards; the other counts of combinations (runs,
+# pairs, the most of one rank or suit) take time in proportion to the cards and have no limit.
+MAX_COMBINATION_CARDS = 16

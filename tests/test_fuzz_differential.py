@@ -54,6 +54,7 @@ REQUIRED = {
     "among cards", "number where", "any number where", "player who has", "player with highest",
     "random card of", "roll", "score of", "arith /", "arith mod", "zone of player",
     "choose named value", "compare named values", "set named value", "named value per player",
+    "combinations totalling", "count of combinations",
 }
 
 

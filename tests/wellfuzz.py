@@ -263,8 +263,24 @@ class GameGen:
             self.note("rank with highest")
             v = self.name("r")
             return f"(rank {v} with {self.pick('highest', 'lowest')} number of cards in {self.zone(sc)} where rank of card is {v})"
+        if r.random() < 0.4:
+            return self.combination_count(sc)
         self.note("count of a suit")
         return f"(number of cards in {self.zone(sc)} where suit of card is {self.suit(sc, 3)})"
+
+    def combination_count(self, sc):
+        """A count of combinations (docs/language.md, "Combinations of cards"); a total among
+        the cards of a player's pile, which the games keep small (a zone of more than 16 cards
+        stops the game alike on every backend, RL293)."""
+        k = self.rng.randrange(6)
+        if k == 0:
+            self.note("combinations totalling")
+            return (f"(number of combinations of cards in pile of {self.player(sc, 3)} whose total "
+                    f"{self.pick('value', 'rank')} is {self.atom_number(sc, 3)})")
+        self.note("count of combinations")
+        what = ("longest run in", "number of longest runs in", "number of pairs in",
+                "most cards of one rank in", "most cards of one suit in")[k - 1]
+        return f"({what} {self.zone(sc)})"
 
     def atom_number(self, sc, d, player_var=False):
         if player_var:

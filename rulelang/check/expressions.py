@@ -284,6 +284,32 @@ class ExpressionChecks:
             self.expect(e.lay_off, ZONE, s, "the zone whose sets and runs the cards may join")
         return self.ex_TotalOf(e, s)
 
+    def ex_Combos(self, e, s):
+        """Counts over the combinations of a zone's cards (docs/language.md, "Combinations of
+        cards"): a total by a number attribute (RL290), runs in a game with ranks in order
+        (RL291), the most of one suit in a game with suits (RL292)."""
+        self.expect(e.zone, ZONE, s, "the zone whose cards are counted")
+        if e.kind == "sum":
+            self.expect(e.target, NUMBER, s, "the total the combinations must make")
+            a = self.attributes.get(e.attribute) if e.attribute != "rank" else (None, NUMBER)
+            if a is None:
+                self.error("RL101", f"there is no card attribute `{e.attribute}`", e.span,
+                           did_you_mean(e.attribute, list(self.attributes) + ["rank"]))
+            elif a[1] != NUMBER:
+                self.error("RL290", f"attribute `{e.attribute}` is a word: combinations are "
+                           "counted by a total of numbers", e.span,
+                           "give the cards a number attribute (`attribute points:` with numbers) "
+                           "and total that")
+        elif e.kind in ("run", "runs") and not any(
+                (dt.suits and dt.ranks) or dt.own_suits for dt in self.types_used):
+            self.error("RL291", "a run is of ranks one after the other, and the game's cards "
+                       "have no ranks in order (only extra cards)", e.span,
+                       "give the deck type `suits` and `ranks`, or count `most cards of one rank`")
+        elif e.kind == "suit" and not self.suits:
+            self.error("RL292", "the game's cards have no suits: no two cards are of one suit",
+                       e.span, "give the deck type `suits`, or count `most cards of one rank`")
+        return NUMBER
+
     def ex_Roll(self, e, s):
         if e.sides < 1:
             self.error("RL111", "a die needs at least one side", e.span, "e.g. `roll d6`")

@@ -289,6 +289,23 @@ class ExprWords:
             s += f"; the cards may also join the sets and runs of {self.expr(e.lay_off)}"
         return s + ")"
 
+    def expr_Combos(self, e):
+        z = self.expr(e.zone)
+        if e.kind == "sum":
+            return (f"the number of combinations of the cards in {z} (of one card or more, each "
+                    f"card at most once) with a total {self.attr_name(e.attribute)} of "
+                    f"{self.expr(e.target)}")
+        if e.kind == "run":
+            return (f"the length of the longest run in {z} (the most ranks held one after the "
+                    "other, without going round)")
+        if e.kind == "runs":
+            return (f"the number of ways {z} makes its longest run (one card of each rank of "
+                    "the run: a rank held twice makes it twice)")
+        if e.kind == "pairs":
+            return (f"the number of pairs of cards of one rank in {z} (three of a rank make "
+                    "three pairs, four make six)")
+        return f"the most cards of one {e.kind} in {z}"
+
     def expr_Roll(self, e):
         return f"a roll of a {e.sides}-sided die (1 to {e.sides})"
 

@@ -149,6 +149,13 @@ class ExprNodes:
             return f"{solver}({self.zone(self.gen(e.zone, env))}, {self.zone(self.gen(e.lay_off, env))})"
         return f"{solver}({self.zone(self.gen(e.zone, env))})"
 
+    def g_Combos(self, e, env):
+        count = self.const(self.cg.combo_counter(e.kind, e.attribute, e.span))
+        cards = self.zone(self.gen(e.zone, env))
+        if e.kind == "sum":
+            return f"{count}({cards}, {self.gen(e.target, env)})"
+        return f"{count}({cards})"
+
     def g_Roll(self, e, env):
         # What Rng.randint(1, sides) draws, without its own call.
         return f"(g.rng.randbelow({int(e.sides)}) + 1)"

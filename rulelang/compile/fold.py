@@ -220,6 +220,8 @@ class Fold:
         elif isinstance(e, (A.AnyNumber, A.MeldLeft)) or (isinstance(e, A.PickValue) and
                                                             e.low is not None):
             return True                     # (a range of numbers, RL257; sets and runs, RL259)
+        elif isinstance(e, A.Combos) and e.kind == "sum":
+            return True                     # (combinations among too many cards, RL293)
         elif isinstance(e, A.Unary) and e.op == "score":
             return True                     # (the game's `score:`, not in this tree, may divide)
         elif self.players_leave and (

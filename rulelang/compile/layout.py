@@ -11,6 +11,7 @@ from rulelang.check.ir import CardLiteral
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
 from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
+from rulelang.engine.combos import combinations_counter, groups_counter, places_of, runs_counter
 from rulelang.check.deals import deck_cards
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
@@ -262,6 +263,22 @@ class Layout:
                 return least_left_laying_off(cards, onto, pos_of, suit_of, points)
             solvers[key] = solve_laying_off if lay_off else solve
         return solvers[key]
+
+    def combo_counter(self, kind, attribute, span):
+        """The function of a zone's cards behind a count of combinations (``kind`` as in
+        ``A.Combos``; engine/combos.py), one per kind, attribute and place."""
+        key = (kind, attribute, span)
+        counters = self.__dict__.setdefault("_combo_counters", {})
+        if key not in counters:
+            if kind == "sum":
+                values = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)
+                counters[key] = combinations_counter(values, span)
+            elif kind in ("run", "runs"):
+                counters[key] = runs_counter(places_of(self.rank_of, self.rank_cycle), kind == "runs")
+            else:
+                counters[key] = groups_counter(self.suit_of if kind == "suit" else self.rank_of,
+                                               "pairs" if kind == "pairs" else "most")
+        return counters[key]
 
     def zone_family_table(self, e):
         """The zone numbers of a family, and what stops the game for a number outside it."""

@@ -150,6 +150,18 @@ class MeldLeft(TotalOf):
 
 
 @node
+class Combos(TotalOf):
+    """A count over the combinations of a zone's cards (docs/language.md, "Combinations"):
+    ``kind`` is ``sum`` (``number of combinations of cards in Z whose total A is N``: the sets
+    of one or more cards whose attribute ``attribute`` adds up to ``target``), ``run`` (``longest
+    run in Z``: the most consecutive ranks held), ``runs`` (``number of longest runs in Z``: the
+    sets of cards that make a run that long), ``pairs`` (``number of pairs in Z``: the pairs of
+    cards of one rank), ``rank`` / ``suit`` (``most cards of one rank/suit in Z``)."""
+    kind: str = "sum"
+    target: Optional[Expr] = None
+
+
+@node
 class Roll(Expr):
     """``roll d6``: a die roll from the game's seeded generator."""
     sides: int

@@ -246,6 +246,20 @@ class ExpressionsToAst(Transformer):
     def meld_left(self, meta, c):
         return A.MeldLeft(str(c[0]), c[1], self.sp(meta), lay_off=c[2])
 
+    def combinations_totalling(self, meta, c):
+        return A.Combos(str(c[1]), c[0], self.sp(meta), kind="sum", target=c[2])
+
+    def _combos(kind):
+        def make(self, meta, c):
+            return A.Combos("rank", c[0], self.sp(meta), kind=kind)
+        return make
+
+    longest_run = _combos("run")
+    longest_runs = _combos("runs")
+    pairs_in = _combos("pairs")
+    most_of_one_rank = _combos("rank")
+    most_of_one_suit = _combos("suit")
+
     def roll(self, meta, c):
         return A.Roll(int(str(c[0])[1:]), self.sp(meta))
 

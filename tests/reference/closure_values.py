@@ -11,6 +11,7 @@ from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUs
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.control import GameProblem
 from rulelang.engine.values import number_range
+from reference import combos
 from reference.rules import no_player, no_seat, too_large
 from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import holder, random_seat_in, seat_after, seats_after, seats_in
@@ -161,6 +162,20 @@ class ClosureValues:
             y = self.cx(e.lay_off)
             return lambda g, fr: solve(g.zones[f(g, fr)], g.zones[y(g, fr)])
         return lambda g, fr: solve(g.zones[f(g, fr)])
+
+    def x_Combos(self, e):
+        f, kind, span = self.cx(e.zone), e.kind, e.span
+        if kind == "sum":
+            values = self.rank_of if e.attribute == "rank" else self.attr_tables.get(e.attribute, self.rank_of)
+            target = self.cx(e.target)
+            return lambda g, fr: combos.count_totalling(g.zones[f(g, fr)], target(g, fr), values, span)
+        if kind in ("run", "runs"):
+            which = 0 if kind == "run" else 1
+            return lambda g, fr: combos.runs(g.zones[f(g, fr)], self.rank_of, self.rank_cycle)[which]
+        if kind == "pairs":
+            return lambda g, fr: combos.pairs(g.zones[f(g, fr)], self.rank_of)
+        key_of = self.suit_of if kind == "suit" else self.rank_of
+        return lambda g, fr: combos.most_alike(g.zones[f(g, fr)], key_of)
 
     def x_Roll(self, e):
         sides = e.sides
