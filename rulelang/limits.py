@@ -101,3 +101,12 @@ MAX_AGENT_BUDGET = 100_000
 SKILL_AGENT = "mc:20"
 SKILL_GAMES = 40
 MAX_SKILL_GAMES = 10_000
+
+# A choice of a set of cards (`a set of 1 or more cards s from table to won ...`, docs/language.md,
+# "A set of cards in one choice"): the sets are offered one action each, numbered below
+# VALUE_MASK, so at most MAX_SET_OFFERED of them (RL284 while a game is played); they are chosen
+# among at most MAX_SET_POOL cards (a count written above it is RL281, more cards to choose among
+# while a game is played RL285), and the search looks at most MAX_SET_SEARCH sets (RL285).
+MAX_SET_OFFERED = 1000
+MAX_SET_POOL = 24
+MAX_SET_SEARCH = 200_000

@@ -346,6 +346,23 @@ class PicksTable(NodeTable):
     what = "the slots of a choice of several cards (PickSlots)"
 
 
+@attrs.frozen
+class SetSlots:
+    """An alternative that chooses a set of cards in one action (``a set of N cards c from Z to
+    D ...``): the slot of c (the set's first card; the parameter's own slot holds the number of
+    the set chosen) and the slots of what the sets are made from (the cards that may be chosen,
+    Z, D, the fewest, the most and the total asked for, in that order)."""
+    card: int
+    slots: tuple[int, ...]
+
+
+class SetsTable(NodeTable):
+    """``model.sets``: the :class:`SetSlots` of each alternative that chooses a set of cards."""
+    holds = SetSlots
+    name = "model.sets"
+    what = "the slots of a choice of a set of cards (SetSlots)"
+
+
 class UnseenTable(NodeTable):
     """``model.unseen``: for an alternative ``unseen card c from Z``, the :class:`Slot` of c (the
     card at the place chosen; the parameter's own slot holds the place)."""

@@ -339,7 +339,7 @@ class Narrator:
                     self._out(out, t)
                 group = None
 
-        for e in entries:
+        for at, e in enumerate(entries):
             kind = e[0]
             if kind == "move":
                 seen = seen_event(cg, self.zones, e, viewer)
@@ -375,7 +375,9 @@ class Narrator:
             if kind == "choice":
                 seat, action = e[1], e[2]
                 hide = self._hidden_choice(seat, action, st.zones, revealed)
-                text = w.action(action, viewer, hide_card=hide)
+                chosen = _set_moved(cg, action, entries, at)
+                text = w.action(action, viewer, hide_card=hide, cards=chosen)
+                told.update(chosen or ())           # `capture 3♣ 5♦` is its move
                 c = card_of_action(cg, action)
                 if c is not None and not hide:     # (several choices at once: each)
                     told.add(c)
@@ -444,3 +446,16 @@ class Narrator:
     def turns_told(self) -> int:
         """How many turns the transcript numbered (the result says the same)."""
         return self.numbered
+
+
+def _set_moved(cg, action, entries, at):
+    """The cards of a set chosen in one action (``a set of ... cards s``): the cards of the move
+    that follows the choice in the log (the set moves before anything else is done), or None."""
+    from rulelang.limits import ACTION_SHIFT
+    alt = cg.alternatives[action >> ACTION_SHIFT]
+    if alt is None or alt.kind != "set":
+        return None
+    for e in entries[at + 1:at + 4]:
+        if e[0] == "move":
+            return tuple(e[3])
+    return None
