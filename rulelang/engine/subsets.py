@@ -248,7 +248,7 @@ def cards_of_action(g: Any, action: int) -> Optional[tuple[int, ...]]:
     """The cards of the set an action of the decision ``g`` waits for offers (in the order of the
     deck), or None when the action is no set's or the game waits for no such decision."""
     from rulelang.limits import ACTION_SHIFT, VALUE_MASK
-    info = g.game.set_choices.get(action >> ACTION_SHIFT)
+    info = getattr(g.game, "set_choices", {}).get(action >> ACTION_SHIFT)
     if info is None or not g.stack:
         return None
     ks, shape, mode, table, span = info
