@@ -16,6 +16,7 @@ from rich.text import Text
 from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, card_visible_to,
                                 plural_words, reveal_text, seat_text, with_turn)
 from rulelang.engine.events import EVENTS, apply_event, seen_event, sees
+from rulelang.engine.subsets import set_moved
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -375,7 +376,7 @@ class Narrator:
             if kind == "choice":
                 seat, action = e[1], e[2]
                 hide = self._hidden_choice(seat, action, st.zones, revealed)
-                chosen = _set_moved(cg, action, entries, at)
+                chosen = set_moved(cg, action, entries, at)
                 text = w.action(action, viewer, hide_card=hide, cards=chosen)
                 told.update(chosen or ())           # `capture 3♣ 5♦` is its move
                 c = card_of_action(cg, action)
@@ -447,15 +448,3 @@ class Narrator:
         """How many turns the transcript numbered (the result says the same)."""
         return self.numbered
 
-
-def _set_moved(cg, action, entries, at):
-    """The cards of a set chosen in one action (``a set of ... cards s``): the cards of the move
-    that follows the choice in the log (the set moves before anything else is done), or None."""
-    from rulelang.limits import ACTION_SHIFT
-    alt = cg.alternatives[action >> ACTION_SHIFT]
-    if alt is None or alt.kind != "set":
-        return None
-    for e in entries[at + 1:at + 4]:
-        if e[0] == "move":
-            return tuple(e[3])
-    return None

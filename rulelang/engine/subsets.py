@@ -259,3 +259,17 @@ def cards_of_action(g: Any, action: int) -> Optional[tuple[int, ...]]:
         return set_cards(g, fr, ks, action & VALUE_MASK, shape, mode, table, span)
     except GameProblem:
         return None
+
+
+def set_moved(game: Any, action: int, entries: Sequence[Any], at: int) -> Optional[tuple[int, ...]]:
+    """The cards of a set chosen in one action, found in a game's log (``entries``; the choice
+    at ``at``): the set moves before anything else is done, so they are the cards of the move
+    that follows.  None for another action."""
+    from rulelang.limits import ACTION_SHIFT
+    alt = game.alternatives[action >> ACTION_SHIFT]
+    if alt is None or alt.kind != "set":
+        return None
+    for e in entries[at + 1:at + 4]:
+        if e[0] == "move":
+            return tuple(e[3])
+    return None
