@@ -152,9 +152,15 @@ def crazy_eights(seconds, rounds):
     return rows
 
 
+# Examples played beside the files of rules/ (a row each; not in the targets of rules/), each
+# for a construct of the language it shows.
+BENCH_EXAMPLES = ("examples/casino.cardrules",)     # a set of cards chosen in one action
+
+
 def rule_files(seconds):
     rows = []
-    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")))
+    files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules"))) + \
+        [os.path.join(ROOT, f) for f in BENCH_EXAMPLES]
     for path in files:
         try:
             game = load(path)
@@ -186,6 +192,37 @@ def rule_files(seconds):
                          "fast_decisions_per_game": fast[2] / fast[0],
                          "speedup": (fast[2] / fast[1]) / (dec / el)})
     return rows
+
+
+def set_choice_us(reps=2000):
+    """µs to list the sets a choice of a set offers (engine/subsets.py, without its cache), for
+    tables of 5 to 8 cards dealt at random: a capture by sums (`in groups whose total value is
+    V`, V drawn from 1 to 10), any set of 1 or more cards, and sets of one rank."""
+    import random as _random
+    from rulelang.engine.subsets import sets_of
+    search = sets_of.__wrapped__
+    rng = _random.Random(7)
+    out = {}
+    for k in (5, 6, 7, 8):
+        tables = []
+        for _ in range(50):
+            cards = sorted(rng.sample(range(52), k))
+            values = tuple(min(10, c % 13 + 1) for c in cards)
+            ranks = tuple(c % 13 for c in cards)
+            tables.append((tuple(cards), values, ranks, rng.randint(1, 10)))
+        row = {}
+        for name, args in (("sums", lambda t: (t[0], t[1], (0,) * k, (), 1, k, None, "groups", t[3])),
+                           ("any", lambda t: (t[0], t[1], (0,) * k, (), 1, k, None, None, 0)),
+                           ("one rank", lambda t: (t[0], t[1], t[2], (), 2, k, "rank", None, 0))):
+            calls = [args(t) for t in tables]
+            n = max(1, reps // len(calls))
+            t0 = time.perf_counter()
+            for _ in range(n):
+                for c in calls:
+                    search(*c)
+            row[name] = (time.perf_counter() - t0) / (n * len(calls)) * 1e6
+        out[k] = row
+    return out
 
 
 def bytecode_counts(games):
@@ -412,8 +449,8 @@ def targets(res):
     ce = {r["players"]: r for r in res["crazy_eights"]}
     # (*) Games of fewer than MIN_DECISIONS decisions (Speed Attack! decides only who starts)
     # are left out: their time is the game's setup and play, not its decisions.
-    counted = [r for r in res["rules"]
-               if "error" not in r and r["games"] > 1 and r["decisions_per_game"] >= MIN_DECISIONS]
+    counted = [r for r in res["rules"] if "error" not in r and r["games"] > 1 and
+               r["decisions_per_game"] >= MIN_DECISIONS and r["file"].startswith("rules")]
     speeds = [r["decisions_per_s"] for r in counted]
     fast_speeds = [r["fast_decisions_per_s"] for r in counted]
     rule_files = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")), key=os.path.getsize)
@@ -466,6 +503,7 @@ def main(argv=None):
     res["check_cli_ms"] = check_cli_times(1 if a.quick else 3)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
+    res["set_choice_us"] = set_choice_us(100 if a.quick else 2000)
     res["targets"] = targets(res)
     print("Crazy Eights, random play: rulelang (API, fast path) vs hand-written Python")
     print(f"{'players':>7} {'API g/s':>8} {'fast g/s':>9} {'ref g/s':>8} {'ratio':>6} {'fast':>6} "
@@ -481,7 +519,7 @@ def main(argv=None):
     for r in res["crazy_eights"]:
         print(f"  {r['players']} players, a player who draws at every decision (rulelang's "
               f"`random`): ratio {r['ratio_drawing']:.2f}, fast {r['fast_ratio_drawing']:.2f}")
-    print("\nrules/, random play: through the API and on the fast path (interleaved)")
+    print("\nrules/ (and BENCH_EXAMPLES), random play: through the API and on the fast path (interleaved)")
     print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'fast/API':>8} "
           f"{'dec/game':>9} {'ended':>6}")
     for r in res["rules"]:
@@ -501,6 +539,10 @@ def main(argv=None):
         for name, games in res["adapters"].items():
             for game, us in games.items():
                 print(f"  {name:<11} {game:<44} {us:7.1f} µs")
+    print("\na set of cards in one choice: µs to list the sets of a table of k cards (no cache)")
+    print(f"  {'k':>3} {'sums':>8} {'any':>8} {'one rank':>9}")
+    for k, row in res["set_choice_us"].items():
+        print(f"  {k:>3} {row['sums']:>8.1f} {row['any']:>8.1f} {row['one rank']:>9.1f}")
     if res["clone_us"] is not None:
         print(f"\nclone() of a mid-game 4-player Crazy Eights state: {res['clone_us']:.1f} µs")
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")

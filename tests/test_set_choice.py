@@ -116,6 +116,13 @@ def test_copies_of_a_card_make_one_set():
     assert len({tuple((0, 0, 1)[i] for i in s) for s in found}) == len(found)
 
 
+def test_copies_of_a_card_may_be_in_two_groups():
+    # two copies of a 4 (name 0) and an 8: with a 4, each copy is a group; with an 8, both are
+    assert sets_of((0, 0, 1), (4, 4, 8), (), (), 1, 3, None, "groups", 4) == ((0,), (0, 1))
+    assert sets_of((0, 0, 1), (4, 4, 8), (), (), 1, 3, None, "groups", 8) == \
+        ((2,), (0, 1), (0, 1, 2))
+
+
 def test_the_choice_moves_the_set_and_names_its_first_card():
     cg = game(total="in groups whose total value is 10")
     for seed in range(40):

@@ -50,77 +50,87 @@ def sets_of(names: tuple[int, ...], values: tuple[int, ...], groups: tuple[Any, 
     (those cards already in the order of the deck, ``names`` the card each is a copy of: equal
     names are identical copies), in the order the choice offers them.  ``values``: each card's
     value for the total; ``groups``: each card's suit (a run's and ``of one suit``'s group) or
-    rank (``of one rank``'s); ``places``: each card's place in the rank order (runs; -1 for a
-    card in no run).  Raises TooMany past the limits."""
-    n = len(names)
-    work = [0]
-
-    def charge(k: int = 1) -> None:
-        work[0] += k
-        if work[0] > MAX_SET_SEARCH:
-            raise TooMany("RL285", f"more than {MAX_SET_SEARCH} sets to look through")
-
+    rank (``of one rank``'s), empty without a shape; ``places``: each card's place in the rank
+    order (runs; -1 for a card in no run).  Raises TooMany past the limits."""
+    budget = [MAX_SET_SEARCH]
     found: list[tuple[int, ...]]
     if shape == "run":
-        found = _runs(names, groups, places, charge)
+        found = _runs(names, groups, places, budget)
     elif mode == "groups":
-        found = _unions_of_groups(names, values, target, charge)
+        found = _unions_of_groups(names, values, target, budget)
     else:
         found = _subsets(names, values, groups if shape else None, most,
-                         target if mode in ("is", "most") else None, charge)
+                         target if mode in ("is", "most") else None, budget)
+    twins = len(set(names)) < len(names)
+    if twins:               # (in order first: of identical sets, the copies first in it stay)
+        found.sort(key=_order)
+    same = shape in ("rank", "suit") and mode == "groups"     # (the other searches keep to it)
+    totals = mode in ("is", "most", "least")
     out: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
     for s in found:
         if not fewest <= len(s) <= most:
             continue
-        if shape in ("rank", "suit") and any(groups[i] != groups[s[0]] for i in s):
+        if same and any(groups[i] != groups[s[0]] for i in s):
             continue
-        if mode in ("is", "most", "least", "groups") and mode != "groups":
-            t = sum(values[i] for i in s)
-            if (mode == "is" and t != target) or (mode == "most" and t > target) or \
-                    (mode == "least" and t < target):
+        if totals:
+            t = sum([values[i] for i in s])
+            if (t != target) if mode == "is" else (t > target) if mode == "most" else (t < target):
                 continue
-        key = tuple(names[i] for i in s)          # identical copies: one set
-        if key in seen:
-            continue
-        seen.add(key)
+        if twins:                                 # identical copies: one set
+            key = tuple([names[i] for i in s])
+            if key in seen:
+                continue
+            seen.add(key)
         out.append(s)
-    out.sort(key=lambda s: (len(s), s))
     if len(out) > MAX_SET_OFFERED:
         raise TooMany("RL284", f"{len(out)} sets to choose from, more than {MAX_SET_OFFERED}")
+    out.sort(key=_order)
     return tuple(out)
 
 
-def _subsets(names, values, groups, most, cap, charge) -> list[tuple[int, ...]]:
+def _order(s: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return (len(s), s)
+
+
+def _spent(budget: list[int]) -> None:
+    raise TooMany("RL285", f"more than {MAX_SET_SEARCH} sets to look through")
+
+
+def _subsets(names, values, groups, most, cap, budget) -> list[tuple[int, ...]]:
     """Every set of at most ``most`` cards, in one group when ``groups`` is given; with ``cap``
     and no negative value, none whose total passes ``cap`` (the search stops there).  A copy of
     the card before it is taken only after that card: each set of names once."""
     n = len(names)
-    prune = cap is not None and all(v >= 0 for v in values)
+    prune = cap is not None and min(values, default=0) >= 0
+    if not prune:
+        cap = 1 << 62
     out: list[tuple[int, ...]] = []
+    append = out.append
 
-    def go(start: int, chosen: list[int], total: int) -> None:
+    def go(start: int, chosen: tuple[int, ...], total: int, group: Any) -> None:
         prev = -1
         for i in range(start, n):
             if prev >= 0 and names[i] == names[prev]:
                 continue                     # (the copy before was skipped here: same sets)
             prev = i
-            if groups is not None and chosen and groups[i] != groups[chosen[0]]:
+            if group is not None and groups[i] != group:
                 continue
             t = total + values[i]
-            if prune and t > cap:
+            if t > cap:
                 continue
-            charge()
-            chosen.append(i)
-            out.append(tuple(chosen))
-            if len(chosen) < most:
-                go(i + 1, chosen, t)
-            chosen.pop()
-    go(0, [], 0)
+            budget[0] -= 1
+            if budget[0] < 0:
+                _spent(budget)
+            s = chosen + (i,)
+            append(s)
+            if len(s) < most:
+                go(i + 1, s, t, groups[i] if groups is not None else None)
+    go(0, (), 0, None)
     return out
 
 
-def _runs(names, groups, places, charge) -> list[tuple[int, ...]]:
+def _runs(names, groups, places, budget) -> list[tuple[int, ...]]:
     """Every run: cards of one suit whose places in the rank order follow each other, one card
     of each place (the copy first in the deck's order)."""
     by_suit: dict[Any, dict[int, int]] = {}
@@ -134,34 +144,66 @@ def _runs(names, groups, places, charge) -> list[tuple[int, ...]]:
             run: list[int] = []
             p = start
             while p in at:
-                charge()
+                budget[0] -= 1
+                if budget[0] < 0:
+                    _spent(budget)
                 run.append(at[p])
                 out.append(tuple(sorted(run)))
                 p += 1
     return out
 
 
-def _unions_of_groups(names, values, target, charge) -> list[tuple[int, ...]]:
+def _groups_of_total(names, values, target, budget) -> list[int]:
+    """Every set of total ``target`` (as a bit mask over the positions; each copy of a card
+    on its own, since two groups may each take a copy); with no negative value, the search
+    stops where a total passes ``target``, and a set that makes it grows only by cards of no
+    value."""
+    n = len(names)
+    nonneg = min(values, default=0) >= 0
+    zeros = nonneg and 0 in values
+    out: list[int] = []
+
+    def go(start: int, mask: int, total: int) -> None:
+        for i in range(start, n):
+            t = total + values[i]
+            if nonneg and t > target:
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                _spent(budget)
+            m = mask | 1 << i
+            if t == target:
+                out.append(m)
+                if not zeros and nonneg:
+                    continue
+            go(i + 1, m, t)
+    go(0, 0, 0)
+    return out
+
+
+def _unions_of_groups(names, values, target, budget) -> list[tuple[int, ...]]:
     """Every set that splits into groups of total ``target`` each: the groups first (every set
     of that total), then every union of groups that do not share a card, each union once."""
-    groups = [sum(1 << i for i in s) for s in
-              _subsets(names, values, None, len(names), target, charge)
-              if sum(values[i] for i in s) == target]
+    groups = _groups_of_total(names, values, target, budget)
+    if not groups:
+        return []
     unions: set[int] = set()
+    count = len(groups)
 
     def go(start: int, mask: int) -> None:
-        for k in range(start, len(groups)):
+        for k in range(start, count):
             m = groups[k]
             if m & mask:
                 continue
-            charge()
+            budget[0] -= 1
+            if budget[0] < 0:
+                _spent(budget)
             u = mask | m
-            if u not in unions:
-                unions.add(u)
+            unions.add(u)
             go(k + 1, u)
     go(0, 0)
-    n = len(names)
-    return [tuple(i for i in range(n) if u >> i & 1) for u in unions]
+    bits = range(len(names))
+    return [tuple([i for i in bits if u >> i & 1]) for u in unions]
 
 
 # ---- in the game --------------------------------------------------------------------------------
@@ -176,13 +218,14 @@ def _make(g: Any, cards: Sequence[int], fewest: int, most: int, shape: Optional[
           span: Any) -> tuple[tuple[int, ...], ...]:
     game = g.game
     twin = game.card_twin
-    names = tuple(twin[c] if twin is not None else c for c in cards)
-    values = tuple(table[c] for c in cards) if table is not None else (0,) * len(cards)
-    if shape == "rank":
-        groups = tuple(game.rank_of[c] for c in cards)
-    else:
-        groups = tuple(game.suit_of[c] for c in cards)
+    names = tuple(cards) if twin is None else tuple(map(twin.__getitem__, cards))
+    values = tuple(map(table.__getitem__, cards)) if table is not None else (0,) * len(cards)
+    groups: tuple[Any, ...] = ()
     places: tuple[int, ...] = ()
+    if shape == "rank":
+        groups = tuple(map(game.rank_of.__getitem__, cards))
+    elif shape is not None:
+        groups = tuple(map(game.suit_of.__getitem__, cards))
     if shape == "run":
         place = {r: i for i, r in enumerate(game.rank_cycle)}
         places = tuple(place.get(game.rank_of[c], -1) if game.suit_of[c] >= 0 else -1
@@ -202,7 +245,8 @@ def set_start(g: Any, fr: list[Any], ks: Sequence[int], cards: Sequence[int], z:
     if fewest < 1 or most < fewest:
         raise GameProblem("RL286", f"a set of {fewest} to {most} cards: a set holds at least "
                           "one card, and no fewer than its least", span)
-    cards = tuple(sorted(cards, key=lambda c: _key(g, c)))
+    cards = tuple(sorted(cards) if g.game.card_twin is None else
+                  sorted(cards, key=lambda c: _key(g, c)))
     if len(cards) > MAX_SET_POOL:
         raise GameProblem("RL285", f"a set is chosen among at most {MAX_SET_POOL} cards, "
                           f"not {len(cards)}", span)
