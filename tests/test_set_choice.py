@@ -185,3 +185,51 @@ def test_generated_playout_and_reference_play_alike(low, shape, total, monkeypat
                     .replace("TABLE", "7"), encoding="utf-8")
     for seed in range(6):
         three_ways(str(path), 2, seed, monkeypatch, ["zones", "vars"])
+
+
+HIDDEN = """game "hidden sets"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone box: per player, seen by owner
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    choose:
+        hide "hide" a set of 2 cards s from hand to box:
+            pass
+game ends when size of hand < 3:
+    end game with no winner
+"""
+
+
+def test_a_set_from_a_hidden_hand_is_named_to_its_chooser_only(tmp_path):
+    """The chooser is told `hide 3♣ 7♦`; the other player how many cards, never which, nor
+    the set's number."""
+    from rulelang.cli.narration import Narrator
+    from rulelang.engine.display_names import Words
+    path = tmp_path / "hidden.cardrules"
+    path.write_text(HIDDEN, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    words = Words(cg)
+    st = cg.new_game(seed=4, log=True)
+    told = [Narrator(words, st, v) for v in (0, 1)]
+    lines = [[], []]
+    hidden = []
+    while not st.is_terminal():
+        a = st.legal_actions()[1]
+        hidden.append((st.current_player(), st.action_to_string(a).split()[1:]))
+        st.apply_action(a)
+        for v in (0, 1):
+            lines[v] += [ln.plain.strip() for ln in told[v].lines()]
+    assert len(hidden) >= 2
+    for seat, cards in hidden:
+        shown = " ".join(words.card(c) for c in cards)
+        mine = [ln for ln in lines[seat] if ": hide" in ln]
+        theirs = [ln for ln in lines[1 - seat] if ": hide" in ln]
+        assert any(ln.endswith(f"hide {shown}") for ln in mine), mine
+        assert any(ln.endswith("hide a set of cards (2 cards)") for ln in theirs), theirs
+        assert not any(words.card(c) in ln for c in cards for ln in lines[1 - seat])
+        assert not any("set 2" in ln for ln in lines[1 - seat])

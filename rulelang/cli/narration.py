@@ -377,8 +377,13 @@ class Narrator:
                 seat, action = e[1], e[2]
                 hide = self._hidden_choice(seat, action, st.zones, revealed)
                 chosen = set_moved(cg, action, entries, at)
-                text = w.action(action, viewer, hide_card=hide, cards=chosen)
-                told.update(chosen or ())           # `capture 3♣ 5♦` is its move
+                if chosen and viewer is not None and seat != viewer and not all(
+                        card_visible_to(cg, self.zones, c, viewer) for c in chosen):
+                    # a set the viewer does not see: how many cards, never which
+                    text = f"{w.label(action)} ({len(chosen)} cards)"
+                else:
+                    text = w.action(action, viewer, hide_card=hide, cards=chosen)
+                    told.update(chosen or ())       # `capture 3♣ 5♦` is its move
                 c = card_of_action(cg, action)
                 if c is not None and not hide:     # (several choices at once: each)
                     told.add(c)
