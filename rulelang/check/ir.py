@@ -31,8 +31,8 @@ reads ``refs`` by ``id()`` or by tag.
 
 The model's other side tables are typed the same way (:class:`NodeTable`, below): ``types`` and
 ``say_as`` hold kinds, ``labels`` an :class:`AltId`, ``choose_slots`` a :class:`ChooseSlots`,
-``picks`` a :class:`PickSlots`, ``unseen`` a :class:`Slot`, and ``seat_uses`` is a
-:class:`NodeSet`.  The node's identity is the tables' own business: the checker writes
+``picks`` a :class:`PickSlots`, ``sets`` a :class:`SetSlots`, ``unseen`` a :class:`Slot`, and
+``seat_uses`` is a :class:`NodeSet`.  The node's identity is the tables' own business: the checker writes
 ``table.set(node, value)``, every other module reads ``table.of(node[, default])`` or
 ``table.has(node)``, and no module outside this one subscripts a table with ``id()``.
 """
