@@ -233,3 +233,38 @@ def test_a_set_from_a_hidden_hand_is_named_to_its_chooser_only(tmp_path):
         assert any(ln.endswith("hide a set of cards (2 cards)") for ln in theirs), theirs
         assert not any(words.card(c) in ln for c in cards for ln in lines[1 - seat])
         assert not any("set 2" in ln for ln in lines[1 - seat])
+
+
+OLD_NAMES = """game "old names"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone passing: per player, seen by owner
+var a = 2
+var whose = 1
+var groups = 0
+values run: low, high
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    choose:
+        give a cards c from hand to passing:
+            add a to whose
+        call run at:
+            add 1 to groups
+    if number of turns > 3:
+        end game with no winner
+"""
+
+
+def test_the_words_of_a_set_are_still_names_elsewhere():
+    """`a`, `whose`, `groups`, `run`, `at`: names a file written before `a set of` may use, in
+    the places where that construct's words could now begin (a count, a set of values)."""
+    cg = load("old.cardrules", text=OLD_NAMES).compiled(2)
+    st = cg.new_game(seed=1)
+    assert sorted({st.action_to_string(a).split()[0] for a in st.legal_actions()}) == ["call", "give"]
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[-1])
+    assert st.problem is None

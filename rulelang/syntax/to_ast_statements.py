@@ -235,6 +235,10 @@ class StatementsToAst(Transformer):
         return A.SetParam(str(name), low, high, shape, source, dest, where, mode, attr, value,
                           self.sp(meta))
 
+    def article_name(self, meta, c):
+        """The word `a` used as a name where `a set of` may begin: its token, as a NAME's."""
+        return c[0]
+
     def count_between(self, meta, c):
         return (c[0], c[1])
 
