@@ -157,7 +157,8 @@ def crazy_eights(seconds, rounds):
 # Examples that show a construct of the language, each with a row of its own (decisions/s through
 # the API and on the fast path), apart from the rules/ files the targets are judged on.
 EXAMPLE_ROWS = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules",
-                "examples/whist.cardrules", "examples/cribbage.cardrules")
+                "examples/whist.cardrules", "examples/cribbage.cardrules",
+                "examples/casino.cardrules")
 
 
 def rule_files(seconds):
@@ -200,6 +201,37 @@ def play_rows(files, seconds):
                          "fast_decisions_per_game": fast[2] / fast[0],
                          "speedup": (fast[2] / fast[1]) / (dec / el)})
     return rows
+
+
+def set_choice_us(reps=2000):
+    """µs to list the sets a choice of a set offers (engine/subsets.py, without its cache), for
+    tables of 5 to 8 cards dealt at random: a capture by sums (`in groups whose total value is
+    V`, V drawn from 1 to 10), any set of 1 or more cards, and sets of one rank."""
+    import random as _random
+    from rulelang.engine.subsets import sets_of
+    search = sets_of.__wrapped__
+    rng = _random.Random(7)
+    out = {}
+    for k in (5, 6, 7, 8):
+        tables = []
+        for _ in range(50):
+            cards = sorted(rng.sample(range(52), k))
+            values = tuple(min(10, c % 13 + 1) for c in cards)
+            ranks = tuple(c % 13 for c in cards)
+            tables.append((tuple(cards), values, ranks, rng.randint(1, 10)))
+        row = {}
+        for name, args in (("sums", lambda t: (t[0], t[1], (0,) * k, (), 1, k, None, "groups", t[3])),
+                           ("any", lambda t: (t[0], t[1], (0,) * k, (), 1, k, None, None, 0)),
+                           ("one rank", lambda t: (t[0], t[1], t[2], (), 2, k, "rank", None, 0))):
+            calls = [args(t) for t in tables]
+            n = max(1, reps // len(calls))
+            t0 = time.perf_counter()
+            for _ in range(n):
+                for c in calls:
+                    search(*c)
+            row[name] = (time.perf_counter() - t0) / (n * len(calls)) * 1e6
+        out[k] = row
+    return out
 
 
 def bytecode_counts(games):
@@ -483,6 +515,7 @@ def main(argv=None):
     res["check_cli_ms"] = check_cli_times(1 if a.quick else 3)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
+    res["set_choice_us"] = set_choice_us(100 if a.quick else 2000)
     res["targets"] = targets(res)
     print("Crazy Eights, random play: rulelang (API, fast path) vs hand-written Python")
     print(f"{'players':>7} {'API g/s':>8} {'fast g/s':>9} {'ref g/s':>8} {'ratio':>6} {'fast':>6} "
@@ -526,6 +559,10 @@ def main(argv=None):
         for name, games in res["adapters"].items():
             for game, us in games.items():
                 print(f"  {name:<11} {game:<44} {us:7.1f} µs")
+    print("\na set of cards in one choice: µs to list the sets of a table of k cards (no cache)")
+    print(f"  {'k':>3} {'sums':>8} {'any':>8} {'one rank':>9}")
+    for k, row in res["set_choice_us"].items():
+        print(f"  {k:>3} {row['sums']:>8.1f} {row['any']:>8.1f} {row['one rank']:>9.1f}")
     if res["clone_us"] is not None:
         print(f"\nclone() of a mid-game 4-player Crazy Eights state: {res['clone_us']:.1f} µs")
     print(f"\ncheck time per file (median of {1 if a.quick else 5}, in process): wall, CPU")

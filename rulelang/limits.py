@@ -111,3 +111,12 @@ MAX_SKILL_GAMES = 10_000
 # counting game's hand and starter are 5 to 8 cards; the other counts of combinations (runs,
 # pairs, the most of one rank or suit) take time in proportion to the cards and have no limit.
 MAX_COMBINATION_CARDS = 16
+
+# A choice of a set of cards (`a set of 1 or more cards s from table to won ...`, docs/language.md,
+# "A set of cards in one choice"): the sets are offered one action each, numbered below
+# VALUE_MASK, so at most MAX_SET_OFFERED of them (RL284 while a game is played); they are chosen
+# among at most MAX_SET_POOL cards (a count written above it is RL281, more cards to choose among
+# while a game is played RL285), and the search looks at most MAX_SET_SEARCH sets (RL285).
+MAX_SET_OFFERED = 1000
+MAX_SET_POOL = 24
+MAX_SET_SEARCH = 200_000

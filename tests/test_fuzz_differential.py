@@ -42,7 +42,7 @@ FINDINGS = HERE / "differential"
 REQUIRED = {
     "choose", "choose by", "nested choose", "simultaneously", "claim", "turn choice",
     "choose card", "choose player", "choose suit", "choose rank", "choose number", "choose cards",
-    "choose unseen card", "rule calling itself", "call rule", "call for player", "define use",
+    "choose unseen card", "choose a set", "rule calling itself", "call rule", "call for player", "define use",
     "define on define", "define shared in a statement", "if else value", "cases",
     "move top", "move all", "move random", "move card", "turned over", "deal", "shuffle",
     "reveal", "show to", "say", "let number", "let card", "add", "subtract", "set card var",

@@ -887,6 +887,24 @@ class GameGen:
                     param += f" where {v} {self.pick('>', '>=', 'is not')} {self.level(sc, 2)}"
                 self.note("choose named value")
                 body = [Stmt(f"set {self.pick('mark', 'marks')} to {v}")]
+            elif kind == 8 and not simultaneous:
+                # a set of cards in one action (docs/language.md, "A set of cards in one choice")
+                c = self.name("c")
+                inner.names[c] = CARD
+                # (at most 3 cards: the engine's search and the reference's brute force then
+                # meet the same limits, RL284, never the engine's bound on its search alone)
+                count = self.pick("1", "2", "2 to 3", "1 to 3", "up to 2")
+                shape = self.pick("", "", " of one rank", " of one suit", " in a run")
+                where = f" where {self.card_cond(sc, 2, c)}" if self.chance(0.3) else ""
+                total = self.pick("", "", f" whose total rank is at most {r.randrange(5, 30)}",
+                                  f" whose total rank is {self.number(sc, 2)}",
+                                  f" whose total rank is at least {r.randrange(1, 20)}",
+                                  "" if shape == " in a run" else
+                                  f" in groups whose total rank is {r.randrange(2, 14)}")
+                param = (f" a set of {count} cards {c}{shape} from {self.pick('hand', 'table')} "
+                         f"to {self.pick('table', 'discard', 'pile')}{where}{total}")
+                self.note("choose a set")
+                body = []
             else:
                 body = []
             cond = f" if {self.flag(sc, 2)}" if self.chance(0.3) else ""

@@ -53,6 +53,7 @@ from weakref import WeakKeyDictionary
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
+from rulelang.limits import MAX_SET_OFFERED
 
 
 def _walk(x, out: list):
@@ -118,6 +119,8 @@ class ActionSpace:
                 w = max(1, n_cards)
             elif kind == "value":               # a named value: below the ids of the sets
                 w = max(1, len(cg.model.symbols))
+            elif kind == "set":                 # a set of cards: its number in the list offered
+                w = MAX_SET_OFFERED
             else:
                 w = VALUE_MASK + 1
                 node = cg.model.alternatives[self.widths.__len__()][0].param

@@ -27,7 +27,7 @@ from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
 from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_mean, set_hint
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, Local, NodeSet, PicksTable, Refs, SayAsTable,
-                               TypesTable, UnseenTable)
+                               TypesTable, UnseenTable, SetsTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
 from rulelang.check.sets import SetChecks, rewrite_sets, set_names
 from rulelang.check.statements import StatementChecks, _leaves
@@ -76,6 +76,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.card_choices: list = []      # card alternatives, for check_choice_visibility
         self.picks = PicksTable()         # several cards in one step: see cards_param
         self.unseen = UnseenTable()       # cards chosen unseen: see unseen_param
+        self.sets = SetsTable()           # a set of cards in one choice: see set_param
         self.zone_values: dict = {}       # (id(owner), slot) -> [(zone expression, translation)]
         self.depth = 0                    # expressions being checked inside one another (RL202)
         self.rule_depth = 0               # rules being checked, each from a call in the one before
@@ -320,7 +321,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             value_sets=self.value_sets, value_texts=self.value_texts, set_values=self.set_values_of,
-            players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
+            players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen, sets=self.sets,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks), teams=self.teams,
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)

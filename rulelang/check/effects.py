@@ -106,8 +106,8 @@ EFFECTS: dict[type, Effects] = {
     A.ForPlayer: Effects(sets=("name",), fuzz="st_for_player", **_BLOCK),
     A.ForCard: Effects(reads=("zone",), sets=("name",), fuzz="st_for_card", **_BLOCK),
     A.ForValue: Effects(sets=("name",), fuzz="st_for_suit", **_BLOCK),
-    A.Choose: Effects(reads=("alternatives[].param(card|unseen|cards).source",),
-                      writes=("alternatives[].param(cards).source", "alternatives[].param.dest"),
+    A.Choose: Effects(reads=("alternatives[].param(card|unseen|cards|set).source",),
+                      writes=("alternatives[].param(cards|set).source", "alternatives[].param.dest"),
                       sight=CHOICES, event="choice", memory=PICKED, control="decides",
                       sets=("alternatives[].param.name",), fuzz="st_choose"),
 }

@@ -31,8 +31,8 @@ reads ``refs`` by ``id()`` or by tag.
 
 The model's other side tables are typed the same way (:class:`NodeTable`, below): ``types`` and
 ``say_as`` hold kinds, ``labels`` an :class:`AltId`, ``choose_slots`` a :class:`ChooseSlots`,
-``picks`` a :class:`PickSlots`, ``unseen`` a :class:`Slot`, and ``seat_uses`` is a
-:class:`NodeSet`.  The node's identity is the tables' own business: the checker writes
+``picks`` a :class:`PickSlots`, ``sets`` a :class:`SetSlots`, ``unseen`` a :class:`Slot`, and
+``seat_uses`` is a :class:`NodeSet`.  The node's identity is the tables' own business: the checker writes
 ``table.set(node, value)``, every other module reads ``table.of(node[, default])`` or
 ``table.has(node)``, and no module outside this one subscripts a table with ``id()``.
 """
@@ -344,6 +344,23 @@ class PicksTable(NodeTable):
     holds = PickSlots
     name = "model.picks"
     what = "the slots of a choice of several cards (PickSlots)"
+
+
+@attrs.frozen
+class SetSlots:
+    """An alternative that chooses a set of cards in one action (``a set of N cards c from Z to
+    D ...``): the slot of c (the set's first card; the parameter's own slot holds the number of
+    the set chosen) and the slots of what the sets are made from (the cards that may be chosen,
+    Z, D, the fewest, the most and the total asked for, in that order)."""
+    card: int
+    slots: tuple[int, ...]
+
+
+class SetsTable(NodeTable):
+    """``model.sets``: the :class:`SetSlots` of each alternative that chooses a set of cards."""
+    holds = SetSlots
+    name = "model.sets"
+    what = "the slots of a choice of a set of cards (SetSlots)"
 
 
 class UnseenTable(NodeTable):

@@ -11,7 +11,7 @@ import attrs
 
 from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, NodeSet, PicksTable, Refs, SayAsTable,
-                               TypesTable, UnseenTable)
+                               TypesTable, UnseenTable, SetsTable)
 from rulelang.syntax import ast as A
 
 
@@ -121,6 +121,7 @@ class Model:
     set_values: dict = attrs.field(factory=dict)
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
+    sets: SetsTable = attrs.field(factory=SetsTable)  # alternative -> SetSlots (a set in one choice)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it
     # the expressions used as a player (whose hand, who chooses, the winner...) that may be `none`
     # when the game is played: the compiled game stops there with RL912 rather than use seat -1

@@ -10,9 +10,10 @@ from rulelang.kinds import ANY, CARD, CARDS, FLAG, NONE, NUMBER, PLAYER, PLAYERS
 from rulelang.syntax import ast as A
 from rulelang.check.hints import did_you_mean
 from rulelang.check.ir import (AltId, CardLoopSlots, ChooseSlots, Const, CurrentPlayer, DefineUse,
-                               EndGameSlots, Local, PickSlots, PlayerLoopSlots, Rank, Slot, ValueLoopSlots, Var,
+                               EndGameSlots, Local, PickSlots, PlayerLoopSlots, SetSlots, Rank, Slot, ValueLoopSlots, Var,
                                VarOf, You)
 from rulelang.check.model import Arg, Expanded, compatible
+from rulelang.limits import MAX_SET_POOL
 
 
 class StatementChecks:
@@ -400,6 +401,8 @@ class StatementChecks:
                     slot = self.cards_param(alt, st, inner)
                 elif p.kind == "unseen":
                     slot = self.unseen_param(alt, st, inner)
+                elif p.kind == "set":
+                    slot = self.set_param(alt, st, chooser, inner)
                 elif p.kind == "value":
                     slot = inner.new_slot(p.name, SYMBOL)
                     if p.source.name not in self.value_sets:
@@ -417,7 +420,7 @@ class StatementChecks:
             if alt.condition is not None:
                 self.expect(alt.condition, FLAG, inner, "when this choice is allowed")
             param_slots.append(slot)
-            if p is not None and p.kind in ("card", "cards"):
+            if p is not None and p.kind in ("card", "cards", "set"):
                 self.card_choices.append((alt, st, s.owner, s.you_slot, chooser_slot, slot))
             self.check_block(alt.body, inner)
         self.choose_slots.set(st, ChooseSlots(chooser_slot, tuple(param_slots), extra))
@@ -473,6 +476,63 @@ class StatementChecks:
         self.picks.set(alt, PickSlots(ks, len(self.alternatives)))
         self.labels.set(done, AltId(len(self.alternatives)))
         self.alternatives.append((done, st))
+        return slot
+
+
+    def set_param(self, alt, st, chooser, inner):
+        """``a set of N [to M | or more] cards c [of one rank | of one suit | in a run] from Z
+        to D [where C] [whose total A is E | in groups whose total A is E]`` (``up to M``): a
+        set of cards in one action.  E is worked out before the sets, where the choice is
+        reached: it is checked outside the alternative (c is not known there).  Its slots: the
+        number of the set chosen (the parameter's), c, then the cards that may be chosen, Z, D,
+        the fewest, the most and the total (kept in the frame: see engine/subsets.py)."""
+        p = alt.param
+        self.expect(p.fewest, NUMBER, inner, "the fewest cards of the set")
+        if p.most is not None:
+            self.expect(p.most, NUMBER, inner, "the most cards of the set")
+        low = p.fewest.value if isinstance(p.fewest, A.Int) else None
+        high = p.most.value if isinstance(p.most, A.Int) else None
+        if (low is not None and low < 1) or (high is not None and high < 1):
+            self.error("RL280", f"`{alt.label}` chooses a set of {min(x for x in (low, high) if x is not None)} "
+                       "cards: a set holds at least one card", p.span,
+                       f"an alternative without cards is written without them: `{alt.label}:`")
+        elif low is not None and high is not None and high < low:
+            self.error("RL280", f"`{alt.label}` chooses a set of {low} to {high} cards: the most "
+                       "is below the fewest", p.span, f"write `{high} to {low}`")
+        for bound in (low, high):
+            if bound is not None and bound > MAX_SET_POOL:
+                self.error("RL281", f"`{alt.label}` chooses a set of {bound} cards: a set is "
+                           f"chosen among at most {MAX_SET_POOL} cards", p.span,
+                           "choose fewer cards at a time, or move the cards with `move all "
+                           "cards where C from Z to D`")
+                break
+        self.expect(p.source, ZONE, inner, "where the cards are chosen from")
+        self.expect(p.dest, ZONE, inner, "where the chosen set goes")
+        if st.simultaneous:
+            self.error("RL282", f"`{alt.label}` chooses a set of cards in a simultaneous choice",
+                       p.span, "another player's choice could move the cards before this one "
+                       "runs: let each player choose in turn (`for each player q:` / `choose by "
+                       "q:`)")
+        if p.total_mode is not None:
+            if p.total_attr != "rank":
+                a = self.attributes.get(p.total_attr)
+                if a is None:
+                    self.error("RL101", f"there is no card attribute `{p.total_attr}`", p.span,
+                               did_you_mean(p.total_attr, list(self.attributes) + ["rank"]))
+                elif a[1] != NUMBER:
+                    self.error("RL102", f"attribute `{p.total_attr}` is a word, it cannot be "
+                               "totalled", p.span, None)
+            self.expect(p.total, NUMBER, chooser, "the total of the set")
+        if p.shape == "run" and p.total_mode == "groups":
+            self.error("RL283", f"`{alt.label}` asks for a run that splits into groups of a "
+                       "total", p.span, "a run is one group of cards: write `whose total "
+                       f"{p.total_attr} is ...` for its total, or leave out `in a run`")
+        slot = inner.new_slot(" set", NUMBER)
+        card = inner.new_slot(p.name, CARD)
+        ks = tuple(inner.new_slot(n, t) for n, t in (
+            (" eligible", ANY), (" from", ZONE), (" to", ZONE), (" fewest", NUMBER),
+            (" most", NUMBER), (" target", NUMBER)))
+        self.sets.set(alt, SetSlots(card, ks))
         return slot
 
 

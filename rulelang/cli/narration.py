@@ -16,6 +16,7 @@ from rich.text import Text
 from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, card_visible_to,
                                 plural_words, reveal_text, seat_text, with_turn)
 from rulelang.engine.events import EVENTS, apply_event, seen_event, sees
+from rulelang.engine.subsets import set_moved
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -343,7 +344,7 @@ class Narrator:
                     self._out(out, t)
                 group = None
 
-        for e in entries:
+        for at, e in enumerate(entries):
             kind = e[0]
             if kind == "move":
                 seen = seen_event(cg, self.zones, e, viewer)
@@ -379,7 +380,14 @@ class Narrator:
             if kind == "choice":
                 seat, action = e[1], e[2]
                 hide = self._hidden_choice(seat, action, st.zones, revealed)
-                text = w.action(action, viewer, hide_card=hide)
+                chosen = set_moved(cg, action, entries, at)
+                if chosen and viewer is not None and seat != viewer and not all(
+                        card_visible_to(cg, self.zones, c, viewer) for c in chosen):
+                    # a set the viewer does not see: how many cards, never which
+                    text = f"{w.label(action)} ({len(chosen)} cards)"
+                else:
+                    text = w.action(action, viewer, hide_card=hide, cards=chosen)
+                    told.update(chosen or ())       # `capture 3♣ 5♦` is its move
                 c = card_of_action(cg, action)
                 if c is not None and not hide:     # (several choices at once: each)
                     told.add(c)
@@ -448,3 +456,4 @@ class Narrator:
     def turns_told(self) -> int:
         """How many turns the transcript numbered (the result says the same)."""
         return self.numbered
+

@@ -124,7 +124,7 @@ def cmd_play(args) -> int:
             lab = words.label(a)
             if lab not in labels:
                 labels.append(lab)
-        choices = [words.action(a, you) for a in view.legal]
+        choices = [words.action(a, you, cards=st) for a in view.legal]
         out.blank()
         turn_line()
         table("The table", not last_rows)

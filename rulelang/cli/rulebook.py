@@ -57,6 +57,7 @@ _VALUE_WORDS = {"card": ("a card as the table writes it", 0),
                 "suit": ("a suit by its name", None),
                 "rank": ("a rank by its name", None),
                 "unseen": ("a place in a pile by its number, #1 for the bottom card", 2),
+                "set": ("a set of cards by its cards as the table writes them, in the deck's order", None),
                 "number": ("a number as it is", 3)}
 
 

@@ -285,6 +285,32 @@ class Words(ExprWords):
                     "listed under The cards):")
         return Item(head, children=self.body(st.body, where))
 
+    def set_param(self, p) -> str:
+        """``a set of N to M cards s ... from Z to D``: the set in words, and what is offered."""
+        low = self.expr(p.fewest)
+        if p.most is None:
+            count = f"{low} or more cards"
+        elif p.most == p.fewest:
+            count = f"{low} {'card' if low == '1' else 'cards'}"
+        else:
+            count = f"{low} to {self.expr(p.most)} cards"
+        shape = {"rank": ", all of one rank", "suit": ", all of one suit",
+                 "run": ", a run (one suit, ranks that follow each other in the deck's order, "
+                        "without going round)"}.get(p.shape, "")
+        where = f", each a card for which {self.cond(p.where)} (call it {humanize(p.name)})" \
+            if p.where is not None else ""
+        attr = humanize(p.total_attr) if p.total_attr else ""
+        total = ""
+        if p.total_mode == "groups":
+            total = (f", that can be split into groups (no card in two) whose {attr} adds up "
+                     f"to {self.expr(p.total)} in each group")
+        elif p.total_mode is not None:
+            how = {"is": "is", "most": "is at most", "least": "is at least"}[p.total_mode]
+            total = f", whose {attr} added up {how} {self.expr(p.total)}"
+        return (f"a set of {count} of {self.expr(p.source)}{shape}{where}{total}, chosen as a "
+                f"whole (every such set is one choice, fewest cards first), then moved together "
+                f"onto {self.expr(p.dest)}; {humanize(p.name)} is the first card of the set")
+
     def param(self, p) -> str:
         if isinstance(p, A.CardsParam):
             same = f" all of one {p.same}" if p.same else ""
@@ -294,6 +320,8 @@ class Words(ExprWords):
                     f"{self.expr(p.source)}{where}, picked one at a time (a chooser who may take "
                     f"more says when they are done), then moved together onto "
                     f"{self.expr(p.dest)}")
+        if isinstance(p, A.SetParam):
+            return self.set_param(p)
         where = f" for which {self.cond(p.where)}" if p.where is not None else ""
         if p.kind == "player":
             where = where.replace(" for which ", " for whom ", 1)

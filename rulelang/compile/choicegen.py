@@ -19,6 +19,7 @@ from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.control import CALL, SUSPEND, Simultaneous
 from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
+from rulelang.engine.subsets import set_start, set_take
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter, remove
 from rulelang.compile.gensource import Unsupported
@@ -153,6 +154,8 @@ class ChoiceGen:
             self.alt_blocks.append((aid, b.number))
             if cg.model.picks.has(alt):
                 self.cards_step(alt, aid, b.number, who, bw)
+            if cg.model.sets.has(alt):            # the set chosen moves; c is its first card
+                self.set_take(alt, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
                 bw.writeline(f"fr[{Frame.slot(int(cg.model.unseen.of(alt).slot))}] = "
                              f"{self.x.zone(self.x.gen(alt.param.source, {}))}[fr[{Frame.slot(int(slot))}]]")
@@ -458,6 +461,9 @@ class ChoiceGen:
         if p.kind == "cards":
             self.cards_enum(alt, aid, si, w)
             return
+        if p.kind == "set":
+            self.set_enum(alt, aid, si, w)
+            return
         listed = self.prelisted.pop(id(alt), None)
         if listed is not None:                      # made by the `if` before the choice
             self.first_out = (w.writeline(f"out.extend({listed})"), listed)
@@ -622,6 +628,49 @@ class ChoiceGen:
         with w.indent():
             w.writeline(f"g.awaiting = ({who}, _r)")
             w.ret(SUSPEND)
+
+    # A set of cards in one action (engine/subsets.py): one action per set, its number.
+    def set_args(self, alt):
+        """The code of the set's slots, its shape, its condition on the total and the table of
+        the values totalled (None without a total)."""
+        p = alt.param
+        ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in self.cg.model.sets.of(alt).slots) + ")"
+        table = "None"
+        if p.total_mode is not None:
+            cg = self.cg
+            table = self.x.const(cg.rank_of if p.total_attr == "rank"
+                                 else cg.attr_tables.get(p.total_attr, cg.rank_of))
+        return ks, self.x.const(p.shape), self.x.const(p.total_mode), table
+
+    def set_enum(self, alt, aid, si, w):
+        p = alt.param
+        ks, shape, mode, table = self.set_args(alt)
+        cg = self.cg
+        cg.set_choices[int(aid)] = (
+            tuple(Frame.slot(int(k)) for k in cg.model.sets.of(alt).slots), p.shape, p.total_mode,
+            None if p.total_mode is None else (cg.rank_of if p.total_attr == "rank" else
+                                               cg.attr_tables.get(p.total_attr, cg.rank_of)),
+            p.span)
+        v, z = self.x.fresh(), self.x.fresh()
+        w.writeline(f"{z} = {self.x.gen(p.source, {})}")
+        # (in the `where`, the set's name is each card in turn: the slot of c)
+        test = self.where_test(p, Frame.slot(int(self.cg.model.sets.of(alt).card)), v, w)
+        self.x.ns["_sstart"] = set_start
+        low = self.x.gen(p.fewest, {})
+        high = self.x.gen(p.most, {}) if p.most is not None else "1 << 30"
+        target = self.x.gen(p.total, {}) if p.total is not None else "0"
+        w.writeline(f"out.extend(_sstart(g, fr, {ks}, [{v} for {v} in {self.x.zone(z)}{test}], "
+                    f"{z}, {self.x.gen(p.dest, {})}, {low}, {high}, {target}, {shape}, {mode}, "
+                    f"{table}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}))")
+        self.appended = True
+
+    def set_take(self, alt, w):
+        sl = self.cg.model.sets.of(alt)
+        ks, shape, mode, table = self.set_args(alt)
+        si = self.cg.alternatives[self.cg.model.labels.of(alt).aid].slot
+        self.x.ns["_stake"] = set_take
+        w.writeline(f"_stake(g, fr, {int(si)}, {Frame.slot(int(sl.card))}, {ks}, {shape}, {mode}, "
+                    f"{table}, {self.x.const(alt.param.span)})")
 
     def endings_quick(self):
         """The cheap test that some ending may hold (``ExprGen.endings_quick``), or "" when the

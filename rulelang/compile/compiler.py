@@ -124,6 +124,8 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.memory_zones = memory_zones(model, self.card_places)
         self.stmts = StatementGen(self, self.gen)
         self.alternatives = [None] * len(model.alternatives)
+        # alternative number -> what a set's words are worked out from (ChoiceGen.set_enum)
+        self.set_choices: dict = {}
         self.procs: list = []
         self.proc_names: list = []
         self.proc_index: dict = {}

@@ -143,8 +143,8 @@ def can_inline(rule, refs, model, callable_names=frozenset()) -> bool:
             if st.simultaneous or st.claim:
                 return False
             for alt in st.alternatives:
-                if (alt.param is not None and alt.param.kind in ("cards", "unseen")) or \
-                        model.picks.has(alt) or model.unseen.has(alt):
+                if (alt.param is not None and alt.param.kind in ("cards", "unseen", "set")) or \
+                        model.picks.has(alt) or model.unseen.has(alt) or model.sets.has(alt):
                     return False
         elif isinstance(st, A.CallRule):
             if st.name not in callable_names:

@@ -54,10 +54,11 @@ def memory_zones(model, places) -> frozenset:
                 z = places.get(id(st))
                 found.add(None if z is None else name(z))
             elif kind == PICKED:
-                # the move of a several-cards choice is seen go as a move is (choices.pick_step)
+                # the move of a several-cards choice, or of a set, is seen go as a move is
+                # (choices.pick_step, subsets.set_take)
                 for alt in st.alternatives:
                     p = alt.param
-                    if isinstance(p, A.CardsParam) and hides(
+                    if isinstance(p, (A.CardsParam, A.SetParam)) and hides(
                             None, zone_seen(model, p.source), zone_seen(model, p.dest)):
                         found.add(name(p.dest))
             for b in rule_bodies(st):

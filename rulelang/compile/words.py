@@ -105,6 +105,12 @@ class Words:
             return f"{alt.label} {self.suit_name(v)}"
         if alt.kind == "place":
             return f"{alt.label} #{v + 1}"
+        if alt.kind == "set":               # the cards of the set, when the state is known
+            from rulelang.engine.subsets import cards_of_action
+            cards = cards_of_action(g, action) if g is not None else None
+            if cards is None:
+                return f"{alt.label} set {v + 1}"
+            return f"{alt.label} " + " ".join(self.card_names[c] for c in cards)
         if alt.kind == "rank":
             return f"{alt.label} {self.rank_name(v)}"
         if alt.kind == "value":

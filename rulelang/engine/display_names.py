@@ -116,10 +116,12 @@ class Words:
         return ", ".join(self.option(k, v) for k, v in opts.items())
 
     # ---- choices -----------------------------------------------------------------------------
-    def action(self, action: int, you: Optional[int] = None, hide_card: bool = False) -> str:
+    def action(self, action: int, you: Optional[int] = None, hide_card: bool = False,
+               cards: Optional[Any] = None) -> str:
         """The words of a choice for people (``take a card from Player 2``); the machine's
         words stay :meth:`State.action_to_string`.  ``hide_card``: a card the viewer may not see
-        is "a card"."""
+        is "a card".  ``cards``: the cards of a set chosen in one action (``capture 3♣ 5♦``),
+        or the state whose decision offers it (engine/subsets.cards_of_action)."""
         cg = self.cg
         aid = action >> ACTION_SHIFT
         alt = cg.alternatives[aid]
@@ -140,6 +142,12 @@ class Words:
             value = humanize(cg.rank_name(v))
         elif kind == "place":               # `unseen card c from Z`: a place, never the card
             value = f"#{v + 1}"
+        elif kind == "set":                 # `a set of ... cards s`: the set's cards
+            if cards is not None and not isinstance(cards, (tuple, list)):
+                from rulelang.engine.subsets import cards_of_action
+                cards = cards_of_action(cards, action)
+            value = " ".join(self.card(cg.card_names[c]) for c in cards) if cards \
+                else f"set {v + 1}"
         elif kind == "value":               # a named value (`call bid b`): its text or name
             value = humanize(cg.symbol_name(v))
         else:
@@ -161,7 +169,7 @@ class Words:
         if decl.param is not None:
             text = re.sub(r"\s*\{" + re.escape(decl.param.name) + r"\}\s*", " ", text).strip()
             text += {"card": " a card", "player": " a player", "suit": " a suit",
-                     "rank": " a rank", "number": " a number"}.get(
+                     "rank": " a rank", "number": " a number", "set": " a set of cards"}.get(
                          decl.param.kind, f" a {humanize(decl.param.source.name)}"
                          if decl.param.kind == "value" else "")
         return text

@@ -25,7 +25,7 @@ _SEEN = (("top face up", "only the top card is face up: everyone sees it, nobody
 
 _BOUND = {"card": "a card chosen", "unseen card": "a card chosen without seeing it",
           "player": "a player chosen", "suit": "a suit", "rank": "a rank", "number": "a number chosen",
-          "cards": "the cards chosen", "each player": "each player in turn", "each card": "each card in turn",
+          "cards": "the cards chosen (a set: its first card)", "each player": "each player in turn", "each card": "each card in turn",
           "each suit": "each suit in turn", "each rank": "each rank in turn",
           "any number": "a number tried", "highest rank": "a rank tried", "lowest rank": "a rank tried",
           "highest number": "a number tried", "lowest number": "a number tried",

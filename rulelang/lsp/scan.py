@@ -352,7 +352,7 @@ def binders(text: str, symbols: Optional[list] = None) -> Binders:
                     # `card c from`, `player p from`, `suit s where`, `rank r with highest`...
                     if what in ("card", "player", "number") and not after.startswith(("from", "in")):
                         continue
-                    if what == "cards" and not after.startswith(("from", "of")):
+                    if what == "cards" and not after.startswith(("from", "of", "in a run")):
                         continue
                     if what in ("suit", "rank") and after and not after.startswith(
                             ("where", "with", ":", "if")) and after[0] != ":":

@@ -9,6 +9,8 @@ from typing import Optional
 
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import did_you_mean
+from rulelang.engine.subsets import set_moved
+from rulelang.limits import ACTION_SHIFT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,7 +204,11 @@ def _transcript(st, marks):
     for i, e in enumerate(st.log):
         kind = e[0]
         if kind == "choice":
-            lines.append((mark_at.get(i), f"P{e[1] + 1}: {cg.action_to_string(e[2])}"))
+            chosen = set_moved(cg, e[2], st.log, i)       # a set: its cards, as it moved
+            words = cg.action_to_string(e[2]) if chosen is None else \
+                f"{cg.alternatives[e[2] >> ACTION_SHIFT].label} " + " ".join(
+                    cg.card_names[c] for c in chosen)
+            lines.append((mark_at.get(i), f"P{e[1] + 1}: {words}"))
         elif kind == "say":
             lines.append((None, f"   P{e[1] + 1} says: {e[2]}"))
         elif kind == "reveal":

@@ -596,6 +596,28 @@ class CardsParam:
 
 
 @node
+class SetParam:
+    """A set of cards chosen in one action: ``a set of N [to M | or more] cards c [of one rank |
+    of one suit | in a run] from Z to D [where C] [whose total A is E | in groups whose total A
+    is E]`` (``up to M``).  Each set that meets the conditions is one action; the chosen set
+    moves from Z to D together, and ``c`` is its first card (docs/language.md, "A set of cards
+    in one choice")."""
+    name: str
+    fewest: Expr
+    most: Optional[Expr]       # None: as many as there are (``or more``)
+    shape: Optional[str]       # "rank", "suit", "run" or None
+    source: Expr
+    dest: Expr
+    where: Optional[Expr]
+    total_mode: Optional[str]  # "is", "most", "least", "groups" or None
+    total_attr: Optional[str]
+    total: Optional[Expr]
+    span: Span
+    kind: str = "set"
+    high: Optional[Expr] = None
+
+
+@node
 class Alternative:
     """One line of a ``choose``: a label, optionally a parameter, optionally ``if C``, a body."""
     label: str

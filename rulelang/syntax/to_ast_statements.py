@@ -260,6 +260,42 @@ class StatementsToAst(Transformer):
         (count, more), name, same, source, dest, where = c
         return A.CardsParam(str(name), count, more, same, source, dest, where, self.sp(meta))
 
+    # A set of cards in one choice (docs/language.md, "A set of cards in one choice").
+    def param_set(self, meta, c):
+        (low, high), name, shape, source, dest, where, total = c
+        if high is False:                   # `N cards`: exactly N; `N or more`: no most
+            high = low
+        elif high is True:
+            high = None
+        mode, attr, value = total if total is not None else (None, None, None)
+        return A.SetParam(str(name), low, high, shape, source, dest, where, mode, attr, value,
+                          self.sp(meta))
+
+    def article_name(self, meta, c):
+        """The word `a` used as a name where `a set of` may begin: its token, as a NAME's."""
+        return c[0]
+
+    def count_between(self, meta, c):
+        return (c[0], c[1])
+
+    def count_up_to(self, meta, c):
+        return (A.Int(1, self.sp(meta)), c[0])
+
+    def in_run(self, meta, c):
+        return "run"
+
+    def total_is(self, meta, c):
+        return ("is", str(c[0]), c[1])
+
+    def total_most(self, meta, c):
+        return ("most", str(c[0]), c[1])
+
+    def total_least(self, meta, c):
+        return ("least", str(c[0]), c[1])
+
+    def total_groups(self, meta, c):
+        return ("groups", str(c[0]), c[1])
+
     def count_exactly(self, meta, c):
         return (c[0], False)
 

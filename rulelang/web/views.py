@@ -139,7 +139,7 @@ def decision_of(st, words: Words, cards: Cards, viewer: Optional[int]) -> Option
     for i, a in enumerate(legal):
         alt = cg.alternatives[a >> ACTION_SHIFT]
         kind = alt.kind or "option"
-        item = {"i": i, "text": words.action(a, viewer), "kind": kind}
+        item = {"i": i, "text": words.action(a, viewer, cards=st), "kind": kind}
         if kind == "card":
             item["card"] = cards(cg.card_names[a & VALUE_MASK])
         lab = words.label(a)

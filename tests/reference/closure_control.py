@@ -13,10 +13,11 @@ from rulelang.engine.choices import pick_start, pick_step
 from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.players import next_in
 from reference.closures import Label
+from reference.set_choice import SetChoice
 from reference.rules import AltInfo, over_budget
 
 
-class ClosureControl:
+class ClosureControl(SetChoice):
     """The closures of branches, loops and choices (a mixin of ``ReferenceGame``)."""
 
     def s_If(self, st, b):
@@ -180,6 +181,8 @@ class ClosureControl:
         si = Frame.slot(slot)
         if p.kind == "cards":
             return self._cards_enumerator(alt, aid, si, cond)
+        if p.kind == "set":
+            return self._set_enumerator(alt, aid, cond)
         if p.kind == "unseen":                      # the places of Z, bottom first
             zf = self.cx(p.source)
 
@@ -332,6 +335,8 @@ class ClosureControl:
                 self.pending_alts.append((self._cards_step(alt, aid, b, ci), label))
             if self.model.unseen.has(alt):
                 self._unseen_card(alt, aid, b)
+            if self.model.sets.has(alt):
+                self._set_take(alt, aid, b)
             self.block(alt.body, b)
             b.jump(end)
         b.place(end)

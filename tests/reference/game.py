@@ -554,6 +554,9 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
     def action_to_string(self, action: int, g=None) -> str:
         alt = self.alternatives[action >> ACTION_SHIFT]
         v = action & VALUE_MASK
+        if alt.kind == "set":
+            words = self.set_words(g, action >> ACTION_SHIFT, v) if g is not None else None
+            return f"{alt.label} {words}" if words else f"{alt.label} set {v + 1}"
         value = {None: None, "card": lambda: self.card_names[v],
                  "player": lambda: f"player {v + 1}", "suit": lambda: self.suit_name(v),
                  "place": lambda: f"#{v + 1}", "rank": lambda: self.rank_name(v),

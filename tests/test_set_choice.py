@@ -1,0 +1,270 @@
+"""A set of cards in one choice (`a set of 1 or more cards s from Z to D ... in groups whose
+total A is E`): the sets the engine's search offers are exactly those of a brute-force list
+(tests/reference/set_choice.py), in the documented order; each is one action whose words name
+its cards; the chosen set moves and `s` is its first card; a game saved at the choice goes on
+alike; the limits stop the game with their codes; the generated code, its playout fast path and
+the reference interpreter play the same games."""
+from __future__ import annotations
+
+import itertools
+import os
+import random
+
+import pytest
+
+from rulelang.compile.loader import load
+from rulelang.engine.subsets import TooMany, sets_of
+from rulelang.engine.runtime import State
+from rulelang.limits import MAX_SET_POOL
+
+from closures import closures_only, three_ways
+from reference.set_choice import reference_sets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+GAME = """game "sets"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+zone won: per player, face up
+attribute value:
+    ace: 1
+    jack, queen, king: 10
+    otherwise: rank of card
+setup:
+    shuffle stock
+    deal 6 from stock to hand of each player
+    repeat TABLE times:
+        move top card from stock to table
+turn:
+    choose:
+        take "take" a set of LOW cards s SHAPE from table to won TOTAL:
+            say "took", s
+        keep:
+            pass
+    if number of turns > 6:
+        end game with no winner
+"""
+
+
+def game(low="1 or more", shape="", total="", table=8, gen=True, monkeypatch=None):
+    if not gen:
+        closures_only(monkeypatch)
+    text = GAME.replace("LOW", low).replace("SHAPE", shape).replace("TOTAL", total) \
+        .replace("TABLE", str(table))
+    return load("sets.cardrules", text=text).compiled(2)
+
+
+def table(cg, st):
+    return list(st.zones[cg.zone_base["table"]])
+
+
+FORMS = [("1 or more", "", "in groups whose total value is 10"),
+         ("2 or more", "", "whose total value is 15"),
+         ("1 to 3", "", "whose total value is at most 12"),
+         ("up to 4", "", "whose total rank is at least 30"),
+         ("2 or more", "of one rank", ""),
+         ("3", "of one suit", ""),
+         ("3 or more", "in a run", ""),
+         ("2 to 4", "in a run", "whose total rank is at most 20"),
+         ("1 or more", "", "")]
+
+
+def brute(cg, cards, low, high, shape, mode, target, table_values):
+    return [tuple(s) for s in reference_sets(cg, cards, low, high, shape, mode, target, table_values)]
+
+
+@pytest.mark.parametrize("low,shape,total", FORMS)
+def test_the_sets_offered_are_the_brute_force_sets_in_order(low, shape, total):
+    """For random tables of 5 to 8 cards: the engine's actions name exactly the sets a
+    brute-force list finds, fewest cards first, then card by card in the deck's order."""
+    cg = game(low, shape, total)
+    for seed in range(25):
+        st = cg.new_game(seed=seed)
+        legal = [a for a in st.legal_actions() if st.action_to_string(a).startswith("take ")]
+        fr = st.stack[-1]
+        ks, shape_, mode, values, _span = next(iter(cg.set_choices.values()))
+        cards = fr[ks[0]]
+        assert sorted(cards) == sorted(table(cg, st))
+        want = brute(cg, cards, fr[ks[3]], fr[ks[4]], shape_, mode, fr[ks[5]], values)
+        got = [tuple(cg.card_names.index(n) for n in st.action_to_string(a).split()[1:])
+               for a in legal]
+        assert got == want, (seed, low, shape, total)
+        assert len(set(got)) == len(got)                        # each set once
+        assert [len(s) for s in got] == sorted(len(s) for s in got)
+
+
+def test_the_documented_order_on_a_known_table():
+    """2♣ 6♦ 3♥ 5♠ 8♦ and an 8: the sets of one card first, then of two..., each in the deck's
+    order (clubs, diamonds, hearts, spades; ranks from the ace up)."""
+    names = ["2♣", "6♦", "8♦", "3♥", "5♠"]
+    cg = game()
+    ids = [cg.card_names.index(n) for n in names]
+    values = [cg.attr_tables["value"][c] for c in ids]
+    found = sets_of(tuple(ids), tuple(values), (0,) * 5, (), 1, 5, None, "groups", 8)
+    words = [" ".join(names[i] for i in s) for s in found]
+    assert words == ["8♦", "2♣ 6♦", "3♥ 5♠", "2♣ 6♦ 8♦", "8♦ 3♥ 5♠", "2♣ 6♦ 3♥ 5♠",
+                     "2♣ 6♦ 8♦ 3♥ 5♠"]
+
+
+def test_copies_of_a_card_make_one_set():
+    # names 0 0 1: the copies of card 0 are one card to the sets
+    found = sets_of((0, 0, 1), (1, 1, 2), (0, 0, 0), (), 1, 3, None, None, 0)
+    assert found == ((0,), (2,), (0, 1), (0, 2), (0, 1, 2))
+    assert len({tuple((0, 0, 1)[i] for i in s) for s in found}) == len(found)
+
+
+def test_copies_of_a_card_may_be_in_two_groups():
+    # two copies of a 4 (name 0) and an 8: with a 4, each copy is a group; with an 8, both are
+    assert sets_of((0, 0, 1), (4, 4, 8), (), (), 1, 3, None, "groups", 4) == ((0,), (0, 1))
+    assert sets_of((0, 0, 1), (4, 4, 8), (), (), 1, 3, None, "groups", 8) == \
+        ((2,), (0, 1), (0, 1, 2))
+
+
+def test_the_choice_moves_the_set_and_names_its_first_card():
+    cg = game(total="in groups whose total value is 10")
+    for seed in range(40):
+        st = cg.new_game(seed=seed, log=True)
+        takes = [a for a in st.legal_actions() if st.action_to_string(a).startswith("take ")]
+        if not takes:
+            continue
+        a = takes[-1]
+        words = st.action_to_string(a).split()[1:]
+        before = table(cg, st)
+        st.apply_action(a)
+        won = [cg.card_names[c] for c in st.zones[cg.zone_base["won"]]]
+        assert won == words                                   # on top, in the deck's order
+        assert sorted(table(cg, st) + [cg.card_names.index(n) for n in words]) == sorted(before)
+        values = [cg.attr_tables["value"][cg.card_names.index(n)] for n in words]
+        assert sum(values) % 10 == 0
+        said = [e for e in st.log if e[0] == "say"][-1][2]
+        assert said == f"took {words[0]}"                     # s is the first card
+        return
+    pytest.fail("no table offered a set")
+
+
+def test_a_game_saved_at_the_choice_goes_on_alike():
+    cg = game(total="whose total value is at most 12")
+    st = cg.new_game(seed=5)
+    legal = st.legal_actions()
+    again = State.from_json(cg, st.to_json())
+    assert again.legal_actions() == legal
+    assert [again.action_to_string(a) for a in legal] == [st.action_to_string(a) for a in legal]
+    st.apply_action(legal[-2])
+    again.apply_action(legal[-2])
+    assert again.to_json() == st.to_json()
+    clone = st.clone()
+    assert clone.legal_actions() == st.legal_actions()
+
+
+def test_too_many_cards_to_choose_among_stops_the_game():
+    cg = game(table=MAX_SET_POOL + 1)
+    st = cg.new_game(seed=1)
+    assert st.is_terminal()
+    assert st.problem["code"] == "RL285", st.problem
+
+
+def test_too_many_sets_stops_the_game():
+    cg = game(table=11)                     # 2^11 - 1 sets of 1 or more cards
+    st = cg.new_game(seed=1)
+    assert st.problem["code"] == "RL284", st.problem
+
+
+def test_the_search_is_bounded():
+    with pytest.raises(TooMany) as e:
+        sets_of(tuple(range(24)), (1,) * 24, (0,) * 24, (), 1, 24, None, "groups", 12)
+    assert e.value.code == "RL285"
+
+
+@pytest.mark.parametrize("low,shape,total", FORMS[:4] + FORMS[6:7])
+def test_generated_playout_and_reference_play_alike(low, shape, total, monkeypatch, tmp_path):
+    path = tmp_path / "sets.cardrules"
+    path.write_text(GAME.replace("LOW", low).replace("SHAPE", shape).replace("TOTAL", total)
+                    .replace("TABLE", "7"), encoding="utf-8")
+    for seed in range(6):
+        three_ways(str(path), 2, seed, monkeypatch, ["zones", "vars"])
+
+
+HIDDEN = """game "hidden sets"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone box: per player, seen by owner
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    choose:
+        hide "hide" a set of 2 cards s from hand to box:
+            pass
+game ends when size of hand < 3:
+    end game with no winner
+"""
+
+
+def test_a_set_from_a_hidden_hand_is_named_to_its_chooser_only(tmp_path):
+    """The chooser is told `hide 3♣ 7♦`; the other player how many cards, never which, nor
+    the set's number."""
+    from rulelang.cli.narration import Narrator
+    from rulelang.engine.display_names import Words
+    path = tmp_path / "hidden.cardrules"
+    path.write_text(HIDDEN, encoding="utf-8")
+    cg = load(str(path)).compiled(2)
+    words = Words(cg)
+    st = cg.new_game(seed=4, log=True)
+    told = [Narrator(words, st, v) for v in (0, 1)]
+    lines = [[], []]
+    hidden = []
+    while not st.is_terminal():
+        a = st.legal_actions()[1]
+        hidden.append((st.current_player(), st.action_to_string(a).split()[1:]))
+        st.apply_action(a)
+        for v in (0, 1):
+            lines[v] += [ln.plain.strip() for ln in told[v].lines()]
+    assert len(hidden) >= 2
+    for seat, cards in hidden:
+        shown = " ".join(words.card(c) for c in cards)
+        mine = [ln for ln in lines[seat] if ": hide" in ln]
+        theirs = [ln for ln in lines[1 - seat] if ": hide" in ln]
+        assert any(ln.endswith(f"hide {shown}") for ln in mine), mine
+        assert any(ln.endswith("hide a set of cards (2 cards)") for ln in theirs), theirs
+        assert not any(words.card(c) in ln for c in cards for ln in lines[1 - seat])
+        assert not any("set 2" in ln for ln in lines[1 - seat])
+
+
+OLD_NAMES = """game "old names"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone passing: per player, seen by owner
+var a = 2
+var whose = 1
+var groups = 0
+values run: low, high
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    choose:
+        give a cards c from hand to passing:
+            add a to whose
+        call run at:
+            add 1 to groups
+    if number of turns > 3:
+        end game with no winner
+"""
+
+
+def test_the_words_of_a_set_are_still_names_elsewhere():
+    """`a`, `whose`, `groups`, `run`, `at`: names a file written before `a set of` may use, in
+    the places where that construct's words could now begin (a count, a set of values)."""
+    cg = load("old.cardrules", text=OLD_NAMES).compiled(2)
+    st = cg.new_game(seed=1)
+    assert sorted({st.action_to_string(a).split()[0] for a in st.legal_actions()}) == ["call", "give"]
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[-1])
+    assert st.problem is None
