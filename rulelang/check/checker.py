@@ -22,6 +22,7 @@ from rulelang.limits import MAX_EXPR_DEPTH, MAX_PLAYERS, no_gc
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, WARNING, Diagnostic
 from rulelang.syntax.vocabulary import OF_WORDS, RESERVED_WORDS
+from rulelang.check.auctions import Auctions
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
@@ -39,7 +40,7 @@ from rulelang.check.visibility import VisibilityChecks
 RULE_CHECK_DEPTH = 4
 
 
-class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks):
+class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, Auctions):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,
@@ -161,7 +162,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
 
     # -- driver
     def run(self) -> Model:
-        self.decls = self.rule_values(self.decls)
+        self.decls = self.rule_values(self.lower_auctions(self.decls))
         by_type: dict = {}
         for d in self.decls:
             by_type.setdefault(type(d), []).append(d)
@@ -313,6 +314,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             value_sets=self.value_sets, value_texts=self.value_texts,
+            auctions=tuple(getattr(self, "auctions_written", ())),
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks),

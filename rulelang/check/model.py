@@ -117,6 +117,9 @@ class Model:
     # a value is a symbol, and the ids of a set's values are consecutive, lowest first
     value_sets: dict = attrs.field(factory=dict)
     value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
+    # the `auction` statements as written (the rules hold the loops they stand for:
+    # check/auctions.py)
+    auctions: tuple = ()
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     shows: dict = attrs.field(factory=dict)   # zone name -> (A.ShowWith, Context, type): shown beside it

@@ -528,7 +528,8 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl):
         v = action & VALUE_MASK
         value = {None: None, "card": lambda: self.card_names[v],
                  "player": lambda: f"player {v + 1}", "suit": lambda: self.suit_name(v),
-                 "place": lambda: f"#{v + 1}", "rank": lambda: self.rank_name(v)}.get(
+                 "place": lambda: f"#{v + 1}", "rank": lambda: self.rank_name(v),
+                 "value": lambda: self.format(g, v, SYMBOL)}.get(
                      alt.kind, lambda: str(v))
         return alt.label if value is None else f"{alt.label} {value()}"
 
