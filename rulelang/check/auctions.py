@@ -99,7 +99,8 @@ class Auctions:
                        "declare them (`values bid: two \"2\", three \"3\", four \"4\"`)")
             ok = False
         contract = self._auction_vars.get(st.contract)
-        if contract is None or contract.per_player or contract.type != st.values:
+        if values is not None and (contract is None or contract.per_player
+                                   or contract.type != st.values):
             self.error("RL275", f"`{st.contract}` is no shared variable of the values `{st.values}`:"
                        " the auction sets it to the highest bid", st.names_span,
                        f"declare it: `var {st.contract}: {st.values} = none`")
@@ -140,9 +141,9 @@ class Auctions:
         bids = [a for a in st.alternatives if a.param is not None and a.param.kind == "value"
                 and isinstance(a.param.source, A.Name) and a.param.source.name == st.values]
         passes = [a for a in st.alternatives if a.label == "pass" and a.param is None]
-        for extra in (bids[1:], passes[1:]):
+        for extra, what in ((bids[1:], "bid"), (passes[1:], "pass")):
             for a in extra:
-                self.error("RL276", f"the auction has its `{a.label}` already", a.span,
+                self.error("RL276", f"the auction has its {what} already", a.span,
                            "an auction has one bid and one pass; other calls have other labels")
                 ok = False
         return (lines, bids[:1], passes[:1]) if ok else None
