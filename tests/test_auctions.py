@@ -170,3 +170,34 @@ def test_auction_is_a_word_only_where_an_auction_begins(tmp_path):
     assert [d.code for d in diags] == []
     st = load(str(path)).new_game(seed=1)
     assert st.game.describe_vars(st)["auction"] == "1"
+
+
+OUT = BRIDGE.replace("        ends after 3 passes\n", "        ends after 3 passes\n        pass drops out\n"
+                     ).replace("double if declarer is not none and stake is undoubled and not "
+                               "partners(you, declarer):", "double if stake is undoubled:"
+                               ).replace("redouble if stake is doubled and partners(you, declarer)",
+                                         "redouble if stake is doubled and declarer is you")
+
+
+def test_when_everybody_has_passed_out_the_auction_ends_though_passes_were_not_in_a_row(tmp_path):
+    st = _game(tmp_path, OUT).new_game(seed=1)
+    _call(st, "pass")          # 1 out
+    _call(st, "double")        # 2: another call starts the count again
+    _call(st, "pass")          # 3 out
+    _call(st, "pass")          # 4 out
+    assert not st.is_terminal() and st.current_player() == 1
+    _call(st, "pass")          # 2 out: nobody is left
+    assert st.is_terminal() and st.game.describe_vars(st)["declarer"] == "nobody"
+
+
+def test_the_rulebook_says_the_auction_in_words(tmp_path):
+    from rulelang.cli import rulebook as RB
+    from rulelang.cli.rulebook_cmd import rulebook_of
+    book = RB.to_markdown(rulebook_of(_game(tmp_path, DROP))).replace("\\", "")
+    assert ("An auction over the bid values: contract becomes none and declarer nobody; then, "
+            "round the table in the order of play starting with dealer, each player who has not "
+            "passed in turn makes one call:") in book
+    assert "**pass**: The player passes and is out of the auction." in book
+    assert ("The auction ends when all players but one have passed (or all have, and nobody "
+            "bid) or at once when contract is 3NT.") in book
+    assert "auction 17:5" not in book      # nothing of the statements it stands for

@@ -150,11 +150,16 @@ class Auctions:
 
     # -- the statements it stands for
     def _lower(self, st):
-        self.auctions_written = getattr(self, "auctions_written", []) + [st]
         checked = self._auction_lines(st)
         if checked is None:
             return ()
-        lines, bids, passes = checked
+        body = self._lowered(st, *checked)
+        # (the auction as written, the first statement it stands for, how many they are): the
+        # rulebook says the auction in place of those statements
+        self.auctions_written = getattr(self, "auctions_written", []) + [(st, body[0], len(body))]
+        return body
+
+    def _lowered(self, st, lines, bids, passes):
         where = f" auction {st.span.line}:{st.span.column} "
         hidden = {f"h_{h}_": where + h for h in _HIDDEN}
         drops = "drops" in lines
@@ -175,6 +180,8 @@ class Auctions:
         if "all_but_one" in lines:
             ends.append(f"(number of players where h_out_ of player is 0) <= "
                         f"(1 if {hold} is not none else 0)")
+        if drops:                       # everybody has passed and is out
+            ends.append("(no player where h_out_ of player is 0)")
         if "at" in lines:
             ends.append(f"({con} is not none and {con} >= {lines['at'][0]})")
         above = f"({con} is none or {b} > {con})" + (f" and {b} is not {pass_value}"

@@ -117,8 +117,8 @@ class Model:
     # a value is a symbol, and the ids of a set's values are consecutive, lowest first
     value_sets: dict = attrs.field(factory=dict)
     value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
-    # the `auction` statements as written (the rules hold the loops they stand for:
-    # check/auctions.py)
+    # the `auction` statements as written, each as (the statement, the first of the statements
+    # it stands for in the rules, how many they are): check/auctions.py
     auctions: tuple = ()
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)

@@ -405,6 +405,8 @@ def _value_sets(m) -> tuple:
 def _vars(w, m) -> tuple:
     rows = []
     for name, v in m.vars.items():
+        if name.startswith(" auction "):     # an auction's own (check/auctions.py): it says them
+            continue
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
         shown = "yes" if getattr(d, "display", None) else "no"
