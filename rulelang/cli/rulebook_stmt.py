@@ -340,7 +340,7 @@ class Words(ExprWords):
         lines = {kind: value for kind, value, _span in st.clauses}
         start = self.expr(st.start) if st.start is not None else "you"
         values = humanize(st.values)
-        contract, holder = humanize(st.contract), humanize(st.holder)
+        contract, holder = self.var_name(st.contract), self.var_name(st.holder)
         value = lambda name: self.m.value_texts.get(name, humanize(name))
         bid = next((a for a in st.alternatives if a.param is not None and a.param.kind == "value"
                     and getattr(a.param.source, "name", None) == st.values), None)
@@ -361,13 +361,16 @@ class Words(ExprWords):
         calls = [Item(f"with {bid_text}: {contract} becomes that value and {holder} the bidder; "
                       "the count of passes starts again.", label=self.alt_label(bid) if bid else "bid",
                       children=self.body(bid.body, where) if bid else ())]
-        pass_text = ("The player passes" + (" and is out of the auction" if "drops" in lines else
-                                            " (and may call again when their turn comes round)")
-                     + ".")
+        pass_text = "The player passes" + (
+            " and is out of the auction" if "drops" in lines else "" if "round" in lines else
+            " (and may call again when their turn comes round)") + "."
         if passing is not None and passing.condition is not None:
             pass_text = f"Allowed only if {self.cond(passing.condition)}. " + pass_text
+        said = passing.body if passing else ()
+        if len(said) == 1 and isinstance(said[0], A.Simple) and said[0].word == "pass":
+            said = ()
         calls.append(Item(pass_text, label=self.alt_label(passing) if passing else "pass",
-                          children=self.body(passing.body, where) if passing else ()))
+                          children=self.body(said, where)))
         for a in others:
             alt = self.alternative(a, where)
             again = "The count of passes starts again."
