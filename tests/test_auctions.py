@@ -201,3 +201,15 @@ def test_the_rulebook_says_the_auction_in_words(tmp_path):
     assert ("The auction ends when all players but one have passed (or all have, and nobody "
             "bid) or at once when contract is 3NT.") in book
     assert "auction 17:5" not in book      # nothing of the statements it stands for
+
+
+def test_names_of_the_file_never_meet_the_auctions_own(tmp_path):
+    # a contract, a holder and a bid named as the auction's own placeholders would be
+    text = BRIDGE.replace("contract", "h_passes_").replace("declarer", "h_caller_").replace(
+        "bid bid b:", "bid bid h_out_:")
+    st = _game(tmp_path, text).new_game(seed=1)
+    _call(st, "bid 1NT")
+    for _ in range(3):
+        _call(st, "pass")
+    shown = st.game.describe_vars(st)
+    assert st.is_terminal() and shown["h_passes_"] == "1NT" and shown["h_caller_"] == "player 1"

@@ -161,7 +161,14 @@ class Auctions:
 
     def _lowered(self, st, lines, bids, passes):
         where = f" auction {st.span.line}:{st.span.column} "
-        hidden = {f"h_{h}_": where + h for h in _HIDDEN}
+        # the placeholders of the hidden names, unlike every name the file gives the auction
+        given = {st.values, st.contract, st.holder} | {str(v) for k, (v, _s) in lines.items()
+                                                       if k in ("at", "pass_is")}
+        given |= {a.param.name for a in bids}
+        P = "h_"
+        while any(n.startswith(P) for n in given):
+            P = "h" + P
+        hidden = {f"{P}{h}_": where + h for h in _HIDDEN}
         drops = "drops" in lines
         for h in _HIDDEN:
             kind = "player" if h == "caller" else None
@@ -170,18 +177,18 @@ class Auctions:
         con, hold = st.contract, st.holder
         pass_value = lines.get("pass_is", (None,))[0]
         bid = bids[0] if bids else None
-        b = bid.param.name if bid else "h_bid_"
+        b = bid.param.name if bid else f"{P}bid_"
         ends = []
         if "after" in lines:
-            ends.append(f"(h_passes_ >= h_after_ and ({hold} is not none or "
-                        "h_passes_ >= number of players))")
+            ends.append(f"({P}passes_ >= {P}after_ and ({hold} is not none or "
+                        f"{P}passes_ >= number of players))")
         if "round" in lines:
-            ends.append("h_calls_ >= number of players")
+            ends.append(f"{P}calls_ >= number of players")
         if "all_but_one" in lines:
-            ends.append(f"(number of players where h_out_ of player is 0) <= "
+            ends.append(f"(number of players where {P}out_ of player is 0) <= "
                         f"(1 if {hold} is not none else 0)")
         if drops:                       # everybody has passed and is out
-            ends.append("(no player where h_out_ of player is 0)")
+            ends.append(f"(no player where {P}out_ of player is 0)")
         if "at" in lines:
             ends.append(f"({con} is not none and {con} >= {lines['at'][0]})")
         above = f"({con} is none or {b} > {con})" + (f" and {b} is not {pass_value}"
@@ -190,34 +197,34 @@ class Auctions:
             "rule r:",
             f"    set {con} to {pass_value or 'none'}",
             f"    set {hold} to none",
-            "    set h_passes_ to 0",
-            "    set h_calls_ to 0",
-            "    set h_caller_ to h_start_",
-            "    for each player h_p_:",
-            "        set h_out_ of h_p_ to 0",
+            f"    set {P}passes_ to 0",
+            f"    set {P}calls_ to 0",
+            f"    set {P}caller_ to {P}start_",
+            f"    for each player {P}p_:",
+            f"        set {P}out_ of {P}p_ to 0",
             "    repeat:",
-            "        if h_out_ of h_caller_ is 0:",
-            "            choose by h_caller_:",
+            f"        if {P}out_ of {P}caller_ is 0:",
+            f"            choose by {P}caller_:",
             f"                bid {st.values} {b} where {above}:",
             f"                    set {con} to {b}",
             f"                    set {hold} to you",
-            "                    set h_passes_ to 0",
+            f"                    set {P}passes_ to 0",
             "                pass:",
-            "                    add 1 to h_passes_",
-            "                    set h_out_ of you to 1" if drops else "                    pass",
-            "                h_other_:",
-            "                    set h_passes_ to 0",
-            "            add 1 to h_calls_",
+            f"                    add 1 to {P}passes_",
+            f"                    set {P}out_ of you to 1" if drops else "                    pass",
+            f"                {P}other_:",
+            f"                    set {P}passes_ to 0",
+            f"            add 1 to {P}calls_",
             f"        if {' or '.join(ends)}:",
             "            stop",
-            "        set h_caller_ to player after h_caller_",
+            f"        set {P}caller_ to player after {P}caller_",
             ""])
         from rulelang.syntax.parser import parse
         rule = parse(text, st.span.file).decls[0]
-        names = dict(hidden, h_p_=where + "player", h_bid_=where + "bid")
-        names["h_start_"] = st.start if st.start is not None else A.Keyword("you", st.span)
+        names = dict(hidden, **{f"{P}p_": where + "player", f"{P}bid_": where + "bid"})
+        names[f"{P}start_"] = st.start if st.start is not None else A.Keyword("you", st.span)
         if "after" in lines:
-            names["h_after_"] = lines["after"][0]
+            names[f"{P}after_"] = lines["after"][0]
         body = _respan(rule.body, st.span, names)
         loop = body[-1]
         test = loop.body[0]
