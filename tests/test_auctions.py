@@ -213,3 +213,11 @@ def test_names_of_the_file_never_meet_the_auctions_own(tmp_path):
         _call(st, "pass")
     shown = st.game.describe_vars(st)
     assert st.is_terminal() and shown["h_passes_"] == "1NT" and shown["h_caller_"] == "player 1"
+
+
+def test_a_stop_in_a_call_ends_the_auction_there(tmp_path):
+    text = BRIDGE.replace("        redouble if", "        concede:\n            stop\n        redouble if")
+    st = _game(tmp_path, text).new_game(seed=1)
+    _call(st, "bid 2♣")
+    _call(st, "concede")
+    assert st.is_terminal() and st.results() == ["win", "loss", "loss", "loss"]
