@@ -158,7 +158,7 @@ def crazy_eights(seconds, rounds):
 # the API and on the fast path), apart from the rules/ files the targets are judged on.
 EXAMPLE_ROWS = ("examples/beleaguered_castle.cardrules", "examples/durak.cardrules",
                 "examples/whist.cardrules", "examples/cribbage.cardrules",
-                "examples/casino.cardrules")
+                "examples/casino.cardrules", "examples/auction_pitch.cardrules")
 
 
 def rule_files(seconds):
@@ -531,7 +531,8 @@ def main(argv=None):
     for r in res["crazy_eights"]:
         print(f"  {r['players']} players, a player who draws at every decision (rulelang's "
               f"`random`): ratio {r['ratio_drawing']:.2f}, fast {r['fast_ratio_drawing']:.2f}")
-    print("\nrules/, random play: through the API and on the fast path (interleaved)")
+    print("\nrules/ (and examples of constructs), random play: through the API and on the fast "
+          "path (interleaved)")
     print(f"{'file':<44} {'n':>2} {'API dec/s':>10} {'fast dec/s':>10} {'fast/API':>8} "
           f"{'dec/game':>9} {'ended':>6}")
     for r in res["rules"]:

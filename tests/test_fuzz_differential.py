@@ -77,6 +77,8 @@ def _statement_kinds(game):
         if isinstance(node, A.Stmt):
             by = EFFECTS[type(node)].by
             found.add((type(node).__name__, getattr(node, by) if by else None))
+    # an auction is in the rules as the statements it stands for (rulelang/check/auctions.py)
+    found |= {("Auction", None) for _a in game.model.auctions}
     return found
 
 

@@ -122,6 +122,9 @@ class GameGen:
         self.teams = None
         if teams.random() < 0.2:
             self.teams = "partners sit opposite" if self.players[1] == 2 else "formed in play"
+        # a generator of its own for the constructs added later, so that the games of a seed
+        # stay what they were where those are not used
+        self.aux = random.Random(seed * 7919 + 1)
 
     # ---- helpers --------------------------------------------------------------------------------
     def note(self, what):
@@ -911,8 +914,38 @@ class GameGen:
             alts.append(Stmt(f"{label}{text}{param}{cond}:", body + self.block(inner, r.randrange(1, 3))))
         return alts
 
+    def st_auction(self, sc):
+        """``auction of call ...``: a round of bidding over the values of ``call``, with each of
+        the endings, a pass that may drop the player out, a bid with a condition, a pass with
+        one, and another call (a double) that starts the count of passes again."""
+        r = self.rng
+        self.note("auction")
+        lines = [self.pick("ends after one round", f"ends after {r.randrange(1, 4)} passes",
+                           "ends at c4")]
+        if self.chance(0.5):
+            lines.append("pass drops out")
+            if self.chance(0.5):
+                lines.append("ends when all but one have passed")
+        if self.chance(0.3):
+            lines.append("pass is c0")
+        frm = f" from {self.player(sc, 2)}" if self.chance(0.5) else ""
+        inner = sc.inner(choice_by=True)
+        alts = [Stmt(x) for x in lines]
+        if self.chance(0.5):
+            alts.append(Stmt(f"raise call b where b is not c2 or {self.flag(sc, 2)}:",
+                             self.block(inner.inner(), r.randrange(0, 2), decide=False)))
+        if self.chance(0.4):
+            alts.append(Stmt(f"pass if high is not none or {self.flag(sc, 2)}:",
+                             self.block(inner.inner(), r.randrange(0, 2), decide=False)))
+        if self.chance(0.4):
+            alts.append(Stmt("double if high is not none and doubled is no and holder is not you:",
+                             [Stmt("set doubled to yes")]))
+        return Stmt(f"auction of call{frm} sets high and holder:", alts)
+
     def st_choose(self, sc):
         self.note("choose")
+        if self.aux.random() < 0.1 and sc.depth < 2:
+            return self.st_auction(sc)
         if sc.depth > 0:
             self.note("nested choose")
         if "chooser" not in self.known and sc.choice_by:
@@ -1046,6 +1079,8 @@ class GameGen:
         lines += ["var points per player = 0", "var rounds = 0", "var lucky = no",
                   "var last: card = none", "var named: suit = none", "var chosen: player = none",
                   "var kept_suits: set of suits per player", "var kept_ranks: set of ranks",
+                  'values call: c0 "nothing", c1 "1", c2 "2", c3 "3", c4 "4"',
+                  "var high: call = none", "var holder: player = none", "var doubled = no",
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
                   "    otherwise: rank of card", "score: points + size of shelf", ""]
         lines += self.make_defines()

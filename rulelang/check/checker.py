@@ -22,6 +22,7 @@ from rulelang.limits import MAX_EXPR_DEPTH, MAX_PLAYERS, no_gc
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import ERROR, WARNING, Diagnostic
 from rulelang.syntax.vocabulary import OF_WORDS, RESERVED_WORDS
+from rulelang.check.auctions import Auctions
 from rulelang.check.deals import _check_deals, _check_deck_size
 from rulelang.check.declarations import DeclarationChecks
 from rulelang.check.expressions import ExpressionChecks
@@ -42,7 +43,7 @@ RULE_CHECK_DEPTH = 4
 
 
 class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks,
-              TeamChecks):
+              TeamChecks, Auctions):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,
@@ -165,7 +166,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
 
     # -- driver
     def run(self) -> Model:
-        self.decls = self.rule_values(self.decls)
+        self.decls = self.rule_values(self.lower_auctions(self.decls))
         self.decls = rewrite_sets(self.decls, set_names(self.decls))
         self.set_values_of: dict = {}       # a variable that is a set of named values -> the set
         self.keyed_families: dict = {}      # a family of zones by suit or rank -> "suit"/"rank"
@@ -321,6 +322,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,
             value_sets=self.value_sets, value_texts=self.value_texts, set_values=self.set_values_of,
+            auctions=tuple(getattr(self, "auctions_written", ())),
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen, sets=self.sets,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks), teams=self.teams,

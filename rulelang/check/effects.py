@@ -110,6 +110,11 @@ EFFECTS: dict[type, Effects] = {
                       writes=("alternatives[].param(cards|set).source", "alternatives[].param.dest"),
                       sight=CHOICES, event="choice", memory=PICKED, control="decides",
                       sets=("alternatives[].param.name",), fuzz="st_choose"),
+    # (written by the checker as a loop of choices, check/auctions.py: what it does is theirs)
+    A.Auction: Effects(reads=("alternatives[].param(card|unseen|cards).source",),
+                       writes=("alternatives[].param(cards).source", "alternatives[].param.dest"),
+                       sight=CHOICES, event="choice", memory=PICKED, control="decides",
+                       sets=("contract", "holder", "alternatives[].param.name"), fuzz="st_auction"),
 }
 
 

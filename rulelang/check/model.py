@@ -119,6 +119,9 @@ class Model:
     value_texts: dict = attrs.field(factory=dict)     # value name -> the text it is shown as
     # a variable that holds a set of named values (`var said: set of bids`) -> that `values` set
     set_values: dict = attrs.field(factory=dict)
+    # the `auction` statements as written, each as (the statement, the first of the statements
+    # it stands for in the rules, how many they are): check/auctions.py
+    auctions: tuple = ()
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     sets: SetsTable = attrs.field(factory=SetsTable)  # alternative -> SetSlots (a set in one choice)

@@ -437,6 +437,8 @@ def _vars(w, m) -> tuple:
     for name, v in m.vars.items():
         if name in (A.TEAM, A.PARTNER):     # (said under Teams)
             continue
+        if name.startswith(" auction "):     # an auction's own (check/auctions.py): it says them
+            continue
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
         shown = "yes" if getattr(d, "display", None) else "no"

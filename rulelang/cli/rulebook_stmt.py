@@ -4,6 +4,8 @@ items that say it (a block's statements are the items under it).  Nothing here n
 """
 from __future__ import annotations
 
+import attrs
+
 from rulelang.cli.rulebook_words import ExprWords, Item, _cap, _join, _subject
 from rulelang.engine.display_names import humanize
 from rulelang.syntax import ast as A
@@ -16,7 +18,17 @@ class Words(ExprWords):
     def body(self, stmts, where: str = "") -> tuple:
         """Items for a block of statements."""
         out = []
+        # an auction is in the rules as the statements it stands for (check/auctions.py): it is
+        # said as written, in place of them
+        written = {id(first): (a, n) for a, first, n in self.m.auctions}
+        skip = 0
         for st in stmts:
+            if skip:
+                skip -= 1
+                continue
+            if id(st) in written:
+                st, n = written[id(st)]
+                skip = n - 1
             out.extend(self.stmt(st, where))
         return tuple(out)
 
@@ -391,3 +403,60 @@ class Words(ExprWords):
                         "hold may be chosen:")
         return Item(head, children=tuple(self.alternative(a, where) for a in alts))
 
+
+    def stmt_Auction(self, st, where):
+        """An auction (check/auctions.py writes it as the loop it stands for)."""
+        lines = {kind: value for kind, value, _span in st.clauses}
+        start = self.expr(st.start) if st.start is not None else "you"
+        values = humanize(st.values)
+        contract, holder = self.var_name(st.contract), self.var_name(st.holder)
+        value = lambda name: self.m.value_texts.get(name, humanize(name))
+        bid = next((a for a in st.alternatives if a.param is not None and a.param.kind == "value"
+                    and getattr(a.param.source, "name", None) == st.values), None)
+        passing = next((a for a in st.alternatives if a.label == "pass" and a.param is None), None)
+        others = [a for a in st.alternatives if a is not bid and a is not passing]
+        start_as = value(lines["pass_is"]) if "pass_is" in lines else "none"
+        head = (f"An auction over the {values} values: {contract} becomes {start_as} and "
+                f"{holder} nobody; then, round the table in the order of play starting with "
+                f"{start}, each player "
+                + ("who has not passed " if "drops" in lines else "")
+                + "in turn makes one call:")
+        bid_text = (f"a {values} value higher than {contract} (any, while nobody has bid"
+                    + (f"; never {value(lines['pass_is'])}" if "pass_is" in lines else "") + ")")
+        if bid is not None and bid.param.where is not None:
+            bid_text += f" for which {self.cond(bid.param.where)}"
+        if bid is not None and bid.condition is not None:
+            bid_text += f", allowed only if {self.cond(bid.condition)}"
+        calls = [Item(f"with {bid_text}: {contract} becomes that value and {holder} the bidder; "
+                      "the count of passes starts again.", label=self.alt_label(bid) if bid else "bid",
+                      children=self.body(bid.body, where) if bid else ())]
+        pass_text = "The player passes" + (
+            " and is out of the auction" if "drops" in lines else "" if "round" in lines else
+            " (and may call again when their turn comes round)") + "."
+        if passing is not None and passing.condition is not None:
+            pass_text = f"Allowed only if {self.cond(passing.condition)}. " + pass_text
+        said = passing.body if passing else ()
+        if len(said) == 1 and isinstance(said[0], A.Simple) and said[0].word == "pass":
+            said = ()
+        calls.append(Item(pass_text, label=self.alt_label(passing) if passing else "pass",
+                          children=self.body(said, where)))
+        for a in others:
+            alt = self.alternative(a, where)
+            again = "The count of passes starts again."
+            text = (alt.text.replace("Then:", again + " Then:") if "Then:" in alt.text
+                    else (alt.text + " " + again).strip())
+            calls.append(attrs.evolve(alt, text=text))
+        ends = []
+        if "after" in lines:
+            n = self.expr(lines["after"])
+            ends.append(f"when {n} passes in a row follow a bid (or, if nobody has bid, when "
+                        "every player has passed)")
+        if "round" in lines:
+            ends.append("when every player has made one call")
+        if "all_but_one" in lines:
+            ends.append("when all players but one have passed (or all have, and nobody bid)")
+        if "at" in lines:
+            ends.append(f"at once when {contract} is {value(lines['at'])}")
+        tail = Item(f"The auction ends {_join(ends, 'or')}. Then {contract} is the highest bid "
+                    f"and {holder} the player who made it ({holder} is nobody if nobody bid).")
+        return [Item(head, children=tuple(calls)), tail]

@@ -643,6 +643,26 @@ class Choose(Stmt):
     claim_from: Optional[Expr] = None
 
 
+@node
+class Auction(Stmt):
+    """``auction of SET [from P] sets CONTRACT and HOLDER:`` a round of bidding over the values of
+    a set (docs/language.md, "Auctions"): round the table from P, each player still in it bids
+    a value above the contract or passes (or makes another call: the other alternatives) until
+    an ending holds; then CONTRACT is the highest bid and HOLDER its bidder.  The checker writes
+    it as plain statements (check/auctions.py), so every backend plays it as such."""
+    values: str                     # the set's name
+    values_span: Span
+    start: Optional[Expr]           # the first to call (None: ``you``)
+    contract: str
+    holder: str
+    names_span: Span
+    # each line: ("after", N expr) / ("round", None) / ("all_but_one", None) / ("at", value
+    # name) / ("drops", None) / ("pass_is", value name), with its span
+    clauses: tuple[tuple[str, Any, Span], ...]
+    alternatives: tuple[Alternative, ...]
+    span: Span
+
+
 # ---------------------------------------------------------------------------------------------
 # Declarations
 # ---------------------------------------------------------------------------------------------

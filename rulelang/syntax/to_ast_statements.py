@@ -114,6 +114,23 @@ class StatementsToAst(Transformer):
     def call_args(self, meta, c):
         return tuple(x for x in c if x is not None)
 
+    def kw_auction(self, meta, c):
+        return "auction"
+
+    def auction_stmt(self, meta, c):
+        name, start, contract, holder, *lines = c
+        clauses = tuple(x for x in lines if isinstance(x, tuple))
+        alts = tuple(x for x in lines if isinstance(x, A.Alternative))
+        return A.Auction(str(name), _tspan(self.file, name), start, str(contract), str(holder),
+                         _tspan(self.file, contract), clauses, alts, self.sp(meta))
+
+    def auction_after(self, meta, c): return ("after", c[0], self.sp(meta))
+    def auction_round(self, meta, c): return ("round", None, self.sp(meta))
+    def auction_all_but_one(self, meta, c): return ("all_but_one", None, self.sp(meta))
+    def auction_at(self, meta, c): return ("at", str(c[0]), self.sp(meta))
+    def auction_drops(self, meta, c): return ("drops", None, self.sp(meta))
+    def auction_pass_is(self, meta, c): return ("pass_is", str(c[0]), self.sp(meta))
+
     def call_stmt(self, meta, c):
         return A.CallRule(str(c[0]), c[1] or (), c[2], self.sp(meta))
 
