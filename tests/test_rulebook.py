@@ -86,6 +86,8 @@ def test_every_rule_file_has_a_rulebook(path, capsys):
     for name in m.zones:
         assert words.zone_name(name) in plain
     for name in m.vars:
+        if name.startswith(" "):     # the language's own, which no rule can name (an auction's)
+            continue
         assert words.var_name(name) in plain
     for name in m.options:
         assert RB.humanize(m.options[name].decl.display or name) in plain

@@ -20,7 +20,7 @@ from collections import Counter
 
 NUM, FLAG, PLAYER, CARD, SUIT, ZONE = "number", "flag", "player", "card", "suit", "zone"
 LEVEL = "level"            # a value of the named values `level` (LEVELS, lowest first)
-LEVELS = ("low", "middle", "high", "top")
+LEVELS = ("low", "middle", "upper", "top")
 
 
 class Stmt:
@@ -904,8 +904,10 @@ class GameGen:
                                   f" whose total rank is at least {r.randrange(1, 20)}",
                                   "" if shape == " in a run" else
                                   f" in groups whose total rank is {r.randrange(2, 14)}")
+                # (the condition on the whole set first: a yes/no value ending `where C` would be
+                # read as asking whether it is `in groups`)
                 param = (f" a set of {count} cards {c}{shape} from {self.pick('hand', 'table')} "
-                         f"to {self.pick('table', 'discard', 'pile')}{where}{total}")
+                         f"to {self.pick('table', 'discard', 'pile')}{total}{where}")
                 self.note("choose a set")
                 body = []
             else:
@@ -1074,7 +1076,7 @@ class GameGen:
         if self.chance(0.5):
             self.note("show with zone")
             lines.append('show "Ranks" with shelf: total rank of shelf')
-        lines.append('values level: low, middle "Mid", high, top "Top!"')
+        lines.append('values level: low, middle "Mid", upper, top "Top!"')
         lines += ["var mark: level = " + self.pick("low", "none"), "var marks: level per player = low"]
         lines += ["var points per player = 0", "var rounds = 0", "var lucky = no",
                   "var last: card = none", "var named: suit = none", "var chosen: player = none",

@@ -288,6 +288,13 @@ class StatementsToAst(Transformer):
         return A.SetParam(str(name), low, high, shape, source, dest, where, mode, attr, value,
                           self.sp(meta))
 
+    def param_set_total_first(self, meta, c):
+        """`a set of ... to D whose total ... where C`: the condition on the whole set written
+        before the one on each card (so that a yes/no value ending `where C` is not read as
+        asking whether C is `in groups`)."""
+        count, name, shape, source, dest, total, where = c
+        return self.param_set(meta, [count, name, shape, source, dest, where, total])
+
     def article_name(self, meta, c):
         """The word `a` used as a name where `a set of` may begin: its token, as a NAME's."""
         return c[0]
