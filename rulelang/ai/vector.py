@@ -109,10 +109,19 @@ class VectorGames(VectorEnv):
         return self._observations(), {"deciding": self._deciding.copy()}
 
     def step(self, actions):
+        rewards = np.zeros((self.num_envs, self.seats), dtype=np.float32)
+        over = np.zeros(self.num_envs, dtype=bool)
+        infos = self.advance(actions, rewards, over)
+        return (self._observations(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos)
+
+    def advance(self, actions, rewards, over) -> dict:
+        """:meth:`step` without the copies of the observations: the games move, their new
+        observations and masks are written in the arrays the env keeps, ``rewards`` (zeros) and
+        ``over`` (False) are written in place, and the infos are returned.  (The worker
+        processes of :class:`rulelang.ai.processes.ProcessGames` keep those arrays in shared
+        memory and call this.)"""
         actions = np.asarray(actions, dtype=np.int64).tolist()
-        n, B = self.seats, self.num_envs
-        rewards = np.zeros((B, n), dtype=np.float32)
-        over = np.zeros(B, dtype=bool)
+        B = self.num_envs
         final_obs = None
         final_info = None
         to_action = self.enc.actions.to_action
@@ -155,7 +164,7 @@ class VectorGames(VectorEnv):
         if final_obs is not None:
             infos["final_obs"], infos["_final_obs"] = final_obs, over.copy()
             infos["final_info"], infos["_final_info"] = final_info, over.copy()
-        return (self._observations(), rewards, over, np.zeros(B, dtype=bool), infos)
+        return infos
 
     def close_extras(self, **kwargs):
         self.states = [None] * self.num_envs
