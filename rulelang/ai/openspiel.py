@@ -18,7 +18,8 @@ pyspiel Python game and returns the ``pyspiel.Game``::
   No seat ever observes the outcome.
 * Information: imperfect.  Utility: zero-sum for two players when every ending names one winner
   or loser (or no winner), general-sum otherwise.  Reward: terminal (+1 each winner, -1 each
-  other seat, 0 for all with no winner or when the step budget is spent).
+  other seat, 0 for all with no winner or when the step budget is spent; a game that declares
+  ``returns:`` gives its numbers instead, with utilities bounded by the language's numbers).
 * ``num_distinct_actions``: the global action ids of :class:`rulelang.ai.tensors.ActionSpace`;
   ``max_game_length``: the step budget (each decision costs at least one step).
 * Observation and information-state strings and tensors: :mod:`rulelang.ai.tensors`.
@@ -36,6 +37,7 @@ import numpy as np
 import pyspiel
 
 from rulelang.engine.runtime import State
+from rulelang.limits import MAX_NUMBER
 from rulelang.ai.tensors import Live, Trail, encoding, has_simultaneous, load_compiled, zero_sum
 
 _CHANCE = pyspiel.PlayerId.CHANCE
@@ -96,12 +98,14 @@ class RulelangGame(pyspiel.Game):
         self.deals = max(1, int(params.get("deals", DEALS)))
         # (the chance node's outcomes, made once: a new game asks for them)
         self.outcomes = [(i, 1.0 / self.deals) for i in range(self.deals)]
+        # (declared returns are numbers of the language: any whole number it can hold)
+        bound = 1.0 if getattr(cg, "returns_fn", None) is None else float(MAX_NUMBER)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.actions.size,
             max_chance_outcomes=self.deals,
             num_players=cg.n,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0 if zs else None,
             max_game_length=cg.max_steps)
         super().__init__(_TYPES[self._short], info, {"seed": self.seed, "deals": self.deals})
