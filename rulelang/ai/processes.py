@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import random
 from typing import Optional
 
 import numpy as np
@@ -46,10 +45,9 @@ def _worker(conn, path, players, options, observe, lo, hi, raw, shapes):
     memory, and answers the commands of the pipe until ``close``."""
     try:
         arrays = _arrays(raw, shapes)
-        v = VectorGames(path, hi - lo, players=players, options=options, observe=observe)
-        v._deals = [random.Random(i) for i in range(lo, hi)]    # (game i's, as in one env)
-        v._obs, v._mask, v._deciding = (arrays["obs"][lo:hi], arrays["mask"][lo:hi],
-                                        arrays["deciding"][lo:hi])
+        v = VectorGames(path, hi - lo, players=players, options=options, observe=observe,
+                        first=lo)                    # (game i's deals, as in one env)
+        v.keep_arrays_in(arrays["obs"][lo:hi], arrays["mask"][lo:hi], arrays["deciding"][lo:hi])
         actions, rewards, over = arrays["actions"][lo:hi], arrays["rewards"][lo:hi], \
             arrays["over"][lo:hi]
         conn.send(("ready", None))

@@ -41,7 +41,7 @@ class VectorGames(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, path: str, num_envs: int, players: Optional[int] = None,
-                 options: Optional[dict] = None, observe: str = "all"):
+                 options: Optional[dict] = None, observe: str = "all", first: int = 0):
         if observe not in ("all", "deciding"):
             raise ValueError("observe is 'all' or 'deciding'")
         self.cg = load_compiled(path, players, options)
@@ -61,7 +61,8 @@ class VectorGames(VectorEnv):
         self._deciding = np.zeros((num_envs, n), dtype=bool)
         self.states: list = [None] * num_envs
         self._legal: list = [{} for _ in range(num_envs)]   # per game: seat -> its legal ids
-        self._deals = [random.Random(i) for i in range(num_envs)]
+        # (game i plays the deals of game first + i of a batch: a slice of a larger one)
+        self._deals = [random.Random(first + i) for i in range(num_envs)]
         self.render_mode = None
 
     # -- one game's rows ------------------------------------------------------------------------
@@ -90,6 +91,11 @@ class VectorGames(VectorEnv):
                 mask[s, wait] = 1
             if self.observe_all or s in deciding:
                 enc.observation(st, s, obs[s])
+
+    def keep_arrays_in(self, obs, mask, deciding) -> None:
+        """Write the observations, masks and deciding seats into these arrays (of the shapes
+        of the env's own) from now on: shared memory, say (rulelang/ai/processes.py)."""
+        self._obs, self._mask, self._deciding = obs, mask, deciding
 
     def _new_game(self, i: int, seed=None) -> None:
         if seed is not None:
