@@ -1,13 +1,15 @@
 """Steps per second of the batched environment (rulelang/ai/vector.py).
 
     python -m benchmarks.vector [FILE] [PLAYERS] [--sizes 1,64,1024] [--seconds S]
-                                [--observe all|deciding] [--processes P]
+                                [--observe all|deciding] [--processes P] [--workers W]
 
 A step is one call of ``VectorGames.step`` and moves every game of the batch by one decision;
 steps per second count game steps (calls x batch size).  The actions are random legal ones,
 chosen for the whole batch at once from the masks (numpy).  With ``--processes P`` (P > 1), P
 processes each step their own batch of size / P games at the same time (every core), and
-their game steps are added up.
+their game steps are added up.  With ``--workers W``, one ``ProcessGames``
+(rulelang/ai/processes.py) steps the whole batch on W worker processes, the caller choosing the
+actions for the whole batch as with one process: what a learner on every core gets.
 """
 from __future__ import annotations
 
@@ -20,11 +22,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run(path, players, size, seconds, observe, out=None):
+def _run(path, players, size, seconds, observe, out=None, workers=0):
     import numpy as np
 
-    from rulelang.ai.vector import VectorGames
-    v = VectorGames(path, size, players=players, observe=observe)
+    if workers:
+        from rulelang.ai.processes import ProcessGames
+        v = ProcessGames(path, size, players=players, observe=observe, workers=workers)
+    else:
+        from rulelang.ai.vector import VectorGames
+        v = VectorGames(path, size, players=players, observe=observe)
     obs, _ = v.reset(seed=0)
     rng = np.random.default_rng(0)
     steps = 0
@@ -35,6 +41,7 @@ def _run(path, players, size, seconds, observe, out=None):
         obs, _, _, _, _ = v.step(actions)
         steps += 1
     got = (steps * size, time.perf_counter() - t0, time.process_time() - c0)
+    v.close()
     if out is not None:
         out.put(got)
     return got
@@ -49,8 +56,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--observe", default="all", choices=("all", "deciding"))
     ap.add_argument("--processes", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=0)
     a = ap.parse_args(argv)
     for size in [int(x) for x in a.sizes.split(",")]:
+        if a.workers:
+            n, wall, _cpu = _run(a.file, a.players, size, a.seconds, a.observe, workers=a.workers)
+            print(f"{os.path.basename(a.file)} {a.players}p observe={a.observe} batch {size} on "
+                  f"{min(a.workers, size)} worker processes (ProcessGames): {n / wall:,.0f} game "
+                  f"steps per wall second")
+            continue
         if a.processes <= 1:
             n, wall, cpu = _run(a.file, a.players, size, a.seconds, a.observe)
             print(f"{os.path.basename(a.file)} {a.players}p observe={a.observe} batch {size}: "

@@ -110,3 +110,17 @@ def test_compare_gives_each_runs_ratios_and_the_mean_of_each_file(tmp_path):
                           str(tmp_path / "missing.json"), "--after", str(paths["a1"])],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "cannot read the results" in bad.stderr
+
+
+def test_docs_benchmarks_names_every_benchmark_module():
+    """docs/benchmarks.md's table of modules names every module of benchmarks/."""
+    doc = open(os.path.join(ROOT, "docs", "benchmarks.md"), encoding="utf-8").read()
+    table = doc.split("## Every benchmark module", 1)[1].split("\n## ", 1)[0]
+    missing = []
+    for folder, _dirs, files in os.walk(os.path.join(ROOT, "benchmarks")):
+        for f in files:
+            if f.endswith(".py") and f != "__init__.py":
+                rel = os.path.relpath(os.path.join(folder, f), ROOT)
+                if f"`{rel}`" not in table:
+                    missing.append(rel)
+    assert not missing, f"docs/benchmarks.md does not list {missing}"

@@ -28,13 +28,33 @@ def _alike(a, b, n, times):
         assert a.randbelow(1000) == b.randbelow(1000)       # and it goes on alike
 
 
-def test_plans_are_bounded_and_longer_lists_go_one_draw_at_a_time():
+def test_plans_are_bounded_and_longer_lists_go_one_draw_at_a_time(monkeypatch):
+    monkeypatch.setattr(R, "_PLANS", {})
+    monkeypatch.setattr(R, "_SHUFFLED", {})
     r = Rng(7)
     for _ in range(R.WRITTEN_AFTER + 1):
-        for n in range(0, 3 * R.PLANNED, 7):
+        for n in list(range(0, 3 * R.PLANNED, 7)) + [R.LONGEST + 1]:
             r.shuffle(list(range(n)))
-    assert 0 < len(R._PLANS) <= R.PLANNED - R.SHORT + 1
-    assert R.SHORT <= min(R._PLANS) and max(R._PLANS) <= R.PLANNED
+    long = [n for n in R._PLANS if n > R.PLANNED]
+    assert 0 < len(R._PLANS) <= R.PLANNED - R.SHORT + 1 + R.LONG_PLANS
+    assert R.SHORT <= min(R._PLANS) and max(R._PLANS) <= R.LONGEST
+    assert len(long) == R.LONG_PLANS          # the first long lengths shuffled often
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=2**64 - 1),
+       st.sampled_from([R.PLANNED + 1, 432, 648, 972, R.LONGEST]))
+def test_a_long_shuffle_written_out_is_the_stepwise_shuffle(seed, n):
+    """A deck of several packs for many players: its shuffle written out (a length above
+    PLANNED) gives the cards and state of the one drawn a number at a time."""
+    written_after, R.WRITTEN_AFTER = R.WRITTEN_AFTER, 0
+    plans, R._PLANS = R._PLANS, {}
+    try:
+        _alike(Rng(seed), Rng(seed), n, 2)
+        assert n in R._PLANS
+    finally:
+        R.WRITTEN_AFTER = written_after
+        R._PLANS = plans
 
 
 def test_a_length_is_written_out_only_once_shuffled_often(monkeypatch):

@@ -18,7 +18,8 @@ pyspiel Python game and returns the ``pyspiel.Game``::
   No seat ever observes the outcome.
 * Information: imperfect.  Utility: zero-sum for two players when every ending names one winner
   or loser (or no winner), general-sum otherwise.  Reward: terminal (+1 each winner, -1 each
-  other seat, 0 for all with no winner or when the step budget is spent).
+  other seat, 0 for all with no winner or when the step budget is spent; a game that declares
+  ``returns:`` gives its numbers instead, with utilities bounded by the language's numbers).
 * ``num_distinct_actions``: the global action ids of :class:`rulelang.ai.tensors.ActionSpace`;
   ``max_game_length``: the step budget (each decision costs at least one step).
 * Observation and information-state strings and tensors: :mod:`rulelang.ai.tensors`.
@@ -36,8 +37,12 @@ import numpy as np
 import pyspiel
 
 from rulelang.engine.runtime import State
-from rulelang.ai.tensors import Trail, encoding, has_simultaneous, load_compiled, zero_sum
+from rulelang.limits import MAX_NUMBER
+from rulelang.ai.tensors import Live, Trail, encoding, has_simultaneous, load_compiled, zero_sum
 
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
 DEALS = 1024               # chance outcomes of the first node, by default
 _GAMES: dict = {}          # short name -> the compiled game
 _TYPES: dict = {}          # short name -> its pyspiel.GameType
@@ -91,12 +96,16 @@ class RulelangGame(pyspiel.Game):
         zs = zero_sum(cg)
         self.seed = int(params.get("seed", 0))
         self.deals = max(1, int(params.get("deals", DEALS)))
+        # (the chance node's outcomes, made once: a new game asks for them)
+        self.outcomes = [(i, 1.0 / self.deals) for i in range(self.deals)]
+        # (declared returns are numbers of the language: any whole number it can hold)
+        bound = 1.0 if getattr(cg, "returns_fn", None) is None else float(MAX_NUMBER)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.actions.size,
             max_chance_outcomes=self.deals,
             num_players=cg.n,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0 if zs else None,
             max_game_length=cg.max_steps)
         super().__init__(_TYPES[self._short], info, {"seed": self.seed, "deals": self.deals})
@@ -116,20 +125,42 @@ class RulelangGame(pyspiel.Game):
         return RulelangObserver(self.enc, recall)
 
 
+def _zeros(size):
+    return np.zeros(size, np.float32)
+
+
 class _Box:
     """The Python side of a :class:`RulelangState`, its only attribute: OpenSpiel clones a
     Python state by deep-copying its attributes and serialises it by pickling them, so this
-    copies with :meth:`State.clone` and pickles as :meth:`State.to_json` (not the compiled game)."""
+    copies with :meth:`State.clone` and pickles as :meth:`State.to_json` (not the compiled game).
+    It also keeps the encoding and the seats' tensors as they were last asked for
+    (:class:`rulelang.ai.tensors.Live`: the observation and the information state), brought up
+    to date from what changed at the next request, and copied with the state."""
 
-    __slots__ = ("short", "st", "trail")
+    __slots__ = ("short", "st", "trail", "enc", "obs", "info")
 
-    def __init__(self, short, st, trail):
+    def __init__(self, short, st, trail, obs=None, info=None):
         self.short, self.st, self.trail = short, st, trail
+        self.enc = encoding(_GAMES[short])
+        self.obs, self.info = obs, info
 
     def __deepcopy__(self, memo):
         if self.st is None:
             return _Box(self.short, None, None)
-        return _Box(self.short, self.st.clone(), self.trail.copy())
+        return _Box(self.short, self.st.clone(), self.trail.copy(),
+                    None if self.obs is None else self.obs.copy(),
+                    None if self.info is None else self.info.copy())
+
+    def tensor(self, seat: int, recall: bool):
+        """``seat``'s observation (or, with ``recall``, information state) now: an array kept
+        by the box (copy it to keep it)."""
+        if recall:
+            if self.info is None:
+                self.info = Live(self.enc, _zeros, recall=True)
+            return self.info.observation(self.st, seat, self.trail)
+        if self.obs is None:
+            self.obs = Live(self.enc, _zeros)
+        return self.obs.observation(self.st, seat)
 
     def __reduce__(self):
         saved = None if self.st is None else [self.st.to_json(), self.trail.to_json()]
@@ -161,41 +192,46 @@ class RulelangState(pyspiel.State):
 
     @property
     def enc(self):
-        return encoding(_GAMES[self.box.short])
+        return self.box.enc
 
     def current_player(self):
-        st = self.st
+        st = self.box.st
         if st is None:
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         if st.terminal:
-            return pyspiel.PlayerId.TERMINAL
-        if st.is_simultaneous():
-            return pyspiel.PlayerId.SIMULTANEOUS
+            return _TERMINAL
+        d = st.awaiting
+        if d.__class__ is tuple:        # (one seat decides: the common case)
+            return d[0]
+        if d.simultaneous:
+            return _SIMULTANEOUS
         return st.current_player()
 
     def chance_outcomes(self):
-        k = self.get_game().deals
-        return [(i, 1.0 / k) for i in range(k)]
+        return self.get_game().outcomes
 
     def _legal_actions(self, player):
-        st = self.st
+        box = self.box
+        st = box.st
         if st is None or st.terminal:
             return []
         if st.is_simultaneous() and player not in st.current_players():
-            return [self.enc.actions.wait]
-        return self.enc.legal_ids(st, player)
+            return [box.enc.actions.wait]
+        return box.enc.legal_ids(st, player)
 
     def _apply_action(self, action):
-        st = self.st
+        box = self.box
+        st = box.st
         if st is None:
             st = self.get_game().deal(action)
-            self.box.st = st
-            self.box.trail = Trail(self.enc, st)
+            box.st = st
+            box.trail = Trail(box.enc, st)
             return
         p = st.current_player()
-        self.trail.acted(p, action)
-        st.apply_action(self.enc.actions.to_action(action), p)
-        self.trail.after(st)
+        trail = box.trail
+        trail.acted(p, action)
+        st.apply_action(box.enc.actions.to_action(action), p)
+        trail.after(st)
 
     def _apply_actions(self, actions):
         st = self.st
@@ -219,6 +255,7 @@ class RulelangState(pyspiel.State):
         rng = sampler if hasattr(sampler, "randrange") else st.decisions * 7919 + player
         world = st.determinize(player, rng)
         trail = self.trail.copy()
+        trail.forget_zones()
         for p in range(st.n):
             if p != player:
                 trail.seen[p] = self.enc.seen_cards(world, p)
@@ -232,7 +269,8 @@ class RulelangState(pyspiel.State):
         return self.enc.actions.words(action)
 
     def is_terminal(self):
-        return self.st is not None and self.st.terminal
+        st = self.box.st
+        return st is not None and st.terminal
 
     def returns(self):
         return [0.0] * self.enc.cg.n if self.st is None else self.st.returns()
@@ -280,13 +318,12 @@ class RulelangObserver:
             at += size
 
     def set_from(self, state, player):
-        self.tensor.fill(0)
-        if state.st is None:
+        box = state.box
+        if box.st is None:
+            self.tensor.fill(0)
             return
-        if self.recall:         # (written into the tensor in place: only the places not 0)
-            state.trail.tensor(state.st, player, self.tensor)
-        else:
-            self.enc.observation(state.st, player, self.tensor)
+        # (the state's own tensor of the seat, brought up to date from what changed)
+        self.tensor[:] = box.tensor(player, self.recall)
 
     def string_from(self, state, player):
         if state.st is None:

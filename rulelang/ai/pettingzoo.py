@@ -45,7 +45,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from rulelang.ai.tensors import encoding, load_compiled
+from rulelang.ai.tensors import Live, encoding, load_compiled
+
+
+def _zeros(size):
+    return np.zeros(size, np.float32)
 
 
 def env(path: str, players: Optional[int] = None, options: Optional[dict] = None,
@@ -80,6 +84,10 @@ class _Common:
         self.render_mode = render_mode
         self._deals = random.Random(0)
         self.state_ = None
+        self._live = None
+        self._n_actions = actions
+        self._to_id = self.enc.actions.to_id
+        self._to_action = self.enc.actions.to_action
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -90,23 +98,26 @@ class _Common:
     def _mask(self, seat: int):
         """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide)."""
         st = self.state_
-        mask = np.zeros(self.enc.actions.size, dtype=np.int8)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if not st.terminal and seat in st.current_players():
-            to_id = self.enc.actions.to_id
-            for a in st.legal_actions(seat):    # (a few: one by one, no list made into an array)
-                mask[to_id(a)] = 1
+            to_id = self._to_id
+            put = memoryview(mask)              # (a few: one by one, through a memoryview)
+            for a in st.legal_actions(seat):
+                put[to_id(a)] = 1
         return mask
 
     def observe(self, agent):
         seat = self.seat[agent]
-        # (written into the array: only its places that are not 0, not hundreds of floats)
-        obs = self.enc.observation(self.state_, seat, np.zeros(self.enc.size, dtype=np.float32))
+        # (the seat's tensor kept for this game and brought up to date from what changed,
+        # then copied: the caller may keep it)
+        obs = self._live.observation(self.state_, seat).copy()
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _new_game(self, seed):
         if seed is not None:
             self._deals = random.Random(seed)
         self.state_ = self.cg.new_game(seed=self._deals.randrange(1 << 31))
+        self._live = Live(self.enc, _zeros)
 
     def _problem(self) -> dict:
         st = self.state_
@@ -168,9 +179,10 @@ class RulelangEnv(_Common, AECEnv):
         st = self.state_
         seat = self.seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        st.apply_action(self.enc.actions.to_action(int(action)), seat)
+        st.apply_action(self._to_action(int(action)), seat)
         self._after_move()
-        self._accumulate_rewards()
+        if st.terminal:             # (the rewards are 0 before the end: nothing to add up)
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -41,7 +41,7 @@ class VectorGames(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, path: str, num_envs: int, players: Optional[int] = None,
-                 options: Optional[dict] = None, observe: str = "all"):
+                 options: Optional[dict] = None, observe: str = "all", first: int = 0):
         if observe not in ("all", "deciding"):
             raise ValueError("observe is 'all' or 'deciding'")
         self.cg = load_compiled(path, players, options)
@@ -61,7 +61,8 @@ class VectorGames(VectorEnv):
         self._deciding = np.zeros((num_envs, n), dtype=bool)
         self.states: list = [None] * num_envs
         self._legal: list = [{} for _ in range(num_envs)]   # per game: seat -> its legal ids
-        self._deals = [random.Random(i) for i in range(num_envs)]
+        # (game i plays the deals of game first + i of a batch: a slice of a larger one)
+        self._deals = [random.Random(first + i) for i in range(num_envs)]
         self.render_mode = None
 
     # -- one game's rows ------------------------------------------------------------------------
@@ -91,6 +92,11 @@ class VectorGames(VectorEnv):
             if self.observe_all or s in deciding:
                 enc.observation(st, s, obs[s])
 
+    def keep_arrays_in(self, obs, mask, deciding) -> None:
+        """Write the observations, masks and deciding seats into these arrays (of the shapes
+        of the env's own) from now on: shared memory, say (rulelang/ai/processes.py)."""
+        self._obs, self._mask, self._deciding = obs, mask, deciding
+
     def _new_game(self, i: int, seed=None) -> None:
         if seed is not None:
             self._deals[i] = random.Random(seed)
@@ -109,10 +115,19 @@ class VectorGames(VectorEnv):
         return self._observations(), {"deciding": self._deciding.copy()}
 
     def step(self, actions):
+        rewards = np.zeros((self.num_envs, self.seats), dtype=np.float32)
+        over = np.zeros(self.num_envs, dtype=bool)
+        infos = self.advance(actions, rewards, over)
+        return (self._observations(), rewards, over, np.zeros(self.num_envs, dtype=bool), infos)
+
+    def advance(self, actions, rewards, over) -> dict:
+        """:meth:`step` without the copies of the observations: the games move, their new
+        observations and masks are written in the arrays the env keeps, ``rewards`` (zeros) and
+        ``over`` (False) are written in place, and the infos are returned.  (The worker
+        processes of :class:`rulelang.ai.processes.ProcessGames` keep those arrays in shared
+        memory and call this.)"""
         actions = np.asarray(actions, dtype=np.int64).tolist()
-        n, B = self.seats, self.num_envs
-        rewards = np.zeros((B, n), dtype=np.float32)
-        over = np.zeros(B, dtype=bool)
+        B = self.num_envs
         final_obs = None
         final_info = None
         to_action = self.enc.actions.to_action
@@ -155,7 +170,7 @@ class VectorGames(VectorEnv):
         if final_obs is not None:
             infos["final_obs"], infos["_final_obs"] = final_obs, over.copy()
             infos["final_info"], infos["_final_info"] = final_info, over.copy()
-        return (self._observations(), rewards, over, np.zeros(B, dtype=bool), infos)
+        return infos
 
     def close_extras(self, **kwargs):
         self.states = [None] * self.num_envs

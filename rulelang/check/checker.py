@@ -267,6 +267,10 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
         self.progress_ctx = Context()
         if self.progress is not None:
             self.check_progress(self.progress)
+        self.returns = first(A.Returns)
+        self.returns_ctx = Context()
+        if self.returns is not None:
+            self.check_returns(self.returns)
 
         # `show "LABEL" with ZONE: EXPR`: a value the table shows beside a zone (`you`: its owner)
         self.shows = {}
@@ -318,6 +322,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             attributes=self.attributes, symbols=self.symbols, rules=self.rules,
             endings=self.endings, score=self.score, score_ctx=self.score_ctx,
             progress=self.progress, progress_ctx=self.progress_ctx,
+            returns=self.returns, returns_ctx=self.returns_ctx,
             var_ctx=self.var_ctx, attr_ctx=self.attr_ctx, refs=self.refs, types=self.types,
             labels=self.labels, alternatives=self.alternatives, choose_slots=self.choose_slots,
             texts=sorted(self.texts, key=self.texts.get), say_as=self.say_as,

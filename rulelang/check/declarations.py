@@ -442,6 +442,18 @@ class DeclarationChecks:
                          "measure something that changes, e.g. `progress: 0 - size of hand` "
                          "(fewer cards in hand is further)")
 
+    def check_returns(self, d: A.Returns):
+        """``returns: EXPR``: a number for each player (``you``) at the end of the game, what
+        search and learning programs get in place of +1 for a win and -1 otherwise.  One that
+        reads nothing of the game gives every player the same in every game, so it could
+        never tell a good play from a bad one: RL335."""
+        before = len(self.diags)
+        self.expect(d.expr, NUMBER, Scope(self.returns_ctx), "the returns")
+        if len(self.diags) == before and not self._reads_the_game(d.expr, set()):
+            self.warning("RL335", "the returns read nothing of the game: every player gets "
+                         "the same in every game, so no play is better than another",
+                         d.expr.span, "return what the game scores, e.g. `returns: score of you`")
+
     def _reads_the_game(self, e, seen) -> bool:
         """Whether the checked expression ``e`` reads the state of a game: a zone, a variable,
         the current player, the count of turns, a score or a random card."""

@@ -140,6 +140,8 @@ class Model:
     # `progress: EXPR`: how far a player has got (`you`), for the measures of `stats` only
     progress: Optional[A.Progress] = None
     progress_ctx: Context = attrs.field(factory=Context)
+    returns: Optional[A.Returns] = None
+    returns_ctx: Context = attrs.field(factory=Context)
 
 
 class Scope:

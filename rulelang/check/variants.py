@@ -13,7 +13,7 @@ def _key(d):
     if isinstance(d, (A.Option, A.Attribute, A.Zone, A.Var, A.Define, A.Rule, A.DeckType,
                       A.ValueSet)):
         return (type(d).__name__, d.name)
-    if isinstance(d, (A.Score, A.Progress, A.GameName, A.Players, A.Teams)):
+    if isinstance(d, (A.Score, A.Progress, A.Returns, A.GameName, A.Players, A.Teams)):
         return (type(d).__name__,)
     if isinstance(d, A.ShowWith):
         return ("ShowWith", d.zone)
@@ -22,7 +22,7 @@ def _key(d):
 
 _KIND_WORDS = {"Option": "option", "Attribute": "attribute", "Zone": "zone", "Var": "var",
                "Define": "define", "Rule": "rule", "DeckType": "deck type", "ValueSet": "values",
-               "Score": "score", "Progress": "progress",
+               "Score": "score", "Progress": "progress", "Returns": "returns",
                "Deck": "deck", "GameName": "game", "Players": "players", "Teams": "teams", "ShowWith": "the value shown with zone"}
 
 

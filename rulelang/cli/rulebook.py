@@ -179,6 +179,11 @@ def build(model, decls, cg=None, base=None) -> Rulebook:
             f"During the game, how far a player (“you”) has got is {w.expr(m.progress.expr)}; "
             "the player with the most is ahead. It only tells who is ahead: it decides "
             "nothing in the game.",)))
+    if getattr(m, "returns", None) is not None:
+        sections.append(Section("What a computer player plays for", (
+            f"At the end of the game, what each player (“you”) gets is {w.expr(m.returns.expr)}: "
+            "a computer player that searches or learns tries to make this as large as it can, "
+            "not only to win. It decides nothing in the game.",)))
 
     # Terms: the defines used, and the ones they use.
     done = set()
@@ -579,6 +584,8 @@ def _variant(w, base) -> tuple:
             items.append(Item(f"It {verb} the score: {w.expr(d.expr)}."))
         elif isinstance(d, A.Progress):
             items.append(Item(f"It {verb} how far a player has got: {w.expr(d.expr)}."))
+        elif isinstance(d, A.Returns):
+            items.append(Item(f"It {verb} what a player gets at the end: {w.expr(d.expr)}."))
         elif isinstance(d, A.Deck):
             items.append(Item(f"It {verb} the deck: a {humanize(d.name)} deck (see The cards)."))
         elif isinstance(d, A.DeckType):

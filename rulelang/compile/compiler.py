@@ -157,6 +157,9 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         # `progress:` is read by the measures of `stats` only (never by the rules)
         self.progress_fn = (self.gen.function(model.progress.expr)
                             if model.progress is not None else None)
+        # `returns:` is read by State.returns at the end of a game (never by the rules)
+        self.returns_fn = (self.gen.function(model.returns.expr)
+                           if model.returns is not None else None)
         # zone name -> (label, function, local slots, type): `show "LABEL" with ZONE: EXPR`
         self.show_fns = {z: (d.label, self.gen.function(d.expr), ctx.nslots, t)
                          for z, (d, ctx, t) in model.shows.items()}

@@ -232,6 +232,10 @@ class Layout:
     def score_of(self, g, p):
         return self.score_fn(g, self._scratch(self.model.score_ctx.nslots, p))
 
+    def returns_of(self, g, p):
+        """Player ``p``'s declared ``returns:`` now (State.returns reads it at the end)."""
+        return self.returns_fn(g, self._scratch(self.model.returns_ctx.nslots, p))
+
     def progress_of(self, g, p):
         """Player ``p``'s declared ``progress:`` now (the measures of ``stats`` read it)."""
         return self.progress_fn(g, self._scratch(self.model.progress_ctx.nslots, p))

@@ -129,6 +129,44 @@ class Words:
                 out.setdefault(name, []).append(val)
         return out
 
+    def value(self, g, v, typ):
+        """A variable's value as a Python value of its type (not words): a number an int,
+        yes/no a bool, a player their seat (0-based) and a card its number (the index into
+        ``card_names`` and the zones' lists), a zone its index, a rank its number; a suit or a
+        named value its name, a text the text; ``none`` is None."""
+        if typ == FLAG:
+            return bool(v)
+        if typ in (CARD, PLAYER, ZONE):
+            size = (len(self.card_names) if typ == CARD else self.n if typ == PLAYER
+                    else len(self.zone_info))
+            return v if 0 <= v < size else None
+        if typ == SUIT:
+            suits = self.model.suits
+            return suits[v] if 0 <= v < len(suits) else None
+        if typ == SYMBOL:
+            for name, i in self.model.symbols.items():
+                if i == v:
+                    return name
+            return None
+        if typ == TEXT:
+            texts = self.model.texts
+            return texts[v] if 0 <= v < len(texts) else None
+        return v
+
+    def typed_vars(self, g) -> dict:
+        """Every variable of the game as :meth:`value` gives it: ``{name: value}``, a variable
+        of each player ``{name: [value of seat 1, ...]}``."""
+        out = {}
+        for i, (name, owner, typ) in enumerate(self.var_info):
+            if name.startswith(" "):              # a rule's result: no variable of the game
+                continue
+            val = self.value(g, g.vars[i], typ)
+            if owner < 0:
+                out[name] = val
+            else:
+                out.setdefault(name, []).append(val)
+        return out
+
     def zone_label(self, zi):
         name, owner, _, _ = self.zone_info[zi]
         return name if owner < 0 else f"{name} of player {owner + 1}"

@@ -30,8 +30,15 @@ _M = (1 << 64) - 1
 # function costs about 15 µs a card, as much as some 270 shuffles save, so a length shuffled
 # only now and then (a discard pile shuffled back in) is never written, and one shuffled often
 # loses at most the little that WRITTEN_AFTER shuffles would have saved.
+# Longer lists (a deck of several packs for many players: 432 cards for two packs of 54 for
+# each of four players) are written out too, once shuffled WRITTEN_AFTER times, but
+# at most LONG_PLANS lengths of them up to LONGEST cards (a game shuffles one or two deck
+# lengths over and over; a function of 1,000 cards takes about 0.5 MB): the others go one draw
+# at a time.
 SHORT = 3
 PLANNED = 256
+LONGEST = 4096
+LONG_PLANS = 8
 WRITTEN_AFTER = 64
 _PLANS: dict[int, Plan] = {}
 _SHUFFLED: dict[int, int] = {}        # length -> its shuffles so far, until its function is written
@@ -40,7 +47,7 @@ _new = object.__new__
 
 def _plan(n: int) -> Plan:
     """The function ``(x, s) -> the state after`` that shuffles the ``n`` cards of ``x`` (SHORT
-    <= n <= PLANNED) from the state ``s`` as :meth:`Rng.shuffle_stepwise` does, without stepping
+    <= n <= LONGEST) from the state ``s`` as :meth:`Rng.shuffle_stepwise` does, without stepping
     the generator one draw at a time, written out for ``n``.  The k-th state after ``s`` is
     ``(P_k * s + Q_k) mod 2**64`` (P_k = A**k, Q_k = C * (A**(k-1) + ... + 1)); the P_k are
     packed into one number, 128 bits apart, so that one multiplication by ``s`` (and one
@@ -71,6 +78,11 @@ def _plan(n: int) -> Plan:
     fn: Plan = ns["shuffle"]
     _PLANS[n] = fn
     return fn
+
+
+def _long_plans() -> int:
+    """How many lengths above PLANNED have their shuffle written out."""
+    return sum(1 for n in _PLANS if n > PLANNED)
 
 
 def seeded(seed: int = 0) -> "Rng":
@@ -115,14 +127,15 @@ class Rng:
         places with the card at j, a number from 0 to i drawn from the next state.  From SHORT
         to PLANNED cards, once a length was shuffled WRITTEN_AFTER times, by the function
         written out for that length (_plan): the same cards in the same order, the same state
-        after, as :meth:`shuffle_stepwise`."""
+        after, as :meth:`shuffle_stepwise`; longer ones, up to LONGEST, likewise for the first
+        LONG_PLANS lengths shuffled that often."""
         n = len(x)
-        if n > PLANNED or n < SHORT:
+        if n > LONGEST or n < SHORT:
             return self.shuffle_stepwise(x)
         fn = _PLANS.get(n)
         if fn is None:
             k = _SHUFFLED.get(n, 0)
-            if k < WRITTEN_AFTER:
+            if k < WRITTEN_AFTER or (n > PLANNED and _long_plans() >= LONG_PLANS):
                 _SHUFFLED[n] = k + 1
                 return self.shuffle_stepwise(x)
             fn = _plan(n)

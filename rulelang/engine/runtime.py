@@ -380,13 +380,36 @@ class State(Playout):
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for each other player; 0 for everyone when nobody won.
         After ``end game with winners where ...``: +1 for a win, -1 for a loss, 0 for a draw,
-        each seat on their own (all 0 when every player drew)."""
+        each seat on their own (all 0 when every player drew).  A game that declares
+        ``returns: EXPR`` gives each player that number at its end instead (0 for everyone
+        while it goes on, and when it stopped on a problem or the step budget)."""
+        g = self.game
+        if getattr(g, "returns_fn", None) is not None:
+            if not self.terminal or self.outcome == "error":
+                return [0.0] * self.n
+            return [float(g.returns_of(self, p)) for p in range(self.n)]
         if self.terminal and self.seat_results is not None:
             return [{"win": 1.0, "loss": -1.0}.get(r, 0.0) for r in self.seat_results]
         if not self.terminal or not self.winners:
             return [0.0] * self.n
         w = set(self.winners)
         return [1.0 if p in w else -1.0 for p in range(self.n)]
+
+    def variables(self) -> dict[str, Any]:
+        """The game's variables as Python values of their types, not words: ``{name: value}``
+        (a variable of each player: ``{name: [seat 1's, seat 2's, ...]}``).  A number is an
+        int, yes/no a bool, a player a seat (0-based, as everywhere in this API), a card its
+        number (``game.card_names[c]`` names it; the zones hold the same numbers), a zone its
+        index, a rank its number, a suit or a named value its name, a text the text, and
+        ``none`` is None.  Variables are public: every player sees them."""
+        return self.game.typed_vars(self)
+
+    def scores(self) -> Optional[list[int]]:
+        """Each player's ``score:`` now, as numbers (None when the game declares no score)."""
+        g = self.game
+        if g.score_fn is None:
+            return None
+        return [g.score_of(self, p) for p in range(self.n)]
 
     clone = _clone                          # () -> State: an independent copy
 

@@ -839,6 +839,16 @@ class Score(Decl):
 
 
 @node
+class Returns(Decl):
+    """``returns: EXPR``: what each player (``you``) gets at the end of the game for search and
+    learning programs (``State.returns``, the adapters' rewards), in place of +1 for a win and
+    -1 otherwise: a game scored by points says its returns are its scores."""
+    expr: Expr
+    replace: bool
+    span: Span
+
+
+@node
 class Progress(Decl):
     """``progress: EXPR``: how far a player has got, higher is further (``you`` is the player
     measured).  Only the measures of ``rulelang stats`` read it: it never changes play."""

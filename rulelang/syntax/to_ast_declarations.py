@@ -275,6 +275,9 @@ class DeclarationsToAst(Transformer):
     def progress_decl(self, meta, c):
         return A.Progress(c[0], False, self.sp(meta))
 
+    def returns_decl(self, meta, c):
+        return A.Returns(c[0], False, self.sp(meta))
+
     def show_decl(self, meta, c):
         return A.ShowWith(_unquote(c[0]), str(c[1]), c[2], False, self.sp(meta))
 

@@ -1,0 +1,92 @@
+"""The tensors the adapters keep up to date from what changed (rulelang.ai.tensors.Live) are
+the tensors made anew, at every step of random games of every rule file: the observation and
+the information state of every seat, a seat asked for at every step or only now and then,
+through clones of a state (a clone keeps its own copy) and through the end of the game."""
+import glob
+import random
+
+import pytest
+
+from rulelang.ai.tensors import Live, Trail, encoding, load_compiled
+
+np = pytest.importorskip("numpy")
+FILES = sorted(glob.glob("rules/*.cardrules") + glob.glob("examples/*.cardrules"))
+
+
+def _zeros(size):
+    return np.zeros(size, np.float32)
+
+
+def _step(st, rng, trail):
+    """One move of random play (every seat of a simultaneous decision), told to the trail."""
+    for q in list(st.current_players()):
+        legal = st.legal_actions(q)
+        a = legal[rng.randrange(len(legal))]
+        trail.acted(q, trail.enc.actions.to_id(a))
+        st.apply_action(a, q)
+        if st.terminal or not st.is_simultaneous():
+            break
+    trail.after(st)
+
+
+def _same(live, info, st, trail, enc, seats):
+    for p in seats:
+        rebuilt = np.asarray(enc.observation(st, p), np.float32)
+        assert np.array_equal(live.observation(st, p), rebuilt), p
+        rebuilt = np.asarray(trail.tensor(st, p), np.float32)
+        assert np.array_equal(info.observation(st, p, trail), rebuilt), p
+
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_live_tensors_equal_rebuilt_ones_at_every_step(path):
+    from rulelang.compile.loader import load
+    game = load(path)
+    steps = 0
+    for n in sorted({game.players[0], min(game.players[-1], 4)}):
+        cg = game.compiled(n)
+        enc = encoding(cg)
+        for seed in (1, 2):
+            st = cg.new_game(seed=seed)
+            rng = random.Random(seed)
+            trail = Trail(enc, st)
+            every = Live(enc, _zeros), Live(enc, _zeros, recall=True)
+            sometimes = Live(enc, _zeros), Live(enc, _zeros, recall=True)
+            clone = None
+            k = 0
+            while True:
+                _same(*every, st, trail, enc, range(n))
+                if k % 3 == 0:              # a seat now and then: many steps to catch up
+                    _same(*sometimes, st, trail, enc, [k // 3 % n])
+                if k == 5:                  # a clone goes its own way with copies
+                    clone = (st.clone(), trail.copy(), every[0].copy(), every[1].copy())
+                if st.terminal or k >= 150:
+                    break
+                _step(st, rng, trail)
+                k += 1
+                steps += 1
+            if clone is not None:
+                cst, ctrail, clive, cinfo = clone
+                crng = random.Random(seed + 100)
+                for _ in range(30):
+                    if cst.terminal:
+                        break
+                    _step(cst, crng, ctrail)
+                    _same(clive, cinfo, cst, ctrail, enc, range(n))
+    assert steps > 0
+
+
+def test_the_comparison_sees_a_stale_tensor():
+    """A Live that misses a change is caught: the zones a seat sees whole changed behind its
+    back (its copies of them made equal to the new cards) leave the tensor wrong."""
+    cg = load_compiled("examples/crazy_eights.cardrules", 2)
+    enc = encoding(cg)
+    st = cg.new_game(seed=3)
+    live = Live(enc, _zeros)
+    live.observation(st, 0)
+    legal = st.legal_actions()
+    st.apply_action(legal[0])
+    live.zsnap[0] = [st.zones[zi][:] if whole else z
+                     for z, (zi, _at, whole, _t) in zip(live.zsnap[0], enc.zone_plans[0])]
+    assert not np.array_equal(live.observation(st, 0),
+                              np.asarray(enc.observation(st, 0), np.float32))
