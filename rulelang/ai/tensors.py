@@ -454,9 +454,13 @@ class Live:
         if olds != vs:
             self.vsnap[seat] = vs[:]
             nc = len(ci)
-            for i, at, w, card in enc.var_plan:
+            for i, at, w, card, bits in enc.var_plan:
                 v = vs[i]
                 if olds is not None and olds[i] == v:
+                    continue
+                if bits:                # a set of values: its places written again
+                    for k in range(w):
+                        out[at + k] = float((v >> k) & 1)
                     continue
                 if w == 1:
                     out[at] = float(v)

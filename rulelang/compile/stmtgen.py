@@ -23,13 +23,14 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
-from rulelang.engine.teams import join_team, not_team_of, team_of
+from rulelang.engine.teams import not_team_of, team_of
 from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
                                          put_beside, say)
 from rulelang.compile.gensource import Unsupported
 from rulelang.compile.exprnodes import PlayerZone
 from rulelang.compile.fold import computes
 from rulelang.compile.places import remembers, zone_seen
+from rulelang.compile.stmtvalues import ValueStatements
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -40,7 +41,7 @@ _CONTROL = (A.Simple, A.EndGame, A.CallRule, A.If, A.Loop, A.ForPlayer, A.ForCar
             A.Choose)
 
 
-class StatementGen:
+class StatementGen(ValueStatements):
     """Writes simple statements for the compiled game ``cg`` (its layout: zones, variables,
     cards), with the expressions of ``exprs`` (the game's :class:`~rulelang.compile.codegen.ExprGen`)."""
 
@@ -218,13 +219,6 @@ class StatementGen:
         w.writeline(f"_leave(g, {self.e(st.player)}, {int(self.cg.out_base)})")
         return True
 
-    def t_JoinTeam(self, st, w):
-        cg = self.cg
-        self.x.ns["_jointeam"] = join_team
-        w.writeline(f"_jointeam(g, {self.e(st.player)}, {self.x.as_int(st.team, self.e(st.team))}, "
-                    f"{int(cg.team_base)}, {int(cg.partner_base)})")
-        return True
-
     def t_NextTurn(self, st, w):
         w.writeline(f"g.next_turn = {self.e(st.player)}")
         return True
@@ -293,32 +287,6 @@ class StatementGen:
             w.writeline(f"{place} = {v}")
         if isinstance(ref, CurrentPlayer) and ref.moves_you:
             w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
-        return True
-
-    def t_SetChange(self, st, w):
-        """``add X to S``, ``remove X from S``, ``remove all from S``: a set is a number, one bit
-        for each value (docs/language.md, "Sets of values"); a value it cannot hold stops the
-        game (RL330).  The player of ``S of p`` is worked out first, then the value."""
-        ref = self.refs.of(st.target, None)
-        cg = self.cg
-        if isinstance(ref, Var):
-            base = int(cg.var_base[ref.name])
-            place = (f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]"
-                     if ref.per_player else f"{self.x.vars}[{base}]")
-        elif isinstance(ref, VarOf):
-            k = self.x.fresh()
-            w.writeline(f"{k} = {int(cg.var_base[ref.name])} + {self.e(st.target.operand)}")
-            place = f"{self.x.vars}[{k}]"
-        else:                            # (the checker reported it)
-            w.writeline("pass")
-            return True
-        if st.op == "clear":
-            w.writeline(f"{place} = 0")
-        else:
-            v = self.x.as_int(st.item, self.x.gen_plain(st.item))
-            valid = self.x.const(cg.set_holds(ref.name))
-            w.writeline(f"{place} = _setch({place}, {v}, {valid}, {st.op == 'add'}, "
-                        f"{self.x.const(st.span)})")
         return True
 
     def t_Say(self, st, w):
