@@ -282,6 +282,15 @@ class ExpressionsToAst(Transformer):
     def call(self, meta, c):
         return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self.sp(meta))
 
+    def call_card(self, meta, c):
+        """A call of a define named `card` (the word begins a place in a pile only when
+        `from top` or `from bottom` follows)."""
+        return A.Call("card", tuple(x for x in c if x is not None), self.sp(meta))
+
+    def call_of_card(self, meta, c):
+        return A.Call("card", tuple(x for x in c[:-1] if x is not None), self.sp(meta),
+                      owner=c[-1])
+
     def call_of(self, meta, c):
         return A.Call(str(c[0]), tuple(x for x in c[1:-1] if x is not None), self.sp(meta),
                       owner=c[-1])
