@@ -3,6 +3,8 @@ one VectorGames gives, array for array, through the games that end, an illegal a
 and a reset without a seed; close() ends the workers."""
 import pytest
 
+from rulelang.syntax.diagnostics import RuleFileError
+
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 
@@ -62,5 +64,5 @@ def test_workers_give_what_one_env_gives(path, players):
 
 
 def test_a_missing_rule_file_fails_before_any_worker_starts(tmp_path):
-    with pytest.raises(Exception):
+    with pytest.raises(RuleFileError):
         ProcessGames(str(tmp_path / "missing.cardrules"), 2, workers=2)

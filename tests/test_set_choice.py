@@ -6,9 +6,7 @@ alike; the limits stop the game with their codes; the generated code, its playou
 the reference interpreter play the same games."""
 from __future__ import annotations
 
-import itertools
 import os
-import random
 
 import pytest
 

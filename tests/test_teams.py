@@ -2,7 +2,6 @@
 opposite and teams formed in play; `the team of P`, `partner of P`, a team's score and a team's
 result for every kind of ending, on the generated code, the fast path and the reference
 interpreter alike."""
-import random
 
 import pytest
 

@@ -812,7 +812,7 @@ class GameGen:
         self.note("set the team of")
         p = self.player(sc, 2)
         t = (f"the team of {self.player(sc, 2)}" if self.chance(0.7)
-             else f"(rounds mod number of players) + 1")
+             else "(rounds mod number of players) + 1")
         return Stmt(f"if {self.flag(sc, 2)}:", [Stmt(f"set the team of {p} to {t}")])
 
     def st_remove(self, sc):

@@ -402,7 +402,8 @@ class State(Playout):
         number (``game.card_names[c]`` names it; the zones hold the same numbers), a zone its
         index, a rank its number, a suit or a named value its name, a text the text, and
         ``none`` is None.  Variables are public: every player sees them."""
-        return self.game.typed_vars(self)
+        out: dict[str, Any] = self.game.typed_vars(self)
+        return out
 
     def scores(self) -> Optional[list[int]]:
         """Each player's ``score:`` now, as numbers (None when the game declares no score)."""

@@ -97,7 +97,7 @@ def _spent(budget: list[int]) -> None:
     raise TooMany("RL285", f"more than {MAX_SET_SEARCH} sets to look through")
 
 
-def _subsets(names, values, groups, most, cap, budget) -> list[tuple[int, ...]]:
+def _subsets(names: Any, values: Any, groups: Any, most: Any, cap: Any, budget: list[int]) -> list[tuple[int, ...]]:
     """Every set of at most ``most`` cards, in one group when ``groups`` is given; with ``cap``
     and no negative value, none whose total passes ``cap`` (the search stops there).  A copy of
     the card before it is taken only after that card: each set of names once."""
@@ -130,7 +130,7 @@ def _subsets(names, values, groups, most, cap, budget) -> list[tuple[int, ...]]:
     return out
 
 
-def _runs(names, groups, places, budget) -> list[tuple[int, ...]]:
+def _runs(names: Any, groups: Any, places: Any, budget: list[int]) -> list[tuple[int, ...]]:
     """Every run: cards of one suit whose places in the rank order follow each other, one card
     of each place (the copy first in the deck's order)."""
     by_suit: dict[Any, dict[int, int]] = {}
@@ -153,7 +153,7 @@ def _runs(names, groups, places, budget) -> list[tuple[int, ...]]:
     return out
 
 
-def _groups_of_total(names, values, target, budget) -> list[int]:
+def _groups_of_total(names: Any, values: Any, target: Any, budget: list[int]) -> list[int]:
     """Every set of total ``target`` (as a bit mask over the positions; each copy of a card
     on its own, since two groups may each take a copy); with no negative value, the search
     stops where a total passes ``target``, and a set that makes it grows only by cards of no
@@ -181,7 +181,7 @@ def _groups_of_total(names, values, target, budget) -> list[int]:
     return out
 
 
-def _unions_of_groups(names, values, target, budget) -> list[tuple[int, ...]]:
+def _unions_of_groups(names: Any, values: Any, target: Any, budget: list[int]) -> list[tuple[int, ...]]:
     """Every set that splits into groups of total ``target`` each: the groups first (every set
     of that total), then every union of groups that do not share a card, each union once."""
     groups = _groups_of_total(names, values, target, budget)
