@@ -266,47 +266,14 @@ ADAPTER_GAMES = (("examples/crazy_eights.cardrules", 4), ("rules/ciq.cardrules",
 
 def _pettingzoo_steps(path, n, budget):
     """Random play through the PettingZoo AEC env (observe, mask, step): steps and seconds."""
-    import numpy as np
-    from rulelang.ai.pettingzoo import env as make_env
-    e = make_env(path, players=n)
-    steps, ep, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < budget or steps == 0:
-        e.reset(seed=ep)
-        rng = random.Random(ep)
-        ep += 1
-        for _agent in e.agent_iter():
-            obs, _r, term, trunc, _info = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps, time.perf_counter() - t0
+    from benchmarks.adapters import pettingzoo_steps
+    return pettingzoo_steps(path, n, budget, clock=time.perf_counter)
 
 
 def _openspiel_steps(path, n, budget):
     """Random play through OpenSpiel (the observer's set_from, legal_actions, apply_action)."""
-    from open_spiel.python.observation import make_observation
-    from rulelang.ai.openspiel import load_game
-    game = load_game(path, players=n)
-    ob = make_observation(game)
-    steps, ep, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < budget or steps == 0:
-        st = game.new_initial_state()
-        rng = random.Random(ep)
-        ep += 1
-        while not st.is_terminal():
-            if st.is_chance_node():
-                outs = st.chance_outcomes()
-                st.apply_action(outs[rng.randrange(len(outs))][0])
-                continue
-            p = st.current_player()
-            ob.set_from(st, p)
-            legal = st.legal_actions(p)
-            st.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
-    return steps, time.perf_counter() - t0
+    from benchmarks.adapters import openspiel_steps
+    return openspiel_steps(path, n, budget, clock=time.perf_counter)
 
 
 def adapter_steps(seconds):
