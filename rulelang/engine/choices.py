@@ -24,6 +24,20 @@ from rulelang.engine.players import seen_go
 # the reference interpreter of the tests alike.  ``g`` is the game state (engine/runtime.py) and
 # ``fr`` a frame of the run loop (a list of slots), typed loosely.
 
+def move_picked(g: Any, src: list[int], dst: list[int], picked: Sequence[int], span: Any) -> None:
+    """The cards chosen (several cards, or a set) go from ``src`` to ``dst`` together, on top,
+    in their order; a card no longer in ``src`` is RL902."""
+    for c in picked:
+        if c not in src:
+            raise GameProblem("RL902", f"card {g.game.card_names[c]} is not in the zone it "
+                              "was chosen from", span)
+    for c in picked:
+        src.remove(c)
+    dst.extend(picked)
+    if g.log is not None:       # the move in a logged game's log (engine/events.py)
+        log_move(g, src, dst, list(picked), False)
+
+
 def _pick_key(g: Any, c: int) -> tuple[int, int]:
     twin = g.game.card_twin
     return (twin[c] if twin is not None else c, c)
@@ -105,15 +119,7 @@ def pick_step(g: Any, fr: list[Any], si: int, ks: Sequence[int], same: Optional[
             fr[si] = -1
             return out
     src, dst = g.zones[fr[zi]], g.zones[fr[di]]
-    for c in picked:
-        if c not in src:
-            raise GameProblem("RL902", f"card {g.game.card_names[c]} is not in the zone it "
-                              "was chosen from", span)
-    for c in picked:
-        src.remove(c)
-    dst.extend(picked)
-    if g.log is not None:       # the move in a logged game's log (engine/events.py)
-        log_move(g, src, dst, picked, False)
+    move_picked(g, src, dst, picked, span)
     seen_go(g, picked, fr[zi], fr[di], -1)     # a player who saw them go remembers them
     fr[si] = picked[0]
     return None

@@ -20,8 +20,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from rulelang.engine.choices import move_picked
 from rulelang.engine.control import GameProblem
-from rulelang.engine.events import log_move
 from rulelang.engine.players import seen_go
 from rulelang.limits import MAX_SET_OFFERED, MAX_SET_POOL, MAX_SET_SEARCH
 
@@ -274,16 +274,7 @@ def set_take(g: Any, fr: list[Any], si: int, ci: int, ks: Sequence[int], shape: 
     order of the deck; ``ci`` then holds its first card."""
     picked = set_cards(g, fr, ks, fr[si], shape, mode, table, span)
     _ei, zi, di = ks[0], ks[1], ks[2]
-    src, dst = g.zones[fr[zi]], g.zones[fr[di]]
-    for c in picked:
-        if c not in src:
-            raise GameProblem("RL902", f"card {g.game.card_names[c]} is not in the zone it "
-                              "was chosen from", span)
-    for c in picked:
-        src.remove(c)
-    dst.extend(picked)
-    if g.log is not None:
-        log_move(g, src, dst, list(picked), False)
+    move_picked(g, g.zones[fr[zi]], g.zones[fr[di]], picked, span)
     seen_go(g, list(picked), fr[zi], fr[di], -1)
     fr[ci] = picked[0]
 
