@@ -86,7 +86,43 @@ def test_the_comparison_sees_a_stale_tensor():
     live.observation(st, 0)
     legal = st.legal_actions()
     st.apply_action(legal[0])
-    live.zsnap[0] = [st.zones[zi][:] if whole else z
-                     for z, (zi, _at, whole, _t) in zip(live.zsnap[0], enc.zone_plans[0])]
+    live.wsnap[0] = [st.zones[zi][:] for zi, _at, whole, _t in enc.zone_plans[0] if whole]
     assert not np.array_equal(live.observation(st, 0),
                               np.asarray(enc.observation(st, 0), np.float32))
+
+
+def test_a_tensor_handed_out_never_changes_under_its_holder():
+    """An array kept by the caller stays as it was: the seat's next tensor is written into a
+    copy; an array the caller dropped is written again in place (no copy).  After restart the
+    next game's tensors are right, whether their arrays were kept or dropped."""
+    cg = load_compiled("rules/ciq.cardrules", 4)
+    enc = encoding(cg)
+    st = cg.new_game(seed=5)
+    rng = random.Random(5)
+    trail = Trail(enc, st)
+    live = Live(enc, _zeros)
+    kept = live.observation(st, 0)
+    was = kept.copy()
+    for _ in range(12):
+        _step(st, rng, trail)
+    now = live.observation(st, 0)
+    assert now is not kept and np.array_equal(kept, was)
+    assert not np.array_equal(now, was)
+    assert np.array_equal(now, np.asarray(enc.observation(st, 0), np.float32))
+    ident = id(now)
+    del now
+    for _ in range(4):
+        _step(st, rng, trail)
+    again = live.observation(st, 0)
+    assert id(again) == ident
+    assert np.array_equal(again, np.asarray(enc.observation(st, 0), np.float32))
+    for held in (True, False):
+        live.restart()
+        st = cg.new_game(seed=6 + held)
+        for _ in range(8):
+            _step(st, rng, trail)
+        for p in range(4):
+            assert np.array_equal(live.observation(st, p),
+                                  np.asarray(enc.observation(st, p), np.float32)), (held, p)
+        if not held:
+            del again

@@ -54,6 +54,7 @@ from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.limits import MAX_SET_OFFERED
+from rulelang.ai.live import Live  # noqa: F401  (kept tensors: rulelang.ai.live)
 
 
 def _walk(x, out: list):
@@ -139,27 +140,28 @@ class ActionSpace:
             self.copy_of.append(seen.get(nm, 0))
             seen[nm] = seen.get(nm, 0) + 1
         self.size = k + 1
+        # (both ways at once, looked up in C: a rulelang action -> its id, an id -> its action)
+        self.id_of = {(alt << ACTION_SHIFT) + v: off + v
+                      for alt, (off, w) in enumerate(zip(self.offsets, self.widths))
+                      for v in range(w)}
+        self.action_of = sorted(self.id_of, key=self.id_of.__getitem__)
 
     def to_id(self, action: int) -> int:
         """The global id of a rulelang action (``alternative * 1024 + value``)."""
-        alt = action >> ACTION_SHIFT
-        v = action & VALUE_MASK
-        if v >= self.widths[alt]:
+        aid = self.id_of.get(action)
+        if aid is None:
             raise ValueError(f"action {action} is outside the action space")
-        return self.offsets[alt] + v
+        return aid
 
     def to_action(self, aid: int) -> int:
         """The rulelang action of a global id (not ``wait``)."""
         if not 0 <= aid < self.wait:
             raise ValueError(f"action id {aid} is not an action of the rules")
-        lo, hi = 0, len(self.offsets) - 1
-        while lo < hi:                   # the last block starting at or before aid
-            mid = (lo + hi + 1) // 2
-            if self.offsets[mid] <= aid:
-                lo = mid
-            else:
-                hi = mid - 1
-        return (lo << ACTION_SHIFT) + aid - self.offsets[lo]
+        return self.action_of[aid]
+
+    def ids(self, actions) -> list:
+        """The global ids of rulelang actions (all in the action space), in their order."""
+        return list(map(self.id_of.__getitem__, actions))
 
     def words(self, aid: int) -> str:
         """The action in words; a card of which the deck has several copies is told apart by
@@ -319,7 +321,7 @@ class Encoding:
 
     def legal_ids(self, st, seat: int) -> list:
         """The global ids of ``seat``'s legal actions now, ascending."""
-        return sorted(map(self.actions.to_id, st.legal_actions(seat)))
+        return sorted(map(self.actions.id_of.__getitem__, st.legal_actions(seat)))
 
     def seen_cards(self, st, seat: int) -> int:
         """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
@@ -335,185 +337,6 @@ class Encoding:
             elif top:
                 bits |= bit[cards[-1]]
         return bits
-
-
-class Live:
-    """The observation tensors of the seats of one game, kept in buffers (numpy arrays, made by
-    ``make(size)``, all 0) and brought up to date from what changed since a seat's last one: a
-    zone whose cards differ from the copy kept at that time (compared in C) has its part
-    changed by the cards that left it and the cards that came (a count each, for copies of a
-    card), a variable that changed its one place, and the few places of the end (turn, the
-    seats that decide, the phase, the choices, terminal) are written again.  Everything else
-    stays as it was: a step moves a few cards, so a step costs a few writes, not the hundreds
-    of places of a rebuilt tensor.  :meth:`observation` equals :meth:`Encoding.observation` at
-    every step (``tests/test_ai_live.py`` compares them on every rule file).
-
-    With ``recall`` the buffers are information states (:meth:`Trail.tensor`): the cards a seat
-    has seen are added as they are seen, its actions as it takes them.
-
-    (The game's log of events would say what moved, but keeping it costs the game more than
-    this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
-
-    __slots__ = ("enc", "make", "recall", "bufs", "views", "zsnap", "vsnap", "zero_tail", "bits",
-                 "mine")
-
-    def __init__(self, enc: "Encoding", make, recall: bool = False):
-        self.enc = enc
-        self.make = make
-        self.recall = recall
-        n = enc.cg.n
-        self.bufs: list = [None] * n         # a seat's buffer, made at its first observation
-        self.views: list = [None] * n        # and what writes it (see _view)
-        self.zsnap: list = [None] * n        # per seat: the cards of each zone it last saw
-        self.vsnap: list = [None] * n        # per seat: the variables at that time
-        ends = enc.size - enc.tail           # (the places of the end, zeroed at each request)
-        zero = _view(make(ends))
-        self.zero_tail = zero if isinstance(zero, memoryview) else [0.0] * ends
-        self.bits = [0] * n                  # (recall) the seen cards already written
-        self.mine = [0] * n                  # (recall) how many of its actions are written
-
-    def copy(self) -> "Live":
-        """An independent copy (for a cloned state): the buffers copied, the rest shared
-        (a snapshot is replaced, never changed in place)."""
-        t = Live.__new__(Live)
-        t.enc, t.make, t.recall = self.enc, self.make, self.recall
-        t.bufs = [None if b is None else b.copy() for b in self.bufs]
-        t.views = [None if b is None else _view(b) for b in t.bufs]
-        t.zsnap = [None if z is None else z[:] for z in self.zsnap]
-        t.vsnap = self.vsnap[:]
-        t.zero_tail = self.zero_tail
-        t.bits = self.bits[:]
-        t.mine = self.mine[:]
-        return t
-
-    def observation(self, st, seat: int, trail: Optional["Trail"] = None):
-        """The buffer of ``seat``, brought up to date with ``st`` (and, with ``recall``, with
-        ``trail``).  It is kept and changed by later calls: copy it to keep it."""
-        enc = self.enc
-        out = self.views[seat]
-        if out is None:
-            buf = self.bufs[seat] = self.make(trail.size() if self.recall else enc.size)
-            out = self.views[seat] = _view(buf)
-            self.zsnap[seat] = [None] * len(enc.zone_plans[seat])
-        snap = self.zsnap[seat]
-        zones = st.zones
-        ci = enc.card_index
-        one = enc.one_each
-        k = 0
-        for zi, at, whole, top in enc.zone_plans[seat]:
-            cards = zones[zi]
-            if not whole:               # (its size, written again; its top, when it changed)
-                out[at] = float(len(cards))
-                if top:
-                    c = cards[-1] if cards else -1
-                    old = snap[k]
-                    if c != old:
-                        base = at + 1 + enc.d
-                        if old is not None and old >= 0:
-                            out[base + ci[old]] = 0.0
-                        if c >= 0:
-                            out[base + ci[c]] = 1.0
-                        snap[k] = c
-                k += 1
-                continue
-            old = snap[k]
-            if old is None:
-                old = ()
-            elif cards == old:
-                k += 1
-                continue
-            snap[k] = cards[:]
-            k += 1
-            out[at] = float(len(cards))
-            base = at + 1               # (a zone seen whole: its cards, then its top)
-            if not old:
-                gone, came = (), cards
-            elif len(old) + len(cards) <= 8:        # (a few cards: each written)
-                gone, came = old, cards
-            else:                                   # (the cards that left, that came)
-                so = set(old)
-                sn = set(cards)
-                gone, came = so.difference(sn), sn.difference(so)
-            if one:                                 # (a card's place is 0 or 1)
-                for c in gone:
-                    out[base + ci[c]] = 0.0
-                for c in came:
-                    out[base + ci[c]] = 1.0
-            else:                                   # (copies of a card: counted)
-                for c in gone:
-                    out[base + ci[c]] -= 1.0
-                for c in came:
-                    out[base + ci[c]] += 1.0
-            base += enc.d
-            if old:
-                out[base + ci[old[-1]]] = 0.0
-            if cards:
-                out[base + ci[cards[-1]]] = 1.0
-        vs = st.vars
-        olds = self.vsnap[seat]
-        if olds != vs:
-            self.vsnap[seat] = vs[:]
-            nc = len(ci)
-            for i, at, w, card, bits in enc.var_plan:
-                v = vs[i]
-                if olds is not None and olds[i] == v:
-                    continue
-                if bits:                # a set of values: its places written again
-                    for k in range(w):
-                        out[at + k] = float((v >> k) & 1)
-                    continue
-                if w == 1:
-                    out[at] = float(v)
-                    continue
-                if olds is not None:
-                    o = olds[i]
-                    if card and 0 <= o < nc:
-                        o = ci[o]
-                    out[at + (o if 0 <= o < w - 1 else w - 1)] = 0.0
-                if card and 0 <= v < nc:
-                    v = ci[v]
-                out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
-        n = enc.cg.n
-        k = enc.tail
-        out[k:enc.size] = self.zero_tail     # (the end: a copy of zeros, then its few places)
-        out[k + seat] = 1.0
-        if not st.terminal:
-            out[k + n + st.cur] = 1.0
-            deciding = st.current_players()
-            for q in deciding:
-                out[k + 2 * n + q] = 1.0
-            if st.stack:
-                out[k + 3 * n + st.stack[-1][0]] = 1.0
-            if seat in deciding:
-                base = k + 3 * n + enc.procs
-                for a in st.legal_actions(seat):
-                    out[base + (a >> ACTION_SHIFT)] = 1.0
-        else:
-            out[enc.size - 1] = 1.0
-        if self.recall:
-            bits = trail.seen[seat]
-            new = bits & ~self.bits[seat]
-            self.bits[seat] = bits
-            at = enc.size
-            while new:                           # (the cards seen since the last time)
-                low = new & -new
-                out[at + low.bit_length() - 1] = 1.0
-                new ^= low
-            at += enc.d
-            mine = trail.mine[seat]
-            for _m, aid in mine[self.mine[seat]:]:
-                out[at + aid] += 1.0
-            self.mine[seat] = len(mine)
-        return self.bufs[seat]
-
-
-def _view(buf):
-    """What :class:`Live` writes a buffer through: a memoryview of an array of floats (a place
-    written through it costs half of numpy's own item assignment), else the buffer itself."""
-    try:
-        return memoryview(buf)
-    except TypeError:
-        return buf
 
 
 class Trail:

@@ -1,0 +1,288 @@
+"""The observation tensors of a game's seats kept up to date from what changed (:class:`Live`),
+for the adapters (:mod:`rulelang.ai.openspiel`, :mod:`rulelang.ai.pettingzoo`): a step moves a
+few cards, so a step costs a few writes, not the hundreds of places of a rebuilt tensor.  The
+layout is :class:`rulelang.ai.tensors.Encoding`'s; this module imports no numpy."""
+from __future__ import annotations
+
+from itertools import compress
+from operator import ne
+from sys import getrefcount
+from typing import Any, Optional
+from weakref import WeakKeyDictionary
+
+from rulelang.limits import ACTION_SHIFT
+
+_alt_of = ACTION_SHIFT.__rrshift__        # an action -> its alternative (action >> ACTION_SHIFT)
+
+
+class _Plan:
+    """What a seat's tensor reads of the zones, split by what the seat sees of each: the zones
+    of which it sees only the size, those of which it sees the size and the top card, and those
+    it sees whole (their cards compared with the seat's copies in C: only those that differ
+    are read card by card)."""
+
+    __slots__ = ("sizes", "size_at", "tops", "whole", "whole_at", "whole_k")
+
+    def __init__(self, enc, seat: int):
+        d = enc.d
+        sizes, size_at, tops, whole, whole_at = [], [], [], [], []
+        for zi, at, w, top in enc.zone_plans[seat]:
+            if w:
+                whole.append(zi)
+                whole_at.append(at)
+            elif top:
+                tops.append((zi, at, at + 1 + d))
+            else:
+                sizes.append(zi)
+                size_at.append(at)
+        self.sizes = list(zip(sizes, size_at))
+        self.tops = tops
+        self.whole = [(k, zi, at) for k, (zi, at) in enumerate(zip(whole, whole_at))]
+        self.whole_k = range(len(whole))
+
+
+_PLANS: WeakKeyDictionary = WeakKeyDictionary()     # per encoding: each seat's plan
+
+
+def _plans(enc) -> list:
+    plans = _PLANS.get(enc)
+    if plans is None:
+        plans = _PLANS[enc] = [_Plan(enc, seat) for seat in range(enc.cg.n)]
+    return plans
+
+
+class Live:
+    """The observation tensors of the seats of one game, kept in buffers (numpy arrays, made by
+    ``make(size)``, all 0) and brought up to date from what changed since a seat's last one: a
+    zone whose cards differ from the copy kept at that time (compared in C) has its part
+    changed by the cards that left it and the cards that came (cards put on or taken from the
+    top found by comparing the start of the zone, others as sets; a count each, for copies of a
+    card), a variable that changed its one place, and the few places of the end (turn, the
+    seats that decide, the phase, the choices, terminal) are written again.  Everything else
+    stays as it was.  :meth:`observation` equals :meth:`Encoding.observation` at every step
+    (``tests/test_ai_live.py`` compares them on every rule file).
+
+    A buffer handed out is never changed under its holder: when anyone but this object still
+    holds the array :meth:`observation` returned for a seat (its reference count says so),
+    the next one for that seat is written into a copy, which becomes the seat's buffer.  A
+    caller that drops each array before asking again is handed the same array, changed in
+    place (no copy).
+
+    With ``recall`` the buffers are information states (:meth:`Trail.tensor`): the cards a seat
+    has seen are added as they are seen, its actions as it takes them.
+
+    (The game's log of events would say what moved, but keeping it costs the game more than
+    this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
+
+    __slots__ = ("enc", "make", "recall", "plans", "bufs", "views", "wsnap", "tsnap", "vsnap",
+                 "zero_tail", "bits", "mine", "free")
+
+    def __init__(self, enc, make, recall: bool = False):
+        self.enc = enc
+        self.make = make
+        self.recall = recall
+        self.plans = _plans(enc)
+        n = enc.cg.n
+        self.bufs: list = [None] * n         # a seat's buffer, made at its first observation
+        self.views: list = [None] * n        # and what writes it (see _view)
+        self.wsnap: list = [None] * n        # per seat: the cards of each zone it sees whole
+        self.tsnap: list = [None] * n        # per seat: the top of each pile it sees the top of
+        self.vsnap: list = [None] * n        # per seat: the variables at that time
+        ends = enc.size - enc.tail           # (the places of the end, zeroed at each request)
+        zero = _view(make(ends))
+        self.zero_tail = zero if isinstance(zero, memoryview) else [0.0] * ends
+        self.bits = [0] * n                  # (recall) the seen cards already written
+        self.mine = [0] * n                  # (recall) how many of its actions are written
+        self.free = 0                        # a buffer's reference count when nobody holds it
+
+    def copy(self) -> "Live":
+        """An independent copy (for a cloned state): the buffers copied, the rest shared
+        (a snapshot is replaced, never changed in place)."""
+        t = Live.__new__(Live)
+        t.enc, t.make, t.recall, t.plans = self.enc, self.make, self.recall, self.plans
+        t.bufs = [None if b is None else b.copy() for b in self.bufs]
+        t.views = [None if b is None else _view(b) for b in t.bufs]
+        t.wsnap = [None if z is None else z[:] for z in self.wsnap]
+        t.tsnap = [None if z is None else z[:] for z in self.tsnap]
+        t.vsnap = self.vsnap[:]
+        t.zero_tail = self.zero_tail
+        t.bits = self.bits[:]
+        t.mine = self.mine[:]
+        t.free = self.free
+        return t
+
+    def restart(self) -> None:
+        """Forget the game (for the next one): the buffers nobody else holds are zeroed and
+        kept (numpy arrays: ``fill``), the others made anew at their seat's next request."""
+        for seat in range(len(self.bufs)):
+            if self.bufs[seat] is None:
+                continue
+            if getrefcount(self.bufs[seat]) <= self.free and hasattr(self.bufs[seat], "fill"):
+                self.bufs[seat].fill(0)
+                self._blank(seat)
+            else:
+                self.bufs[seat] = self.views[seat] = None
+            self.bits[seat] = self.mine[seat] = 0
+            self.vsnap[seat] = None
+
+    def _blank(self, seat: int) -> None:
+        """The snapshots of a zeroed buffer: every zone empty, no variable written."""
+        plan = self.plans[seat]
+        self.wsnap[seat] = [[]] * len(plan.whole_k)
+        self.tsnap[seat] = [-1] * len(plan.tops)
+        self.vsnap[seat] = None
+
+    def _start(self, seat: int, trail) -> Any:
+        buf = self.bufs[seat] = self.make(trail.size() if self.recall else self.enc.size)
+        out = self.views[seat] = _view(buf)
+        del buf
+        self._blank(seat)
+        self.free = getrefcount(self.bufs[seat])
+        return out
+
+    def _unshare(self, seat: int) -> Any:
+        """The seat's buffer is held by a caller: from now on a copy of it is the seat's."""
+        buf = self.bufs[seat] = self.bufs[seat].copy()
+        out = self.views[seat] = _view(buf)
+        return out
+
+    def observation(self, st, seat: int, trail: Optional[Any] = None):
+        """The buffer of ``seat``, brought up to date with ``st`` (and, with ``recall``, with
+        ``trail``).  A later call changes it in place only when nobody else holds it."""
+        out = self.views[seat]
+        if out is None:
+            out = self._start(seat, trail)
+        elif getrefcount(self.bufs[seat]) > self.free:
+            out = self._unshare(seat)
+        enc = self.enc
+        plan = self.plans[seat]
+        zones = st.zones
+        ci = enc.card_index
+        for zi, at in plan.sizes:       # (sizes: written again)
+            out[at] = len(zones[zi])
+        if plan.tops:                   # (a pile's size; its top, when it changed)
+            tsnap = self.tsnap[seat]
+            k = 0
+            for zi, at, base in plan.tops:
+                cards = zones[zi]
+                out[at] = len(cards)
+                c = cards[-1] if cards else -1
+                old = tsnap[k]
+                if c != old:
+                    if old >= 0:
+                        out[base + ci[old]] = 0.0
+                    if c >= 0:
+                        out[base + ci[c]] = 1.0
+                    tsnap[k] = c
+                k += 1
+        snap = self.wsnap[seat]
+        one = enc.one_each
+        for k, zi, at in plan.whole:    # (the zones seen whole that changed: cards, top)
+            cards = zones[zi]
+            old = snap[k]
+            if cards == old:
+                continue
+            snap[k] = cards[:]
+            out[at] = len(cards)
+            lo = len(old)
+            lc = len(cards)
+            if not lo:
+                gone, came = (), cards
+            elif lc > lo and cards[:lo] == old:     # (cards put on top)
+                gone, came = (), cards[lo:]
+            elif lc < lo and old[:lc] == cards:     # (cards taken from the top)
+                gone, came = old[lc:], ()
+            elif lo + lc <= 8:                      # (a few cards: each written)
+                gone, came = old, cards
+            else:                                   # (the cards that left, that came)
+                so = set(old)
+                gone, came = so.difference(cards), set(cards).difference(so)
+            base = at + 1
+            if one:                                 # (a card's place is 0 or 1)
+                for c in gone:
+                    out[base + ci[c]] = 0.0
+                for c in came:
+                    out[base + ci[c]] = 1.0
+            else:                                   # (copies of a card: counted)
+                for c in gone:
+                    out[base + ci[c]] -= 1.0
+                for c in came:
+                    out[base + ci[c]] += 1.0
+            base += enc.d
+            if lo:
+                out[base + ci[old[-1]]] = 0.0
+            if lc:
+                out[base + ci[cards[-1]]] = 1.0
+        vs = st.vars
+        olds = self.vsnap[seat]
+        if olds != vs:
+            self.vsnap[seat] = vs[:]
+            nc = len(ci)
+            var_plan = enc.var_plan
+            every = range(len(var_plan))
+            for i in every if olds is None else compress(every, map(ne, vs, olds)):
+                _i, at, w, card, bits = var_plan[i]
+                v = vs[i]
+                if bits:                # a set of values: its places written again
+                    for k in range(w):
+                        out[at + k] = (v >> k) & 1
+                    continue
+                if w == 1:
+                    out[at] = float(v)
+                    continue
+                if olds is not None:
+                    o = olds[i]
+                    if card and 0 <= o < nc:
+                        o = ci[o]
+                    out[at + (o if 0 <= o < w - 1 else w - 1)] = 0.0
+                if card and 0 <= v < nc:
+                    v = ci[v]
+                out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
+        n = enc.cg.n
+        k = enc.tail
+        out[k:enc.size] = self.zero_tail     # (the end: a copy of zeros, then its few places)
+        out[k + seat] = 1.0
+        if not st.terminal:
+            out[k + n + st.cur] = 1.0
+            d = st.awaiting
+            if d.__class__ is tuple:         # (one seat decides: its actions, twins and all)
+                q = d[0]
+                out[k + 2 * n + q] = 1.0
+                legal = d[1] if q == seat else None
+            else:
+                deciding = st.current_players()
+                for q in deciding:
+                    out[k + 2 * n + q] = 1.0
+                legal = st.legal_actions(seat) if seat in deciding else None
+            if st.stack:
+                out[k + 3 * n + st.stack[-1][0]] = 1.0
+            if legal:                        # (the alternatives of its actions, found in C)
+                base = k + 3 * n + enc.procs
+                for alt in set(map(_alt_of, legal)):
+                    out[base + alt] = 1.0
+        else:
+            out[enc.size - 1] = 1.0
+        if self.recall:
+            bits = trail.seen[seat]
+            new = bits & ~self.bits[seat]
+            self.bits[seat] = bits
+            at = enc.size
+            while new:                           # (the cards seen since the last time)
+                low = new & -new
+                out[at + low.bit_length() - 1] = 1.0
+                new ^= low
+            at += enc.d
+            mine = trail.mine[seat]
+            for _m, aid in mine[self.mine[seat]:]:
+                out[at + aid] += 1.0
+            self.mine[seat] = len(mine)
+        return self.bufs[seat]
+
+
+def _view(buf):
+    """What :class:`Live` writes a buffer through: a memoryview of an array of floats (a place
+    written through it costs half of numpy's own item assignment), else the buffer itself."""
+    try:
+        return memoryview(buf)
+    except TypeError:
+        return buf
