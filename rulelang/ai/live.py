@@ -5,7 +5,7 @@ layout is :class:`rulelang.ai.tensors.Encoding`'s; this module imports no numpy.
 from __future__ import annotations
 
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from sys import getrefcount
 from typing import Any, Optional
 from weakref import WeakKeyDictionary
@@ -21,7 +21,7 @@ class _Plan:
     it sees whole (their cards compared with the seat's copies in C: only those that differ
     are read card by card)."""
 
-    __slots__ = ("sizes", "size_at", "tops", "whole", "whole_at", "whole_k")
+    __slots__ = ("sizes", "tops", "whole", "whole_k", "many", "get")
 
     def __init__(self, enc, seat: int):
         d = enc.d
@@ -39,6 +39,10 @@ class _Plan:
         self.tops = tops
         self.whole = [(k, zi, at) for k, (zi, at) in enumerate(zip(whole, whole_at))]
         self.whole_k = range(len(whole))
+        # (many zones seen whole: those that changed are picked out in C, from the zones taken
+        # out of the state's list together; a few are compared one by one)
+        self.many = len(whole) >= 4
+        self.get = itemgetter(*whole) if self.many else None
 
 
 _PLANS: WeakKeyDictionary = WeakKeyDictionary()     # per encoding: each seat's plan
@@ -64,9 +68,11 @@ class Live:
 
     A buffer handed out is never changed under its holder: when anyone but this object still
     holds the array :meth:`observation` returned for a seat (its reference count says so),
-    the next one for that seat is written into a copy, which becomes the seat's buffer.  A
-    caller that drops each array before asking again is handed the same array, changed in
-    place (no copy).
+    the next one for that seat is written into the seat's other buffer (brought up to date
+    from what it was last written from), or into a copy when that one is held too.  A caller
+    that drops each array before asking again is handed back its arrays, changed in place (no
+    copy).  With ``readonly`` (numpy arrays) the arrays handed out refuse writes, so
+    that no holder can change what the next update starts from.
 
     With ``recall`` the buffers are information states (:meth:`Trail.tensor`): the cards a seat
     has seen are added as they are seen, its actions as it takes them.
@@ -74,25 +80,30 @@ class Live:
     (The game's log of events would say what moved, but keeping it costs the game more than
     this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
 
-    __slots__ = ("enc", "make", "recall", "plans", "bufs", "views", "wsnap", "tsnap", "vsnap",
-                 "zero_tail", "bits", "mine", "free")
+    __slots__ = ("enc", "make", "recall", "readonly", "plans", "slot", "bufs", "views", "wsnap", "tsnap",
+                 "vsnap", "zero_tail", "bits", "mine", "free")
 
-    def __init__(self, enc, make, recall: bool = False):
+    def __init__(self, enc, make, recall: bool = False, readonly: bool = False):
         self.enc = enc
         self.make = make
         self.recall = recall
+        self.readonly = readonly            # (numpy arrays handed out read-only)
         self.plans = _plans(enc)
         n = enc.cg.n
-        self.bufs: list = [None] * n         # a seat's buffer, made at its first observation
-        self.views: list = [None] * n        # and what writes it (see _view)
-        self.wsnap: list = [None] * n        # per seat: the cards of each zone it sees whole
-        self.tsnap: list = [None] * n        # per seat: the top of each pile it sees the top of
-        self.vsnap: list = [None] * n        # per seat: the variables at that time
+        # Two buffers a seat (slots 2 * seat and 2 * seat + 1), each with what it was last
+        # written from: while a caller holds the one handed out last, the other is brought up
+        # to date (a caller that keeps the last array while it asks for the next costs no copy)
+        self.slot = [2 * seat for seat in range(n)]     # the seat's buffer handed out last
+        self.bufs: list = [None] * 2 * n     # a buffer, made at its first use
+        self.views: list = [None] * 2 * n    # and what writes it (see _view)
+        self.wsnap: list = [None] * 2 * n    # per buffer: the cards of each zone seen whole
+        self.tsnap: list = [None] * 2 * n    # per buffer: the top of each pile seen the top of
+        self.vsnap: list = [None] * 2 * n    # per buffer: the variables at that time
         ends = enc.size - enc.tail           # (the places of the end, zeroed at each request)
         zero = _view(make(ends))
         self.zero_tail = zero if isinstance(zero, memoryview) else [0.0] * ends
-        self.bits = [0] * n                  # (recall) the seen cards already written
-        self.mine = [0] * n                  # (recall) how many of its actions are written
+        self.bits = [0] * 2 * n              # (recall) the seen cards already written
+        self.mine = [0] * 2 * n              # (recall) how many of its actions are written
         self.free = 0                        # a buffer's reference count when nobody holds it
 
     def copy(self) -> "Live":
@@ -100,8 +111,12 @@ class Live:
         (a snapshot is replaced, never changed in place)."""
         t = Live.__new__(Live)
         t.enc, t.make, t.recall, t.plans = self.enc, self.make, self.recall, self.plans
-        t.bufs = [None if b is None else b.copy() for b in self.bufs]
-        t.views = [None if b is None else _view(b) for b in t.bufs]
+        t.readonly = self.readonly
+        t.slot = self.slot[:]
+        t.bufs, t.views = [None] * len(self.bufs), [None] * len(self.bufs)
+        for seat, b in enumerate(self.bufs):
+            if b is not None:
+                t._own(seat, b.copy())
         t.wsnap = [None if z is None else z[:] for z in self.wsnap]
         t.tsnap = [None if z is None else z[:] for z in self.tsnap]
         t.vsnap = self.vsnap[:]
@@ -111,49 +126,47 @@ class Live:
         t.free = self.free
         return t
 
-    def restart(self) -> None:
-        """Forget the game (for the next one): the buffers nobody else holds are zeroed and
-        kept (numpy arrays: ``fill``), the others made anew at their seat's next request."""
-        for seat in range(len(self.bufs)):
-            if self.bufs[seat] is None:
-                continue
-            if getrefcount(self.bufs[seat]) <= self.free and hasattr(self.bufs[seat], "fill"):
-                self.bufs[seat].fill(0)
-                self._blank(seat)
-            else:
-                self.bufs[seat] = self.views[seat] = None
-            self.bits[seat] = self.mine[seat] = 0
-            self.vsnap[seat] = None
-
-    def _blank(self, seat: int) -> None:
-        """The snapshots of a zeroed buffer: every zone empty, no variable written."""
-        plan = self.plans[seat]
-        self.wsnap[seat] = [[]] * len(plan.whole_k)
-        self.tsnap[seat] = [-1] * len(plan.tops)
-        self.vsnap[seat] = None
-
-    def _start(self, seat: int, trail) -> Any:
-        buf = self.bufs[seat] = self.make(trail.size() if self.recall else self.enc.size)
-        out = self.views[seat] = _view(buf)
-        del buf
-        self._blank(seat)
-        self.free = getrefcount(self.bufs[seat])
+    def _start(self, s: int, trail) -> Any:
+        """Buffer ``s`` made, all 0, with the snapshots of a zeroed buffer: every zone empty,
+        no variable written."""
+        out = self._own(s, self.make(trail.size() if self.recall else self.enc.size))
+        plan = self.plans[s >> 1]
+        self.wsnap[s] = [[]] * len(plan.whole_k)
+        self.tsnap[s] = [-1] * len(plan.tops)
+        self.vsnap[s] = None
+        self.bits[s] = self.mine[s] = 0
+        self.free = getrefcount(self.bufs[s])
         return out
 
-    def _unshare(self, seat: int) -> Any:
-        """The seat's buffer is held by a caller: from now on a copy of it is the seat's."""
-        buf = self.bufs[seat] = self.bufs[seat].copy()
-        out = self.views[seat] = _view(buf)
+    def _unshare(self, s: int) -> Any:
+        """Buffer ``s`` is held by a caller: from now on a copy of it is buffer ``s``."""
+        return self._own(s, self.bufs[s].copy())
+
+    def _own(self, s: int, buf) -> Any:
+        """``buf`` becomes buffer ``s``; with ``readonly`` the array handed out refuses writes
+        (its holder cannot change what the next update starts from), while this object writes
+        it through the view it made before."""
+        self.bufs[s] = buf
+        out = self.views[s] = _view(buf)
+        if self.readonly:
+            buf.flags.writeable = False
         return out
 
     def observation(self, st, seat: int, trail: Optional[Any] = None):
         """The buffer of ``seat``, brought up to date with ``st`` (and, with ``recall``, with
         ``trail``).  A later call changes it in place only when nobody else holds it."""
-        out = self.views[seat]
+        s = self.slot[seat]
+        out = self.views[s]
         if out is None:
-            out = self._start(seat, trail)
-        elif getrefcount(self.bufs[seat]) > self.free:
-            out = self._unshare(seat)
+            out = self._start(s, trail)
+        elif getrefcount(self.bufs[s]) > self.free:     # (held: the seat's other buffer)
+            s ^= 1
+            self.slot[seat] = s
+            out = self.views[s]
+            if out is None:
+                out = self._start(s, trail)
+            elif getrefcount(self.bufs[s]) > self.free:  # (both held: a copy)
+                out = self._unshare(s)
         enc = self.enc
         plan = self.plans[seat]
         zones = st.zones
@@ -161,7 +174,7 @@ class Live:
         for zi, at in plan.sizes:       # (sizes: written again)
             out[at] = len(zones[zi])
         if plan.tops:                   # (a pile's size; its top, when it changed)
-            tsnap = self.tsnap[seat]
+            tsnap = self.tsnap[s]
             k = 0
             for zi, at, base in plan.tops:
                 cards = zones[zi]
@@ -175,9 +188,11 @@ class Live:
                         out[base + ci[c]] = 1.0
                     tsnap[k] = c
                 k += 1
-        snap = self.wsnap[seat]
+        snap = self.wsnap[s]
         one = enc.one_each
-        for k, zi, at in plan.whole:    # (the zones seen whole that changed: cards, top)
+        todo = (compress(plan.whole, map(ne, plan.get(zones), snap)) if plan.many else
+                plan.whole)
+        for k, zi, at in todo:          # (the zones seen whole that changed: cards, top)
             cards = zones[zi]
             old = snap[k]
             if cards == old:
@@ -214,9 +229,9 @@ class Live:
             if lc:
                 out[base + ci[cards[-1]]] = 1.0
         vs = st.vars
-        olds = self.vsnap[seat]
+        olds = self.vsnap[s]
         if olds != vs:
-            self.vsnap[seat] = vs[:]
+            self.vsnap[s] = vs[:]
             nc = len(ci)
             var_plan = enc.var_plan
             every = range(len(var_plan))
@@ -264,8 +279,8 @@ class Live:
             out[enc.size - 1] = 1.0
         if self.recall:
             bits = trail.seen[seat]
-            new = bits & ~self.bits[seat]
-            self.bits[seat] = bits
+            new = bits & ~self.bits[s]
+            self.bits[s] = bits
             at = enc.size
             while new:                           # (the cards seen since the last time)
                 low = new & -new
@@ -273,10 +288,10 @@ class Live:
                 new ^= low
             at += enc.d
             mine = trail.mine[seat]
-            for _m, aid in mine[self.mine[seat]:]:
+            for _m, aid in mine[self.mine[s]:]:
                 out[at + aid] += 1.0
-            self.mine[seat] = len(mine)
-        return self.bufs[seat]
+            self.mine[s] = len(mine)
+        return self.bufs[s]
 
 
 def _view(buf):

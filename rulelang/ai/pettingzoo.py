@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import random
+from sys import getrefcount
 from typing import Optional
 
 import numpy as np
@@ -86,8 +87,16 @@ class _Common:
         self.state_ = None
         self._live = None
         self._n_actions = actions
-        self._to_id = self.enc.actions.to_id
-        self._to_action = self.enc.actions.to_action
+        self._wait = self.enc.actions.wait
+        self._id_of = self.enc.actions.id_of.__getitem__
+        self._action_of = self.enc.actions.action_of
+        # two action masks a seat (2 * seat, 2 * seat + 1), kept and handed out read-only (see
+        # _mask), the memoryview that writes each and the ids it has at 1
+        self._mslot = [2 * seat for seat in range(n)]
+        self._masks: list = [None] * 2 * n
+        self._puts: list = [None] * 2 * n
+        self._marked: list = [()] * 2 * n
+        self._mfree = 0
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -96,28 +105,44 @@ class _Common:
         return self.action_spaces[agent]
 
     def _mask(self, seat: int):
-        """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide)."""
+        """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide):
+        one of the seat's two kept arrays that nobody else holds (their reference counts say
+        so), its last ids set back to 0 and the new ones to 1; a new array when both are held."""
         st = self.state_
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if not st.terminal and seat in st.current_players():
-            to_id = self._to_id
-            put = memoryview(mask)              # (a few: one by one, through a memoryview)
-            for a in st.legal_actions(seat):
-                put[to_id(a)] = 1
-        return mask
+        m = self._mslot[seat]
+        if self._masks[m] is not None and getrefcount(self._masks[m]) > self._mfree:
+            m = self._mslot[seat] = m ^ 1           # (the last one is held: the other one)
+        if self._masks[m] is None or getrefcount(self._masks[m]) > self._mfree:
+            self._masks[m] = np.zeros(self._n_actions, dtype=np.int8)
+            put = self._puts[m] = memoryview(self._masks[m])
+            self._masks[m].flags.writeable = False          # (written through put only)
+            self._mfree = getrefcount(self._masks[m])
+        else:
+            put = self._puts[m]
+            for i in self._marked[m]:
+                put[i] = 0
+        ids = ()
+        if not st.terminal:
+            d = st.awaiting
+            if d[0] == seat if d.__class__ is tuple else seat in st.current_players():
+                ids = list(map(self._id_of, st.legal_actions(seat)))
+                for i in ids:                   # (a few: one by one, through a memoryview)
+                    put[i] = 1
+        self._marked[m] = ids
+        return self._masks[m]
 
     def observe(self, agent):
         seat = self.seat[agent]
-        # (the seat's tensor kept for this game and brought up to date from what changed,
-        # then copied: the caller may keep it)
-        obs = self._live.observation(self.state_, seat).copy()
-        return {"observation": obs, "action_mask": self._mask(seat)}
+        # (the seat's tensor kept for this game and brought up to date from what changed;
+        # read-only, and never changed while the caller holds it)
+        return {"observation": self._live.observation(self.state_, seat),
+                "action_mask": self._mask(seat)}
 
     def _new_game(self, seed):
         if seed is not None:
             self._deals = random.Random(seed)
         self.state_ = self.cg.new_game(seed=self._deals.randrange(1 << 31))
-        self._live = Live(self.enc, _zeros)
+        self._live = Live(self.enc, _zeros, readonly=True)
 
     def _problem(self) -> dict:
         st = self.state_
@@ -177,12 +202,16 @@ class RulelangEnv(_Common, AECEnv):
             self._was_dead_step(action)
             return
         st = self.state_
-        seat = self.seat[agent]
+        aid = int(action)
+        if not 0 <= aid < self._wait:
+            raise ValueError(f"action id {aid} is not an action of the rules")
         self._cumulative_rewards[agent] = 0.0
-        st.apply_action(self._to_action(int(action)), seat)
-        self._after_move()
+        st.apply_action(self._action_of[aid], self.seat[agent])
         if st.terminal:             # (the rewards are 0 before the end: nothing to add up)
+            self._after_move()
             self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[st.current_player()]
         if self.render_mode == "human":
             self.render()
 
@@ -228,7 +257,7 @@ class RulelangParallelEnv(_Common, ParallelEnv):
                 illegal = a
                 break
         if illegal is None:
-            moves = [(self.seat[a], self.enc.actions.to_action(int(actions[a])))
+            moves = [(self.seat[a], self._action_of[int(actions[a])])
                      for a in deciding]
             for seat, action in moves:
                 st.apply_action(action, seat)
@@ -248,7 +277,7 @@ class RulelangParallelEnv(_Common, ParallelEnv):
         obs = self._observations()
         if over and not st.terminal:
             for o in obs.values():
-                o["action_mask"][:] = 0
+                o["action_mask"] = np.zeros(self._n_actions, dtype=np.int8)
         terminations = {a: over for a in agents}
         truncations = {a: False for a in agents}
         if over:

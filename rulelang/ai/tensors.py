@@ -226,6 +226,10 @@ class Encoding:
             for zi, _at, whole, top in self.zone_plans[seat]:
                 if whole or top:
                     self.watchers[zi].append((seat, whole))
+        # (Trail.look) the zones some seat sees cards of: (index, the seats that see it whole,
+        # those that see its top only)
+        self.watched = [(zi, [p for p, w in ws if w], [p for p, w in ws if not w])
+                        for zi, ws in enumerate(self.watchers) if ws]
 
     def _zone_plan(self, seat: int) -> list:
         plan = []
@@ -368,20 +372,24 @@ class Trail:
         """Add what each seat sees now to what it has seen.  Only the zones that changed since
         the last look are read (the others' cards were added then): a step moves a few cards."""
         snap = self.snap
-        watch = self.enc.watchers
         seen = self.seen
         bit = self.enc.card_bit
-        for zi, cards in enumerate(st.zones):
+        zones = st.zones
+        for zi, wholes, tops in self.enc.watched:       # (the zones some seat sees)
+            cards = zones[zi]
             if cards == snap[zi]:
                 continue
             snap[zi] = cards[:]
             if not cards:
                 continue
-            for p, whole in watch[zi]:
-                if whole:               # (every card of the zone, or-ed in C)
-                    seen[p] = reduce(or_, map(bit.__getitem__, cards), seen[p])
-                else:
-                    seen[p] |= bit[cards[-1]]
+            if wholes:                  # (every card of the zone, or-ed in C)
+                b = reduce(or_, map(bit.__getitem__, cards), 0)
+                for p in wholes:
+                    seen[p] |= b
+            if tops:
+                b = bit[cards[-1]]
+                for p in tops:
+                    seen[p] |= b
 
     def forget_zones(self) -> None:
         """Read every zone at the next look (the state was replaced by another world)."""
