@@ -163,6 +163,42 @@ def test_openspiel_random_sim_test(path):
     pyspiel.random_sim_test(game, num_sims=3 if SLOW else 1, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("path", [CRAZY, "rules/ciq.cardrules", "rules/internecine.cardrules"])
+def test_openspiel_answers_from_python_are_pyspiels(path):
+    """legal_actions, is_chance_node, is_simultaneous_node and is_player_node answered in
+    Python (no call from C++ back into the game) answer as pyspiel's own C++ ones, for every
+    seat and pseudo-seat, at the chance node, at one-seat and simultaneous decisions, at the
+    end."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulelang.ai.openspiel import load_game
+    game = load_game(path, players=3 if path == CRAZY else None)
+    base = pyspiel.State
+    for seed in (1, 2):
+        st = game.new_initial_state()
+        rng = random.Random(seed)
+        k = 0
+        while True:
+            for name in ("is_chance_node", "is_simultaneous_node", "is_player_node"):
+                assert getattr(st, name)() == getattr(base, name)(st), (name, k)
+            assert st.legal_actions() == base.legal_actions(st), k
+            for p in range(-4, game.num_players()):
+                try:
+                    want = base.legal_actions(st, p)
+                except pyspiel.SpielError:
+                    with pytest.raises(pyspiel.SpielError):
+                        st.legal_actions(p)
+                    continue
+                assert st.legal_actions(p) == want, (k, p)
+            if st.is_terminal() or k > 120:
+                break
+            if st.is_simultaneous_node():
+                st.apply_actions([rng.choice(st.legal_actions(p))
+                                  for p in range(game.num_players())])
+            else:
+                st.apply_action(rng.choice(st.legal_actions()))
+            k += 1
+
+
 def test_openspiel_game_type_and_round_trip():
     pyspiel = pytest.importorskip("pyspiel")
     from rulelang.ai.openspiel import load_game

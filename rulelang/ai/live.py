@@ -21,7 +21,8 @@ class _Plan:
     it sees whole (their cards compared with the seat's copies in C: only those that differ
     are read card by card)."""
 
-    __slots__ = ("sizes", "tops", "whole", "whole_k", "many", "get")
+    __slots__ = ("sizes", "tops", "whole", "whole_k", "many", "get", "me", "turn", "deciding",
+                 "phase", "choices")
 
     def __init__(self, enc, seat: int):
         d = enc.d
@@ -35,7 +36,7 @@ class _Plan:
             else:
                 sizes.append(zi)
                 size_at.append(at)
-        self.sizes = list(zip(sizes, size_at))
+        self.sizes = _sizes_writer(list(zip(sizes, size_at)))
         self.tops = tops
         self.whole = [(k, zi, at) for k, (zi, at) in enumerate(zip(whole, whole_at))]
         self.whole_k = range(len(whole))
@@ -43,6 +44,18 @@ class _Plan:
         # out of the state's list together; a few are compared one by one)
         self.many = len(whole) >= 4
         self.get = itemgetter(*whole) if self.many else None
+        n, k = enc.cg.n, enc.tail      # (where the places of the end are)
+        self.me, self.turn, self.deciding = k + seat, k + n, k + 2 * n
+        self.phase, self.choices = k + 3 * n, k + 3 * n + enc.procs
+
+
+def _sizes_writer(pairs: list):
+    """A function ``(out, zones)`` that writes the size of each zone of ``pairs`` (index, place),
+    one line each (the zones of which a seat sees only the size: written at every request)."""
+    lines = [f"    out[{at}] = len(zones[{zi}])" for zi, at in pairs] or ["    pass"]
+    ns: dict = {}
+    exec("def sizes(out, zones):\n" + "\n".join(lines), ns)     # (numbers only: no names)
+    return ns["sizes"]
 
 
 _PLANS: WeakKeyDictionary = WeakKeyDictionary()     # per encoding: each seat's plan
@@ -171,8 +184,7 @@ class Live:
         plan = self.plans[seat]
         zones = st.zones
         ci = enc.card_index
-        for zi, at in plan.sizes:       # (sizes: written again)
-            out[at] = len(zones[zi])
+        plan.sizes(out, zones)          # (sizes: written again)
         if plan.tops:                   # (a pile's size; its top, when it changed)
             tsnap = self.tsnap[s]
             k = 0
@@ -253,26 +265,24 @@ class Live:
                 if card and 0 <= v < nc:
                     v = ci[v]
                 out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
-        n = enc.cg.n
-        k = enc.tail
-        out[k:enc.size] = self.zero_tail     # (the end: a copy of zeros, then its few places)
-        out[k + seat] = 1.0
+        out[enc.tail:enc.size] = self.zero_tail     # (the end: zeros, then its few places)
+        out[plan.me] = 1.0
         if not st.terminal:
-            out[k + n + st.cur] = 1.0
+            out[plan.turn + st.cur] = 1.0
             d = st.awaiting
             if d.__class__ is tuple:         # (one seat decides: its actions, twins and all)
                 q = d[0]
-                out[k + 2 * n + q] = 1.0
+                out[plan.deciding + q] = 1.0
                 legal = d[1] if q == seat else None
             else:
                 deciding = st.current_players()
                 for q in deciding:
-                    out[k + 2 * n + q] = 1.0
+                    out[plan.deciding + q] = 1.0
                 legal = st.legal_actions(seat) if seat in deciding else None
             if st.stack:
-                out[k + 3 * n + st.stack[-1][0]] = 1.0
+                out[plan.phase + st.stack[-1][0]] = 1.0
             if legal:                        # (the alternatives of its actions, found in C)
-                base = k + 3 * n + enc.procs
+                base = plan.choices
                 for alt in set(map(_alt_of, legal)):
                     out[base + alt] = 1.0
         else:

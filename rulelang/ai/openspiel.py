@@ -98,6 +98,7 @@ class RulelangGame(pyspiel.Game):
         self.deals = max(1, int(params.get("deals", DEALS)))
         # (the chance node's outcomes, made once: a new game asks for them)
         self.outcomes = [(i, 1.0 / self.deals) for i in range(self.deals)]
+        self.outcome_ids = list(range(self.deals))
         # (declared returns are numbers of the language: any whole number it can hold)
         bound = 1.0 if getattr(cg, "returns_fn", None) is None else float(MAX_NUMBER)
         info = pyspiel.GameInfo(
@@ -210,6 +211,46 @@ class RulelangState(pyspiel.State):
     def chance_outcomes(self):
         return self.get_game().outcomes
 
+    # pyspiel answers these in C++ by calling back into Python (current_player, is_terminal,
+    # _legal_actions): one crossing each, which costs more than the answer.  Called from
+    # Python they are answered here, as PyState::LegalActions and State::IsChanceNode answer
+    # them (C++ callers still take pyspiel's way, to the same answers).
+    def legal_actions(self, player=None):
+        """The legal action ids of ``player`` (default: the one to play): the chance outcomes
+        at the chance node, [] at the end or for a seat that has nothing to decide."""
+        box = self.box
+        st = box.st
+        if st is None:
+            return self.get_game().outcome_ids[:]
+        d = st.awaiting
+        if d.__class__ is tuple and not st.terminal:        # (one seat decides: most often)
+            if player is None or player == d[0]:
+                return box.enc.legal_ids(st, d[0])
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        cur = self.current_player()
+        if player is None:
+            player = cur
+        if cur == _TERMINAL:
+            return []
+        if cur == _CHANCE:
+            return self.get_game().outcome_ids[:]
+        if player == cur or (player >= 0 and cur == _SIMULTANEOUS):
+            return self._legal_actions(player)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self):
+        return self.box.st is None
+
+    def is_simultaneous_node(self):
+        return self.current_player() == _SIMULTANEOUS
+
+    def is_player_node(self):
+        return self.current_player() >= 0
+
     def _legal_actions(self, player):
         box = self.box
         st = box.st
@@ -228,9 +269,12 @@ class RulelangState(pyspiel.State):
             box.trail = Trail(box.enc, st)
             return
         p = st.current_player()
+        acts = box.enc.actions
+        if not 0 <= action < acts.wait:
+            raise ValueError(f"action id {action} is not an action of the rules")
         trail = box.trail
         trail.acted(p, action)
-        st.apply_action(box.enc.actions.to_action(action), p)
+        st.apply_action(acts.action_of[action], p)
         trail.after(st)
 
     def _apply_actions(self, actions):

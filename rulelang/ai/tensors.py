@@ -183,6 +183,7 @@ class Encoding:
     def __init__(self, cg):
         self.cg = cg
         self.actions = ActionSpace(cg)
+        self.id_of = self.actions.id_of.__getitem__     # (an action's id, looked up in C)
         distinct: dict = {}
         for nm in cg.card_names:
             distinct.setdefault(nm, len(distinct))
@@ -325,7 +326,7 @@ class Encoding:
 
     def legal_ids(self, st, seat: int) -> list:
         """The global ids of ``seat``'s legal actions now, ascending."""
-        return sorted(map(self.actions.id_of.__getitem__, st.legal_actions(seat)))
+        return sorted(map(self.id_of, st.legal_actions(seat)))
 
     def seen_cards(self, st, seat: int) -> int:
         """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
