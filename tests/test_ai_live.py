@@ -101,6 +101,7 @@ def test_a_tensor_handed_out_never_changes_under_its_holder():
     rng = random.Random(5)
     trail = Trail(enc, st)
     live = Live(enc, _zeros)
+    assert live.pub is not None      # (CIQ: what every seat sees alike is kept once, copied)
     kept = live.observation(st, 0)
     was = kept.copy()
     for _ in range(12):

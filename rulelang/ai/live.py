@@ -22,12 +22,14 @@ class _Plan:
     are read card by card)."""
 
     __slots__ = ("sizes", "tops", "whole", "whole_k", "many", "get", "me", "turn", "deciding",
-                 "phase", "choices")
+                 "phase", "choices", "vars", "ranges")
 
-    def __init__(self, enc, seat: int):
+    def __init__(self, enc, seat: int, entries: list, with_vars: bool = True):
         d = enc.d
+        self.vars = with_vars           # (the variables too)
+        self.ranges: list = []          # (public: the places it keeps, copied to the seats')
         sizes, size_at, tops, whole, whole_at = [], [], [], [], []
-        for zi, at, w, top in enc.zone_plans[seat]:
+        for zi, at, w, top in entries:
             if w:
                 whole.append(zi)
                 whole_at.append(at)
@@ -61,10 +63,30 @@ def _sizes_writer(pairs: list):
 _PLANS: WeakKeyDictionary = WeakKeyDictionary()     # per encoding: each seat's plan
 
 
-def _plans(enc) -> list:
+def _plans(enc) -> tuple:
+    """Each seat's plan, and the public plan (or None).  When many zones are seen whole by every
+    seat alike (``everyone`` zones), what every seat sees alike (every zone but the ``owner``
+    ones, and the variables) is kept once, in a public buffer, and copied into a seat's tensor
+    by ranges (in C); the seats' own plans then read their ``owner`` zones only."""
     plans = _PLANS.get(enc)
     if plans is None:
-        plans = _PLANS[enc] = [_Plan(enc, seat) for seat in range(enc.cg.n)]
+        n = enc.cg.n
+        mine = [zi for zi, (_nm, _o, vis, _h) in enumerate(enc.cg.zone_info) if vis == "owner"]
+        public = [e for e in enc.zone_plans[0] if e[0] not in mine] if n else []
+        pub = None
+        if sum(1 for e in public if e[2]) >= 4:
+            pub = _Plan(enc, 0, public)
+            cut = sorted((enc.zone_at[zi], enc.zone_at[zi] + 1 + 2 * enc.d) for zi in mine)
+            at = 0
+            for a, b in cut + [(enc.tail, enc.tail)]:
+                if a > at:
+                    pub.ranges.append((at, a))
+                at = b
+            seats = [_Plan(enc, p, [e for e in enc.zone_plans[p] if e[0] in mine], False)
+                     for p in range(n)]
+        else:
+            seats = [_Plan(enc, p, enc.zone_plans[p]) for p in range(n)]
+        plans = _PLANS[enc] = (seats, pub)
     return plans
 
 
@@ -76,8 +98,11 @@ class Live:
     top found by comparing the start of the zone, others as sets; a count each, for copies of a
     card), a variable that changed its one place, and the few places of the end (turn, the
     seats that decide, the phase, the choices, terminal) are written again.  Everything else
-    stays as it was.  :meth:`observation` equals :meth:`Encoding.observation` at every step
-    (``tests/test_ai_live.py`` compares them on every rule file).
+    stays as it was.  When many zones are seen whole by every seat alike, what all seats see
+    alike is kept once, in a public buffer brought up to date at every request, and copied into
+    the seat's tensor by ranges (see :func:`_plans`).  :meth:`observation` equals
+    :meth:`Encoding.observation` at every step (``tests/test_ai_live.py`` compares them on every
+    rule file).
 
     A buffer handed out is never changed under its holder: when anyone but this object still
     holds the array :meth:`observation` returned for a seat (its reference count says so),
@@ -93,30 +118,32 @@ class Live:
     (The game's log of events would say what moved, but keeping it costs the game more than
     this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
 
-    __slots__ = ("enc", "make", "recall", "readonly", "plans", "slot", "bufs", "views", "wsnap", "tsnap",
-                 "vsnap", "zero_tail", "bits", "mine", "free")
+    __slots__ = ("enc", "make", "recall", "readonly", "plans", "pub", "slot", "bufs", "views",
+                 "wsnap", "tsnap", "vsnap", "zero_tail", "bits", "mine", "free")
 
     def __init__(self, enc, make, recall: bool = False, readonly: bool = False):
         self.enc = enc
         self.make = make
         self.recall = recall
         self.readonly = readonly            # (numpy arrays handed out read-only)
-        self.plans = _plans(enc)
+        self.plans, self.pub = _plans(enc)
         n = enc.cg.n
         # Two buffers a seat (slots 2 * seat and 2 * seat + 1), each with what it was last
         # written from: while a caller holds the one handed out last, the other is brought up
         # to date (a caller that keeps the last array while it asks for the next costs no copy)
+        # (and a last one, 2 * n, the public buffer when there is a public plan)
         self.slot = [2 * seat for seat in range(n)]     # the seat's buffer handed out last
-        self.bufs: list = [None] * 2 * n     # a buffer, made at its first use
-        self.views: list = [None] * 2 * n    # and what writes it (see _view)
-        self.wsnap: list = [None] * 2 * n    # per buffer: the cards of each zone seen whole
-        self.tsnap: list = [None] * 2 * n    # per buffer: the top of each pile seen the top of
-        self.vsnap: list = [None] * 2 * n    # per buffer: the variables at that time
+        m = 2 * n + 1
+        self.bufs: list = [None] * m         # a buffer, made at its first use
+        self.views: list = [None] * m        # and what writes it (see _view)
+        self.wsnap: list = [None] * m        # per buffer: the cards of each zone seen whole
+        self.tsnap: list = [None] * m        # per buffer: the top of each pile seen the top of
+        self.vsnap: list = [None] * m        # per buffer: the variables at that time
         ends = enc.size - enc.tail           # (the places of the end, zeroed at each request)
         zero = _view(make(ends))
         self.zero_tail = zero if isinstance(zero, memoryview) else [0.0] * ends
-        self.bits = [0] * 2 * n              # (recall) the seen cards already written
-        self.mine = [0] * 2 * n              # (recall) how many of its actions are written
+        self.bits = [0] * m                  # (recall) the seen cards already written
+        self.mine = [0] * m                  # (recall) how many of its actions are written
         self.free = 0                        # a buffer's reference count when nobody holds it
 
     def copy(self) -> "Live":
@@ -124,6 +151,7 @@ class Live:
         (a snapshot is replaced, never changed in place)."""
         t = Live.__new__(Live)
         t.enc, t.make, t.recall, t.plans = self.enc, self.make, self.recall, self.plans
+        t.pub = self.pub
         t.readonly = self.readonly
         t.slot = self.slot[:]
         t.bufs, t.views = [None] * len(self.bufs), [None] * len(self.bufs)
@@ -142,8 +170,10 @@ class Live:
     def _start(self, s: int, trail) -> Any:
         """Buffer ``s`` made, all 0, with the snapshots of a zeroed buffer: every zone empty,
         no variable written."""
-        out = self._own(s, self.make(trail.size() if self.recall else self.enc.size))
-        plan = self.plans[s >> 1]
+        public = s == len(self.bufs) - 1
+        size = trail.size() if self.recall and not public else self.enc.size
+        out = self._own(s, self.make(size))
+        plan = self.pub if public else self.plans[s >> 1]
         self.wsnap[s] = [[]] * len(plan.whole_k)
         self.tsnap[s] = [-1] * len(plan.tops)
         self.vsnap[s] = None
@@ -180,8 +210,60 @@ class Live:
                 out = self._start(s, trail)
             elif getrefcount(self.bufs[s]) > self.free:  # (both held: a copy)
                 out = self._unshare(s)
-        enc = self.enc
+        pub = self.pub
+        if pub is not None:             # (what every seat sees alike: kept once, copied)
+            p = len(self.bufs) - 1
+            view = self.views[p]
+            if view is None:
+                view = self._start(p, None)
+            self._update(view, st, pub, p)
+            for a, b in pub.ranges:
+                out[a:b] = view[a:b]
         plan = self.plans[seat]
+        self._update(out, st, plan, s)
+        enc = self.enc
+        out[enc.tail:enc.size] = self.zero_tail     # (the end: zeros, then its few places)
+        out[plan.me] = 1.0
+        if not st.terminal:
+            out[plan.turn + st.cur] = 1.0
+            d = st.awaiting
+            if d.__class__ is tuple:         # (one seat decides: its actions, twins and all)
+                q = d[0]
+                out[plan.deciding + q] = 1.0
+                legal = d[1] if q == seat else None
+            else:
+                deciding = st.current_players()
+                for q in deciding:
+                    out[plan.deciding + q] = 1.0
+                legal = st.legal_actions(seat) if seat in deciding else None
+            if st.stack:
+                out[plan.phase + st.stack[-1][0]] = 1.0
+            if legal:                        # (the alternatives of its actions, found in C)
+                base = plan.choices
+                for alt in set(map(_alt_of, legal)):
+                    out[base + alt] = 1.0
+        else:
+            out[enc.size - 1] = 1.0
+        if self.recall:
+            bits = trail.seen[seat]
+            new = bits & ~self.bits[s]
+            self.bits[s] = bits
+            at = enc.size
+            while new:                           # (the cards seen since the last time)
+                low = new & -new
+                out[at + low.bit_length() - 1] = 1.0
+                new ^= low
+            at += enc.d
+            mine = trail.mine[seat]
+            for _m, aid in mine[self.mine[s]:]:
+                out[at + aid] += 1.0
+            self.mine[s] = len(mine)
+        return self.bufs[s]
+
+    def _update(self, out, st, plan: _Plan, s: int) -> None:
+        """Buffer ``s`` (written through ``out``) brought up to date with the zones of ``plan``
+        (and the variables, when the plan has them)."""
+        enc = self.enc
         zones = st.zones
         ci = enc.card_index
         plan.sizes(out, zones)          # (sizes: written again)
@@ -240,6 +322,8 @@ class Live:
                 out[base + ci[old[-1]]] = 0.0
             if lc:
                 out[base + ci[cards[-1]]] = 1.0
+        if not plan.vars:
+            return
         vs = st.vars
         olds = self.vsnap[s]
         if olds != vs:
@@ -265,43 +349,6 @@ class Live:
                 if card and 0 <= v < nc:
                     v = ci[v]
                 out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
-        out[enc.tail:enc.size] = self.zero_tail     # (the end: zeros, then its few places)
-        out[plan.me] = 1.0
-        if not st.terminal:
-            out[plan.turn + st.cur] = 1.0
-            d = st.awaiting
-            if d.__class__ is tuple:         # (one seat decides: its actions, twins and all)
-                q = d[0]
-                out[plan.deciding + q] = 1.0
-                legal = d[1] if q == seat else None
-            else:
-                deciding = st.current_players()
-                for q in deciding:
-                    out[plan.deciding + q] = 1.0
-                legal = st.legal_actions(seat) if seat in deciding else None
-            if st.stack:
-                out[plan.phase + st.stack[-1][0]] = 1.0
-            if legal:                        # (the alternatives of its actions, found in C)
-                base = plan.choices
-                for alt in set(map(_alt_of, legal)):
-                    out[base + alt] = 1.0
-        else:
-            out[enc.size - 1] = 1.0
-        if self.recall:
-            bits = trail.seen[seat]
-            new = bits & ~self.bits[s]
-            self.bits[s] = bits
-            at = enc.size
-            while new:                           # (the cards seen since the last time)
-                low = new & -new
-                out[at + low.bit_length() - 1] = 1.0
-                new ^= low
-            at += enc.d
-            mine = trail.mine[seat]
-            for _m, aid in mine[self.mine[s]:]:
-                out[at + aid] += 1.0
-            self.mine[s] = len(mine)
-        return self.bufs[s]
 
 
 def _view(buf):
