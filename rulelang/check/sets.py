@@ -295,15 +295,18 @@ class SetChecks:
     def same_sets(self, a, b, ka, kb, s, span):
         """RL361: two sets (or a set and a value) of different kinds of values together."""
         if ka is None or kb is None:
-            return
+            return True
         if ka != kb:
             self.error("RL361", f"a {ka} and a {kb} together: a set holds one kind of value",
                        span, "combine, compare or copy sets of one kind")
-        elif ka == Kind.SET_VALUES:
+            return False
+        if ka == Kind.SET_VALUES:
             va, vb = self.set_values_name(a, s), self.set_values_name(b, s)
             if va and vb and va != vb:
                 self.error("RL361", f"values of `{va}` and values of `{vb}` together: a set "
                            "holds the values of one `values` set", span, None)
+                return False
+        return True
 
     def set_or_element(self, item, kind, coll, s, what):
         """What ``set S to``, ``add ... to S`` or ``remove ... from S`` is given: a set of S's
@@ -347,11 +350,11 @@ class SetChecks:
         word = {"together": "together with", "shared": "shared with"}.get(e.op, e.op)
         ka = self.set_side(e.left, s, f"the left of `{word}`")
         kb = self.set_side(e.right, s, f"the right of `{word}`")
-        self.same_sets(e.left, e.right, ka, kb, s, e.span)
+        same = self.same_sets(e.left, e.right, ka, kb, s, e.span)
         kind = ka or kb
         if kind is None:
             return ANY
-        for side, k in ((e.left, ka), (e.right, kb)):
+        for side, k in ((e.left, ka), (e.right, kb)) if same else ():
             if k is not None and self.types.of(side, None) not in SET_KINDS:
                 self.element(side, kind, e.left if side is e.right else e.right, s,
                              "what is combined", self.types.of(side, None))
@@ -361,11 +364,15 @@ class SetChecks:
     def ex_SetValues(self, e, s):
         kinds = [self.set_side(i, s, "each value of the set") for i in e.items]
         known = [(i, k) for i, k in zip(e.items, kinds) if k is not None]
-        for (a, ka), (b, kb) in zip(known, known[1:]):
-            self.same_sets(a, b, ka, kb, s, e.span)
+        same = all([self.same_sets(a, b, ka, kb, s, e.span)
+                    for (a, ka), (b, kb) in zip(known, known[1:])])
         if not known:
             return ANY
         kind = known[0][1]
+        for i, _k in known if same else ():
+            t = self.types.of(i, None)
+            if t not in SET_KINDS:
+                self.element(i, kind, e, s, "each value of the set", t)
         self.refs.set(e, Const(self.set_mask(kind, self.set_values_name(e, s))))
         return kind
 
