@@ -50,7 +50,10 @@ def _written_set(v):
 def rewrite_sets(decls, names):
     """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
     S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a
-    set (``names``).  Nothing is copied when no variable is a set."""
+    set (``names``), and values joined by ``and`` where a set is written (the value of those
+    statements, a side of ``together with``, ``shared with``, ``without``, what ``in`` asks,
+    a side of ``is`` whose other side is a set)
+    as the set of them.  Nothing is copied when no variable is a set."""
     if not names:
         return decls
 
@@ -59,6 +62,13 @@ def rewrite_sets(decls, names):
             return A.SetChange(n.op, fix(_written_set(n.value)), fix(n.target), n.span)
         if isinstance(n, A.SetChange) and n.item is not None:
             return A.SetChange(n.op, fix(_written_set(n.item)), fix(n.target), n.span)
+        if isinstance(n, A.SetCombine):           # `named without (hearts and spades)`
+            return A.SetCombine(n.op, fix(_written_set(n.left)), fix(_written_set(n.right)), n.span)
+        if isinstance(n, A.Compare) and n.op in ("==", "!=") and (
+                _names_set(n.left, names) or _names_set(n.right, names)):
+            return A.Compare(n.op, fix(_written_set(n.left)), fix(_written_set(n.right)), n.span)
+        if isinstance(n, A.InSet):                # `hearts in (hearts and spades)`
+            return A.InSet(fix(n.item), fix(_written_set(n.coll)), n.negate, n.span)
         if isinstance(n, A.Unary) and n.op == "size" and _names_set(n.operand, names):
             return A.SetSize(fix(n.operand), n.span)
         if isinstance(n, A.IsEmpty) and _names_set(n.zone, names):
