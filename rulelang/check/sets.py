@@ -51,12 +51,21 @@ def rewrite_sets(decls, names):
     """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
     S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a
     set (``names``), and values joined by ``and`` where a set is written (the value of those
-    statements, a side of ``together with``, ``shared with``, ``without``, what ``in`` asks,
-    a side of ``is`` whose other side is a set)
-    as the set of them.  Nothing is copied when no variable is a set."""
+    statements, a side of ``together with``, ``shared with``, ``without``, what ``in`` asks, a
+    side of ``is`` whose other side is a set) as the set of them.  Nothing is copied when no
+    variable is a set."""
     if not names:
         return decls
+    fix = _fixer(names)
+    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
 
+
+def rewrite_expr(e, names):
+    """One expression rewritten as :func:`rewrite_sets` does (a rule test's expectation)."""
+    return _fixer(names)(e) if names else e
+
+
+def _fixer(names):
     def fix(n):
         if isinstance(n, A.Assign) and _names_set(n.target, names):
             return A.SetChange(n.op, fix(_written_set(n.value)), fix(n.target), n.span)
@@ -86,8 +95,7 @@ def rewrite_sets(decls, names):
             if nv is not v:
                 changes[f.name] = nv
         return attrs.evolve(n, **changes) if changes else n
-
-    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
+    return fix
 
 
 class SetChecks:
