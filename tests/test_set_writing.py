@@ -141,3 +141,90 @@ def test_each_combination_is_the_set_its_words_say(tmp_path, monkeypatch, backen
 def test_the_reference_the_generated_code_and_the_fast_path_agree(tmp_path, monkeypatch, n, seed):
     st = three_ways(_path(tmp_path), n, seed, monkeypatch, ("winners", "vars", "decisions"))
     assert st.is_terminal()
+
+
+def _sources(cg):
+    """The generated sources of the turn: the API's and the playout's variant."""
+    from rulelang.compile.rulegen import RuleGen
+    out = []
+    for playout in (False, True):
+        rg = RuleGen(cg, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        out.append(rg.src)
+    return out
+
+
+def test_a_combination_is_one_operation_on_the_number_in_both_code_paths(tmp_path):
+    text = GAME.replace("    set claimed to claimed together with named without named of next player\n",
+                        "    set claimed to claimed together with named\n"
+                        "    set claimed to claimed shared with named of next player\n")
+    cg = load(_path(tmp_path, text)).compiled(2)
+    for src in _sources(cg):
+        lines = [ln.strip() for ln in src.splitlines()]
+        union = [ln for ln in lines if " | " in ln and "_setcards" not in ln]
+        common = [ln for ln in lines if " & " in ln]
+        assert union and common, src
+
+
+BAD = GAME.replace("            remove hearts and spades from claimed\n",
+                   "            remove hearts and spades from claimed\n"
+                   "            set claimed to claimed without suit of top of table\n")
+
+
+@pytest.mark.parametrize("backend", ["generated", "closures"])
+def test_a_value_a_set_cannot_hold_stops_the_game_with_rl330(tmp_path, monkeypatch, backend):
+    """`suit of top of table` on an empty table is none: written in a set, the game stops."""
+    if backend == "closures":
+        closures_only(monkeypatch)
+    st = load(_path(tmp_path, BAD)).new_game(2, seed=1)
+    st.apply_action(choices(st)["pass"])
+    assert st.outcome == "error" and st.problem["code"] == "RL330", (st.outcome, st.problem)
+
+
+def _codes(tmp_path, text):
+    diags, _m, _d = check_file(_path(tmp_path, text))
+    return [d.code for d in diags]
+
+
+@pytest.mark.parametrize("old,new,codes", [
+    ("set waiting to every player", "set waiting to every suit", ["RL361"]),
+    ("set waiting to every player", "set waiting to every seat", ["RL360"]),
+    ("set calls to low and high", "set calls to low and hearts", ["RL361"]),
+    ("set calls to low and high", "set calls to every call together with hand", ["RL363"]),
+    ("add the ranks of the cards in table to seen", "add 0 and 99 to seen", ["RL362"]),
+    ("add the ranks of the cards in table to seen", "add the points of the cards in table to seen",
+     ["RL364"]),
+    ("if waiting is no players", "if waiting is no suits", ["RL102"]),
+    ("if named shared with claimed is named", "if named shared with waiting is named", ["RL361"]),
+])
+def test_misuse_is_reported(tmp_path, old, new, codes):
+    assert _codes(tmp_path, GAME) == []
+    assert old in GAME
+    assert _codes(tmp_path, GAME.replace(old, new)) == codes
+
+
+def test_the_rulebook_says_sets_written_and_combined(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    assert main(["rulebook", _path(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Change Waiting to every player." in out
+    assert "Change calls to low and high." in out
+    assert "Change your Named to your Named together with the suit of c." in out
+    assert "Add each of the ranks of the cards in the Table (each once) to seen" in out
+    assert "Take each of hearts and spades out of Claimed" in out
+    assert "Change Claimed to (Claimed together with your Named) without the Named of the " \
+           "player after you." in out
+    assert "If the suits both in your Named and in Claimed is your Named:" in out
+    assert "Waiting is no players (an empty set)" in out
+
+
+def test_the_new_words_are_still_names(tmp_path):
+    text = GAME.replace("var left = 0", "var left = 0\nvar every = 1\nvar without per player = 2\n"
+                        "var together = 3\nvar shared = 4") \
+        .replace("    move top card from stock to hand\n",
+                 "    move top card from stock to hand\n    set every to together + without of you\n"
+                 "    add every to shared\n")
+    assert _codes(tmp_path, text) == []
+    st = load(_path(tmp_path, text)).new_game(2, seed=2)
+    _play(st, "pass")
+    assert st.game.describe_vars(st)["every"] == "5"
