@@ -17,6 +17,7 @@ from rulelang.check.ir import Const
 from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind)
 from rulelang.limits import MAX_SET_RANK
 from rulelang.syntax import ast as A
+from rulelang.syntax.ast_base import node
 
 SET_OF = {"suits": Kind.SET_SUITS, "suit": Kind.SET_SUITS, "ranks": Kind.SET_RANKS,
           "rank": Kind.SET_RANKS, "players": Kind.SET_PLAYERS, "player": Kind.SET_PLAYERS}
@@ -32,18 +33,27 @@ def set_names(decls) -> set:
     return {d.name for d in decls if isinstance(d, A.Var) and d.type and d.type.startswith("set of ")}
 
 
-_SET_NODES = (A.SetWhole, A.SetOfCards, A.SetCombine, A.SetValues)
-
-
 def _names_set(e, names):
     return (isinstance(e, (A.Name, A.Of)) and e.name in names) or isinstance(e, _SET_NODES)
+
+
+@node
+class SetValues(A.Expr):
+    """The values written where a set is written (``set named to hearts and spades``, a side of
+    ``without``): made by :func:`rewrite_sets` from values joined by ``and``, never parsed as
+    such; each item a value or a set."""
+    items: tuple
+    span: A.Span
+
+
+_SET_NODES = (A.SetWhole, A.SetOfCards, A.SetCombine, SetValues)
 
 
 def _written_set(v):
     """The value of ``set S to ...``, ``add ... to S``, ``remove ... from S`` for a set ``S``:
     ``hearts and spades`` is the set of the values (each item a value or a set)."""
     if isinstance(v, A.BoolOp) and v.op == "and":
-        return A.SetValues(v.items, v.span)
+        return SetValues(v.items, v.span)
     return v
 
 
@@ -290,7 +300,7 @@ class SetChecks:
             return self.set_word(e.word, e.span, "")[1] if e.word not in SET_OF else None
         if isinstance(e, A.SetCombine):
             return self.set_values_name(e.left, s) or self.set_values_name(e.right, s)
-        if isinstance(e, A.SetValues):
+        if isinstance(e, SetValues):
             return next((n for n in (self.set_values_name(i, s) for i in e.items) if n), None)
         if self.types.of(e, None) == SYMBOL:
             return self.value_set_of(e, s)

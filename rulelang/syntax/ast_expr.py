@@ -345,11 +345,3 @@ class SetCombine(Expr):
     right: Expr
     span: Span
 
-
-@node
-class SetValues(Expr):
-    """The values written where a set is written (``set named to hearts and spades``,
-    ``add hearts to named``'s value when it is a set): made by the checker's rewrite, never
-    parsed as such; each item a value or a set."""
-    items: tuple[Expr, ...]
-    span: Span

@@ -8,7 +8,7 @@ from rulelang.engine.control import GameProblem
 from rulelang.kinds import SET_KINDS, Kind
 
 
-class SetValues:
+class ReferenceSets:
     """The ``x_`` closures of whole sets (ClosureValues's ``cx``, ``refs``, ``types``)."""
 
     @staticmethod
