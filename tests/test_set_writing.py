@@ -228,3 +228,34 @@ def test_the_new_words_are_still_names(tmp_path):
     st = load(_path(tmp_path, text)).new_game(2, seed=2)
     _play(st, "pass")
     assert st.game.describe_vars(st)["every"] == "5"
+
+
+DEFINES = '''game "Defines"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+var named: set of suits per player
+var claimed: set of suits
+define shown = the suits of the cards in hand
+define but_hearts(s) = s without hearts
+setup:
+    shuffle stock
+    deal 5 from stock to hand of each player
+turn:
+    set named to but_hearts(shown)
+    let mine = named together with claimed
+    add spades to claimed
+    say mine, but_hearts(claimed), number of suits in mine
+    set claimed to mine
+    if number of turns > 3:
+        end game with no winner
+'''
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_set_through_a_define_and_a_local_name(tmp_path, monkeypatch, seed):
+    st = three_ways(_path(tmp_path, DEFINES), 2, seed, monkeypatch, ("winners", "vars"))
+    first = said(st)[0].split(" ")
+    hand = st.game.describe_vars(st)
+    assert "hearts" not in hand["named"][0] and first[-1].isdigit()
