@@ -55,6 +55,8 @@ REQUIRED = {
     "random card of", "roll", "score of", "arith /", "arith mod", "zone of player",
     "choose named value", "compare named values", "set named value", "named value per player",
     "combinations totalling", "count of combinations",
+    "set written whole", "set added or taken whole", "sets together with", "sets without",
+    "sets shared with", "compare sets",
 }
 
 

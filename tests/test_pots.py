@@ -123,7 +123,7 @@ def test_the_side_pots_agree_with_a_plain_splitter(tmp_path, players):
             names = choices(st)
             if "pay" in names:
                 put = [var(st, f"put/{p + 1}") for p in range(players)]
-                folded = [bool(var(st, f"folded/{p + 1}")) for p in range(players)]
+                folded = [bool(var(st, "folded") >> p & 1) for p in range(players)]   # a set
                 strength = [var(st, f"strength/{p + 1}") for p in range(players)]
                 before = [var(st, f"chips/{p + 1}") for p in range(players)]
                 dealer = st.current_player()

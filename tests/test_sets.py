@@ -125,7 +125,7 @@ def _codes(tmp_path, text):
 def test_misuse_is_reported(tmp_path):
     assert _codes(tmp_path, GAME) == []
     assert _codes(tmp_path, GAME.replace("add high to calls", "add hearts to calls")) == ["RL321"]
-    assert _codes(tmp_path, GAME.replace("add you to passed", "set passed to you")) == ["RL323"]
+    assert _codes(tmp_path, GAME.replace("add you to passed", "subtract you from passed")) == ["RL323"]
     assert _codes(tmp_path, GAME.replace("to pile(rank of c)", "to pile(suit of c)")) == ["RL326"]
     assert _codes(tmp_path, GAME.replace("remove r from asked", "remove r from named")) == ["RL321"]
 

@@ -189,6 +189,8 @@ class GameGen:
             if k == 5:
                 if r.random() < 0.15:
                     self.note("size of a set")
+                    if self.chance(0.3):
+                        return f"size of ({self.suit_set(sc, 1)})"
                     return self.pick("number of suits in kept_suits", "size of kept_ranks")
                 self.note("size of")
                 return f"size of {self.zone(sc)}"
@@ -334,6 +336,12 @@ class GameGen:
             self.note("compare named values")
             op = self.pick("<", ">", "<=", ">=", "is", "is not")
             return f"{self.level(sc, d + 1)} {op} {self.level(sc, d + 1)}"
+        if k == 12 and self.chance(0.3):
+            self.note("compare sets")
+            if self.chance(0.5):
+                left = self.pick("kept_suits", f"the suits of the cards in {self.zone(sc)}")
+                return f"{left} is {self.pick('', 'not ')}{self.suit_set(sc, 1)}"
+            return f"{self.pick(*SUITS)} in {self.suit_set(sc, 1)}"
         if k == 12:
             self.note("in set")
             if self.chance(0.5):
@@ -616,9 +624,67 @@ class GameGen:
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
 
+    def suit_set(self, sc, d=0, top=False):
+        """A whole set of suits (docs/language.md, "Writing and combining sets"): written,
+        another set, the suits of a zone's cards, or two combined (a side may be one suit).
+        ``top``: the whole value of `set S to` (there one suit is the set of it)."""
+        r = self.rng
+        k = r.randrange(7) if d < 2 else r.randrange(4)
+        if k == 0:
+            self.note("no or every")
+            return self.pick("no suits", "every suit")
+        if k == 1:
+            self.note("set of suits written")
+            if top:
+                return " and ".join(r.sample(SUITS, r.randrange(1, 4)))
+            return "(" + " and ".join(r.sample(SUITS, r.randrange(2, 4))) + ")"
+        if k == 2:
+            self.note("suits of the cards in")
+            return f"the suits of the cards in {self.zone(sc)}"
+        if k == 3:
+            return self.pick("kept_suits", f"(kept_suits of {self.player(sc, 2)})",
+                             f"(the kept_suits of {self.player(sc, 2)})")
+        word = ("together with", "shared with", "without")[k - 4]
+        self.note("sets " + word)
+        right = self.pick(*SUITS) if self.chance(0.3) else self.suit_set(sc, d + 1)
+        return f"({self.suit_set(sc, d + 1)} {word} {right})"
+
+    def rank_set(self, sc, d=0):
+        """A whole set of ranks, as suit_set."""
+        r = self.rng
+        k = r.randrange(5) if d < 2 else r.randrange(3)
+        if k == 0:
+            return self.pick("no ranks", "every rank", "kept_ranks")
+        if k == 1:
+            return "(" + " and ".join(str(v) for v in r.sample(range(2, 14), r.randrange(2, 4))) + ")"
+        if k == 2:
+            self.note("ranks of the cards in")
+            return f"the ranks of the cards in {self.zone(sc)}"
+        word = self.pick("together with", "shared with", "without")
+        self.note("sets " + word)
+        return f"({self.rank_set(sc, d + 1)} {word} {self.rank_set(sc, d + 1)})"
+
+    def st_set_written(self, sc):
+        """A whole set written, added or taken away (docs/language.md, "Writing and combining
+        sets")."""
+        k = self.rng.randrange(3)
+        if k == 0:
+            self.note("set written whole")
+            target = self.pick("kept_suits", "kept_suits of " + self.player(sc, 2))
+            return Stmt(f"set {target} to {self.suit_set(sc, top=True)}")
+        if k == 1:
+            self.note("set added or taken whole")
+            word = self.pick("add", "remove")
+            v = self.suit_set(sc, top=True)
+            return Stmt(f"add {v} to kept_suits" if word == "add" else f"remove {v} from kept_suits")
+        self.note("set of ranks written whole")
+        return Stmt(f"set kept_ranks to {self.rank_set(sc)}")
+
     def st_set_change(self, sc):
         """A set of suits or ranks changed (docs/language.md, "Sets of values"); the value is
         tested first, since `none` in a set stops the game (RL330)."""
+        if self.chance(0.4):
+            return self.st_set_written(sc)
         k = self.rng.randrange(4)
         target = self.pick("kept_suits", "kept_suits of " + self.player(sc, 2)) if k < 2 else "kept_ranks"
         if k == 3:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 
-from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE
+from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE, Kind
 from rulelang.limits import MAX_RANGE
 from rulelang.syntax import ast as A
 from rulelang.check.constants import _counted, _ranges
@@ -556,6 +556,8 @@ class ExpressionChecks:
             if not (compatible(a, b) or compatible(b, a)):
                 self.error("RL102", f"a {a} is compared with a {b}; they can never be equal",
                            e.span, self.word_clash(e.left) or self.word_clash(e.right) or _type_hint(a, b))
+            elif a == b == Kind.SET_VALUES:          # (check/sets.py: two sets of one `values` set)
+                self.same_sets(e.left, e.right, a, b, s, e.span)
         elif SYMBOL in (a, b) and a in (SYMBOL, NONE) and b in (SYMBOL, NONE):
             sa, sb = self.value_set_of(e.left, s), self.value_set_of(e.right, s)
             if (sa is None and sb is None) or NONE in (a, b):

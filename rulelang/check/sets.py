@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import attrs
 
-from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, Kind)
+from rulelang.check.ir import Const
+from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind)
 from rulelang.limits import MAX_SET_RANK
 from rulelang.syntax import ast as A
+from rulelang.syntax.ast_base import node
 
 SET_OF = {"suits": Kind.SET_SUITS, "suit": Kind.SET_SUITS, "ranks": Kind.SET_RANKS,
           "rank": Kind.SET_RANKS, "players": Kind.SET_PLAYERS, "player": Kind.SET_PLAYERS}
@@ -23,6 +25,7 @@ ELEMENT = {Kind.SET_SUITS: SUIT, Kind.SET_RANKS: NUMBER, Kind.SET_PLAYERS: PLAYE
            Kind.SET_VALUES: SYMBOL}
 _WORD = {Kind.SET_SUITS: "suit", Kind.SET_RANKS: "rank", Kind.SET_PLAYERS: "player",
          Kind.SET_VALUES: "value"}
+ONE_OF = {v: k for k, v in ELEMENT.items()}      # a value as the set of one: a suit, a set of suits
 MAX_KEYED_ZONES = 100       # as a numbered family (RL253): a family by rank holds at most 100
 
 
@@ -31,19 +34,60 @@ def set_names(decls) -> set:
 
 
 def _names_set(e, names):
-    return isinstance(e, (A.Name, A.Of)) and e.name in names
+    return (isinstance(e, (A.Name, A.Of)) and e.name in names) or isinstance(e, _SET_NODES)
+
+
+@node
+class SetValues(A.Expr):
+    """The values written where a set is written (``set named to hearts and spades``, a side of
+    ``without``): made by :func:`rewrite_sets` from values joined by ``and``, never parsed as
+    such; each item a value or a set."""
+    items: tuple
+    span: A.Span
+
+
+_SET_NODES = (A.SetWhole, A.SetOfCards, A.SetCombine, SetValues)
+
+
+def _written_set(v):
+    """The value of ``set S to ...``, ``add ... to S``, ``remove ... from S`` for a set ``S``:
+    ``hearts and spades`` is the set of the values (each item a value or a set)."""
+    if isinstance(v, A.BoolOp) and v.op == "and":
+        return SetValues(v.items, v.span)
+    return v
 
 
 def rewrite_sets(decls, names):
     """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
     S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a
-    set (``names``).  Nothing is copied when no variable is a set."""
+    set (``names``), and values joined by ``and`` where a set is written (the value of those
+    statements, a side of ``together with``, ``shared with``, ``without``, what ``in`` asks, a
+    side of ``is`` whose other side is a set) as the set of them.  Nothing is copied when no
+    variable is a set."""
     if not names:
         return decls
+    fix = _fixer(names)
+    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
 
+
+def rewrite_expr(e, names):
+    """One expression rewritten as :func:`rewrite_sets` does (a rule test's expectation)."""
+    return _fixer(names)(e) if names else e
+
+
+def _fixer(names):
     def fix(n):
         if isinstance(n, A.Assign) and _names_set(n.target, names):
-            return A.SetChange(n.op, fix(n.value), fix(n.target), n.span)
+            return A.SetChange(n.op, fix(_written_set(n.value)), fix(n.target), n.span)
+        if isinstance(n, A.SetChange) and n.item is not None:
+            return A.SetChange(n.op, fix(_written_set(n.item)), fix(n.target), n.span)
+        if isinstance(n, A.SetCombine):           # `named without (hearts and spades)`
+            return A.SetCombine(n.op, fix(_written_set(n.left)), fix(_written_set(n.right)), n.span)
+        if isinstance(n, A.Compare) and n.op in ("==", "!=") and (
+                _names_set(n.left, names) or _names_set(n.right, names)):
+            return A.Compare(n.op, fix(_written_set(n.left)), fix(_written_set(n.right)), n.span)
+        if isinstance(n, A.InSet):                # `hearts in (hearts and spades)`
+            return A.InSet(fix(n.item), fix(_written_set(n.coll)), n.negate, n.span)
         if isinstance(n, A.Unary) and n.op == "size" and _names_set(n.operand, names):
             return A.SetSize(fix(n.operand), n.span)
         if isinstance(n, A.IsEmpty) and _names_set(n.zone, names):
@@ -61,8 +105,7 @@ def rewrite_sets(decls, names):
             if nv is not v:
                 changes[f.name] = nv
         return attrs.evolve(n, **changes) if changes else n
-
-    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
+    return fix
 
 
 class SetChecks:
@@ -165,9 +208,9 @@ class SetChecks:
             self.error("RL322", f"{what} is a set of values, but this is a {t}", e.span, hint)
         return None
 
-    def element(self, item, kind, coll, s, what):
-        """``item`` must be a value of the set's kind (RL321): no rank in a set of suits."""
-        t = self.expr(item, s)
+    def _element(self, item, kind, coll, s, what, t=None):
+        if t is None:
+            t = self.expr(item, s)
         want = ELEMENT[kind]
         if t in (ANY,) or (t == NONE and want in (SUIT, PLAYER)):
             return
@@ -176,8 +219,7 @@ class SetChecks:
                        f"put a {_WORD[kind]} in it")
             return
         if want == SYMBOL:
-            name = getattr(coll, "name", None)
-            vs, got = self.set_values_of.get(name), self.value_set_of(item, s)
+            vs, got = self.set_values_name(coll, s), self.value_set_of(item, s)
             if vs is not None and got is not None and vs != got:
                 self.error("RL321", f"{what} is a value of `{got}`, but `{_text(coll)}` holds "
                            f"values of `{vs}`", item.span, None)
@@ -195,13 +237,12 @@ class SetChecks:
         return NUMBER
 
     def st_SetChange(self, st, s):
-        if st.op in ("set", "sub"):
+        if st.op == "sub":
             self.lvalue(st.target, s)
             self.expr(st.value if st.item is None else st.item, s)
             self.error("RL323", f"`{_text(st.target)}` is a set of values: it changes by `add X "
-                       "to`, `remove X from` and `remove all from`, not by "
-                       f"`{'set' if st.op == 'set' else 'subtract'}`", st.span,
-                       f"e.g. `add hearts to {_text(st.target)}`")
+                       "to`, `remove X from`, `remove all from` and `set ... to`, not by "
+                       "`subtract`", st.span, f"e.g. `remove hearts from {_text(st.target)}`")
             return
         t = st.target
         a_var = isinstance(t, (A.Name, A.Of)) and t.name in self.vars and not (
@@ -217,8 +258,151 @@ class SetChecks:
                 self.expr(st.item, s)
             return
         if st.item is not None:
-            self.element(st.item, kind, st.target, s,
-                         "what is added" if st.op == "add" else "what is removed")
+            self.set_or_element(st.item, kind, st.target, s, {
+                "add": "what is added", "remove": "what is removed"}.get(st.op, "what it is set to"))
+
+
+    # ---- whole sets written and combined (docs/language.md, "Writing and combining sets") ---
+    def set_word(self, word, span, what):
+        """The kind of set ``no WORD`` / ``every WORD`` is (suits, ranks, players, or the values
+        of a `values` set, singular or plural), and that set's name; (None, None) if none
+        (RL360)."""
+        kind = SET_OF.get(word)
+        if kind is not None:
+            return kind, None
+        vs = word if word in self.value_sets else (
+            word[:-1] if word.endswith("s") and word[:-1] in self.value_sets else None)
+        if vs is not None:
+            return Kind.SET_VALUES, vs
+        self.error("RL360", f"`{what} {word}`: a set holds suits, ranks, players or the values of "
+                   "a `values` set", span, f"e.g. `{what} suits`, `{what} players`" +
+                   (f", `{what} {next(iter(self.value_sets))}`" if self.value_sets else ""))
+        return None, None
+
+    def set_mask(self, kind, vs):
+        """The values a set of ``kind`` may hold, one bit each; -1 for the players (the
+        number of players is known only when the game is made)."""
+        if kind == Kind.SET_SUITS:
+            return (1 << len(self.suits)) - 1
+        if kind == Kind.SET_RANKS:
+            return sum(1 << k for k in set(self.ranks.values()) if 0 <= k <= MAX_SET_RANK)
+        if kind == Kind.SET_VALUES and vs in self.value_sets:
+            first, names = self.value_sets[vs]
+            return ((1 << len(names)) - 1) << first
+        return -1
+
+    def set_values_name(self, e, s):
+        """The `values` set whose values the set (or value) ``e`` holds, when known."""
+        if isinstance(e, (A.Name, A.Of)) and e.name in self.set_values_of and \
+                self.types.of(e, None) == Kind.SET_VALUES:
+            return self.set_values_of[e.name]
+        if isinstance(e, A.SetWhole):
+            return self.set_word(e.word, e.span, "")[1] if e.word not in SET_OF else None
+        if isinstance(e, A.SetCombine):
+            return self.set_values_name(e.left, s) or self.set_values_name(e.right, s)
+        if isinstance(e, SetValues):
+            return next((n for n in (self.set_values_name(i, s) for i in e.items) if n), None)
+        if self.types.of(e, None) == SYMBOL:
+            return self.value_set_of(e, s)
+        return None
+
+    def set_side(self, e, s, what):
+        """The kind of set a side of a combination is: a set's own kind, or the set of one
+        value (a suit is a set of suits); None when not known (ANY, none), RL363 for what is
+        neither."""
+        t = self.expr(e, s)
+        if t in SET_KINDS:
+            return t
+        kind = ONE_OF.get(t)
+        if kind is None and t not in (ANY, NONE):
+            self.error("RL363", f"{what} is a {t}: a set is combined with a set or with one value "
+                       "(a suit, a rank, a player, a named value)", e.span,
+                       "for the suits of a zone's cards, write `the suits of the cards in Z`")
+        return kind
+
+    def same_sets(self, a, b, ka, kb, s, span):
+        """RL361: two sets (or a set and a value) of different kinds of values together."""
+        if ka is None or kb is None:
+            return True
+        if ka != kb:
+            self.error("RL361", f"a {ka} and a {kb} together: a set holds one kind of value",
+                       span, "combine, compare or copy sets of one kind")
+            return False
+        if ka == Kind.SET_VALUES:
+            va, vb = self.set_values_name(a, s), self.set_values_name(b, s)
+            if va and vb and va != vb:
+                self.error("RL361", f"values of `{va}` and values of `{vb}` together: a set "
+                           "holds the values of one `values` set", span, None)
+                return False
+        return True
+
+    def set_or_element(self, item, kind, coll, s, what):
+        """What ``set S to``, ``add ... to S`` or ``remove ... from S`` is given: a set of S's
+        kind (RL361) or one value of it (RL321, RL362)."""
+        t = self.expr(item, s)
+        if t in SET_KINDS:
+            self.same_sets(coll, item, kind, t, s, item.span)
+            return
+        self.element(item, kind, coll, s, what)
+
+    def element(self, item, kind, coll, s, what, t=None):
+        """``item`` must be a value of the set's kind (RL321): no rank in a set of suits; a
+        number written that is no rank of the deck, RL362."""
+        self._element(item, kind, coll, s, what, t)
+        if kind == Kind.SET_RANKS and isinstance(item, A.Int) and \
+                item.value not in set(self.ranks.values()):
+            self.error("RL362", f"{item.value} is no rank of the deck: a set of ranks cannot "
+                       "hold it", item.span, "the deck's ranks are numbered " +
+                       ", ".join(str(k) for k in sorted(set(self.ranks.values()))[:14]))
+
+    def ex_SetWhole(self, e, s):
+        kind, vs = self.set_word(e.word, e.span, "no" if e.which == "none" else "every")
+        if kind is None:
+            return ANY
+        self.refs.set(e, Const(self.set_mask(kind, vs) if e.which == "every" else 0))
+        return kind
+
+    def ex_SetOfCards(self, e, s):
+        self.expect(e.zone, ZONE, s, "the zone whose cards are looked at")
+        kind = {"suits": Kind.SET_SUITS, "suit": Kind.SET_SUITS, "ranks": Kind.SET_RANKS,
+                "rank": Kind.SET_RANKS}.get(e.word)
+        if kind is None:
+            self.error("RL364", f"`the {e.word} of the cards in ...`: a set is made of the suits "
+                       "or the ranks of cards", e.span,
+                       "write `the suits of the cards in Z` or `the ranks of the cards in Z`")
+            return ANY
+        self.refs.set(e, Const(self.set_mask(kind, None)))
+        return kind
+
+    def ex_SetCombine(self, e, s):
+        word = {"together": "together with", "shared": "shared with"}.get(e.op, e.op)
+        ka = self.set_side(e.left, s, f"the left of `{word}`")
+        kb = self.set_side(e.right, s, f"the right of `{word}`")
+        same = self.same_sets(e.left, e.right, ka, kb, s, e.span)
+        kind = ka or kb
+        if kind is None:
+            return ANY
+        for side, k in ((e.left, ka), (e.right, kb)) if same else ():
+            if k is not None and self.types.of(side, None) not in SET_KINDS:
+                self.element(side, kind, e.left if side is e.right else e.right, s,
+                             "what is combined", self.types.of(side, None))
+        self.refs.set(e, Const(self.set_mask(kind, self.set_values_name(e, s))))
+        return kind
+
+    def ex_SetValues(self, e, s):
+        kinds = [self.set_side(i, s, "each value of the set") for i in e.items]
+        known = [(i, k) for i, k in zip(e.items, kinds) if k is not None]
+        same = all([self.same_sets(a, b, ka, kb, s, e.span)
+                    for (a, ka), (b, kb) in zip(known, known[1:])])
+        if not known:
+            return ANY
+        kind = known[0][1]
+        for i, _k in known if same else ():
+            t = self.types.of(i, None)
+            if t not in SET_KINDS:
+                self.element(i, kind, e, s, "each value of the set", t)
+        self.refs.set(e, Const(self.set_mask(kind, self.set_values_name(e, s))))
+        return kind
 
 
 def _text(e):
@@ -226,4 +410,4 @@ def _text(e):
         return e.name
     if isinstance(e, A.Of):
         return f"{e.name} of ..."
-    return "it"
+    return "the set" if isinstance(e, _SET_NODES) else "it"

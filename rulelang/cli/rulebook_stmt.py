@@ -134,6 +134,10 @@ class Words(ExprWords):
         if st.op == "clear":
             return Item(f"Empty {tv} (it holds nothing now).")
         v = self.expr(st.item)
+        if str(self.m.types.of(st.item, "")).startswith("set of ") and st.op != "set":
+            if st.op == "add":      # a whole set (docs/language.md, "Writing and combining sets")
+                return Item(f"Add each of {v} to {tv} (those there already stay, once).")
+            return Item(f"Take each of {v} out of {tv} (those not there stay out).")
         if st.op == "add":
             return Item(f"Add {v} to {tv} (if it is there already, nothing changes).")
         if st.op == "remove":

@@ -576,3 +576,35 @@ class ExprWords:
 
     def expr_Arg(self, e):
         return self.expr(e.expr)
+
+    # ---- whole sets of values (docs/language.md, "Writing and combining sets") ----------------
+    def set_what(self, e) -> str:
+        """What a set holds, in the plural: "suits", "ranks", "players", "values"."""
+        kind = str(self.m.types.of(e, "set of values"))
+        return kind[len("set of "):] if kind.startswith("set of ") else "values"
+
+    def expr_SetWhole(self, e):
+        if e.which == "none":
+            return f"no {e.word} (an empty set)"
+        return f"every {e.word}"
+
+    def expr_SetOfCards(self, e):
+        return f"the {self.set_what(e)} of the cards in {self.expr(e.zone)} (each once)"
+
+    def expr_SetCombine(self, e):
+        a, b = self.set_part(e.left), self.set_part(e.right)
+        if e.op == "together":
+            return f"{a} together with {b}"
+        if e.op == "shared":
+            return f"the {self.set_what(e)} both in {a} and in {b}"
+        return f"{a} without {b}"
+
+    def set_part(self, e) -> str:
+        """A side of a combination (a set, or one value: the set of it alone), in parentheses
+        when it is a combination too."""
+        s = self.sub(e)
+        return f"({s})" if isinstance(e, A.SetCombine) else s
+
+    def expr_SetValues(self, e):
+        parts = [self.sub(i) for i in e.items]
+        return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]

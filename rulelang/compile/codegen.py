@@ -34,6 +34,7 @@ from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in
                                      seats_after, seats_in)
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes, PlayerZone
+from rulelang.compile.setexprs import SetExprs
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy
@@ -64,7 +65,7 @@ _PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.C
 _INDEX_KINDS = frozenset((CARD, PLAYER, SUIT, SYMBOL))
 
 
-class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
+class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
     def __init__(self, cg):

@@ -65,6 +65,26 @@ def set_changed(m, v, valid, add, span=None):
                       "the values it holds", span)
 
 
+def set_one(v, valid, span=None):
+    """The set of the one value ``v`` where a set is written (``set named to hearts and
+    spades``, ``named without hearts``): ``valid`` holds a bit for each value the set may hold,
+    else the game stops with RL330."""
+    if v >= 0 and (valid >> v) & 1:
+        return 1 << v
+    raise GameProblem("RL330", f"written in a set: {v} is none of the values it holds", span)
+
+
+def set_of_cards(cards, table, valid):
+    """``the suits (ranks) of the cards in Z``: a bit for each value ``table`` gives a card of
+    ``cards``, among those a set may hold (a card without a suit adds none)."""
+    m = 0
+    for c in cards:
+        v = table[c]
+        if v >= 0:
+            m |= 1 << v
+    return m & valid
+
+
 def _mod(a, b, span=None):
     if b:
         return a % b

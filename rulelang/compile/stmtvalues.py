@@ -5,7 +5,7 @@ player joining a team (``set the team of P to T``).
 """
 from __future__ import annotations
 
-from rulelang.kinds import Frame
+from rulelang.kinds import SET_KINDS, Frame
 from rulelang.check.ir import Var, VarOf
 from rulelang.engine.teams import join_team
 
@@ -22,9 +22,10 @@ class ValueStatements:
         return True
 
     def t_SetChange(self, st, w):
-        """``add X to S``, ``remove X from S``, ``remove all from S``: a set is a number, one bit
-        for each value (docs/language.md, "Sets of values"); a value it cannot hold stops the
-        game (RL330).  The player of ``S of p`` is worked out first, then the value."""
+        """``add X to S``, ``remove X from S``, ``remove all from S``, ``set S to X``: a set is a
+        number, one bit for each value (docs/language.md, "Sets of values"); X a value or a
+        whole set (``|``, ``& ~``); a value it cannot hold stops the game (RL330).  The player
+        of ``S of p`` is worked out first, then the value."""
         ref = self.refs.of(st.target, None)
         cg = self.cg
         if isinstance(ref, Var):
@@ -40,6 +41,14 @@ class ValueStatements:
             return True
         if st.op == "clear":
             w.writeline(f"{place} = 0")
+        elif cg.types.of(st.item, None) in SET_KINDS:     # a whole set: written, added, taken away
+            v = self.x.gen_plain(st.item)
+            w.writeline(f"{place} = " + {"set": "{v}", "add": "{p} | {v}",
+                                           "remove": "{p} & ~{v}"}[st.op].format(p=place, v=v))
+        elif st.op == "set":                               # one value: the set of it alone
+            v = self.x.as_int(st.item, self.x.gen_plain(st.item))
+            valid = self.x.const(cg.set_holds(ref.name))
+            w.writeline(f"{place} = _setch(0, {v}, {valid}, True, {self.x.const(st.span)})")
         else:
             v = self.x.as_int(st.item, self.x.gen_plain(st.item))
             valid = self.x.const(cg.set_holds(ref.name))

@@ -144,6 +144,8 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     Returns (function, type) or None after a diagnostic.  The expression is parsed as the body
     of a ``define`` so that every position in it is its place in the test file."""
     from rulelang.check.model import Context, Scope
+    from rulelang.check.sets import rewrite_expr
+    from rulelang.kinds import SET_KINDS
     from rulelang.syntax.parser import parse
     col = ln.indent + start
     src = ("\n" * (ln.no - 2) + "define expectation__ = \\\n" + " " * col + text + "\n") \
@@ -155,8 +157,8 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
             tf.diagnostics.append(d)
         test.broken = True
         return None
-    expr = prog.decls[0].body
     checker = env.checker
+    expr = rewrite_expr(prog.decls[0].body, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
     before = len(checker.diags)
     ctx = Context()
     t = checker.expect(expr, want, Scope(ctx), what) if want else checker.expr(expr, Scope(ctx))

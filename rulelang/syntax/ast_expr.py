@@ -313,3 +313,35 @@ class Cases(Expr):
     cases: tuple[tuple[Expr, Expr], ...]         # of (value, condition)
     default: Expr
     span: Span
+
+
+# ---- whole sets of values (docs/language.md, "Writing and combining sets") -----------------
+
+@node
+class SetWhole(Expr):
+    """``no suits`` (``which`` "none") and ``every suit`` ("every"): the empty set and the set of
+    every value of a kind (``word``: suit(s), rank(s), player(s) or the name of a `values` set)."""
+    which: str
+    word: str
+    span: Span
+
+
+@node
+class SetOfCards(Expr):
+    """``the suits of the cards in Z`` (``word`` suits or ranks): the values the cards of a zone
+    show, each once."""
+    word: str
+    zone: Expr
+    span: Span
+
+
+@node
+class SetCombine(Expr):
+    """``S together with T`` (``op`` "together": the values in either), ``S shared with T``
+    ("shared": in both), ``S without T`` ("without": in S, not in T); each side a set or, once
+    checked, one value (a set of one)."""
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+

@@ -76,6 +76,29 @@ class ExpressionsToAst(Transformer):
     def set_size(self, meta, c):
         return A.SetSize(c[0], self.sp(meta))
 
+    # whole sets of values (docs/language.md, "Writing and combining sets")
+    def set_empty(self, meta, c):
+        return A.SetWhole("none", str(c[0]), self.sp(meta))
+
+    def set_every(self, meta, c):
+        return A.SetWhole("every", str(c[0]), self.sp(meta))
+
+    def set_of_cards(self, meta, c):
+        return A.SetOfCards(str(c[0]), c[1], self.sp(meta))
+
+    def set_union(self, meta, c):
+        return A.SetCombine("together", c[0], c[1], self.sp(meta))
+
+    def set_common(self, meta, c):
+        return A.SetCombine("shared", c[0], c[1], self.sp(meta))
+
+    def set_without(self, meta, c):
+        return A.SetCombine("without", c[0], c[1], self.sp(meta))
+
+    def the_of(self, meta, c):
+        """``the named of P``: ``named of P`` (a player's variable, a card's attribute)."""
+        return A.Of(str(c[0]), _tspan(self.file, c[0]), c[1], self.sp(meta))
+
     def is_empty(self, meta, c):
         return A.IsEmpty(c[0], False, self.sp(meta))
 

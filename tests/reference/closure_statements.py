@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
-from rulelang.kinds import CARDS, Frame
+from rulelang.kinds import CARDS, SET_KINDS, Frame
 from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You
 from rulelang.engine.control import CALL, END_TURN, HALT, GameProblem
 from rulelang.engine.players import left_unseen, reveal_card, seen_go, show_card
@@ -463,12 +463,26 @@ class ClosureStatements:
         op, span = st.op, st.span
         item = self.cx(st.item) if st.item is not None else None
         holds = self.set_holds(ref.name)
+        whole = st.item is not None and self.types.of(st.item, None) in SET_KINDS
 
         def make(nxt):
             def change(g, fr):
                 i = where(g, fr)
                 if op == "clear":
                     g.vars[i] = 0
+                    return nxt
+                if whole:                    # a whole set (reference/set_values.py)
+                    now = {k for k in holds if g.vars[i] >> k & 1}
+                    given = self.values_in(item(g, fr))
+                    now = given if op == "set" else now | given if op == "add" else now - given
+                    g.vars[i] = sum(1 << k for k in now)
+                    return nxt
+                if op == "set":              # one value: the set of it alone
+                    v = int(item(g, fr))
+                    if v not in holds:
+                        raise GameProblem("RL330", f"added to a set: {v} is none of the values "
+                                          "it holds", span)
+                    g.vars[i] = 1 << v
                     return nxt
                 v = int(item(g, fr))
                 if v not in holds:

@@ -19,6 +19,7 @@ from reference.closure_statements import ClosureStatements
 from reference.closure_values import ClosureValues
 from reference.rules import charge, over_budget, work
 from reference.teams import ReferenceTeams
+from reference.set_values import ReferenceSets
 
 
 def _rule(code):
@@ -46,7 +47,7 @@ def _card_name(m, rname, suit, extra, own_suits, shown_as):
     return f"{rank_word} of {m.suit_texts.get(suit, suit)}"
 
 
-class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceTeams):
+class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceTeams, ReferenceSets):
     """A rule file for one number of players, every rule and value a closure."""
 
     # Every rule runs in the run loop, in a frame of its own: none is called as a Python
