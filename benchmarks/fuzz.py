@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import collections
 import faulthandler
+import gc
 import io
 import json
 import os
@@ -125,17 +126,43 @@ def check_and_run(path: str, text: str, steps: int = RUN_STEPS) -> dict:
     return res
 
 
+_warm = False
+
+
 def warm_up() -> None:
-    """Import and build everything a check and a run use, once, in the parent: each child
-    starts from a copy of it instead of importing (0.6 s) again."""
+    """Import and build everything a check and a run use, once per process, in the parent:
+    each child starts from a copy of it instead of importing (0.6 s) again.  Besides a check
+    and a run of a real file, that is what the parser builds lazily, on first need, and would
+    otherwise build again in every child: the scanner of each of the parser's contextual
+    lexers (a third of a child's CPU time went to compiling their regular expressions) and the
+    table of example mistakes that the syntax errors' explanations are matched against."""
+    global _warm
+    if _warm:
+        return
     d = tempfile.mkdtemp(prefix="rulelang-fuzz-warm-")
     try:
         src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "examples", "crazy_eights.cardrules")
         with open(src, encoding="utf-8") as fh:
-            check_and_run(os.path.join(d, "warm.cardrules"), fh.read(), 50)
+            text = fh.read()
+        check_and_run(os.path.join(d, "warm.cardrules"), text, 50)
     finally:
         shutil.rmtree(d, ignore_errors=True)
+    _build_lazy_parts()
+    _warm = True
+
+
+def _build_lazy_parts() -> None:
+    """Every scanner of the parser's contextual lexer, built now (Lark builds each when a parser
+    state first needs it), and the table of the example mistakes.  Only a matter of time: a
+    Lark whose lexer is laid out otherwise is left to build its scanners as it goes."""
+    from rulelang.syntax.parser import _lark
+    from rulelang.syntax.syntax_errors import _example_keys
+    _example_keys(_lark())
+    lexer = getattr(_lark().parser.lexer, "lexer", None)
+    lexers = list(getattr(lexer, "lexers", {}).values()) + [getattr(lexer, "root_lexer", None)]
+    for each in {id(x): x for x in lexers if x is not None}.values():
+        getattr(each, "scanner", None)
 
 
 # ---- the pool of children ---------------------------------------------------------------------
@@ -161,7 +188,12 @@ class Pool:
         rfd, wfd = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        # The parent's objects are frozen across the fork: the child's garbage collector then
+        # leaves them alone instead of visiting (and so copying) every page of the parent's heap.
+        gc.freeze()
         pid = os.fork()
+        if pid:
+            gc.unfreeze()
         if pid == 0:                                    # the child
             code = 0
             try:
