@@ -6,6 +6,7 @@ alike; the limits stop the game with their codes; the generated code, its playou
 the reference interpreter play the same games."""
 from __future__ import annotations
 
+import itertools
 import os
 
 import pytest
@@ -174,6 +175,19 @@ def test_the_search_is_bounded():
     with pytest.raises(TooMany) as e:
         sets_of(tuple(range(24)), (1,) * 24, (0,) * 24, (), 1, 24, None, "groups", 12)
     assert e.value.code == "RL285"
+
+
+def test_groups_of_a_total_look_only_at_sets_that_may_be_offered():
+    """A large table and sets of 2 or 3 cards in groups of total 12: the search looks at no
+    group, nor union of groups, past 3 cards (before, it went through every union of the
+    table's groups and stopped the game with RL285 where a few sets are offered); the sets are
+    the brute-force list's."""
+    values = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) * 2 + (6, 6)
+    names = tuple(range(len(values)))
+    found = sets_of(names, values, (), (-1,) * len(values), 2, 3, None, "groups", 12)
+    want = sorted((s for k in (2, 3) for s in itertools.combinations(names, k)
+                   if sum(values[i] for i in s) == 12), key=lambda s: (len(s), s))
+    assert list(found) == want and len(found) == 108
 
 
 @pytest.mark.parametrize("low,shape,total", FORMS[:4] + FORMS[6:7])

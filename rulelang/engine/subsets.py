@@ -57,7 +57,7 @@ def sets_of(names: tuple[int, ...], values: tuple[int, ...], groups: tuple[Any, 
     if shape == "run":
         found = _runs(names, groups, places, budget)
     elif mode == "groups":
-        found = _unions_of_groups(names, values, target, budget)
+        found = _unions_of_groups(names, values, target, most, budget)
     else:
         found = _subsets(names, values, groups if shape else None, most,
                          target if mode in ("is", "most") else None, budget)
@@ -153,17 +153,20 @@ def _runs(names: Any, groups: Any, places: Any, budget: list[int]) -> list[tuple
     return out
 
 
-def _groups_of_total(names: Any, values: Any, target: Any, budget: list[int]) -> list[int]:
-    """Every set of total ``target`` (as a bit mask over the positions; each copy of a card
-    on its own, since two groups may each take a copy); with no negative value, the search
-    stops where a total passes ``target``, and a set that makes it grows only by cards of no
-    value."""
+def _groups_of_total(names: Any, values: Any, target: Any, most: int,
+                     budget: list[int]) -> list[int]:
+    """Every set of at most ``most`` cards of total ``target`` (as a bit mask over the
+    positions; each copy of a card on its own, since two groups may each take a copy); with no
+    negative value, the search stops where a total passes ``target``, and a set that makes it
+    grows only by cards of no value."""
     n = len(names)
     nonneg = min(values, default=0) >= 0
     zeros = nonneg and 0 in values
     out: list[int] = []
 
-    def go(start: int, mask: int, total: int) -> None:
+    def go(start: int, mask: int, total: int, size: int) -> None:
+        if size >= most:                    # (no set offered has more cards)
+            return
         for i in range(start, n):
             t = total + values[i]
             if nonneg and t > target:
@@ -176,15 +179,19 @@ def _groups_of_total(names: Any, values: Any, target: Any, budget: list[int]) ->
                 out.append(m)
                 if not zeros and nonneg:
                     continue
-            go(i + 1, m, t)
-    go(0, 0, 0)
+            go(i + 1, m, t, size + 1)
+    go(0, 0, 0, 0)
     return out
 
 
-def _unions_of_groups(names: Any, values: Any, target: Any, budget: list[int]) -> list[tuple[int, ...]]:
-    """Every set that splits into groups of total ``target`` each: the groups first (every set
-    of that total), then every union of groups that do not share a card, each union once."""
-    groups = _groups_of_total(names, values, target, budget)
+def _unions_of_groups(names: Any, values: Any, target: Any, most: int,
+                      budget: list[int]) -> list[tuple[int, ...]]:
+    """Every set of at most ``most`` cards that splits into groups of total ``target`` each:
+    the groups first (every set of that total), then every union of groups that do not share a
+    card, each union once.  A union past ``most`` cards is not looked at, nor any union grown
+    from it: no set offered has more cards, and without that the search of a large table
+    looks at many unions for a few sets."""
+    groups = _groups_of_total(names, values, target, most, budget)
     if not groups:
         return []
     unions: set[int] = set()
@@ -195,10 +202,12 @@ def _unions_of_groups(names: Any, values: Any, target: Any, budget: list[int]) -
             m = groups[k]
             if m & mask:
                 continue
+            u = mask | m
+            if u.bit_count() > most:
+                continue
             budget[0] -= 1
             if budget[0] < 0:
                 _spent(budget)
-            u = mask | m
             unions.add(u)
             go(k + 1, u)
     go(0, 0)
