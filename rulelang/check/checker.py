@@ -34,6 +34,7 @@ from rulelang.check.sets import SetChecks, rewrite_sets, set_names
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
 from rulelang.check.teams import TeamChecks
+from rulelang.check.teamvars import TeamVarChecks
 from rulelang.check.visibility import VisibilityChecks
 
 
@@ -43,7 +44,7 @@ RULE_CHECK_DEPTH = 4
 
 
 class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks,
-              TeamChecks, Auctions):
+              TeamChecks, TeamVarChecks, Auctions):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,

@@ -207,8 +207,14 @@ class Words:
         player (``owner``) or the shared ones (``owner`` None)."""
         out: list[tuple[str, str]] = []
         cg = self.cg
+        team_vars = getattr(cg, "team_vars", ())
         for i, (name, own, typ) in enumerate(cg.var_info):
             if name not in self.var_display:
+                continue
+            if name in team_vars:       # a variable of each team: with each player, their team's
+                if owner is not None and own == 0:
+                    at = cg.var_of_base[name] + st.vars[cg.team_base + owner]
+                    out.append((self.var_display[name], self.text(cg.format(st, st.vars[at], typ))))
                 continue
             if (owner is None) != (own < 0) or (owner is not None and own != owner):
                 continue
