@@ -188,3 +188,13 @@ def test_per_team_is_a_keyword_only_there(tmp_path):
         'var points "points" per team', 'var points "points" per team\nvar team per player = 1') \
         + PLAY.replace("score: points of the team of you", "score: team + points of the team of you")
     assert codes(tmp_path, text) == []
+
+
+def test_the_rulebook_says_a_value_of_each_team(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    assert main(["rulebook", write(tmp_path, HEAD.format(teams="partners sit opposite") + PLAY)]) == 0
+    out = capsys.readouterr().out
+    assert "| points | for each team | number | 0 | yes |" in out
+    assert "| named | for each team | a set of suits" in out
+    assert "Add the rank of c to the points of your team." in out
+    assert "A player's score (“you” is the player scored) is the points of your team." in out

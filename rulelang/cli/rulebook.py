@@ -446,6 +446,8 @@ def _vars(w, m) -> tuple:
             continue
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
+        if getattr(d, "per_team", False):      # kept by the team, whoever is in it
+            where = "for each team"
         shown = "yes" if getattr(d, "display", None) else "no"
         kind = humanize(v.type)
         if name == "out" and getattr(m, "players_leave", False):   # kept by the rules themselves

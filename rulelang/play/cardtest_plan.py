@@ -280,9 +280,27 @@ def _plan_given(tf, env, cg, test, plan, lines):
         if m:
             plan.rest = _zone_key(tf, cg, ln, m.group(1), m.start(1), test)
             continue
+        m = re.fullmatch(r"set\s+([A-Za-z_]\w*)\s+of\s+team\s+(\d+)\s+to\s+(.+)", t)
+        if m and m.group(1) in getattr(cg, "team_vars", ()):    # a variable of each team
+            name, team = m.group(1), int(m.group(2))
+            if not 1 <= team <= cg.team_count:
+                tf.error("RL505", f"there is no team {team}: this game has teams 1 to "
+                         f"{cg.team_count}", ln.span(m.start(2), m.end(2)),
+                         f"write `set {name} of team 1 to ...`", test)
+                continue
+            got = _parse_expr(tf, env, cg, ln, m.start(3), m.group(3),
+                              cg.var_info[cg.var_base[name]][2], f"the value of `{name}`", test)
+            if got is not None:
+                plan.vars.append((cg.var_base[name] + team - 1, got, ln))
+            continue
         m = re.fullmatch(r"set\s+([A-Za-z_]\w*)(?:\s+of\s+player\s+(\d+))?\s+to\s+(.+)", t)
         if m:
             name, seat = m.group(1), m.group(2)
+            if name in getattr(cg, "team_vars", ()):
+                tf.error("RL505", f"`{name}` is a variable of each team: say which team",
+                         ln.span(m.start(1), m.end(2) if seat else m.end(1)),
+                         f"write `set {name} of team 1 to ...`", test)
+                continue
             if name not in cg.var_base:
                 tf.error("RL505", f"there is no variable `{name}`", ln.span(m.start(1), m.end(1)),
                          did_you_mean(name, cg.var_base) or
