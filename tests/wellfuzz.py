@@ -122,6 +122,9 @@ class GameGen:
         self.teams = None
         if teams.random() < 0.2:
             self.teams = "partners sit opposite" if self.players[1] == 2 else "formed in play"
+        # Variables of a team (docs/language.md, "Variables of a team"), in a game with teams,
+        # drawn from a stream of their own: `tally of the team of P`, `tsuits of the team of P`.
+        self.tv = random.Random(f"team variables {seed}")
         # a generator of its own for the constructs added later, so that the games of a seed
         # stay what they were where those are not used
         self.aux = random.Random(seed * 7919 + 1)
@@ -166,6 +169,9 @@ class GameGen:
 
     def number(self, sc, d=0):
         r = self.rng
+        if self.teams and d < 3 and self.tv.random() < 0.04:
+            self.note("variable of a team")
+            return f"tally of the team of {self.player(sc, 3)}"
         if self.teams and d < 3 and self.chance(0.08):
             if self.chance(0.5):
                 self.note("the team of")
@@ -612,6 +618,9 @@ class GameGen:
         w = self.pick("add", "subtract")
         self.note(w)
         target = self.pick("points", "rounds", "points of " + self.player(sc, 2))
+        if self.teams and self.tv.random() < 0.2:
+            self.note(f"{w} to a variable of a team")
+            target = f"tally of the team of {self.player(sc, 2)}"
         if w == "add":
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
@@ -621,6 +630,9 @@ class GameGen:
         tested first, since `none` in a set stops the game (RL330)."""
         k = self.rng.randrange(4)
         target = self.pick("kept_suits", "kept_suits of " + self.player(sc, 2)) if k < 2 else "kept_ranks"
+        if k < 2 and self.teams and self.tv.random() < 0.25:
+            self.note("a set of a team")
+            target = f"tsuits of the team of {self.player(sc, 2)}"
         if k == 3:
             self.note("set emptied")
             return Stmt(f"remove all from {target}")
@@ -1083,6 +1095,8 @@ class GameGen:
                   "var kept_suits: set of suits per player", "var kept_ranks: set of ranks",
                   'values call: c0 "nothing", c1 "1", c2 "2", c3 "3", c4 "4"',
                   "var high: call = none", "var holder: player = none", "var doubled = no",
+                  ] + (["var tally per team", "var tsuits: set of suits per team"] if self.teams
+                       else []) + [
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
                   "    otherwise: rank of card", "score: points + size of shelf", ""]
         lines += self.make_defines()
