@@ -125,6 +125,8 @@ class GameGen:
         # Variables of a team (docs/language.md, "Variables of a team"), in a game with teams,
         # drawn from a stream of their own: `tally of the team of P`, `tsuits of the team of P`.
         self.tv = random.Random(f"team variables {seed}")
+        # how a zone of the family by suit is named: `heap(S)`, `heap of S`, `the heap of S`
+        self.fw = random.Random(f"family words {seed}")
         # a generator of its own for the constructs added later, so that the games of a seed
         # stay what they were where those are not used
         self.aux = random.Random(seed * 7919 + 1)
@@ -154,7 +156,11 @@ class GameGen:
                 self.note("zone of a family")
                 if r.random() < 0.3:
                     self.note("zone of a family by suit")
-                    return f"heap({self.pick('hearts', 'spades', 'diamonds', 'clubs')})"
+                    suit = self.pick('hearts', 'spades', 'diamonds', 'clubs')
+                    form = self.fw.randrange(3)
+                    if form:
+                        self.note("zone of a family by suit, in words")
+                    return (f"heap({suit})", f"heap of {suit}", f"the heap of {suit}")[form]
                 return f"column({self.pick('1', '2', '3', '1 + rounds mod 3')})"
             return r.choice([z for z, p, _ in ZONES if not p])
         z = r.choice([z for z, p, _ in ZONES if p])
