@@ -70,7 +70,7 @@ class Layout:
         self.var_of_base = {name: b - 1 if getattr(self.model.vars[name].decl, "per_team", False)
                             else b for name, b in self.var_base.items()}
         # The variables of a team, and how many teams the game can have (their values shown).
-        self.team_vars = frozenset(n for n, b in self.var_of_base.items() if b != self.var_base[n])
+        self.team_vars = tuple(n for n, b in self.var_of_base.items() if b != self.var_base[n])
         teams = getattr(self.model, "teams", None)
         self.team_count = max(team_numbers(teams, self.n)) if teams is not None else 0
 

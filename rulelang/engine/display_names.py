@@ -202,6 +202,18 @@ class Words:
             return f"your {self.zone(name)}"
         return f"{self.zone(name)} of Player {owner + 1}"
 
+    def team_vars_of(self, st: Any, team: int) -> list[tuple[str, str]]:
+        """The shown variables of each team (`var NAME "Label" per team`) of team ``team``
+        (numbered from 1): ``[(name, value words)]``."""
+        cg = self.cg
+        out: list[tuple[str, str]] = []
+        for name in getattr(cg, "team_vars", ()):
+            if name in self.var_display:
+                typ = cg.var_info[cg.var_base[name]][2]
+                v = st.vars[cg.var_of_base[name] + team]
+                out.append((self.var_display[name], self.text(cg.format(st, v, typ))))
+        return out
+
     def vars_of(self, st: Any, owner: Optional[int]) -> list[tuple[str, str]]:
         """The shown variables (those with a display name): ``[(name, value words)]`` of one
         player (``owner``) or the shared ones (``owner`` None)."""
