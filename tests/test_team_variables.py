@@ -198,3 +198,27 @@ def test_the_rulebook_says_a_value_of_each_team(tmp_path, capsys):
     assert "| named | for each team | a set of suits" in out
     assert "Add the rank of c to the points of your team." in out
     assert "A player's score (“you” is the player scored) is the points of your team." in out
+
+
+def test_run_json_gives_each_team_its_variables(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    path = write(tmp_path, HEAD.format(teams="partners sit opposite") + PLAY)
+    main(["run", path, "--seed", "4", "--json"])
+    res = json.loads(capsys.readouterr().out)
+    teams = res["teams"]
+    assert [t["players"] for t in teams] == [[1, 3], [2, 4]]
+    assert set(teams[0]["vars"]) == {"points", "bags", "named"}
+    # each player's score is their team's points
+    assert res["scores"] == [teams[0]["vars"]["points"], teams[1]["vars"]["points"]] * 2
+
+
+def test_the_terminal_table_shows_a_team_variable_by_team(tmp_path):
+    from rich.console import Console
+    from rulelang.cli.table import observation_table
+    st = game_of(tmp_path).new_game(4, seed=3)
+    st.apply_action(st.legal_actions()[0])
+    console = Console(width=200, record=True)
+    console.print(observation_table(st.observation(0)))
+    text = console.export_text()
+    pts = st.variables()["points"]
+    assert f"points = team 1: {pts[1]}, team 2: {pts[2]}" in text
