@@ -222,3 +222,9 @@ def test_the_terminal_table_shows_a_team_variable_by_team(tmp_path):
     text = console.export_text()
     pts = st.variables()["points"]
     assert f"points = team 1: {pts[1]}, team 2: {pts[2]}" in text
+
+
+def test_a_first_value_that_reads_you_is_rl353(tmp_path):
+    text = HEAD.format(teams="partners sit opposite").replace(
+        "var bags: number per team = 2", "var bags: number per team = 2 + score of you") + PLAY
+    assert codes(tmp_path, text) == ["RL353"]

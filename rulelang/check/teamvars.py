@@ -10,11 +10,13 @@ formed in play starts with each player alone in the team numbered by their seat,
 those teams has its value from the start.
 
 The checks: RL350 (a variable of each team in a game without teams), RL351 (read or set with no
-team: the bare name), RL352 (read or set by something other than `the team of P`).
+team: the bare name), RL352 (read or set by something other than `the team of P`), RL353 (its
+first value reads `you`: a team is no player).
 """
 from __future__ import annotations
 
 from rulelang.check.ir import VarOf
+from rulelang.check.tree import _walk
 from rulelang.syntax import ast as A
 
 
@@ -28,6 +30,13 @@ class TeamVarChecks:
 
     def check_team_var(self, v: A.Var) -> None:
         """RL350: `var NAME per team` in a game without `teams:`."""
+        you = next((n for n in _walk(v.init) if isinstance(n, A.Keyword) and n.word == "you"),
+                   None)
+        if you is not None:
+            self.error("RL353", f"the first value of `{v.name}`, kept per team, reads `you`: a "
+                       "team is no player", you.span,
+                       "start every team alike (`= 0`, an option), and set a team's value in "
+                       "`setup:`")
         if getattr(self, "teams", None) is None:
             self.error("RL350", f"variable `{v.name}` is kept per team, but this game has no "
                        "teams", v.span, "declare them, e.g. `teams: partners sit opposite`, "
