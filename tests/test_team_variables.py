@@ -228,3 +228,12 @@ def test_a_first_value_that_reads_you_is_rl353(tmp_path):
     text = HEAD.format(teams="partners sit opposite").replace(
         "var bags: number per team = 2", "var bags: number per team = 2 + score of you") + PLAY
     assert codes(tmp_path, text) == ["RL353"]
+
+
+def test_the_rulebooks_teams_section_says_what_each_team_keeps(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    path = write(tmp_path, HEAD.format(teams="formed in play") + FORMED)
+    assert main(["rulebook", path]) == 0
+    out = capsys.readouterr().out
+    assert ("Each team keeps its own points, bags and named: they belong to the team, not to its "
+            "players (a player who joins another team counts with that team's from then on).") in out
