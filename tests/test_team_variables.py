@@ -237,3 +237,11 @@ def test_the_rulebooks_teams_section_says_what_each_team_keeps(tmp_path, capsys)
     out = capsys.readouterr().out
     assert ("Each team keeps its own points, bags and named: they belong to the team, not to its "
             "players (a player who joins another team counts with that team's from then on).") in out
+
+
+def test_a_variant_replaces_a_variable_of_each_team(tmp_path):
+    write(tmp_path, HEAD.format(teams="partners sit opposite") + PLAY, "base.cardrules")
+    variant = write(tmp_path, 'extends "base.cardrules"\nreplace var bags: number per team = 7\n',
+                    "variant.cardrules")
+    st = load(variant).new_game(4, seed=1)
+    assert st.variables()["bags"] == {1: 7, 2: 7}            # (before the first play)

@@ -36,6 +36,8 @@ class DeclarationsToAst(Transformer):
             return attrs_evolve(d, replace=True)
         return d
 
+    replace_team_decl = replace_decl      # `replace var points per team = 5`
+
     def signed_int(self, meta, c):
         return -int(c[1]) if c[0] is not None else int(c[1])
 
