@@ -71,7 +71,7 @@ class Layout:
                             else b for name, b in self.var_base.items()}
         # The variables of a team, and how many teams the game can have (their values shown).
         self.team_vars = tuple(n for n, b in self.var_of_base.items() if b != self.var_base[n])
-        teams = getattr(self.model, "teams", None)
+        teams = self.model.teams
         self.team_count = max(team_numbers(teams, self.n)) if teams is not None else 0
 
     def set_holds(self, name):
