@@ -122,6 +122,11 @@ class GameGen:
         self.teams = None
         if teams.random() < 0.2:
             self.teams = "partners sit opposite" if self.players[1] == 2 else "formed in play"
+        # Variables of a team (docs/language.md, "Variables of a team"), in a game with teams,
+        # drawn from a stream of their own: `tally of the team of P`, `tsuits of the team of P`.
+        self.tv = random.Random(f"team variables {seed}")
+        # how a zone of the family by suit is named: `heap(S)`, `heap of S`, `the heap of S`
+        self.fw = random.Random(f"family words {seed}")
         # a generator of its own for the constructs added later, so that the games of a seed
         # stay what they were where those are not used
         self.aux = random.Random(seed * 7919 + 1)
@@ -151,7 +156,11 @@ class GameGen:
                 self.note("zone of a family")
                 if r.random() < 0.3:
                     self.note("zone of a family by suit")
-                    return f"heap({self.pick('hearts', 'spades', 'diamonds', 'clubs')})"
+                    suit = self.pick('hearts', 'spades', 'diamonds', 'clubs')
+                    form = self.fw.randrange(3)
+                    if form:
+                        self.note("zone of a family by suit, in words")
+                    return (f"heap({suit})", f"heap of {suit}", f"the heap of {suit}")[form]
                 return f"column({self.pick('1', '2', '3', '1 + rounds mod 3')})"
             return r.choice([z for z, p, _ in ZONES if not p])
         z = r.choice([z for z, p, _ in ZONES if p])
@@ -166,6 +175,9 @@ class GameGen:
 
     def number(self, sc, d=0):
         r = self.rng
+        if self.teams and d < 3 and self.tv.random() < 0.04:
+            self.note("variable of a team")
+            return f"tally of the team of {self.player(sc, 3)}"
         if self.teams and d < 3 and self.chance(0.08):
             if self.chance(0.5):
                 self.note("the team of")
@@ -620,6 +632,9 @@ class GameGen:
         w = self.pick("add", "subtract")
         self.note(w)
         target = self.pick("points", "rounds", "points of " + self.player(sc, 2))
+        if self.teams and self.tv.random() < 0.2:
+            self.note(f"{w} to a variable of a team")
+            target = f"tally of the team of {self.player(sc, 2)}"
         if w == "add":
             return Stmt(f"add {self.number(sc, 1)} to {target}")
         return Stmt(f"subtract {self.number(sc, 1)} from {target}")
@@ -687,6 +702,9 @@ class GameGen:
             return self.st_set_written(sc)
         k = self.rng.randrange(4)
         target = self.pick("kept_suits", "kept_suits of " + self.player(sc, 2)) if k < 2 else "kept_ranks"
+        if k < 2 and self.teams and self.tv.random() < 0.25:
+            self.note("a set of a team")
+            target = f"tsuits of the team of {self.player(sc, 2)}"
         if k == 3:
             self.note("set emptied")
             return Stmt(f"remove all from {target}")
@@ -1149,6 +1167,8 @@ class GameGen:
                   "var kept_suits: set of suits per player", "var kept_ranks: set of ranks",
                   'values call: c0 "nothing", c1 "1", c2 "2", c3 "3", c4 "4"',
                   "var high: call = none", "var holder: player = none", "var doubled = no",
+                  ] + (["var tally per team", "var tsuits: set of suits per team"] if self.teams
+                       else []) + [
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
                   "    otherwise: rank of card", "score: points + size of shelf", ""]
         lines += self.make_defines()

@@ -199,8 +199,11 @@ class Encoding:
             pieces += [(f"{key}:size", 1), (f"{key}:cards", d), (f"{key}:top", d)]
         self.var_at = []
         self.var_width = []
+        team_vars = getattr(cg, "team_vars", ())
         for name, owner, typ in cg.var_info:
             key = name if owner < 0 else f"{name}/{owner + 1}"
+            if name in team_vars:               # a variable of each team: by team number
+                key = f"{name}/team {owner + 1}"
             w = self._var_width(typ)
             self.var_at.append(sum(s for _n, s in pieces))
             self.var_width.append(w)

@@ -30,10 +30,11 @@ from rulelang.check.hints import HINT_BUDGET, _hint_budget, _type_hint, did_you_
 from rulelang.check.ir import (ChooseSlotsTable, LabelsTable, Local, NodeSet, PicksTable, Refs, SayAsTable,
                                TypesTable, UnseenTable, SetsTable)
 from rulelang.check.model import TYPE_NAMES, Context, Model, RuleInfo, Scope, compatible
-from rulelang.check.sets import SetChecks, rewrite_sets, set_names
+from rulelang.check.sets import SetChecks, rewrite_keyed_of, rewrite_sets, set_names
 from rulelang.check.statements import StatementChecks, _leaves
 from rulelang.check.tree import _mentions, _walk
 from rulelang.check.teams import TeamChecks
+from rulelang.check.teamvars import TeamVarChecks
 from rulelang.check.visibility import VisibilityChecks
 
 
@@ -43,7 +44,7 @@ RULE_CHECK_DEPTH = 4
 
 
 class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityChecks, SetChecks,
-              TeamChecks, Auctions):
+              TeamChecks, TeamVarChecks, Auctions):
     """Checks merged declarations (:meth:`run`) and fills the :class:`Model`."""
 
     def __init__(self, decls: list, file: str, overrides: dict | None = None,
@@ -168,6 +169,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
     def run(self) -> Model:
         self.decls = self.rule_values(self.lower_auctions(self.decls))
         self.decls = rewrite_sets(self.decls, set_names(self.decls))
+        self.decls = rewrite_keyed_of(self.decls)      # `foundation of hearts` (check/sets.py)
         self.set_values_of: dict = {}       # a variable that is a set of named values -> the set
         self.keyed_families: dict = {}      # a family of zones by suit or rank -> "suit"/"rank"
         by_type: dict = {}

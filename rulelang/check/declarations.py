@@ -393,6 +393,8 @@ class DeclarationChecks:
         return None
 
     def check_var(self, v: A.Var):
+        if getattr(v, "per_team", False):       # (check/teamvars.py)
+            self.check_team_var(v)
         if v.type is not None and v.type.startswith("set of "):     # (check/sets.py)
             self.vars[v.name] = VarInfo(v, self.set_kind(v) or ANY)
             return

@@ -335,6 +335,8 @@ class ExpressionChecks:
         v = self.vars.get(n)
         if v is not None:
             self.refs.set(e, Var(n, v.decl.per_player, s.you_slot))
+            if getattr(v.decl, "per_team", False):      # whose team's? (check/teamvars.py)
+                self.team_var_bare(e, n)
             return v.type
         z = self.zones.get(n)
         if z is not None:
@@ -430,6 +432,9 @@ class ExpressionChecks:
             self.refs.set(e, ZoneOf(n))
             return ZONE
         v = self.vars.get(n)
+        if v is not None and getattr(v.decl, "per_team", False):    # (check/teamvars.py)
+            self.team_var_of(e, s)
+            return v.type
         if v is not None:
             if not v.decl.per_player:
                 self.error("RL112", f"variable `{n}` is shared; it belongs to no player",

@@ -108,6 +108,35 @@ def _fixer(names):
     return fix
 
 
+def rewrite_keyed_of(decls):
+    """The declarations with `foundation of X` written `foundation(X)` for every family of zones
+    by suit or rank (`zone foundation per suit`): the rulebook's "the foundation of its suit"
+    is `the foundation of suit of c`, `foundation of hearts`.  A define, variable or attribute of
+    the same name keeps `of` its own.  Nothing is copied when the file has no such family."""
+    keyed = {d.name for d in decls if isinstance(d, A.Zone) and getattr(d, "keyed", None)}
+    keyed -= {d.name for d in decls if isinstance(d, (A.Define, A.Var, A.Attribute))}
+    if not keyed:
+        return decls
+
+    def fix(n):
+        if isinstance(n, A.Of) and n.name in keyed:
+            return A.Call(n.name, (fix(n.operand),), n.span)
+        if isinstance(n, tuple):
+            out = tuple(fix(x) for x in n)
+            return out if any(a is not b for a, b in zip(out, n)) else n
+        if not attrs.has(type(n)) or isinstance(n, A.Span):
+            return n
+        changes = {}
+        for f in attrs.fields(type(n)):
+            v = getattr(n, f.name)
+            nv = fix(v)
+            if nv is not v:
+                changes[f.name] = nv
+        return attrs.evolve(n, **changes) if changes else n
+
+    return [fix(d) for d in decls]
+
+
 class SetChecks:
     """The checker's part for sets of values and families of zones by suit or rank."""
 
@@ -168,7 +197,7 @@ class SetChecks:
         want = SUIT if key == "suit" else NUMBER
         if t not in (want, ANY):
             self.error("RL326", f"`{name}(...)` is the {name} of a {key}, but this is a {t}",
-                       e.args[0].span, f"e.g. `{name}({key} of c)`")
+                       e.args[0].span, f"e.g. `{name}({key} of c)` or `the {name} of {key} of c`")
         elif key == "rank" and isinstance(e.args[0], A.Int) and not lo <= e.args[0].value <= hi:
             self.error("RL326", f"there is no {name} of rank {e.args[0].value}: the deck's "
                        f"ranks are {lo} to {hi}", e.args[0].span, None)

@@ -136,6 +136,8 @@ class StatementChecks:
             if v is not None:
                 self.refs.set(target, Var(target.name, v.decl.per_player, s.you_slot))
                 self.types.set(target, v.type)
+                if getattr(v.decl, "per_team", False):  # whose team's? (check/teamvars.py)
+                    self.team_var_bare(target, target.name)
                 return v.type
             if target.name in self.options:
                 self.error("RL107", f"option `{target.name}` cannot be changed during the game",
@@ -143,6 +145,10 @@ class StatementChecks:
                 return ANY
         elif isinstance(target, A.Of):
             v = self.vars.get(target.name)
+            if v is not None and getattr(v.decl, "per_team", False):   # (check/teamvars.py)
+                self.team_var_of(target, s)
+                self.types.set(target, v.type)
+                return v.type
             if v is not None and v.decl.per_player:
                 self.expect_seat(target.operand, s, f"whose `{target.name}`")
                 self.refs.set(target, VarOf(target.name))

@@ -419,12 +419,21 @@ def _teams(m) -> tuple:
         first = ("Teams are formed during play: each player starts alone, in the team numbered "
                  "by their seat (Player 1 in team 1...), until the rules put them in another "
                  "team (“P leaves their team and joins ...”).")
+    kept = [humanize(name) for name, v in m.vars.items() if getattr(v.decl, "per_team", False)]
+    shares = ""
+    if kept:                                    # the variables of each team
+        names = kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
+        shares = (f" Each team keeps its own {names}: "
+                  + ("it belongs" if len(kept) == 1 else "they belong")
+                  + " to the team, not to its players"
+            + (" (a player who joins another team counts with that team's from then on)"
+               if t.kind == "formed" else "") + ".")
     return (first, "A player's partner is the other player of their team when it has two "
             "players (none otherwise). The turn order and the deal go round the table as "
             "always, whatever the teams. A team wins, loses or draws together: when the rules "
             "make a player win, their whole team wins; a team's score is the total of its "
             "players' scores, and an ending by the highest (lowest) score compares the teams' "
-            "scores.")
+            "scores." + shares)
 
 
 def _value_sets(m) -> tuple:
@@ -446,6 +455,8 @@ def _vars(w, m) -> tuple:
             continue
         d = v.decl
         where = "for each player" if d.per_player else "one, shared"
+        if getattr(d, "per_team", False):      # kept by the team, whoever is in it
+            where = "for each team"
         shown = "yes" if getattr(d, "display", None) else "no"
         kind = humanize(v.type)
         if name == "out" and getattr(m, "players_leave", False):   # kept by the rules themselves

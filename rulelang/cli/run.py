@@ -124,6 +124,7 @@ def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrid
             results = res.get("results")
             res["teams"] = [{"players": [p + 1 for p in t],
                              **({"result": results[t[0]]} if results else {})} for t in teams]
+            _team_vars(st, teams, res["teams"])
         if st.problem:
             res["problem"] = st.problem
         out.write(safe_json(res) + "\n")
@@ -134,6 +135,18 @@ def _run_one(args, game, cg, n, names, seed, show, st, agents, out, err, overrid
         return EXIT_ERRORS
     return EXIT_OK
 
+
+
+def _team_vars(st, teams, out) -> None:
+    """Each team's variables of each team (`var NAME per team`), as State.variables() gives
+    them: ``"vars": {name: value}`` beside the team's players (none in a game without them)."""
+    cg = st.game
+    if not getattr(cg, "team_vars", ()):
+        return
+    typed = st.variables()
+    for t, entry in zip(teams, out):
+        number = st.vars[cg.team_base + t[0]]
+        entry["vars"] = {name: typed[name][number] for name in cg.team_vars}
 
 def _run_many(args, game, cg, n, names, out, err) -> int:
     from rulelang.termsafe import safe_json

@@ -238,6 +238,8 @@ def _vars_text(vars_: dict, you: Optional[int] = None) -> Optional[Text]:
         if isinstance(val, list):
             t.append(safe(", ".join(f"{'you' if you == p else 'p' + str(p + 1)}: {v}"
                                     for p, v in enumerate(val))))
+        elif isinstance(val, dict):         # a variable of each team: {"team 1": ..., ...}
+            t.append(safe(", ".join(f"{k}: {v}" for k, v in val.items())))
         else:
             t.append(safe(val))
     return t

@@ -365,7 +365,7 @@ class ExprNodes:
         if isinstance(ref, ZoneOf):
             return PlayerZone(cg.zone_base[ref.name], x)
         if isinstance(ref, VarOf):
-            return f"{self.vars}[{int(cg.var_base[ref.name])} + {x}]"
+            return f"{self.vars}[{int(cg.var_of_base[ref.name])} + {x}]"
         raise AssertionError(ref)           # the checker resolves `of` to nothing else
 
     def g_Call(self, e, env):

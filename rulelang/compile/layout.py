@@ -13,6 +13,7 @@ from rulelang.engine.control import GameProblem
 from rulelang.engine.melds import MAX_MELD_CARDS, least_left, least_left_laying_off
 from rulelang.engine.combos import combinations_counter, groups_counter, places_of, runs_counter
 from rulelang.check.deals import deck_cards
+from rulelang.check.teams import team_numbers
 
 MAX_CARDS = VALUE_MASK  # card numbers must fit in an action's value
 
@@ -64,6 +65,14 @@ class Layout:
             k = self.n if v.decl.per_player else 1
             for p in range(k):
                 self.var_info.append((name, p if v.decl.per_player else -1, v.type))
+        # Where `NAME of X` reads: X's place from var_base, but for a variable of each team X is
+        # the team's number, 1 to n, and team T's value is at the place of seat T (check/teamvars.py).
+        self.var_of_base = {name: b - 1 if getattr(self.model.vars[name].decl, "per_team", False)
+                            else b for name, b in self.var_base.items()}
+        # The variables of a team, and how many teams the game can have (their values shown).
+        self.team_vars = tuple(n for n, b in self.var_of_base.items() if b != self.var_base[n])
+        teams = self.model.teams
+        self.team_count = max(team_numbers(teams, self.n)) if teams is not None else 0
 
     def set_holds(self, name):
         """The values a variable that is a set may hold (docs/language.md, "Sets of values"):

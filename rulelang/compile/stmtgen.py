@@ -252,14 +252,14 @@ class StatementGen(ValueStatements):
             place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
         elif isinstance(ref, VarOf):
             operand = self.e(t.operand)
-            place = f"{self.x.vars}[{int(cg.var_base[ref.name])} + {operand}]"
+            place = f"{self.x.vars}[{int(cg.var_of_base[ref.name])} + {operand}]"
             if self.x.fold.chance(t.operand):
                 # The player is drawn at random (decided on the tree): the value first, then
                 # the player, once (`add 1 to points of random player` reads and sets the
                 # points of one player).
                 v, k = self.x.fresh(), self.x.fresh()
                 w.writeline(f"{v} = {self.x.as_int(st.value, self.x.gen_plain(st.value))}")
-                w.writeline(f"{k} = {int(cg.var_base[ref.name])} + {operand}")
+                w.writeline(f"{k} = {int(cg.var_of_base[ref.name])} + {operand}")
                 if st.op != "set":
                     w.writeline(f"{v} = {self.x.vars}[{k}] {'+' if st.op == 'add' else '-'} {v}")
                 if st.op != "set" or computes(st.value, self.refs):

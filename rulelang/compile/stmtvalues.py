@@ -34,7 +34,7 @@ class ValueStatements:
                      if ref.per_player else f"{self.x.vars}[{base}]")
         elif isinstance(ref, VarOf):
             k = self.x.fresh()
-            w.writeline(f"{k} = {int(cg.var_base[ref.name])} + {self.e(st.target.operand)}")
+            w.writeline(f"{k} = {int(cg.var_of_base[ref.name])} + {self.e(st.target.operand)}")
             place = f"{self.x.vars}[{k}]"
         else:                            # (the checker reported it)
             w.writeline("pass")

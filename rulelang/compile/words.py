@@ -123,7 +123,10 @@ class Words:
             if name.startswith(" "):              # a rule's result: no variable of the game
                 continue
             val = self.format(g, g.vars[i], typ)
-            if owner < 0:
+            if name in self.team_vars:            # a variable of each team: by team
+                if owner < self.team_count:
+                    out.setdefault(name, {})[f"team {owner + 1}"] = val
+            elif owner < 0:
                 out[name] = val
             else:
                 out.setdefault(name, []).append(val)
@@ -155,13 +158,17 @@ class Words:
 
     def typed_vars(self, g) -> dict:
         """Every variable of the game as :meth:`value` gives it: ``{name: value}``, a variable
-        of each player ``{name: [value of seat 1, ...]}``."""
+        of each player ``{name: [value of seat 1, ...]}``, a variable of each team ``{name:
+        {team number: value}}`` (teams numbered from 1, as `the team of P` is)."""
         out = {}
         for i, (name, owner, typ) in enumerate(self.var_info):
             if name.startswith(" "):              # a rule's result: no variable of the game
                 continue
             val = self.value(g, g.vars[i], typ)
-            if owner < 0:
+            if name in self.team_vars:            # a variable of each team: {team number: value}
+                if owner < self.team_count:
+                    out.setdefault(name, {})[owner + 1] = val
+            elif owner < 0:
                 out[name] = val
             else:
                 out.setdefault(name, []).append(val)

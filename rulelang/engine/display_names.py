@@ -202,13 +202,31 @@ class Words:
             return f"your {self.zone(name)}"
         return f"{self.zone(name)} of Player {owner + 1}"
 
+    def team_vars_of(self, st: Any, team: int) -> list[tuple[str, str]]:
+        """The shown variables of each team (`var NAME "Label" per team`) of team ``team``
+        (numbered from 1): ``[(name, value words)]``."""
+        cg = self.cg
+        out: list[tuple[str, str]] = []
+        for name in getattr(cg, "team_vars", ()):
+            if name in self.var_display:
+                typ = cg.var_info[cg.var_base[name]][2]
+                v = st.vars[cg.var_of_base[name] + team]
+                out.append((self.var_display[name], self.text(cg.format(st, v, typ))))
+        return out
+
     def vars_of(self, st: Any, owner: Optional[int]) -> list[tuple[str, str]]:
         """The shown variables (those with a display name): ``[(name, value words)]`` of one
         player (``owner``) or the shared ones (``owner`` None)."""
         out: list[tuple[str, str]] = []
         cg = self.cg
+        team_vars = getattr(cg, "team_vars", ())
         for i, (name, own, typ) in enumerate(cg.var_info):
             if name not in self.var_display:
+                continue
+            if name in team_vars:       # a variable of each team: with each player, their team's
+                if owner is not None and own == 0:
+                    at = cg.var_of_base[name] + st.vars[cg.team_base + owner]
+                    out.append((self.var_display[name], self.text(cg.format(st, st.vars[at], typ))))
                 continue
             if (owner is None) != (own < 0) or (owner is not None and own != owner):
                 continue

@@ -397,7 +397,8 @@ class State(Playout):
 
     def variables(self) -> dict[str, Any]:
         """The game's variables as Python values of their types, not words: ``{name: value}``
-        (a variable of each player: ``{name: [seat 1's, seat 2's, ...]}``).  A number is an
+        (a variable of each player: ``{name: [seat 1's, seat 2's, ...]}``; a variable of each
+        team: ``{name: {1: team 1's, 2: team 2's, ...}}``, by the numbers `the team of P` gives).  A number is an
         int, yes/no a bool, a player a seat (0-based, as everywhere in this API), a card its
         number (``game.card_names[c]`` names it; the zones hold the same numbers), a zone its
         index, a rank its number, a suit or a named value its name, a text the text, and

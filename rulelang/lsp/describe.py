@@ -106,6 +106,9 @@ def _var(s, text, model) -> str:
         kind = m.group(1)
     per = ", one for each player" if re.search(r"\bper\s+player\b", s.detail.split("=")[0]) else ""
     first = s.detail.split("=", 1)[1].strip() if "=" in s.detail else "?"
+    if re.search(r"\bper\s+team\b", s.detail.split("=")[0]):     # a variable of each team
+        per = ", one for each team (`" + s.name + " of the team of P`)"
+        first = first if "=" in s.detail else "0"
     return (f"variable `{s.name}`: {'a ' + kind if kind else 'its kind is its first value’s'}{per}; "
             f"first `{first}`")
 

@@ -87,10 +87,23 @@ def _header_setting(tf, ln, plan, test=None):
 
 
 _ZONE_REF = re.compile(r"([A-Za-z_]\w*)(?:\s+of\s+player\s+(\d+))?$")
+# A zone of a family by suit or rank named as the rules name it: `[the] foundation of hearts`.
+_KEYED_REF = re.compile(r"(?:the\s+)?([A-Za-z_]\w*)\s+of\s+([A-Za-z_]\w*)")
+
+
+def _zone_named(cg, text):
+    """Does ``text`` name a zone as an expectation may (`hand of player 2`, `foundation of
+    hearts`)?"""
+    keyed = _KEYED_REF.fullmatch(text.strip())
+    return bool(_ZONE_REF.match(text) or (keyed and f"{keyed.group(1)}_{keyed.group(2)}"
+                                           in cg.zone_base))
 
 
 def _zone_key(tf, cg, ln, text, start, test):
     """``hand of player 2`` -> ``"hand/2"``; a diagnostic (and None) for a zone that is not one."""
+    keyed = _KEYED_REF.fullmatch(text.strip())     # `foundation of hearts`: a family by suit
+    if keyed and f"{keyed.group(1)}_{keyed.group(2)}" in cg.zone_base:
+        text = text.replace(keyed.group(0), f"{keyed.group(1)}_{keyed.group(2)}")
     m = _ZONE_REF.match(text.strip())
     lead = len(text) - len(text.lstrip())
     span = ln.span(start + lead, start + len(text.rstrip()))
@@ -282,9 +295,27 @@ def _plan_given(tf, env, cg, test, plan, lines):
         if m:
             plan.rest = _zone_key(tf, cg, ln, m.group(1), m.start(1), test)
             continue
+        m = re.fullmatch(r"set\s+([A-Za-z_]\w*)\s+of\s+team\s+(\d+)\s+to\s+(.+)", t)
+        if m and m.group(1) in getattr(cg, "team_vars", ()):    # a variable of each team
+            name, team = m.group(1), int(m.group(2))
+            if not 1 <= team <= cg.team_count:
+                tf.error("RL505", f"there is no team {team}: this game has teams 1 to "
+                         f"{cg.team_count}", ln.span(m.start(2), m.end(2)),
+                         f"write `set {name} of team 1 to ...`", test)
+                continue
+            got = _parse_expr(tf, env, cg, ln, m.start(3), m.group(3),
+                              cg.var_info[cg.var_base[name]][2], f"the value of `{name}`", test)
+            if got is not None:
+                plan.vars.append((cg.var_base[name] + team - 1, got, ln))
+            continue
         m = re.fullmatch(r"set\s+([A-Za-z_]\w*)(?:\s+of\s+player\s+(\d+))?\s+to\s+(.+)", t)
         if m:
             name, seat = m.group(1), m.group(2)
+            if name in getattr(cg, "team_vars", ()):
+                tf.error("RL505", f"`{name}` is a variable of each team: say which team",
+                         ln.span(m.start(1), m.end(2) if seat else m.end(1)),
+                         f"write `set {name} of team 1 to ...`", test)
+                continue
             if name not in cg.var_base:
                 tf.error("RL505", f"there is no variable `{name}`", ln.span(m.start(1), m.end(1)),
                          did_you_mean(name, cg.var_base) or
@@ -351,7 +382,7 @@ def _plan_expect(tf, env, cg, test, ln):
     from rulelang.kinds import FLAG, NUMBER
     t = ln.text
     m = re.fullmatch(r"(.+?)\s+has\s+(.+?)\s+cards?", t)
-    if m and _ZONE_REF.match(m.group(1)):
+    if m and _zone_named(cg, m.group(1)):
         key = _zone_key(tf, cg, ln, m.group(1), 0, test)
         if m.group(2).isdigit():
             count = (lambda k: lambda st: k)(int(m.group(2)))
@@ -365,7 +396,7 @@ def _plan_expect(tf, env, cg, test, ln):
                         [f"{_zone_words(key)} has {len(_zone(st, key))} cards: "
                          f"{_list(_zone(st, key))}"])
     m = re.fullmatch(r"(.+?)\s+(holds|contains|does not contain|starts with|ends with)\s*:\s*(.*)", t)
-    if m and _ZONE_REF.match(m.group(1)):
+    if m and _zone_named(cg, m.group(1)):
         key = _zone_key(tf, cg, ln, m.group(1), 0, test)
         cards = _cards(tf, cg, ln, m.group(3), m.start(3), test)
         how = m.group(2)

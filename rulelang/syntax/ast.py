@@ -474,6 +474,10 @@ class Var(Decl):
     replace: bool
     span: Span
     display: Optional[str] = None    # ``var NAME "Its Name" ...``: shown to the players
+    # ``var NAME per team``: one value for each team (docs/language.md, "Variables of a team"),
+    # kept as a variable of each player is (``per_player`` is true too) but read and set only
+    # as `NAME of the team of P`: team T's value is the place of seat T.
+    per_team: bool = False
 
 
 @node

@@ -36,6 +36,8 @@ class DeclarationsToAst(Transformer):
             return attrs_evolve(d, replace=True)
         return d
 
+    replace_team_decl = replace_decl      # `replace var points per team = 5`
+
     def signed_int(self, meta, c):
         return -int(c[1]) if c[0] is not None else int(c[1])
 
@@ -232,6 +234,20 @@ class DeclarationsToAst(Transformer):
 
     def per_player_mark(self, meta, c):
         return True
+
+    def var_team_decl(self, meta, c):
+        """``var points[: TYPE] per team [= VALUE]``: one value per team, 0 unless given."""
+        name, display, typ, init = c
+        return A.Var(str(name), str(typ) if typ is not None else None, True,
+                     init if init is not None else A.Int(0, self.sp(meta)), False, self.sp(meta),
+                     display=_unquote(display) if display is not None else None, per_team=True)
+
+    def var_team_set_decl(self, meta, c):
+        """``var named: set of suits per team``: a set of values per team, empty at first."""
+        name, display, elem = c
+        return A.Var(str(name), f"set of {elem}", True, A.Int(0, self.sp(meta)), False,
+                     self.sp(meta), display=_unquote(display) if display is not None else None,
+                     per_team=True)
 
     def teams_fixed(self, meta, c):
         return ("fixed", tuple(c))

@@ -103,9 +103,12 @@ def table_view(st, words: Words, cards: Cards, viewer: Optional[int]) -> dict:
             item["known"] = [cards(c) for c in known[key]]
         zones.append(item)
     seats = []
+    tb = getattr(cg, "team_base", None)
     for p in range(n):
         seats.append({"seat": p + 1, "name": seat_name(p, viewer),
                       "vars": [list(v) for v in words.vars_of(st, p)]})
+        if tb is not None:                      # a game with teams: the seat's team (public)
+            seats[-1]["team"] = st.vars[tb + p]
     view = {
         "you": viewer + 1 if viewer is not None else 0,
         "players": n,
@@ -124,7 +127,30 @@ def table_view(st, words: Words, cards: Cards, viewer: Optional[int]) -> dict:
         scores = scores_of(st)
         if scores is not None:
             view["scores"] = [str(s) for s in scores]
+    if tb is not None:
+        view["teams"] = teams_view(st, words, scores_of(st) if st.terminal else None)
     return view
+
+
+def teams_view(st, words: Words, scores: Optional[list]) -> list:
+    """The teams of a game with teams, as everyone may see them: each team's number, its players
+    (seats from 1), its variables shown on the table (`var NAME "Label" per team`) and, once the
+    game is over, its score (the total of its players': during the game a score may read cards
+    a seat does not see, so it is told at the end, as the players' scores are).  Teams with no
+    player (formed in play, left) are not shown."""
+    cg = st.game
+    tb = cg.team_base
+    by: dict = {}
+    for p in range(st.n):
+        by.setdefault(st.vars[tb + p], []).append(p)
+    out = []
+    for t in sorted(by):
+        item: dict = {"team": t, "players": [p + 1 for p in by[t]],
+                      "vars": [list(v) for v in words.team_vars_of(st, t)]}
+        if scores is not None:
+            item["score"] = str(sum(scores[p] for p in by[t]))
+        out.append(item)
+    return out
 
 
 def decision_of(st, words: Words, cards: Cards, viewer: Optional[int]) -> Optional[dict]:

@@ -406,7 +406,7 @@ class ClosureStatements:
             getter = lambda g, fr: g.vars[idx(g, fr)]
         elif isinstance(ref, VarOf):
             # `X of P`: P is worked out once, after the value (it may be a random player)
-            base = self.var_base[ref.name]
+            base = self.of_place(ref.name)
             pf = self.cx(t.operand)
             value, span = val, st.span
 
@@ -453,6 +453,7 @@ class ClosureStatements:
             return
         base = self.var_base[ref.name]
         if isinstance(ref, VarOf):
+            base = self.of_place(ref.name)
             pf = self.cx(st.target.operand)
             where = lambda g, fr: base + pf(g, fr)
         elif ref.per_player:

@@ -259,7 +259,7 @@ class ClosureValues:
             base = self.zone_base[ref.name]
             return lambda g, fr: base + f(g, fr)
         if isinstance(ref, VarOf):
-            base = self.var_base[ref.name]
+            base = self.of_place(ref.name)
             return lambda g, fr: g.vars[base + f(g, fr)]
         raise AssertionError(ref)
 

@@ -571,6 +571,11 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
             if name.startswith(" "):
                 continue
             val = self.format(g, g.vars[i], typ)
+            if getattr(self.model.vars[name].decl, "per_team", False):
+                team, shown = self.team_var_shown(name, owner)
+                if shown:
+                    out.setdefault(name, {})[f"team {team}"] = val
+                continue
             if owner < 0:
                 out[name] = val
             else:

@@ -51,6 +51,22 @@ class ReferenceTeams:
         for s, p in enumerate(partners(teams)):
             g.vars[self.partner_at + s] = p
 
+    def of_place(self, name):
+        """Where `NAME of X` is for X's value: a player's variable at the player's seat; a
+        team's variable (`var NAME per team`, X the team's number from 1) at seat X - 1."""
+        if getattr(self.model.vars[name].decl, "per_team", False):
+            return self.var_base[name] - 1
+        return self.var_base[name]
+
+    def team_var_shown(self, name, owner):
+        """``(key, shown?)`` of a place of a team's variable: team numbers run from 1 to the
+        number of teams the game can have (named: as written; opposite: half the players;
+        formed in play: one per player)."""
+        decl = self.model.teams
+        count = len(decl.seats) if decl.kind == "fixed" else (
+            self.n // 2 if decl.kind == "opposite" else self.n)
+        return owner + 1, owner < count
+
     def teams_of(self, g):
         return [g.vars[self.team_at + s] for s in range(self.n)]
 

@@ -270,12 +270,26 @@ function draw(frame) {
     box.dataset.seat = p;
     if (turnOf.includes(p) && !v.terminal) box.classList.add("turn");
     box.append(el("h3", null, s.name + (frame.seats && frame.seats[p - 1] !== "human" ? ` (computer: ${frame.seats[p - 1]})` : "")));
+    if (s.team) { box.dataset.team = s.team; box.append(el("div", "team", `Team ${s.team}`)); }
     if (s.vars.length) box.append(el("div", "vars", s.vars.map(([a, b]) => `${a}: ${b}`).join(" · ")));
     seatBox[p] = box;
     (p === v.you ? mine : others).append(box);
   }
   for (const z of v.zones) (z.owner ? seatBox[z.owner] : middle).append(zoneEl(z, playable));
   if (v.vars.length) middle.append(el("div", "vars", v.vars.map(([a, b]) => `${a}: ${b}`).join(" · ")));
+  // a game with teams: who plays with whom, each team's values and, at the end, its score
+  if (v.teams) {
+    const box = el("div", "teams");
+    for (const t of v.teams) {
+      const who = t.players.map((p) => (p === v.you ? "you" : "Player " + p)).join(", ");
+      const parts = [`Team ${t.team}: ${who}`].concat(t.vars.map(([a, b]) => `${a}: ${b}`));
+      if (t.score !== undefined) parts.push(`score ${t.score}`);
+      const row = el("div", "team", parts.join(" · "));
+      row.dataset.team = t.team;
+      box.append(row);
+    }
+    middle.append(box);
+  }
   drawDecision(v);
   drawReplay(frame);
   const res = $("result");
@@ -283,6 +297,8 @@ function draw(frame) {
   if (v.terminal) {
     let t = v.result;
     if (v.scores) t += "\nScores: " + v.scores.map((s, i) => `Player ${i + 1} ${s}`).join(", ");
+    if (v.teams && v.teams.some((tm) => tm.score !== undefined))
+      t += "\nTeams: " + v.teams.map((tm) => `Team ${tm.team} ${tm.score}`).join(", ");
     res.textContent = t;
   }
   // for people's tools and tests: what the page shows now
