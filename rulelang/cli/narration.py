@@ -17,6 +17,7 @@ from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, car
                                 plural_words, reveal_text, seat_text, with_turn)
 from rulelang.engine.events import EVENTS, apply_event, seen_event, sees
 from rulelang.engine.subsets import set_moved
+from rulelang.limits import ACTION_SHIFT
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -170,6 +171,16 @@ def _second_person(verb: str) -> str:
     if verb.endswith("s") and not verb.endswith("ss"):
         return verb[:-1]
     return verb
+
+
+def _third_person(verb: str) -> str:
+    """``bid`` -> ``bids``, ``pass`` -> ``passes``: the verb of a sentence about a player (the
+    inverse of :func:`_second_person`)."""
+    if re.search(r"(ss|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text:
@@ -394,7 +405,15 @@ class Narrator:
                 last_choice = (seat, text)
                 t = Text("  ")
                 t.append_text(seat_text(seat, viewer))
-                t.append(": ")
+                if w.model.alternatives[action >> ACTION_SHIFT][0].call:
+                    # a call of an auction is told as it is said at the table: "Player 2
+                    # bids 3", "Player 3 passes" ("You pass" to the one who made it)
+                    t.append(" ")
+                    if viewer is None or seat != viewer:
+                        verb, _, rest = text.partition(" ")
+                        text = _third_person(verb) + (" " + rest if rest else "")
+                else:
+                    t.append(": ")
                 t.append_text(_highlight_cards(text))
                 self._out(out, t)
             elif kind == "say":
