@@ -173,6 +173,15 @@ def _second_person(verb: str) -> str:
     return verb
 
 
+def team_text(seat: int, team: int, viewer: Optional[int] = None) -> Text:
+    """``Player 2 joins team 1`` (``set the team of P to T``): every seat is told."""
+    t = Text("  · ", style="dim")
+    t.append_text(seat_text(seat, viewer))
+    t.append(" join" if viewer is not None and seat == viewer else " joins", style="dim")
+    t.append(f" team {team}", style="dim")
+    return t
+
+
 def _third_person(verb: str) -> str:
     """``bid`` -> ``bids``, ``pass`` -> ``passes``: the verb of a sentence about a player (the
     inverse of :func:`_second_person`)."""
@@ -326,6 +335,7 @@ class Narrator:
         out: list = []
         for e in self.preamble:
             line = said_text(w, e[1], e[2], viewer) if e[0] == "say" else \
+                team_text(e[1], e[2], viewer) if e[0] == "team" else \
                 reveal_text(e[1], w.card(e[2]), viewer)
             out.append(with_turn(None, line))
         self.preamble = []
@@ -428,6 +438,8 @@ class Narrator:
                 self._out(out, said_text(w, e[1], raw, viewer))
             elif kind == "reveal":
                 self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
+            elif kind == "team":
+                self._out(out, team_text(e[1], e[2], viewer))
             elif kind == "shuffle":
                 apply_event(self.zones, e)
                 if w.shown(cg.zone_info[e[1]][0]) != "no":
