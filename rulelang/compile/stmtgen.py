@@ -23,6 +23,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
+from rulelang.engine.played import cleared as played_cleared, moved as played_moved
 from rulelang.engine.teams import not_team_of, team_of
 from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
                                          put_beside, say)
@@ -77,6 +78,24 @@ class StatementGen(ValueStatements):
                 self.memory_event(event, call, w)
         else:
             self.memory_event(event, call, w)
+
+    def playing(self, st) -> bool:
+        """Does :meth:`note_played` write something for the cards ``st`` moves: in a game that
+        reads `who played c`, unless both zones are shared (the cards keep who played them)?"""
+        if self.cg.played_base is None:
+            return False
+        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
+        return not all(isinstance(r, Zone) and not r.per_player for r in (a, b))
+
+    def note_played(self, st, cards, src, dst, w):
+        """Who played the cards (``cards``: code of a tuple or a list) that ``st`` moves from
+        the zone ``src`` to ``dst`` (codes of the zones' numbers): engine/played.py."""
+        if not self.playing(st):
+            return
+        self.x.ns["_played"] = played_moved
+        owners = self.x.const([info[1] for info in self.cg.zone_info])
+        w.writeline(f"_played({self.x.vars}, {int(self.cg.played_base)}, {cards}, {owners}[{src}], "
+                    f"{owners}[{dst}])")
 
     def same_zone_maybe(self, st) -> bool:
         """May the zones a move takes cards from and to be one zone (the same declared zone, a
@@ -173,6 +192,9 @@ class StatementGen(ValueStatements):
             zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
         shuffle = "shuffle" if self.cg.on("shuffle_plans") else "shuffle_stepwise"
         w.writeline(f"g.rng.{shuffle}({self.x.zone(zi)})")
+        if self.cg.played_base is not None:     # a shuffled pile's cards: played by nobody
+            self.x.ns["_unplayed"] = played_cleared
+            w.writeline(f"_unplayed({self.x.vars}, {int(self.cg.played_base)}, {self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
@@ -360,15 +382,20 @@ class StatementGen(ValueStatements):
         w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
         w.writeline(f"if {o}:")
         with w.indent():
-            was = self.x.fresh() if self.noting(st) else None
+            played = cg.played_base is not None
+            was = self.x.fresh() if self.noting(st) or played else None
             if was:
                 w.writeline(f"{was} = {s}[:]")
             w.writeline(f"{fn}(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
             if was:                 # the cards dealt: those of the zone that are not there now
                 c, there = self.x.fresh(), self.x.fresh()
                 w.writeline(f"{there} = {{*{s}}}")
-                self.note_left(st, f"[{c} for {c} in {was} if {c} not in {there}]",
-                               self.e(st.source), w)
+                dealt = f"[{c} for {c} in {was} if {c} not in {there}]"
+                if self.noting(st):
+                    self.note_left(st, dealt, self.e(st.source), w)
+                if played:          # dealt to the players: played by nobody (engine/played.py)
+                    self.x.ns["_unplayed"] = played_cleared
+                    w.writeline(f"_unplayed({self.x.vars}, {int(cg.played_base)}, {dealt})")
         return True
 
     def t_EndGame(self, st, w):
@@ -499,6 +526,7 @@ class StatementGen(ValueStatements):
             else:
                 w.writeline(f"{d} += {m}")
             w.writeline(f"del {s}[:]")
+            self.note_played(st, m, si, di, w)
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
@@ -541,6 +569,7 @@ class StatementGen(ValueStatements):
                 w.writeline(f"if g.log is not None: _logmv(g, {s}, None, ({c},), "
                             f"{int(bool(st.to_bottom))})")
             args = f"({c},), {si}, {di}, {top}, False"
+            self.note_played(st, f"({c},)", si, di, w)
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
@@ -574,11 +603,12 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
+                self.note_played(st, f"({c},)", src, dst, w)
             return True
         if kind == "top":
             w.writeline(f"if {s}:")
             with w.indent():
-                if not log and not self.noting(st):
+                if not log and not self.noting(st) and not self.playing(st):
                     w.writeline(f"{self.x.zone(dst)}.{put.format(s + '.pop()')}")
                     return True
                 c = self.x.fresh()
@@ -588,6 +618,7 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
+                self.note_played(st, f"({c},)", src, dst, w)
             return True
         missing = self.x.const(self._missing(st))
         read = self.x.fold.plain_read(st.selection.expr, self.x.seat_uses)
@@ -609,6 +640,7 @@ class StatementGen(ValueStatements):
         if log:
             w.writeline(log.format(s, c))
         self.note_left(st, f"({c},)", src, w, dst)
+        self.note_played(st, f"({c},)", src, dst, w)
         return True
 
     def _move_all(self, st, kind, src, dst, w):
@@ -631,6 +663,7 @@ class StatementGen(ValueStatements):
             else:
                 w.writeline(f"{d}.extend({s}{part if part != '[:]' else ''})")
             self.note_left(st, f"{s}{'[:]' if kind == 'all' else '[:-1]'}", src, w)
+            self.note_played(st, f"{s}{'[:]' if kind == 'all' else '[:-1]'}", src, dst, w)
             w.writeline(f"del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
 
@@ -679,6 +712,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}[{i}:]")
             dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
+            self.note_played(st, cards, src, dst, w)
             self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
         ci = self.refs.of(sel).index
@@ -705,6 +739,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}[{i}]")
         dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
+        self.note_played(st, cards, src, dst, w)
         self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
@@ -721,6 +756,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}{part}")
             dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
+            self.note_played(st, cards, src, dst, w)
             self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
@@ -739,6 +775,7 @@ class StatementGen(ValueStatements):
                 w.writeline(f"{cards} = {s}[-{k}:][::-1]")
                 w.writeline(f"del {s}[-{k}:]")
                 self.note_left(st, cards, src, w, dst)
+                self.note_played(st, cards, src, dst, w)
                 self._put_many(st, cards, s, d, w)
             return True
         ci = int(self.refs.of(st.selection).index)
@@ -750,6 +787,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"({cards} if {self.each(st.selection.expr)} else {keep}).append({c})")
         w.writeline(f"{s}[:] = {keep}")
         self.note_left(st, cards, src, w, dst)
+        self.note_played(st, cards, src, dst, w)
         self._put_many(st, cards, s, d, w)
         return True
 
