@@ -167,6 +167,14 @@ class ExpressionChecks:
                           else "no shared zone"), e.span,
                        "a card is played from a zone `per player` (a hand) to a `shared` one "
                        "(a trick, a discard pile)")
+        card = e.card
+        if isinstance(card, A.Unary) and card.op in ("top", "bottom", "random card"):
+            ref = self.refs.of(card.operand, None)
+            if isinstance(ref, ZoneOf) or (isinstance(ref, Zone) and ref.per_player):
+                self.warning("RL341", f"`who played {card.op} of {ref.name}` is always `none`: a "
+                             f"card in a zone of a player (`{ref.name}` is `per player`) has been "
+                             "played by nobody", e.span,
+                             "ask of a card of a shared zone (`who played top of trick`)")
         return PLAYER
 
     def ex_Int(self, e, s): return NUMBER

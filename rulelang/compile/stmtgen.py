@@ -87,15 +87,31 @@ class StatementGen(ValueStatements):
         a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
         return not all(isinstance(r, Zone) and not r.per_player for r in (a, b))
 
-    def note_played(self, st, cards, src, dst, w):
-        """Who played the cards (``cards``: code of a tuple or a list) that ``st`` moves from
-        the zone ``src`` to ``dst`` (codes of the zones' numbers): engine/played.py."""
+    def note_played(self, st, cards, src, dst, w, card=None):
+        """Who played the cards (``cards``: code of a tuple or a list; ``card``: the code of
+        the one card, when it is one) that ``st`` moves from the zone ``src`` to ``dst``
+        (codes of the zones' numbers): engine/played.py."""
         if not self.playing(st):
             return
-        self.x.ns["_played"] = played_moved
+        base = int(self.cg.played_base)
         owners = self.x.const([info[1] for info in self.cg.zone_info])
-        w.writeline(f"_played({self.x.vars}, {int(self.cg.played_base)}, {cards}, {owners}[{src}], "
-                    f"{owners}[{dst}])")
+        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
+        if isinstance(b, ZoneOf) or (isinstance(b, Zone) and b.per_player):
+            seat = "-1"                     # into a zone of a player: played by nobody
+        elif isinstance(b, Zone) and (isinstance(a, ZoneOf) or (isinstance(a, Zone) and a.per_player)):
+            seat = f"{owners}[{src}]"       # from a zone of a player to a shared one: theirs
+        else:                               # (zones known only as the game is played)
+            self.x.ns["_played"] = played_moved
+            w.writeline(f"_played({self.x.vars}, {base}, {cards}, {owners}[{src}], {owners}[{dst}])")
+            return
+        if card is not None:
+            w.writeline(f"{self.x.vars}[{base} + {card}] = {seat}")
+            return
+        c, k = self.x.fresh(), self.x.fresh()
+        w.writeline(f"{k} = {seat}")
+        w.writeline(f"for {c} in {cards}:")
+        with w.indent():
+            w.writeline(f"{self.x.vars}[{base} + {c}] = {k}")
 
     def same_zone_maybe(self, st) -> bool:
         """May the zones a move takes cards from and to be one zone (the same declared zone, a
@@ -569,7 +585,7 @@ class StatementGen(ValueStatements):
                 w.writeline(f"if g.log is not None: _logmv(g, {s}, None, ({c},), "
                             f"{int(bool(st.to_bottom))})")
             args = f"({c},), {si}, {di}, {top}, False"
-            self.note_played(st, f"({c},)", si, di, w)
+            self.note_played(st, f"({c},)", si, di, w, card=c)
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
@@ -603,7 +619,7 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
-                self.note_played(st, f"({c},)", src, dst, w)
+                self.note_played(st, f"({c},)", src, dst, w, card=c)
             return True
         if kind == "top":
             w.writeline(f"if {s}:")
@@ -618,7 +634,7 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
-                self.note_played(st, f"({c},)", src, dst, w)
+                self.note_played(st, f"({c},)", src, dst, w, card=c)
             return True
         missing = self.x.const(self._missing(st))
         read = self.x.fold.plain_read(st.selection.expr, self.x.seat_uses)
@@ -640,7 +656,7 @@ class StatementGen(ValueStatements):
         if log:
             w.writeline(log.format(s, c))
         self.note_left(st, f"({c},)", src, w, dst)
-        self.note_played(st, f"({c},)", src, dst, w)
+        self.note_played(st, f"({c},)", src, dst, w, card=c)
         return True
 
     def _move_all(self, st, kind, src, dst, w):
