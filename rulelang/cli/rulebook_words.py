@@ -369,8 +369,7 @@ class ExprWords:
         return f"{k} player where {c}"
 
     def expr_PlayedBy(self, e):
-        return (f"the player who played {self.expr(e.card)} (from one of their own zones to the "
-                "table; nobody for a card no player played there)")
+        return f"the player who played {self.expr(e.card)} to the table"
 
     def expr_Holder(self, e):
         return (f"the player who has {self.expr(e.card)} in one of their own zones "
