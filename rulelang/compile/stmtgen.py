@@ -23,7 +23,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
-from rulelang.engine.played import cleared as played_cleared, moved as played_moved
+from rulelang.engine.played import cleared as played_cleared
 from rulelang.engine.teams import not_team_of, team_of
 from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
                                          put_beside, say)
@@ -78,40 +78,6 @@ class StatementGen(ValueStatements):
                 self.memory_event(event, call, w)
         else:
             self.memory_event(event, call, w)
-
-    def playing(self, st) -> bool:
-        """Does :meth:`note_played` write something for the cards ``st`` moves: in a game that
-        reads `who played c`, unless both zones are shared (the cards keep who played them)?"""
-        if self.cg.played_base is None:
-            return False
-        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
-        return not all(isinstance(r, Zone) and not r.per_player for r in (a, b))
-
-    def note_played(self, st, cards, src, dst, w, card=None):
-        """Who played the cards (``cards``: code of a tuple or a list; ``card``: the code of
-        the one card, when it is one) that ``st`` moves from the zone ``src`` to ``dst``
-        (codes of the zones' numbers): engine/played.py."""
-        if not self.playing(st):
-            return
-        base = int(self.cg.played_base)
-        owners = self.x.const([info[1] for info in self.cg.zone_info])
-        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
-        if isinstance(b, ZoneOf) or (isinstance(b, Zone) and b.per_player):
-            seat = "-1"                     # into a zone of a player: played by nobody
-        elif isinstance(b, Zone) and (isinstance(a, ZoneOf) or (isinstance(a, Zone) and a.per_player)):
-            seat = f"{owners}[{src}]"       # from a zone of a player to a shared one: theirs
-        else:                               # (zones known only as the game is played)
-            self.x.ns["_played"] = played_moved
-            w.writeline(f"_played({self.x.vars}, {base}, {cards}, {owners}[{src}], {owners}[{dst}])")
-            return
-        if card is not None:
-            w.writeline(f"{self.x.vars}[{base} + {card}] = {seat}")
-            return
-        c, k = self.x.fresh(), self.x.fresh()
-        w.writeline(f"{k} = {seat}")
-        w.writeline(f"for {c} in {cards}:")
-        with w.indent():
-            w.writeline(f"{self.x.vars}[{base} + {c}] = {k}")
 
     def same_zone_maybe(self, st) -> bool:
         """May the zones a move takes cards from and to be one zone (the same declared zone, a
