@@ -170,7 +170,7 @@ class StatementGen(ValueStatements):
 
     def t_Shuffle(self, st, w):
         zi = self.e(st.zone)
-        if self.logged and self.x.fold.chance(st.zone):
+        if (self.logged or self.cg.played_base is not None) and self.x.fold.chance(st.zone):
             zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
         shuffle = "shuffle" if self.cg.on("shuffle_plans") else "shuffle_stepwise"
         w.writeline(f"g.rng.{shuffle}({self.x.zone(zi)})")
@@ -630,6 +630,8 @@ class StatementGen(ValueStatements):
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
+        if self.playing(st):            # (the zone moved to is read again: note_played)
+            dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{d} = {self.x.zone(dst)}")
         w.writeline(f"if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
