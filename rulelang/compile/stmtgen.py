@@ -369,15 +369,21 @@ class StatementGen(ValueStatements):
             if was:
                 w.writeline(f"{was} = {s}[:]")
             w.writeline(f"{fn}(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
-            if was:                 # the cards dealt: those of the zone that are not there now
+            dealt = None
+            if self.noting(st):     # the cards dealt: those of the zone that are not there now
                 c, there = self.x.fresh(), self.x.fresh()
                 w.writeline(f"{there} = {{*{s}}}")
                 dealt = f"[{c} for {c} in {was} if {c} not in {there}]"
-                if self.noting(st):
-                    self.note_left(st, dealt, self.e(st.source), w)
-                if played:          # dealt to the players: played by nobody (engine/played.py)
-                    self.x.ns["_unplayed"] = played_cleared
-                    w.writeline(f"_unplayed({self.x.vars}, {int(cg.played_base)}, {dealt})")
+                self.note_left(st, dealt, self.e(st.source), w)
+            if played:              # dealt to the players: played by nobody (engine/played.py)
+                if apart:           # (from the top of a zone none of those dealt to)
+                    dealt = f"{was}[len({s}):]"
+                elif dealt is None:
+                    c, there = self.x.fresh(), self.x.fresh()
+                    w.writeline(f"{there} = {{*{s}}}")
+                    dealt = f"[{c} for {c} in {was} if {c} not in {there}]"
+                self.x.ns["_unplayed"] = played_cleared
+                w.writeline(f"_unplayed({self.x.vars}, {int(cg.played_base)}, {dealt})")
         return True
 
     def t_EndGame(self, st, w):

@@ -47,7 +47,7 @@ def moved_lists(g: Any, src: list[int], dst: list[int], cards: Sequence[int]) ->
 
 def cleared(vs: list[int], base: int, cards: Sequence[int]) -> None:
     """The cards have been played by nobody (dealt to a player, or shuffled)."""
-    for c in cards:
+    for c in cards:     # (a loop: faster than map over vs.__setitem__)
         vs[base + c] = -1
 
 
