@@ -246,3 +246,18 @@ def test_the_rulebook_says_who_played_in_words(tmp_path):
     book = RB.to_markdown(rulebook_of(_game(tmp_path))).replace("\\", "")
     assert "Let taker be the player who played best to the table." in book
     assert "“top:”, the player who played the top card of the Trick to the table" in book
+
+
+def test_a_position_given_by_hand_has_no_card_played(tmp_path):
+    """Setup plays a card from a hand; a position set by hand (a rule test's `given:`) starts
+    with every card played by nobody, and a move then plays one."""
+    from rulelang.play.scenario import position
+    text = TABLE.replace("    move top card from stock to trick  #", "    move top card from hand of player 2 to trick  #")
+    game = _game(tmp_path, text)
+    cg = game.compiled(3)
+    st = cg.new_game(seed=1)
+    assert any(v == 1 for v in _played(st, cg).values())        # player 2 played in setup
+    given = position(game, 3, {"trick": ["5♠"], "hand/1": ["7♥", "2♣"]}, "stock")
+    assert all(v is None for v in _played(given, cg).values())
+    given.apply_action(next(a for a in given.legal_actions() if given.action_to_string(a) == "play 7♥"))
+    assert _played(given, cg)["7♥"] == 0 and _played(given, cg)["5♠"] is None

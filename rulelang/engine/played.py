@@ -51,6 +51,14 @@ def cleared(vs: list[int], base: int, cards: Sequence[int]) -> None:
         vs[base + c] = -1
 
 
+def nobody_played(g: Any) -> None:
+    """A position set by hand (a rule test's ``given:``, play/scenario.py): no card in it has
+    been played, whatever setup did before."""
+    base = g.game.played_base
+    if base is not None:
+        g.vars[base:base + len(g.game.card_names)] = [-1] * len(g.game.card_names)
+
+
 def shown(g: Any, viewer: Optional[int] = None) -> dict[str, list[Optional[int]]]:
     """Who played each card of the shared zones whose size the viewer sees, by place (bottom
     first; seats from 1, None for nobody): ``{zone name: [...]}``; the zones with no card
