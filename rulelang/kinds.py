@@ -40,6 +40,12 @@ NUMBER, FLAG, CARD, PLAYER, SUIT, ZONE, PLAYERS, SYMBOL, NONE, ANY = (
 TEXT, CARDS, RANK = Kind.TEXT, Kind.CARDS, Kind.RANK
 SET_KINDS = (Kind.SET_SUITS, Kind.SET_RANKS, Kind.SET_PLAYERS, Kind.SET_VALUES)
 
+# The name, among a compiled game's variables, of who played each card (docs/language.md, "Who
+# played a card"): one value per card, the seat or -1, after the game's own variables, only in a
+# game that reads `who played c`.  A name no rule file can write (a space first: it is none of
+# the game's variables to show).
+PLAYED_BY = " played by"
+
 
 class Frame:
     """A rule's frame on ``g.stack``: the list ``[rule, position, you, slot 0, slot 1, ...]``.

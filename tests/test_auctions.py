@@ -221,3 +221,22 @@ def test_a_stop_in_a_call_ends_the_auction_there(tmp_path):
     _call(st, "bid 2♣")
     _call(st, "concede")
     assert st.is_terminal() and st.results() == ["win", "loss", "loss", "loss"]
+
+
+def test_the_transcript_tells_each_call_as_said_at_the_table(tmp_path):
+    """A call reads in the present tense, as the rest of the narration: "Player 1 bids 1NT",
+    "Player 2 doubles", "Player 3 passes"; to the player who made it, "You pass".  Other
+    choices keep their own form ("Player 1: play 7♠")."""
+    from rulelang.cli.narration import Narrator
+    from rulelang.engine.display_names import Words
+    cg = _game(tmp_path).compiled(4)
+    words = Words(cg)
+    st = cg.new_game(seed=1, log=True)
+    told = [Narrator(words, st, v) for v in (None, 2)]
+    for words_said in ("bid 1NT", "double", "pass", "pass", "pass"):
+        _call(st, words_said)
+    lines = [[ln.plain.strip() for ln in t.lines()] for t in told]
+    calls = [ln.split("  ")[-1] for ln in lines[0] if "Player" in ln]
+    assert calls == ["Player 1 bids 1NT", "Player 2 doubles", "Player 3 passes",
+                     "Player 4 passes", "Player 1 passes"], lines[0]
+    assert "You pass" in lines[1] and "Player 2 doubles" in lines[1], lines[1]

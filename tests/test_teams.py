@@ -168,3 +168,29 @@ def test_teams_read_before_the_teams_line_is_checked_are_reported_not_a_crash(tm
             'var q = partner of 2\ndeck standard, into stock\n')
     diags, _model, _ = check_file(write(tmp_path, text))
     assert "RL269" in [d.code for d in diags] and "RL999" not in [d.code for d in diags]
+
+
+def test_a_change_of_team_is_an_event_every_seat_is_told(tmp_path):
+    """`set the team of P to T` is the event ("team", seat, team) of the log, which every seat
+    sees as it is (engine/events.py), in the generated code and the reference alike; the
+    transcript tells it: "Player 3 joins team 1" ("You join team 1" to that player)."""
+    from rulelang.cli.narration import Narrator
+    from rulelang.engine.display_names import Words
+    from rulelang.engine.events import events_seen
+    game = load(write(tmp_path, CALLED))
+    cg = game.compiled(4)
+    st = cg.new_game(seed=2, log=True)
+    start = [z[:] for z in st.zones]
+    told = {v: Narrator(Words(cg), st, v) for v in (None, 0, 1, 2, 3)}
+    st.apply_action(st.legal_actions()[1])              # player 3 joins player 1's team
+    assert [e for e in st.log if e[0] == "team"] == [("team", 2, 1)]
+    for v in range(4):
+        assert ("team", 2, 1) in events_seen(cg, start, st.log, v)
+    lines = {v: [ln.plain for ln in n.lines()] for v, n in told.items()}
+    for v in (None, 0, 1, 3):
+        assert any(ln.endswith("Player 3 joins team 1") for ln in lines[v]), lines[v]
+    assert any(ln.endswith("You join team 1") for ln in lines[2]), lines[2]
+    ref = ReferenceGame(game.model, 4)
+    r = ref.new_game(seed=2, log=True)
+    r.apply_action(r.legal_actions()[1])
+    assert [e for e in r.log if e[0] == "team"] == [("team", 2, 1)]

@@ -423,6 +423,9 @@ class GameGen:
             self.note("player var")
             return "chosen"
         if k == "holder":
+            if self.chance(0.4):            # who played a card to a shared zone
+                self.note("who played")
+                return f"{self.pick('who played', 'the player who played')} {self.card(sc, 3)}"
             self.note("player who has")
             return f"player who has {self.card(sc, 3)}"
         if k == "none":

@@ -51,7 +51,7 @@ from typing import Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
-from rulelang.kinds import CARD, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
+from rulelang.kinds import CARD, PLAYED_BY, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.limits import MAX_SET_OFFERED
 from rulelang.ai.live import Live  # noqa: F401  (kept tensors: rulelang.ai.live)
@@ -204,6 +204,10 @@ class Encoding:
             key = name if owner < 0 else f"{name}/{owner + 1}"
             if name in team_vars:               # a variable of each team: by team number
                 key = f"{name}/team {owner + 1}"
+            if name == PLAYED_BY:       # (by card: shown by place in the zones, not here)
+                self.var_at.append(sum(s for _n, s in pieces))
+                self.var_width.append(0)
+                continue
             w = self._var_width(typ)
             self.var_at.append(sum(s for _n, s in pieces))
             self.var_width.append(w)
@@ -221,7 +225,7 @@ class Encoding:
         # own (then a card's place is set, not added to: one deck).
         self.zone_plans = [self._zone_plan(seat) for seat in range(n)]
         self.var_plan = [(i, self.var_at[i], self.var_width[i], typ == CARD, typ in SET_KINDS)
-                         for i, (_name, _owner, typ) in enumerate(cg.var_info)]
+                         for i, (_name, _owner, typ) in enumerate(cg.var_info) if _name != PLAYED_BY]
         self.one_each = d == len(cg.card_names)
         self.card_bit = [1 << k for k in self.card_index]     # (seen_cards: a card's bit)
         # per zone, the seats that see a card of it: (seat, the whole zone?) (Trail.look)

@@ -234,6 +234,7 @@ class Auctions:
         for a in st.alternatives:
             if a is not bid and not (passes and a is passes[0]):
                 alts.append(attrs.evolve(a, body=t_other.body + a.body))
+        alts = [attrs.evolve(a, call=True) for a in alts]   # (the transcript tells a call as said)
         choose = attrs.evolve(choose, alternatives=tuple(alts))
         test = attrs.evolve(test, branches=((test.branches[0][0], (choose,) + test.branches[0][1][1:]),))
         loop = attrs.evolve(loop, body=(test,) + loop.body[1:])

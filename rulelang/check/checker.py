@@ -333,6 +333,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks, VisibilityCh
             players_leave=self.players_leave, out_var=self.out_var, picks=self.picks, unseen=self.unseen, sets=self.sets,
             shows=self.shows, seat_uses=self.seat_uses_of_loops(), always_seats=self.always_seats(),
             decks=tuple(self.decks), teams=self.teams,
+            reads_played=getattr(self, "reads_played", False),
             suit_texts=self.suit_texts, rank_texts=self.rank_texts)
 
     def file_span(self):

@@ -100,7 +100,7 @@ EFFECTS: dict[type, Effects] = {
     A.Reveal: Effects(sight=TO_ALL, event="reveal", memory=REVEALED, fuzz="st_reveal"),
     A.Show: Effects(sight=TO_ONE, memory=SHOWN, fuzz="st_show"),
     A.Leave: Effects(fuzz="st_remove"),
-    A.JoinTeam: Effects(fuzz="st_join_team"),
+    A.JoinTeam: Effects(event="team", fuzz="st_join_team"),
     A.If: Effects(fuzz="st_if", **_BLOCK),
     A.Loop: Effects(fuzz="st_repeat", **_BLOCK),
     A.ForPlayer: Effects(sets=("name",), fuzz="st_for_player", **_BLOCK),

@@ -154,6 +154,29 @@ class ExpressionChecks:
                        "game has none", e.span, "declare a zone `per player`, such as a hand")
         return PLAYER
 
+    def ex_PlayedBy(self, e, s):
+        """`who played c` (docs/language.md, "Who played a card"): the game keeps, for each
+        card, who played it (only a game that reads it: ``Model.reads_played``)."""
+        self.expect(e.card, CARD, s, "the card of `who played`")
+        self.reads_played = True
+        if not any(z.per_player for z in self.zones.values()) or \
+                all(z.per_player for z in self.zones.values()):
+            self.error("RL340", "`who played c` names the player whose own zone the card left "
+                       "for a shared zone, and this game has "
+                       + ("no zone of a player" if not any(z.per_player for z in self.zones.values())
+                          else "no shared zone"), e.span,
+                       "a card is played from a zone `per player` (a hand) to a `shared` one "
+                       "(a trick, a discard pile)")
+        card = e.card
+        if isinstance(card, A.Unary) and card.op in ("top", "bottom", "random card"):
+            ref = self.refs.of(card.operand, None)
+            if isinstance(ref, ZoneOf) or (isinstance(ref, Zone) and ref.per_player):
+                self.warning("RL341", f"`who played {card.op} of {ref.name}` is always `none`: a "
+                             f"card in a zone of a player (`{ref.name}` is `per player`) has been "
+                             "played by nobody", e.span,
+                             "ask of a card of a shared zone (`who played top of trick`)")
+        return PLAYER
+
     def ex_Int(self, e, s): return NUMBER
     def ex_Bool(self, e, s): return FLAG
     def ex_NoneLit(self, e, s): return NONE

@@ -122,6 +122,8 @@ class Model:
     # the `auction` statements as written, each as (the statement, the first of the statements
     # it stands for in the rules, how many they are): check/auctions.py
     auctions: tuple = ()
+    # some rule reads `who played c`: the game keeps who played each card (compile/layout.py)
+    reads_played: bool = False
     picks: PicksTable = attrs.field(factory=PicksTable)    # alternative -> PickSlots (several cards)
     unseen: UnseenTable = attrs.field(factory=UnseenTable)  # alternative -> Slot of c (unseen card c)
     sets: SetsTable = attrs.field(factory=SetsTable)  # alternative -> SetSlots (a set in one choice)

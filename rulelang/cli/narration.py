@@ -17,6 +17,7 @@ from rulelang.cli.table import (_highlight_cards, card_of_action, card_text, car
                                 plural_words, reveal_text, seat_text, with_turn)
 from rulelang.engine.events import EVENTS, apply_event, seen_event, sees
 from rulelang.engine.subsets import set_moved
+from rulelang.limits import ACTION_SHIFT
 from rulelang.termsafe import safe
 
 # ---------------------------------------------------------------------------------------------
@@ -172,6 +173,25 @@ def _second_person(verb: str) -> str:
     return verb
 
 
+def team_text(seat: int, team: int, viewer: Optional[int] = None) -> Text:
+    """``Player 2 joins team 1`` (``set the team of P to T``): every seat is told."""
+    t = Text("  · ", style="dim")
+    t.append_text(seat_text(seat, viewer))
+    t.append(" join" if viewer is not None and seat == viewer else " joins", style="dim")
+    t.append(f" team {team}", style="dim")
+    return t
+
+
+def _third_person(verb: str) -> str:
+    """``bid`` -> ``bids``, ``pass`` -> ``passes``: the verb of a sentence about a player (the
+    inverse of :func:`_second_person`)."""
+    if re.search(r"(ss|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
 def said_text(words, seat: int, text: str, viewer: Optional[int] = None) -> Text:
     """What a rule says (``say``): a sentence that names its own subject (``player 1 takes the
     trick``, ``the Jack takes 5♠``, an exclamation) is told as it is; a sentence that begins with
@@ -315,6 +335,7 @@ class Narrator:
         out: list = []
         for e in self.preamble:
             line = said_text(w, e[1], e[2], viewer) if e[0] == "say" else \
+                team_text(e[1], e[2], viewer) if e[0] == "team" else \
                 reveal_text(e[1], w.card(e[2]), viewer)
             out.append(with_turn(None, line))
         self.preamble = []
@@ -394,7 +415,15 @@ class Narrator:
                 last_choice = (seat, text)
                 t = Text("  ")
                 t.append_text(seat_text(seat, viewer))
-                t.append(": ")
+                if w.model.alternatives[action >> ACTION_SHIFT][0].call:
+                    # a call of an auction is told as it is said at the table: "Player 2
+                    # bids 3", "Player 3 passes" ("You pass" to the one who made it)
+                    t.append(" ")
+                    if viewer is None or seat != viewer:
+                        verb, _, rest = text.partition(" ")
+                        text = _third_person(verb) + (" " + rest if rest else "")
+                else:
+                    t.append(": ")
                 t.append_text(_highlight_cards(text))
                 self._out(out, t)
             elif kind == "say":
@@ -409,6 +438,8 @@ class Narrator:
                 self._out(out, said_text(w, e[1], raw, viewer))
             elif kind == "reveal":
                 self._out(out, reveal_text(e[1], w.card(e[2]), viewer))
+            elif kind == "team":
+                self._out(out, team_text(e[1], e[2], viewer))
             elif kind == "shuffle":
                 apply_event(self.zones, e)
                 if w.shown(cg.zone_info[e[1]][0]) != "no":

@@ -368,6 +368,9 @@ class ExprWords:
                 else f" (call them player) for whom {c}")
         return f"{k} player where {c}"
 
+    def expr_PlayedBy(self, e):
+        return f"the player who played {self.expr(e.card)} to the table"
+
     def expr_Holder(self, e):
         return (f"the player who has {self.expr(e.card)} in one of their own zones "
                 "(none when it lies in a shared zone)")

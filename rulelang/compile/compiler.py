@@ -111,6 +111,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         self.deck_start: list = []
         self.gen = self._values()         # the layout's constants are generated functions too
         self._build_cards()
+        self._build_played()
         self._build_attributes()
         if layout_only:
             # The game laid out, its rules not written (``layout_problems``): every problem a

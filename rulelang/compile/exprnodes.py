@@ -316,6 +316,11 @@ class ExprNodes:
             out = f"{'_hi' if kind == 'highest' else '_lo'}([{c} for {v} in {seats}{only}])"
         return self._hoisted(out, hoisted)
 
+    def g_PlayedBy(self, e, env):
+        """`who played c`: the card's value among the variables (compile/layout.py,
+        ``played_base``); the card none reads the value before them, always -1."""
+        return f"{self.vars}[{int(self.cg.played_base)} + {self.gen(e.card, env)}]"
+
     def g_Holder(self, e, env):
         return f"_hold(g, {self.gen(e.card, env)}, {self.const(self.cg.owned_zones())})"
 

@@ -326,7 +326,7 @@ class Fold:
             if e.op in ("player after", "player before") and self.seat_reads_game:
                 return True
         elif isinstance(e, (A.TotalOf, A.CardQuery, A.AmongCards, A.MeldLeft, A.Roll, A.PlayerQuery,
-                            A.IsOut, A.Holder, A.IsEmpty, A.PilePlace)):
+                            A.IsOut, A.Holder, A.PlayedBy, A.IsEmpty, A.PilePlace)):
             return True
         elif isinstance(ref, (Var, VarOf)):
             return True

@@ -10,6 +10,7 @@ from typing import Optional
 from rulelang.syntax import ast as A
 from rulelang.engine.rng import seeded
 from rulelang.limits import MAX_NUMBER, WORK_UNIT
+from rulelang.kinds import PLAYED_BY
 from rulelang.compile.rulegen import RuleGen
 from rulelang.compile.writer import rule_span
 from rulelang.engine.control import CALL, END_TURN, HALT, NO_DECISION, RETURN, SUSPEND, GameProblem
@@ -349,6 +350,9 @@ class GameLoop:
         fold = self.gen.fold
         values, computed = [0] * len(self.var_info), []
         for i, (name, owner, typ) in enumerate(self.var_info):
+            if name == PLAYED_BY:               # nobody has played a card yet
+                values[i] = -1
+                continue
             v = fold.known(self.model.vars[name].decl.init)
             if type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER:
                 values[i] = v

@@ -6,7 +6,7 @@ the deck starts.  Built once per number of players by ``CompiledGame``.
 from __future__ import annotations
 
 from rulelang.engine.rng import Rng
-from rulelang.kinds import NUMBER, Kind
+from rulelang.kinds import NUMBER, PLAYED_BY, Kind
 from rulelang.check.ir import CardLiteral
 from rulelang.engine.runtime import VALUE_MASK, State
 from rulelang.engine.control import GameProblem
@@ -73,6 +73,18 @@ class Layout:
         self.team_vars = tuple(n for n, b in self.var_of_base.items() if b != self.var_base[n])
         teams = self.model.teams
         self.team_count = max(team_numbers(teams, self.n)) if teams is not None else 0
+
+    def _build_played(self):
+        """Who played each card (docs/language.md, "Who played a card"), in a game that reads
+        it: one value per card after the variables (``played_base`` + the card: the seat, -1
+        for none), saved, cloned and resumed with them; ``played_base`` None in any other
+        game, which keeps nothing of it."""
+        self.played_base = None
+        if self.model.reads_played:
+            # (one more value before them, never written: -1, read for the card none)
+            self.played_base = len(self.var_info) + 1
+            self.var_base[PLAYED_BY] = self.played_base
+            self.var_info.extend((PLAYED_BY, -1, Kind.PLAYER) for _ in range(len(self.card_names) + 1))
 
     def set_holds(self, name):
         """The values a variable that is a set may hold (docs/language.md, "Sets of values"):

@@ -23,6 +23,7 @@ from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
 from rulelang.kinds import CARDS
+from rulelang.engine.played import cleared as played_cleared
 from rulelang.engine.teams import not_team_of, team_of
 from rulelang.compile.genruntime import (deal, deal_apart, deal_order, end_by_score, end_with_results,
                                          put_beside, say)
@@ -169,10 +170,13 @@ class StatementGen(ValueStatements):
 
     def t_Shuffle(self, st, w):
         zi = self.e(st.zone)
-        if self.logged and self.x.fold.chance(st.zone):
+        if (self.logged or self.cg.played_base is not None) and self.x.fold.chance(st.zone):
             zi = self.once(zi, w)       # the zone shuffled is the zone told (worked out once)
         shuffle = "shuffle" if self.cg.on("shuffle_plans") else "shuffle_stepwise"
         w.writeline(f"g.rng.{shuffle}({self.x.zone(zi)})")
+        if self.cg.played_base is not None:     # a shuffled pile's cards: played by nobody
+            self.x.ns["_unplayed"] = played_cleared
+            w.writeline(f"_unplayed({self.x.vars}, {int(self.cg.played_base)}, {self.x.zone(zi)})")
         if self.logged:
             from rulelang.compile.words import log_shuffle
             self.x.ns["_logshuffle"] = log_shuffle
@@ -360,15 +364,26 @@ class StatementGen(ValueStatements):
         w.writeline(f"{o} = _dealorder(g, {start}, {int(cg.n)}, {ob})")
         w.writeline(f"if {o}:")
         with w.indent():
-            was = self.x.fresh() if self.noting(st) else None
+            played = cg.played_base is not None
+            was = self.x.fresh() if self.noting(st) or played else None
             if was:
                 w.writeline(f"{was} = {s}[:]")
             w.writeline(f"{fn}(g, {s}, {o}, {int(cg.zone_base.get(st.zone, 0))}, {count})")
-            if was:                 # the cards dealt: those of the zone that are not there now
+            dealt = None
+            if self.noting(st):     # the cards dealt: those of the zone that are not there now
                 c, there = self.x.fresh(), self.x.fresh()
                 w.writeline(f"{there} = {{*{s}}}")
-                self.note_left(st, f"[{c} for {c} in {was} if {c} not in {there}]",
-                               self.e(st.source), w)
+                dealt = f"[{c} for {c} in {was} if {c} not in {there}]"
+                self.note_left(st, dealt, self.e(st.source), w)
+            if played:              # dealt to the players: played by nobody (engine/played.py)
+                if apart:           # (from the top of a zone none of those dealt to)
+                    dealt = f"{was}[len({s}):]"
+                elif dealt is None:
+                    c, there = self.x.fresh(), self.x.fresh()
+                    w.writeline(f"{there} = {{*{s}}}")
+                    dealt = f"[{c} for {c} in {was} if {c} not in {there}]"
+                self.x.ns["_unplayed"] = played_cleared
+                w.writeline(f"_unplayed({self.x.vars}, {int(cg.played_base)}, {dealt})")
         return True
 
     def t_EndGame(self, st, w):
@@ -499,6 +514,7 @@ class StatementGen(ValueStatements):
             else:
                 w.writeline(f"{d} += {m}")
             w.writeline(f"del {s}[:]")
+            self.note_played(st, m, si, di, w)
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
@@ -541,6 +557,7 @@ class StatementGen(ValueStatements):
                 w.writeline(f"if g.log is not None: _logmv(g, {s}, None, ({c},), "
                             f"{int(bool(st.to_bottom))})")
             args = f"({c},), {si}, {di}, {top}, False"
+            self.note_played(st, f"({c},)", si, di, w, card=c)
             self.memory_event(f"{MOVE_EVENT}, {args}", f"_seengo(g, {args})", w)
         return True
 
@@ -574,11 +591,12 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
+                self.note_played(st, f"({c},)", src, dst, w, card=c)
             return True
         if kind == "top":
             w.writeline(f"if {s}:")
             with w.indent():
-                if not log and not self.noting(st):
+                if not log and not self.noting(st) and not self.playing(st):
                     w.writeline(f"{self.x.zone(dst)}.{put.format(s + '.pop()')}")
                     return True
                 c = self.x.fresh()
@@ -588,6 +606,7 @@ class StatementGen(ValueStatements):
                 if log:
                     w.writeline(log.format(s, c))
                 self.note_left(st, f"({c},)", src, w, dst)
+                self.note_played(st, f"({c},)", src, dst, w, card=c)
             return True
         missing = self.x.const(self._missing(st))
         read = self.x.fold.plain_read(st.selection.expr, self.x.seat_uses)
@@ -609,6 +628,7 @@ class StatementGen(ValueStatements):
         if log:
             w.writeline(log.format(s, c))
         self.note_left(st, f"({c},)", src, w, dst)
+        self.note_played(st, f"({c},)", src, dst, w, card=c)
         return True
 
     def _move_all(self, st, kind, src, dst, w):
@@ -616,6 +636,8 @@ class StatementGen(ValueStatements):
         turned over), put on top or at the bottom; nothing happens from a zone to itself."""
         s, d = self.x.fresh(), self.x.fresh()
         w.writeline(f"{s} = {self.x.zone(src)}")
+        if self.playing(st):            # (the zone moved to is read again: note_played)
+            dst = self.drawn_once(st.dest, dst, w)
         w.writeline(f"{d} = {self.x.zone(dst)}")
         w.writeline(f"if {s} is not {d}:")
         part = {("all", False): "[:]", ("all", True): "[::-1]",
@@ -631,6 +653,7 @@ class StatementGen(ValueStatements):
             else:
                 w.writeline(f"{d}.extend({s}{part if part != '[:]' else ''})")
             self.note_left(st, f"{s}{'[:]' if kind == 'all' else '[:-1]'}", src, w)
+            self.note_played(st, f"{s}{'[:]' if kind == 'all' else '[:-1]'}", src, dst, w)
             w.writeline(f"del {s}{'[:]' if kind == 'all' else '[:-1]'}")
         return True
 
@@ -679,6 +702,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}[{i}:]")
             dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
+            self.note_played(st, cards, src, dst, w)
             self._put_many(st, cards, s, self._zone(dst, w), w)
             return True
         ci = self.refs.of(sel).index
@@ -705,6 +729,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}[{i}]")
         dst = self.drawn_once(st.dest, dst, w)
         self.note_left(st, cards, src, w, dst)
+        self.note_played(st, cards, src, dst, w)
         self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
@@ -721,6 +746,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"del {s}{part}")
             dst = self.drawn_once(st.dest, dst, w)
             self.note_left(st, cards, src, w, dst)
+            self.note_played(st, cards, src, dst, w)
             self._put_many(st, cards, s, self._zone(dst, w), w)
         return True
 
@@ -739,6 +765,7 @@ class StatementGen(ValueStatements):
                 w.writeline(f"{cards} = {s}[-{k}:][::-1]")
                 w.writeline(f"del {s}[-{k}:]")
                 self.note_left(st, cards, src, w, dst)
+                self.note_played(st, cards, src, dst, w)
                 self._put_many(st, cards, s, d, w)
             return True
         ci = int(self.refs.of(st.selection).index)
@@ -750,6 +777,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"({cards} if {self.each(st.selection.expr)} else {keep}).append({c})")
         w.writeline(f"{s}[:] = {keep}")
         self.note_left(st, cards, src, w, dst)
+        self.note_played(st, cards, src, dst, w)
         self._put_many(st, cards, s, d, w)
         return True
 

@@ -1,18 +1,54 @@
 """Statements that change a value the game keeps of its own kind, for
 :class:`~rulelang.compile.stmtgen.StatementGen` (a mixin, each with its ``t_<Node>`` method as
 there): a set of values changed (``add X to S``, ``remove X from S``, ``remove all from S``) and a
-player joining a team (``set the team of P to T``).
+player joining a team (``set the team of P to T``); and who played each card a move takes
+(``who played c``, engine/played.py), which the moves of StatementGen note.
 """
 from __future__ import annotations
 
 from rulelang.kinds import SET_KINDS, Frame
-from rulelang.check.ir import Var, VarOf
+from rulelang.check.ir import Var, VarOf, Zone, ZoneOf
+from rulelang.engine.played import moved as played_moved
 from rulelang.engine.teams import join_team
 
 
 class ValueStatements:
     """The ``t_`` methods of sets of values and teams (StatementGen's ``cg``, ``x``, ``refs``
     and ``e``)."""
+
+    def playing(self, st) -> bool:
+        """Does :meth:`note_played` write something for the cards ``st`` moves: in a game that
+        reads `who played c`, unless both zones are shared (the cards keep who played them)?"""
+        if self.cg.played_base is None:
+            return False
+        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
+        return not all(isinstance(r, Zone) and not r.per_player for r in (a, b))
+
+    def note_played(self, st, cards, src, dst, w, card=None):
+        """Who played the cards (``cards``: code of a tuple or a list; ``card``: the code of
+        the one card, when it is one) that ``st`` moves from the zone ``src`` to ``dst``
+        (codes of the zones' numbers): engine/played.py."""
+        if not self.playing(st):
+            return
+        base = int(self.cg.played_base)
+        owners = self.x.const([info[1] for info in self.cg.zone_info])
+        a, b = self.refs.of(st.source, None), self.refs.of(st.dest, None)
+        if isinstance(b, ZoneOf) or (isinstance(b, Zone) and b.per_player):
+            seat = "-1"                     # into a zone of a player: played by nobody
+        elif isinstance(b, Zone) and (isinstance(a, ZoneOf) or (isinstance(a, Zone) and a.per_player)):
+            seat = f"{owners}[{src}]"       # from a zone of a player to a shared one: theirs
+        else:                               # (zones known only as the game is played)
+            self.x.ns["_played"] = played_moved
+            w.writeline(f"_played({self.x.vars}, {base}, {cards}, {owners}[{src}], {owners}[{dst}])")
+            return
+        if card is not None:
+            w.writeline(f"{self.x.vars}[{base} + {card}] = {seat}")
+            return
+        c, k = self.x.fresh(), self.x.fresh()
+        w.writeline(f"{k} = {seat}")
+        w.writeline(f"for {c} in {cards}:")
+        with w.indent():
+            w.writeline(f"{self.x.vars}[{base} + {c}] = {k}")
 
     def t_JoinTeam(self, st, w):
         cg = self.cg

@@ -12,6 +12,7 @@ from rulelang.limits import ACTION_SHIFT
 from rulelang.engine.events import log_move
 from rulelang.engine.control import GameProblem
 from rulelang.engine.players import seen_go
+from rulelang.engine.played import moved_lists
 
 
 # ---- several cards in one step (`pass 3 cards c from hand to passing`) --------------------------
@@ -34,6 +35,8 @@ def move_picked(g: Any, src: list[int], dst: list[int], picked: Sequence[int], s
     for c in picked:
         src.remove(c)
     dst.extend(picked)
+    if g.game.played_base is not None:      # who played them (engine/played.py)
+        moved_lists(g, src, dst, picked)
     if g.log is not None:       # the move in a logged game's log (engine/events.py)
         log_move(g, src, dst, list(picked), False)
 

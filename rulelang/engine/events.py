@@ -10,6 +10,8 @@ A game made with ``new_game(log=True)`` (the command line, a transcript) records
   first), put on top of it or (``to the bottom`` True) under it.  A deal is a move per player.
 - ``("shuffle", zone, cards)``: a zone shuffled, ``cards`` its new order.
 - ``("reverse",)``: the order of play reversed.
+- ``("team", seat, team)``: a player joined a team (``set the team of P to T``; teams are
+  numbered from 1): every seat sees it, as it sees what the rules say.
 
 Events are plain data (tuples of ints, bools and texts): a clone shares them, and a log is
 written as JSON as it is.  Only a logged game records them: the generated code asks
@@ -42,6 +44,7 @@ EVENTS = {
     "reverse": "order",
     "say": "words",
     "reveal": "words",
+    "team": "words",
     "choice": "decision",
     "turn": "turn",
     "end": "end",

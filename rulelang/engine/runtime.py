@@ -32,6 +32,7 @@ from rulelang.limits import ACTION_SHIFT, VALUE_MASK   # (also the runtime's nam
 from rulelang.engine.rng import Rng
 from rulelang.engine.control import NO_DECISION, SUSPEND, Decision, GameProblem, Simultaneous
 from rulelang.engine.players import Memory, handed_out
+from rulelang.engine.played import redealt, shown as played_shown
 from rulelang.engine.playout import Playout, _merge_twins_fast, twin_keys
 from rulelang.engine.save_format import (SAVE_FORMAT, SaveError, _check_save, _kind, _plain, _show, _unplain,
                                          game_identity)
@@ -444,6 +445,8 @@ class State(Playout):
             "vars": g.describe_vars(self),
             "terminal": self.terminal,
         }
+        if g.played_base is not None:   # who played the cards of the shared zones, by place
+            obs["played_by"] = played_shown(self, player)
         known = self.known_cards(player)
         if known:
             obs["known"] = {key: [g.card_names[c] for c in cards] for key, cards in known.items()}
@@ -552,6 +555,8 @@ class State(Playout):
                 new = _place_known(g, places, new, known)
             for (zi, i), card in zip(places, new):
                 zones[zi][i] = card
+            if g.played_base is not None:     # who played a card stays with its place
+                redealt(c, places, old)
             to = dict(zip(old, new))      # the card that now lies where this one lay
             # Local names of the running rules that hold a card follow its place.
             for fr in c.stack:

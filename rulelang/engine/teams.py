@@ -21,6 +21,8 @@ def join_team(g: Any, p: int, t: int, tb: int, pb: int) -> None:
         raise GameProblem("RL304", f"there is no team {t}: the teams are numbered 1 to {n}")
     vs = g.vars
     vs[tb + p] = t
+    if g.log is not None:       # every seat sees it (engine/events.py)
+        g.log.append(("team", p, t))
     for s in range(n):
         mine = vs[tb + s]
         others = [q for q in range(n) if q != s and vs[tb + q] == mine]

@@ -10,6 +10,7 @@ from typing import Optional
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import did_you_mean
 from rulelang.engine.subsets import set_moved
+from rulelang.engine.played import nobody_played
 from rulelang.limits import ACTION_SHIFT
 
 
@@ -187,6 +188,7 @@ def set_position(plan):
         st.zones[_zone_index(cg, key)] = card_ids(cg, names, used)
     rz = st.zones[_zone_index(cg, plan.rest)]
     rz[:0] = [c for c in range(len(cg.cards)) if c not in used]
+    nobody_played(st)
     st.cur = plan.current - 1
     for i, (fn, _t, nslots, _e), _ln in plan.vars:
         st.vars[i] = fn(st, _frame(st, nslots))

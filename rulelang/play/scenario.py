@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulelang.engine.control import NO_DECISION
+from rulelang.engine.played import nobody_played
 
 
 def _zone_index(cg, key: str) -> int:
@@ -52,6 +53,7 @@ def position(game, players: int, zones: dict, rest: str, current: int = 1,
         st.zones[_zone_index(cg, key)] = card_ids(cg, names, used)
     rz = st.zones[_zone_index(cg, rest)]
     rz[:0] = [c for c in range(len(cg.cards)) if c not in used]
+    nobody_played(st)
     for key, value in (vars or {}).items():
         name, _, seat = key.partition("/")
         i = cg.var_base[name] + (int(seat) - 1 if seat else 0)

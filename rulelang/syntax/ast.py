@@ -282,6 +282,7 @@ class Alternative:
     body: tuple[Stmt, ...]
     span: Span
     display: Optional[str] = None    # ``LABEL "words for people" ...``
+    call: bool = False               # a call of an auction (check/auctions.py): told "bids 3"
 
 
 @node

@@ -172,6 +172,14 @@ class Holder(Expr):
 
 
 @node
+class PlayedBy(Expr):
+    """``who played c`` (``the player who played c``): the player from one of whose own zones
+    the card came into the shared zones, or none (docs/language.md, "Who played a card")."""
+    card: Expr
+    span: Span
+
+
+@node
 class PilePlace(Expr):
     """A card by its place in a zone (docs/language.md, "Positions in a pile"): ``card N from
     top of Z`` (kind "from top", ``at`` the number N, 1 the top), ``card N from bottom of Z``

@@ -195,6 +195,11 @@ class ExpressionsToAst(Transformer):
     def holder(self, meta, c):
         return A.Holder(c[0], self.sp(meta))
 
+    def played_by(self, meta, c):
+        """`who played c`: the player who played the card to a shared zone (docs/language.md,
+        "Who played a card")."""
+        return A.PlayedBy(c[0], self.sp(meta))
+
     def arith(self, meta, c):
         return A.Arith(str(c[1]), c[0], c[2], self.sp(meta))
 

@@ -85,12 +85,20 @@ class ClosureStatements:
             def shuffle(g, fr):
                 zi = zf(g, fr)              # once: the zone may be named by a random player
                 g.rng.shuffle(g.zones[zi])
+                if self.played_base is not None:     # a shuffled pile: played by nobody
+                    for c in g.zones[zi]:
+                        g.vars[self.played_base + c] = -1
                 _log_shuffle(g, zi)
                 return nxt
             return shuffle
         b.emit(make)
 
     def s_Deal(self, st, b):
+        if self.played_base is not None:
+            return self.played_around(st, b, self.s_Deal_kept)
+        return self.s_Deal_kept(st, b)
+
+    def s_Deal_kept(self, st, b):
         count = self.cx(st.count) if st.count is not None else None
         src = self.cx(st.source)
         base = self.zone_base.get(st.zone, 0)
@@ -112,6 +120,29 @@ class ClosureStatements:
         b.emit(make)
 
     def s_Move(self, st, b):
+        if self.played_base is not None:
+            return self.played_around(st, b, self.s_Move_kept)
+        return self.s_Move_kept(st, b)
+
+    def played_around(self, st, b, write):
+        """The statement ``st`` as ``write`` writes it, with who played each card it moves
+        worked out after it (ReferenceGame.played_after)."""
+        inner = type(b)()
+        write(st, inner)
+        (step_make, _labels), = inner.items
+
+        def make(nxt):
+            step = step_make(nxt)
+
+            def playing(g, fr):
+                before = {c: zi for zi, z in enumerate(g.zones) for c in z}
+                out = step(g, fr)
+                self.played_after(g, before)
+                return out
+            return playing
+        b.emit(make)
+
+    def s_Move_kept(self, st, b):
         if st.beside is not None:
             return self.s_move_beside(st, b)
         if remembers(self.model, st):

@@ -552,6 +552,14 @@ class ClosureValues:
             return best_of(out, high)
         return pick
 
+    def x_PlayedBy(self, e):
+        cf, base = self.cx(e.card), self.played_base
+
+        def played_by(g, fr):
+            c = cf(g, fr)
+            return g.vars[base + c] if c >= 0 else -1
+        return played_by
+
     def x_Holder(self, e):
         cf = self.cx(e.card)
         owned = self.owned_zones()

@@ -4,6 +4,7 @@ what it owns and what it shares)."""
 from __future__ import annotations
 
 from rulelang.syntax import ast as A
+from rulelang.kinds import PLAYED_BY
 from rulelang.kinds import CARD, CARDS, FLAG, NUMBER, PLAYER, RANK, SET_KINDS, SUIT, SYMBOL, TEXT, ZONE, Kind
 from rulelang.check.deals import deck_cards
 from rulelang.check.ir import CardLiteral
@@ -70,6 +71,7 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
         self.out_base = self.var_base[model.out_var] if getattr(model, "players_leave", False) else None
         self._teams_layout()
         self._cards()
+        self._played_layout()
         self._attributes()
         self.alternatives: list = [None] * len(model.alternatives)
         self.procs, self.proc_names, self.proc_index, self.rule_slots = [], [], {}, {}
@@ -117,6 +119,31 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
             self.var_base[name] = len(self.var_info)
             for p in (range(self.n) if v.decl.per_player else (-1,)):
                 self.var_info.append((name, p, v.type))
+
+    def _played_layout(self):
+        """Who played each card, in a game that reads `who played c`: one value per card after
+        the variables, with one before them for the card none (the compiled layout's, so
+        that saves and variables compare)."""
+        self.played_base = None
+        if getattr(self.model, "reads_played", False):
+            self.played_base = len(self.var_info) + 1
+            self.var_info.extend((PLAYED_BY, -1, PLAYER) for _ in range(len(self.card_names) + 1))
+
+    def played_after(self, g, before):
+        """After cards moved (``before``: card -> the zone it was in): a card that came into a
+        zone of a player was played by nobody; one that came into a shared zone from a zone of
+        a player was played by that player; one that came from a shared zone keeps its value."""
+        base = self.played_base
+        info = self.zone_info
+        for zi, z in enumerate(g.zones):
+            for c in z:
+                was = before.get(c, zi)
+                if was == zi:
+                    continue
+                if info[zi][1] >= 0:
+                    g.vars[base + c] = -1
+                elif info[was][1] >= 0:
+                    g.vars[base + c] = info[was][1]
 
     def _blank_state(self):
         st = State.__new__(State)
@@ -469,6 +496,9 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
         slots = self.model.var_ctx.nslots
         try:
             for i, (name, owner, _t) in enumerate(self.var_info):
+                if name == PLAYED_BY:
+                    g.vars[i] = -1
+                    continue
                 g.vars[i] = int(self.cx(self.model.vars[name].decl.init)(
                     g, [-1, 0, max(owner, 0)] + [0] * slots))
         except GameProblem as e:

@@ -149,9 +149,12 @@ class SetChoice:
                     if c not in src:
                         raise GameProblem("RL902", "a card of the set is not in the zone it was "
                                           "chosen from", p.span)
+                before = {c: fr[ks[1]] for c in picked}
                 for c in picked:
                     src.remove(c)
                 dst.extend(picked)
+                if self.played_base is not None:
+                    self.played_after(g, before)
                 if g.log is not None:
                     log_move(g, src, dst, list(picked), False)
                 seen_go(g, list(picked), fr[ks[1]], fr[ks[2]], -1)

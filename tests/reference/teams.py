@@ -74,6 +74,8 @@ class ReferenceTeams:
         if t < 1 or t > self.n:
             raise GameProblem("RL304", f"there is no team {t}: the teams are numbered 1 to {self.n}")
         g.vars[self.team_at + p] = t
+        if g.log is not None:
+            g.log.append(("team", p, t))
         for s, q in enumerate(partners(self.teams_of(g))):
             g.vars[self.partner_at + s] = q
 
