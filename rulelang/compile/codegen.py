@@ -45,7 +45,9 @@ from rulelang.engine.control import GameProblem
 from rulelang.limits import LOOP_WORK_FLOOR, WORK_UNIT
 
 
-HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
+# A define whose code, written in place, has more nodes of the checked tree than this is a
+# function of its own (ExprGen.define_size, expanded): ~2,000 characters of code.
+HELPER_NODES = 250
 
 # What of the state a rule's function reads most, and the local that holds it where the function
 # is written with held locals (ExprGen.state): none of it is rebound while a rule runs (the lists
@@ -94,6 +96,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self._defines_in = {}     # see defines_in()
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
+        self._sizes = {}          # see define_size()
         self._prelude = self._prelude_args = None
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
@@ -436,8 +439,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
         place (``env``, the loop it may be hoisted out of, the function it is in, the values kept
         that it reads: :meth:`kept_key`) and copied where it is used, or, when it is longer than
-        ``HELPER_SIZE``, becomes a function called there, so that the code of a chain of defines
-        grows with the text of the rule file, not with its expansion, and each copy is written
+        ``HELPER_NODES`` (:meth:`define_size`), becomes a function called there, so that the
+        code of a chain of defines grows with the text of the rule file, not with its expansion, and each copy is written
         once for each place, whatever else is kept meanwhile."""
         hoist = self.mode.hoist
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
@@ -483,13 +486,14 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
                 code, call = self.helper(ex, env), True
             else:
                 code = self.gen(ex.body, env)
-                # A function of its own when the code is long, or when it would call other
-                # defines' functions more than once: in a function, each is called once, first
-                # (helper); in place, a chain of defines each using the one below twice called
-                # them 2^n times.
-                call = len(code) > HELPER_SIZE or self._calls > 1
+                # A function of its own when the define is long (on its tree: define_size), or
+                # when it would call other defines' functions more than once: in a function, each
+                # is called once, first (helper); in place, a chain of defines each using the one
+                # below twice called them 2^n times.
+                long = self.define_size(ex) > HELPER_NODES
+                call = long or self._calls > 1
                 if call:
-                    if self._prelude is not None and len(code) > HELPER_SIZE:
+                    if self._prelude is not None and long:
                         self._long.add(hkey)
                     # (the code written is dropped, and with it what it read of the values
                     # computed first: helper leaves out those nothing reads)
@@ -512,6 +516,32 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         if reusable:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
         return code
+
+    def define_size(self, ex) -> int:
+        """How long the code of ``ex`` (a define's copy) is, written in place, decided on the
+        checked tree, never on the code: its nodes, each define it uses counted as its own size
+        where that is at most HELPER_NODES (written in place too) and as one node where it is more
+        (a function's call).  Worked out once for each copy, so that a tower of defines stays
+        linear."""
+        return per_copy(self._sizes, ex, self._nodes_in_place)
+
+    def _nodes_in_place(self, e) -> int:
+        n = 0
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, Arg):
+                todo.append(x.expr)
+                continue
+            ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
+            if ex is not None:
+                k = self.define_size(ex)
+                n += k if k <= HELPER_NODES else 1
+                continue
+            n += 1
+            todo.extend(_children(x))
+        return n
 
     def kept_key(self, ex, kept):
         """What the code of ``ex`` depends on of the values ``kept`` (ExprNodes.kept): for each
