@@ -185,9 +185,22 @@ READ_BACK = re.compile(r"\.splitlines\(|\.[lr]?strip\(|\.startswith\(|\.endswith
                        r"\.lines\b|\[len\(|\.prefix\b|CodeWriter\.at\b|\.split\(\"\\\\n\"\)")
 
 
-def test_the_generator_never_reads_back_the_code_it_wrote():
-    """Generated code is a tree of nodes written out once (compile/writer.py): no module of the
-    generator splits, strips, searches or slices generated lines to decide what to write."""
+# What deciding on generated code looks like: comparing it (with another code, a literal, a set
+# of codes), searching it for a word, or measuring its length.  The generator decides on the
+# checked tree instead (a define's size: ExprGen.define_size; two expressions alike:
+# ExprGen.shape), and tells its own names by their type (hoisting.Hoisted, choicegen.NoneBefore).
+_CODE = r"(?:code|cond|test|raw|src|made|before|after|action)"
+DECIDES_ON_CODE = re.compile(
+    rf"\b{_CODE}\s*(?:==|!=)|(?:==|!=)\s*{_CODE}\b"           # compared
+    rf"|\b(?:if|and|or|not)\s+{_CODE}\s+(?:not\s+)?in\b"       # looked up among others
+    rf"|\"\w+\" in (?:{_CODE}\b|key\[)"                          # searched for a word
+    r"|\bkey\s*=\s*\(self\.(?:x\.)?gen\("                          # code as a key
+    rf"|\blen\({_CODE}\)"                                       # measured
+    r"|(?:==|!=)\s*\(self\.(?:x\.)?gen\("                         # compared as it is written
+    r"|_hoisted_names\b")
+
+
+def _scan(pattern):
     folder = os.path.join(ROOT, "rulelang", "compile")
     found = []
     for name in sorted(os.listdir(folder)):
@@ -196,8 +209,47 @@ def test_the_generator_never_reads_back_the_code_it_wrote():
         with open(os.path.join(folder, name), encoding="utf-8") as fh:
             for i, line in enumerate(fh, 1):
                 code = line.split("#", 1)[0]
-                if READ_BACK.search(code):
+                if pattern.search(code):
                     found.append(f"{name}:{i}: {line.strip()}")
+    return found
+
+
+def test_the_generator_never_decides_on_the_code_it_wrote():
+    """No module of the generator compares, searches or measures code it wrote to decide what
+    to write next: a define is a function by the size of its checked tree, two conditions over
+    the same cards are found alike by their shapes, and a value computed before a loop is
+    known by its name's type."""
+    found = _scan(DECIDES_ON_CODE)
+    assert not found, "generated code decided on:\n" + "\n".join(found)
+
+
+def test_the_scan_for_decisions_on_code_finds_what_it_looks_for():
+    """The lines the generator decided by before (each caught), and lines that only write code
+    or compare the tree (none caught)."""
+    for bad in ("call = len(code) > HELPER_SIZE or self._calls > 1",
+                "if len(conds) < 4 and self.mode.hoist is not None and code in self._hoisted_names:",
+                'if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \\',
+                '"rng" in key[0] or "rng" in key[1]:',
+                'key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {ci: "_cv"}))\n'
+                '            if "rng" in key[0] or key in self.counted:',
+                "if not cond or cond in self.none_before:",
+                'if before == "0" and offers == self.offers:',
+                "if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in ks):",
+                "if not is_and and self._false and code in self._false and \\",
+                'if made == "out":                # (card_list made out itself)',
+                "elif action == v and test is None:"):
+        assert DECIDES_ON_CODE.search(bad), bad
+    for good in ('w.writeline(f"if {cond}:")', "for value, cond in e.cases:",
+                 "if self.x.fold.chance(zone) or self.x.fold.chance(where):",
+                 "long = self.define_size(ex) > HELPER_NODES",
+                 "if not cond or isinstance(cond, NoneBefore):"):
+        assert not DECIDES_ON_CODE.search(good), good
+
+
+def test_the_generator_never_reads_back_the_code_it_wrote():
+    """Generated code is a tree of nodes written out once (compile/writer.py): no module of the
+    generator splits, strips, searches or slices generated lines to decide what to write."""
+    found = _scan(READ_BACK)
     assert not found, "generated text read back:\n" + "\n".join(found)
 
 

@@ -36,7 +36,7 @@ from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
 from rulelang.compile.exprnodes import ExprNodes, PlayerZone
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
-from rulelang.compile.fold import Fold, _children, per_copy
+from rulelang.compile.fold import Fold, _children, per_copy, shape
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.context import ExprMode, Modal
 from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
@@ -103,10 +103,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self._slots_used = {}
         self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
         self._called = {}         # see expanded()
-        self._hoisted_names = set()     # every name given to a value computed before a loop
-        self._hoisted_of = {}           # ... its expression and kind (None: guarded; CardSets)
+        self._hoisted_of = {}           # each value computed before a loop (hoisting.Hoisted):
+        #                                 its expression and kind (None: guarded; CardSets)
         self._card_sets = {}            # the tables of card sets made so far (CardSets)
-        self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
+        self._hoisted_key = {}    # each hoisted name -> (its shape, the guard it is computed under)
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
         self.seat_uses = cg.model.seat_uses
         # The direction of play: the constant 1 in a game that never reverses it.
@@ -383,7 +383,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
             if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
                 fails = self.fold.may_fail(e)
                 if not fails or hoist[4]:
-                    return self._hoist_out(e, code, hoist, fails)
+                    return self._hoist_out(e, env, code, hoist, fails)
         return m(e, env)
 
     def seated(self, code, e):
@@ -402,6 +402,16 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
             code = self.alias.get(index)
         return code if code is not None else f"{self.frame()}[{int(index)}]"
 
+    def shape(self, e, env):
+        """``e`` as a value to compare with another expression (fold.shape): equal when both
+        compute the same, their slots read from the same places (``env``, then the mode's)."""
+        def bind(index):
+            try:
+                return self.slot(index, env)
+            except NeedsFrame:
+                return ("frame", index)
+        return shape(self.refs, e, bind)
+
     # The parts of the mode (compile/context.py: ExprMode) read here.  ``alias``: slots read as
     # another slot's code while a statement is written (a choice by `you` names its chooser's
     # slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.  ``frameless``: while the
@@ -419,6 +429,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
     _hoist = property(lambda self: self.mode.hoist)
     _tops = property(lambda self: self.mode.tops)
     _charging = property(lambda self: self.mode.charging)
+    _guard = property(lambda self: self.mode.guard)
+    _false = property(lambda self: self.mode.false)
 
     def frame(self) -> str:
         """The name of the rule's frame in generated code, for code that reads or writes it."""
@@ -670,22 +682,21 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         fkey = ("search", id(e), tuple(keys), self._charging)
         made = self._helpers.get(fkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args, self._false)
+            saved = (self._prelude, self._prelude_args)
             self._prelude = None
-            self._false = None                  # (its names are its own)
             # (a function of its own: no held locals, no loop around it, no copy's names; a
             # define's value kept outside is not seen in it, nor is one it computes seen
             # outside: computed there)
             try:
                 with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
-                                 kept=None):
+                                 kept=None, false=None):       # (its names are its own)
                     inner = {k: f"_a{i}" for i, k in enumerate(keys)}
                     inner[ci] = "_c"
                     test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
                                                          ci, "split")
                     plain = self.plain_test(e.condition, inner, hoisted)
             finally:
-                self._prelude, self._prelude_args, self._false = saved
+                self._prelude, self._prelude_args = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -720,21 +731,20 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args, self._false, self._prelude_used, self._calls)
-            self._prelude, self._false = [], None
+            saved = (self._prelude, self._prelude_args, self._prelude_used, self._calls)
+            self._prelude = []
             self._prelude_used, self._calls = set(), 0
             self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
             # (a function of its own: no held locals, no loop around it, no copy's names)
             try:
-                with self.within(hoist=None, base_env={}, tops=None, hold=False):
+                with self.within(hoist=None, base_env={}, tops=None, hold=False, false=None):
                     body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                     # (only the values the body reads: a define's code written and then dropped for
                     # its function's call, expanded, left calls behind that nothing reads, each of
                     # which computed the defines below it first, 2^n calls down a chain of n)
                     first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
             finally:
-                (self._prelude, self._prelude_args, self._false, self._prelude_used,
-                 self._calls) = saved
+                (self._prelude, self._prelude_args, self._prelude_used, self._calls) = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

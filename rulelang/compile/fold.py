@@ -412,3 +412,49 @@ def _children(e):
             for y in (x if isinstance(x, tuple) else (x,)):
                 if isinstance(y, A.Expr):
                     yield y
+
+
+def shape(refs, e, bind):
+    """What ``e`` computes, as a value to compare (hashable): its checked tree, each node's kind
+    and fields, each name by what it refers to, a define's use by its body, and each slot it
+    reads by ``bind(index)`` (where that slot's value is: a name around it, or the frame's
+    entry).  Two expressions of the same shape, read where the same slots are bound alike,
+    compute the same: the generator compares these, never the code it wrote for them."""
+    if isinstance(e, Arg):
+        return shape(refs, e.expr, bind)
+    if isinstance(e, Expanded):
+        return ("define", shape(refs, e.body, bind))
+    ref = refs.of(e, None)
+    if isinstance(ref, DefineUse):
+        return ("define", shape(refs, ref.expanded.body, bind))
+    out: list = [type(e).__name__]
+    if ref is None:
+        if isinstance(e, A.Keyword):
+            out.append(bind(Frame.YOU))
+        fields = [f.name for f in attrs.fields(type(e)) if f.name != "span"]
+    else:               # a name: what it refers to, not how it is spelt
+        if isinstance(ref, (Local, You)):
+            out.append(("slot", bind(ref.index)))
+        elif isinstance(ref, (Var, Zone)):
+            out.append((type(ref).__name__, ref.name, ref.per_player,
+                        bind(Frame.slot(ref.you)) if ref.per_player else None))
+        else:
+            out.append(ref)
+        fields = [f.name for f in attrs.fields(type(e)) if isinstance(getattr(e, f.name), A.Expr)
+                  or isinstance(getattr(e, f.name), tuple)]
+    for name in fields:
+        out.append(_shape_of_field(refs, getattr(e, name), bind))
+    return tuple(out)
+
+
+def _shape_of_field(refs, v, bind):
+    if isinstance(v, A.Expr):
+        return shape(refs, v, bind)
+    if isinstance(v, (tuple, list)):
+        return tuple(_shape_of_field(refs, x, bind) for x in v)
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    if attrs.has(type(v)):
+        return (type(v).__name__,) + tuple(_shape_of_field(refs, getattr(v, f.name), bind)
+                                           for f in attrs.fields(type(v)) if f.name != "span")
+    return ("object", id(v))
