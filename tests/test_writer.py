@@ -188,7 +188,8 @@ READ_BACK = re.compile(r"\.splitlines\(|\.[lr]?strip\(|\.startswith\(|\.endswith
 # What deciding on generated code looks like: comparing it (with another code, a literal, a set
 # of codes), searching it for a word, or measuring its length.  The generator decides on the
 # checked tree instead (a define's size: ExprGen.define_size; two expressions alike:
-# ExprGen.shape), and tells its own names by their type (hoisting.Hoisted, choicegen.NoneBefore).
+# ExprGen.shape), and tells its own names by their type (hoisting.Hoisted, choicegen.NoneBefore,
+# exprnodes.Known: a seat or a zone's index known where it is written).
 _CODE = r"(?:code|cond|test|raw|src|made|before|after|action)"
 DECIDES_ON_CODE = re.compile(
     rf"\b{_CODE}\s*(?:==|!=)|(?:==|!=)\s*{_CODE}\b"           # compared
@@ -197,6 +198,8 @@ DECIDES_ON_CODE = re.compile(
     r"|\bkey\s*=\s*\(self\.(?:x\.)?gen\("                          # code as a key
     rf"|\blen\({_CODE}\)"                                       # measured
     r"|(?:==|!=)\s*\(self\.(?:x\.)?gen\("                         # compared as it is written
+    r"|(?:==|!=)\s*\"(?:_[a-z]\w*|\d+)\""                            # compared with a name it gives
+    r"|\.is(?:digit|numeric|decimal|alpha|identifier)\("                 # its characters read
     r"|_hoisted_names\b")
 
 
@@ -237,7 +240,12 @@ def test_the_scan_for_decisions_on_code_finds_what_it_looks_for():
                 "if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in ks):",
                 "if not is_and and self._false and code in self._false and \\",
                 'if made == "out":                # (card_list made out itself)',
-                "elif action == v and test is None:"):
+                "elif action == v and test is None:",
+                'if charge != "_z":          # (charged() written out: one call less per search)',
+                'if self.dir() == "1":     # the order of play never changes: a table per seat',
+                'f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",',
+                "if held is not None and self.hold and index.isdigit():",
+                "return str(base + int(seat)) if seat.isdigit() else PlayerZone(base, seat)"):
         assert DECIDES_ON_CODE.search(bad), bad
     for good in ('w.writeline(f"if {cond}:")', "for value, cond in e.cases:",
                  "if self.x.fold.chance(zone) or self.x.fold.chance(where):",

@@ -587,7 +587,7 @@ class ChoiceGen:
                 you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
                 if ob is not None:
                     return f"_saf(g, {you}, {int(ob)})"
-                if self.dir() == "1":     # the order of play never changes: a table per seat
+                if not self.x.reverses:   # the order of play never changes: a table per seat
                     return f"{self.x.const(opponents_table(n))}[{you}]"
                 return f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             if ob is not None:

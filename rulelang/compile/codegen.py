@@ -33,7 +33,7 @@ from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
                                      seats_after, seats_in)
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
-from rulelang.compile.exprnodes import ExprNodes, PlayerZone
+from rulelang.compile.exprnodes import ExprNodes, Known, PlayerZone
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy, shape
@@ -110,7 +110,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
         self.seat_uses = cg.model.seat_uses
         # The direction of play: the constant 1 in a game that never reverses it.
-        self.dir = "g.dir" if "reverse" in cg.flow else "1"
+        self.reverses = "reverse" in cg.flow
+        self.dir = "g.dir" if self.reverses else "1"
 
     def state(self, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
@@ -133,10 +134,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         players' lists, by seat (a seat a player value holds, 0 to n - 1: a `none` stops the
         game before, RL912)."""
         held = self.zone_locals
-        if held is not None and self.hold and index.isdigit():
-            name = held.get(int(index))
+        if held is not None and self.hold and isinstance(index, Known):
+            name = held.get(index.value)
             if name is None:
-                name = held[int(index)] = f"_z{int(index)}"
+                name = held[index.value] = f"_z{index.value}"
             return name
         if held is not None and self.hold and isinstance(index, PlayerZone):
             name = held.get(("players", index.base))
@@ -202,7 +203,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         when it is a constant, whether it rolls a die."""
         f = self.__dict__.get("_fold")
         if f is None:
-            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
+            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.reverses,
                                   players_leave=self.cg.out_base is not None,
                                   cards=self.cg,
                                   always_seats=self.cg.model.always_seats,
@@ -294,7 +295,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
             # every seat: asked once)
             seats = range(n) if Frame.YOU in self.fold.free_slots(cond) else (0,)
             for p in seats:
-                parts.append(self.gen(cond, {Frame.YOU: str(p)}))
+                parts.append(self.gen(cond, {Frame.YOU: Known(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
         return code
@@ -705,7 +706,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
                 charge = self.charged("_z", e, [e.condition])
-                if charge != "_z":          # (charged() written out: one call less per search)
+                if self._charging:          # (charged() written out: one call less per search)
                     w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")

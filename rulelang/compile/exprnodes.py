@@ -21,6 +21,17 @@ from rulelang.engine.values import number_range
 from rulelang.limits import MAX_RANGE
 
 
+class Known(str):
+    """The code of a number known where it is written (a seat, a zone's index), ``value``:
+    told by its type, never by reading the code (ExprGen.zone, g_Name)."""
+    __slots__ = ("value",)
+
+    def __new__(cls, value: int):
+        code = super().__new__(cls, str(int(value)))
+        code.value = int(value)
+        return code
+
+
 class PlayerZone(str):
     """The code of the index of a zone of each player, ``(base + seat)``, knowing its parts
     (``ExprGen.zone``: read by seat from a tuple of the players' lists where they are locals);
@@ -77,7 +88,7 @@ class ExprNodes:
     def g_Seat(self, e, env):
         if int(e.number) > self.cg.n:           # only when the rules reach it (RL908)
             return f"_noseat({int(e.number)}, {int(self.cg.n)}, {self.const(e.span)})"
-        return str(int(e.number) - 1)
+        return Known(int(e.number) - 1)
 
     def g_Unary(self, e, env):
         op = e.op
@@ -336,8 +347,8 @@ class ExprNodes:
             if ref.per_player:
                 seat = self.slot(Frame.slot(ref.you), env)
                 # (a seat known where it is written: the endings' test unrolled per seat)
-                return str(base + int(seat)) if seat.isdigit() else PlayerZone(base, seat)
-            return str(base)
+                return Known(base + seat.value) if isinstance(seat, Known) else PlayerZone(base, seat)
+            return Known(base)
         if isinstance(ref, (Const, Symbol)):
             return f"({int(ref.value)})"
         if isinstance(ref, CardName):
@@ -397,7 +408,7 @@ class ExprNodes:
             if isinstance(arg, A.Int) or isinstance(self.refs.of(arg, None), Const):
                 v = int(arg.value) if isinstance(arg, A.Int) else int(self.refs.of(arg).value)
                 if lo <= v <= hi:
-                    return str(bases[v - lo])
+                    return Known(bases[v - lo])
             elif isinstance(arg, A.Name) and isinstance(self.refs.of(arg, None), Local):
                 return (f"({self.const(bases)}[{k} - {lo}] if {lo} <= {k} <= {hi} "
                         f"else {self.const(zone_of)}({k}))")

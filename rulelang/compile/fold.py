@@ -423,10 +423,10 @@ def shape(refs, e, bind):
     if isinstance(e, Arg):
         return shape(refs, e.expr, bind)
     if isinstance(e, Expanded):
-        return ("define", shape(refs, e.body, bind))
+        return shape(refs, e.body, bind)
     ref = refs.of(e, None)
-    if isinstance(ref, DefineUse):
-        return ("define", shape(refs, ref.expanded.body, bind))
+    if isinstance(ref, DefineUse):         # (the same value as its body, where it is used)
+        return shape(refs, ref.expanded.body, bind)
     out: list = [type(e).__name__]
     if ref is None:
         if isinstance(e, A.Keyword):

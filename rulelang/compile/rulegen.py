@@ -395,7 +395,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
-            if self.cg.out_base is None and self.dir() == "1" and self.cg.on("player_order") and \
+            if self.cg.out_base is None and not self.x.reverses and self.cg.on("player_order") and \
                     not self._sets_slot(st.body, r.player):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
