@@ -19,7 +19,7 @@ COMPILE = os.path.join(ROOT, "rulelang", "compile")
 # The modes of the generators: fields of RuleMode or ExprMode, read through them.
 MODES = ("hold", "plain", "kept", "frameless", "zone_locals", "base_env", "base_frame", "alias",
          "_hoist", "_tops", "_charging", "structuring", "copying", "counts_held", "turns_held",
-         "turn_locals", "inlining", "_guard", "_false")
+         "turn_locals", "inlining", "_guard", "_false", "_prelude", "_prelude_args")
 SET = re.compile(r"\.(%s)\s*(=(?!=)|\+=|-=)" % "|".join(MODES))
 # A read of the game (or of a generator) with a default, as if a part might not be there yet.
 HALF_BUILT = re.compile(r"getattr\((self|cg|self\.cg|self\.x|self\.s|self\.gen|model|self\.model|"
@@ -41,7 +41,7 @@ def test_no_mode_of_the_generators_is_set_as_an_attribute():
     assert not _scan(SET), "\n".join(_scan(SET))
     fields = {f.name for f in attrs.fields(RuleMode)} | {f.name for f in attrs.fields(ExprMode)}
     assert {m.lstrip("_") for m in MODES} <= fields | {"hoist", "tops", "charging"}
-    assert {"guard", "false"} <= {f.name for f in attrs.fields(ExprMode)}
+    assert {"guard", "false", "prelude", "prelude_args"} <= {f.name for f in attrs.fields(ExprMode)}
 
 
 def test_the_generators_never_read_a_half_built_game_with_a_default():
@@ -52,6 +52,7 @@ def test_the_scans_find_what_they_look_for():
     assert SET.search("self.x.hold = False") and SET.search("self.copying += 1")
     # (how the guard of hoisted values and the comparisons known false were once kept)
     assert SET.search("self._guard = (h[1], parts)") and SET.search("self._false = false")
+    assert SET.search("self._prelude, self._prelude_args = saved") and SET.search("self._prelude = []")
     assert not SET.search("if self.x.hold == h:")
     assert HALF_BUILT.search('known = getattr(cg, "_direct_names", None)')
     assert not HALF_BUILT.search('m = getattr(self, "g_" + type(e).__name__, None)')
@@ -93,7 +94,8 @@ def test_a_rule_function_is_written_under_one_mode_and_leaves_none_behind():
 
 def test_the_expression_writer_holds_no_mode_of_its_own():
     """What holds where a value is written (the guard of the values computed before a loop,
-    the comparisons known false in an `and`) is a field of the immutable mode, given to the
+    the comparisons known false in an `and`, the calls a define's function makes first) is a
+    field of the immutable mode, given to the
     parts written under it; the expression writer has no attribute for it, before or after
     a game's every function is written (API and playout variants, every optimisation on)."""
     game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))

@@ -97,7 +97,6 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._sizes = {}          # see define_size()
-        self._prelude = self._prelude_args = None
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
@@ -431,6 +430,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
     _tops = property(lambda self: self.mode.tops)
     _charging = property(lambda self: self.mode.charging)
     _guard = property(lambda self: self.mode.guard)
+    _prelude = property(lambda self: self.mode.prelude)
+    _prelude_args = property(lambda self: self.mode.prelude_args)
     _false = property(lambda self: self.mode.false)
 
     def frame(self) -> str:
@@ -683,21 +684,16 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         fkey = ("search", id(e), tuple(keys), self._charging)
         made = self._helpers.get(fkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args)
-            self._prelude = None
-            # (a function of its own: no held locals, no loop around it, no copy's names; a
-            # define's value kept outside is not seen in it, nor is one it computes seen
-            # outside: computed there)
-            try:
-                with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
-                                 kept=None, false=None):       # (its names are its own)
-                    inner = {k: f"_a{i}" for i, k in enumerate(keys)}
-                    inner[ci] = "_c"
-                    test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
-                                                         ci, "split")
-                    plain = self.plain_test(e.condition, inner, hoisted)
-            finally:
-                self._prelude, self._prelude_args = saved
+            # (a function of its own: no held locals, no loop around it, no copy's names, no
+            # define's calls made first; a define's value kept outside is not seen in it, nor is
+            # one it computes seen outside: computed there)
+            with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
+                             kept=None, false=None, prelude=None):      # (its names are its own)
+                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+                inner[ci] = "_c"
+                test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
+                                                     ci, "split")
+                plain = self.plain_test(e.condition, inner, hoisted)
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -732,20 +728,21 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args, self._prelude_used, self._calls)
-            self._prelude = []
+            saved = (self._prelude_used, self._calls)
             self._prelude_used, self._calls = set(), 0
-            self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
+            prelude: list = []
+            args = frozenset({"g", "fr"} | {f"_a{i}" for i in range(len(keys))})
             # (a function of its own: no held locals, no loop around it, no copy's names)
             try:
-                with self.within(hoist=None, base_env={}, tops=None, hold=False, false=None):
+                with self.within(hoist=None, base_env={}, tops=None, hold=False, false=None,
+                                 prelude=prelude, prelude_args=args):
                     body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                     # (only the values the body reads: a define's code written and then dropped for
                     # its function's call, expanded, left calls behind that nothing reads, each of
                     # which computed the defines below it first, 2^n calls down a chain of n)
-                    first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
+                    first = [(n, c) for n, c in prelude if n in self._prelude_used]
             finally:
-                (self._prelude, self._prelude_args, self._prelude_used, self._calls) = saved
+                self._prelude_used, self._calls = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

@@ -98,6 +98,11 @@ class ExprMode:
     # the comparisons known to be false there (exprnodes.ExprNodes.g_BoolOp: their shapes,
     # ExprGen.shape), or None
     false: Optional[frozenset] = None
+    # in a define's function (ExprGen.helper): the calls of other defines' functions it makes
+    # first, once (name, code), filled in as its body is written; None elsewhere
+    prelude: Optional[list] = None
+    # ... the names those calls may be given as arguments (the function's own)
+    prelude_args: frozenset = frozenset()
 
 
 class Modal:
