@@ -172,6 +172,45 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     assert enters == 0   # (the playout variant copies every alternative it enters in its place)
 
 
+def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
+    """Where a rule's function stops for a decision, or calls a rule through the run loop, the
+    block ends with a node of that kind (writer.Decide, writer.Call), which the passes see as
+    such, written out as the lines that set what is awaited (or push the callee's frame) and
+    return; no such line is written apart from its node."""
+    from rulelang.compile.writer import Call, Decide
+    from rulelang.compile.rulegen import RuleGen
+    from rulelang.engine.control import CALL, SUSPEND
+    path = _rule_file(tmp_path, "    countdown(3)\n    choose:\n        play card c from hand:\n"
+                                "            move c from hand to stock\n        pass_turn:\n"
+                                "            pass\n    end game with no winner\n"
+                                "rule countdown(n):\n    if n > 0:\n        countdown(n - 1)\n")
+    text = open(path, encoding="utf-8").read().replace("zone stock: shared, face down\n",
+                                                        "zone stock: shared, face down\n"
+                                                        "zone hand: per player, seen by owner\n")
+    text = text.replace("    shuffle stock\n", "    shuffle stock\n    deal 3 from stock to hand of each player\n")
+    open(path, "w", encoding="utf-8").write(text)
+    cg = rulelang.load(path).compiled(1)
+    for name in ("turn", "countdown"):
+        rg = RuleGen(cg)
+        rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
+        nodes = [n for b in rg.blocks for n in walk(b.items)]
+        calls = [n for n in nodes if isinstance(n, Call)]
+        decides = [n for n in nodes if isinstance(n, Decide)]
+        assert calls and all(n.code == str(CALL) for n in calls), name
+        assert all(n.code == str(SUSPEND) and n.slot == "awaiting" for n in decides)
+        assert bool(decides) == (name == "turn")
+        # written out as they were: what is awaited (or the frame pushed), then the return
+        src = rg.src
+        for n in decides:
+            assert f"g.awaiting = {n.value}\n" in src
+        for n in calls:
+            assert f"g.stack.append([{n.frame}])\n" in src and f"fr[1] = {n.resume}\n" in src
+        assert size(calls) == 3 * len(calls) and size(decides) == 2 * len(decides)
+        # no line of what is awaited, nor a pushed frame, outside such a node
+        assert not [n for n in nodes if type(n) is Code and
+                    (n.code.startswith("g.awaiting =") or n.code.startswith("g.stack.append(["))]
+
+
 # The modules of compile/ that handle other text than generated code: they are not scanned.
 NOT_GENERATORS = {
     "loader.py": "reads rule files from disk",

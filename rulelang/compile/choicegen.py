@@ -120,8 +120,7 @@ class ChoiceGen:
                 if not self.never_empty:
                     w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
-            w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
-            self.close(cur, SUSPEND)
+            self.decide(cur, "decision", f"_together(_pl, _lg, {xi}, {dispatch.number})", SUSPEND)
             self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
                               "_alts": cg.alternatives})
             d = dispatch.w
@@ -155,8 +154,7 @@ class ChoiceGen:
                 cur.closed = True
             else:
                 # (a decision of one seat, as State.awaiting keeps it: a plain tuple)
-                w.writeline(f"g.awaiting = ({who}, out)")
-                self.close(cur, SUSPEND)
+                self.decide(cur, "awaiting", f"({who}, out)", SUSPEND)
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
@@ -644,8 +642,7 @@ class ChoiceGen:
                     f"{self.x.const(alt.param.span)})")
         w.writeline("if _r is not None:")
         with w.indent():
-            w.writeline(f"g.awaiting = ({who}, _r)")
-            w.ret(SUSPEND)
+            w.decide("awaiting", f"({who}, _r)", SUSPEND)
 
     # A set of cards in one action (engine/subsets.py): one action per set, its number.
     def set_args(self, alt):
