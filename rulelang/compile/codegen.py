@@ -97,6 +97,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._sizes = {}          # see define_size()
+        self._shapes: dict = {}   # each shape's parts -> its number (fold.shape)
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
@@ -410,7 +411,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, Modal):
                 return self.slot(index, env)
             except NeedsFrame:
                 return ("frame", index)
-        return shape(self.refs, e, bind)
+        return shape(self.refs, e, bind, self._shapes)
 
     # The parts of the mode (compile/context.py: ExprMode) read here.  ``alias``: slots read as
     # another slot's code while a statement is written (a choice by `you` names its chooser's

@@ -414,19 +414,33 @@ def _children(e):
                     yield y
 
 
-def shape(refs, e, bind):
-    """What ``e`` computes, as a value to compare (hashable): its checked tree, each node's kind
-    and fields, each name by what it refers to, a define's use by its body, and each slot it
-    reads by ``bind(index)`` (where that slot's value is: a name around it, or the frame's
-    entry).  Two expressions of the same shape, read where the same slots are bound alike,
-    compute the same: the generator compares these, never the code it wrote for them."""
+def shape(refs, e, bind, table, memo=None):
+    """What ``e`` computes, as a value to compare: its checked tree, each node's kind and
+    fields, each name by what it refers to, a define's use by its body, and each slot it reads
+    by ``bind(index)`` (where that slot's value is: a name around it, or the frame's entry).
+    Two expressions of the same shape, read where the same slots are bound alike, compute the
+    same: the generator compares these, never the code it wrote for them.  A shape is a number,
+    the same for the same tuple of its parts' numbers (``table``, kept by the caller across
+    calls): each node, and each copy of a define however often it is used, is shaped once
+    (``memo``), so that a tower of defines stays linear."""
+    memo = {} if memo is None else memo
+    hit = memo.get(id(e))
+    if hit is not None:
+        return hit
     if isinstance(e, Arg):
-        return shape(refs, e.expr, bind)
-    if isinstance(e, Expanded):
-        return shape(refs, e.body, bind)
+        out = shape(refs, e.expr, bind, table, memo)
+    elif isinstance(e, Expanded):
+        out = shape(refs, e.body, bind, table, memo)
+    elif isinstance(refs.of(e, None), DefineUse):    # (the same value as its body, where used)
+        out = shape(refs, refs.of(e).expanded.body, bind, table, memo)
+    else:
+        out = _shape_of_node(refs, e, bind, table, memo)
+    memo[id(e)] = out
+    return out
+
+
+def _shape_of_node(refs, e, bind, table, memo) -> int:
     ref = refs.of(e, None)
-    if isinstance(ref, DefineUse):         # (the same value as its body, where it is used)
-        return shape(refs, ref.expanded.body, bind)
     out: list = [type(e).__name__]
     if ref is None:
         if isinstance(e, A.Keyword):
@@ -443,18 +457,22 @@ def shape(refs, e, bind):
         fields = [f.name for f in attrs.fields(type(e)) if isinstance(getattr(e, f.name), A.Expr)
                   or isinstance(getattr(e, f.name), tuple)]
     for name in fields:
-        out.append(_shape_of_field(refs, getattr(e, name), bind))
-    return tuple(out)
+        out.append(_shape_of_field(refs, getattr(e, name), bind, table, memo))
+    key = tuple(out)
+    number = table.get(key)
+    if number is None:
+        number = table[key] = len(table)
+    return number
 
 
-def _shape_of_field(refs, v, bind):
+def _shape_of_field(refs, v, bind, table, memo):
     if isinstance(v, A.Expr):
-        return shape(refs, v, bind)
+        return shape(refs, v, bind, table, memo)
     if isinstance(v, (tuple, list)):
-        return tuple(_shape_of_field(refs, x, bind) for x in v)
+        return tuple(_shape_of_field(refs, x, bind, table, memo) for x in v)
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
     if attrs.has(type(v)):
-        return (type(v).__name__,) + tuple(_shape_of_field(refs, getattr(v, f.name), bind)
+        return (type(v).__name__,) + tuple(_shape_of_field(refs, getattr(v, f.name), bind, table, memo)
                                            for f in attrs.fields(type(v)) if f.name != "span")
     return ("object", id(v))
