@@ -19,7 +19,7 @@ COMPILE = os.path.join(ROOT, "rulelang", "compile")
 # The modes of the generators: fields of RuleMode or ExprMode, read through them.
 MODES = ("hold", "plain", "kept", "frameless", "zone_locals", "base_env", "base_frame", "alias",
          "_hoist", "_tops", "_charging", "structuring", "copying", "counts_held", "turns_held",
-         "turn_locals", "inlining")
+         "turn_locals", "inlining", "_guard", "_false", "_prelude", "_prelude_args")
 SET = re.compile(r"\.(%s)\s*(=(?!=)|\+=|-=)" % "|".join(MODES))
 # A read of the game (or of a generator) with a default, as if a part might not be there yet.
 HALF_BUILT = re.compile(r"getattr\((self|cg|self\.cg|self\.x|self\.s|self\.gen|model|self\.model|"
@@ -41,6 +41,7 @@ def test_no_mode_of_the_generators_is_set_as_an_attribute():
     assert not _scan(SET), "\n".join(_scan(SET))
     fields = {f.name for f in attrs.fields(RuleMode)} | {f.name for f in attrs.fields(ExprMode)}
     assert {m.lstrip("_") for m in MODES} <= fields | {"hoist", "tops", "charging"}
+    assert {"guard", "false", "prelude", "prelude_args"} <= {f.name for f in attrs.fields(ExprMode)}
 
 
 def test_the_generators_never_read_a_half_built_game_with_a_default():
@@ -49,6 +50,9 @@ def test_the_generators_never_read_a_half_built_game_with_a_default():
 
 def test_the_scans_find_what_they_look_for():
     assert SET.search("self.x.hold = False") and SET.search("self.copying += 1")
+    # (how the guard of hoisted values and the comparisons known false were once kept)
+    assert SET.search("self._guard = (h[1], parts)") and SET.search("self._false = false")
+    assert SET.search("self._prelude, self._prelude_args = saved") and SET.search("self._prelude = []")
     assert not SET.search("if self.x.hold == h:")
     assert HALF_BUILT.search('known = getattr(cg, "_direct_names", None)')
     assert not HALF_BUILT.search('m = getattr(self, "g_" + type(e).__name__, None)')
@@ -86,3 +90,21 @@ def test_a_rule_function_is_written_under_one_mode_and_leaves_none_behind():
     assert rg.mode.playout and rg.mode.looping and not rg.mode.structuring
     assert rg.mode.inlining == 0 and rg.mode.copying == 0
     assert cg.gen.mode is x_before and cg.stmts.mode == RuleMode()
+
+
+def test_the_expression_writer_holds_no_mode_of_its_own():
+    """What holds where a value is written (the guard of the values computed before a loop,
+    the comparisons known false in an `and`, the calls a define's function makes first) is a
+    field of the immutable mode, given to the
+    parts written under it; the expression writer has no attribute for it, before or after
+    a game's every function is written (API and playout variants, every optimisation on)."""
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(4)
+    cg.playout_procs()
+    x = cg.gen
+    modes = {m for m in MODES} | {m.lstrip("_") for m in MODES}
+    assert not modes & set(vars(x)), sorted(modes & set(vars(x)))
+    assert x.mode == ExprMode() and x.mode.guard is None and x.mode.false is None
+    with x.within(false=frozenset({("a",)})):
+        assert x._false == frozenset({("a",)})
+    assert x._false is None

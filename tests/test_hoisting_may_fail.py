@@ -77,7 +77,7 @@ turn:
 """ + PASS),
 }
 
-# A define long enough to be a function of its own (codegen.HELPER_SIZE) computes the defines it
+# A define long enough to be a function of its own (codegen.HELPER_NODES) computes the defines it
 # calls first, when that cannot fail; here the called one divides by x and only the branch
 # where x is not 0 reaches it.
 def _sum(term, k):

@@ -172,6 +172,45 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     assert enters == 0   # (the playout variant copies every alternative it enters in its place)
 
 
+def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
+    """Where a rule's function stops for a decision, or calls a rule through the run loop, the
+    block ends with a node of that kind (writer.Decide, writer.Call), which the passes see as
+    such, written out as the lines that set what is awaited (or push the callee's frame) and
+    return; no such line is written apart from its node."""
+    from rulelang.compile.writer import Call, Decide
+    from rulelang.compile.rulegen import RuleGen
+    from rulelang.engine.control import CALL, SUSPEND
+    path = _rule_file(tmp_path, "    countdown(3)\n    choose:\n        play card c from hand:\n"
+                                "            move c from hand to stock\n        pass_turn:\n"
+                                "            pass\n    end game with no winner\n"
+                                "rule countdown(n):\n    if n > 0:\n        countdown(n - 1)\n")
+    text = open(path, encoding="utf-8").read().replace("zone stock: shared, face down\n",
+                                                        "zone stock: shared, face down\n"
+                                                        "zone hand: per player, seen by owner\n")
+    text = text.replace("    shuffle stock\n", "    shuffle stock\n    deal 3 from stock to hand of each player\n")
+    open(path, "w", encoding="utf-8").write(text)
+    cg = rulelang.load(path).compiled(1)
+    for name in ("turn", "countdown"):
+        rg = RuleGen(cg)
+        rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
+        nodes = [n for b in rg.blocks for n in walk(b.items)]
+        calls = [n for n in nodes if isinstance(n, Call)]
+        decides = [n for n in nodes if isinstance(n, Decide)]
+        assert calls and all(n.code == str(CALL) for n in calls), name
+        assert all(n.code == str(SUSPEND) and n.slot == "awaiting" for n in decides)
+        assert bool(decides) == (name == "turn")
+        # written out as they were: what is awaited (or the frame pushed), then the return
+        src = rg.src
+        for n in decides:
+            assert f"g.awaiting = {n.value}\n" in src
+        for n in calls:
+            assert f"g.stack.append([{n.frame}])\n" in src and f"fr[1] = {n.resume}\n" in src
+        assert size(calls) == 3 * len(calls) and size(decides) == 2 * len(decides)
+        # no line of what is awaited, nor a pushed frame, outside such a node
+        assert not [n for n in nodes if type(n) is Code and
+                    (n.code.startswith("g.awaiting =") or n.code.startswith("g.stack.append(["))]
+
+
 # The modules of compile/ that handle other text than generated code: they are not scanned.
 NOT_GENERATORS = {
     "loader.py": "reads rule files from disk",
@@ -185,9 +224,25 @@ READ_BACK = re.compile(r"\.splitlines\(|\.[lr]?strip\(|\.startswith\(|\.endswith
                        r"\.lines\b|\[len\(|\.prefix\b|CodeWriter\.at\b|\.split\(\"\\\\n\"\)")
 
 
-def test_the_generator_never_reads_back_the_code_it_wrote():
-    """Generated code is a tree of nodes written out once (compile/writer.py): no module of the
-    generator splits, strips, searches or slices generated lines to decide what to write."""
+# What deciding on generated code looks like: comparing it (with another code, a literal, a set
+# of codes), searching it for a word, or measuring its length.  The generator decides on the
+# checked tree instead (a define's size: ExprGen.define_size; two expressions alike:
+# ExprGen.shape), and tells its own names by their type (hoisting.Hoisted, choicegen.NoneBefore,
+# exprnodes.Known: a seat or a zone's index known where it is written).
+_CODE = r"(?:code|cond|test|raw|src|made|before|after|action)"
+DECIDES_ON_CODE = re.compile(
+    rf"\b{_CODE}\s*(?:==|!=)|(?:==|!=)\s*{_CODE}\b"           # compared
+    rf"|\b(?:if|and|or|not)\s+{_CODE}\s+(?:not\s+)?in\b"       # looked up among others
+    rf"|\"\w+\" in (?:{_CODE}\b|key\[)"                          # searched for a word
+    r"|\bkey\s*=\s*\(self\.(?:x\.)?gen\("                          # code as a key
+    rf"|\blen\({_CODE}\)"                                       # measured
+    r"|(?:==|!=)\s*\(self\.(?:x\.)?gen\("                         # compared as it is written
+    r"|(?:==|!=)\s*\"(?:_[a-z]\w*|\d+)\""                            # compared with a name it gives
+    r"|\.is(?:digit|numeric|decimal|alpha|identifier)\("                 # its characters read
+    r"|_hoisted_names\b")
+
+
+def _scan(pattern):
     folder = os.path.join(ROOT, "rulelang", "compile")
     found = []
     for name in sorted(os.listdir(folder)):
@@ -196,8 +251,52 @@ def test_the_generator_never_reads_back_the_code_it_wrote():
         with open(os.path.join(folder, name), encoding="utf-8") as fh:
             for i, line in enumerate(fh, 1):
                 code = line.split("#", 1)[0]
-                if READ_BACK.search(code):
+                if pattern.search(code):
                     found.append(f"{name}:{i}: {line.strip()}")
+    return found
+
+
+def test_the_generator_never_decides_on_the_code_it_wrote():
+    """No module of the generator compares, searches or measures code it wrote to decide what
+    to write next: a define is a function by the size of its checked tree, two conditions over
+    the same cards are found alike by their shapes, and a value computed before a loop is
+    known by its name's type."""
+    found = _scan(DECIDES_ON_CODE)
+    assert not found, "generated code decided on:\n" + "\n".join(found)
+
+
+def test_the_scan_for_decisions_on_code_finds_what_it_looks_for():
+    """The lines the generator decided by before (each caught), and lines that only write code
+    or compare the tree (none caught)."""
+    for bad in ("call = len(code) > HELPER_SIZE or self._calls > 1",
+                "if len(conds) < 4 and self.mode.hoist is not None and code in self._hoisted_names:",
+                'if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \\',
+                '"rng" in key[0] or "rng" in key[1]:',
+                'key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {ci: "_cv"}))\n'
+                '            if "rng" in key[0] or key in self.counted:',
+                "if not cond or cond in self.none_before:",
+                'if before == "0" and offers == self.offers:',
+                "if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in ks):",
+                "if not is_and and self._false and code in self._false and \\",
+                'if made == "out":                # (card_list made out itself)',
+                "elif action == v and test is None:",
+                'if charge != "_z":          # (charged() written out: one call less per search)',
+                'if self.dir() == "1":     # the order of play never changes: a table per seat',
+                'f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",',
+                "if held is not None and self.hold and index.isdigit():",
+                "return str(base + int(seat)) if seat.isdigit() else PlayerZone(base, seat)"):
+        assert DECIDES_ON_CODE.search(bad), bad
+    for good in ('w.writeline(f"if {cond}:")', "for value, cond in e.cases:",
+                 "if self.x.fold.chance(zone) or self.x.fold.chance(where):",
+                 "long = self.define_size(ex) > HELPER_NODES",
+                 "if not cond or isinstance(cond, NoneBefore):"):
+        assert not DECIDES_ON_CODE.search(good), good
+
+
+def test_the_generator_never_reads_back_the_code_it_wrote():
+    """Generated code is a tree of nodes written out once (compile/writer.py): no module of the
+    generator splits, strips, searches or slices generated lines to decide what to write."""
+    found = _scan(READ_BACK)
     assert not found, "generated text read back:\n" + "\n".join(found)
 
 

@@ -136,6 +136,17 @@ class Blocks:
             b.w.ret(code)
             b.closed = True
 
+    def decide(self, b, slot, value, code):
+        """End block ``b`` with a decision (writer.Decide): ``g.<slot> = value``, ``return code``."""
+        b.w.decide(slot, value, code)
+        b.closed = True
+
+    def call(self, b, resume, frame, code):
+        """End block ``b`` with a call through the run loop (writer.Call): resumed at block
+        ``resume``, the callee's frame ``frame``."""
+        b.w.call(resume.number, frame, code)
+        b.closed = True
+
     def goto(self, b, target):
         """End block ``b`` (unless it has ended) with a jump to block ``target``."""
         if not b.closed:

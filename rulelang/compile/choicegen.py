@@ -30,6 +30,16 @@ from rulelang.compile.gensource import Unsupported
 MAX_ARMS = 4
 
 
+class NoneBefore(str):
+    """The code of an alternative's condition that holds when nothing was offered before it
+    (ChoiceGen._same_cards): told by its type, never by reading the code."""
+    __slots__ = ()
+
+
+# Where the card looked at is, in the shape of a condition over cards (ChoiceGen._cards_key).
+_CARD = ("the card looked at",)
+
+
 @functools.lru_cache(maxsize=None)
 def opponents_table(n):
     """For each of ``n`` seats, the other seats in the order of play from it (one table per
@@ -110,8 +120,7 @@ class ChoiceGen:
                 if not self.never_empty:
                     w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
-            w.writeline(f"g.decision = _together(_pl, _lg, {xi}, {dispatch.number})")
-            self.close(cur, SUSPEND)
+            self.decide(cur, "decision", f"_together(_pl, _lg, {xi}, {dispatch.number})", SUSPEND)
             self.x.ns.update({"_together": Simultaneous, "_dispatch": _dispatch,
                               "_alts": cg.alternatives})
             d = dispatch.w
@@ -145,8 +154,7 @@ class ChoiceGen:
                 cur.closed = True
             else:
                 # (a decision of one seat, as State.awaiting keeps it: a plain tuple)
-                w.writeline(f"g.awaiting = ({who}, out)")
-                self.close(cur, SUSPEND)
+                self.decide(cur, "awaiting", f"({who}, out)", SUSPEND)
             back = end
         for aid, alt, slot in alts:
             b = self.new_block()
@@ -170,7 +178,7 @@ class ChoiceGen:
         (``enum``); the alternatives as ``(id, alternative, slot)``."""
         cg = self.cg
         alts = []
-        self.counted = {}          # (zone code, condition code) -> names of len(out) around it
+        self.counted = {}          # (zone, condition: _cards_key) -> names of len(out) around it
         self.offers = 0            # the alternatives offered so far (offer)
         self.len_nodes = {}        # a len(out) after an alternative that nothing read -> its node
         self.appended = False      # may an earlier alternative have added actions to out?
@@ -180,7 +188,6 @@ class ChoiceGen:
         # where playable(card)` after `play card c from hand where playable(c)`); then no
         # test for a choice without alternatives is written.
         self.never_empty = False
-        self.none_before = set()   # the conditions that hold when nothing was offered before
         for alt, slot in zip(st.alternatives, slots.params):
             aid = cg.model.labels.of(alt).aid
             if cg.alternatives[aid] is None:        # (made once: the variants share it)
@@ -265,9 +272,8 @@ class ChoiceGen:
         slots = self.cg.model.choose_slots.of(ch)
         ci, si = Frame.slot(slots.chooser), Frame.slot(slots.params[0])
         you = {ci: self.chooser_you(ch)}      # the chooser is `you` (no `by`)
-        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
-        if key != (self.x.gen(p.source, you), self.x.gen(p.where, {**you, si: "_cv"})) or \
-                "rng" in key[0] or "rng" in key[1]:
+        key = self._cards_key(q.zone, q.condition, {}, self.refs.of(q).index)
+        if key is None or key != self._cards_key(p.source, p.where, you, si):
             return None
         aid = self.cg.model.labels.of(alt).aid
         name = self.card_list(p, int(aid) << ACTION_SHIFT, si, you, w)
@@ -409,6 +415,14 @@ class ChoiceGen:
             return e
         return None
 
+    def _cards_key(self, zone, where, env, card):
+        """The cards of ``zone`` where ``where`` (the card in slot ``card``), as a value to
+        compare (ExprGen.shape: decided on the checked trees, never on their code), the slots
+        around read from ``env``; None when either draws at random (every look is another)."""
+        if self.x.fold.chance(zone) or self.x.fold.chance(where):
+            return None
+        return (self.x.shape(zone, env), self.x.shape(where, {**env, card: _CARD}))
+
     def _same_cards(self, e):
         """Code for an alternative's condition ``any/no card in Z where C`` when an earlier
         alternative of the same choice offers exactly the cards of Z where C: then the answer is
@@ -416,23 +430,21 @@ class ChoiceGen:
         q = self._card_query(e)
         if q is None:
             return None
-        key = (self.x.gen(q.zone, {}), self.x.gen(q.condition, {self.refs.of(q).index: "_cv"}))
-        seen = self.counted.get(key)
+        seen = self.counted.get(self._cards_key(q.zone, q.condition, {}, self.refs.of(q).index))
         if seen is None:
             return None
-        before, after, offers = seen
-        if before == "0" and offers == self.offers:
+        before, after, offers, empty = seen
+        if empty and offers == self.offers:
             # Nothing in out before that alternative, and no alternative offered since: what
             # it added is out itself (its len(out) is then left out: enum_all).
             if q.kind == "any":
                 return "(not (not out))"
-            self.none_before.add("(not out)")
-            return "(not out)"
+            return NoneBefore("(not out)")
         self.len_nodes.pop(after, None)         # (read: kept)
         if q.kind == "any":
             return f"({after} > {before})"
-        if before == "0":           # nothing in out before that alternative, nor added by it
-            self.none_before.add(f"({after} == {before})")
+        if empty:                   # nothing in out before that alternative, nor added by it
+            return NoneBefore(f"({after} == {before})")
         return f"({after} == {before})"
 
     def enum(self, alt, aid, slot, w):
@@ -454,7 +466,7 @@ class ChoiceGen:
         if p is None:
             w.writeline(f"out.append({base})")
             self.appended = True
-            if not cond or cond in self.none_before:
+            if not cond or isinstance(cond, NoneBefore):
                 self.never_empty = True
             return
         si = Frame.slot(slot)
@@ -479,8 +491,10 @@ class ChoiceGen:
             return
         plain = None        # the values themselves, when they are the actions (extended as they are)
         first = not self.appended and not cond      # the first list of out: out itself
+        made_out = False                            # (out itself made, by a loop)
         if p.kind == "card" and p.where is not None:
             made = self.card_list(p, base, si, {}, w, "out" if first else None)
+            made_out = first
         else:
             v = self.x.fresh()
             test = self.value_test(p, si, v, w)
@@ -489,11 +503,12 @@ class ChoiceGen:
             if fixed is not None:                   # known before the game: one tuple, copied in C
                 plain = self.x.const(tuple(int(base) + x for x in fixed))
                 made = f"[*{plain}]"
-            elif action == v and test is None:      # the values themselves: a copy, in C
+            elif not base and test is None:         # the values themselves: a copy, in C
                 plain = self.values_of(p)
                 made = f"[*{plain}]"
             else:                                   # a loop, as for cards (card_list)
                 made = "out" if first else self.x.fresh()
+                made_out = first
                 w.writeline(f"{made} = []")
                 w.writeline(f"for {v} in {self.values_of(p)}:")
                 with w.indent():
@@ -503,16 +518,17 @@ class ChoiceGen:
                         w.writeline(f"{made}.append({action})")
         key = None
         if p.kind == "card" and p.where is not None and not cond:
-            key = (self.x.gen(p.source, {}), self.x.gen(p.where, {si: "_cv"}))
-            if "rng" in key[0] or "rng" in key[1] or key in self.counted:
+            key = self._cards_key(p.source, p.where, {}, si)
+            if key in self.counted:
                 key = None
         if key is not None:
             before, after = self.x.fresh(), self.x.fresh()
+            empty = not self.appended
             if self.appended:
                 w.writeline(f"{before} = len(out)")
             else:
                 before = "0"               # nothing is in out yet
-        if made == "out":                # (card_list made out itself)
+        if made_out:                     # (card_list, or the loop, made out itself)
             self.first_out = (None, made)
         else:
             node = w.writeline(f"out.extend({plain or made})")
@@ -524,7 +540,7 @@ class ChoiceGen:
             self.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
             self.len_nodes[after] = w.writeline(f"{after} = len(out)")
-            self.counted[key] = (before, after, self.offers)
+            self.counted[key] = (before, after, self.offers, empty)
 
     def where_test(self, p, si, v, w) -> str:
         """`` if C`` for the comprehension over the values ``v`` of parameter ``p`` (in slot
@@ -569,7 +585,7 @@ class ChoiceGen:
                 you = self.x.slot(self.refs.of(p.source, You(-1)).index, {})
                 if ob is not None:
                     return f"_saf(g, {you}, {int(ob)})"
-                if self.dir() == "1":     # the order of play never changes: a table per seat
+                if not self.x.reverses:   # the order of play never changes: a table per seat
                     return f"{self.x.const(opponents_table(n))}[{you}]"
                 return f"[({you} + {self.dir()} * _k) % {n} for _k in range(1, {n})]"
             if ob is not None:
@@ -626,8 +642,7 @@ class ChoiceGen:
                     f"{self.x.const(alt.param.span)})")
         w.writeline("if _r is not None:")
         with w.indent():
-            w.writeline(f"g.awaiting = ({who}, _r)")
-            w.ret(SUSPEND)
+            w.decide("awaiting", f"({who}, _r)", SUSPEND)
 
     # A set of cards in one action (engine/subsets.py): one action per set, its number.
     def set_args(self, alt):

@@ -33,11 +33,11 @@ from rulelang.engine.values import best_of, highest, lowest
 from rulelang.engine.players import (holder, leave_game, next_in, random_seat_in, seat_after, seat_in,
                                      seats_after, seats_in)
 from rulelang.compile.gensource import NeedsFrame, Unsupported, _code, _safe
-from rulelang.compile.exprnodes import ExprNodes, PlayerZone
+from rulelang.compile.exprnodes import ExprNodes, Known, PlayerZone
 from rulelang.compile.setexprs import SetExprs
 from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
-from rulelang.compile.fold import Fold, _children, per_copy
+from rulelang.compile.fold import Fold, _children, per_copy, shape
 from rulelang.compile.writer import LINE_MAP, CodeWriter
 from rulelang.compile.context import ExprMode, Modal
 from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
@@ -46,7 +46,9 @@ from rulelang.engine.control import GameProblem
 from rulelang.limits import LOOP_WORK_FLOOR, WORK_UNIT
 
 
-HELPER_SIZE = 2000      # a define's code longer than this is a function (see ExprGen.expanded)
+# A define whose code, written in place, has more nodes of the checked tree than this is a
+# function of its own (ExprGen.define_size, expanded): ~2,000 characters of code.
+HELPER_NODES = 250
 
 # What of the state a rule's function reads most, and the local that holds it where the function
 # is written with held locals (ExprGen.state): none of it is rebound while a rule runs (the lists
@@ -95,20 +97,22 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         self._defines_in = {}     # see defines_in()
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
-        self._prelude = self._prelude_args = None
+        self._sizes = {}          # see define_size()
+        self._shapes: dict = {}   # each shape's parts -> its number (fold.shape)
         self._prelude_used = set()      # the values of _prelude the code written so far reads
         self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
         self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
         self._called = {}         # see expanded()
-        self._hoisted_names = set()     # every name given to a value computed before a loop
-        self._hoisted_of = {}           # ... its expression and kind (None: guarded; CardSets)
+        self._hoisted_of = {}           # each value computed before a loop (hoisting.Hoisted):
+        #                                 its expression and kind (None: guarded; CardSets)
         self._card_sets = {}            # the tables of card sets made so far (CardSets)
-        self._guarded = {}        # the hoisted names computed under a guard: name -> (code, guard)
+        self._hoisted_key = {}    # each hoisted name -> (its shape, the guard it is computed under)
         self._deferred = set()    # the hoisted names whose computing may stop the game (deferred)
         self.seat_uses = cg.model.seat_uses
         # The direction of play: the constant 1 in a game that never reverses it.
-        self.dir = "g.dir" if "reverse" in cg.flow else "1"
+        self.reverses = "reverse" in cg.flow
+        self.dir = "g.dir" if self.reverses else "1"
 
     def state(self, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
@@ -131,10 +135,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         players' lists, by seat (a seat a player value holds, 0 to n - 1: a `none` stops the
         game before, RL912)."""
         held = self.zone_locals
-        if held is not None and self.hold and index.isdigit():
-            name = held.get(int(index))
+        if held is not None and self.hold and isinstance(index, Known):
+            name = held.get(index.value)
             if name is None:
-                name = held[int(index)] = f"_z{int(index)}"
+                name = held[index.value] = f"_z{index.value}"
             return name
         if held is not None and self.hold and isinstance(index, PlayerZone):
             name = held.get(("players", index.base))
@@ -200,7 +204,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         when it is a constant, whether it rolls a die."""
         f = self.__dict__.get("_fold")
         if f is None:
-            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.dir != "1",
+            f = self._fold = Fold(self.refs, self.cg.n, reverses=self.reverses,
                                   players_leave=self.cg.out_base is not None,
                                   cards=self.cg,
                                   always_seats=self.cg.model.always_seats,
@@ -292,7 +296,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             # every seat: asked once)
             seats = range(n) if Frame.YOU in self.fold.free_slots(cond) else (0,)
             for p in seats:
-                parts.append(self.gen(cond, {Frame.YOU: str(p)}))
+                parts.append(self.gen(cond, {Frame.YOU: Known(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
         return code
@@ -381,7 +385,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
                 fails = self.fold.may_fail(e)
                 if not fails or hoist[4]:
-                    return self._hoist_out(e, code, hoist, fails)
+                    return self._hoist_out(e, env, code, hoist, fails)
         return m(e, env)
 
     def seated(self, code, e):
@@ -400,6 +404,16 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             code = self.alias.get(index)
         return code if code is not None else f"{self.frame()}[{int(index)}]"
 
+    def shape(self, e, env):
+        """``e`` as a value to compare with another expression (fold.shape): equal when both
+        compute the same, their slots read from the same places (``env``, then the mode's)."""
+        def bind(index):
+            try:
+                return self.slot(index, env)
+            except NeedsFrame:
+                return ("frame", index)
+        return shape(self.refs, e, bind, self._shapes)
+
     # The parts of the mode (compile/context.py: ExprMode) read here.  ``alias``: slots read as
     # another slot's code while a statement is written (a choice by `you` names its chooser's
     # slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.  ``frameless``: while the
@@ -417,6 +431,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
     _hoist = property(lambda self: self.mode.hoist)
     _tops = property(lambda self: self.mode.tops)
     _charging = property(lambda self: self.mode.charging)
+    _guard = property(lambda self: self.mode.guard)
+    _prelude = property(lambda self: self.mode.prelude)
+    _prelude_args = property(lambda self: self.mode.prelude_args)
+    _false = property(lambda self: self.mode.false)
 
     def frame(self) -> str:
         """The name of the rule's frame in generated code, for code that reads or writes it."""
@@ -437,8 +455,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
         place (``env``, the loop it may be hoisted out of, the function it is in, the values kept
         that it reads: :meth:`kept_key`) and copied where it is used, or, when it is longer than
-        ``HELPER_SIZE``, becomes a function called there, so that the code of a chain of defines
-        grows with the text of the rule file, not with its expansion, and each copy is written
+        ``HELPER_NODES`` (:meth:`define_size`), becomes a function called there, so that the
+        code of a chain of defines grows with the text of the rule file, not with its expansion, and each copy is written
         once for each place, whatever else is kept meanwhile."""
         hoist = self.mode.hoist
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
@@ -484,13 +502,14 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
                 code, call = self.helper(ex, env), True
             else:
                 code = self.gen(ex.body, env)
-                # A function of its own when the code is long, or when it would call other
-                # defines' functions more than once: in a function, each is called once, first
-                # (helper); in place, a chain of defines each using the one below twice called
-                # them 2^n times.
-                call = len(code) > HELPER_SIZE or self._calls > 1
+                # A function of its own when the define is long (on its tree: define_size), or
+                # when it would call other defines' functions more than once: in a function, each
+                # is called once, first (helper); in place, a chain of defines each using the one
+                # below twice called them 2^n times.
+                long = self.define_size(ex) > HELPER_NODES
+                call = long or self._calls > 1
                 if call:
-                    if self._prelude is not None and len(code) > HELPER_SIZE:
+                    if self._prelude is not None and long:
                         self._long.add(hkey)
                     # (the code written is dropped, and with it what it read of the values
                     # computed first: helper leaves out those nothing reads)
@@ -513,6 +532,32 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         if reusable:
             self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
         return code
+
+    def define_size(self, ex) -> int:
+        """How long the code of ``ex`` (a define's copy) is, written in place, decided on the
+        checked tree, never on the code: its nodes, each define it uses counted as its own size
+        where that is at most HELPER_NODES (written in place too) and as one node where it is more
+        (a function's call).  Worked out once for each copy, so that a tower of defines stays
+        linear."""
+        return per_copy(self._sizes, ex, self._nodes_in_place)
+
+    def _nodes_in_place(self, e) -> int:
+        n = 0
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, Arg):
+                todo.append(x.expr)
+                continue
+            ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
+            ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
+            if ex is not None:
+                k = self.define_size(ex)
+                n += k if k <= HELPER_NODES else 1
+                continue
+            n += 1
+            todo.extend(_children(x))
+        return n
 
     def kept_key(self, ex, kept):
         """What the code of ``ex`` depends on of the values ``kept`` (ExprNodes.kept): for each
@@ -641,22 +686,16 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         fkey = ("search", id(e), tuple(keys), self._charging)
         made = self._helpers.get(fkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args, self._false)
-            self._prelude = None
-            self._false = None                  # (its names are its own)
-            # (a function of its own: no held locals, no loop around it, no copy's names; a
-            # define's value kept outside is not seen in it, nor is one it computes seen
-            # outside: computed there)
-            try:
-                with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
-                                 kept=None):
-                    inner = {k: f"_a{i}" for i, k in enumerate(keys)}
-                    inner[ci] = "_c"
-                    test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
-                                                         ci, "split")
-                    plain = self.plain_test(e.condition, inner, hoisted)
-            finally:
-                self._prelude, self._prelude_args, self._false = saved
+            # (a function of its own: no held locals, no loop around it, no copy's names, no
+            # define's calls made first; a define's value kept outside is not seen in it, nor is
+            # one it computes seen outside: computed there)
+            with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
+                             kept=None, false=None, prelude=None):      # (its names are its own)
+                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+                inner[ci] = "_c"
+                test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
+                                                     ci, "split")
+                plain = self.plain_test(e.condition, inner, hoisted)
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -665,7 +704,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
                 charge = self.charged("_z", e, [e.condition])
-                if charge != "_z":          # (charged() written out: one call less per search)
+                if self._charging:          # (charged() written out: one call less per search)
                     w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")
@@ -691,21 +730,21 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (self._prelude, self._prelude_args, self._false, self._prelude_used, self._calls)
-            self._prelude, self._false = [], None
+            saved = (self._prelude_used, self._calls)
             self._prelude_used, self._calls = set(), 0
-            self._prelude_args = {"g", "fr"} | {f"_a{i}" for i in range(len(keys))}
+            prelude: list = []
+            args = frozenset({"g", "fr"} | {f"_a{i}" for i in range(len(keys))})
             # (a function of its own: no held locals, no loop around it, no copy's names)
             try:
-                with self.within(hoist=None, base_env={}, tops=None, hold=False):
+                with self.within(hoist=None, base_env={}, tops=None, hold=False, false=None,
+                                 prelude=prelude, prelude_args=args):
                     body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
                     # (only the values the body reads: a define's code written and then dropped for
                     # its function's call, expanded, left calls behind that nothing reads, each of
                     # which computed the defines below it first, 2^n calls down a chain of n)
-                    first = [(n, c) for n, c in self._prelude if n in self._prelude_used]
+                    first = [(n, c) for n, c in prelude if n in self._prelude_used]
             finally:
-                (self._prelude, self._prelude_args, self._false, self._prelude_used,
-                 self._calls) = saved
+                self._prelude_used, self._calls = saved
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)

@@ -92,6 +92,17 @@ class ExprMode:
     tops: Optional[dict] = None
     # the code written runs for each item of a loop: a loop in it is charged (ExprGen.charged)
     charging: bool = False
+    # what holds wherever the code being written is computed, of the values computed before
+    # that loop (Hoisting.guard): (the loop's hoisted list, ((hoisted name, true?), ...)), or None
+    guard: Optional[tuple] = None
+    # the comparisons known to be false there (exprnodes.ExprNodes.g_BoolOp: their shapes,
+    # ExprGen.shape), or None
+    false: Optional[frozenset] = None
+    # in a define's function (ExprGen.helper): the calls of other defines' functions it makes
+    # first, once (name, code), filled in as its body is written; None elsewhere
+    prelude: Optional[list] = None
+    # ... the names those calls may be given as arguments (the function's own)
+    prelude_args: frozenset = frozenset()
 
 
 class Modal:

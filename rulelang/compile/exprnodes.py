@@ -9,6 +9,8 @@ chooses the method, hoists what does not depend on a loop's card and tests a pla
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from rulelang.kinds import Frame
 from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
@@ -17,6 +19,17 @@ from rulelang.check.model import Arg, Expanded
 from rulelang.compile.fold import _children
 from rulelang.engine.values import number_range
 from rulelang.limits import MAX_RANGE
+
+
+class Known(str):
+    """The code of a number known where it is written (a seat, a zone's index), ``value``:
+    told by its type, never by reading the code (ExprGen.zone, g_Name)."""
+    __slots__ = ("value",)
+
+    def __new__(cls, value: int):
+        code = super().__new__(cls, str(int(value)))
+        code.value = int(value)
+        return code
 
 
 class PlayerZone(str):
@@ -75,7 +88,7 @@ class ExprNodes:
     def g_Seat(self, e, env):
         if int(e.number) > self.cg.n:           # only when the rules reach it (RL908)
             return f"_noseat({int(e.number)}, {int(self.cg.n)}, {self.const(e.span)})"
-        return str(int(e.number) - 1)
+        return Known(int(e.number) - 1)
 
     def g_Unary(self, e, env):
         op = e.op
@@ -339,8 +352,8 @@ class ExprNodes:
             if ref.per_player:
                 seat = self.slot(Frame.slot(ref.you), env)
                 # (a seat known where it is written: the endings' test unrolled per seat)
-                return str(base + int(seat)) if seat.isdigit() else PlayerZone(base, seat)
-            return str(base)
+                return Known(base + seat.value) if isinstance(seat, Known) else PlayerZone(base, seat)
+            return Known(base)
         if isinstance(ref, (Const, Symbol)):
             return f"({int(ref.value)})"
         if isinstance(ref, CardName):
@@ -400,7 +413,7 @@ class ExprNodes:
             if isinstance(arg, A.Int) or isinstance(self.refs.of(arg, None), Const):
                 v = int(arg.value) if isinstance(arg, A.Int) else int(self.refs.of(arg).value)
                 if lo <= v <= hi:
-                    return str(bases[v - lo])
+                    return Known(bases[v - lo])
             elif isinstance(arg, A.Name) and isinstance(self.refs.of(arg, None), Local):
                 return (f"({self.const(bases)}[{k} - {lo}] if {lo} <= {k} <= {hi} "
                         f"else {self.const(zone_of)}({k}))")
@@ -420,49 +433,51 @@ class ExprNodes:
         parts = []
         chancy = False
         decided = []        # the parts before, computed before a loop: they guard the rest
-        false = self._false
-        try:
-            for i, item in enumerate(e.items):
-                with self.guard(decided):
-                    code = self.gen(item, env)
-                lit = self.fold.known(item)
-                if lit is None:
-                    if not is_and and self._false and code in self._false and \
-                            i < len(e.items) - 1 and not self.fold.chance(item):
-                        continue            # false where it is computed: `or` goes on to the next
-                    parts.append(code)
-                    self.guarding(decided, code, is_and)
-                    chancy = chancy or self.fold.chance(item)
-                    if is_and:              # `not (a is b) and (a is b or c)`: the rest sees a != b
-                        known = self._negated(item, env)
-                        if known is not None:
-                            self._false = (self._false or frozenset()) | {known}
-                    continue
-                if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
-                    continue
-                if not chancy:
-                    return "1" if lit else "0"
-                parts.append(code)                 # earlier parts still roll their dice
-                break
-        finally:
-            self._false = false
+        false = self._false     # (the comparisons known false where each part is computed)
+        for i, item in enumerate(e.items):
+            falsity = self.within(false=false) if false is not self._false else nullcontext()
+            with self.guard(decided), falsity:
+                code = self.gen(item, env)
+            lit = self.fold.known(item)
+            if lit is None:
+                if not is_and and false and i < len(e.items) - 1 and \
+                        not self.fold.chance(item) and self._compare_shape(item, env) in false:
+                    continue            # false where it is computed: `or` goes on to the next
+                parts.append(code)
+                self.guarding(decided, code, is_and)
+                chancy = chancy or self.fold.chance(item)
+                if is_and:              # `not (a is b) and (a is b or c)`: the rest sees a != b
+                    known = self._negated(item, env)
+                    if known is not None:
+                        false = (false or frozenset()) | {known}
+                continue
+            if bool(lit) == is_and:            # `yes` in an and, `no` in an or: no effect
+                continue
+            if not chancy:
+                return "1" if lit else "0"
+            parts.append(code)                 # earlier parts still roll their dice
+            break
         if not parts:
             return "1" if is_and else "0"
         return "(" + (" and " if is_and else " or ").join(parts) + ")"
 
-    _false = None       # codes known to be false where the code being written is computed
-
     def _negated(self, e, env):
         """For a part ``e`` of an `and` that is `not (a is b)` (through defines; no die): the
-        code of ``a is b``, false wherever the parts after ``e`` are computed (g_BoolOp), else
-        None."""
+        shape of ``a is b`` (_compare_shape), false wherever the parts after ``e`` are computed
+        (g_BoolOp), else None."""
         e = self._unwrapped(e)
         if not (isinstance(e, A.Unary) and e.op == "not"):
             return None
         cmp = self._compare_of(e.operand)
         if cmp is None or cmp.op not in ("==", "!=") or self.fold.chance(cmp):
             return None
-        return self._compare(cmp, env, cmp.op)
+        return self._compare_shape(cmp, env)
+
+    def _compare_shape(self, e, env):
+        """The shape (ExprGen.shape) of the comparison ``e`` is, through the uses of defines;
+        None when it is none."""
+        cmp = self._compare_of(e)
+        return None if cmp is None else self.shape(cmp, env)
 
     def g_Compare(self, e, env):
         return self._compare(e, env, e.op)

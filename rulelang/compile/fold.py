@@ -412,3 +412,67 @@ def _children(e):
             for y in (x if isinstance(x, tuple) else (x,)):
                 if isinstance(y, A.Expr):
                     yield y
+
+
+def shape(refs, e, bind, table, memo=None):
+    """What ``e`` computes, as a value to compare: its checked tree, each node's kind and
+    fields, each name by what it refers to, a define's use by its body, and each slot it reads
+    by ``bind(index)`` (where that slot's value is: a name around it, or the frame's entry).
+    Two expressions of the same shape, read where the same slots are bound alike, compute the
+    same: the generator compares these, never the code it wrote for them.  A shape is a number,
+    the same for the same tuple of its parts' numbers (``table``, kept by the caller across
+    calls): each node, and each copy of a define however often it is used, is shaped once
+    (``memo``), so that a tower of defines stays linear."""
+    memo = {} if memo is None else memo
+    hit = memo.get(id(e))
+    if hit is not None:
+        return hit
+    if isinstance(e, Arg):
+        out = shape(refs, e.expr, bind, table, memo)
+    elif isinstance(e, Expanded):
+        out = shape(refs, e.body, bind, table, memo)
+    elif isinstance(refs.of(e, None), DefineUse):    # (the same value as its body, where used)
+        out = shape(refs, refs.of(e).expanded.body, bind, table, memo)
+    else:
+        out = _shape_of_node(refs, e, bind, table, memo)
+    memo[id(e)] = out
+    return out
+
+
+def _shape_of_node(refs, e, bind, table, memo) -> int:
+    ref = refs.of(e, None)
+    out: list = [type(e).__name__]
+    if ref is None:
+        if isinstance(e, A.Keyword):
+            out.append(bind(Frame.YOU))
+        fields = [f.name for f in attrs.fields(type(e)) if f.name != "span"]
+    else:               # a name: what it refers to, not how it is spelt
+        if isinstance(ref, (Local, You)):
+            out.append(("slot", bind(ref.index)))
+        elif isinstance(ref, (Var, Zone)):
+            out.append((type(ref).__name__, ref.name, ref.per_player,
+                        bind(Frame.slot(ref.you)) if ref.per_player else None))
+        else:
+            out.append(ref)
+        fields = [f.name for f in attrs.fields(type(e)) if isinstance(getattr(e, f.name), A.Expr)
+                  or isinstance(getattr(e, f.name), tuple)]
+    for name in fields:
+        out.append(_shape_of_field(refs, getattr(e, name), bind, table, memo))
+    key = tuple(out)
+    number = table.get(key)
+    if number is None:
+        number = table[key] = len(table)
+    return number
+
+
+def _shape_of_field(refs, v, bind, table, memo):
+    if isinstance(v, A.Expr):
+        return shape(refs, v, bind, table, memo)
+    if isinstance(v, (tuple, list)):
+        return tuple(_shape_of_field(refs, x, bind, table, memo) for x in v)
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    if attrs.has(type(v)):
+        return (type(v).__name__,) + tuple(_shape_of_field(refs, getattr(v, f.name), bind, table, memo)
+                                           for f in attrs.fields(type(v)) if f.name != "span")
+    return ("object", id(v))

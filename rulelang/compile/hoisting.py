@@ -20,28 +20,37 @@ from rulelang.check.model import Arg, Expanded
 from rulelang.compile.fold import _children, per_copy
 
 
+class Hoisted(str):
+    """The name of a value computed before a loop (made by :meth:`Hoisting._hoist_out` or
+    :meth:`Hoisting.shared_tops`): what the loop reads for it.  Code that is such a name is told
+    by its type, a reference the generator made, never by reading the code."""
+    __slots__ = ()
+
+
 class Hoisting:
     """The values a loop computes before it (a mixin of ExprGen, whose state it uses)."""
 
-    def _hoist_out(self, e, code, hoist, fails) -> str:
-        """The name of the value ``code`` (of ``e``) computed before the loop of ``hoist``
-        (made now, or the same one made before), or where it ``fails``, the code that reads it
-        there and computes it again if it failed."""
+    def _hoist_out(self, e, env, code, hoist, fails) -> str:
+        """The name of the value ``code`` (of ``e``, in ``env``) computed before the loop of
+        ``hoist`` (made now, or the same one made before: the same shape, ExprGen.shape, never
+        the same code), or where it ``fails``, the code that reads it there and computes it
+        again if it failed."""
         # Under a guard (see ``guard``): computed only where the loop can read it.
         guard = ()
         if self._guard is not None and self._guard[0] is hoist[1] and self.weight(e) >= 4:
             guard = self._guard[1]
         raw = code
-        for name, c in hoist[1]:      # the same, computed wherever this is (or more)
-            if c == code or self._guarded.get(name) in ((code, guard[:k]) for k in range(len(guard) + 1)):
+        key = self.shape(e, env)
+        for name, _ in hoist[1]:      # the same, computed wherever this is (or more)
+            if self._hoisted_key.get(name) in ((key, guard[:k]) for k in range(len(guard) + 1)):
                 return self.deferred(name, raw, hoist)
         self.counter += 1
-        name = f"_h{self.counter}"
-        self._hoisted_names.add(name)
+        name = Hoisted(f"_h{self.counter}")
         self._hoisted_of[name] = None if guard else (e, self.cg.types.of(e, None))
+        self._hoisted_key[name] = (key, guard)
         if guard:
-            self._guarded[name] = (code, guard)
-            test = guard[0] if len(guard) == 1 else "(" + " and ".join(guard) + ")"
+            parts = [h if yes else f"(not {h})" for h, yes in guard]
+            test = parts[0] if len(parts) == 1 else "(" + " and ".join(parts) + ")"
             code = f"({code} if {test} else 0)"
         if fails:
             self._deferred.add(name)
@@ -81,7 +90,6 @@ class Hoisting:
             else:
                 w.writeline(f"{name} = {code}")
 
-    _guard = None       # (the hoisted list it is for, the codes that must hold)
 
     def weight(self, e, enough=4) -> int:
         """About what computing ``e`` costs (on the tree, through the uses of defines), counted
@@ -123,21 +131,18 @@ class Hoisting:
         if h is None or not conds:
             yield
             return
-        parts = tuple(c if yes else f"(not {c})" for c, yes in conds)
-        saved = self._guard
-        if saved is not None and saved[0] is h[1]:
-            parts = saved[1] + parts
-        self._guard = (h[1], parts)
-        try:
+        parts = tuple(conds)
+        around = self._guard
+        if around is not None and around[0] is h[1]:
+            parts = around[1] + parts
+        with self.within(guard=(h[1], parts)):
             yield
-        finally:
-            self._guard = saved
 
     def guarding(self, conds, code, yes):
         """Add (``code``, ``yes``) to the guard ``conds`` (for ``guard``) when ``code`` is a value
         computed before the loop being written; a guard holds at most 4 conditions (fewer
         guard less, never wrongly).  Returns ``conds``."""
-        if len(conds) < 4 and self.mode.hoist is not None and code in self._hoisted_names:
+        if len(conds) < 4 and self.mode.hoist is not None and isinstance(code, Hoisted):
             conds.append((code, yes))
         return conds
 
@@ -203,9 +208,9 @@ class Hoisting:
                 with self.within(hoist=None):      # (its own code, as it is)
                     code = self.gen(x, {})
                 self.counter += 1
-                name = f"_h{self.counter}"
-                self._hoisted_names.add(name)
+                name = Hoisted(f"_h{self.counter}")
                 self._hoisted_of[name] = (x, self.cg.types.of(x, None))
+                self._hoisted_key[name] = (self.shape(x, {}), ())
                 hoisted.append((name, code))
                 tops[key] = name
         return tops or None

@@ -140,8 +140,8 @@ PASSES: tuple = (
          "a local is read twice without a change between; outside the range the function is "
          "called, and stops the game as before (RL256)"),
     # ---- always on ---------------------------------------------------------------------------
-    Pass("define_functions", "a define's code longer than HELPER_SIZE, or calling other "
-         "defines' functions twice, is a function of its own", "",
+    Pass("define_functions", "a define longer than HELPER_NODES nodes of its checked tree "
+         "(written in place), or calling other defines' functions twice, is a function of its own", "",
          always=True, reason="without it, generation is exponential in the nesting of defines "
          "(a tower of defines takes minutes to compile)"),
     Pass("kept_defines", "a define used twice in one statement is computed once, kept in a "

@@ -395,7 +395,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
             start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
-            if self.cg.out_base is None and self.dir() == "1" and self.cg.on("player_order") and \
+            if self.cg.out_base is None and not self.x.reverses and self.cg.on("player_order") and \
                     not self._sets_slot(st.body, r.player):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
@@ -635,10 +635,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
                 self.inline_call(st, w, listed, args, you)
             w.writeline("else:")
             w = w.nested()
-        w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
         if pid in cg.entered_rules:
             # Entered at once, as the run loop would: its frame on the stack, so that it can
             # stop for a decision; when it simply returns, go on here.
+            w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
             f, rc = self.x.fresh(), self.x.fresh()
             w.writeline(f"{f} = [{frame}]")
             w.writeline(f"g.stack.append({f})")
@@ -648,8 +648,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             w.writeline("g.stack.pop()")
             self.goto(cur, after)
             return after
-        w.writeline(f"g.stack.append([{frame}])")
-        self.close(cur, CALL)
+        if w is cur.w:
+            self.call(cur, after, frame, CALL)
+        else:                               # (in the else of the inlined call, ended below it)
+            w.writeline(f"fr[{Frame.POSITION}] = {after.number}")
+            w.writeline(f"g.stack.append([{frame}])")
+            self.close(cur, CALL)
         return after
 
     def sus_If(self, st, cur):

@@ -4,8 +4,9 @@ The generators write a function as a tree of nodes, never as text they could rea
 :class:`Code` is one line of Python, a :class:`Suite` the lines under the line before it, one
 level in (the body of an ``if``, a loop, a ``def``), and a rule's function has nodes of its own
 for what its passes follow (:mod:`rulelang.compile.blocks`): a :class:`Jump` to a block, an
-:class:`Enter` into an alternative's block (the playout variant), a :class:`Return` and a
-:class:`Pass`.  A node knows the span of the statement it was written for (``span``), or None.
+:class:`Enter` into an alternative's block (the playout variant), a :class:`Return`, a
+:class:`Decide` (the function stops for a decision), a :class:`Call` (of a rule, through the
+run loop) and a :class:`Pass`.  A node knows the span of the statement it was written for (``span``), or None.
 No node has an indentation: it is the depth of its suite, and the text of a line exists only
 when the tree is written out (:func:`render`).
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Iterable, Optional
 
+from rulelang.kinds import Frame
+
 LINE_MAP = "__rulelang_lines__"     # the namespace entry of a generated function's line map
 FILENAME = "<rulelang>"             # the file name generated code is compiled under
 STEP = "    "                       # one level of indentation
@@ -34,6 +37,8 @@ STEP = "    "                       # one level of indentation
 class Node:
     """A part of a generated function: a line, or the lines under the line before it."""
     __slots__ = ("span",)
+    # how many lines it is written as (a decision, a call: more than one)
+    width = 1
 
     def __init__(self, span=None):
         self.span = span
@@ -41,6 +46,10 @@ class Node:
     def text(self) -> str:
         """The line of Python the node is written as (without its indentation)."""
         raise NotImplementedError
+
+    def texts(self) -> tuple:
+        """The lines of Python the node is written as."""
+        return (self.text(),)
 
 
 class Code(Node):
@@ -97,6 +106,38 @@ class Return(Node):
         return f"return {self.code}" if self.code else "return"
 
 
+class Decide(Return):
+    """The function stops for a decision: what the state awaits (``slot``, ``awaiting`` for one
+    seat's, ``decision`` for choices made together, set to the code ``value``), then
+    ``return SUSPEND`` (``code``).  A pass sees a decision as such, not as lines before a
+    return."""
+    __slots__ = ("slot", "value")
+    width = 2
+
+    def __init__(self, slot: str, value: str, code, span=None):
+        super().__init__(code, span)
+        self.slot, self.value = slot, value
+
+    def texts(self) -> tuple:
+        return (f"g.{self.slot} = {self.value}", f"return {self.code}")
+
+
+class Call(Return):
+    """The function calls a rule through the run loop: where to resume (``resume``, a block),
+    the callee's new frame (``frame``, the code of its entries) pushed on the game's stack, then
+    ``return CALL`` (``code``)."""
+    __slots__ = ("resume", "frame")
+    width = 3
+
+    def __init__(self, resume: int, frame: str, code, span=None):
+        super().__init__(code, span)
+        self.resume, self.frame = int(resume), frame
+
+    def texts(self) -> tuple:
+        return (f"fr[{Frame.POSITION}] = {self.resume}", f"g.stack.append([{self.frame}])",
+                f"return {self.code}")
+
+
 class Pass(Node):
     """``pass``: a statement with nothing to do (a body may then be found to do nothing)."""
     __slots__ = ()
@@ -129,7 +170,7 @@ def walk(items: Iterable[Node]):
 
 def size(items: Iterable[Node]) -> int:
     """How many lines ``items`` are written as (a suite is the lines of its body)."""
-    return sum(size(n.body) if isinstance(n, Suite) else 1 for n in items)
+    return sum(size(n.body) if isinstance(n, Suite) else n.width for n in items)
 
 
 def transform(items: Iterable[Node], fn: Callable[[Node], Optional[list]]) -> list:
@@ -186,6 +227,8 @@ def _render(items, level, out):
             _render(node.body, level + 1, out)
         elif type(node) is Code:
             out.append((ind + node.code, node.span))
+        elif node.width > 1:
+            out.extend((ind + t, node.span) for t in node.texts())
         elif not isinstance(node, Later) or node.code:
             out.append((ind + node.text(), node.span))
 
@@ -219,6 +262,12 @@ class CodeWriter:
 
     def ret(self, code) -> Return:
         return self._add(Return(code))
+
+    def decide(self, slot: str, value: str, code) -> Decide:
+        return self._add(Decide(slot, value, code))
+
+    def call(self, resume: int, frame: str, code) -> Call:
+        return self._add(Call(resume, frame, code))
 
     def pass_(self) -> Pass:
         return self._add(Pass())
