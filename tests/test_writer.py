@@ -242,6 +242,11 @@ DECIDES_ON_CODE = re.compile(
     r"|_hoisted_names\b")
 
 
+# The text of an f-string is code being written (a slice in it is the generated code's own), not
+# code read back: the scan looks at what is around the templates.
+_TEMPLATE = re.compile(r'\bf"(?:[^"\\]|\\.)*"' + r"|\bf'(?:[^'\\]|\\.)*'")
+
+
 def _scan(pattern):
     folder = os.path.join(ROOT, "rulelang", "compile")
     found = []
@@ -250,7 +255,7 @@ def _scan(pattern):
             continue
         with open(os.path.join(folder, name), encoding="utf-8") as fh:
             for i, line in enumerate(fh, 1):
-                code = line.split("#", 1)[0]
+                code = _TEMPLATE.sub('f""', line).split("#", 1)[0]
                 if pattern.search(code):
                     found.append(f"{name}:{i}: {line.strip()}")
     return found
@@ -303,4 +308,7 @@ def test_the_generator_never_reads_back_the_code_it_wrote():
 def test_the_scan_finds_what_it_looks_for():
     for bad in ('if line.strip().startswith("return "):', "rest = l[len(base):]",
                 "b.lines[:] = out", "w = CodeWriter.at(lines, w.prefix)"):
-        assert READ_BACK.search(bad), bad
+        assert READ_BACK.search(_TEMPLATE.sub('f""', bad)), bad
+    # a slice written into the generated code is no reading back
+    for good in ('dealt = f"{was}[len({s}):]"', "w.writeline(f'{t} = {z}[len({k}):]')"):
+        assert not READ_BACK.search(_TEMPLATE.sub('f""', good)), good

@@ -18,7 +18,7 @@ from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
 from rulelang.kinds import Frame
 from rulelang.compile.context import API
-from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, You, Zone, ZoneOf
+from rulelang.check.ir import You, Zone, ZoneOf
 from rulelang.engine.events import log_move
 from rulelang.engine.players import (LEFT_EVENT, LOG_LIMIT, MOVE_EVENT, holder, left_unseen,
                                      reveal_card, reveal_in, seen_go, show_in)
@@ -244,54 +244,6 @@ class StatementGen(ValueStatements):
         bound (RL910)."""
         w.writeline(f"if not {-MAX_NUMBER} <= {place} <= {MAX_NUMBER}: "
                     f"_big({place}, {self.x.const(st.span)})")
-
-    def t_Assign(self, st, w):
-        t = st.target
-        ref = self.refs.of(t, None)
-        cg = self.cg
-        if isinstance(ref, Local):
-            place = self.x.slot(int(ref.index), {})
-        elif isinstance(ref, Var):
-            base = int(cg.var_base[ref.name])
-            place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
-        elif isinstance(ref, VarOf):
-            operand = self.e(t.operand)
-            place = f"{self.x.vars}[{int(cg.var_of_base[ref.name])} + {operand}]"
-            if self.x.fold.chance(t.operand):
-                # The player is drawn at random (decided on the tree): the value first, then
-                # the player, once (`add 1 to points of random player` reads and sets the
-                # points of one player).
-                v, k = self.x.fresh(), self.x.fresh()
-                w.writeline(f"{v} = {self.x.as_int(st.value, self.x.gen_plain(st.value))}")
-                w.writeline(f"{k} = {int(cg.var_of_base[ref.name])} + {operand}")
-                if st.op != "set":
-                    w.writeline(f"{v} = {self.x.vars}[{k}] {'+' if st.op == 'add' else '-'} {v}")
-                if st.op != "set" or computes(st.value, self.refs):
-                    self.bound(v, st, w)
-                w.writeline(f"{self.x.vars}[{k}] = {v}")
-                return True
-        elif isinstance(ref, CurrentPlayer):
-            place = "g.cur"
-        elif ref is None:                # (the checker reported it)
-            w.pass_()
-            return True
-        else:
-            raise Unsupported(type(ref).__name__)
-        v = self.x.as_int(st.value, self.x.gen_plain(st.value))
-        checked = st.op != "set" or computes(st.value, self.refs)
-        if checked:
-            # the number is checked before it is stored: a game stopped by RL910 holds none
-            # beyond the bound
-            t = self.x.fresh()
-            w.writeline(f"{t} = " + (v if st.op == "set" else
-                                     f"{place} {'+' if st.op == 'add' else '-'} {v}"))
-            self.bound(t, st, w)
-            w.writeline(f"{place} = {t}")
-        else:
-            w.writeline(f"{place} = {v}")
-        if isinstance(ref, CurrentPlayer) and ref.moves_you:
-            w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
-        return True
 
     def t_Say(self, st, w):
         """Words are made only for a game that keeps a log: otherwise not even a call; in a

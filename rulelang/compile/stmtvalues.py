@@ -1,13 +1,16 @@
-"""Statements that change a value the game keeps of its own kind, for
+"""Statements that change a value the game keeps, for
 :class:`~rulelang.compile.stmtgen.StatementGen` (a mixin, each with its ``t_<Node>`` method as
-there): a set of values changed (``add X to S``, ``remove X from S``, ``remove all from S``) and a
-player joining a team (``set the team of P to T``); and who played each card a move takes
+there): a variable set, added to or subtracted from (``set``, ``add``, ``subtract``); a set
+of values changed (``add X to S``, ``remove X from S``, ``remove all from S``) and a player
+joining a team (``set the team of P to T``); and who played each card a move takes
 (``who played c``, engine/played.py), which the moves of StatementGen note.
 """
 from __future__ import annotations
 
 from rulelang.kinds import SET_KINDS, Frame
-from rulelang.check.ir import Var, VarOf, Zone, ZoneOf
+from rulelang.check.ir import CurrentPlayer, Local, Var, VarOf, Zone, ZoneOf
+from rulelang.compile.fold import computes
+from rulelang.compile.gensource import Unsupported
 from rulelang.engine.played import moved as played_moved
 from rulelang.engine.teams import join_team
 
@@ -15,6 +18,54 @@ from rulelang.engine.teams import join_team
 class ValueStatements:
     """The ``t_`` methods of sets of values and teams (StatementGen's ``cg``, ``x``, ``refs``
     and ``e``)."""
+
+    def t_Assign(self, st, w):
+        t = st.target
+        ref = self.refs.of(t, None)
+        cg = self.cg
+        if isinstance(ref, Local):
+            place = self.x.slot(int(ref.index), {})
+        elif isinstance(ref, Var):
+            base = int(cg.var_base[ref.name])
+            place = f"{self.x.vars}[{base} + {self.x.slot(Frame.slot(ref.you), {})}]" if ref.per_player else f"{self.x.vars}[{base}]"
+        elif isinstance(ref, VarOf):
+            operand = self.e(t.operand)
+            place = f"{self.x.vars}[{int(cg.var_of_base[ref.name])} + {operand}]"
+            if self.x.fold.chance(t.operand):
+                # The player is drawn at random (decided on the tree): the value first, then
+                # the player, once (`add 1 to points of random player` reads and sets the
+                # points of one player).
+                v, k = self.x.fresh(), self.x.fresh()
+                w.writeline(f"{v} = {self.x.as_int(st.value, self.x.gen_plain(st.value))}")
+                w.writeline(f"{k} = {int(cg.var_of_base[ref.name])} + {operand}")
+                if st.op != "set":
+                    w.writeline(f"{v} = {self.x.vars}[{k}] {'+' if st.op == 'add' else '-'} {v}")
+                if st.op != "set" or computes(st.value, self.refs):
+                    self.bound(v, st, w)
+                w.writeline(f"{self.x.vars}[{k}] = {v}")
+                return True
+        elif isinstance(ref, CurrentPlayer):
+            place = "g.cur"
+        elif ref is None:                # (the checker reported it)
+            w.pass_()
+            return True
+        else:
+            raise Unsupported(type(ref).__name__)
+        v = self.x.as_int(st.value, self.x.gen_plain(st.value))
+        checked = st.op != "set" or computes(st.value, self.refs)
+        if checked:
+            # the number is checked before it is stored: a game stopped by RL910 holds none
+            # beyond the bound
+            t = self.x.fresh()
+            w.writeline(f"{t} = " + (v if st.op == "set" else
+                                     f"{place} {'+' if st.op == 'add' else '-'} {v}"))
+            self.bound(t, st, w)
+            w.writeline(f"{place} = {t}")
+        else:
+            w.writeline(f"{place} = {v}")
+        if isinstance(ref, CurrentPlayer) and ref.moves_you:
+            w.writeline(f"fr[{Frame.YOU}] = g.cur")      # in setup, `you` is the current player
+        return True
 
     def playing(self, st) -> bool:
         """Does :meth:`note_played` write something for the cards ``st`` moves: in a game that
