@@ -115,6 +115,8 @@ setup:
     say a
     set a to hearts
     say a, (every suit without a) without clubs
+    if size of (hearts and spades) > 1 and number of suits in (clubs and hearts and clubs) is 2:
+        say "counted", size of ((hearts and spades and diamonds))
     end game with no winner
 turn:
     pass
@@ -133,7 +135,10 @@ def test_each_combination_is_the_set_its_words_say(tmp_path, monkeypatch, backen
     assert words[:7] == EXPECTED, words
     # every rank the deck declares (its joker too), but 2 and 3
     assert words[7] == "joker, ace, 4, 5, 6, 7, 8, 9, 10, jack, queen, king"
-    assert words[8:] == ["low, high yes no", "clubs, diamonds, hearts", "hearts diamonds, spades"]
+    # values joined by `and` whose size is asked are a set wherever they are (no yes/no has a
+    # size), in a condition as in a value
+    assert words[8:] == ["low, high yes no", "clubs, diamonds, hearts", "hearts diamonds, spades",
+                         "counted 3"]
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -987,7 +987,8 @@ class GameGen:
                 shape = self.pick("", "", " of one rank", " of one suit", " in a run")
                 where = f" where {self.card_cond(sc, 2, c)}" if self.chance(0.3) else ""
                 total = self.pick("", "", f" whose total rank is at most {r.randrange(5, 30)}",
-                                  f" whose total rank is {self.number(sc, 2)}",
+                                  # (in brackets: `number of players where C` is a count)
+                                  f" whose total rank is ({self.number(sc, 2)})",
                                   f" whose total rank is at least {r.randrange(1, 20)}",
                                   "" if shape == " in a run" else
                                   f" in groups whose total rank is {r.randrange(2, 14)}")

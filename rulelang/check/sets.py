@@ -49,6 +49,10 @@ class SetValues(A.Expr):
 _SET_NODES = (A.SetWhole, A.SetOfCards, A.SetCombine, SetValues)
 
 
+def _is_and(v):
+    return isinstance(v, A.BoolOp) and v.op == "and"
+
+
 def _written_set(v):
     """The value of ``set S to ...``, ``add ... to S``, ``remove ... from S`` for a set ``S``:
     ``hearts and spades`` is the set of the values (each item a value or a set)."""
@@ -90,6 +94,10 @@ def _fixer(names):
             return A.InSet(fix(n.item), fix(_written_set(n.coll)), n.negate, n.span)
         if isinstance(n, A.Unary) and n.op == "size" and _names_set(n.operand, names):
             return A.SetSize(fix(n.operand), n.span)
+        if isinstance(n, A.Unary) and n.op == "size" and _is_and(n.operand):
+            return A.SetSize(fix(_written_set(n.operand)), n.span)    # (no yes/no has a size)
+        if isinstance(n, A.SetSize):              # `number of suits in (hearts and spades)`
+            return A.SetSize(fix(_written_set(n.coll)), n.span)
         if isinstance(n, A.IsEmpty) and _names_set(n.zone, names):
             return A.Compare("!=" if n.negate else "==", A.SetSize(fix(n.zone), n.span),
                              A.Int(0, n.span), n.span)
