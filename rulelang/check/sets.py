@@ -14,6 +14,7 @@ from __future__ import annotations
 import attrs
 
 from rulelang.check.ir import Const
+from rulelang.check.tree import rebuilt
 from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind)
 from rulelang.limits import MAX_SET_RANK
 from rulelang.syntax import ast as A
@@ -101,18 +102,7 @@ def _fixer(names):
         if isinstance(n, A.IsEmpty) and _names_set(n.zone, names):
             return A.Compare("!=" if n.negate else "==", A.SetSize(fix(n.zone), n.span),
                              A.Int(0, n.span), n.span)
-        if isinstance(n, tuple):
-            out = tuple(fix(x) for x in n)
-            return out if any(a is not b for a, b in zip(out, n)) else n
-        if not attrs.has(type(n)) or isinstance(n, A.Span):
-            return n
-        changes = {}
-        for f in attrs.fields(type(n)):
-            v = getattr(n, f.name)
-            nv = fix(v)
-            if nv is not v:
-                changes[f.name] = nv
-        return attrs.evolve(n, **changes) if changes else n
+        return rebuilt(n, fix)
     return fix
 
 
@@ -129,18 +119,7 @@ def rewrite_keyed_of(decls):
     def fix(n):
         if isinstance(n, A.Of) and n.name in keyed:
             return A.Call(n.name, (fix(n.operand),), n.span)
-        if isinstance(n, tuple):
-            out = tuple(fix(x) for x in n)
-            return out if any(a is not b for a, b in zip(out, n)) else n
-        if not attrs.has(type(n)) or isinstance(n, A.Span):
-            return n
-        changes = {}
-        for f in attrs.fields(type(n)):
-            v = getattr(n, f.name)
-            nv = fix(v)
-            if nv is not v:
-                changes[f.name] = nv
-        return attrs.evolve(n, **changes) if changes else n
+        return rebuilt(n, fix)
 
     return [fix(d) for d in decls]
 

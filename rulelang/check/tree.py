@@ -47,6 +47,24 @@ def _walk(node):
                     push(v)
 
 
+def rebuilt(n, fix):
+    """``n`` with ``fix`` applied to each of its parts (the items of a tuple, the fields of a
+    node; spans and plain values as they are): ``n`` itself when no part changed, so a rewrite
+    that finds nothing to do copies nothing."""
+    if isinstance(n, tuple):
+        out = tuple(fix(x) for x in n)
+        return out if any(a is not b for a, b in zip(out, n)) else n
+    if not attrs.has(type(n)) or isinstance(n, A.Span):
+        return n
+    changes = {}
+    for f in attrs.fields(type(n)):
+        v = getattr(n, f.name)
+        nv = fix(v)
+        if nv is not v:
+            changes[f.name] = nv
+    return attrs.evolve(n, **changes) if changes else n
+
+
 def _mentions(decls, cls):
     return any(isinstance(n, cls) for n in _walk(decls))
 
