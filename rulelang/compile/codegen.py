@@ -541,8 +541,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         linear."""
         return per_copy(self._sizes, ex, self._nodes_in_place)
 
-    def _nodes_in_place(self, e) -> int:
-        n = 0
+    def _parts(self, e):
+        """The nodes of ``e`` as ``(node, None)``, and each use of a define in it as ``(None,
+        its copy)``, whose nodes are not looked into (a use is its copy's size, or a call)."""
         todo = [e]
         while todo:
             x = todo.pop()
@@ -552,11 +553,19 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
             ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
             if ex is not None:
+                yield None, ex
+                continue
+            yield x, None
+            todo.extend(_children(x))
+
+    def _nodes_in_place(self, e) -> int:
+        n = 0
+        for x, ex in self._parts(e):
+            if x is not None:
+                n += 1
+            else:
                 k = self.define_size(ex)
                 n += k if k <= HELPER_NODES else 1
-                continue
-            n += 1
-            todo.extend(_children(x))
         return n
 
     def kept_key(self, ex, kept):
@@ -583,20 +592,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         return per_copy(self._defines_in, ex, self._defines_under)
 
     def _defines_under(self, e) -> frozenset:
-        out = set()
-        todo = [e]
-        while todo:
-            x = todo.pop()
-            if isinstance(x, Arg):
-                todo.append(x.expr)
-                continue
-            ref = self.refs.of(x, None) if isinstance(x, (A.Name, A.Call, A.Of)) else None
-            ex = ref.expanded if isinstance(ref, DefineUse) else x if isinstance(x, Expanded) else None
+        out: set = set()
+        for _x, ex in self._parts(e):
             if ex is not None:
                 out.add(id(ex))
                 out |= self.defines_in(ex)
-                continue
-            todo.extend(_children(x))
         return frozenset(out)
 
     def gen_plain(self, e) -> str:
