@@ -24,7 +24,7 @@ FILES = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
 TEXTS = {p: open(p, encoding="utf-8").read() for p in FILES}
 
 FUZZ = int(os.environ.get("RULELANG_FUZZ", "0"))
-settings.register_profile("fuzz", max_examples=FUZZ or 2000, deadline=None, derandomize=not FUZZ,
+settings.register_profile("fuzz", max_examples=FUZZ or 1000, deadline=None, derandomize=not FUZZ,
                           suppress_health_check=list(HealthCheck))
 PROFILE = settings.get_profile("fuzz")
 
@@ -127,7 +127,7 @@ def test_mutated_rule_files_never_crash(data):
     check_once(path, text)
 
 
-@settings(PROFILE, max_examples=(FUZZ or 2000) // 2)
+@settings(PROFILE, max_examples=(FUZZ or 1000) // 2)
 @given(st.data())
 def test_mutated_lines_of_one_rule(data):
     """Smaller mutants: one change to one line, so that more of them get past the parser."""

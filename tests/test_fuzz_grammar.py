@@ -23,7 +23,7 @@ from benchmarks.fuzzgen import make_input
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = 20261122
-FUZZ_CI = 2500
+FUZZ_CI = 1200          # (RULELANG_FUZZ_LONG=N for more: docs/testing.md)
 LONG = int(os.environ.get("RULELANG_FUZZ_LONG", "0"))
 WORKERS = int(os.environ.get("RULELANG_FUZZ_WORKERS", "2"))
 FINDINGS = sorted(glob.glob(os.path.join(ROOT, "tests", "fuzz_findings", "*.cardrules")))
