@@ -513,7 +513,7 @@ class ExprNodes:
         return e
 
     def g_InSet(self, e, env):
-        code = f"_setin({self.gen(e.coll, env)}, {self.gen(e.item, env)})"
+        code = f"_setin({self.gen(e.item, env)}, {self.gen(e.coll, env)})"
         return f"(not {code})" if e.negate else code
 
     def g_SetSize(self, e, env):

@@ -46,8 +46,9 @@ def _seat(p, span=None):
     _noplayer(span)
 
 
-def set_in(m, v):
-    """``v in S``: the bit of the value ``v`` in the set ``m`` (`none`, -1, is in no set)."""
+def set_in(v, m):
+    """``v in S``: the bit of the value ``v`` in the set ``m`` (`none`, -1, is in no set); the
+    value is worked out before the set, as the words read."""
     return v >= 0 and (m >> v) & 1 == 1
 
 

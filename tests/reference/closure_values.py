@@ -343,8 +343,9 @@ class ClosureValues:
         item, coll, negate = self.cx(e.item), self.cx(e.coll), e.negate
 
         def is_in(g, fr):
-            v = item(g, fr)
-            found = v >= 0 and v in {k for k in range(coll(g, fr).bit_length()) if coll(g, fr) >> k & 1}
+            v = item(g, fr)                     # the value, then the set: each once
+            s = coll(g, fr)
+            found = v >= 0 and v in {k for k in range(s.bit_length()) if s >> k & 1}
             return found != negate
         return is_in
 
