@@ -146,3 +146,14 @@ def within(seconds, *skipped):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+def turn_sources(cg):
+    """The generated sources of a compiled game's turn: the API's and the playout's variant."""
+    from rulelang.compile.rulegen import RuleGen
+    out = []
+    for playout in (False, True):
+        rg = RuleGen(cg, playout=playout)
+        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+        out.append(rg.src)
+    return out

@@ -17,9 +17,8 @@ from rulelang.compile import cardsets
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.compiler import CompiledGame
 from rulelang.compile.loader import load
-from rulelang.compile.rulegen import RuleGen
 
-from gametest import generated_files, played, within
+from gametest import generated_files, played, turn_sources, within
 
 FILES = sorted(glob.glob("examples/*.cardrules") + glob.glob("rules/*.cardrules"))
 
@@ -29,16 +28,6 @@ def _evaluated(model, n, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(CardSets, "card_set", lambda self, *a: None)
         return CompiledGame(model, n)
-
-
-def _sources(cg):
-    """The generated sources of the turn: the API's and the playout's variant."""
-    out = []
-    for playout in (False, True):
-        rg = RuleGen(cg, playout=playout)
-        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
-        out.append(rg.src)
-    return out
 
 
 def _played(cg, seed):
@@ -67,19 +56,19 @@ def test_the_classic_conditions_are_looked_up():
     made).  Mages Wild's (keyed by a
     comparison too) and Sevens' (`rank after`) are looked up too."""
     cg = load("examples/crazy_eights.cardrules").compiled(4)
-    for src in _sources(cg):
+    for src in turn_sources(cg):
         assert re.search(r"for (_v\d+) in .*:\n\s+if \1 in _cs\d+:", src), src
         # the rank of the top card, worked out from a key, only where a set is made
         assert re.search(r"if _cs\d+ is None: _cs\d+ = _t\d+\(_h\d+, _h\d+, _t\d+\[_h\d+\]\)", src)
     for path in ("rules/mages_wild.cardrules", "examples/sevens.cardrules"):
         # (Sevens: the ranks next to the top's, `rank after`, a dict's get)
-        assert all(" in _cs" in src for src in _sources(load(path).compiled(3))), path
+        assert all(" in _cs" in src for src in turn_sources(load(path).compiled(3))), path
 
 
 def test_sets_are_made_once_and_shared_between_the_api_and_the_playout():
     cg = load("examples/crazy_eights.cardrules").compiled(2)
     cg.playout_procs()
-    tables = {m.group(1) for src in _sources(cg) for m in re.finditer(r"_cs\d+ = (_t\d+)\[", src)}
+    tables = {m.group(1) for src in turn_sources(cg) for m in re.finditer(r"_cs\d+ = (_t\d+)\[", src)}
     assert len(tables) == 1
     table = cg.gen.ns[tables.pop()]
     assert all(s is None for row in table for s in row)     # made on first use
@@ -106,12 +95,12 @@ def test_each_limit_leaves_the_condition_evaluated(monkeypatch):
         with monkeypatch.context() as m:
             m.setattr(cardsets, name, value)
             cg = CompiledGame(model, 2)
-            assert not any("_cs" in src for src in _sources(cg)), name
+            assert not any("_cs" in src for src in turn_sources(cg)), name
             assert _played(cg, 3).to_json() == want
     with monkeypatch.context() as m:
         m.setattr(CardSets, "_cells_left", 5000)
         cg = CompiledGame(model, 2)
-        assert not any("_cs" in src for src in _sources(cg))
+        assert not any("_cs" in src for src in turn_sources(cg))
         assert _played(cg, 3).to_json() == want
 
 
@@ -132,7 +121,7 @@ def test_a_condition_that_reads_more_than_the_card_tables_is_evaluated(tmp_path)
         '            move c from hand to stock\n'
         '        pass:\n            end game with no winner\n')
     cg = load(str(path)).compiled(2)
-    api, fast = _sources(cg)
+    api, fast = turn_sources(cg)
     assert api.count(" in _cs") == 1 and fast.count(" in _cs") >= 1    # the suit's, not low's
     assert re.search(r"if \(_t\d+\[_v\d+\] > _h\d+\):", api), api          # rank of c > low
     for seed in range(5):

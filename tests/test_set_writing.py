@@ -8,7 +8,7 @@ import pytest
 from rulelang.compile.loader import check_file, load
 
 from closures import closures_only, three_ways
-from gametest import choices, said
+from gametest import choices, said, turn_sources
 
 GAME = '''game "Set writing"
 players 2 to 4
@@ -148,23 +148,12 @@ def test_the_reference_the_generated_code_and_the_fast_path_agree(tmp_path, monk
     assert st.is_terminal()
 
 
-def _sources(cg):
-    """The generated sources of the turn: the API's and the playout's variant."""
-    from rulelang.compile.rulegen import RuleGen
-    out = []
-    for playout in (False, True):
-        rg = RuleGen(cg, playout=playout)
-        rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
-        out.append(rg.src)
-    return out
-
-
 def test_a_combination_is_one_operation_on_the_number_in_both_code_paths(tmp_path):
     text = GAME.replace("    set claimed to claimed together with named without named of next player\n",
                         "    set claimed to claimed together with named\n"
                         "    set claimed to claimed shared with named of next player\n")
     cg = load(_path(tmp_path, text)).compiled(2)
-    for src in _sources(cg):
+    for src in turn_sources(cg):
         lines = [ln.strip() for ln in src.splitlines()]
         union = [ln for ln in lines if " | " in ln and "_setcards" not in ln]
         common = [ln for ln in lines if " & " in ln]
