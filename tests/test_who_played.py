@@ -261,3 +261,26 @@ def test_a_position_given_by_hand_has_no_card_played(tmp_path):
     assert all(v is None for v in _played(given, cg).values())
     given.apply_action(next(a for a in given.legal_actions() if given.action_to_string(a) == "play 7♥"))
     assert _played(given, cg)["7♥"] == 0 and _played(given, cg)["5♠"] is None
+
+
+def test_the_article_before_a_card_picked_from_a_zone_reads_as_without_it(tmp_path):
+    """`the player who played the highest card in trick by V`, as a rulebook says it: `the
+    highest`, `the lowest`, `the first` and `the last card in Z` are the forms without the
+    article, and play the same games."""
+    plain = TABLE.replace(
+        "        let taker = the player who played best\n",
+        "        let taker = the player who played highest card in trick by rank of card\n"
+        "        say lowest card in trick by rank of card, first card in trick where rank of card > 5,"
+        " last card in hand where rank of card < 9\n")
+    with_article = (plain.replace("played highest card", "played the highest card")
+                    .replace("say lowest card", "say the lowest card")
+                    .replace(", first card in", ", the first card in")
+                    .replace(", last card in", ", the last card in"))
+    assert with_article.count("the highest card in trick") == 1 and "the last card in hand" in with_article
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    games = [_game(tmp_path / "a", plain).compiled(3), _game(tmp_path / "b", with_article).compiled(3)]
+    for seed in (1, 2, 3):
+        logs = [played(cg, seed).log for cg in games]
+        assert logs[0] == logs[1]
+        assert any(e[0] == "say" and "takes" in e[2] for e in logs[0])
