@@ -135,3 +135,99 @@ def test_the_page_shows_the_teams_in_a_real_browser(tmp_path):
                     seat.close()
         finally:
             browser.close()
+
+
+TRICK_GAME = """game "Tricks"
+players 3
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone trick: shared, face up
+zone pile: shared, face down
+setup:
+    shuffle stock
+    deal 4 from stock to hand of each player
+    move top card from stock to trick
+turn:
+    choose:
+        play card c from hand:
+            move c from hand to trick
+        lay card c from hand:
+            move c from hand to pile
+    say who played top of trick
+    if hand of player 3 is empty:
+        end game with winner who played top of trick
+"""
+
+
+def test_each_card_of_the_table_says_who_played_it_the_same_in_every_world(tmp_path):
+    st = load(write(tmp_path, TRICK_GAME)).new_game(3, seed=4)
+    acts = []
+    for _ in range(4):
+        legal = st.legal_actions()
+        pick = [a for a in legal if st.action_to_string(a).startswith("lay ")] if len(acts) == 1 else legal
+        acts.append(pick[0])
+        st.apply_action(pick[0])
+    for viewer in (0, 1, None):
+        v = {z["key"]: z for z in views(st, viewer)["zones"]}
+        trick = v["trick"]
+        # the card dealt to the table was played by nobody; then players 1, 3 and 1 played to it
+        who = ["You" if viewer == p - 1 else f"Player {p}" for p in (1, 3, 1)]
+        assert trick["played_by"][0] is None and trick["played_by"][1:] == who
+        assert len(trick["played_by"]) == len(trick["cards"])
+        mover = "You" if viewer == 1 else "Player 2"    # player 2 laid a card face down
+        assert v["pile"]["played_by"] == [mover] and "cards" not in v["pile"]
+    for seat in range(3):
+        mine = {z["key"]: z.get("played_by") for z in views(st, seat)["zones"]}
+        for k in range(5):
+            other = st.clone()
+            other.determinize(seat, random.Random(k))
+            assert {z["key"]: z.get("played_by") for z in views(other, seat)["zones"]} == mine
+
+
+def test_the_page_says_who_played_each_card_in_a_real_browser(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from webserver import CHROMIUM, Server, chromium_missing
+    if chromium_missing():
+        pytest.skip(chromium_missing())
+    from playwright.sync_api import sync_playwright
+    from test_web_browser import Seat, check_secrets
+    from websecrets import Witness
+    path = write(tmp_path, TRICK_GAME)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM if os.path.exists(CHROMIUM) else None, headless=True)
+        try:
+            with Server(path) as s:
+                table, links = s.start(["human", "random", "random"], seed=3)
+                seat = Seat(browser, links["seat 1"])
+                witness = Witness(table.st, 0)
+                rng = random.Random(2)
+                try:
+                    seen = set()
+                    for _ in range(3):
+                        assert seat.wait() == "decide"
+                        check_secrets(seat, table.st, witness, table.words)
+                        page = seat.page
+                        shown = page.eval_on_selector_all(
+                            "[data-zone='trick'] .card",
+                            "(cs) => cs.map((c) => (c.querySelector('.by') || {}).textContent || null)")
+                        # (a zone with no card played is left out of the observation)
+                        want = table.st.observation(0).get("played_by", {}).get(
+                            "trick", [None] * len(shown))
+                        assert shown == [None if p is None else "You" if p == 1 else f"Player {p}"
+                                         for p in want]
+                        pile = page.inner_text("[data-zone='pile']")
+                        top = table.st.observation(0).get("played_by", {}).get("pile")
+                        if top:
+                            name = "You" if top[-1] == 1 else f"Player {top[-1]}"
+                            assert f"the top played by {name}" in pile
+                        seen.update(x for x in shown if x)
+                        seat.choose(rng)
+                    assert "You" in seen or "the top played by You" in pile
+                    assert not seat.errors
+                finally:
+                    seat.close()
+        finally:
+            browser.close()

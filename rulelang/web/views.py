@@ -73,6 +73,7 @@ def table_view(st, words: Words, cards: Cards, viewer: Optional[int]) -> dict:
     obs = observation_of(st, viewer)
     n = cg.n
     known = obs.get("known", {})
+    played_by = obs.get("played_by", {})      # public: who played each card of a shared zone
     zones = []
     for zi, (name, owner, vis, _sh) in enumerate(cg.zone_info):
         shown = words.shown(name)
@@ -101,6 +102,8 @@ def table_view(st, words: Words, cards: Cards, viewer: Optional[int]) -> dict:
             item["size"] = None                     # the rules hide even its size
         if key in known:
             item["known"] = [cards(c) for c in known[key]]
+        if key in played_by:                    # by place, bottom first; the same in every world
+            item["played_by"] = [None if p is None else seat_name(p - 1, viewer) for p in played_by[key]]
         zones.append(item)
     seats = []
     tb = getattr(cg, "team_base", None)

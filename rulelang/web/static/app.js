@@ -213,12 +213,14 @@ function zoneEl(z, playable) {
   const cards = el("div", "cards");
   if (z.cards) {
     if (!z.cards.length) cards.append(el("span", "count", "(empty)"));
-    for (const c of z.cards) {
+    z.cards.forEach((c, i) => {
       const d = cardEl(c);
+      const by = z.played_by && z.played_by[i];
+      if (by) { d.append(el("span", "by", by)); d.title += ` (played by ${by})`; }
       const ch = playable.get(c.name);
       if (ch !== undefined) { d.classList.add("playable"); d.dataset.choice = ch; d.addEventListener("click", () => act(ch)); }
       cards.append(d);
-    }
+    });
     if (z.cards.length > 1) head.append(document.createTextNode(` (${z.cards.length})`));
   } else if (z.size === null) {
     cards.append(el("span", "count", "(hidden)"));
@@ -226,7 +228,9 @@ function zoneEl(z, playable) {
     const pile = el("div", "pile");
     if (z.top) pile.append(cardEl(z.top));
     else if (z.size > 0) pile.append(cardEl(null));
-    pile.append(el("span", "count", z.size === 0 ? "(empty)" : (z.top ? `${z.size} cards, top face up` : `${z.size} face down`)));
+    const topBy = z.played_by && z.size > 0 ? z.played_by[z.size - 1] : null;
+    pile.append(el("span", "count", (z.size === 0 ? "(empty)" : (z.top ? `${z.size} cards, top face up` : `${z.size} face down`))
+                                     + (topBy ? `, the top played by ${topBy}` : "")));
     cards.append(pile);
   }
   if (z.known && z.known.length) {
