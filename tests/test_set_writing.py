@@ -253,3 +253,56 @@ def test_a_set_through_a_define_and_a_local_name(tmp_path, monkeypatch, seed):
     first = said(st)[0].split(" ")
     hand = st.game.describe_vars(st)
     assert "hearts" not in hand["named"][0] and first[-1].isdigit()
+
+
+LOCAL_SIZES = '''game "Sizes of local sets"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+var seen: set of suits
+setup:
+    shuffle stock
+    deal 3 from stock to hand of each player
+turn:
+    choose:
+        play card c from hand:
+            move c from hand to table
+    let held = the suits of the cards in hand
+    let gone = seen without held
+    say size of held, size of gone, size of hand
+    if gone is empty and held is not empty:
+        say "all seen are held"
+    if held is empty:
+        say "no suit held"
+    add the suits of the cards in table to seen
+    if hand of player 2 is empty:
+        end game with no winner
+'''
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_size_of_and_is_empty_of_a_local_holding_a_set(tmp_path, monkeypatch, seed):
+    """`size of S` and `S is empty` for a name `let` gives a set, as for a set variable (the
+    checked kind tells a set from a zone), alike in the three backends."""
+    path = _path(tmp_path, LOCAL_SIZES)
+    assert _codes(tmp_path, LOCAL_SIZES) == []
+    st = three_ways(path, 2, seed, monkeypatch, ("winners", "vars"))
+    words = said(st)
+    sizes = [w for w in words if w[0].isdigit()]
+    assert len(sizes) == 6
+    # both hands end empty: no suit held; a hand of one card holds one suit
+    assert all(w.startswith("0 ") and w.endswith(" 0") for w in sizes[-2:])
+    assert all(w.startswith("1 ") for w in sizes if w.endswith(" 1"))
+    assert "no suit held" in words and any(w == "all seen are held" for w in words)
+    for w in sizes:
+        held, gone, cards = (int(x) for x in w.split())
+        assert held <= min(cards, 4) and (cards == 0) == (held == 0) and gone <= 4
+
+
+def test_the_rulebook_says_the_size_of_a_local_set_in_words(tmp_path, capsys):
+    from rulelang.cli.commands import main
+    assert main(["rulebook", _path(tmp_path, LOCAL_SIZES)]) == 0
+    book = capsys.readouterr().out.replace("\\", "")
+    assert "the number of suits in held, the number of suits in gone, the number of cards in your Hand" in book

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import attrs
 
-from rulelang.kinds import ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SUIT, SYMBOL, TEXT, ZONE, Kind
+from rulelang.kinds import (ANY, CARD, FLAG, NONE, NUMBER, PLAYER, PLAYERS, SET_KINDS, SUIT, SYMBOL, TEXT,
+                            ZONE, Kind)
 from rulelang.limits import MAX_RANGE
 from rulelang.syntax import ast as A
 from rulelang.check.constants import _counted, _ranges
@@ -206,8 +207,8 @@ class ExpressionChecks:
         if op in ("top", "bottom", "random card"):
             self.expect(e.operand, ZONE, s, f"`{op} of`'s zone")
             return CARD
-        if op == "size":
-            self.expect(e.operand, ZONE, s, "`size of`'s zone")
+        if op == "size":                # of a zone, or of any value that is a set (a local)
+            self.expect_zone_or_set(e.operand, s, "`size of`'s zone")
             return NUMBER
         if op == "score":
             if self.score is None:
@@ -627,8 +628,16 @@ class ExpressionChecks:
                 f"give the option's or attribute's word another name")
 
     def ex_IsEmpty(self, e, s):
-        self.expect(e.zone, ZONE, s, "`is empty`'s zone")
+        self.expect_zone_or_set(e.zone, s, "`is empty`'s zone")
         return FLAG
+
+    def expect_zone_or_set(self, e, s, what):
+        """``e`` is a zone, or a value that is a set (its kind in ``model.types`` tells the
+        generators which: a set variable's name was rewritten before, check/sets.py; a local
+        holding a set is known only here)."""
+        t = self.expr(e, s)
+        if t not in SET_KINDS and not compatible(ZONE, t):
+            self.error("RL102", f"{what} must be a zone, but this is a {t}", e.span, _type_hint(ZONE, t))
 
     def ex_Arith(self, e, s):
         self.expect(e.left, NUMBER, s, f"the left of `{e.op}`")

@@ -256,6 +256,9 @@ class ExprWords:
         if op == "bottom":
             return f"the bottom card of {x}"
         if op == "size":
+            kind = str(self.m.types.of(e.operand, ""))
+            if kind.startswith("set of "):             # a local holding a set
+                return f"the number of {kind[len('set of '):]} in {x}"
             return f"the number of cards in {x}"
         if op == "score":
             return f"the score of {x}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from rulelang.kinds import Frame
+from rulelang.kinds import SET_KINDS, Frame
 from rulelang.syntax import ast as A
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
@@ -114,6 +114,8 @@ class ExprNodes:
         if op == "bottom":
             return f"({self.zone(x)} or _none)[0]"
         if op == "size":
+            if self.cg.types.of(e.operand, None) in SET_KINDS:     # a local holding a set
+                return f"_setsize({x})"
             return f"len({self.zone(x)})"
         if op == "random card":                   # `rng` in the code: never hoisted
             return f"_rnd({self.zone(x)}, g.rng)"
@@ -521,6 +523,8 @@ class ExprNodes:
 
     def g_IsEmpty(self, e, env):
         z = self.gen(e.zone, env)
+        if self.cg.types.of(e.zone, None) in SET_KINDS:        # a local holding a set
+            return f"({z} != 0)" if e.negate else f"({z} == 0)"
         return f"(not (not {self.zone(z)}))" if e.negate else f"(not {self.zone(z)})"
 
     def g_Arith(self, e, env):

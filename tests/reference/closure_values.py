@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulelang.syntax import ast as A
 from rulelang.limits import MAX_NUMBER
-from rulelang.kinds import Frame
+from rulelang.kinds import SET_KINDS, Frame
 from rulelang.check.ir import (Attribute, CardLiteral, CardName, Const, DefineUse, Local, Rank, Suit, Symbol,
                                Var, VarOf, You, Zone, ZoneFamily, ZoneOf)
 from rulelang.engine.control import GameProblem
@@ -123,6 +123,8 @@ class ClosureValues:
                 return z[0] if z else -1
             return bottom
         if op == "size":
+            if self.types.of(e.operand, None) in SET_KINDS:     # a local holding a set
+                return lambda g, fr: bin(f(g, fr)).count("1")
             return lambda g, fr: len(g.zones[f(g, fr)])
         if op == "random card":
             def rnd(g, fr):
@@ -355,6 +357,8 @@ class ClosureValues:
 
     def x_IsEmpty(self, e):
         f = self.cx(e.zone)
+        if self.types.of(e.zone, None) in SET_KINDS:            # a local holding a set
+            return (lambda g, fr: f(g, fr) != 0) if e.negate else (lambda g, fr: f(g, fr) == 0)
         if e.negate:
             return lambda g, fr: len(g.zones[f(g, fr)]) > 0
         return lambda g, fr: not g.zones[f(g, fr)]
