@@ -20,6 +20,7 @@ from collections import Counter
 
 NUM, FLAG, PLAYER, CARD, SUIT, ZONE = "number", "flag", "player", "card", "suit", "zone"
 LEVEL = "level"            # a value of the named values `level` (LEVELS, lowest first)
+SUITS_KIND = "set of suits"  # a local holding a set of suits
 LEVELS = ("low", "middle", "upper", "top")
 
 
@@ -130,6 +131,9 @@ class GameGen:
         # a generator of its own for the constructs added later, so that the games of a seed
         # stay what they were where those are not used
         self.aux = random.Random(seed * 7919 + 1)
+        # locals holding a set of suits (`let x = the suits of the cards in Z`, then `size of x`,
+        # `x is empty`): a stream of their own
+        self.ls = random.Random(f"local sets {seed}")
 
     # ---- helpers --------------------------------------------------------------------------------
     def note(self, what):
@@ -199,6 +203,10 @@ class GameGen:
                 self.note("var")
                 return "rounds"
             if k == 5:
+                local = sc.of(SUITS_KIND)
+                if local and self.ls.random() < 0.8:
+                    self.note("size of a local set")
+                    return f"size of {self.ls.choice(local)}"
                 if r.random() < 0.15:
                     self.note("size of a set")
                     if self.chance(0.3):
@@ -313,6 +321,10 @@ class GameGen:
             self.note("compare")
             return f"{self.number(sc, d + 1)} {op} {self.number(sc, d + 1)}"
         if k == 1:
+            local = sc.of(SUITS_KIND)
+            if local and self.ls.random() < 0.8:
+                self.note("a local set is empty")
+                return f"{self.ls.choice(local)} is {self.ls.choice(('empty', 'not empty'))}"
             self.note("is empty")
             return f"{self.zone(sc)} is {self.pick('empty', 'not empty')}"
         if k == 2:
@@ -723,6 +735,24 @@ class GameGen:
         return Stmt(f"if {c} is not none:", [Stmt(line)])
 
     def st_let(self, sc):
+        if self.ls.random() < 0.15:
+            name = self.name("x")
+            k = self.ls.randrange(3)
+            if k == 0:
+                v = f"the suits of the cards in {self.zone(sc)}"
+            elif k == 1:
+                v = self.pick("kept_suits", f"kept_suits of {self.player(sc, 2)}")
+            else:                       # (values joined by `and` are a set only where one is written)
+                word = self.ls.choice(("together with", "shared with", "without"))
+                v = f"{self.suit_set(sc, 1)} {word} {self.suit_set(sc, 1)}"
+            sc.names[name] = SUITS_KIND
+            self.note("let a set")
+            if self.ls.random() < 0.5:
+                return Stmt(f"let {name} = {v}")
+            self.note("size of a local set")
+            test = self.ls.choice(("is empty", "is not empty"))
+            return [Stmt(f"let {name} = {v}"),
+                    Stmt(f'say "{name}", size of {name}, ({name} {test})')]
         kind = self.pick(NUM, NUM, CARD, PLAYER, SUIT, LEVEL)
         name = self.name("x")
         v = self.value(sc, kind)
