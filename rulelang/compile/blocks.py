@@ -71,14 +71,14 @@ class Blocks:
         with w.indent():
             w.extend(b.items)
 
-    def tested_first(self) -> set:
+    def tested_first(self, cx) -> set:
         """The blocks whose test of ``pc`` comes first, one test each (``dispatch``).  A playout
         variant enters a block by a jump that could not be copied (a loop goes back to its
         first block, a block many jumps lead to); the others only where a frame is resumed,
         which a playout most often never does: the blocks jumped to.  The API's function is
         entered, after a decision, where the alternative chosen begins (apply_action): those
         blocks, when they are at most MAX_FIRST_TESTED."""
-        if self.playout:
+        if cx.playout:
             return self.jumped_to()
         entered = {int(b) for _, b in self.alt_blocks}
         return entered if len(entered) <= MAX_FIRST_TESTED else set()

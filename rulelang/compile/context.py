@@ -1,39 +1,52 @@
-"""What code is being written for: immutable values, not flags set and reset.
+"""What code is being written for: one immutable value, passed down as an argument.
 
-:class:`RuleMode` holds how :class:`~rulelang.compile.rulegen.RuleGen` writes one rule's function
-(the API's function or its playout variant, the turn that goes on from turn to turn, whether the
-state's most read parts and the step budget are held in locals, whether moves are logged) and
-what part of it is being written (the structured turn, a rule copied or written in place of its
-call).  It is made once per function (``RuleGen.compile_rule``) and given to the statement writer
-for that function (``StatementGen.mode``), which reads it and never changes it.
+Every writer method of the generator that depends on where its code goes takes the generation
+context ``cx`` (a :class:`Context`) as its first argument after ``self``, in the style of a
+compiler's frame passed to each visit: the expression writers of
+:class:`~rulelang.compile.codegen.ExprGen` (``gen(cx, e, env)``, the ``g_<Node>`` methods, the
+helpers they call), the statement writers of :class:`~rulelang.compile.stmtgen.StatementGen`
+(``t_<Stmt>``) and of :class:`~rulelang.compile.rulegen.RuleGen` (``stmts``, ``sus_<Stmt>``,
+the decisions, the playout variant).  No writer keeps a current context as an attribute: a
+nested construct calls its parts with a changed copy, ``cx.evolve(field=value)``, and the
+code around it goes on with its own ``cx``, unchanged (nothing is set and restored, so a
+failure inside a part leaves nothing behind).
 
-:class:`ExprMode` holds how :class:`~rulelang.compile.codegen.ExprGen` writes a value where it
-is being written: the state's parts held in locals or not, a plain part of a statement's value,
-the define values kept, the rule copied in place whose slots are Python locals, the loop its
-parts may be computed before, the structured turn's locals.
+One class, not one for rules and one for values: a statement writes values under the same
+context it is written in (the rule copied in place whose `you` and slots are Python locals is
+both a statement's concern and every value's in it), so the two parts travel together.  Its
+fields fall in two groups:
 
-Neither is ever changed: a nested construct writes under a new value (``RuleGen.within``,
-``ExprGen.within``: ``attrs.evolve`` of the value around it, given back when the construct is
-written), so what a part of the generator sees is one value, made where the construct is.
-(A value may name a table that the code written meanwhile fills in: the define values kept, the
-zones' locals, the parts moved before a loop; the table is the construct's, not a mode.)
+- *the function's* (how one rule's function is written, made by ``RuleGen.compile_rule``): the
+  API's function or its playout variant, the turn that goes on from turn to turn, the state's
+  most read parts and the step budget held in locals, and the part being written (the
+  structured turn, a rule copied or written in place of its call);
+- *the value's* (how ``ExprGen`` writes a value where it is being written): the state's parts
+  read from locals or not, a plain part of a statement's value, the define values kept, the
+  rule copied in place whose slots are Python locals, the loop its parts may be computed
+  before, the structured turn's locals.
+
+A context may name a table that the code written meanwhile fills in (the define values kept,
+the zones' locals, the parts moved before a loop): the table is the construct's, made where the
+construct starts, not a mode.  Code written outside any rule's function (a value's function,
+an ending's test) is written under :data:`API`.
 """
 from __future__ import annotations
 
-import contextlib
 from typing import Optional
 
 import attrs
 
 
 @attrs.frozen(slots=False)
-class RuleMode:
-    """How one rule's function is written."""
+class Context:
+    """How the code being written is written (see the module's docstring)."""
+    # ---- the function's ---------------------------------------------------------------------
     # the playout variant (PlayoutGen): decisions taken in place, nothing logged
     playout: bool = False
     # the turn that goes on from turn to turn (RuleGen.compile_rule's ``next_turn``)
     looping: bool = False
-    # the state's most read parts held in locals (ExprGen.state; the optimisation held_state)
+    # the state's most read parts held in locals by the function (the optimisation
+    # held_state; what the values read is ``hold``, below)
     held: bool = False
     # the steps of the budget counted in locals (RuleGen.step; the optimisation steps_held)
     steps_held: bool = False
@@ -51,22 +64,11 @@ class RuleMode:
     copying: int = 0
     # inside a rule that may decide written in place of its call (RuleGen.inline_call)
     inlining: int = 0
-
-    @property
-    def logged(self) -> bool:
-        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
-        events.py): not in the playout variants, which never log."""
-        return not self.playout
-
-
-# The mode of code written outside any rule's function, and of the API's functions.
-API = RuleMode()
-
-
-@attrs.frozen(slots=False)
-class ExprMode:
-    """How ExprGen writes a value where it is being written."""
-    # the state's most read parts read from the locals a rule's function binds (RuleMode.held;
+    # writing a move whose cards seen_go records (StatementGen.t_Move): what it forgets or
+    # carries is its own, no move inside it notes it again (StatementGen.noting, drawn_once)
+    recording: bool = False
+    # ---- the value's ------------------------------------------------------------------------
+    # the state's most read parts read from the locals a rule's function binds (``held``;
     # never in a function of its own: a define's, a card search's)
     hold: bool = False
     # a plain part of a statement's value (an `if`'s test, the value set: ExprGen.gen_plain),
@@ -104,30 +106,24 @@ class ExprMode:
     # ... the names those calls may be given as arguments (the function's own)
     prelude_args: frozenset = frozenset()
 
+    @property
+    def logged(self) -> bool:
+        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
+        events.py): not in the playout variants, which never log."""
+        return not self.playout
 
-class Modal:
-    """A writer with a current immutable mode (``mode``), replaced while a construct is
-    written under another (:meth:`within`), never changed."""
-    mode: object
-
-    @contextlib.contextmanager
-    def within(self, **changes):
-        saved = self.mode
-        self.mode = evolve(saved, changes)
-        try:
-            yield self.mode
-        finally:
-            self.mode = saved
+    def evolve(self, **changes) -> "Context":
+        """A copy of this context with ``changes`` (attrs.evolve, without running __init__:
+        the generator makes one for each part of a value written inside a loop)."""
+        fields = self.__dict__
+        for name in changes:
+            if name not in fields:
+                raise TypeError(f"Context has no field {name!r}")
+        new = object.__new__(Context)
+        new.__dict__.update(fields)
+        new.__dict__.update(changes)
+        return new
 
 
-def evolve(mode, changes: dict):
-    """A copy of the mode ``mode`` with ``changes`` (attrs.evolve, without running __init__:
-    the generator makes one for each part of a value written inside a loop)."""
-    fields = mode.__dict__
-    for name in changes:
-        if name not in fields:
-            raise TypeError(f"{type(mode).__name__} has no field {name!r}")
-    new = object.__new__(type(mode))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
-    return new
+# The context of code written outside any rule's function, and of the API's functions.
+API = Context()
