@@ -101,9 +101,11 @@ def test_a_part_is_written_under_the_context_it_is_given():
     x = cg.gen
     e = next(iter(game.model.endings))[0].condition
     from rulelang.kinds import Frame
-    held = x.gen(API.evolve(hold=True), e, {Frame.YOU: "p"})
-    plain = x.gen(API, e, {Frame.YOU: "p"})
+    cx = Context.outside()
+    held = x.gen(cx.evolve(hold=True), e, {Frame.YOU: "p"})
+    plain = x.gen(cx, e, {Frame.YOU: "p"})
     assert "_gz" in held and "_gz" not in plain and "g.zones" in plain
+    assert cx.reads.held == {"zones"}       # (what the part written with held locals read)
 
 
 def test_a_rule_function_is_written_under_its_context_and_leaves_none_behind():
@@ -119,3 +121,50 @@ def test_a_rule_function_is_written_under_its_context_and_leaves_none_behind():
     for writer in (rg, cg.gen, cg.stmts):
         assert not {m.lstrip("_") for m in MODES} & {k.lstrip("_") for k in vars(writer)}, \
             sorted(vars(writer))
+
+
+# The running state of one function while it is written: fields of context.FunctionScope (a
+# rule's function) or context.Reads (what its code reads), never attributes of the generators.
+RUNNING = ("held_used", "_prelude_used", "_calls", "blocks", "alt_blocks", "pid", "loops",
+           "picks_counted", "in_place_left", "prelisted", "call_lists", "first_stmt")
+
+
+def test_no_running_state_of_a_function_is_left_on_the_generators():
+    """After a game's every function is written (API and playout variants), the game's
+    writers and a rule's writer hold none of one function's counts and tables: they were
+    the function's own scope, made for it, reached through the context."""
+    from rulelang.compile.context import FunctionScope, Reads
+    from rulelang.compile.rulegen import RuleGen
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(4)
+    cg.playout_procs()
+    rg = RuleGen(cg, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    for writer in (cg.gen, cg.stmts, rg):
+        left = set(RUNNING) & set(vars(writer))
+        assert not left, (type(writer).__name__, sorted(left))
+    scope = {f.name for f in attrs.fields(FunctionScope)} | {f.name for f in attrs.fields(Reads)}
+    assert {n.lstrip("_") for n in RUNNING} - {"held_used", "prelude_used"} <= scope
+    # (what was written is the function's result: its blocks, where its alternatives begin)
+    assert isinstance(rg.written, FunctionScope) and rg.written.blocks and rg.written.loops == []
+    assert rg.written.reads.held       # (the looping turn of a playout reads the state's locals)
+
+
+def test_two_functions_written_by_one_writer_share_no_running_state():
+    """A rule's writer asked for two functions gives each its own scope: the second's blocks
+    and the locals its first line binds are its own, the same as a fresh writer's."""
+    from rulelang.compile.rulegen import RuleGen
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(3)
+    body = cg.model.rules["turn"].decl.body
+    rg = RuleGen(cg, playout=True)
+    rg.compile_rule(body, cg.turn_proc, next_turn=cg._turn_spec)
+    first = rg.written
+    rg.compile_rule(body, cg.turn_proc)
+    fresh = RuleGen(cg, playout=True)
+    fresh.compile_rule(body, cg.turn_proc)
+    def names(src):                 # (the names the generator invents count on, game-wide)
+        return re.sub(r"\b_([a-z]+)\d+\b", r"_\1", src)
+    assert rg.written is not first and names(rg.src) == names(fresh.src)
+    assert rg.written.reads.held == fresh.written.reads.held
+    assert len(rg.written.blocks) == len(fresh.written.blocks) < len(first.blocks)

@@ -153,8 +153,8 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     for playout, next_turn in ((False, None), (False, (True, [0], None)), (True, None)):
         rg = RuleGen(cg, playout=playout)
         rg.compile_rule(body, turn, next_turn=next_turn)
-        assert len(rg.blocks) > 2
-        for b in rg.blocks:
+        assert len(rg.written.blocks) > 2
+        for b in rg.written.blocks:
             assert b.w.items is b.items
             for node in walk(b.items):
                 assert isinstance(node, Node) and not isinstance(node, str)
@@ -163,7 +163,7 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
                 returns += isinstance(node, Return)
         # Each block's lines sit under the test of pc that chooses it, one level deeper.
         src = rg.src.split("\n")
-        for b in rg.blocks:
+        for b in rg.written.blocks:
             if b.items:
                 at = next(i for i, t in enumerate(src) if t.strip() == f"if pc == {b.number}:")
                 depth = (len(src[at]) - len(src[at].lstrip())) // 4 + 1
@@ -193,7 +193,7 @@ def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
     for name in ("turn", "countdown"):
         rg = RuleGen(cg)
         rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
-        nodes = [n for b in rg.blocks for n in walk(b.items)]
+        nodes = [n for b in rg.written.blocks for n in walk(b.items)]
         calls = [n for n in nodes if isinstance(n, Call)]
         decides = [n for n in nodes if isinstance(n, Decide)]
         assert calls and all(n.code == str(CALL) for n in calls), name

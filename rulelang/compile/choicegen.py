@@ -22,6 +22,7 @@ from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.subsets import set_start, set_take
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter, remove
+from rulelang.compile.context import Reads
 from rulelang.compile.gensource import Unsupported
 
 
@@ -73,13 +74,13 @@ class ChoiceGen:
     def _sus_choose(self, cx, st, cur, slots, ci, who):
         """:meth:`sus_Choose`, the chooser's code ``who`` (None: its slot, set here)."""
         cg = self.cg
-        end = self.new_block()
+        end = self.new_block(cx)
         w = cur.w
         # The rule's first statement, a choice an `if` of the caller may have listed for
         # (prelist): the list is in the slot of the card, taken from there and the slot
         # emptied first of all (the frame never keeps it: a save holds cards there).
         given = None
-        if st is self.first_stmt and self.listed_choice([st]) is not None:
+        if st is cx.scope.first_stmt and self.listed_choice([st]) is not None:
             given, gi = self.x.fresh(), Frame.slot(slots.params[0])
             w.writeline(f"{given} = fr[{gi}]")
             w.writeline(f"if {given} != 0: fr[{gi}] = 0")
@@ -93,7 +94,7 @@ class ChoiceGen:
         span = self.x.const(st.span)
         if st.simultaneous:
             xi = Frame.slot(slots.extra)
-            dispatch = self.new_block()
+            dispatch = self.new_block(cx)
             bys = [self.x.gen(cx, b, {}) for b in st.by]
             w.writeline("_pl = []")
             each = len(st.by) == 1 and isinstance(st.by[0], A.PlayerQuery) and \
@@ -156,11 +157,11 @@ class ChoiceGen:
                 self.decide(cur, "awaiting", f"({who}, out)", SUSPEND)
             back = end
         for aid, alt, slot in alts:
-            b = self.new_block()
+            b = self.new_block(cx)
             bw = b.w
-            self.alt_blocks.append((aid, b.number))
+            cx.scope.alt_blocks.append((aid, b.number))
             if cg.model.picks.has(alt):
-                self.cards_step(alt, aid, b.number, who, bw)
+                self.cards_step(cx, alt, aid, b.number, who, bw)
             if cg.model.sets.has(alt):            # the set chosen moves; c is its first card
                 self.set_take(alt, bw)
             if cg.model.unseen.has(alt):          # c is the card at the chosen place
@@ -241,7 +242,7 @@ class ChoiceGen:
         code, the card named alike; the chooser is ``you``; no die is rolled): the choice's
         list of actions is made here, written by ``w`` before the test, and the name that holds
         it is returned, to be the test (the list is empty when no card passes) and, in the
-        choice, the list itself (``self.prelisted``).  Otherwise None.  The branch's block is
+        choice, the list itself (``cx.scope.prelisted``).  Otherwise None.  The branch's block is
         entered only from this test, so the name is always set where the choice reads it (an
         ending found before the choice takes the rule's frames away: the list is not read).
         "Check whether you can play, then choose what to play" looks at the cards once.
@@ -249,7 +250,7 @@ class ChoiceGen:
         The branch may also begin with a call of a rule (for ``you``, without arguments) whose
         body begins with such a choice (Attack!'s ``if can_play: lay_card``): the list then
         goes to the rule in its frame, in the slot of the card to choose, which holds nothing
-        until the choice (``self.call_lists``; the rule's choice takes it from there and empties
+        until the choice (``cx.scope.call_lists``; the rule's choice takes it from there and empties
         the slot at once: :meth:`sus_Choose`)."""
         if not self.cg.on("prelist"):
             return None
@@ -277,9 +278,9 @@ class ChoiceGen:
         aid = self.cg.model.labels.of(alt).aid
         name = self.card_list(cx, p, int(aid) << ACTION_SHIFT, si, you, w)
         if call is None:
-            self.prelisted[id(alt)] = name
+            cx.scope.prelisted[id(alt)] = name
         else:
-            self.call_lists[id(call)] = (si, name)
+            cx.scope.call_lists[id(call)] = (si, name)
         return name
 
     def inline_if(self, cx, branches, otherwise, w, made_first=None) -> bool:
@@ -475,7 +476,7 @@ class ChoiceGen:
         if p.kind == "set":
             self.set_enum(cx, alt, aid, si, w)
             return
-        listed = self.prelisted.pop(id(alt), None)
+        listed = cx.scope.prelisted.pop(id(alt), None)
         if listed is not None:                      # made by the `if` before the choice
             self.first_out = (w.writeline(f"out.extend({listed})"), listed)
             self.appended = True
@@ -627,7 +628,7 @@ class ChoiceGen:
                     f"{z}, {args}))")
         self.appended = True
 
-    def cards_step(self, alt, aid, number, who, w):
+    def cards_step(self, cx, alt, aid, number, who, w):
         pick = self.cg.model.picks.of(alt)
         slots, done_aid = pick.slots, pick.done
         if self.cg.alternatives[done_aid] is None:
@@ -635,7 +636,7 @@ class ChoiceGen:
         ks = "(" + ", ".join(str(Frame.slot(int(k))) for k in slots) + ")"
         si = self.cg.alternatives[aid].slot
         self.x.ns["_pstep"] = pick_step
-        self.alt_blocks.append((done_aid, number))
+        cx.scope.alt_blocks.append((done_aid, number))
         w.writeline(f"_r = _pstep(g, fr, {int(si)}, {ks}, {self.x.const(alt.param.same)}, "
                     f"{int(aid) << ACTION_SHIFT}, {int(done_aid) << ACTION_SHIFT}, "
                     f"{self.x.const(alt.param.span)})")
@@ -696,15 +697,14 @@ class ChoiceGen:
         key = self.x.zones_key(cx)
         hit = made.get(key) if not key[1] else None
         if hit is None:
-            used, self.x.held_used = self.x.held_used, set()
+            mine = Reads()              # (what the test reads, kept with it)
             try:
-                quick = self.x.endings_quick(cx, [e.condition for e, _, _ in cg.model.endings])
+                quick = self.x.endings_quick(cx.evolve(reads=mine),
+                                             [e.condition for e, _, _ in cg.model.endings])
             except Unsupported:
                 quick = ""
-            finally:
-                self.x.held_used, mine = used, self.x.held_used
-            hit = (quick, frozenset(mine))
+            hit = (quick, frozenset(mine.held))
             if not key[1]:
                 made[key] = hit
-        self.x.held_used |= hit[1]
+        cx.reads.held |= hit[1]
         return hit[0]

@@ -39,7 +39,7 @@ from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy, shape
 from rulelang.compile.writer import LINE_MAP, CodeWriter
-from rulelang.compile.context import API
+from rulelang.compile.context import Context, Reads
 from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
                                          _noseat, _place, _beside, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
@@ -89,17 +89,15 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
         # How a value is written where it is being written is the context ``cx`` given to each
         # method (compile/context.py).  While a rule's function is written with held locals
         # (``cx.hold``: the playout variant and the turn that goes on from turn to turn), the
-        # state's most read parts are locals that its first line binds (HELD);
-        # ``held_used`` is what the code written so far read.
-        self.held_used = set()
+        # state's most read parts are locals that its first line binds (HELD); what the code
+        # written reads of them is counted in ``cx.reads`` (the function's: context.Reads).
+        # What follows is the game's, kept from function to function.
         self._expanded = {}       # see expanded()
         self._defines_in = {}     # see defines_in()
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._sizes = {}          # see define_size()
         self._shapes: dict = {}   # each shape's parts -> its number (fold.shape)
-        self._prelude_used = set()      # the values of _prelude the code written so far reads
-        self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
         self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
         self._called = {}         # see expanded()
@@ -115,9 +113,9 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
 
     def state(self, cx, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
-        function written with held locals (noted in ``held_used``), else the attribute."""
+        function written with held locals (noted in ``cx.reads``), else the attribute."""
         if cx.hold:
-            self.held_used.add(attr)
+            cx.reads.held.add(attr)
             return HELD[attr]
         return "g." + attr
 
@@ -168,10 +166,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
     def vars(self, cx) -> str:
         return self.state(cx, "vars")
 
-    def held_line(self) -> str:
-        """The line binding the locals that the code written since ``held_used`` was emptied
-        reads ("" when none), in a fixed order."""
-        return "; ".join(f"{HELD[a]} = g.{a}" for a in HELD if a in self.held_used)
+    @staticmethod
+    def held_line(reads) -> str:
+        """The line binding the locals that a function's code reads (``reads``: its Reads;
+        "" when none), in a fixed order."""
+        return "; ".join(f"{HELD[a]} = g.{a}" for a in HELD if a in reads.held)
 
     def const(self, obj) -> str:
         """A name in the namespace for a table or helper object."""
@@ -218,13 +217,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
     # ---- building functions -------------------------------------------------------------------
     def function(self, e, env=None):
         """``f(g, fr)`` returning the value of ``e``."""
-        body = self.gen(API, e, env or {})
+        body = self.gen(Context.outside(), e, env or {})
         return self._compile(f"def _f(g, fr):\n    return {body}\n")
 
     def player_function(self, e, nslots):
         """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings).  A condition that
         uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
-        body = self.gen(API, e, {Frame.YOU: "p"})
+        body = self.gen(Context.outside(), e, {Frame.YOU: "p"})
         w = CodeWriter()
         w.writeline("def _f(g, p):")
         with w.indent():
@@ -239,11 +238,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
         if not conditions:
             raise Unsupported("no endings")
         n = int(self.cg.n)
+        cx = Context.outside()
         w = CodeWriter()
         w.writeline("def _f(g):")
         with w.indent():
             try:
-                quick = self.endings_quick(API, conditions)
+                quick = self.endings_quick(cx, conditions)
             except Unsupported:
                 pass
             else:
@@ -253,7 +253,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
             w.writeline("_c = g.cur")
             w.writeline("_d = g.dir")
             for k, cond in enumerate(conditions):
-                body = self.gen(API, cond, {Frame.YOU: "p"})
+                body = self.gen(cx, cond, {Frame.YOU: "p"})
                 if self.fold.free_slots(cond) - {Frame.YOU}:
                     raise Unsupported("uses locals")
                 w.writeline(f"for _k in range({n}):")
@@ -300,7 +300,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
 
     def enumerator(self, zone, where, cond, slot_index, base):
         """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""
-        cx = API
+        cx = Context.outside()
         v = self.fresh()
         z = self.gen(cx, zone, {})
         hoisted = []
@@ -466,53 +466,48 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2] and
                                                              hit[1][3] is ctx[3])):
-            self.held_used |= hit[4]             # (what the copy reads of the held locals)
-            self._prelude_used |= hit[5]         # (and of the values its function computes first)
-            self._calls += hit[6]
+            cx.reads.held |= hit[4]              # (what the copy reads of the held locals)
+            cx.reads.prelude |= hit[5]           # (and of the values its function computes first)
+            cx.reads.calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
         pending = [] if reusable else [v for v in kept.values() if v[1] is None]
-        outer, self.held_used = self.held_used, set()
-        outer_p, self._prelude_used = self._prelude_used, set()
-        outer_c, self._calls = self._calls, 0
+        # (what the define's code reads, counted apart: kept with the code, for its copies, and
+        # added to what the code around it reads once it is written)
+        mine = Reads()
+        part = cx.evolve(reads=mine)
         hkey = (id(ex), tuple(sorted(env)))
-        try:
-            if cx.prelude is not None and hkey in self._long:
-                # (in a function of its own, a define whose code was too long to be written in
-                # place in such a function before is called, not written again to find that
-                # out: the bodies of a chain of functions each write the defines below them
-                # only down to the next function, not down to the chain's bottom)
-                code, call = self.helper(cx, ex, env), True
-            else:
-                code = self.gen(cx, ex.body, env)
-                # A function of its own when the define is long (on its tree: define_size), or
-                # when it would call other defines' functions more than once: in a function, each
-                # is called once, first (helper); in place, a chain of defines each using the one
-                # below twice called them 2^n times.
-                long = self.define_size(ex) > HELPER_NODES
-                call = long or self._calls > 1
-                if call:
-                    if cx.prelude is not None and long:
-                        self._long.add(hkey)
-                    # (the code written is dropped, and with it what it read of the values
-                    # computed first: helper leaves out those nothing reads)
-                    self._prelude_used, self._calls = set(), 0
-                    code = self.helper(cx, ex, env)
-                    self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
-                    # (and the values it kept for the parts after: a function of its own keeps
-                    # none, so those parts compute them again)
-                    for v in pending:
-                        if v[1] is not None:
-                            v[1] = False
-        finally:
-            self.held_used, mine = outer, self.held_used
-            self._prelude_used, mine_p = outer_p, self._prelude_used
-            self._calls, mine_c = outer_c, self._calls
-        self.held_used |= mine
-        self._prelude_used |= mine_p
-        self._calls += mine_c
+        if cx.prelude is not None and hkey in self._long:
+            # (in a function of its own, a define whose code was too long to be written in
+            # place in such a function before is called, not written again to find that
+            # out: the bodies of a chain of functions each write the defines below them
+            # only down to the next function, not down to the chain's bottom)
+            code, call = self.helper(part, ex, env), True
+        else:
+            code = self.gen(part, ex.body, env)
+            # A function of its own when the define is long (on its tree: define_size), or
+            # when it would call other defines' functions more than once: in a function, each
+            # is called once, first (helper); in place, a chain of defines each using the one
+            # below twice called them 2^n times.
+            long = self.define_size(ex) > HELPER_NODES
+            call = long or mine.calls > 1
+            if call:
+                if cx.prelude is not None and long:
+                    self._long.add(hkey)
+                # (the code written is dropped, and with it what it read of the values
+                # computed first: helper leaves out those nothing reads)
+                mine.prelude, mine.calls = set(), 0
+                code = self.helper(part, ex, env)
+                self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
+                # (and the values it kept for the parts after: a function of its own keeps
+                # none, so those parts compute them again)
+                for v in pending:
+                    if v[1] is not None:
+                        v[1] = False
+        cx.reads.add(mine)
         # ex, ctx kept alive: their ids compared
         if reusable:
-            self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
+            self._expanded[key] = (code, ctx, ex, call, frozenset(mine.held),
+                                   frozenset(mine.prelude), mine.calls)
         return code
 
     def define_size(self, ex) -> int:
@@ -706,21 +701,17 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (self._prelude_used, self._calls)
-            self._prelude_used, self._calls = set(), 0
             prelude: list = []
             args = frozenset({"g", "fr"} | {f"_a{i}" for i in range(len(keys))})
-            # (a function of its own: no held locals, no loop around it, no copy's names)
-            try:
-                own = cx.evolve(hoist=None, base_env={}, tops=None, hold=False, false=None,
-                                prelude=prelude, prelude_args=args, charging=True)
-                body = self.gen(own, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
-                # (only the values the body reads: a define's code written and then dropped for
-                # its function's call, expanded, left calls behind that nothing reads, each of
-                # which computed the defines below it first, 2^n calls down a chain of n)
-                first = [(n, c) for n, c in prelude if n in self._prelude_used]
-            finally:
-                self._prelude_used, self._calls = saved
+            # (a function of its own: no held locals, no loop around it, no copy's names; what
+            # its code reads counted apart)
+            own = cx.evolve(hoist=None, base_env={}, tops=None, hold=False, false=None,
+                            prelude=prelude, prelude_args=args, charging=True, reads=Reads())
+            body = self.gen(own, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+            # (only the values the body reads: a define's code written and then dropped for
+            # its function's call, expanded, left calls behind that nothing reads, each of
+            # which computed the defines below it first, 2^n calls down a chain of n)
+            first = [(n, c) for n, c in prelude if n in own.reads.prelude]
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
@@ -740,10 +731,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
             self.counter += 1
             local = f"_c{self.counter}"
             cx.prelude.append((local, call))
-            self._prelude_used.add(local)
+            cx.reads.prelude.add(local)
             if self.fold.may_fail(ex.body):
                 self._deferred.add(local)
                 return f"({local} if {local} is not _fail else {call})"
             return local
-        self._calls += 1                # (a call in the code: counted by expanded)
+        cx.reads.calls += 1             # (a call in the code: counted by expanded)
         return call

@@ -105,6 +105,13 @@ class Context:
     prelude: Optional[list] = None
     # ... the names those calls may be given as arguments (the function's own)
     prelude_args: frozenset = frozenset()
+    # ---- the running state --------------------------------------------------------------------
+    # what the code written under this context reads (a Reads: the function's own, or that of
+    # a define's code measured apart, ExprGen.expanded); None only in API itself
+    reads: Optional["Reads"] = None
+    # the rule's function being written (a FunctionScope: its blocks, loops, the lists made
+    # for its choices...), made by RuleGen.compile_rule; None outside a rule's function
+    scope: Optional["FunctionScope"] = None
 
     @property
     def logged(self) -> bool:
@@ -125,5 +132,68 @@ class Context:
         return new
 
 
-# The context of code written outside any rule's function, and of the API's functions.
+    @classmethod
+    def outside(cls) -> "Context":
+        """The context of a function written outside any rule's (a value's, an ending's test):
+        the API's, with what its code reads counted apart."""
+        return API.evolve(reads=Reads())
+
+
+# The context of code written outside any rule's function, and of the API's functions; a
+# function written under it counts what it reads in its own Reads (Context.outside).
 API = Context()
+
+
+@attrs.define(eq=False)
+class Reads:
+    """What the code written under a context reads, counted as it is written: the code of one
+    function, or the code of a define's use measured apart (ExprGen.expanded writes it under a
+    Reads of its own, keeps the counts with the code it may copy elsewhere, and adds them to
+    the Reads around it)."""
+    # the parts of the state read from the locals the function binds first (ExprGen.state;
+    # names of compile/codegen.py's HELD): its first line binds these (ExprGen.held_line)
+    held: set = attrs.field(factory=set)
+    # in a define's function (Context.prelude): the values it computes first that the code
+    # reads (the others are left out: ExprGen.helper)
+    prelude: set = attrs.field(factory=set)
+    # the calls of defines' functions in the code (ExprGen.expanded: a define whose code calls
+    # others' functions twice is a function of its own)
+    calls: int = 0
+
+    def add(self, other: "Reads") -> None:
+        """Count in what the code ``other`` counted reads (a part of this code)."""
+        self.held |= other.held
+        self.prelude |= other.prelude
+        self.calls += other.calls
+
+
+@attrs.define(eq=False)
+class FunctionScope:
+    """The running state of one rule's function while it is written: made by
+    RuleGen.compile_rule for that function alone, reached by every writer as ``cx.scope``,
+    filled in as the function is written, and dropped with it (what is kept of it, its blocks
+    and where its alternatives begin, is the function's result: RuleGen.written)."""
+    # the rule's number (CompiledGame.proc_index; an ending's body has one too)
+    pid: int
+    # the first statement of its body: a choice there may be given the list an `if` made
+    # (ChoiceGen.prelist)
+    first_stmt: object = None
+    # what its code reads, counted as it is written (the context's ``reads`` at its top)
+    reads: Reads = attrs.field(factory=Reads)
+    # its blocks (compile/blocks.py: Block), in order; a block's number is its position
+    blocks: list = attrs.field(factory=list)
+    # (alternative id, block number): where each alternative of its choices begins
+    alt_blocks: list = attrs.field(factory=list)
+    # the loops around the statement being written, innermost last: ("inline", None) for a
+    # Python loop, ("block", end block) for a loop written as blocks (RuleGen.for_each)
+    loops: list = attrs.field(factory=list)
+    # whether a decision counted in locals was written (PlayoutGen.policy_pick): the function
+    # binds the counts first and adds them to the state where it is left
+    picks_counted: bool = False
+    # how many statements of rules it may still write in place of their calls (RuleGen.in_place;
+    # rulegen.MAX_IN_PLACE in all; the structured turn has its own budget)
+    in_place_left: int = 0
+    # id(alternative) -> the name of the list its `if` made for it (ChoiceGen.prelist)
+    prelisted: dict = attrs.field(factory=dict)
+    # id(call) -> (slot, the name of the list its `if` made for the rule called: ChoiceGen.prelist)
+    call_lists: dict = attrs.field(factory=dict)

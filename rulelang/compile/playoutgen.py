@@ -57,7 +57,7 @@ class PlayoutGen:
         w.writeline("else:")
         with w.indent():
             self.policy_pick(cx, alts, who, a, w)
-        blocks = dict(self.alt_blocks)
+        blocks = dict(cx.scope.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
             if i < len(order) - 1:     # the actions of alternative aid are aid << SHIFT + value
@@ -78,7 +78,7 @@ class PlayoutGen:
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
         held = cx.counts_held
         dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
-        self.picks_counted = self.picks_counted or held
+        cx.scope.picks_counted = cx.scope.picks_counted or held
         legal = "out"
         if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
@@ -162,15 +162,15 @@ class PlayoutGen:
         w.writeline(f"fr[{Frame.POSITION}] = {b}")
         w.enter(b)
 
-    def expand_entries(self, limit=40):
+    def expand_entries(self, cx, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
         block is entered from its decision only), and any other block that only one jump leads
         to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
         blocks stay, for resuming a frame; a copy nested deeper than ``limit``, or beyond
         MAX_COPIED_LINES copied lines in the function, stays a jump."""
-        blocks = {b.number: b for b in self.blocks}
+        blocks = {b.number: b for b in cx.scope.blocks}
         refs = {}
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             for n in walk(b.items):
                 if isinstance(n, Jump):
                     refs[n.target] = refs.get(n.target, 0) + 1
@@ -189,7 +189,7 @@ class PlayoutGen:
                 return None
             return transform(items, copy)
 
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             b.replace(expand(b.items, frozenset((b.number,))))
 
     def structured_turn(self, cx, body, spec, in_place):
@@ -215,14 +215,14 @@ class PlayoutGen:
         it is read (the differential fuzz of the fast path compares whole games with the API's).
         Where a statement needs the frame all the same (``ExprGen.frame``: a loop over the
         players in a game where players leave counts in it), the loop is written on the frame."""
-        kept = dict(self.call_lists), dict(self.prelisted)    # (what writing it uses up)
+        kept = dict(cx.scope.call_lists), dict(cx.scope.prelisted)    # (what writing it uses up)
         if not self.cg.on("turn_locals"):
             return self._structured_turn(cx, body, spec, in_place, locals_=False)
         try:
             return self._structured_turn(cx, body, spec, in_place, locals_=True)
         except NeedsFrame as why:
             self.cg.fell_back("turn", "turn_locals", str(why))
-            self.call_lists, self.prelisted = kept
+            cx.scope.call_lists, cx.scope.prelisted = kept
             return self._structured_turn(cx, body, spec, in_place, locals_=False)
 
     def _structured_turn(self, cx, body, spec, in_place, locals_):
@@ -232,8 +232,8 @@ class PlayoutGen:
             return None, False
         w = CodeWriter()
         w.writeline(f"if pc == 0 and {self.x.state(cx, '_pk')} is not None:")
-        saved, loops = self.in_place_left, list(self.loops)
-        self.in_place_left = in_place
+        saved, loops = cx.scope.in_place_left, list(cx.scope.loops)
+        cx.scope.in_place_left = in_place
         # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
         # turns in the local _tn, added to the state where the function is left.
         turns_held = not cg.reads_turns and cg.on("turns_held")
@@ -263,7 +263,7 @@ class PlayoutGen:
             cg.fell_back("turn", "structured_turn", str(why))
             return None, False
         finally:               # (as they were, even when a copy stopped it half-way)
-            self.in_place_left, self.loops[:] = saved, loops
+            cx.scope.in_place_left, cx.scope.loops[:] = saved, loops
         if zones:               # each zone of a known index the loop reads, in a local; the
             n = int(cg.n)       # zones of each player, a tuple of their lists
             zones_at.code = "; ".join(

@@ -28,7 +28,7 @@ from rulelang.compile.writer import CodeWriter, Pass
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
 
-from rulelang.compile.context import Context
+from rulelang.compile.context import Context, FunctionScope
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
@@ -155,11 +155,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         """The function of one rule.  With ``next_turn`` (the game's turn, run in the frame
         right above the root): where the rule ends, the next turn begins in the same frame and
         the function goes on, as the root would do it (see CompiledGame._build_root)."""
-        self.blocks = []
-        self.alt_blocks = []          # (alternative id, block number)
-        self.pid = pid
-        self.loops = []               # ("inline", None) or ("block", end_block)
-        self.picks_counted = False    # (a decision counted in locals was written: policy_pick)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
         # budget in locals (step, held_step): _sr, what the budget has left plus one, counted
         # down, and _s0, what it was when the steps last reached the state (they are added,
@@ -171,39 +166,38 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # (and the playout variant, and that turn, hold what they read most of the state in
         # locals, ExprGen.state, bound by the function's first line)
         playout = self.variant == "playout"
+        # (the running state of this function alone: compile/context.py)
+        scope = FunctionScope(pid=pid, first_stmt=body[0] if body else None,
+                              in_place_left=MAX_IN_PLACE)
         cx = Context(
             playout=playout, looping=looping,
             held=(playout or looping) and cg.on("held_state"),
             steps_held=playout and looping and cg.on("steps_held"),
-            counts_held=playout and looping and cg.on("counts_held"))
-        self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
-        self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
-        self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
-        self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
-        self.x.held_used = set()
-        cur = self.new_block()
+            counts_held=playout and looping and cg.on("counts_held"),
+            reads=scope.reads, scope=scope)
+        cur = self.new_block(cx)
         # (its statements read the state's parts from the locals the function binds, if held)
         bcx = cx.evolve(hold=cx.held)
         cur = self.stmts(bcx, body, cur)
         if next_turn is None:
             self.close(cur, RETURN)
         else:
-            nt = self.new_block()     # the last block: the other blocks keep their numbers
+            nt = self.new_block(cx)     # the last block: the other blocks keep their numbers
             self.goto(cur, nt)
             self.next_turn_block(bcx, nt, next_turn)
         self.structured, turns = (self.structured_turn(bcx, body, next_turn, MAX_IN_PLACE)
                                   if cx.playout and next_turn is not None else (None, False))
         if cg.on("jump_threading"):
-            self.thread_jumps()
+            self.thread_jumps(cx)
         if next_turn is not None and cg.on("inline_next_turn"):
-            self.inline_block(nt)
+            self.inline_block(cx, nt)
         if cx.playout and cg.on("expand_entries"):
-            self.expand_entries()
+            self.expand_entries(cx)
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
-            held = [h for h in (self.x.held_line(),) if h]
-            if self.picks_counted:
+            held = [h for h in (self.x.held_line(scope.reads),) if h]
+            if cx.scope.picks_counted:
                 held.append("_dc = _ch = _fo = 0")
             if turns:
                 held.append("_tn = 0")
@@ -211,7 +205,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                 held.append("_sr = _s0 = g.max_steps - g.steps + 1")
             if held:
                 w.writeline("; ".join(held))
-            if self.picks_counted or cx.steps_held:
+            if cx.scope.picks_counted or cx.steps_held:
                 # The counts of the decisions and steps made here reach the state however the
                 # function is left (a return, a GameProblem).
                 w.writeline("try:")
@@ -219,7 +213,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
                     self.loop_over_blocks(cx, w)
                 w.writeline("finally:")
                 with w.indent():
-                    if self.picks_counted:
+                    if cx.scope.picks_counted:
                         w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
                     if turns:
                         w.writeline("g.turns += _tn")
@@ -237,9 +231,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        return self.x._compile(src, self.line_map), self.alt_blocks
+        self.written = scope
+        return self.x._compile(src, self.line_map), scope.alt_blocks
 
-    structured = None       # the nodes of the structured turn (compile_rule), or None
+    # What compile_rule wrote: the nodes of the structured turn, or None; the source and the
+    # rule-file span of each of its lines; the function's scope, once written (its blocks and
+    # where its alternatives begin: CompiledGame checks a variant's blocks against its rule's).
+    structured = None
+    src = line_map = written = None
 
     def loop_over_blocks(self, cx, w):
         """``while True:`` over the blocks, chosen by ``pc``."""
@@ -247,7 +246,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         with w.indent():
             if self.structured:         # (PlayoutGen.structured_turn)
                 w.extend(self.structured)
-            self.dispatch(self.blocks, w, self.tested_first(cx))
+            self.dispatch(cx.scope.blocks, w, self.tested_first(cx))
             w.writeline("raise _bad(pc)")
 
     def step(self, cx, w, span=None, cost=1):
@@ -322,7 +321,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         if isinstance(st, A.Simple):
             word = st.word
             if word == "stop":
-                kind, end = self.loops[-1]
+                kind, end = cx.scope.loops[-1]
                 if kind == "inline":
                     w.writeline("break")
                 else:
@@ -417,7 +416,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             if cx.structuring and not self.in_place(cx, self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
                 raise Unsupported("the turn's copies would be too large")   # (structured_turn)
             self.step(cx, w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
-            self.inline_call(cx, st, w, self.call_lists.pop(id(st), (None, None))[1])
+            self.inline_call(cx, st, w, cx.scope.call_lists.pop(id(st), (None, None))[1])
             return
         if self.s.is_simple(st):
             self.s.stmt(cx, st, w)
@@ -466,7 +465,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             self.copy_rule(cx, st, body, nslots, args, you, w)
             return
         if body is not None:
-            cg.fell_back(cg.proc_names[self.pid], "copies",
+            cg.fell_back(cg.proc_names[cx.scope.pid], "copies",
                          f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         rc = self.x.fresh()
         procs = "_pprocs" if cx.playout else "_procs"     # a playout never logs (see below)
@@ -478,9 +477,9 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         it counted in)?  At most MAX_IN_PLACE in all, a copy's own copies not counted again."""
         if cx.copying:              # (inside a copy: counted with it)
             return True
-        if size > self.in_place_left:
+        if size > cx.scope.in_place_left:
             return False
-        self.in_place_left -= size
+        cx.scope.in_place_left -= size
         return True
 
     def copy_rule(self, cx, st, body, nslots, args, you, w):
@@ -517,7 +516,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             you = self.x.gen(cx, st.for_player, {}) if st.for_player is not None else \
                 self.x.slot(cx, int(self.refs.of(st).index), {})
         if listed is not None:
-            self.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
+            cx.scope.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
         self.copy_rule(cx.evolve(inlining=cx.inlining + 1), st, rule.decl.body, rule.nslots, args,
                        you, w)
 
@@ -559,12 +558,12 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     def loop_body(self, cx, body, w, after=(), span=None, cost=1):
         """The statements of a loop's body, at ``w``'s level, then a step of the budget and
         the lines ``after`` (going on to the next player)."""
-        self.loops.append(("inline", None))
+        cx.scope.loops.append(("inline", None))
         self.count(body, w)
         for st in body:
             with w.spanning(st.span):
                 self.inline(cx, st, w)
-        self.loops.pop()
+        cx.scope.loops.pop()
         self.step(cx, w, span, cost)
         for a in after:
             w.writeline(a)
@@ -587,18 +586,18 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         # (in a rule's body copied in place of its call, `you` is the caller's player: x.slot)
         you = self.x.gen(cx, st.for_player, {}) if st.for_player is not None else \
             self.x.slot(cx, int(self.refs.of(st).index), {})
-        after = self.new_block()
+        after = self.new_block(cx)
         w = cur.w
         self.step(cx, w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         parts = [str(int(pid)), "0", you] + args + ["0"] * pad
         listed = None
-        if id(st) in self.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
-            si, listed = self.call_lists.pop(id(st))
+        if id(st) in cx.scope.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
+            si, listed = cx.scope.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
         inlined = cx.playout and pid in cg.inlined_rules
         if inlined and not self.in_place(cx, cg.inlined_sizes[pid]):
-            cg.fell_back(cg.proc_names[self.pid], "inlined_calls",
+            cg.fell_back(cg.proc_names[cx.scope.pid], "inlined_calls",
                          f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         elif inlined:
             # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
@@ -630,10 +629,10 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         return after
 
     def sus_If(self, cx, st, cur):
-        end = self.new_block()
+        end = self.new_block(cx)
         for cond, body in st.branches:
-            then = self.new_block()
-            other = self.new_block()
+            then = self.new_block(cx)
+            other = self.new_block(cx)
             # `if any card in Z where C:` whose branch begins with the choice of a card of Z
             # where C: the choice's list, made here, is the test (ChoiceGen.prelist).
             listed = self.prelist(cx, cond, body, cur.w)
@@ -650,18 +649,18 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
         return end
 
     def _block_loop(self, cx, st, cur, init, test, body, after=()):
-        head, end = self.new_block(), self.new_block()
+        head, end = self.new_block(cx), self.new_block(cx)
         for line in init:
             cur.w.writeline(line)
         self.goto(cur, head)
-        first = self.new_block()
+        first = self.new_block(cx)
         head.w.writeline(f"if not ({test}):")
         with head.w.indent():
             self.jump(head.w, end.number)
         self.goto(head, first)
-        self.loops.append(("block", end))
+        cx.scope.loops.append(("block", end))
         last = self.stmts(cx, body, first)
-        self.loops.pop()
+        cx.scope.loops.pop()
         if not last.closed:
             self.step(cx, last.w, st.span, self.cg.charge(st))
             for line in after:
@@ -758,7 +757,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen):
             w.writeline(f"fr[{Frame.YOU}] = g.cur")
             if pad:
                 w.writeline(f"fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
-        self.goto(b, self.blocks[0])
+        self.goto(b, cx.scope.blocks[0])
 
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""
