@@ -124,16 +124,18 @@ def test_a_rule_function_is_written_under_its_context_and_leaves_none_behind():
 
 
 # The running state of one function while it is written: fields of context.FunctionScope (a
-# rule's function) or context.Reads (what its code reads), never attributes of the generators.
+# rule's function), context.Reads (what its code reads) or context.Listing (the list of one
+# decision's actions), never attributes of the generators.
 RUNNING = ("held_used", "_prelude_used", "_calls", "blocks", "alt_blocks", "pid", "loops",
-           "picks_counted", "in_place_left", "prelisted", "call_lists", "first_stmt")
+           "picks_counted", "in_place_left", "prelisted", "call_lists", "first_stmt",
+           "counted", "offers", "len_nodes", "appended", "first_out", "never_empty")
 
 
 def test_no_running_state_of_a_function_is_left_on_the_generators():
     """After a game's every function is written (API and playout variants), the game's
     writers and a rule's writer hold none of one function's counts and tables: they were
     the function's own scope, made for it, reached through the context."""
-    from rulelang.compile.context import FunctionScope, Reads
+    from rulelang.compile.context import FunctionScope, Listing, Reads
     from rulelang.compile.rulegen import RuleGen
     game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
     cg = game.compiled(4)
@@ -143,7 +145,7 @@ def test_no_running_state_of_a_function_is_left_on_the_generators():
     for writer in (cg.gen, cg.stmts, rg):
         left = set(RUNNING) & set(vars(writer))
         assert not left, (type(writer).__name__, sorted(left))
-    scope = {f.name for f in attrs.fields(FunctionScope)} | {f.name for f in attrs.fields(Reads)}
+    scope = {f.name for c in (FunctionScope, Reads, Listing) for f in attrs.fields(c)}
     assert {n.lstrip("_") for n in RUNNING} - {"held_used", "prelude_used"} <= scope
     # (what was written is the function's result: its blocks, where its alternatives begin)
     assert isinstance(rg.written, FunctionScope) and rg.written.blocks and rg.written.loops == []

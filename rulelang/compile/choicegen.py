@@ -22,7 +22,7 @@ from rulelang.engine.choices import claim_order, first_claim
 from rulelang.engine.subsets import set_start, set_take
 from rulelang.compile.genruntime import AltInfo, _dispatch, _numbers
 from rulelang.compile.writer import CodeWriter, remove
-from rulelang.compile.context import Reads
+from rulelang.compile.context import Listing, Reads
 from rulelang.compile.gensource import Unsupported
 
 
@@ -90,7 +90,7 @@ class ChoiceGen:
         # The actions offered are listed first, then put in place below (in the loop over the
         # players of a simultaneous decision, one level in).
         actions = CodeWriter()
-        alts = self.enum_all(cx, st, slots, actions)
+        alts, listing = self.enum_all(cx, st, slots, actions)
         span = self.x.const(st.span)
         if st.simultaneous:
             xi = Frame.slot(slots.extra)
@@ -117,7 +117,7 @@ class ChoiceGen:
                 w.writeline(f"fr[{ci}] = _p")
                 w.writeline("out = []")
                 w.extend(actions.items)
-                if not self.never_empty:
+                if not listing.never_empty:
                     w.writeline(f"if not out: _noch(_p, {span})")
                 w.writeline("_lg[_p] = out")
             self.decide(cur, "decision", f"_together(_pl, _lg, {xi}, {dispatch.number})", SUSPEND)
@@ -147,8 +147,8 @@ class ChoiceGen:
                     w.writeline(f"out = {given}")
                 w.writeline("else:")
             with w.indent() if given else nullcontext():
-                self.write_out(listed, w)
-            if not self.never_empty:
+                self.write_out(listing, listed, w)
+            if not listing.never_empty:
                 w.writeline(f"if not out: _noch({who}, {span})")
             if cx.playout:      # decided here, once the alternatives' blocks are made (below)
                 cur.closed = True
@@ -173,21 +173,14 @@ class ChoiceGen:
             self.playout_decision(cx, alts, who, w)
         return end
 
-    def enum_all(self, cx, st, slots, actions) -> list:
+    def enum_all(self, cx, st, slots, actions) -> tuple:
         """The actions each alternative of the choice ``st`` offers, listed by ``actions``
-        (``enum``); the alternatives as ``(id, alternative, slot)``."""
+        (``enum``): the alternatives as ``(id, alternative, slot)``, and the list's Listing
+        (compile/context.py: what its writing found out, for write_out)."""
         cg = self.cg
-        alts = []
-        self.counted = {}          # (zone, condition: _cards_key) -> names of len(out) around it
-        self.offers = 0            # the alternatives offered so far (offer)
-        self.len_nodes = {}        # a len(out) after an alternative that nothing read -> its node
-        self.appended = False      # may an earlier alternative have added actions to out?
-        self.first_out = None      # (node, list) when the first line to touch out extends it
-        # Whether out cannot be empty once listed: an alternative with nothing to choose offered
-        # always, or when the alternatives before it offered nothing (`draw if no card in hand
-        # where playable(card)` after `play card c from hand where playable(c)`); then no
-        # test for a choice without alternatives is written.
-        self.never_empty = False
+        alts: list = []
+        listing = Listing()
+        cx = cx.evolve(listing=listing)
         for alt, slot in zip(st.alternatives, slots.params):
             aid = cg.model.labels.of(alt).aid
             if cg.alternatives[aid] is None:        # (made once: the variants share it)
@@ -198,18 +191,18 @@ class ChoiceGen:
             alts.append((aid, alt, slot))
             self.enum(cx, alt, aid, slot, actions)
         # A len(out) that no condition read (_same_cards read `out` itself) is not computed.
-        for node in self.len_nodes.values():
+        for node in listing.len_nodes.values():
             remove(actions.items, node)
-        return alts
+        return alts, listing
 
-    def write_out(self, listed, w):
+    def write_out(self, listing, listed, w):
         """The list ``out`` of a decision's actions, the nodes ``listed`` (``enum``'s) written by
         ``w``: ``out`` is the first list they make when that list is not extended (``first_out``;
         ``(None, "out")`` when they make ``out`` itself), else an empty list they extend."""
-        if self.first_out is not None and self.first_out[0] is None:
+        if listing.first_out is not None and listing.first_out[0] is None:
             w.extend(listed)                # they make out themselves
-        elif self.first_out is not None:
-            node, first = self.first_out
+        elif listing.first_out is not None:
+            node, first = listing.first_out
             for n in listed:            # (the line that extended out with it makes out)
                 if n is node:
                     w.writeline(f"out = {first}")
@@ -430,17 +423,17 @@ class ChoiceGen:
         q = self._card_query(e)
         if q is None:
             return None
-        seen = self.counted.get(self._cards_key(cx, q.zone, q.condition, {}, self.refs.of(q).index))
+        seen = cx.listing.counted.get(self._cards_key(cx, q.zone, q.condition, {}, self.refs.of(q).index))
         if seen is None:
             return None
         before, after, offers, empty = seen
-        if empty and offers == self.offers:
+        if empty and offers == cx.listing.offers:
             # Nothing in out before that alternative, and no alternative offered since: what
             # it added is out itself (its len(out) is then left out: enum_all).
             if q.kind == "any":
                 return "(not (not out))"
             return NoneBefore("(not out)")
-        self.len_nodes.pop(after, None)         # (read: kept)
+        cx.listing.len_nodes.pop(after, None)         # (read: kept)
         if q.kind == "any":
             return f"({after} > {before})"
         if empty:                   # nothing in out before that alternative, nor added by it
@@ -460,14 +453,14 @@ class ChoiceGen:
             self.offer(cx, alt, aid, slot, w, cond)
 
     def offer(self, cx, alt, aid, slot, w, cond):
-        self.offers += 1
+        cx.listing.offers += 1
         base = int(aid) << ACTION_SHIFT
         p = alt.param
         if p is None:
             w.writeline(f"out.append({base})")
-            self.appended = True
+            cx.listing.appended = True
             if not cond or isinstance(cond, NoneBefore):
-                self.never_empty = True
+                cx.listing.never_empty = True
             return
         si = Frame.slot(slot)
         if p.kind == "cards":
@@ -478,19 +471,19 @@ class ChoiceGen:
             return
         listed = cx.scope.prelisted.pop(id(alt), None)
         if listed is not None:                      # made by the `if` before the choice
-            self.first_out = (w.writeline(f"out.extend({listed})"), listed)
-            self.appended = True
+            cx.listing.first_out = (w.writeline(f"out.extend({listed})"), listed)
+            cx.listing.appended = True
             # (the choice is reached only where the `if` found the list not empty, and it is
             # the choice's one alternative: listed_choice)
-            self.never_empty = True
+            cx.listing.never_empty = True
             return
         if p.kind == "unseen":                      # the places of Z, bottom first
             w.writeline(f"out.extend(range({base}, {base} + "
                         f"len({self.x.zone(cx, self.x.gen(cx, p.source, {}))})))")
-            self.appended = True
+            cx.listing.appended = True
             return
         plain = None        # the values themselves, when they are the actions (extended as they are)
-        first = not self.appended and not cond      # the first list of out: out itself
+        first = not cx.listing.appended and not cond      # the first list of out: out itself
         made_out = False                            # (out itself made, by a loop)
         if p.kind == "card" and p.where is not None:
             made = self.card_list(cx, p, base, si, {}, w, "out" if first else None)
@@ -519,28 +512,28 @@ class ChoiceGen:
         key = None
         if p.kind == "card" and p.where is not None and not cond:
             key = self._cards_key(cx, p.source, p.where, {}, si)
-            if key in self.counted:
+            if key in cx.listing.counted:
                 key = None
         if key is not None:
             before, after = self.x.fresh(), self.x.fresh()
-            empty = not self.appended
-            if self.appended:
+            empty = not cx.listing.appended
+            if cx.listing.appended:
                 w.writeline(f"{before} = len(out)")
             else:
                 before = "0"               # nothing is in out yet
         if made_out:                     # (card_list, or the loop, made out itself)
-            self.first_out = (None, made)
+            cx.listing.first_out = (None, made)
         else:
             node = w.writeline(f"out.extend({plain or made})")
             if first:
-                self.first_out = (node, made)
-        self.appended = True
+                cx.listing.first_out = (node, made)
+        cx.listing.appended = True
         if not cond and p.where is None and (
                 (p.kind == "suit" and self.cg.model.suits) or (p.kind == "rank" and self.cg.rank_cycle)):
-            self.never_empty = True         # every suit, or every rank, of the game
+            cx.listing.never_empty = True         # every suit, or every rank, of the game
         if key is not None:
-            self.len_nodes[after] = w.writeline(f"{after} = len(out)")
-            self.counted[key] = (before, after, self.offers, empty)
+            cx.listing.len_nodes[after] = w.writeline(f"{after} = len(out)")
+            cx.listing.counted[key] = (before, after, cx.listing.offers, empty)
 
     def where_test(self, cx, p, si, v, w) -> str:
         """`` if C`` for the comprehension over the values ``v`` of parameter ``p`` (in slot
@@ -626,7 +619,7 @@ class ChoiceGen:
                 f"{self.x.const(p.same)}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}")
         w.writeline(f"out.extend(_pstart(g, fr, {ks}, [{v} for {v} in {self.x.zone(cx, z)}{test}], "
                     f"{z}, {args}))")
-        self.appended = True
+        cx.listing.appended = True
 
     def cards_step(self, cx, alt, aid, number, who, w):
         pick = self.cg.model.picks.of(alt)
@@ -677,7 +670,7 @@ class ChoiceGen:
         w.writeline(f"out.extend(_sstart(g, fr, {ks}, [{v} for {v} in {self.x.zone(cx, z)}{test}], "
                     f"{z}, {self.x.gen(cx, p.dest, {})}, {low}, {high}, {target}, {shape}, {mode}, "
                     f"{table}, {int(aid) << ACTION_SHIFT}, {self.x.const(p.span)}))")
-        self.appended = True
+        cx.listing.appended = True
 
     def set_take(self, alt, w):
         sl = self.cg.model.sets.of(alt)

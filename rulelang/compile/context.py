@@ -28,7 +28,19 @@ fields fall in two groups:
 A context may name a table that the code written meanwhile fills in (the define values kept,
 the zones' locals, the parts moved before a loop): the table is the construct's, made where the
 construct starts, not a mode.  Code written outside any rule's function (a value's function,
-an ending's test) is written under :data:`API`.
+an ending's test) is written under :data:`API` (``Context.outside()``: with its own Reads).
+
+The running state of what is being written is not the generators' either: records made for it
+alone, filled in as it is written and reached from the context, in the manner of a compiler's
+symbol table for one function.  :class:`FunctionScope` (``cx.scope``) is one rule's function:
+its blocks, the loops around the statement being written, the lists made for its choices, its
+budget of statements written in place.  :class:`Reads` (``cx.reads``) counts what the code
+written reads (the state's parts held in locals, the values a define's function computes
+first, the calls of defines' functions): a function has its own, and a define's code is
+measured under one of its own, then added in.  :class:`Listing` (``cx.listing``) is the list
+of one decision's actions.  The long-lived generators (the game's ExprGen and StatementGen)
+keep only what is the game's, from function to function: its namespace, the code and
+functions of defines, the shapes.
 """
 from __future__ import annotations
 
@@ -112,6 +124,9 @@ class Context:
     # the rule's function being written (a FunctionScope: its blocks, loops, the lists made
     # for its choices...), made by RuleGen.compile_rule; None outside a rule's function
     scope: Optional["FunctionScope"] = None
+    # the list of a decision's actions being written (a Listing, made by ChoiceGen.enum_all for
+    # that decision), or None
+    listing: Optional["Listing"] = None
 
     @property
     def logged(self) -> bool:
@@ -197,3 +212,30 @@ class FunctionScope:
     prelisted: dict = attrs.field(factory=dict)
     # id(call) -> (slot, the name of the list its `if` made for the rule called: ChoiceGen.prelist)
     call_lists: dict = attrs.field(factory=dict)
+
+
+@attrs.define(eq=False)
+class Listing:
+    """The running state of the list ``out`` of one decision's actions while it is written:
+    made by ChoiceGen.enum_all for that decision, reached as ``cx.listing`` by the writers of
+    its alternatives, and read once they are written (ChoiceGen.write_out, the test for a
+    choice without alternatives)."""
+    # (zone, condition: ChoiceGen._cards_key) -> the names of len(out) before and after the
+    # alternative that offered those cards, how many were offered before it, whether out was
+    # empty before it: a later `any card in Z where C` is answered from them (_same_cards)
+    counted: dict = attrs.field(factory=dict)
+    # how many alternatives were offered so far (ChoiceGen.offer)
+    offers: int = 0
+    # a len(out) written after an alternative that nothing read yet -> its node (left out of
+    # the list's code when nothing reads it: enum_all)
+    len_nodes: dict = attrs.field(factory=dict)
+    # may an alternative written before have added actions to out?
+    appended: bool = False
+    # (node, list) when the first line to touch out extends it with a list (that line makes
+    # out itself); (None, "out") when a loop made out itself; None otherwise
+    first_out: Optional[tuple] = None
+    # whether out cannot be empty once listed: an alternative with nothing to choose offered
+    # always, or when the alternatives before it offered nothing (`draw if no card in hand
+    # where playable(card)` after `play card c from hand where playable(c)`); then no test
+    # for a choice without alternatives is written
+    never_empty: bool = False

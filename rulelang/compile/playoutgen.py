@@ -130,9 +130,9 @@ class PlayoutGen:
             who = self.x.slot(cx, ci, {})
             w.writeline(f"{who} = {self.x.gen(cx, st.by[0], {}) if st.by else you}")
         actions = CodeWriter()
-        alts = self.enum_all(cx, st, slots, actions)
-        self.write_out(actions.items, w)
-        if not self.never_empty:
+        alts, listing = self.enum_all(cx, st, slots, actions)
+        self.write_out(listing, actions.items, w)
+        if not listing.never_empty:
             self.x.ns["_noch"] = _no_choice
             w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
         a = self.x.fresh()
