@@ -211,6 +211,33 @@ def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
                     (n.code.startswith("g.awaiting =") or n.code.startswith("g.stack.append(["))]
 
 
+
+def test_a_decision_taken_in_place_by_a_playout_is_a_node_of_its_own():
+    """Where the playout variant takes a decision in place (its blocks, and the structured turn
+    with the decisions of the rules written in place of their calls), the policy's pick is a
+    node (writer.Pick), written out as the lines that ask the policy and count the decision;
+    no such line is written apart from its node."""
+    from rulelang.compile.writer import Pick
+    from rulelang.compile.rulegen import RuleGen
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(3)
+    rg = RuleGen(cg, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    in_blocks = [n for b in rg.written.blocks for n in walk(b.items)]
+    structured = list(walk(rg.structured))
+    for nodes, driver in ((in_blocks, True), (structured, False)):
+        picks = [n for n in nodes if isinstance(n, Pick)]
+        assert picks and all(n.driver == driver for n in picks)
+        assert not [n for n in nodes if type(n) is Code and
+                    ("_pick(g, out" in n.code or "_gpk[" in n.code or "_dc += 1" in n.code)]
+    for n in picks:
+        assert f"{n.action} = {n.legal}[_gpk[{n.chooser}]({n.size})]" in rg.src
+        assert size([n]) == len(n.texts()) == 8 + (n.merge is not None)
+    # the API's function of the same turn stops instead: no pick in it
+    api = RuleGen(cg)
+    api.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc)
+    assert not [n for b in api.written.blocks for n in walk(b.items) if isinstance(n, Pick)]
+
 # The modules of compile/ that handle other text than generated code: they are not scanned.
 NOT_GENERATORS = {
     "loader.py": "reads rule files from disk",

@@ -312,7 +312,7 @@ class ChoiceGen:
         """One branch of :meth:`inline_if`: its test (``listed``: the list made for it) and
         its statements; whether it had nothing to do."""
         # `if D is not none ...: set V to D`: D's value, computed first by the test,
-        # is kept for the branch's first statement (ExprGen.kept)
+        # is kept for the branch's first statement (Context.kept)
         d = None if listed else self.first_define(cond, body)
         cx = cx.evolve(kept=None if d is None else {id(d): [d, None]})
         w.writeline(f"{'if' if first else 'elif'} {listed or self.x.gen_plain(cx, cond)}:")

@@ -402,7 +402,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
 
     def shape(self, cx, e, env):
         """``e`` as a value to compare with another expression (fold.shape): equal when both
-        compute the same, their slots read from the same places (``env``, then the mode's)."""
+        compute the same, their slots read from the same places (``env``, then the context's)."""
         def bind(index):
             try:
                 return self.slot(cx, index, env)

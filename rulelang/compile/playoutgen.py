@@ -49,14 +49,7 @@ class PlayoutGen:
         the playout where the budget is spent."""
         a = self.x.fresh()
         self.x.ns["_pick"] = playout_pick
-        pk = self.x.state(cx, "_pk")
-        w.writeline(f"if {pk} is None:")
-        with w.indent():
-            w.writeline(f"{a} = _pick(g, out, {who})")
-            w.writeline("g.decisions += 1")
-        w.writeline("else:")
-        with w.indent():
-            self.policy_pick(cx, alts, who, a, w)
+        self.policy_pick(cx, alts, who, a, w, driver=True)
         blocks = dict(cx.scope.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
@@ -67,39 +60,31 @@ class PlayoutGen:
             else:
                 self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
 
-    def policy_pick(self, cx, alts, chooser, a, w):
+    def policy_pick(self, cx, alts, chooser, a, w, driver=False):
         """The action ``a`` the playout's index policy picks for the player ``chooser`` among the
         list ``out`` of a decision offering the alternatives ``alts``, counted (decisions,
-        choices, forced decisions) as ``State.playout`` counts them."""
+        choices, forced decisions) as ``State.playout`` counts them: a node of its own
+        (writer.Pick; ``driver``: where no index policy is set, the playout's driver picks)."""
         k = self.x.fresh()
         pk = self.x.state(cx, "_pk")
         # In the turn that goes on from turn to turn the counts are locals, added to the state
         # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
         held = cx.counts_held
-        dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
+        counts = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
         cx.scope.picks_counted = cx.scope.picks_counted or held
-        legal = "out"
+        legal, merge = "out", None
         if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
             # copies of a card: one action (most often there are none: tested in C, here)
             legal = self.x.fresh()
             self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
             key = self.x.const(twin_keys(self.cg))
-            w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})"
-                        if self.cg.on("twins_test") else f"{legal} = _mtf(out, {key})")
-        w.writeline(f"{k} = len({legal})")
-        w.writeline(f"{ch} += {k}")
+            merge = (f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})"
+                     if self.cg.on("twins_test") else f"{legal} = _mtf(out, {key})")
         # A forced decision (one choice) asks the policy only when the playout does not skip
         # them (State.playout's skip_forced); the test of k is the one the count needs anyway.
-        w.writeline(f"if {k} == 1:")
-        with w.indent():
-            w.writeline(f"{fo} += 1")
-            w.writeline(f"{a} = {legal}[0] if {self.x.state(cx, '_sf')} else {legal}[{pk}[{chooser}](1)]")
-        w.writeline("else:")
-        with w.indent():
-            w.writeline(f"{a} = {legal}[{pk}[{chooser}]({k})]")
-        w.writeline(f"{dc} += 1")
+        w.pick(a, chooser, legal, merge, k, counts, pk, self.x.state(cx, "_sf"), driver)
 
     def inline_choose(self, cx, st, w):
         """A decision of a rule written in place of its call in a playout that cannot stop
