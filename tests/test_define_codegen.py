@@ -159,16 +159,16 @@ def generation_work(path, monkeypatch):
     bodies = {}
     expanded, gen = CG.ExprGen.expanded, CG.ExprGen.gen
 
-    def counted_expanded(self, ex, env):
+    def counted_expanded(self, cx, ex, env):
         bodies[id(ex.body)] = ex
-        return expanded(self, ex, env)
+        return expanded(self, cx, ex, env)
 
-    def counted_gen(self, e, env):
+    def counted_gen(self, cx, e, env):
         total[0] += 1
         ex = bodies.get(id(e))
         if ex is not None and ex.body is e:
             written[id(ex)] += 1
-        return gen(self, e, env)
+        return gen(self, cx, e, env)
 
     with monkeypatch.context() as m:
         m.setattr(CG.ExprGen, "expanded", counted_expanded)

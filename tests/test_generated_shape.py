@@ -85,11 +85,11 @@ def test_the_api_chooses_the_blocks_where_alternatives_begin_first():
     block 0's (Crazy Eights' turn: play, name a suit, draw); with more, the halving as before."""
     from rulelang.compile.blocks import MAX_FIRST_TESTED
     rg, tests = _turn_dispatch("examples/crazy_eights.cardrules", 4, False)
-    entered = sorted({int(b) for _, b in rg.alt_blocks})
+    entered = sorted({int(b) for _, b in rg.written.alt_blocks})
     assert 0 < len(entered) <= MAX_FIRST_TESTED
     assert tests[0] == ("==", 0) and tests[1:len(entered) + 1] == [("==", b) for b in entered]
     rg, tests = _turn_dispatch("rules/ciq.cardrules", 4, False)       # (many alternatives)
-    assert len({b for _, b in rg.alt_blocks}) > MAX_FIRST_TESTED
+    assert len({b for _, b in rg.written.alt_blocks}) > MAX_FIRST_TESTED
     assert any(op == "<" for op, _ in tests[:3])
 
 

@@ -1,6 +1,6 @@
 """`if D is not none ...: set V to D` computes D once (Attack!'s `compare`, `if
 battle_over: set winner to higher`, computed `higher`, four strengths, twice an exchange): the
-test keeps D's value (``(_wN := ...)``, ExprGen.kept) and the branch's first statement reads it.
+test keeps D's value (``(_wN := ...)``, Context.kept) and the branch's first statement reads it.
 Only where D is the very first thing the test computes, rolls no die and is not known before the
 game; the statements after the first compute D again (the first may have changed it).  Likewise
 a choice between values, `(A if C1, B if C2, ... otherwise)`, keeps the defines its first

@@ -153,8 +153,8 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
     for playout, next_turn in ((False, None), (False, (True, [0], None)), (True, None)):
         rg = RuleGen(cg, playout=playout)
         rg.compile_rule(body, turn, next_turn=next_turn)
-        assert len(rg.blocks) > 2
-        for b in rg.blocks:
+        assert len(rg.written.blocks) > 2
+        for b in rg.written.blocks:
             assert b.w.items is b.items
             for node in walk(b.items):
                 assert isinstance(node, Node) and not isinstance(node, str)
@@ -163,7 +163,7 @@ def test_each_block_of_a_rule_is_a_tree_of_nodes_written_out_once():
                 returns += isinstance(node, Return)
         # Each block's lines sit under the test of pc that chooses it, one level deeper.
         src = rg.src.split("\n")
-        for b in rg.blocks:
+        for b in rg.written.blocks:
             if b.items:
                 at = next(i for i, t in enumerate(src) if t.strip() == f"if pc == {b.number}:")
                 depth = (len(src[at]) - len(src[at].lstrip())) // 4 + 1
@@ -193,7 +193,7 @@ def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
     for name in ("turn", "countdown"):
         rg = RuleGen(cg)
         rg.compile_rule(cg.model.rules[name].decl.body, cg.proc_index[name])
-        nodes = [n for b in rg.blocks for n in walk(b.items)]
+        nodes = [n for b in rg.written.blocks for n in walk(b.items)]
         calls = [n for n in nodes if isinstance(n, Call)]
         decides = [n for n in nodes if isinstance(n, Decide)]
         assert calls and all(n.code == str(CALL) for n in calls), name
@@ -210,6 +210,33 @@ def test_a_decision_and_a_call_are_nodes_of_their_own(tmp_path):
         assert not [n for n in nodes if type(n) is Code and
                     (n.code.startswith("g.awaiting =") or n.code.startswith("g.stack.append(["))]
 
+
+
+def test_a_decision_taken_in_place_by_a_playout_is_a_node_of_its_own():
+    """Where the playout variant takes a decision in place (its blocks, and the structured turn
+    with the decisions of the rules written in place of their calls), the policy's pick is a
+    node (writer.Pick), written out as the lines that ask the policy and count the decision;
+    no such line is written apart from its node."""
+    from rulelang.compile.writer import Pick
+    from rulelang.compile.rulegen import RuleGen
+    game = rulelang.load(os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    cg = game.compiled(3)
+    rg = RuleGen(cg, playout=True)
+    rg.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc, next_turn=cg._turn_spec)
+    in_blocks = [n for b in rg.written.blocks for n in walk(b.items)]
+    structured = list(walk(rg.structured))
+    for nodes, driver in ((in_blocks, True), (structured, False)):
+        picks = [n for n in nodes if isinstance(n, Pick)]
+        assert picks and all(n.driver == driver for n in picks)
+        assert not [n for n in nodes if type(n) is Code and
+                    ("_pick(g, out" in n.code or "_gpk[" in n.code or "_dc += 1" in n.code)]
+    for n in picks:
+        assert f"{n.action} = {n.legal}[_gpk[{n.chooser}]({n.size})]" in rg.src
+        assert size([n]) == len(n.texts()) == 8 + (n.merge is not None)
+    # the API's function of the same turn stops instead: no pick in it
+    api = RuleGen(cg)
+    api.compile_rule(cg.model.rules["turn"].decl.body, cg.turn_proc)
+    assert not [n for b in api.written.blocks for n in walk(b.items) if isinstance(n, Pick)]
 
 # The modules of compile/ that handle other text than generated code: they are not scanned.
 NOT_GENERATORS = {

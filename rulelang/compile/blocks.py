@@ -71,26 +71,26 @@ class Blocks:
         with w.indent():
             w.extend(b.items)
 
-    def tested_first(self) -> set:
+    def tested_first(self, cx) -> set:
         """The blocks whose test of ``pc`` comes first, one test each (``dispatch``).  A playout
         variant enters a block by a jump that could not be copied (a loop goes back to its
         first block, a block many jumps lead to); the others only where a frame is resumed,
         which a playout most often never does: the blocks jumped to.  The API's function is
         entered, after a decision, where the alternative chosen begins (apply_action): those
         blocks, when they are at most MAX_FIRST_TESTED."""
-        if self.playout:
-            return self.jumped_to()
-        entered = {int(b) for _, b in self.alt_blocks}
+        if cx.playout:
+            return self.jumped_to(cx)
+        entered = {int(b) for _, b in cx.scope.alt_blocks}
         return entered if len(entered) <= MAX_FIRST_TESTED else set()
 
-    def jumped_to(self) -> set:
+    def jumped_to(self, cx) -> set:
         """The numbers of the blocks that a node of a block jumps to."""
-        return {n.target for b in self.blocks for n in walk(b.items) if isinstance(n, Jump)}
+        return {n.target for b in cx.scope.blocks for n in walk(b.items) if isinstance(n, Jump)}
 
-    def thread_jumps(self):
+    def thread_jumps(self, cx):
         """A jump to a block that only jumps (or only returns) goes where that block leads."""
         final = {}
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             if len(b.items) == 1 and size(b.items) == 1:
                 node = b.items[0]
                 if type(node) is Jump:
@@ -113,21 +113,21 @@ class Blocks:
             target = resolve(node.target)
             return [Return(target, node.span) if isinstance(target, str) else Jump(target, node.span)]
 
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             b.replace(transform(b.items, thread))
 
-    def inline_block(self, target):
+    def inline_block(self, cx, target):
         """Copy a block's nodes to every jump to it (the next turn: one test of ``pc`` less)."""
         def copy(node):
             return list(target.items) if type(node) is Jump and node.target == target.number else None
 
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             if b is not target:
                 b.replace(transform(b.items, copy))
 
-    def new_block(self):
-        b = _Block(len(self.blocks))
-        self.blocks.append(b)
+    def new_block(self, cx):
+        b = _Block(len(cx.scope.blocks))
+        cx.scope.blocks.append(b)
         return b
 
     def close(self, b, code):

@@ -39,7 +39,7 @@ from rulelang.compile.hoisting import Hoisting
 from rulelang.compile.cardsets import CardSets
 from rulelang.compile.fold import Fold, _children, per_copy, shape
 from rulelang.compile.writer import LINE_MAP, CodeWriter
-from rulelang.compile.context import ExprMode, Modal
+from rulelang.compile.context import Context, Reads
 from rulelang.compile.genruntime import (set_changed, set_in, set_size, _FAIL, _big, _bottom, _div, _first, _mod, _mul, _noplayer,
                                          _noseat, _place, _beside, _rnd, _seat, _top, spend)
 from rulelang.engine.control import GameProblem
@@ -67,7 +67,7 @@ _PLAIN_NODES = (A.BoolOp, A.Compare, A.Arith, A.Unary, A.Of, A.Name, A.Call, A.C
 _INDEX_KINDS = frozenset((CARD, PLAYER, SUIT, SYMBOL))
 
 
-class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
+class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
     """Generates functions for one compiled game (``cg`` is the CompiledGame)."""
 
     def __init__(self, cg):
@@ -86,21 +86,18 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         self.names = {}
         self.counter = 0
         self._getters = {}      # id(table) -> (name of its lookup, table): see getter
-        # How a value is written where it is being written (compile/context.py), replaced for a
-        # nested construct (``within``), never changed.  While a rule's function is written with
-        # held locals (``hold``: the playout variant and the turn that goes on from turn to
-        # turn), the state's most read parts are locals that its first line binds (HELD);
-        # ``held_used`` is what the code written so far read.
-        self.mode = ExprMode()
-        self.held_used = set()
+        # How a value is written where it is being written is the context ``cx`` given to each
+        # method (compile/context.py).  While a rule's function is written with held locals
+        # (``cx.hold``: the playout variant and the turn that goes on from turn to turn), the
+        # state's most read parts are locals that its first line binds (HELD); what the code
+        # written reads of them is counted in ``cx.reads`` (the function's: context.Reads).
+        # What follows is the game's, kept from function to function.
         self._expanded = {}       # see expanded()
         self._defines_in = {}     # see defines_in()
         self._helpers = {}
         self._long = set()        # the defines too long to be written in a function's body (expanded)
         self._sizes = {}          # see define_size()
         self._shapes: dict = {}   # each shape's parts -> its number (fold.shape)
-        self._prelude_used = set()      # the values of _prelude the code written so far reads
-        self._calls = 0                 # the calls of defines' functions in it (expanded)
         self._slots_used = {}
         self._loop_work = {}      # id(node) -> the parts its loop evaluates for each item (charged)
         self._called = {}         # see expanded()
@@ -114,19 +111,18 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         self.reverses = "reverse" in cg.flow
         self.dir = "g.dir" if self.reverses else "1"
 
-    def state(self, attr: str) -> str:
+    def state(self, cx, attr: str) -> str:
         """How generated code reads ``g.<attr>`` (one of HELD): the local holding it, in a rule
-        function written with held locals (noted in ``held_used``), else the attribute."""
-        if self.hold:
-            self.held_used.add(attr)
+        function written with held locals (noted in ``cx.reads``), else the attribute."""
+        if cx.hold:
+            cx.reads.held.add(attr)
             return HELD[attr]
         return "g." + attr
 
-    @property
-    def zones(self) -> str:
-        return self.state("zones")
+    def zones(self, cx) -> str:
+        return self.state(cx, "zones")
 
-    def zone(self, index: str) -> str:
+    def zone(self, cx, index: str) -> str:
         """How generated code reads the list of cards of the zone whose index is the code
         ``index``: a local where the zone's index is known and the function binds its zones'
         lists first (``zone_locals``, the structured turn: a zone's list is never replaced by
@@ -134,23 +130,23 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         a zone of each player (``index`` a :class:`PlayerZone`) is read from a tuple of the
         players' lists, by seat (a seat a player value holds, 0 to n - 1: a `none` stops the
         game before, RL912)."""
-        held = self.zone_locals
-        if held is not None and self.hold and isinstance(index, Known):
+        held = cx.zone_locals
+        if held is not None and cx.hold and isinstance(index, Known):
             name = held.get(index.value)
             if name is None:
                 name = held[index.value] = f"_z{index.value}"
             return name
-        if held is not None and self.hold and isinstance(index, PlayerZone):
+        if held is not None and cx.hold and isinstance(index, PlayerZone):
             name = held.get(("players", index.base))
             if name is None:
                 name = held[("players", index.base)] = f"_zp{index.base}"
             return f"{name}[{index.seat}]"
-        return f"{self.zones}[{index}]"
+        return f"{self.zones(cx)}[{index}]"
 
-    # zone index -> the local holding its list, while they are locals (and ``hold``: never in a
-    # function of its own); ``zone_serial`` tells one such function's writing from another's,
-    # in the keys of code kept for reuse (``expanded``: its locals are the function's own).
-    zone_locals = None
+    # ``cx.zone_locals``: zone index -> the local holding its list, while they are locals (and
+    # ``hold``: never in a function of its own); ``zone_serial`` tells one such function's
+    # writing from another's, in the keys of code kept for reuse (``expanded``: its locals are
+    # the function's own).
     zone_serial = 0
 
     def turns_read(self) -> str:
@@ -163,18 +159,18 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         self.cg.reads_turns = True
         return "g.turns"
 
-    def zones_key(self):
+    def zones_key(self, cx):
         """What code written now depends on of how zones are read (a key of kept code)."""
-        return (self.hold, self.zone_serial if self.zone_locals is not None and self.hold else 0)
+        return (cx.hold, self.zone_serial if cx.zone_locals is not None and cx.hold else 0)
 
-    @property
-    def vars(self) -> str:
-        return self.state("vars")
+    def vars(self, cx) -> str:
+        return self.state(cx, "vars")
 
-    def held_line(self) -> str:
-        """The line binding the locals that the code written since ``held_used`` was emptied
-        reads ("" when none), in a fixed order."""
-        return "; ".join(f"{HELD[a]} = g.{a}" for a in HELD if a in self.held_used)
+    @staticmethod
+    def held_line(reads) -> str:
+        """The line binding the locals that a function's code reads (``reads``: its Reads;
+        "" when none), in a fixed order."""
+        return "; ".join(f"{HELD[a]} = g.{a}" for a in HELD if a in reads.held)
 
     def const(self, obj) -> str:
         """A name in the namespace for a table or helper object."""
@@ -221,13 +217,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
     # ---- building functions -------------------------------------------------------------------
     def function(self, e, env=None):
         """``f(g, fr)`` returning the value of ``e``."""
-        body = self.gen(e, env or {})
+        body = self.gen(Context.outside(), e, env or {})
         return self._compile(f"def _f(g, fr):\n    return {body}\n")
 
     def player_function(self, e, nslots):
         """``f(g, p)`` for a condition where ``you`` is ``p`` (the endings).  A condition that
         uses local slots (its ``nslots``) gets a frame of its own, ``you`` in it being ``p``."""
-        body = self.gen(e, {Frame.YOU: "p"})
+        body = self.gen(Context.outside(), e, {Frame.YOU: "p"})
         w = CodeWriter()
         w.writeline("def _f(g, p):")
         with w.indent():
@@ -242,11 +238,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         if not conditions:
             raise Unsupported("no endings")
         n = int(self.cg.n)
+        cx = Context.outside()
         w = CodeWriter()
         w.writeline("def _f(g):")
         with w.indent():
             try:
-                quick = self.endings_quick(conditions)
+                quick = self.endings_quick(cx, conditions)
             except Unsupported:
                 pass
             else:
@@ -256,7 +253,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             w.writeline("_c = g.cur")
             w.writeline("_d = g.dir")
             for k, cond in enumerate(conditions):
-                body = self.gen(cond, {Frame.YOU: "p"})
+                body = self.gen(cx, cond, {Frame.YOU: "p"})
                 if self.fold.free_slots(cond) - {Frame.YOU}:
                     raise Unsupported("uses locals")
                 w.writeline(f"for _k in range({n}):")
@@ -273,7 +270,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             w.ret("None")
         return self._compile(w.source())
 
-    def endings_quick(self, conditions):
+    def endings_quick(self, cx, conditions):
         """Code (an expression of ``g``) that is true when some ending's condition holds for some
         player, each seat a constant: a cheap test, made before every decision, that nothing has
         ended; only when it holds are the endings checked in the order of play.  (Conditions that
@@ -296,24 +293,25 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             # every seat: asked once)
             seats = range(n) if Frame.YOU in self.fold.free_slots(cond) else (0,)
             for p in seats:
-                parts.append(self.gen(cond, {Frame.YOU: Known(p)}))
+                parts.append(self.gen(cx, cond, {Frame.YOU: Known(p)}))
         code = "(" + " or ".join(parts) + ")"
         _safe(code)
         return code
 
     def enumerator(self, zone, where, cond, slot_index, base):
         """``f(g, fr, out)`` appending ``base + card`` for each card of the zone that passes."""
+        cx = Context.outside()
         v = self.fresh()
-        z = self.gen(zone, {})
+        z = self.gen(cx, zone, {})
         hoisted = []
         test = None
         if where is not None:
-            test, hoisted = self.gen_hoisting(where, {slot_index: v}, v, lines=True)
+            test, hoisted = self.gen_hoisting(cx, where, {slot_index: v}, v, lines=True)
         w = CodeWriter()
         w.writeline("def _f(g, fr, out):")
         with w.indent():
             if cond is not None:
-                w.writeline(f"if not ({self.gen(cond, {})}):")
+                w.writeline(f"if not ({self.gen(cx, cond, {})}):")
                 with w.indent():
                     w.ret("")
             self.write_hoisted(w, hoisted)
@@ -346,31 +344,29 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         return out
 
     # ---- expressions --------------------------------------------------------------------------
-    def gen(self, e, env) -> str:
-        if self.base_env:
-            env = {**self.base_env, **env}
+    def gen(self, cx, e, env) -> str:
+        if cx.base_env:
+            env = {**cx.base_env, **env}
         m = getattr(self, "g_" + type(e).__name__, None)
         if m is None:
             raise Unsupported(type(e).__name__)
-        if self.plain and not isinstance(e, _PLAIN_NODES):
+        if cx.plain and not isinstance(e, _PLAIN_NODES):
             # a part written inside what it builds (a loop over cards, a list...): no value kept
             # there, nor in its parts (Python keeps no name in a comprehension's iterable)
-            with self.within(plain=False):
-                return self.gen(e, env)
+            return self.gen(cx.evolve(plain=False), e, env)
         if self.seat_uses.has(e) and not self.fold.never_none(e):   # used as a player: `none` is RL912
             inner = m
-            m = lambda e, env: self.seated(inner(e, env), e)   # noqa: E731
-        if self._tops and isinstance(e, A.Unary):
-            name = self._tops.get(self._top_key(e))
+            m = lambda cx, e, env: self.seated(inner(cx, e, env), e)   # noqa: E731
+        if cx.tops and isinstance(e, A.Unary):
+            name = cx.tops.get(self._top_key(e))
             if name is not None:                # (computed once before the loop: shared_tops)
                 return name
-        hoist = self.mode.hoist
+        hoist = cx.hoist
         if hoist is not None and not isinstance(e, (A.Int, A.Bool, A.NoneLit)) and \
                 self.cg.on("hoisting"):
             # Inside a loop over cards: a part that does not depend on the card (and rolls no
             # die) is computed once, before the loop.
-            with self.within(hoist=None):
-                code = m(e, env)
+            code = m(cx.evolve(hoist=None), e, env)
             # It depends on the card when it reads a slot bound to a loop's card (from the tree,
             # not by looking for the loop's name in the code); it is worth computing first when
             # it reads the game (`g.`, a slot, or a function given the game: `(g`).
@@ -382,11 +378,11 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             # (``deferred``).  In a loop inside an expression it is not moved at all.
             # All of it is decided on the tree (compile/fold.py), never by reading ``code``.
             loop_slots = {k for k, v in env.items() if v in hoist[0]}
-            if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(e, env):
+            if not (self.slots_used(e) & loop_slots) and self.worth_hoisting(cx, e, env):
                 fails = self.fold.may_fail(e)
                 if not fails or hoist[4]:
-                    return self._hoist_out(e, env, code, hoist, fails)
-        return m(e, env)
+                    return self._hoist_out(cx, e, env, code, hoist, fails)
+        return m(cx, e, env)
 
     def seated(self, code, e):
         """Code for a player value used as a player, stopping with RL912 when it is `none`: a
@@ -396,61 +392,47 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             return f"({code} if {code} >= 0 else _noplayer({span}))"
         return f"_seat({code}, {span})"
 
-    def slot(self, index, env):
+    def slot(self, cx, index, env):
         if index in env:
             return env[index]
-        code = self.base_env.get(index)
+        code = cx.base_env.get(index)
         if code is None:
-            code = self.alias.get(index)
-        return code if code is not None else f"{self.frame()}[{int(index)}]"
+            code = cx.alias.get(index)
+        return code if code is not None else f"{self.frame(cx)}[{int(index)}]"
 
-    def shape(self, e, env):
+    def shape(self, cx, e, env):
         """``e`` as a value to compare with another expression (fold.shape): equal when both
-        compute the same, their slots read from the same places (``env``, then the mode's)."""
+        compute the same, their slots read from the same places (``env``, then the context's)."""
         def bind(index):
             try:
-                return self.slot(index, env)
+                return self.slot(cx, index, env)
             except NeedsFrame:
                 return ("frame", index)
         return shape(self.refs, e, bind, self._shapes)
 
-    # The parts of the mode (compile/context.py: ExprMode) read here.  ``alias``: slots read as
+    # The parts of the context (compile/context.py) read here.  ``alias``: slots read as
     # another slot's code while a statement is written (a choice by `you` names its chooser's
     # slot so: ChoiceGen.sus_Choose); unlike base_env, not a copy's.  ``frameless``: while the
     # structured turn of a playout is written with its slots in Python locals
     # (PlayoutGen.structured_turn), the frame is not kept up to date: code that needs it asks
     # for it here, and the turn is then written on the frame (NeedsFrame).
-    hold = property(lambda self: self.mode.hold)
-    plain = property(lambda self: self.mode.plain)
-    kept = property(lambda self: self.mode.kept)
-    frameless = property(lambda self: self.mode.frameless)
-    zone_locals = property(lambda self: self.mode.zone_locals)
-    base_env = property(lambda self: self.mode.base_env)
-    base_frame = property(lambda self: self.mode.base_frame)
-    alias = property(lambda self: self.mode.alias)
-    _hoist = property(lambda self: self.mode.hoist)
-    _tops = property(lambda self: self.mode.tops)
-    _charging = property(lambda self: self.mode.charging)
-    _guard = property(lambda self: self.mode.guard)
-    _prelude = property(lambda self: self.mode.prelude)
-    _prelude_args = property(lambda self: self.mode.prelude_args)
-    _false = property(lambda self: self.mode.false)
 
-    def frame(self) -> str:
+    def frame(self, cx) -> str:
         """The name of the rule's frame in generated code, for code that reads or writes it."""
-        if self.frameless:
+        if cx.frameless:
             raise NeedsFrame("this code needs the frame")
         return "fr"
 
-    def you_as(self, code, frame, slots=None):
+    def you_as(self, cx, code, frame, slots=None):
         """A rule's body written in place of a call of it (RuleGen.direct_call): its `you` is the
         caller's player, whose code ``base_env`` gives every expression (``base_frame``: that
         code is a slot of the frame, worth as much as reading one), and its own slots
-        (parameters and locals) are the Python locals ``slots`` gives (frame index -> name)."""
-        return self.within(base_env={**(slots or {}), Frame.YOU: code}, base_frame=frame)
+        (parameters and locals) are the Python locals ``slots`` gives (frame index -> name):
+        the context its statements are written in."""
+        return cx.evolve(base_env={**(slots or {}), Frame.YOU: code}, base_frame=frame)
 
     # ---- uses of defines (each kind of node: exprnodes.ExprNodes) -------------------------------
-    def expanded(self, ex, env):
+    def expanded(self, cx, ex, env):
         """Code for a use of a define.  The checker shares one copy of a define's body between
         its uses with the same arguments (``define d2 = d1 + d1``); its code is made once for each
         place (``env``, the loop it may be hoisted out of, the function it is in, the values kept
@@ -458,79 +440,74 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         ``HELPER_NODES`` (:meth:`define_size`), becomes a function called there, so that the
         code of a chain of defines grows with the text of the rule file, not with its expansion, and each copy is written
         once for each place, whatever else is kept meanwhile."""
-        hoist = self.mode.hoist
+        hoist = cx.hoist
         # (in a loop or a function of its own, a value kept outside is not seen: computed there)
-        kept = self.kept if hoist is None and self._prelude is None else None
+        kept = cx.kept if hoist is None and cx.prelude is None else None
         k = kept.get(id(ex)) if kept else None
         if k is not None and k[1] is not False:    # (exprnodes.kept_by_first, RuleGen.first_define;
             #                                         False: computed again at each use)
             if k[1] is not None:
                 return k[1]                     # computed by a part before
-            code = self.expanded_fresh(ex, env)
+            code = self.expanded_fresh(cx, ex, env)
             self.counter += 1
             k[1] = f"_w{self.counter}"
             return f"({k[1]} := {code})"
-        ctx = (hoist and hoist[1], self._prelude, (self._guard and self._guard[1], self._false),
-               self._tops)
+        ctx = (hoist and hoist[1], cx.prelude, (cx.guard and cx.guard[1], cx.false),
+               cx.tops)
         used = self.slots_used(ex)
         env = {k: v for k, v in env.items() if k in used}    # names it never reads: no matter
         # The values kept that the code reads or computes (defines it uses, at any depth): one
         # not computed yet is computed by this code, which then is not copied anywhere else.
         kept_here = self.kept_key(ex, kept)
-        key = (id(ex), tuple(sorted(env.items())), self.zones_key(), self.plain, self._charging,
+        key = (id(ex), tuple(sorted(env.items())), self.zones_key(cx), cx.plain, cx.charging,
                kept_here)
         reusable = kept_here is not None
         hit = self._expanded.get(key) if reusable else None
         if hit is not None and hit[1][1] is ctx[1] and (hit[3] or (hit[1][0] is ctx[0] and
                                                              hit[1][2] == ctx[2] and
                                                              hit[1][3] is ctx[3])):
-            self.held_used |= hit[4]             # (what the copy reads of the held locals)
-            self._prelude_used |= hit[5]         # (and of the values its function computes first)
-            self._calls += hit[6]
+            cx.reads.held |= hit[4]              # (what the copy reads of the held locals)
+            cx.reads.prelude |= hit[5]           # (and of the values its function computes first)
+            cx.reads.calls += hit[6]
             return hit[0]                        # (a function's call fits any loop)
         pending = [] if reusable else [v for v in kept.values() if v[1] is None]
-        outer, self.held_used = self.held_used, set()
-        outer_p, self._prelude_used = self._prelude_used, set()
-        outer_c, self._calls = self._calls, 0
+        # (what the define's code reads, counted apart: kept with the code, for its copies, and
+        # added to what the code around it reads once it is written)
+        mine = Reads()
+        part = cx.evolve(reads=mine)
         hkey = (id(ex), tuple(sorted(env)))
-        try:
-            if self._prelude is not None and hkey in self._long:
-                # (in a function of its own, a define whose code was too long to be written in
-                # place in such a function before is called, not written again to find that
-                # out: the bodies of a chain of functions each write the defines below them
-                # only down to the next function, not down to the chain's bottom)
-                code, call = self.helper(ex, env), True
-            else:
-                code = self.gen(ex.body, env)
-                # A function of its own when the define is long (on its tree: define_size), or
-                # when it would call other defines' functions more than once: in a function, each
-                # is called once, first (helper); in place, a chain of defines each using the one
-                # below twice called them 2^n times.
-                long = self.define_size(ex) > HELPER_NODES
-                call = long or self._calls > 1
-                if call:
-                    if self._prelude is not None and long:
-                        self._long.add(hkey)
-                    # (the code written is dropped, and with it what it read of the values
-                    # computed first: helper leaves out those nothing reads)
-                    self._prelude_used, self._calls = set(), 0
-                    code = self.helper(ex, env)
-                    self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
-                    # (and the values it kept for the parts after: a function of its own keeps
-                    # none, so those parts compute them again)
-                    for v in pending:
-                        if v[1] is not None:
-                            v[1] = False
-        finally:
-            self.held_used, mine = outer, self.held_used
-            self._prelude_used, mine_p = outer_p, self._prelude_used
-            self._calls, mine_c = outer_c, self._calls
-        self.held_used |= mine
-        self._prelude_used |= mine_p
-        self._calls += mine_c
+        if cx.prelude is not None and hkey in self._long:
+            # (in a function of its own, a define whose code was too long to be written in
+            # place in such a function before is called, not written again to find that
+            # out: the bodies of a chain of functions each write the defines below them
+            # only down to the next function, not down to the chain's bottom)
+            code, call = self.helper(part, ex, env), True
+        else:
+            code = self.gen(part, ex.body, env)
+            # A function of its own when the define is long (on its tree: define_size), or
+            # when it would call other defines' functions more than once: in a function, each
+            # is called once, first (helper); in place, a chain of defines each using the one
+            # below twice called them 2^n times.
+            long = self.define_size(ex) > HELPER_NODES
+            call = long or mine.calls > 1
+            if call:
+                if cx.prelude is not None and long:
+                    self._long.add(hkey)
+                # (the code written is dropped, and with it what it read of the values
+                # computed first: helper leaves out those nothing reads)
+                mine.prelude, mine.calls = set(), 0
+                code = self.helper(part, ex, env)
+                self._called[id(ex)] = ex   # a function given the game (Fold.reads_game)
+                # (and the values it kept for the parts after: a function of its own keeps
+                # none, so those parts compute them again)
+                for v in pending:
+                    if v[1] is not None:
+                        v[1] = False
+        cx.reads.add(mine)
         # ex, ctx kept alive: their ids compared
         if reusable:
-            self._expanded[key] = (code, ctx, ex, call, frozenset(mine), frozenset(mine_p), mine_c)
+            self._expanded[key] = (code, ctx, ex, call, frozenset(mine.held),
+                                   frozenset(mine.prelude), mine.calls)
         return code
 
     def define_size(self, ex) -> int:
@@ -599,20 +576,19 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
                 out |= self.defines_in(ex)
         return frozenset(out)
 
-    def gen_plain(self, e) -> str:
+    def gen_plain(self, cx, e) -> str:
         """Code for ``e``, the whole value of a statement (an `if`'s test, the value set),
         reached only through the nodes of _PLAIN_NODES (``plain``): there a choice between
         values may keep what its first condition computes (kept_by_first)."""
-        with self.within(plain=True):
-            return self.gen(e, {})
+        return self.gen(cx.evolve(plain=True), e, {})
 
-    def expanded_fresh(self, ex, env):
+    def expanded_fresh(self, cx, ex, env):
         """:meth:`expanded` of ``ex`` as it would be were ``ex``'s own value not kept: the
         other values kept stay so, those its code computes first kept there (its code is where
         the parts after it find them computed: a choice between values computes its first
         condition whatever happens, the branches only as it decides)."""
-        with self.within(kept={k: v for k, v in self.kept.items() if k != id(ex)}):
-            return self.expanded(ex, env)
+        return self.expanded(cx.evolve(kept={k: v for k, v in cx.kept.items() if k != id(ex)}),
+                             ex, env)
 
     def slots_used(self, e) -> frozenset:
         """The frame indices whose names (``env``) the code of ``e`` may read: its locals and
@@ -654,17 +630,12 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             out.discard(bound)
         return frozenset(out)
 
-    def charging(self, f, *args):
-        """``f(*args)`` with the loops it writes charged (``_charging``)."""
-        with self.within(charging=True):
-            return f(*args)
-
-    def charged(self, items: str, e, parts) -> str:
+    def charged(self, cx, items: str, e, parts) -> str:
         """The code of ``items`` (what the loop of ``e`` looks at: a zone's cards, players,
         numbers) charged, as the loop begins, ``len(items)`` times the size of ``parts`` (what
         it evaluates for each) to the game's work in loops (genruntime.spend): a condition over
         the cards of a zone inside another costs what it really costs."""
-        if not self._charging:
+        if not cx.charging:
             # a loop of a statement's own value: counted once in the step's charge (budget.py)
             return items
         w = self._loop_work.get(id(e))
@@ -673,7 +644,7 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
                                                              None, True))
         return f"_wk(g, {items}, {int(w)}, {self.const(e.span)})"
 
-    def card_search(self, e, env, cards):
+    def card_search(self, cx, e, env, cards):
         """Code for ``any/no card in Z where C`` (``cards``: the code of Z's list) whose condition
         rolls no die: a call of a function that looks at the cards one by one and stops at the
         first that passes, as the rules read (``any([...])`` built the whole list in a
@@ -683,19 +654,19 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         ci = self.refs.of(e).index
         used = self.slots_used(e.condition)
         keys = sorted(k for k in env if k in used and k != ci)
-        fkey = ("search", id(e), tuple(keys), self._charging)
+        fkey = ("search", id(e), tuple(keys), cx.charging)
         made = self._helpers.get(fkey)
         if made is None:
             # (a function of its own: no held locals, no loop around it, no copy's names, no
             # define's calls made first; a define's value kept outside is not seen in it, nor is
             # one it computes seen outside: computed there)
-            with self.within(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
-                             kept=None, false=None, prelude=None):      # (its names are its own)
-                inner = {k: f"_a{i}" for i, k in enumerate(keys)}
-                inner[ci] = "_c"
-                test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
-                                                     ci, "split")
-                plain = self.plain_test(e.condition, inner, hoisted)
+            own = cx.evolve(hoist=None, base_env={}, base_frame=False, tops=None, hold=False,
+                            kept=None, false=None, prelude=None)      # (its names are its own)
+            inner = {k: f"_a{i}" for i, k in enumerate(keys)}
+            inner[ci] = "_c"
+            test, hoisted, binds = self.gen_hoisting(own.evolve(charging=True), e.condition,
+                                                     inner, "_c", ci, "split")
+            plain = self.plain_test(own, e.condition, inner, hoisted)
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -703,19 +674,19 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             w = CodeWriter()
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
-                charge = self.charged("_z", e, [e.condition])
-                if self._charging:          # (charged() written out: one call less per search)
+                charge = self.charged(cx, "_z", e, [e.condition])
+                if cx.charging:          # (charged() written out: one call less per search)
                     w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")
-                self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
+                self.card_loop(cx, w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
                 w.ret(not found)
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
-        args = ["g"] + ([self.frame()] if frame else []) + [cards] + [env[k] for k in keys]
+        args = ["g"] + ([self.frame(cx)] if frame else []) + [cards] + [env[k] for k in keys]
         return f"{name}({', '.join(args)})"
 
-    def helper(self, ex, env):
+    def helper(self, cx, ex, env):
         """A call of a function computing a define's body: ``f(g[, fr][, rng], a0, ...)`` with
         the values of ``env`` (names bound around the use) as arguments; ``fr`` and ``g.rng``
         are passed (and so seen in the call) when the body uses them.  Inside such a function,
@@ -730,21 +701,17 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
         hkey = (id(ex), tuple(keys))
         made = self._helpers.get(hkey)
         if made is None:
-            saved = (self._prelude_used, self._calls)
-            self._prelude_used, self._calls = set(), 0
             prelude: list = []
             args = frozenset({"g", "fr"} | {f"_a{i}" for i in range(len(keys))})
-            # (a function of its own: no held locals, no loop around it, no copy's names)
-            try:
-                with self.within(hoist=None, base_env={}, tops=None, hold=False, false=None,
-                                 prelude=prelude, prelude_args=args):
-                    body = self.charging(self.gen, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
-                    # (only the values the body reads: a define's code written and then dropped for
-                    # its function's call, expanded, left calls behind that nothing reads, each of
-                    # which computed the defines below it first, 2^n calls down a chain of n)
-                    first = [(n, c) for n, c in prelude if n in self._prelude_used]
-            finally:
-                self._prelude_used, self._calls = saved
+            # (a function of its own: no held locals, no loop around it, no copy's names; what
+            # its code reads counted apart)
+            own = cx.evolve(hoist=None, base_env={}, tops=None, hold=False, false=None,
+                            prelude=prelude, prelude_args=args, charging=True, reads=Reads())
+            body = self.gen(own, ex.body, {k: f"_a{i}" for i, k in enumerate(keys)})
+            # (only the values the body reads: a define's code written and then dropped for
+            # its function's call, expanded, left calls behind that nothing reads, each of
+            # which computed the defines below it first, 2^n calls down a chain of n)
+            first = [(n, c) for n, c in prelude if n in own.reads.prelude]
             # (from the tree, compile/fold.py: it reads a slot no argument gives; it rolls a die)
             frame = bool(self.fold.free_slots(ex.body) - set(keys))
             params = ["g"] + ["fr"] * frame + ["_rng"] * self.fold.chance(ex.body)
@@ -757,17 +724,17 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
             fn = self._compile(w.source())
             made = self._helpers[hkey] = (self.const(fn), params, ex)
         name, params, _ = made
-        args = [{"g": "g", "_rng": "g.rng"}.get(p) or (self.frame() if p == "fr" else
+        args = [{"g": "g", "_rng": "g.rng"}.get(p) or (self.frame(cx) if p == "fr" else
                                                        env[keys[int(p[2:])]]) for p in params]
         call = f"{name}({', '.join(args)})"
-        if self._prelude is not None and "_rng" not in params and set(args) <= self._prelude_args:
+        if cx.prelude is not None and "_rng" not in params and set(args) <= cx.prelude_args:
             self.counter += 1
             local = f"_c{self.counter}"
-            self._prelude.append((local, call))
-            self._prelude_used.add(local)
+            cx.prelude.append((local, call))
+            cx.reads.prelude.add(local)
             if self.fold.may_fail(ex.body):
                 self._deferred.add(local)
                 return f"({local} if {local} is not _fail else {call})"
             return local
-        self._calls += 1                # (a call in the code: counted by expanded)
+        cx.reads.calls += 1             # (a call in the code: counted by expanded)
         return call

@@ -240,7 +240,7 @@ class CompiledGame(Layout, Budget, GameLoop, Words):
         for pid, body in bodies:
             rg = RuleGen(self)
             fn, alt_blocks = rg.compile_rule(body, pid)
-            self.proc_blocks[pid] = len(rg.blocks)      # its positions (checked in a save)
+            self.proc_blocks[pid] = len(rg.written.blocks)      # its positions (checked in a save)
             self.procs[pid] = fn
             for aid, block in alt_blocks:
                 self.alternatives[aid].body_pc = block

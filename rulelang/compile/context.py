@@ -1,39 +1,64 @@
-"""What code is being written for: immutable values, not flags set and reset.
+"""What code is being written for: one immutable value, passed down as an argument.
 
-:class:`RuleMode` holds how :class:`~rulelang.compile.rulegen.RuleGen` writes one rule's function
-(the API's function or its playout variant, the turn that goes on from turn to turn, whether the
-state's most read parts and the step budget are held in locals, whether moves are logged) and
-what part of it is being written (the structured turn, a rule copied or written in place of its
-call).  It is made once per function (``RuleGen.compile_rule``) and given to the statement writer
-for that function (``StatementGen.mode``), which reads it and never changes it.
+Every writer method of the generator that depends on where its code goes takes the generation
+context ``cx`` (a :class:`Context`) as its first argument after ``self``, in the style of a
+compiler's frame passed to each visit: the expression writers of
+:class:`~rulelang.compile.codegen.ExprGen` (``gen(cx, e, env)``, the ``g_<Node>`` methods, the
+helpers they call), the statement writers of :class:`~rulelang.compile.stmtgen.StatementGen`
+(``t_<Stmt>``) and of :class:`~rulelang.compile.rulegen.RuleGen` (``stmts``, ``sus_<Stmt>``,
+the decisions, the playout variant).  No writer keeps a current context as an attribute: a
+nested construct calls its parts with a changed copy, ``cx.evolve(field=value)``, and the
+code around it goes on with its own ``cx``, unchanged (nothing is set and restored, so a
+failure inside a part leaves nothing behind).
 
-:class:`ExprMode` holds how :class:`~rulelang.compile.codegen.ExprGen` writes a value where it
-is being written: the state's parts held in locals or not, a plain part of a statement's value,
-the define values kept, the rule copied in place whose slots are Python locals, the loop its
-parts may be computed before, the structured turn's locals.
+One class, not one for rules and one for values: a statement writes values under the same
+context it is written in (the rule copied in place whose `you` and slots are Python locals is
+both a statement's concern and every value's in it), so the two parts travel together.  Its
+fields fall in two groups:
 
-Neither is ever changed: a nested construct writes under a new value (``RuleGen.within``,
-``ExprGen.within``: ``attrs.evolve`` of the value around it, given back when the construct is
-written), so what a part of the generator sees is one value, made where the construct is.
-(A value may name a table that the code written meanwhile fills in: the define values kept, the
-zones' locals, the parts moved before a loop; the table is the construct's, not a mode.)
+- *the function's* (how one rule's function is written, made by ``RuleGen.compile_rule``): the
+  API's function or its playout variant, the turn that goes on from turn to turn, the state's
+  most read parts and the step budget held in locals, and the part being written (the
+  structured turn, a rule copied or written in place of its call);
+- *the value's* (how ``ExprGen`` writes a value where it is being written): the state's parts
+  read from locals or not, a plain part of a statement's value, the define values kept, the
+  rule copied in place whose slots are Python locals, the loop its parts may be computed
+  before, the structured turn's locals.
+
+A context may name a table that the code written meanwhile fills in (the define values kept,
+the zones' locals, the parts moved before a loop): the table is the construct's, made where the
+construct starts, not a mode.  Code written outside any rule's function (a value's function,
+an ending's test) is written under :data:`API` (``Context.outside()``: with its own Reads).
+
+The running state of what is being written is not the generators' either: records made for it
+alone, filled in as it is written and reached from the context, in the manner of a compiler's
+symbol table for one function.  :class:`FunctionScope` (``cx.scope``) is one rule's function:
+its blocks, the loops around the statement being written, the lists made for its choices, its
+budget of statements written in place.  :class:`Reads` (``cx.reads``) counts what the code
+written reads (the state's parts held in locals, the values a define's function computes
+first, the calls of defines' functions): a function has its own, and a define's code is
+measured under one of its own, then added in.  :class:`Listing` (``cx.listing``) is the list
+of one decision's actions.  The long-lived generators (the game's ExprGen and StatementGen)
+keep only what is the game's, from function to function: its namespace, the code and
+functions of defines, the shapes.
 """
 from __future__ import annotations
 
-import contextlib
 from typing import Optional
 
 import attrs
 
 
 @attrs.frozen(slots=False)
-class RuleMode:
-    """How one rule's function is written."""
+class Context:
+    """How the code being written is written (see the module's docstring)."""
+    # ---- the function's ---------------------------------------------------------------------
     # the playout variant (PlayoutGen): decisions taken in place, nothing logged
     playout: bool = False
     # the turn that goes on from turn to turn (RuleGen.compile_rule's ``next_turn``)
     looping: bool = False
-    # the state's most read parts held in locals (ExprGen.state; the optimisation held_state)
+    # the state's most read parts held in locals by the function (the optimisation
+    # held_state; what the values read is ``hold``, below)
     held: bool = False
     # the steps of the budget counted in locals (RuleGen.step; the optimisation steps_held)
     steps_held: bool = False
@@ -51,22 +76,11 @@ class RuleMode:
     copying: int = 0
     # inside a rule that may decide written in place of its call (RuleGen.inline_call)
     inlining: int = 0
-
-    @property
-    def logged(self) -> bool:
-        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
-        events.py): not in the playout variants, which never log."""
-        return not self.playout
-
-
-# The mode of code written outside any rule's function, and of the API's functions.
-API = RuleMode()
-
-
-@attrs.frozen(slots=False)
-class ExprMode:
-    """How ExprGen writes a value where it is being written."""
-    # the state's most read parts read from the locals a rule's function binds (RuleMode.held;
+    # writing a move whose cards seen_go records (StatementGen.t_Move): what it forgets or
+    # carries is its own, no move inside it notes it again (StatementGen.noting, drawn_once)
+    recording: bool = False
+    # ---- the value's ------------------------------------------------------------------------
+    # the state's most read parts read from the locals a rule's function binds (``held``;
     # never in a function of its own: a define's, a card search's)
     hold: bool = False
     # a plain part of a statement's value (an `if`'s test, the value set: ExprGen.gen_plain),
@@ -103,31 +117,125 @@ class ExprMode:
     prelude: Optional[list] = None
     # ... the names those calls may be given as arguments (the function's own)
     prelude_args: frozenset = frozenset()
+    # ---- the running state --------------------------------------------------------------------
+    # what the code written under this context reads (a Reads: the function's own, or that of
+    # a define's code measured apart, ExprGen.expanded); None only in API itself
+    reads: Optional["Reads"] = None
+    # the rule's function being written (a FunctionScope: its blocks, loops, the lists made
+    # for its choices...), made by RuleGen.compile_rule; None outside a rule's function
+    scope: Optional["FunctionScope"] = None
+    # the list of a decision's actions being written (a Listing, made by ChoiceGen.enum_all for
+    # that decision), or None
+    listing: Optional["Listing"] = None
+
+    @property
+    def logged(self) -> bool:
+        """Whether moves and reversals are recorded in a logged game's log (rulelang/engine/
+        events.py): not in the playout variants, which never log."""
+        return not self.playout
+
+    def evolve(self, **changes) -> "Context":
+        """A copy of this context with ``changes`` (attrs.evolve, without running __init__:
+        the generator makes one for each part of a value written inside a loop)."""
+        fields = self.__dict__
+        for name in changes:
+            if name not in fields:
+                raise TypeError(f"Context has no field {name!r}")
+        new = object.__new__(Context)
+        new.__dict__.update(fields)
+        new.__dict__.update(changes)
+        return new
 
 
-class Modal:
-    """A writer with a current immutable mode (``mode``), replaced while a construct is
-    written under another (:meth:`within`), never changed."""
-    mode: object
-
-    @contextlib.contextmanager
-    def within(self, **changes):
-        saved = self.mode
-        self.mode = evolve(saved, changes)
-        try:
-            yield self.mode
-        finally:
-            self.mode = saved
+    @classmethod
+    def outside(cls) -> "Context":
+        """The context of a function written outside any rule's (a value's, an ending's test):
+        the API's, with what its code reads counted apart."""
+        return API.evolve(reads=Reads())
 
 
-def evolve(mode, changes: dict):
-    """A copy of the mode ``mode`` with ``changes`` (attrs.evolve, without running __init__:
-    the generator makes one for each part of a value written inside a loop)."""
-    fields = mode.__dict__
-    for name in changes:
-        if name not in fields:
-            raise TypeError(f"{type(mode).__name__} has no field {name!r}")
-    new = object.__new__(type(mode))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
-    return new
+# The context of code written outside any rule's function, and of the API's functions; a
+# function written under it counts what it reads in its own Reads (Context.outside).
+API = Context()
+
+
+@attrs.define(eq=False)
+class Reads:
+    """What the code written under a context reads, counted as it is written: the code of one
+    function, or the code of a define's use measured apart (ExprGen.expanded writes it under a
+    Reads of its own, keeps the counts with the code it may copy elsewhere, and adds them to
+    the Reads around it)."""
+    # the parts of the state read from the locals the function binds first (ExprGen.state;
+    # names of compile/codegen.py's HELD): its first line binds these (ExprGen.held_line)
+    held: set = attrs.field(factory=set)
+    # in a define's function (Context.prelude): the values it computes first that the code
+    # reads (the others are left out: ExprGen.helper)
+    prelude: set = attrs.field(factory=set)
+    # the calls of defines' functions in the code (ExprGen.expanded: a define whose code calls
+    # others' functions twice is a function of its own)
+    calls: int = 0
+
+    def add(self, other: "Reads") -> None:
+        """Count in what the code ``other`` counted reads (a part of this code)."""
+        self.held |= other.held
+        self.prelude |= other.prelude
+        self.calls += other.calls
+
+
+@attrs.define(eq=False)
+class FunctionScope:
+    """The running state of one rule's function while it is written: made by
+    RuleGen.compile_rule for that function alone, reached by every writer as ``cx.scope``,
+    filled in as the function is written, and dropped with it (what is kept of it, its blocks
+    and where its alternatives begin, is the function's result: RuleGen.written)."""
+    # the rule's number (CompiledGame.proc_index; an ending's body has one too)
+    pid: int
+    # the first statement of its body: a choice there may be given the list an `if` made
+    # (ChoiceGen.prelist)
+    first_stmt: object = None
+    # what its code reads, counted as it is written (the context's ``reads`` at its top)
+    reads: Reads = attrs.field(factory=Reads)
+    # its blocks (compile/blocks.py: Block), in order; a block's number is its position
+    blocks: list = attrs.field(factory=list)
+    # (alternative id, block number): where each alternative of its choices begins
+    alt_blocks: list = attrs.field(factory=list)
+    # the loops around the statement being written, innermost last: ("inline", None) for a
+    # Python loop, ("block", end block) for a loop written as blocks (RuleGen.for_each)
+    loops: list = attrs.field(factory=list)
+    # whether a decision counted in locals was written (PlayoutGen.policy_pick): the function
+    # binds the counts first and adds them to the state where it is left
+    picks_counted: bool = False
+    # how many statements of rules it may still write in place of their calls (RuleGen.in_place;
+    # rulegen.MAX_IN_PLACE in all; the structured turn has its own budget)
+    in_place_left: int = 0
+    # id(alternative) -> the name of the list its `if` made for it (ChoiceGen.prelist)
+    prelisted: dict = attrs.field(factory=dict)
+    # id(call) -> (slot, the name of the list its `if` made for the rule called: ChoiceGen.prelist)
+    call_lists: dict = attrs.field(factory=dict)
+
+
+@attrs.define(eq=False)
+class Listing:
+    """The running state of the list ``out`` of one decision's actions while it is written:
+    made by ChoiceGen.enum_all for that decision, reached as ``cx.listing`` by the writers of
+    its alternatives, and read once they are written (ChoiceGen.write_out, the test for a
+    choice without alternatives)."""
+    # (zone, condition: ChoiceGen._cards_key) -> the names of len(out) before and after the
+    # alternative that offered those cards, how many were offered before it, whether out was
+    # empty before it: a later `any card in Z where C` is answered from them (_same_cards)
+    counted: dict = attrs.field(factory=dict)
+    # how many alternatives were offered so far (ChoiceGen.offer)
+    offers: int = 0
+    # a len(out) written after an alternative that nothing read yet -> its node (left out of
+    # the list's code when nothing reads it: enum_all)
+    len_nodes: dict = attrs.field(factory=dict)
+    # may an alternative written before have added actions to out?
+    appended: bool = False
+    # (node, list) when the first line to touch out extends it with a list (that line makes
+    # out itself); (None, "out") when a loop made out itself; None otherwise
+    first_out: Optional[tuple] = None
+    # whether out cannot be empty once listed: an alternative with nothing to choose offered
+    # always, or when the alternatives before it offered nothing (`draw if no card in hand
+    # where playable(card)` after `play card c from hand where playable(c)`); then no test
+    # for a choice without alternatives is written
+    never_empty: bool = False

@@ -229,7 +229,7 @@ class GameLoop:
         looping, _ = rg.compile_rule(self.model.rules["turn"].decl.body, turn,
                                      next_turn=self._turn_spec)
         self.procs[self.turn_top] = looping
-        self.proc_blocks[self.turn_top] = len(rg.blocks)
+        self.proc_blocks[self.turn_top] = len(rg.written.blocks)
 
     def after(self, g: State, pc, procs=None):
         """Go on after the top frame's function returned ``pc``: ``State.apply_action`` calls the
@@ -406,7 +406,7 @@ class GameLoop:
         for pid, body in bodies:
             rg = RuleGen(self, playout=True)
             fn, _ = rg.compile_rule(body, pid)
-            if len(rg.blocks) == self.proc_blocks[pid]:
+            if len(rg.written.blocks) == self.proc_blocks[pid]:
                 pp[pid] = fn
             else:
                 self.fell_back(self.proc_names[pid], "playout_variant",
@@ -418,7 +418,7 @@ class GameLoop:
             rg = RuleGen(self, playout=True)
             fn, _ = rg.compile_rule(self.model.rules["turn"].decl.body, self.turn_proc,
                                     next_turn=spec)
-            if len(rg.blocks) == self.proc_blocks[top]:
+            if len(rg.written.blocks) == self.proc_blocks[top]:
                 pp[top] = fn
             else:
                 self.fell_back("turn", "playout_variant",

@@ -23,7 +23,7 @@ class Unsupported(Exception):
 
 class NeedsFrame(Unsupported):
     """Raised by ``ExprGen.frame`` where a statement needs the rule's frame (``fr``) while the
-    generator writes code whose slots are Python locals (``ExprGen.frameless``: the structured
+    generator writes code whose slots are Python locals (``Context.frameless``: the structured
     turn of a playout, PlayoutGen.structured_turn): it is written on the frame instead."""
 
 

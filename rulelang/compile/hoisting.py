@@ -12,8 +12,6 @@ looked up once per card (``card_binds``).
 """
 from __future__ import annotations
 
-import contextlib
-
 from rulelang.syntax import ast as A
 from rulelang.check.ir import Attribute, DefineUse, Rank, Suit, Zone
 from rulelang.check.model import Arg, Expanded
@@ -30,17 +28,17 @@ class Hoisted(str):
 class Hoisting:
     """The values a loop computes before it (a mixin of ExprGen, whose state it uses)."""
 
-    def _hoist_out(self, e, env, code, hoist, fails) -> str:
+    def _hoist_out(self, cx, e, env, code, hoist, fails) -> str:
         """The name of the value ``code`` (of ``e``, in ``env``) computed before the loop of
         ``hoist`` (made now, or the same one made before: the same shape, ExprGen.shape, never
         the same code), or where it ``fails``, the code that reads it there and computes it
         again if it failed."""
         # Under a guard (see ``guard``): computed only where the loop can read it.
         guard = ()
-        if self._guard is not None and self._guard[0] is hoist[1] and self.weight(e) >= 4:
-            guard = self._guard[1]
+        if cx.guard is not None and cx.guard[0] is hoist[1] and self.weight(e) >= 4:
+            guard = cx.guard[1]
         raw = code
-        key = self.shape(e, env)
+        key = self.shape(cx, e, env)
         for name, _ in hoist[1]:      # the same, computed wherever this is (or more)
             if self._hoisted_key.get(name) in ((key, guard[:k]) for k in range(len(guard) + 1)):
                 return self.deferred(name, raw, hoist)
@@ -67,14 +65,13 @@ class Hoisting:
             return f"({name} if {name} is not _fail else {raw})"
         return name
 
-    def plain_test(self, e, env, hoisted):
+    def plain_test(self, cx, e, env, hoisted):
         """When some of the values ``hoisted`` before a loop (gen_hoisting's, with ``lines=
         "split"``) may fail: the code of ``e`` computing everything where it is, for the loop
         card_loop writes for that case; else None."""
         if not self.cg.on("split_loop") or not any(name in self._deferred for name, _ in hoisted):
             return None
-        with self.within(kept=None):        # (a value kept for later is not set here)
-            return self.gen(e, env)
+        return self.gen(cx.evolve(kept=None), e, env)   # (a value kept for later is not set here)
 
     def write_hoisted(self, w, hoisted):
         """Lines (written by ``w``) computing the values ``hoisted`` before their loop
@@ -120,33 +117,31 @@ class Hoisting:
             todo.extend(_children(e))
         return min(w, enough)
 
-    @contextlib.contextmanager
-    def guard(self, conds):
+    def guard(self, cx, conds):
         """Inside a loop, while the parts of ``X if C else Y`` or of ``A and B`` / ``A or B`` are
         written: ``conds`` are (code, true?) pairs that hold wherever the part being written is
         computed.  Those that are values computed before the loop (hoisted names) guard what
         the part moves out of the loop: ``_h2 = (X if _h1 else 0)``, not computed when the loop
-        cannot read it (the other branch of a condition that does not depend on the card)."""
-        h = self.mode.hoist
+        cannot read it (the other branch of a condition that does not depend on the card).
+        Returns the context the part is written in."""
+        h = cx.hoist
         if h is None or not conds:
-            yield
-            return
+            return cx
         parts = tuple(conds)
-        around = self._guard
+        around = cx.guard
         if around is not None and around[0] is h[1]:
             parts = around[1] + parts
-        with self.within(guard=(h[1], parts)):
-            yield
+        return cx.evolve(guard=(h[1], parts))
 
-    def guarding(self, conds, code, yes):
+    def guarding(self, cx, conds, code, yes):
         """Add (``code``, ``yes``) to the guard ``conds`` (for ``guard``) when ``code`` is a value
         computed before the loop being written; a guard holds at most 4 conditions (fewer
         guard less, never wrongly).  Returns ``conds``."""
-        if len(conds) < 4 and self.mode.hoist is not None and isinstance(code, Hoisted):
+        if len(conds) < 4 and cx.hoist is not None and isinstance(code, Hoisted):
             conds.append((code, yes))
         return conds
 
-    def worth_hoisting(self, e, env) -> bool:
+    def worth_hoisting(self, cx, e, env) -> bool:
         """Is ``e`` (not depending on a loop's card) worth computing once before the loop?  When
         it rolls no die, reads the game or a slot of the frame, and is not itself a plain read
         of a slot (decided on the tree: compile/fold.py)."""
@@ -154,12 +149,12 @@ class Hoisting:
         if f.chance(e):
             return False
         plain = f.plain_read(e, self.seat_uses)
-        named = set(env) - (set(self.base_env) if self.base_frame else set())
+        named = set(env) - (set(cx.base_env) if cx.base_frame else set())
         if plain is not None and plain[0] == "slot" and plain[1] not in named:
             return False
         return bool(f.free_slots(e) - named) or f.reads_game(e, self._called)
 
-    def gen_hoisting(self, e, env, loop_var, card_slot=None, lines=False):
+    def gen_hoisting(self, cx, e, env, loop_var, card_slot=None, lines=False):
         """Code for ``e`` inside a loop binding ``loop_var``, and the (name, code) pairs to
         compute before the loop.  With ``card_slot`` (the frame index of the loop's card):
         also the (name, code) pairs to compute for each card, first (see card_binds).  With
@@ -167,24 +162,24 @@ class Hoisting:
         (not in an expression), and may include values whose computing may stop the game: the
         loop reads such a value through a test (:meth:`deferred`), or, with ``lines="split"``,
         as it is, the caller writing a second loop for when it failed (:meth:`card_loop`)."""
-        outer, outer_tops = self.mode.hoist, self.mode.tops
+        outer, outer_tops = cx.hoist, cx.tops
         loop_vars = [loop_var] + (list(outer[0]) if outer else [])
         binds = self.card_binds(e, card_slot) if card_slot is not None and \
             self.cg.on("card_binds") else {}
         if lines == "split" and not self.cg.on("split_loop"):
             lines = True        # (each value that may have failed read through its test)
         hoisted = []
-        with self.within(hoist=(loop_vars, hoisted, binds, card_slot, lines)):
-            # (a loop inside another's values reads the outer loop's tops too: computed first)
-            # The tops (and bottoms) of shared zones that the values computed before the loop
-            # read more than once, each computed once first: {("top", zone): name}
-            # (shared_tops); None outside gen_hoisting and in a function of its own.
-            mine = self.shared_tops(e, hoisted) if self.cg.on("shared_tops") else None
-            with self.within(tops={**outer_tops, **(mine or {})} if outer_tops else mine):
-                code = self.charging(self.gen, e, env)      # (its loops run for each item)
-            if card_slot is None:
-                return code, hoisted
-            return code, hoisted, [v for v in binds.values() if v[2]]
+        cx = cx.evolve(hoist=(loop_vars, hoisted, binds, card_slot, lines))
+        # (a loop inside another's values reads the outer loop's tops too: computed first)
+        # The tops (and bottoms) of shared zones that the values computed before the loop
+        # read more than once, each computed once first: {("top", zone): name}
+        # (shared_tops); None outside gen_hoisting and in a function of its own.
+        mine = self.shared_tops(cx, e, hoisted) if self.cg.on("shared_tops") else None
+        code = self.gen(cx.evolve(tops={**outer_tops, **(mine or {})} if outer_tops else mine,
+                                  charging=True), e, env)      # (its loops run for each item)
+        if card_slot is None:
+            return code, hoisted
+        return code, hoisted, [v for v in binds.values() if v[2]]
 
     def _top_key(self, e):
         """``(op, zone)`` for ``top of Z`` / ``bottom of Z`` where Z is a shared zone, else None."""
@@ -193,7 +188,7 @@ class Hoisting:
         ref = self.refs.of(e.operand, None)
         return (e.op, ref.name) if isinstance(ref, Zone) and not ref.per_player else None
 
-    def shared_tops(self, e, hoisted):
+    def shared_tops(self, cx, e, hoisted):
         """For the loop whose condition (or value) is ``e``: the tops and bottoms of shared zones
         it reads twice or more (counted on the tree, through the uses of defines, each copy of a
         define once per use: ``current_suit`` and ``rank of top of discard`` both read the top
@@ -204,13 +199,12 @@ class Hoisting:
         counts = self.count_reads(e, 2, lambda x: isinstance(x, A.Unary) and self._top_key(x))
         tops = {}
         for key, (k, x) in sorted(counts.items()):
-            if k > 1 and key not in (self._tops or ()):     # (not the outer loop's, below)
-                with self.within(hoist=None):      # (its own code, as it is)
-                    code = self.gen(x, {})
+            if k > 1 and key not in (cx.tops or ()):     # (not the outer loop's, below)
+                code = self.gen(cx.evolve(hoist=None), x, {})      # (its own code, as it is)
                 self.counter += 1
                 name = Hoisted(f"_h{self.counter}")
                 self._hoisted_of[name] = (x, self.cg.types.of(x, None))
-                self._hoisted_key[name] = (self.shape(x, {}), ())
+                self._hoisted_key[name] = (self.shape(cx, x, {}), ())
                 hoisted.append((name, code))
                 tops[key] = name
         return tops or None
@@ -276,10 +270,10 @@ class Hoisting:
             return cg.attr_tables[ref.name]
         return None
 
-    def card_bound(self, e, table, env):
+    def card_bound(self, cx, e, table, env):
         """The name holding ``table`` of the loop's card for ``e`` (``X of card``) where the
         loop being written binds it (gen_hoisting's ``card_slot``), else None."""
-        h = self.mode.hoist
+        h = cx.hoist
         if h is None or not h[2]:
             return None
         hit = h[2].get(id(table))
@@ -289,7 +283,7 @@ class Hoisting:
         hit[2] = True
         return hit[0]
 
-    def card_loop(self, w, v, cards, test, hoisted, binds, then, start=None, plain=None,
+    def card_loop(self, cx, w, v, cards, test, hoisted, binds, then, start=None, plain=None,
                   tree=None):
         """Lines written by ``w``: the values of a card condition that do not depend on the card
         (``hoisted``, gen_hoisting's), the line ``start`` if any, then the loop ``for v in

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rulelang.kinds import Frame
 from rulelang.engine.runtime import ACTION_SHIFT
 from rulelang.engine.playout import _merge_twins_fast, playout_pick, twin_keys
-from contextlib import ExitStack, nullcontext
+from contextlib import nullcontext
 
 from rulelang.engine.control import CALL
 from rulelang.compile.gensource import NeedsFrame, Unsupported
@@ -38,7 +38,7 @@ class _NextTurn:
 class PlayoutGen:
     """The playout variant's decisions and entries (a part of RuleGen)."""
 
-    def playout_decision(self, alts, who, w):
+    def playout_decision(self, cx, alts, who, w):
         """The playout variant of a decision (one chooser, whose code is ``who``), written by
         ``w`` where the decision would stop: instead of stopping with the legal actions in
         ``g.awaiting``, ask the playout's policy (``State.playout``) for one of them and go on
@@ -49,15 +49,8 @@ class PlayoutGen:
         the playout where the budget is spent."""
         a = self.x.fresh()
         self.x.ns["_pick"] = playout_pick
-        pk = self.x.state("_pk")
-        w.writeline(f"if {pk} is None:")
-        with w.indent():
-            w.writeline(f"{a} = _pick(g, out, {who})")
-            w.writeline("g.decisions += 1")
-        w.writeline("else:")
-        with w.indent():
-            self.policy_pick(alts, who, a, w)
-        blocks = dict(self.alt_blocks)
+        self.policy_pick(cx, alts, who, a, w, driver=True)
+        blocks = dict(cx.scope.alt_blocks)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
             if i < len(order) - 1:     # the actions of alternative aid are aid << SHIFT + value
@@ -67,41 +60,33 @@ class PlayoutGen:
             else:
                 self.enter_alternative(w, a, aid, alt, slot, int(blocks[aid]))
 
-    def policy_pick(self, alts, chooser, a, w):
+    def policy_pick(self, cx, alts, chooser, a, w, driver=False):
         """The action ``a`` the playout's index policy picks for the player ``chooser`` among the
         list ``out`` of a decision offering the alternatives ``alts``, counted (decisions,
-        choices, forced decisions) as ``State.playout`` counts them."""
+        choices, forced decisions) as ``State.playout`` counts them: a node of its own
+        (writer.Pick; ``driver``: where no index policy is set, the playout's driver picks)."""
         k = self.x.fresh()
-        pk = self.x.state("_pk")
+        pk = self.x.state(cx, "_pk")
         # In the turn that goes on from turn to turn the counts are locals, added to the state
         # where the function is left (RuleGen.compile_rule); only State.playout reads them meanwhile.
         # (playout_pick reads g.decisions, for the budget: that branch counts on the state.)
-        held = self.mode.counts_held
-        dc, ch, fo = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
-        self.picks_counted = self.picks_counted or held
-        legal = "out"
+        held = cx.counts_held
+        counts = ("_dc", "_ch", "_fo") if held else ("g.decisions", "g._ch", "g._fo")
+        cx.scope.picks_counted = cx.scope.picks_counted or held
+        legal, merge = "out", None
         if self.cg.card_twin is not None and any(
                 self.cg.alternatives[aid].kind == "card" for aid, _, _ in alts):
             # copies of a card: one action (most often there are none: tested in C, here)
             legal = self.x.fresh()
             self.x.ns["_mtf"] = _merge_twins_fast      # (`_map` is in every namespace)
             key = self.x.const(twin_keys(self.cg))
-            w.writeline(f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})"
-                        if self.cg.on("twins_test") else f"{legal} = _mtf(out, {key})")
-        w.writeline(f"{k} = len({legal})")
-        w.writeline(f"{ch} += {k}")
+            merge = (f"{legal} = out if len({{*_map({key}, out)}}) == len(out) else _mtf(out, {key})"
+                     if self.cg.on("twins_test") else f"{legal} = _mtf(out, {key})")
         # A forced decision (one choice) asks the policy only when the playout does not skip
         # them (State.playout's skip_forced); the test of k is the one the count needs anyway.
-        w.writeline(f"if {k} == 1:")
-        with w.indent():
-            w.writeline(f"{fo} += 1")
-            w.writeline(f"{a} = {legal}[0] if {self.x.state('_sf')} else {legal}[{pk}[{chooser}](1)]")
-        w.writeline("else:")
-        with w.indent():
-            w.writeline(f"{a} = {legal}[{pk}[{chooser}]({k})]")
-        w.writeline(f"{dc} += 1")
+        w.pick(a, chooser, legal, merge, k, counts, pk, self.x.state(cx, "_sf"), driver)
 
-    def inline_choose(self, st, w):
+    def inline_choose(self, cx, st, w):
         """A decision of a rule written in place of its call in a playout that cannot stop
         (``RuleGen.inline_call``): the list made as the decision makes it, the action the index
         policy picks (``policy_pick``), then the chosen alternative's body, in place, its value
@@ -112,32 +97,31 @@ class PlayoutGen:
         slots = cg.model.choose_slots.of(st)
         ci = Frame.slot(slots.chooser)
         if cg.endings:
-            quick = self.endings_quick()
+            quick = self.endings_quick(cx)
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
-        with ExitStack() as names:      # (the names its chooser and values are read as)
-            self._inline_choose(st, slots, ci, w, names)
+        self._inline_choose(cx, st, slots, ci, w)
 
-    def _inline_choose(self, st, slots, ci, w, names):
+    def _inline_choose(self, cx, st, slots, ci, w):
         # In the structured turn's own body (its slots Python locals, `you` the loop's _y), a
         # choice by `you` names its chooser _y itself, and an alternative's card (or value:
         # alternative 0, whose actions are the values) the action picked: their slots are
         # read only inside the choice, where neither changes (no copy into a name of its own).
-        you = None if st.by else self.chooser_you(st)     # (no `by`: `you` where it is written)
-        alias = self.x.frameless and self.x.slot(Frame.YOU, {}) == TURN_YOU
+        you = None if st.by else self.chooser_you(cx, st)     # (no `by`: `you` where it is written)
+        alias = cx.frameless and self.x.slot(cx, Frame.YOU, {}) == TURN_YOU
         if alias and you == TURN_YOU:
-            names.enter_context(self.x.within(base_env={**self.x.base_env, ci: TURN_YOU}))
+            cx = cx.evolve(base_env={**cx.base_env, ci: TURN_YOU})
             who = TURN_YOU
         else:
-            who = self.x.slot(ci, {})
-            w.writeline(f"{who} = {self.x.gen(st.by[0], {}) if st.by else you}")
+            who = self.x.slot(cx, ci, {})
+            w.writeline(f"{who} = {self.x.gen(cx, st.by[0], {}) if st.by else you}")
         actions = CodeWriter()
-        alts = self.enum_all(st, slots, actions)
-        self.write_out(actions.items, w)
-        if not self.never_empty:
+        alts, listing = self.enum_all(cx, st, slots, actions)
+        self.write_out(listing, actions.items, w)
+        if not listing.never_empty:
             self.x.ns["_noch"] = _no_choice
             w.writeline(f"if not out: _noch({who}, {self.x.const(st.span)})")
         a = self.x.fresh()
-        self.policy_pick(alts, who, a, w)
+        self.policy_pick(cx, alts, who, a, w)
         order = sorted(alts, key=lambda t: t[0])
         for i, (aid, alt, slot) in enumerate(order):
             if len(order) > 1:
@@ -148,12 +132,11 @@ class PlayoutGen:
                 if alt.param is not None:
                     base = int(aid) << ACTION_SHIFT
                     if alias and not base:
-                        names.enter_context(self.x.within(
-                            base_env={**self.x.base_env, Frame.slot(int(slot)): a}))
+                        cx = cx.evolve(base_env={**cx.base_env, Frame.slot(int(slot)): a})
                     else:
-                        w.writeline(f"{self.x.slot(Frame.slot(int(slot)), {})} = {a}" +
+                        w.writeline(f"{self.x.slot(cx, Frame.slot(int(slot)), {})} = {a}" +
                                     (f" - {base}" if base else ""))
-                self.inline_body(alt.body, w)
+                self.inline_body(cx, alt.body, w)
 
     @staticmethod
     def enter_alternative(w, a, aid, alt, slot, b):
@@ -164,15 +147,15 @@ class PlayoutGen:
         w.writeline(f"fr[{Frame.POSITION}] = {b}")
         w.enter(b)
 
-    def expand_entries(self, limit=40):
+    def expand_entries(self, cx, limit=40):
         """Copy the body of each alternative where the playout variant chose it (an alternative's
         block is entered from its decision only), and any other block that only one jump leads
         to, in place of that jump: going on takes no trip through the tests of ``pc``.  The
         blocks stay, for resuming a frame; a copy nested deeper than ``limit``, or beyond
         MAX_COPIED_LINES copied lines in the function, stays a jump."""
-        blocks = {b.number: b for b in self.blocks}
+        blocks = {b.number: b for b in cx.scope.blocks}
         refs = {}
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             for n in walk(b.items):
                 if isinstance(n, Jump):
                     refs[n.target] = refs.get(n.target, 0) + 1
@@ -191,10 +174,10 @@ class PlayoutGen:
                 return None
             return transform(items, copy)
 
-        for b in self.blocks:
+        for b in cx.scope.blocks:
             b.replace(expand(b.items, frozenset((b.number,))))
 
-    def structured_turn(self, body, spec, in_place):
+    def structured_turn(self, cx, body, spec, in_place):
         """The playout variant of the turn that goes on from turn to turn, as one structured
         loop for a playout that cannot stop (an index policy, no budget: ``_pk`` set), or None;
         and whether it counts its turns in a local (``turns_held``).
@@ -217,25 +200,25 @@ class PlayoutGen:
         it is read (the differential fuzz of the fast path compares whole games with the API's).
         Where a statement needs the frame all the same (``ExprGen.frame``: a loop over the
         players in a game where players leave counts in it), the loop is written on the frame."""
-        kept = dict(self.call_lists), dict(self.prelisted)    # (what writing it uses up)
+        kept = dict(cx.scope.call_lists), dict(cx.scope.prelisted)    # (what writing it uses up)
         if not self.cg.on("turn_locals"):
-            return self._structured_turn(body, spec, in_place, locals_=False)
+            return self._structured_turn(cx, body, spec, in_place, locals_=False)
         try:
-            return self._structured_turn(body, spec, in_place, locals_=True)
+            return self._structured_turn(cx, body, spec, in_place, locals_=True)
         except NeedsFrame as why:
             self.cg.fell_back("turn", "turn_locals", str(why))
-            self.call_lists, self.prelisted = kept
-            return self._structured_turn(body, spec, in_place, locals_=False)
+            cx.scope.call_lists, cx.scope.prelisted = kept
+            return self._structured_turn(cx, body, spec, in_place, locals_=False)
 
-    def _structured_turn(self, body, spec, in_place, locals_):
+    def _structured_turn(self, cx, body, spec, in_place, locals_):
         """The structured turn's nodes, or None, and whether it counts its turns in a local."""
         cg = self.cg
         if not cg.turn_in_place:     # (CompiledGame: copies.can_inline)
             return None, False
         w = CodeWriter()
-        w.writeline(f"if pc == 0 and {self.x.state('_pk')} is not None:")
-        saved, loops = self.in_place_left, list(self.loops)
-        self.in_place_left = in_place
+        w.writeline(f"if pc == 0 and {self.x.state(cx, '_pk')} is not None:")
+        saved, loops = cx.scope.in_place_left, list(cx.scope.loops)
+        cx.scope.in_place_left = in_place
         # A game that never reads `number of turns` (ExprGen.turns_read): the loop counts its
         # turns in the local _tn, added to the state where the function is left.
         turns_held = not cg.reads_turns and cg.on("turns_held")
@@ -244,8 +227,9 @@ class PlayoutGen:
         zones = {} if locals_ else None
         self.x.zone_serial += 1
         try:
-            with self.within(inlining=self.inlining + 1, structuring=True, turns_held=turns_held), \
-                    self.x.within(zone_locals=zones), w.indent():
+            tcx = cx.evolve(inlining=cx.inlining + 1, structuring=True, turns_held=turns_held,
+                            zone_locals=zones)
+            with w.indent():
                 if locals_:
                     w.writeline(f"{TURN_YOU} = fr[{Frame.YOU}]")
                     if nslots:
@@ -253,22 +237,23 @@ class PlayoutGen:
                                     f"= fr[{Frame.SLOTS}:]")
                     zones_at = w.later()        # (the zones' lists the loop reads: below)
                 w.writeline("while True:")
-                with w.indent(), (self.x.you_as(TURN_YOU, True, names) if locals_ else nullcontext()), \
-                        self.within(turn_locals=locals_), self.x.within(frameless=locals_):
-                    self.inline_body(body, w)
-                    self.next_turn_block(_NextTurn(w), spec)
+                lcx = self.x.you_as(tcx, TURN_YOU, True, names) if locals_ else tcx
+                lcx = lcx.evolve(turn_locals=locals_, frameless=locals_)
+                with w.indent():
+                    self.inline_body(lcx, body, w)
+                    self.next_turn_block(lcx, _NextTurn(w), spec)
         except NeedsFrame:
             raise
         except Unsupported as why:
             cg.fell_back("turn", "structured_turn", str(why))
             return None, False
         finally:               # (as they were, even when a copy stopped it half-way)
-            self.in_place_left, self.loops[:] = saved, loops
+            cx.scope.in_place_left, cx.scope.loops[:] = saved, loops
         if zones:               # each zone of a known index the loop reads, in a local; the
             n = int(cg.n)       # zones of each player, a tuple of their lists
             zones_at.code = "; ".join(
-                f"{name} = {self.x.zones}[{i}]" if isinstance(i, int) else
-                f"{name} = ({''.join(f'{self.x.zones}[{i[1] + p}], ' for p in range(n))})"
+                f"{name} = {self.x.zones(cx)}[{i}]" if isinstance(i, int) else
+                f"{name} = ({''.join(f'{self.x.zones(cx)}[{i[1] + p}], ' for p in range(n))})"
                 for i, name in sorted(zones.items(), key=lambda kv: (not isinstance(kv[0], int),
                                                                      str(kv[0]))))
         # (the next turn's jump to the turn's start: the loop's own)

@@ -27,9 +27,8 @@ from rulelang.compile.blocks import Blocks
 from rulelang.compile.writer import CodeWriter, Pass
 from rulelang.compile.choicegen import ChoiceGen
 from rulelang.compile.playoutgen import PlayoutGen
-from contextlib import nullcontext
 
-from rulelang.compile.context import API, Modal, RuleMode
+from rulelang.compile.context import Context, FunctionScope
 from rulelang.engine.control import CALL, END_TURN, HALT, RETURN
 
 
@@ -137,14 +136,14 @@ def not_recursive(rules) -> set:
     return out
 
 
-class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
+class RuleGen(Blocks, ChoiceGen, PlayoutGen):
     """Generates the function of one rule for the compiled game ``cg``."""
 
     def __init__(self, cg, playout=False):
         self.cg = cg
-        # How its function is written (compile/context.py): the playout variant (see
-        # ``playout_decision``: decisions are taken in place) or the API's; compile_rule adds the rest.
-        self.mode = RuleMode(playout=playout)
+        # Which function it writes: the playout variant (see ``playout_decision``: decisions are
+        # taken in place) or the API's; compile_rule makes the context of the function from it.
+        self.variant = "playout" if playout else "api"
         self.x = cg.gen
         self.s = cg.stmts
         self.refs = cg.refs
@@ -156,11 +155,6 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         """The function of one rule.  With ``next_turn`` (the game's turn, run in the frame
         right above the root): where the rule ends, the next turn begins in the same frame and
         the function goes on, as the root would do it (see CompiledGame._build_root)."""
-        self.blocks = []
-        self.alt_blocks = []          # (alternative id, block number)
-        self.pid = pid
-        self.loops = []               # ("inline", None) or ("block", end_block)
-        self.picks_counted = False    # (a decision counted in locals was written: policy_pick)
         # The playout variant of the turn that goes on from turn to turn counts the steps of the
         # budget in locals (step, held_step): _sr, what the budget has left plus one, counted
         # down, and _s0, what it was when the steps last reached the state (they are added,
@@ -171,65 +165,62 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         looping = next_turn is not None         # (the turn going on from turn to turn)
         # (and the playout variant, and that turn, hold what they read most of the state in
         # locals, ExprGen.state, bound by the function's first line)
-        self.mode = mode = RuleMode(
-            playout=self.playout, looping=looping,
-            held=(self.playout or looping) and cg.on("held_state"),
-            steps_held=self.playout and looping and cg.on("steps_held"),
-            counts_held=self.playout and looping and cg.on("counts_held"))
-        self.in_place_left = MAX_IN_PLACE     # (statements of rules it may still write in place)
-        self.prelisted = {}           # id(alternative) -> the list its `if` made (ChoiceGen.prelist)
-        self.call_lists = {}          # id(call) -> (slot, the list its `if` made for the rule called)
-        self.first_stmt = body[0] if body else None     # (a choice there may be given its list)
-        self.x.held_used = set()
-        cur = self.new_block()
-        self.s.mode = mode                      # (a playout never logs: no move is recorded)
-        try:
-            with self.x.within(hold=mode.held):
-                cur = self.stmts(body, cur)
-                if next_turn is None:
-                    self.close(cur, RETURN)
-                else:
-                    nt = self.new_block()     # the last block: the other blocks keep their numbers
-                    self.goto(cur, nt)
-                    self.next_turn_block(nt, next_turn)
-                self.structured, turns = (self.structured_turn(body, next_turn, MAX_IN_PLACE)
-                                          if self.playout and next_turn is not None else (None, False))
-        finally:
-            self.s.mode = API
+        playout = self.variant == "playout"
+        # (the running state of this function alone: compile/context.py)
+        scope = FunctionScope(pid=pid, first_stmt=body[0] if body else None,
+                              in_place_left=MAX_IN_PLACE)
+        cx = Context(
+            playout=playout, looping=looping,
+            held=(playout or looping) and cg.on("held_state"),
+            steps_held=playout and looping and cg.on("steps_held"),
+            counts_held=playout and looping and cg.on("counts_held"),
+            reads=scope.reads, scope=scope)
+        cur = self.new_block(cx)
+        # (its statements read the state's parts from the locals the function binds, if held)
+        bcx = cx.evolve(hold=cx.held)
+        cur = self.stmts(bcx, body, cur)
+        if next_turn is None:
+            self.close(cur, RETURN)
+        else:
+            nt = self.new_block(cx)     # the last block: the other blocks keep their numbers
+            self.goto(cur, nt)
+            self.next_turn_block(bcx, nt, next_turn)
+        self.structured, turns = (self.structured_turn(bcx, body, next_turn, MAX_IN_PLACE)
+                                  if cx.playout and next_turn is not None else (None, False))
         if cg.on("jump_threading"):
-            self.thread_jumps()
+            self.thread_jumps(cx)
         if next_turn is not None and cg.on("inline_next_turn"):
-            self.inline_block(nt)
-        if self.playout and cg.on("expand_entries"):
-            self.expand_entries()
+            self.inline_block(cx, nt)
+        if cx.playout and cg.on("expand_entries"):
+            self.expand_entries(cx)
         w = CodeWriter()
         w.writeline("def _f(g, fr, pc):")
         with w.indent():
-            held = [h for h in (self.x.held_line(),) if h]
-            if self.picks_counted:
+            held = [h for h in (self.x.held_line(scope.reads),) if h]
+            if cx.scope.picks_counted:
                 held.append("_dc = _ch = _fo = 0")
             if turns:
                 held.append("_tn = 0")
-            if self.steps_held:
+            if cx.steps_held:
                 held.append("_sr = _s0 = g.max_steps - g.steps + 1")
             if held:
                 w.writeline("; ".join(held))
-            if self.picks_counted or self.steps_held:
+            if cx.scope.picks_counted or cx.steps_held:
                 # The counts of the decisions and steps made here reach the state however the
                 # function is left (a return, a GameProblem).
                 w.writeline("try:")
                 with w.indent():
-                    self.loop_over_blocks(w)
+                    self.loop_over_blocks(cx, w)
                 w.writeline("finally:")
                 with w.indent():
-                    if self.picks_counted:
+                    if cx.scope.picks_counted:
                         w.writeline("g.decisions += _dc; g._ch += _ch; g._fo += _fo")
                     if turns:
                         w.writeline("g.turns += _tn")
-                    if self.steps_held:
+                    if cx.steps_held:
                         w.writeline("g.steps += _s0 - _sr")
             else:
-                self.loop_over_blocks(w)
+                self.loop_over_blocks(cx, w)
         self.src = src = w.source()         # (kept: what was compiled, for a reader or a test)
         self.line_map = w.line_map()
         self.x.ns["_bad"] = _bad_pc
@@ -240,59 +231,40 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         self.x.ns["_dec"] = _dec
         self.x.ns["_nextcard"] = _nextcard
         self.x.ns["_nextvalue"] = _nextvalue
-        return self.x._compile(src, self.line_map), self.alt_blocks
+        self.written = scope
+        return self.x._compile(src, self.line_map), scope.alt_blocks
 
-    @property
-    def playout(self) -> bool:
-        """Is the function written the playout variant (``RuleMode.playout``)?"""
-        return self.mode.playout
+    # What compile_rule wrote: the nodes of the structured turn, or None; the source and the
+    # rule-file span of each of its lines; the function's scope, once written (its blocks and
+    # where its alternatives begin: CompiledGame checks a variant's blocks against its rule's).
+    structured = None
+    src = line_map = written = None
 
-    @property
-    def looping(self) -> bool:
-        """Is it the turn that goes on from turn to turn (``RuleMode.looping``)?"""
-        return self.mode.looping
-
-    @property
-    def steps_held(self) -> bool:
-        """Are the steps of the budget counted in locals (``RuleMode.steps_held``)?"""
-        return self.mode.steps_held
-
-    # The other parts of the mode read here (compile/context.py's RuleMode): writing the
-    # structured turn, with its locals, counting its turns in a local; inside rules copied or
-    # written in place of their calls.
-    structuring = property(lambda self: self.mode.structuring)
-    turn_locals = property(lambda self: self.mode.turn_locals)
-    turns_held = property(lambda self: self.mode.turns_held)
-    copying = property(lambda self: self.mode.copying)
-    inlining = property(lambda self: self.mode.inlining)
-
-    structured = None       # the nodes of the structured turn (compile_rule), or None
-
-    def loop_over_blocks(self, w):
+    def loop_over_blocks(self, cx, w):
         """``while True:`` over the blocks, chosen by ``pc``."""
         w.writeline("while True:")
         with w.indent():
             if self.structured:         # (PlayoutGen.structured_turn)
                 w.extend(self.structured)
-            self.dispatch(self.blocks, w, self.tested_first())
+            self.dispatch(cx.scope.blocks, w, self.tested_first(cx))
             w.writeline("raise _bad(pc)")
 
-    def step(self, w, span=None, cost=1):
+    def step(self, cx, w, span=None, cost=1):
         """One step of the budget, charged ``cost`` (CompiledGame.charge: the size of what it
         evaluates)."""
         over = f"_over(g, {self.x.const(span)}{', ' + str(int(cost)) if cost > 1 else ''})"
-        if self.steps_held:           # (counted in locals: see compile_rule)
+        if cx.steps_held:           # (counted in locals: see compile_rule)
             self.held_step(w, cost, over)
             return
         w.writeline(f"g.steps += {int(cost)}")
-        w.writeline(f"if g.steps > {self.max_steps()}: {over}")
+        w.writeline(f"if g.steps > {self.max_steps(cx)}: {over}")
 
-    def max_steps(self) -> str:
+    def max_steps(self, cx) -> str:
         """How the budget's bound is read: from a local in a playout variant (which may take
         many steps per call), from the state in the API's function, which is entered again at
         every decision and takes a step or two each time (binding the local would cost more
         than it saves)."""
-        return self.x.state("max_steps") if self.playout else "g.max_steps"
+        return self.x.state(cx, "max_steps") if cx.playout else "g.max_steps"
 
     @staticmethod
     def held_step(w, cost, over):
@@ -301,14 +273,14 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         w.writeline(f"_sr -= {int(cost)}")
         w.writeline(f"if not _sr: {over}" if int(cost) == 1 else f"if _sr <= 0: {over}")
 
-    def calling(self, w, call):
+    def calling(self, cx, w, call):
         """The line ``call`` (of another rule's function, which counts steps on the state),
         written by ``w``: in a function that counts its steps in locals, they are added to the
         state first and what the budget has left is read again after."""
-        if self.steps_held:
+        if cx.steps_held:
             w.writeline("g.steps += _s0 - _sr; _s0 = _sr")
         w.writeline(call)
-        if self.steps_held:
+        if cx.steps_held:
             w.writeline("_sr = _s0 = g.max_steps - g.steps + 1")
 
     @staticmethod
@@ -326,7 +298,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             self.x.ns["_cov"] = cov.count
             w.writeline(f"_cov({int(i)})")
 
-    def stmts(self, body, cur):
+    def stmts(self, cx, body, cur):
         """The statements of ``body`` from the block ``cur`` on; the block where they end."""
         if not cur.closed:
             self.count(body, cur.w)
@@ -335,21 +307,21 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
                 break
             if _suspends(st, self.direct_names) or _depth(st) > MAX_INLINE_DEPTH:
                 with cur.w.spanning(st.span):   # (what it writes in the block it begins in)
-                    cur = self.suspending(st, cur)
+                    cur = self.suspending(cx, st, cur)
             else:
                 with cur.w.spanning(st.span):
-                    self.inline(st, cur.w)
+                    self.inline(cx, st, cur.w)
                 if isinstance(st, (A.EndGame,)) or (isinstance(st, A.Simple) and
                                                      st.word in ("return", "end turn", "stop")):
                     cur.closed = True
         return cur
 
-    def inline(self, st, w):
+    def inline(self, cx, st, w):
         """A statement with no decision or call in it, as structured code (written by ``w``)."""
         if isinstance(st, A.Simple):
             word = st.word
             if word == "stop":
-                kind, end = self.loops[-1]
+                kind, end = cx.scope.loops[-1]
                 if kind == "inline":
                     w.writeline("break")
                 else:
@@ -359,15 +331,15 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             elif word == "end turn":
                 w.ret(END_TURN)
             else:
-                self.s.stmt(st, w)
+                self.s.stmt(cx, st, w)
             return
         if isinstance(st, A.EndGame):
-            self.s.stmt(st, w)
+            self.s.stmt(cx, st, w)
             w.ret(HALT)
             return
         if isinstance(st, A.If):
             start = w.position()
-            empty = self.inline_if(st.branches, st.otherwise, w)     # (ChoiceGen)
+            empty = self.inline_if(cx, st.branches, st.otherwise, w)     # (ChoiceGen)
             if empty and self.cg.on("empty_if") and not any(
                     self.x.fold.chance(c) or self.x.fold.may_fail(c) for c, _ in st.branches):
                 # Nothing to do whichever branch is taken, and asking which can neither roll a
@@ -380,31 +352,31 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         # loop, not a slot of the frame, which only a loop that waits must keep (_block_loop).
         if isinstance(st, A.Loop):
             if st.kind == "times":
-                w.writeline(f"for {self.x.fresh()} in range({self.x.gen(st.expr, {})}):")
+                w.writeline(f"for {self.x.fresh()} in range({self.x.gen(cx, st.expr, {})}):")
             elif st.kind == "while":
-                w.writeline(f"while {self.x.gen(st.expr, {})}:")
+                w.writeline(f"while {self.x.gen(cx, st.expr, {})}:")
             elif st.kind == "until":
-                w.writeline(f"while not {self.x.gen(st.expr, {})}:")
+                w.writeline(f"while not {self.x.gen(cx, st.expr, {})}:")
             else:
                 w.writeline("while True:")
             with w.indent():
-                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
+                self.loop_body(cx, st.body, w, span=st.span, cost=self.cg.charge(st))
             return
         if isinstance(st, A.ForPlayer):
             r = self.refs.of(st)
             pi, ki = Frame.slot(r.player), Frame.slot(r.count)
-            start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
+            start = self.x.gen(cx, st.start, {}) if st.start is not None else "g.cur"
             n = int(self.cg.n)
             if self.cg.out_base is None and not self.x.reverses and self.cg.on("player_order") and \
                     not self._sets_slot(st.body, r.player):
                 # The players in the order of play from the first, in Python's loop; when the
                 # loop ends the slot is the first player again, as each round's step leaves it.
                 order = self.x.const(tuple(tuple((s + k) % n for k in range(n)) for s in range(n)))
-                p = self.x.slot(pi, {})
+                p = self.x.slot(cx, pi, {})
                 w.writeline(f"for {p} in {order}[{start}]:")
                 with w.indent():
-                    self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
-                if pi not in self.x.base_env:
+                    self.loop_body(cx, st.body, w, span=st.span, cost=self.cg.charge(st))
+                if pi not in cx.base_env:
                     # (a slot of a rule copied in place is a Python local of the copy, which
                     # nothing reads after the loop: its name is the loop's; a frame's slot may
                     # be saved, and holds what the API's loop leaves in it)
@@ -412,42 +384,42 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
                     with w.indent():
                         w.writeline(f"{p} = ({p} + 1) % {n}")
                 return
-            p = self.x.slot(pi, {})
+            p = self.x.slot(cx, pi, {})
             w.writeline(f"{p} = {start}")
             if self.cg.out_base is not None:      # over the players still in the game
                 # (in the frame: no rule with such a loop and a local is copied, copies.can_copy)
-                fr = self.x.frame()
+                fr = self.x.frame(cx)
                 w.writeline(f"{fr}[{ki}] = {n}")
                 w.writeline(f"while _nin(g, {fr}, {ki}, {pi}, {int(self.cg.out_base)}):")
             else:
                 w.writeline(f"for {self.x.fresh()} in range({n}):")
             with w.indent():
-                self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st),
+                self.loop_body(cx, st.body, w, span=st.span, cost=self.cg.charge(st),
                                after=[f"{p} = ({p} + {self.dir()}) % {n}"])
             return
         if isinstance(st, A.ForCard):
             r = self.refs.of(st)
-            self.for_each(st, w, f"tuple({self.x.zone(self.x.gen(st.zone, {}))})", Frame.slot(r.card))
+            self.for_each(cx, st, w, f"tuple({self.x.zone(cx, self.x.gen(cx, st.zone, {}))})", Frame.slot(r.card))
             return
         if isinstance(st, A.ForValue):
             r = self.refs.of(st)
-            self.for_each(st, w, self.x.const(self.cg.values_of(st.kind)), Frame.slot(r.value))
+            self.for_each(cx, st, w, self.x.const(self.cg.values_of(st.kind)), Frame.slot(r.value))
             return
         if isinstance(st, A.CallRule) and st.name in self.direct_names:
-            self.direct_call(st, w)
+            self.direct_call(cx, st, w)
             return
-        if self.inlining and isinstance(st, A.Choose):
-            self.inline_choose(st, w)
+        if cx.inlining and isinstance(st, A.Choose):
+            self.inline_choose(cx, st, w)
             return
-        if self.inlining and isinstance(st, A.CallRule) and \
+        if cx.inlining and isinstance(st, A.CallRule) and \
                 self.cg.proc_index.get(st.name) in self.cg.inlined_rules:
-            if self.structuring and not self.in_place(self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
+            if cx.structuring and not self.in_place(cx, self.cg.inlined_sizes[self.cg.proc_index[st.name]]):
                 raise Unsupported("the turn's copies would be too large")   # (structured_turn)
-            self.step(w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
-            self.inline_call(st, w, self.call_lists.pop(id(st), (None, None))[1])
+            self.step(cx, w, st.span, self.cg.charge(self.cg.model.rules[st.name].decl.body))
+            self.inline_call(cx, st, w, cx.scope.call_lists.pop(id(st), (None, None))[1])
             return
         if self.s.is_simple(st):
-            self.s.stmt(st, w)
+            self.s.stmt(cx, st, w)
             return
         raise Unsupported(type(st).__name__)
 
@@ -466,57 +438,57 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         return any(isinstance(x, A.Assign) and isinstance(self.refs.of(x.target, None), Local)
                    and self.refs.of(x.target).slot == slot for x in _walk(body))
 
-    def for_each(self, st, w, seq, item):
+    def for_each(self, cx, st, w, seq, item):
         """The loop of ``for each card in Z`` and ``for each suit/rank`` that never waits: each
         element of ``seq`` (code for a sequence that does not change meanwhile: the cards as
         they were when the loop began) in the frame slot ``item`` in turn, and ``st``'s body
         runs for each."""
-        w.writeline(f"for {self.x.slot(item, {})} in {seq}:")
+        w.writeline(f"for {self.x.slot(cx, item, {})} in {seq}:")
         with w.indent():
-            self.loop_body(st.body, w, span=st.span, cost=self.cg.charge(st))
+            self.loop_body(cx, st.body, w, span=st.span, cost=self.cg.charge(st))
 
-    def direct_call(self, st, w):
+    def direct_call(self, cx, st, w):
         """Call a rule that never waits for a decision as a Python function: its frame is never
         saved, because no state can be observed while it runs."""
         cg = self.cg
         pid = cg.proc_index[st.name]
         nslots = cg.model.rules[st.name].nslots
-        args = [self.x.gen(a, {}) for a in st.args]
+        args = [self.x.gen(cx, a, {}) for a in st.args]
         # (in a rule's body copied in place of its call, `you` is the caller's player: x.slot)
-        you = self.x.gen(st.for_player, {}) if st.for_player is not None else \
-            self.x.slot(int(self.refs.of(st).index), {})
+        you = self.x.gen(cx, st.for_player, {}) if st.for_player is not None else \
+            self.x.slot(cx, int(self.refs.of(st).index), {})
         frame = ", ".join([str(int(pid)), "0", you] + args + ["0"] * (nslots - len(args)))
-        self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
+        self.step(cx, w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         body = cg.inline_bodies.get(pid)
-        if body is not None and self.in_place(cg.in_place_sizes[pid]):
+        if body is not None and self.in_place(cx, cg.in_place_sizes[pid]):
             # a rule that never decides (see compile/copies.py): written in place
-            self.copy_rule(st, body, nslots, args, you, w)
+            self.copy_rule(cx, st, body, nslots, args, you, w)
             return
         if body is not None:
-            cg.fell_back(cg.proc_names[self.pid], "copies",
+            cg.fell_back(cg.proc_names[cx.scope.pid], "copies",
                          f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         rc = self.x.fresh()
-        procs = "_pprocs" if self.playout else "_procs"     # a playout never logs (see below)
-        self.calling(w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
+        procs = "_pprocs" if cx.playout else "_procs"     # a playout never logs (see below)
+        self.calling(cx, w, f"{rc} = {procs}[{int(pid)}](g, [{frame}], 0)")
         w.writeline(f"if {rc} != {RETURN}: return {rc}")
 
-    def in_place(self, size) -> bool:
+    def in_place(self, cx, size) -> bool:
         """May this function write in place a rule of ``size`` statements (the rules written in
         it counted in)?  At most MAX_IN_PLACE in all, a copy's own copies not counted again."""
-        if self.copying:              # (inside a copy: counted with it)
+        if cx.copying:              # (inside a copy: counted with it)
             return True
-        if size > self.in_place_left:
+        if size > cx.scope.in_place_left:
             return False
-        self.in_place_left -= size
+        cx.scope.in_place_left -= size
         return True
 
-    def copy_rule(self, st, body, nslots, args, you, w):
+    def copy_rule(self, cx, st, body, nslots, args, you, w):
         """The ``body`` of the rule ``st`` calls, written in place of the call: its `you` being
         the caller's player (the `you` of a copy, in a copy's copy; the code ``you``), its
         parameters and locals (``nslots``) Python locals of the copy, set as the frame's slots
         would be (the arguments, code ``args``, in order; the others as the copy sets them)."""
         frame = self._is_slot(st.for_player) and (st.for_player is not None or
-                                                   not self.x.base_env or self.x.base_frame)
+                                                   not cx.base_env or cx.base_frame)
         if not frame:
             y = self.x.fresh()
             w.writeline(f"{y} = {you}")
@@ -526,13 +498,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             w.writeline(f"{slots[Frame.slot(i)]} = {a}")
         # (its other slots are not set to 0, as a frame's are: a name of the rules is in scope
         # only after what sets it, so each is set in the copy before it is read)
-        with self.within(copying=self.copying + 1), self.x.you_as(you, frame, slots):
-            self.count(body, w)
-            for s in body:
-                with w.spanning(s.span):
-                    self.inline(s, w)
+        cx = self.x.you_as(cx.evolve(copying=cx.copying + 1), you, frame, slots)
+        self.count(body, w)
+        for s in body:
+            with w.spanning(s.span):
+                self.inline(cx, s, w)
 
-    def inline_call(self, st, w, listed=None, args=None, you=None):
+    def inline_call(self, cx, st, w, listed=None, args=None, you=None):
         """In a playout that cannot stop (an index policy, no budget: ``_pk`` is set), a call of
         a rule that may decide (``copies.can_inline``) written in place like a copy
         (:meth:`copy_rule`), its decisions taken where they come (``inline_choose``): no frame,
@@ -540,13 +512,13 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         with (``ChoiceGen.prelist``).  The caller's ``args`` and ``you`` when it has them."""
         rule = self.cg.model.rules[st.name]
         if args is None:
-            args = [self.x.gen(a, {}) for a in st.args]
-            you = self.x.gen(st.for_player, {}) if st.for_player is not None else \
-                self.x.slot(int(self.refs.of(st).index), {})
+            args = [self.x.gen(cx, a, {}) for a in st.args]
+            you = self.x.gen(cx, st.for_player, {}) if st.for_player is not None else \
+                self.x.slot(cx, int(self.refs.of(st).index), {})
         if listed is not None:
-            self.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
-        with self.within(inlining=self.inlining + 1):
-            self.copy_rule(st, rule.decl.body, rule.nslots, args, you, w)
+            cx.scope.prelisted[id(self.listed_choice(rule.decl.body).alternatives[0])] = listed
+        self.copy_rule(cx.evolve(inlining=cx.inlining + 1), st, rule.decl.body, rule.nslots, args,
+                       you, w)
 
     def _is_slot(self, e):
         """Is the player a rule is run for (None: ``you``) a local or ``you``, whose code is a
@@ -568,71 +540,71 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             else:
                 return False
 
-    def inline_body(self, body, w) -> bool:
+    def inline_body(self, cx, body, w) -> bool:
         """The statements of a branch, at ``w``'s level (``pass`` when there is none).  Returns
         whether there was none (nothing written but ``pass``)."""
         start = w.position()
         self.count(body, w)
         for i, st in enumerate(body):
             # (a define's value kept is kept for the first statement only)
-            with w.spanning(st.span), self.x.within(kept=None) if i else nullcontext():
-                self.inline(st, w)
+            with w.spanning(st.span):
+                self.inline(cx.evolve(kept=None) if i else cx, st, w)
         written = w.since(start)
         if not written:
             w.pass_()
             return True
         return all(isinstance(n, Pass) for n in written)
 
-    def loop_body(self, body, w, after=(), span=None, cost=1):
+    def loop_body(self, cx, body, w, after=(), span=None, cost=1):
         """The statements of a loop's body, at ``w``'s level, then a step of the budget and
         the lines ``after`` (going on to the next player)."""
-        self.loops.append(("inline", None))
+        cx.scope.loops.append(("inline", None))
         self.count(body, w)
         for st in body:
             with w.spanning(st.span):
-                self.inline(st, w)
-        self.loops.pop()
-        self.step(w, span, cost)
+                self.inline(cx, st, w)
+        cx.scope.loops.pop()
+        self.step(cx, w, span, cost)
         for a in after:
             w.writeline(a)
 
-    def suspending(self, st, cur):
+    def suspending(self, cx, st, cur):
         """A statement that waits for a decision or calls a rule: it ends the current block."""
         m = getattr(self, "sus_" + type(st).__name__, None)
         if m is None:
             raise Unsupported(type(st).__name__)
-        return m(st, cur)
+        return m(cx, st, cur)
 
-    def sus_CallRule(self, st, cur):
+    def sus_CallRule(self, cx, st, cur):
         cg = self.cg
         if st.name not in cg.proc_index:
             raise Unsupported("unknown rule")
         pid = cg.proc_index[st.name]
         nslots = cg.model.rules[st.name].nslots
-        args = [self.x.gen(a, {}) for a in st.args]
+        args = [self.x.gen(cx, a, {}) for a in st.args]
         pad = nslots - len(args)
         # (in a rule's body copied in place of its call, `you` is the caller's player: x.slot)
-        you = self.x.gen(st.for_player, {}) if st.for_player is not None else \
-            self.x.slot(int(self.refs.of(st).index), {})
-        after = self.new_block()
+        you = self.x.gen(cx, st.for_player, {}) if st.for_player is not None else \
+            self.x.slot(cx, int(self.refs.of(st).index), {})
+        after = self.new_block(cx)
         w = cur.w
-        self.step(w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
+        self.step(cx, w, st.span, cg.charge(cg.model.rules[st.name].decl.body))
         parts = [str(int(pid)), "0", you] + args + ["0"] * pad
         listed = None
-        if id(st) in self.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
-            si, listed = self.call_lists.pop(id(st))
+        if id(st) in cx.scope.call_lists:     # the list of the choice it begins with (ChoiceGen.prelist)
+            si, listed = cx.scope.call_lists.pop(id(st))
             parts[si] = listed
         frame = ", ".join(parts)
-        inlined = self.playout and pid in cg.inlined_rules
-        if inlined and not self.in_place(cg.inlined_sizes[pid]):
-            cg.fell_back(cg.proc_names[self.pid], "inlined_calls",
+        inlined = cx.playout and pid in cg.inlined_rules
+        if inlined and not self.in_place(cx, cg.inlined_sizes[pid]):
+            cg.fell_back(cg.proc_names[cx.scope.pid], "inlined_calls",
                          f"the copies of its calls would pass {MAX_IN_PLACE} statements")
         elif inlined:
             # A playout that cannot stop (an index policy, no budget) takes the rule's decisions
             # in place (inline_call); one that can enters it with its frame on the stack.
-            w.writeline(f"if {self.x.state('_pk')} is not None:")
+            w.writeline(f"if {self.x.state(cx, '_pk')} is not None:")
             with w.indent():
-                self.inline_call(st, w, listed, args, you)
+                self.inline_call(cx, st, w, listed, args, you)
             w.writeline("else:")
             w = w.nested()
         if pid in cg.entered_rules:
@@ -642,8 +614,8 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             f, rc = self.x.fresh(), self.x.fresh()
             w.writeline(f"{f} = [{frame}]")
             w.writeline(f"g.stack.append({f})")
-            procs = "_pprocs" if self.playout else "_procs"
-            self.calling(w, f"{rc} = {procs}[{int(pid)}](g, {f}, 0)")
+            procs = "_pprocs" if cx.playout else "_procs"
+            self.calling(cx, w, f"{rc} = {procs}[{int(pid)}](g, {f}, 0)")
             w.writeline(f"if {rc} != {RETURN}: return {rc}")
             w.writeline("g.stack.pop()")
             self.goto(cur, after)
@@ -656,82 +628,82 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             self.close(cur, CALL)
         return after
 
-    def sus_If(self, st, cur):
-        end = self.new_block()
+    def sus_If(self, cx, st, cur):
+        end = self.new_block(cx)
         for cond, body in st.branches:
-            then = self.new_block()
-            other = self.new_block()
+            then = self.new_block(cx)
+            other = self.new_block(cx)
             # `if any card in Z where C:` whose branch begins with the choice of a card of Z
             # where C: the choice's list, made here, is the test (ChoiceGen.prelist).
-            listed = self.prelist(cond, body, cur.w)
-            cur.w.writeline(f"if {listed or self.x.gen(cond, {})}:")
+            listed = self.prelist(cx, cond, body, cur.w)
+            cur.w.writeline(f"if {listed or self.x.gen(cx, cond, {})}:")
             with cur.w.indent():
                 self.jump(cur.w, then.number)
             self.goto(cur, other)
-            last = self.stmts(body, then)
+            last = self.stmts(cx, body, then)
             self.goto(last, end)
             cur = other
         if st.otherwise:
-            cur = self.stmts(st.otherwise, cur)
+            cur = self.stmts(cx, st.otherwise, cur)
         self.goto(cur, end)
         return end
 
-    def _block_loop(self, st, cur, init, test, body, after=()):
-        head, end = self.new_block(), self.new_block()
+    def _block_loop(self, cx, st, cur, init, test, body, after=()):
+        head, end = self.new_block(cx), self.new_block(cx)
         for line in init:
             cur.w.writeline(line)
         self.goto(cur, head)
-        first = self.new_block()
+        first = self.new_block(cx)
         head.w.writeline(f"if not ({test}):")
         with head.w.indent():
             self.jump(head.w, end.number)
         self.goto(head, first)
-        self.loops.append(("block", end))
-        last = self.stmts(body, first)
-        self.loops.pop()
+        cx.scope.loops.append(("block", end))
+        last = self.stmts(cx, body, first)
+        cx.scope.loops.pop()
         if not last.closed:
-            self.step(last.w, st.span, self.cg.charge(st))
+            self.step(cx, last.w, st.span, self.cg.charge(st))
             for line in after:
                 last.w.writeline(line)
             self.goto(last, head)
         return end
 
-    def sus_Loop(self, st, cur):
+    def sus_Loop(self, cx, st, cur):
         if st.kind == "times":
             i = self.refs.of(st).index
-            return self._block_loop(st, cur, [f"fr[{i}] = {self.x.gen(st.expr, {})}"],
+            return self._block_loop(cx, st, cur, [f"fr[{i}] = {self.x.gen(cx, st.expr, {})}"],
                                     f"_dec(fr, {i})", st.body)
         if st.kind == "while":
-            return self._block_loop(st, cur, [], self.x.gen(st.expr, {}), st.body)
+            return self._block_loop(cx, st, cur, [], self.x.gen(cx, st.expr, {}), st.body)
         if st.kind == "until":
-            return self._block_loop(st, cur, [], f"not {self.x.gen(st.expr, {})}", st.body)
-        return self._block_loop(st, cur, [], "1", st.body)
+            return self._block_loop(cx, st, cur, [], f"not {self.x.gen(cx, st.expr, {})}", st.body)
+        return self._block_loop(cx, st, cur, [], "1", st.body)
 
-    def sus_ForPlayer(self, st, cur):
+    def sus_ForPlayer(self, cx, st, cur):
         r = self.refs.of(st)
         pi, ki = Frame.slot(r.player), Frame.slot(r.count)
-        start = self.x.gen(st.start, {}) if st.start is not None else "g.cur"
+        start = self.x.gen(cx, st.start, {}) if st.start is not None else "g.cur"
         n = int(self.cg.n)
         test = (f"_dec(fr, {ki})" if self.cg.out_base is None
                 else f"_nin(g, fr, {ki}, {pi}, {int(self.cg.out_base)})")
-        return self._block_loop(st, cur, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
+        return self._block_loop(cx, st, cur, [f"fr[{pi}] = {start}", f"fr[{ki}] = {n}"],
                                 test, st.body,
                                 after=[f"fr[{pi}] = (fr[{pi}] + {self.dir()}) % {n}"])
 
-    def sus_ForCard(self, st, cur):
+    def sus_ForCard(self, cx, st, cur):
         r = self.refs.of(st)
         ci, li, ii = Frame.slot(r.card), Frame.slot(r.cards), Frame.slot(r.index)
-        init = [f"fr[{li}] = tuple({self.x.zone(self.x.gen(st.zone, {}))})", f"fr[{ii}] = 0"]
-        return self._block_loop(st, cur, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
+        init = [f"fr[{li}] = tuple({self.x.zone(cx, self.x.gen(cx, st.zone, {}))})", f"fr[{ii}] = 0"]
+        return self._block_loop(cx, st, cur, init, f"_nextcard(fr, {ci}, {li}, {ii})", st.body)
 
-    def sus_ForValue(self, st, cur):
+    def sus_ForValue(self, cx, st, cur):
         r = self.refs.of(st)
         vi, ii = Frame.slot(r.value), Frame.slot(r.index)
         vals = self.x.const(self.cg.values_of(st.kind))
-        return self._block_loop(st, cur, [f"fr[{ii}] = 0"],
+        return self._block_loop(cx, st, cur, [f"fr[{ii}] = 0"],
                                 f"_nextvalue(fr, {vi}, {ii}, {vals})", st.body)
 
-    def next_turn_block(self, b, spec):
+    def next_turn_block(self, cx, b, spec):
         """The turn is over: the next seat (or the one named), endings when the turn does not
         open with a decision, the step budget, then the turn again from its start."""
         check_first, pad, over = spec
@@ -741,7 +713,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
         step = "g.dir" if "reverse" in flow else "1"
         if "skip" in flow:
             step = f"{step} * (1 + g.skip)"
-        w.writeline("_tn += 1" if self.structuring and self.turns_held else "g.turns += 1")
+        w.writeline("_tn += 1" if cx.structuring and cx.turns_held else "g.turns += 1")
         you = None                    # (the structured turn's `you`, set with g.cur: below)
         if self.cg.out_base is not None:      # over the players still in the game
             self.x.ns["_pass"] = self.cg.pass_turn
@@ -755,7 +727,7 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
             with w.indent():
                 w.writeline(f"g.cur = (g.cur + {step}) % {n}")
         else:
-            you = self.x.slot(Frame.YOU, {}) if self.turn_locals else None
+            you = self.x.slot(cx, Frame.YOU, {}) if cx.turn_locals else None
             # (in the structured turn `you` is the current player all turn long: nothing but
             # this line sets g.cur in a game that never names the next seat nor has players
             # leave, so it is read from the local)
@@ -763,29 +735,29 @@ class RuleGen(Blocks, ChoiceGen, PlayoutGen, Modal):
                         f"g.cur = (g.cur + {step}) % {n}")
         if "skip" in flow:
             w.writeline("g.skip = 0")
-        if not self.playout:          # (a playout keeps no log: State.playout)
+        if not cx.playout:          # (a playout keeps no log: State.playout)
             from rulelang.compile.words import log_turn
             self.x.ns["_logturn"] = log_turn
             w.writeline("if g.log is not None: _logturn(g)")
         if check_first:
-            quick = self.endings_quick()
+            quick = self.endings_quick(cx)
             w.writeline(f"if {quick + ' and ' if quick else ''}_ck(g): return {CALL}")
         self.x.ns["_overturn"] = over
         cost = int(self.cg.turn_cost)
-        if self.steps_held:           # (counted in locals: see compile_rule)
+        if cx.steps_held:           # (counted in locals: see compile_rule)
             self.held_step(w, cost, "_overturn(g)")
         else:
             w.writeline(f"g.steps += {cost}")
-            w.writeline(f"if g.steps > {self.max_steps()}: _overturn(g)")
-        if self.turn_locals:          # (the structured turn's: see PlayoutGen.structured_turn)
+            w.writeline(f"if g.steps > {self.max_steps(cx)}: _overturn(g)")
+        if cx.turn_locals:          # (the structured turn's: see PlayoutGen.structured_turn)
             if you is None:
-                w.writeline(f"{self.x.slot(Frame.YOU, {})} = g.cur")
+                w.writeline(f"{self.x.slot(cx, Frame.YOU, {})} = g.cur")
         else:
             w.writeline(f"fr[{Frame.POSITION}] = 0")
             w.writeline(f"fr[{Frame.YOU}] = g.cur")
             if pad:
                 w.writeline(f"fr[{Frame.SLOTS}:] = {self.x.const(list(pad))}")
-        self.goto(b, self.blocks[0])
+        self.goto(b, cx.scope.blocks[0])
 
     def dir(self):
         """The direction of play in generated code: 1 in a game that never reverses it."""

@@ -26,29 +26,29 @@ class SetExprs:
             return (1 << self.cg.n) - 1
         return mask
 
-    def set_side(self, e, mask, env) -> str:
+    def set_side(self, cx, e, mask, env) -> str:
         """A side of a set written: a set's code, or the set of one value (RL330 if the set
         cannot hold it)."""
-        code = self.gen(e, env)
+        code = self.gen(cx, e, env)
         if self.cg.types.of(e, None) in SET_KINDS:
             return code
         self.ns["_set1"] = set_one
         return f"_set1({self.as_int(e, code)}, {mask}, {self.const(e.span)})"
 
-    def g_SetWhole(self, e, env):
+    def g_SetWhole(self, cx, e, env):
         return str(self.set_mask_of(e)) if e.which == "every" else "0"
 
-    def g_SetOfCards(self, e, env):
+    def g_SetOfCards(self, cx, e, env):
         self.ns["_setcards"] = set_of_cards
         table = self.cg.suit_of if e.word in ("suit", "suits") else self.cg.rank_of
-        cards = self.zone(self.gen(e.zone, env))
+        cards = self.zone(cx, self.gen(cx, e.zone, env))
         return f"_setcards({cards}, {self.const(table)}, {self.set_mask_of(e)})"
 
-    def g_SetCombine(self, e, env):
+    def g_SetCombine(self, cx, e, env):
         mask = self.set_mask_of(e)
-        return _OPS[e.op].format(self.set_side(e.left, mask, env), self.set_side(e.right, mask, env))
+        return _OPS[e.op].format(self.set_side(cx, e.left, mask, env), self.set_side(cx, e.right, mask, env))
 
-    def g_SetValues(self, e, env):
+    def g_SetValues(self, cx, e, env):
         mask = self.set_mask_of(e)
-        return "(" + " | ".join(self.set_side(i, mask, env) for i in e.items) + ")"
+        return "(" + " | ".join(self.set_side(cx, i, mask, env) for i in e.items) + ")"
 

@@ -5,8 +5,9 @@ The generators write a function as a tree of nodes, never as text they could rea
 level in (the body of an ``if``, a loop, a ``def``), and a rule's function has nodes of its own
 for what its passes follow (:mod:`rulelang.compile.blocks`): a :class:`Jump` to a block, an
 :class:`Enter` into an alternative's block (the playout variant), a :class:`Return`, a
-:class:`Decide` (the function stops for a decision), a :class:`Call` (of a rule, through the
-run loop) and a :class:`Pass`.  A node knows the span of the statement it was written for (``span``), or None.
+:class:`Decide` (the function stops for a decision), a :class:`Pick` (the playout variant
+takes a decision in place), a :class:`Call` (of a rule, through the run loop) and a
+:class:`Pass`.  A node knows the span of the statement it was written for (``span``), or None.
 No node has an indentation: it is the depth of its suite, and the text of a line exists only
 when the tree is written out (:func:`render`).
 
@@ -136,6 +137,43 @@ class Call(Return):
     def texts(self) -> tuple:
         return (f"fr[{Frame.POSITION}] = {self.resume}", f"g.stack.append([{self.frame}])",
                 f"return {self.code}")
+
+
+class Pick(Node):
+    """The playout variant takes a decision in place (PlayoutGen.policy_pick), where the API's
+    function stops for it (:class:`Decide`): the action ``action`` that the playout's index
+    policy (the code ``policy``) picks for the chooser ``chooser`` among the legal actions
+    ``legal`` (``out``, or the list ``merge``, a line, makes of it by merging the copies of a
+    card), counted as ``State.playout`` counts a decision (``counts``: the codes of the
+    decisions, the choices offered and the forced decisions; ``size`` names how many there
+    are); a forced decision asks the policy unless ``skip``.  With ``driver``, where no index
+    policy is set the playout's driver picks (``_pick``), counting on the state.  Written as
+    the lines that do it; a pass sees one decision, not lines."""
+    __slots__ = ("action", "chooser", "legal", "merge", "size", "counts", "policy", "skip",
+                 "driver")
+
+    def __init__(self, action: str, chooser: str, legal: str, merge: Optional[str], size: str,
+                 counts: tuple, policy: str, skip: str, driver: bool, span=None):
+        super().__init__(span)
+        self.action, self.chooser, self.legal, self.merge = action, chooser, legal, merge
+        self.size, self.counts, self.policy, self.skip = size, counts, policy, skip
+        self.driver = driver
+
+    @property               # type: ignore[override]
+    def width(self) -> int:
+        return len(self.texts())
+
+    def texts(self) -> tuple:
+        a, who, legal, k, pk = self.action, self.chooser, self.legal, self.size, self.policy
+        dc, ch, fo = self.counts
+        body = ((self.merge,) if self.merge is not None else ()) + (
+            f"{k} = len({legal})", f"{ch} += {k}", f"if {k} == 1:", STEP + f"{fo} += 1",
+            STEP + f"{a} = {legal}[0] if {self.skip} else {legal}[{pk}[{who}](1)]", "else:",
+            STEP + f"{a} = {legal}[{pk}[{who}]({k})]", f"{dc} += 1")
+        if not self.driver:
+            return body
+        return (f"if {pk} is None:", STEP + f"{a} = _pick(g, out, {who})",
+                STEP + "g.decisions += 1", "else:") + tuple(STEP + t for t in body)
 
 
 class Pass(Node):
@@ -268,6 +306,9 @@ class CodeWriter:
 
     def call(self, resume: int, frame: str, code) -> Call:
         return self._add(Call(resume, frame, code))
+
+    def pick(self, *args, **kwargs) -> Pick:
+        return self._add(Pick(*args, **kwargs))
 
     def pass_(self) -> Pass:
         return self._add(Pass())
