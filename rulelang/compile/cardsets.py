@@ -73,7 +73,11 @@ class CardSets:
         otherwise only values that can be computed before the loop and cannot stop the game?"""
         e = self._unwrapped(e)
         if si not in self.slots_used(e):
-            return not self.fold.chance(e) and not self.fold.may_fail(e)
+            # (a plain read of a slot is not computed before the loop (worth_hoisting): the
+            # test would read it by its name, which the function making the set has not)
+            plain = self.fold.plain_read(e, self.seat_uses)
+            return not self.fold.chance(e) and not self.fold.may_fail(e) and \
+                (plain is None or plain[0] != "slot")
         if isinstance(e, A.BoolOp):
             return all(self.pure_test(x, si) for x in e.items)
         if isinstance(e, A.Compare):
