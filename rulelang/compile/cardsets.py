@@ -68,6 +68,24 @@ class CardSets:
             return len(cg.model.suits) + 1
         return None
 
+    def _table_keys(self, hoisted, found, keys):
+        """The keys (``(name, e, values)``) that ``table_keys`` adds to ``keys``: each value
+        computed before the loop that is a card's table (``rank/suit/<attribute> of X``) and is
+        not worked out from ``keys``; it takes only the values of that table (``X`` a card or
+        none: an index of the table, whose last entry is none's), few where the deck has many
+        copies of each card, however many cards it has.  The sets are then in a dict by value."""
+        out = []
+        for (name, _), (e, _) in zip(hoisted, found):
+            table = self.card_table(self._unwrapped(e))
+            if table is None or any(name == k for k, _, _ in keys) or \
+                    self.derived(e, [k for _, k, _ in keys]):
+                continue
+            values = tuple(dict.fromkeys(table))
+            if len(values) > MAX_KEYS or not all(isinstance(v, (int, str)) for v in values):
+                continue
+            out.append((name, e, values))
+        return out
+
     def pure_test(self, e, si) -> bool:
         """Does the condition ``e`` read the card (slot ``si``) only through its tables, and
         otherwise only values that can be computed before the loop and cannot stop the game?"""
@@ -112,7 +130,7 @@ class CardSets:
         (the card in slot ``si``), holds (``hoisted``: the values computed before it;
         ``binds``: the card's tables read once per card): ``(keys, lines, test)``, the values to
         compute before the loop (the keys), the lines after them that find the set of cards
-        where the condition holds and the test ``v in set``; or None where the condition cannot
+        where the condition holds, the test ``v in set`` and the set's name; or None where the condition cannot
         be looked up (see the module's docstring)."""
         ncards = len(self.cg.deck_start)
         if not ncards or not hoisted or not self.pure_test(cond, si):
@@ -122,13 +140,15 @@ class CardSets:
             return None                 # (computed under a guard, or it may stop the game)
         keys = [(name, e, size) for (name, _), (e, kind) in zip(hoisted, found)
                 if (size := self._key_size(kind, e)) is not None]
+        if self.cg.on("table_keys"):
+            keys += self._table_keys(hoisted, found, keys)
         if not keys or not all(self.derived(e, [k for _, k, _ in keys]) for e, _ in found):
             return None
         names = [name for name, _, _ in keys]
         sizes = [size for _, _, size in keys]
         combos = 1
         for size in sizes:
-            combos *= size
+            combos *= size if isinstance(size, int) else len(size)
         cells = combos * ncards
         # The same condition at another loop (the API's function and the playout's variants
         # write each choice again) shares the table: the same node, the same values computed
@@ -160,11 +180,15 @@ class CardSets:
         args = ", ".join(name if name in names else code for name, code in hoisted)
         keep = [(name, code) for name, code in hoisted if name in names]
         return keep, [f"{cs} = {table}{index}", f"if {cs} is None: {cs} = {fill}({args})"], \
-            f"{v} in {cs}"
+            f"{v} in {cs}", cs
 
 
 def _nested(sizes):
-    """Nested lists of None, ``sizes[0]`` long outermost (each inner list its own)."""
-    if len(sizes) == 1:
-        return [None] * sizes[0]
-    return [_nested(sizes[1:]) for _ in range(sizes[0])]
+    """Nested lists of None, ``sizes[0]`` long outermost (each inner list its own); where a size
+    is the tuple of the values a key takes (``_table_keys``), a dict with those keys."""
+    size, rest = sizes[0], sizes[1:]
+    if not isinstance(size, int):
+        return {v: (_nested(rest) if rest else None) for v in size}
+    if not rest:
+        return [None] * size
+    return [_nested(rest) for _ in range(size)]
