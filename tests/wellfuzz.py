@@ -377,7 +377,7 @@ class GameGen:
         k = self.rng.randrange(5)
         if k == 4:
             # the card's table against the same table of another card (the top of a pile): a
-            # set of cards keyed by that value (compile/cardsets.py, table_keys)
+            # set of cards keyed by that card, the value worked out from it (compile/cardsets.py)
             self.note("card table against a card's")
             t = self.pick("rank", "value")
             return f"{t} of {c} {self.pick('<', '>', 'is', '<=')} {t} of {self.card(sc, d + 1)}"

@@ -50,6 +50,8 @@ class CardSets:
 
     # How many card numbers the tables of this compiled game may still hold (MAX_GAME_CELLS).
     _cells_left = MAX_GAME_CELLS
+    # The name of the tuple of the game's card numbers (_card_numbers), once made.
+    _card_numbers_name = None
     # (ExprGen.__init__ gives each its own ``_hoisted_of``: the expression and kind of each value
     # computed before a loop, by name, which Hoisting records; None for one under a guard.)
 
@@ -68,23 +70,14 @@ class CardSets:
             return len(cg.model.suits) + 1
         return None
 
-    def _table_keys(self, hoisted, found, keys):
-        """The keys (``(name, e, values)``) that ``table_keys`` adds to ``keys``: each value
-        computed before the loop that is a card's table (``rank/suit/<attribute> of X``) and is
-        not worked out from ``keys``; it takes only the values of that table (``X`` a card or
-        none: an index of the table, whose last entry is none's), few where the deck has many
-        copies of each card, however many cards it has.  The sets are then in a dict by value."""
-        out = []
-        for (name, _), (e, _) in zip(hoisted, found):
-            table = self.card_table(self._unwrapped(e))
-            if table is None or any(name == k for k, _, _ in keys) or \
-                    self.derived(e, [k for _, k, _ in keys]):
-                continue
-            values = tuple(dict.fromkeys(table))
-            if len(values) > MAX_KEYS or not all(isinstance(v, (int, str)) for v in values):
-                continue
-            out.append((name, e, values))
-        return out
+    def _card_numbers(self) -> str:
+        """The name of the tuple of the game's card numbers, in order: the objects the zones
+        start with (``CompiledGame.start_zones``), which the cards keep wherever they move."""
+        name = self._card_numbers_name
+        if name is None:
+            cards = sorted(c for z in self.cg.start_zones() for c in z)
+            name = self._card_numbers_name = self.const(tuple(cards))
+        return name
 
     def pure_test(self, e, si) -> bool:
         """Does the condition ``e`` read the card (slot ``si``) only through its tables, and
@@ -130,7 +123,7 @@ class CardSets:
         (the card in slot ``si``), holds (``hoisted``: the values computed before it;
         ``binds``: the card's tables read once per card): ``(keys, lines, test)``, the values to
         compute before the loop (the keys), the lines after them that find the set of cards
-        where the condition holds, the test ``v in set`` and the set's name; or None where the condition cannot
+        where the condition holds and the test ``v in set``; or None where the condition cannot
         be looked up (see the module's docstring)."""
         ncards = len(self.cg.deck_start)
         if not ncards or not hoisted or not self.pure_test(cond, si):
@@ -140,15 +133,13 @@ class CardSets:
             return None                 # (computed under a guard, or it may stop the game)
         keys = [(name, e, size) for (name, _), (e, kind) in zip(hoisted, found)
                 if (size := self._key_size(kind, e)) is not None]
-        if self.cg.on("table_keys"):
-            keys += self._table_keys(hoisted, found, keys)
         if not keys or not all(self.derived(e, [k for _, k, _ in keys]) for e, _ in found):
             return None
         names = [name for name, _, _ in keys]
         sizes = [size for _, _, size in keys]
         combos = 1
         for size in sizes:
-            combos *= size if isinstance(size, int) else len(size)
+            combos *= size
         cells = combos * ncards
         # The same condition at another loop (the API's function and the playout's variants
         # write each choice again) shares the table: the same node, the same values computed
@@ -165,7 +156,10 @@ class CardSets:
             # (given every value computed before the loop: those worked out from the keys are
             # the same for the same keys, and their code may read the game, which it has not)
             src = [f"def _f({', '.join(name for name, _ in hoisted)}):"]
-            src += ["    _o = []", f"    for {v} in range({ncards}):"]
+            # (over the game's own numbers of its cards, those its zones hold: a set holding
+            # the same objects finds a card by its identity, not by comparing two equal
+            # numbers, which above 256 are other objects)
+            src += ["    _o = []", f"    for {v} in {self._card_numbers()}:"]
             src += [f"        {name} = {self.const(t)}[{v}]" for name, t, _ in binds]
             src += [f"        if {test}:", f"            _o.append({v})",
                     f"    _s = {table}{index} = {self.const(frozenset)}(_o)", "    return _s"]
@@ -180,15 +174,11 @@ class CardSets:
         args = ", ".join(name if name in names else code for name, code in hoisted)
         keep = [(name, code) for name, code in hoisted if name in names]
         return keep, [f"{cs} = {table}{index}", f"if {cs} is None: {cs} = {fill}({args})"], \
-            f"{v} in {cs}", cs
+            f"{v} in {cs}"
 
 
 def _nested(sizes):
-    """Nested lists of None, ``sizes[0]`` long outermost (each inner list its own); where a size
-    is the tuple of the values a key takes (``_table_keys``), a dict with those keys."""
-    size, rest = sizes[0], sizes[1:]
-    if not isinstance(size, int):
-        return {v: (_nested(rest) if rest else None) for v in size}
-    if not rest:
-        return [None] * size
-    return [_nested(rest) for _ in range(size)]
+    """Nested lists of None, ``sizes[0]`` long outermost (each inner list its own)."""
+    if len(sizes) == 1:
+        return [None] * sizes[0]
+    return [_nested(sizes[1:]) for _ in range(sizes[0])]

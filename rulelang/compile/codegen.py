@@ -696,11 +696,6 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
                 test, hoisted, binds = self.charging(self.gen_hoisting, e.condition, inner, "_c",
                                                      ci, "split")
                 plain = self.plain_test(e.condition, inner, hoisted)
-                # (search_sets: the cards where the condition holds looked up, the search is
-                # whether the zone has one of them, tested in C)
-                looked = self.card_set("_c", test, hoisted, binds, e.condition, ci) \
-                    if plain is None and self.cg.on("search_sets") and self.cg.on("card_sets") \
-                    else None
             # (from the tree, compile/fold.py: it reads a slot no argument gives)
             frame = bool(self.fold.free_slots(e.condition) - set(keys) - {ci})
             params = ["g"] + ["fr"] * frame + ["_z"] + [f"_a{i}" for i in range(len(keys))]
@@ -713,16 +708,8 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs, Modal):
                     w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")
-                if looked is not None:
-                    set_keys, lines, _, cs = looked
-                    self.write_hoisted(w, set_keys)
-                    for line in lines:
-                        w.writeline(line)
-                    w.ret(f"not {cs}.isdisjoint(_z)" if found else f"{cs}.isdisjoint(_z)")
-                else:
-                    self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}",
-                                   plain=plain)
-                    w.ret(not found)
+                self.card_loop(w, "_c", "_z", test, hoisted, binds, f"return {found}", plain=plain)
+                w.ret(not found)
             made = self._helpers[fkey] = (self.const(self._compile(w.source())), frame, e)
         name, frame, _ = made
         args = ["g"] + ([self.frame()] if frame else []) + [cards] + [env[k] for k in keys]

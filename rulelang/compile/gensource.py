@@ -29,7 +29,7 @@ class NeedsFrame(Unsupported):
 
 _ALLOWED_NAMES = re.compile(r"^(g|fr|out|p|pc|_[a-z]+\d*|while|continue|break|raise|tuple|steps|max_steps|stack|decision|awaiting|turns|decisions|range|elif|pass|insert|pop|remove|shuffle|shuffle_stepwise|skip|next_turn|and|or|not|if|else|for|in|len|sum|any|all"
                             r"|return|def|int|cur|dir|zones|vars|work|rng|randrange|randint|randbelow|get|append"
-                            r"|extend|None|True|False|log|is|del|try|except|finally|flush|isdisjoint)$")
+                            r"|extend|None|True|False|log|is|del|try|except|finally|flush)$")
 
 
 def _safe(src: str) -> str:

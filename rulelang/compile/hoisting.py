@@ -329,7 +329,7 @@ class Hoisting:
         if found is None:
             self.write_hoisted(w, hoisted)
             return test, binds
-        keys, lines, test, _ = found
+        keys, lines, test = found
         self.write_hoisted(w, keys)
         for line in lines:
             w.writeline(line)

@@ -99,16 +99,6 @@ PASSES: tuple = (
     Pass("card_sets", "a card condition made of tests of the card's own tables is a lookup in "
          "a set of cards made before the loop", "the tables do not change while the game is "
          "played"),
-    Pass("table_keys", "a card set may be keyed by a value of a card's table (the rank or a "
-         "property of the top card), among the few values that table holds",
-         "the value is that table's entry for a card or none, computed before the loop; the "
-         "card itself is no key there (a deck of many packs has too many cards)",
-         requires=('card_sets',)),
-    Pass("search_sets", "`any card in Z where C` (or `no card`) whose C is looked up in a set "
-         "of cards (card_sets) asks whether Z and the set have a card in common, in C",
-         "the search's condition reads no slot but the card's and cannot stop the game or roll "
-         "a die: which card passes first does not matter, only whether one does",
-         requires=('card_sets',)),
     Pass("prelist", "`if any card in Z where C` whose branch begins with the choice of such a "
          "card makes the choice's list once, and tests it",
          "the same zone and condition; the condition cannot stop the game"),
