@@ -386,7 +386,13 @@ class GameGen:
             self.pure -= self.avoid_known
 
     def _card_cond(self, sc, d, c):
-        k = self.rng.randrange(4)
+        k = self.rng.randrange(5)
+        if k == 4:
+            # the card's table against the same table of another card (the top of a pile): a
+            # set of cards keyed by that card, the value worked out from it (compile/cardsets.py)
+            self.note("card table against a card's")
+            t = self.pick("rank", "value")
+            return f"{t} of {c} {self.pick('<', '>', 'is', '<=')} {t} of {self.card(sc, d + 1)}"
         if k == 0:
             return f"rank of {c} {self.pick('<', '>', 'is')} {self.rng.randrange(1, 14)}"
         if k == 1:

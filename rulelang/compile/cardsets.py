@@ -50,6 +50,8 @@ class CardSets:
 
     # How many card numbers the tables of this compiled game may still hold (MAX_GAME_CELLS).
     _cells_left = MAX_GAME_CELLS
+    # The name of the tuple of the game's card numbers (_card_numbers), once made.
+    _card_numbers_name = None
     # (ExprGen.__init__ gives each its own ``_hoisted_of``: the expression and kind of each value
     # computed before a loop, by name, which Hoisting records; None for one under a guard.)
 
@@ -68,12 +70,25 @@ class CardSets:
             return len(cg.model.suits) + 1
         return None
 
+    def _card_numbers(self) -> str:
+        """The name of the tuple of the game's card numbers, in order: the objects the zones
+        start with (``CompiledGame.start_zones``), which the cards keep wherever they move."""
+        name = self._card_numbers_name
+        if name is None:
+            cards = sorted(c for z in self.cg.start_zones() for c in z)
+            name = self._card_numbers_name = self.const(tuple(cards))
+        return name
+
     def pure_test(self, e, si) -> bool:
         """Does the condition ``e`` read the card (slot ``si``) only through its tables, and
         otherwise only values that can be computed before the loop and cannot stop the game?"""
         e = self._unwrapped(e)
         if si not in self.slots_used(e):
-            return not self.fold.chance(e) and not self.fold.may_fail(e)
+            # (a plain read of a slot is not computed before the loop (worth_hoisting): the
+            # test would read it by its name, which the function making the set has not)
+            plain = self.fold.plain_read(e, self.seat_uses)
+            return not self.fold.chance(e) and not self.fold.may_fail(e) and \
+                (plain is None or plain[0] != "slot")
         if isinstance(e, A.BoolOp):
             return all(self.pure_test(x, si) for x in e.items)
         if isinstance(e, A.Compare):
@@ -141,7 +156,10 @@ class CardSets:
             # (given every value computed before the loop: those worked out from the keys are
             # the same for the same keys, and their code may read the game, which it has not)
             src = [f"def _f({', '.join(name for name, _ in hoisted)}):"]
-            src += ["    _o = []", f"    for {v} in range({ncards}):"]
+            # (over the game's own numbers of its cards, those its zones hold: a set holding
+            # the same objects finds a card by its identity, not by comparing two equal
+            # numbers, which above 256 are other objects)
+            src += ["    _o = []", f"    for {v} in {self._card_numbers()}:"]
             src += [f"        {name} = {self.const(t)}[{v}]" for name, t, _ in binds]
             src += [f"        if {test}:", f"            _o.append({v})",
                     f"    _s = {table}{index} = {self.const(frozenset)}(_o)", "    return _s"]

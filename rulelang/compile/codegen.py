@@ -675,7 +675,13 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
             w.writeline(f"def _f({', '.join(params)}):")
             with w.indent():
                 charge = self.charged(cx, "_z", e, [e.condition])
-                if cx.charging:          # (charged() written out: one call less per search)
+                if cx.charging and self.cg.on("work_held"):
+                    # (the sum kept in a local, and first compared with the floor, a constant:
+                    # below it, as in most games, the budget's bound is not read)
+                    w.writeline(f"g.work = _w = g.work + len(_z) * {int(self._loop_work[id(e)])}")
+                    w.writeline(f"if _w > {LOOP_WORK_FLOOR} and _w > g.max_steps * {WORK_UNIT}: "
+                                f"{charge}")
+                elif cx.charging:        # (charged() written out: one call less per search)
                     w.writeline(f"g.work += len(_z) * {int(self._loop_work[id(e)])}")
                     w.writeline(f"if g.work > g.max_steps * {WORK_UNIT} and "
                                 f"g.work > {LOOP_WORK_FLOOR}: {charge}")

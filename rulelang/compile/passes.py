@@ -99,6 +99,10 @@ PASSES: tuple = (
     Pass("card_sets", "a card condition made of tests of the card's own tables is a lookup in "
          "a set of cards made before the loop", "the tables do not change while the game is "
          "played"),
+    Pass("work_held", "a search over cards inside a loop keeps what it charges to the work in "
+         "loops in a local, and compares it with the floor (a constant) before the budget's "
+         "bound", "the two comparisons read nothing else and stop nothing: their order "
+         "changes no result"),
     Pass("prelist", "`if any card in Z where C` whose branch begins with the choice of such a "
          "card makes the choice's list once, and tests it",
          "the same zone and condition; the condition cannot stop the game"),
