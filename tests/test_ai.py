@@ -268,6 +268,44 @@ def test_openspiel_resample_keeps_the_seats_view():
     assert any(w.observation_tensor(0) != st.observation_tensor(0) for w in worlds)
 
 
+@pytest.mark.parametrize("path,n", [(CRAZY, 4), ("rules/ciq.cardrules", 4),
+                                    ("rules/internecine.cardrules", 2)])
+def test_openspiel_information_state_asked_late_is_the_one_kept_from_the_deal(path, n):
+    """A state whose information states nobody asked for keeps only its moves; asked at last
+    (or its clone asked), it gives what a state asked at every move gives: the trail made by
+    playing the moves again, with simultaneous ones (Internecine) and two decks (CIQ)."""
+    pytest.importorskip("pyspiel")
+    from rulelang.ai.openspiel import load_game
+    game = load_game(path, players=n)
+    kept, late = game.new_initial_state(), game.new_initial_state()
+    rng = random.Random(3)
+    for st in (kept, late):
+        st.apply_action(11)
+    kept.information_state_tensor(0)            # (its trail made at the deal, kept since)
+    clones = None
+    k = 0
+    while not kept.is_terminal() and k < 80:
+        if kept.is_simultaneous_node():
+            acts = [rng.choice(kept.legal_actions(p)) for p in range(n)]
+            for st in (kept, late):
+                st.apply_actions(acts)
+        else:
+            a = rng.choice(kept.legal_actions())
+            for st in (kept, late):
+                st.apply_action(a)
+        kept.information_state_string(k % n)
+        k += 1
+        if k == 10:
+            clones = kept.clone(), late.clone()
+    assert late.box.kept is None and late.box.moves   # (nobody asked: the moves only)
+    assert clones[1].box.kept is None
+    for a, b in ((kept, late), clones):
+        for p in range(n):
+            assert b.information_state_tensor(p) == a.information_state_tensor(p)
+            assert b.information_state_string(p) == a.information_state_string(p)
+    assert late.box.kept is not None and late.box.moves is None
+
+
 # ---- PettingZoo ------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", FILES)
 def test_pettingzoo_api_and_seed_tests(path):

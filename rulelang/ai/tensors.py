@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import json
 from functools import reduce
-from operator import or_
+from itertools import compress
+from operator import itemgetter, ne, or_
 from typing import Optional
 from weakref import WeakKeyDictionary
 
@@ -238,6 +239,11 @@ class Encoding:
         # those that see its top only)
         self.watched = [(zi, [p for p, w in ws if w], [p for p, w in ws if not w])
                         for zi, ws in enumerate(self.watchers) if ws]
+        # (Trail.look) those zones taken out of the state's list together (a tuple however
+        # few: each twice), to be compared with the trail's copies in C
+        ids = [zi for zi, _w, _t in self.watched]
+        self.watched_k = range(len(ids))
+        self.watched_get = itemgetter(*ids, *ids) if ids else None
 
     def _zone_plan(self, seat: int) -> list:
         plan = []
@@ -363,7 +369,7 @@ class Trail:
         self.seen = [0] * n
         self.mine: list = [[] for _ in range(n)]    # (move number, action id) per seat
         self.moves = 0
-        self.snap: list = [None] * len(enc.cg.zone_info)   # the zones at the last look
+        self.snap: list = [None] * len(enc.watched)   # the zones watched, at the last look
         if st is not None:
             self.look(st)
 
@@ -379,15 +385,18 @@ class Trail:
     def look(self, st) -> None:
         """Add what each seat sees now to what it has seen.  Only the zones that changed since
         the last look are read (the others' cards were added then): a step moves a few cards."""
+        enc = self.enc
+        if enc.watched_get is None:     # (no seat sees any card)
+            return
         snap = self.snap
         seen = self.seen
-        bit = self.enc.card_bit
+        bit = enc.card_bit
         zones = st.zones
-        for zi, wholes, tops in self.enc.watched:       # (the zones some seat sees)
+        watched = enc.watched                            # (the zones some seat sees)
+        for k in compress(enc.watched_k, map(ne, enc.watched_get(zones), snap)):
+            zi, wholes, tops = watched[k]               # (one that changed, found in C)
             cards = zones[zi]
-            if cards == snap[zi]:
-                continue
-            snap[zi] = cards[:]
+            snap[k] = cards[:]
             if not cards:
                 continue
             if wholes:                  # (every card of the zone, or-ed in C)
