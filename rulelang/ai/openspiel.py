@@ -270,8 +270,10 @@ class RulelangState(pyspiel.State):
             return self.get_game().outcome_ids[:]
         d = st.awaiting
         if d.__class__ is tuple and not st.terminal:        # (one seat decides: most often)
-            if player is None or player == d[0]:
-                return box.enc.legal_ids(st, d[0])
+            if player is None or player == d[0]:        # (read from the decision)
+                ids = box.enc.decision_ids(d[1])
+                ids.sort()
+                return ids
             if player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
@@ -432,7 +434,12 @@ class RulelangObserver:
             return
         # (the state's own tensor of the seat, brought up to date from what changed, copied
         # from memoryview to memoryview: a third of numpy's assignment)
-        self._put[:] = box.view(player, self.recall)
+        live = box.obs
+        if live is None or self.recall:
+            self._put[:] = box.view(player, self.recall)
+        else:
+            live.observation(box.st, player)
+            self._put[:] = live.views[live.slot[player]]
 
     def string_from(self, state, player):
         if state.st is None:

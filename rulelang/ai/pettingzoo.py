@@ -48,7 +48,6 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.env import AECIterable
 
 from rulelang.ai.tensors import Live, encoding, load_compiled
-from rulelang.engine.playout import _merge_twins_fast, twin_keys
 
 
 def _zeros(size):
@@ -92,9 +91,6 @@ class _Common:
         self._wait = self.enc.actions.wait
         self._id_of = self.enc.actions.id_of.__getitem__
         self._action_of = self.enc.actions.action_of
-        # (a seat's legal actions as State.legal_actions gives them, read from the decision:
-        # identical copies of a card merged with the game's keys, made once)
-        self._keys = None if self.cg.card_twin is None else twin_keys(self.cg)
         # two action masks a seat (2 * seat, 2 * seat + 1), kept and handed out read-only (see
         # _mask), the bytearray under each (what writes it) and the ids it has at 1
         self._mslot = [2 * seat for seat in range(n)]
@@ -131,11 +127,7 @@ class _Common:
             d = st.awaiting
             if d.__class__ is tuple:            # (one seat decides: its actions, read here)
                 if d[0] == seat:
-                    legal = d[1]
-                    keys = self._keys
-                    if keys is not None:
-                        legal = _merge_twins_fast(legal, keys)
-                    ids = list(map(self._id_of, legal))
+                    ids = self.enc.decision_ids(d[1])
             elif seat in st.current_players():
                 ids = list(map(self._id_of, st.legal_actions(seat)))
             for i in ids:                       # (a few: one by one, into the bytearray)

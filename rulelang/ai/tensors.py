@@ -53,6 +53,7 @@ from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYED_BY, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
+from rulelang.engine.playout import _merge_twins_fast, twin_keys
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.limits import MAX_SET_OFFERED
 from rulelang.ai.live import Live  # noqa: F401  (kept tensors: rulelang.ai.live)
@@ -185,6 +186,9 @@ class Encoding:
         self.cg = cg
         self.actions = ActionSpace(cg)
         self.id_of = self.actions.id_of.__getitem__     # (an action's id, looked up in C)
+        # (a seat's legal actions as State.legal_actions gives them, read from its decision:
+        # identical copies of a card merged with the game's keys, made once)
+        self.twin_keys = None if cg.card_twin is None else twin_keys(cg)
         distinct: dict = {}
         for nm in cg.card_names:
             distinct.setdefault(nm, len(distinct))
@@ -340,6 +344,15 @@ class Encoding:
     def legal_ids(self, st, seat: int) -> list:
         """The global ids of ``seat``'s legal actions now, ascending."""
         return sorted(map(self.id_of, st.legal_actions(seat)))
+
+    def decision_ids(self, legal: list) -> list:
+        """The global ids of the actions a one-seat decision offers (``legal``, as the state
+        keeps them), copies of a card merged as :meth:`State.legal_actions` merges them: what
+        :meth:`legal_ids` gives for the seat that decides, without asking the state."""
+        keys = self.twin_keys
+        if keys is not None:
+            legal = _merge_twins_fast(legal, keys)
+        return list(map(self.id_of, legal))
 
     def seen_cards(self, st, seat: int) -> int:
         """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
