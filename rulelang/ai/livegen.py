@@ -37,22 +37,27 @@ def whole_diff(out, at: int, d: int, ci: list, one: bool, cards: list, old: list
     out[at] = len(cards)
     lo = len(old)
     lc = len(cards)
+    base = at + 1
     if not lo:
         gone, came = (), cards
     elif lc > lo and cards[:lo] == old:     # (cards put on top)
         gone, came = (), cards[lo:]
     elif lc < lo and old[:lc] == cards:     # (cards taken from the top)
         gone, came = old[lc:], ()
-    else:                                   # (the cards that left, that came: found in C)
-        so = set(old)
-        gone, came = so.difference(cards), set(cards).difference(so)
-    base = at + 1
-    if one:                                 # (a card's place is 0 or 1)
+    else:               # (the cards that left or came, found in C: each written as it is now)
+        gone = came = ()
+        if one:                             # (a card's place is 0 or 1)
+            for c in set(old).symmetric_difference(cards):
+                out[base + ci[c]] = 1.0 if c in cards else 0.0
+        else:                               # (copies of a card: counted)
+            for c in set(old).symmetric_difference(cards):
+                out[base + ci[c]] += 1.0 if c in cards else -1.0
+    if one:
         for c in gone:
             out[base + ci[c]] = 0.0
         for c in came:
             out[base + ci[c]] = 1.0
-    else:                                   # (copies of a card: counted)
+    else:
         for c in gone:
             out[base + ci[c]] -= 1.0
         for c in came:
