@@ -317,6 +317,37 @@ def test_pettingzoo_api_and_seed_tests(path):
     seed_test(lambda: env(path), num_cycles=cycles)
 
 
+def test_pettingzoo_agent_iter_and_last_keep_aecenvs_contract():
+    """The env's own agent_iter and last() answer as AECEnv's: the agent to act, at most
+    max_iter times, again from the start at each iteration, nothing once the agents are gone;
+    last() the observation observe() gives, and the agent's reward, flags and info."""
+    pytest.importorskip("pettingzoo")
+    np = pytest.importorskip("numpy")
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env import AECIterable
+    from rulelang.ai.pettingzoo import env
+    e = env("rules/internecine.cardrules")
+    e.reset(seed=4)
+    it = e.agent_iter(3)
+    assert isinstance(it, AECIterable)
+    assert list(it) == list(it) == [e.agent_selection] * 3
+    rng = random.Random(4)
+    steps = 0
+    for agent in e.agent_iter():
+        mine, theirs = e.last(), AECEnv.last(e)
+        assert len(mine) == 5 and mine[1:] == theirs[1:]
+        assert set(mine[0]) == set(theirs[0]) == {"observation", "action_mask"}
+        for k in mine[0]:
+            assert np.array_equal(mine[0][k], theirs[0][k])
+        assert e.last(observe=False)[0] is None
+        if mine[2] or mine[3]:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(mine[0]["action_mask"]))))
+        steps += 1
+    assert steps > 0 and e.agents == [] and list(e.agent_iter()) == []
+
+
 def test_pettingzoo_simultaneous_choices_stay_secret():
     pytest.importorskip("pettingzoo")
     np = pytest.importorskip("numpy")
