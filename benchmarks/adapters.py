@@ -18,6 +18,9 @@ an adapter's over the API's in the same round, and the median over the rounds is
 judged against the targets (PettingZoo within 2 times the API, OpenSpiel within 4).  ``--sim N``
 also times ``pyspiel.random_sim_test`` (OpenSpiel's own conformance check, which asks every
 seat's strings and tensors at every step and serialises the state) over N games of CIQ.
+``--bytecodes N`` counts instead the bytecodes each way runs per decision over N games
+(``benchmarks.bytecodes``' counter; the env or game made once before counting): a figure that
+does not depend on the machine's load.
 """
 from __future__ import annotations
 
@@ -36,10 +39,15 @@ GAMES = (("examples/crazy_eights.cardrules", 4), ("rules/ciq.cardrules", 4))
 TARGETS = {"pettingzoo": 2.0, "openspiel": 4.0}
 
 
-def api_steps(path, n, budget, clock=time.process_time):
-    """Random play through the API: decisions and seconds of ``clock`` (CPU by default)."""
+def api_make(path, n):
     from rulelang.ai.tensors import load_compiled
-    cg = load_compiled(path, n)
+    return load_compiled(path, n)
+
+
+def api_steps(path, n, budget, clock=time.process_time, made=None):
+    """Random play through the API: decisions and seconds of ``clock`` (CPU by default).
+    (``made``: what :data:`MAKE` makes, made before if given.)"""
+    cg = made or api_make(path, n)
     steps, ep, c0 = 0, 0, clock()
     while clock() - c0 < budget or steps == 0:
         st = cg.new_game(seed=ep)
@@ -53,10 +61,14 @@ def api_steps(path, n, budget, clock=time.process_time):
     return steps, clock() - c0
 
 
-def pettingzoo_steps(path, n, budget, clock=time.process_time):
-    """Random play through the PettingZoo AEC env (observe, mask, step)."""
+def pettingzoo_make(path, n):
     from rulelang.ai.pettingzoo import env as make_env
-    e = make_env(path, players=n)
+    return make_env(path, players=n)
+
+
+def pettingzoo_steps(path, n, budget, clock=time.process_time, made=None):
+    """Random play through the PettingZoo AEC env (observe, mask, step)."""
+    e = made or pettingzoo_make(path, n)
     steps, ep, c0 = 0, 0, clock()
     while clock() - c0 < budget or steps == 0:
         e.reset(seed=ep)
@@ -73,12 +85,16 @@ def pettingzoo_steps(path, n, budget, clock=time.process_time):
     return steps, clock() - c0
 
 
-def openspiel_steps(path, n, budget, clock=time.process_time):
-    """Random play through OpenSpiel (the observer's set_from, legal_actions, apply_action)."""
+def openspiel_make(path, n):
     from open_spiel.python.observation import make_observation
     from rulelang.ai.openspiel import load_game
     game = load_game(path, players=n)
-    ob = make_observation(game)
+    return game, make_observation(game)
+
+
+def openspiel_steps(path, n, budget, clock=time.process_time, made=None):
+    """Random play through OpenSpiel (the observer's set_from, legal_actions, apply_action)."""
+    game, ob = made or openspiel_make(path, n)
     steps, ep, c0 = 0, 0, clock()
     while clock() - c0 < budget or steps == 0:
         st = game.new_initial_state()
@@ -98,6 +114,7 @@ def openspiel_steps(path, n, budget, clock=time.process_time):
 
 
 WAYS = {"api": api_steps, "pettingzoo": pettingzoo_steps, "openspiel": openspiel_steps}
+MAKE = {"api": api_make, "pettingzoo": pettingzoo_make, "openspiel": openspiel_make}
 
 
 def installed() -> list:
@@ -134,6 +151,27 @@ def measure(seconds: float, rounds: int) -> dict:
     return out
 
 
+def bytecodes(games: int) -> dict:
+    """Per game and way: bytecodes per decision over ``games`` random games (the same games as
+    the timed loops play)."""
+    import itertools
+    from benchmarks.bytecodes import Counter
+    out = {}
+    for path, n in GAMES:
+        full = os.path.join(ROOT, path)
+        row = {}
+        for w in installed():
+            made = MAKE[w](full, n)
+            WAYS[w](full, n, 0.01, made=made)           # (warm: the game compiled, registered)
+            c = Counter()
+            # (a clock that ticks once a game: `games` games, then the loop stops)
+            steps, _t = c.run(lambda: WAYS[w](full, n, games + 1, itertools.count().__next__,
+                                              made))
+            row[w] = c.total / steps
+        out[f"{path}:{n}"] = row
+    return out
+
+
 def sim_seconds(games: int) -> float:
     """CPU seconds per game of ``pyspiel.random_sim_test`` on CIQ, 4 players, serialising."""
     import pyspiel
@@ -149,8 +187,20 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per way and round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--sim", type=int, default=0, help="games of random_sim_test to time")
+    ap.add_argument("--bytecodes", type=int, default=0, metavar="N",
+                    help="count bytecodes per decision over N games instead of timing")
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
+    if a.bytecodes:
+        res = bytecodes(a.bytecodes)
+        print(f"game-AI adapters, random play, 4 players: bytecodes per decision "
+              f"({a.bytecodes} games)")
+        for game, row in res.items():
+            print(f"  {game}: " + ", ".join(f"{w} {b:,.0f}" for w, b in row.items()))
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(res, f, indent=1)
+        return 0
     res = {"games": measure(a.seconds, a.rounds)}
     print("game-AI adapters, random play, 4 players: CPU µs per decision in each round, and the "
           "adapter's ratio to the API in that round")

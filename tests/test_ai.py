@@ -268,6 +268,44 @@ def test_openspiel_resample_keeps_the_seats_view():
     assert any(w.observation_tensor(0) != st.observation_tensor(0) for w in worlds)
 
 
+@pytest.mark.parametrize("path,n", [(CRAZY, 4), ("rules/ciq.cardrules", 4),
+                                    ("rules/internecine.cardrules", 2)])
+def test_openspiel_information_state_asked_late_is_the_one_kept_from_the_deal(path, n):
+    """A state whose information states nobody asked for keeps only its moves; asked at last
+    (or its clone asked), it gives what a state asked at every move gives: the trail made by
+    playing the moves again, with simultaneous ones (Internecine) and two decks (CIQ)."""
+    pytest.importorskip("pyspiel")
+    from rulelang.ai.openspiel import load_game
+    game = load_game(path, players=n)
+    kept, late = game.new_initial_state(), game.new_initial_state()
+    rng = random.Random(3)
+    for st in (kept, late):
+        st.apply_action(11)
+    kept.information_state_tensor(0)            # (its trail made at the deal, kept since)
+    clones = None
+    k = 0
+    while not kept.is_terminal() and k < 80:
+        if kept.is_simultaneous_node():
+            acts = [rng.choice(kept.legal_actions(p)) for p in range(n)]
+            for st in (kept, late):
+                st.apply_actions(acts)
+        else:
+            a = rng.choice(kept.legal_actions())
+            for st in (kept, late):
+                st.apply_action(a)
+        kept.information_state_string(k % n)
+        k += 1
+        if k == 10:
+            clones = kept.clone(), late.clone()
+    assert late.box.kept is None and late.box.moves   # (nobody asked: the moves only)
+    assert clones[1].box.kept is None
+    for a, b in ((kept, late), clones):
+        for p in range(n):
+            assert b.information_state_tensor(p) == a.information_state_tensor(p)
+            assert b.information_state_string(p) == a.information_state_string(p)
+    assert late.box.kept is not None and late.box.moves is None
+
+
 # ---- PettingZoo ------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", FILES)
 def test_pettingzoo_api_and_seed_tests(path):
@@ -277,6 +315,37 @@ def test_pettingzoo_api_and_seed_tests(path):
     cycles = 200 if SLOW else 30
     api_test(env(path), num_cycles=cycles)
     seed_test(lambda: env(path), num_cycles=cycles)
+
+
+def test_pettingzoo_agent_iter_and_last_keep_aecenvs_contract():
+    """The env's own agent_iter and last() answer as AECEnv's: the agent to act, at most
+    max_iter times, again from the start at each iteration, nothing once the agents are gone;
+    last() the observation observe() gives, and the agent's reward, flags and info."""
+    pytest.importorskip("pettingzoo")
+    np = pytest.importorskip("numpy")
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env import AECIterable
+    from rulelang.ai.pettingzoo import env
+    e = env("rules/internecine.cardrules")
+    e.reset(seed=4)
+    it = e.agent_iter(3)
+    assert isinstance(it, AECIterable)
+    assert list(it) == list(it) == [e.agent_selection] * 3
+    rng = random.Random(4)
+    steps = 0
+    for agent in e.agent_iter():
+        mine, theirs = e.last(), AECEnv.last(e)
+        assert len(mine) == 5 and mine[1:] == theirs[1:]
+        assert set(mine[0]) == set(theirs[0]) == {"observation", "action_mask"}
+        for k in mine[0]:
+            assert np.array_equal(mine[0][k], theirs[0][k])
+        assert e.last(observe=False)[0] is None
+        if mine[2] or mine[3]:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(mine[0]["action_mask"]))))
+        steps += 1
+    assert steps > 0 and e.agents == [] and list(e.agent_iter()) == []
 
 
 def test_pettingzoo_simultaneous_choices_stay_secret():

@@ -86,7 +86,8 @@ def test_the_comparison_sees_a_stale_tensor():
     live.observation(st, 0)
     legal = st.legal_actions()
     st.apply_action(legal[0])
-    live.wsnap[0] = [st.zones[zi][:] for zi, _at, whole, _t in enc.zone_plans[0] if whole]
+    whole = [zi for zi, _at, w, _t in enc.zone_plans[0] if w]
+    live.snaps[0][:len(whole)] = [st.zones[zi][:] for zi in whole]
     assert not np.array_equal(live.observation(st, 0),
                               np.asarray(enc.observation(st, 0), np.float32))
 

@@ -4,60 +4,42 @@ few cards, so a step costs a few writes, not the hundreds of places of a rebuilt
 layout is :class:`rulelang.ai.tensors.Encoding`'s; this module imports no numpy."""
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter, ne
 from sys import getrefcount
 from typing import Any, Optional
 from weakref import WeakKeyDictionary
 
-from rulelang.limits import ACTION_SHIFT
-
-_alt_of = ACTION_SHIFT.__rrshift__        # an action -> its alternative (action >> ACTION_SHIFT)
+from rulelang.ai.livegen import snapshots, writer
 
 
 class _Plan:
     """What a seat's tensor reads of the zones, split by what the seat sees of each: the zones
     of which it sees only the size, those of which it sees the size and the top card, and those
-    it sees whole (their cards compared with the seat's copies in C: only those that differ
-    are read card by card)."""
+    it sees whole (only those whose cards differ from the buffer's copies are read card by
+    card); and the function written for it (:func:`rulelang.ai.livegen.writer`)."""
 
-    __slots__ = ("sizes", "tops", "whole", "whole_k", "many", "get", "me", "turn", "deciding",
-                 "phase", "choices", "vars", "ranges")
+    __slots__ = ("sized", "tops", "whole", "me", "turn", "deciding", "phase", "choices", "vars",
+                 "ranges", "write")
 
-    def __init__(self, enc, seat: int, entries: list, with_vars: bool = True):
+    def __init__(self, enc, seat: int, entries: list, with_vars: bool = True,
+                 tail: bool = True):
         d = enc.d
         self.vars = with_vars           # (the variables too)
         self.ranges: list = []          # (public: the places it keeps, copied to the seats')
-        sizes, size_at, tops, whole, whole_at = [], [], [], [], []
+        self.sized: list = []           # (zone, place) of the zones seen by their size only
+        self.tops: list = []            # (zone, place, place of its top) of the piles
+        whole = []
         for zi, at, w, top in entries:
             if w:
-                whole.append(zi)
-                whole_at.append(at)
+                whole.append((zi, at))
             elif top:
-                tops.append((zi, at, at + 1 + d))
+                self.tops.append((zi, at, at + 1 + d))
             else:
-                sizes.append(zi)
-                size_at.append(at)
-        self.sizes = _sizes_writer(list(zip(sizes, size_at)))
-        self.tops = tops
-        self.whole = [(k, zi, at) for k, (zi, at) in enumerate(zip(whole, whole_at))]
-        self.whole_k = range(len(whole))
-        # (many zones seen whole: those that changed are picked out in C, from the zones taken
-        # out of the state's list together; a few are compared one by one)
-        self.many = len(whole) >= 4
-        self.get = itemgetter(*whole) if self.many else None
+                self.sized.append((zi, at))
+        self.whole = [(k, zi, at) for k, (zi, at) in enumerate(whole)]
         n, k = enc.cg.n, enc.tail      # (where the places of the end are)
         self.me, self.turn, self.deciding = k + seat, k + n, k + 2 * n
         self.phase, self.choices = k + 3 * n, k + 3 * n + enc.procs
-
-
-def _sizes_writer(pairs: list):
-    """A function ``(out, zones)`` that writes the size of each zone of ``pairs`` (index, place),
-    one line each (the zones of which a seat sees only the size: written at every request)."""
-    lines = [f"    out[{at}] = len(zones[{zi}])" for zi, at in pairs] or ["    pass"]
-    ns: dict = {}
-    exec("def sizes(out, zones):\n" + "\n".join(lines), ns)     # (numbers only: no names)
-    return ns["sizes"]
+        self.write = writer(enc, self, seat, tail)
 
 
 _PLANS: WeakKeyDictionary = WeakKeyDictionary()     # per encoding: each seat's plan
@@ -75,7 +57,7 @@ def _plans(enc) -> tuple:
         public = [e for e in enc.zone_plans[0] if e[0] not in mine] if n else []
         pub = None
         if sum(1 for e in public if e[2]) >= 4:
-            pub = _Plan(enc, 0, public)
+            pub = _Plan(enc, 0, public, tail=False)
             cut = sorted((enc.zone_at[zi], enc.zone_at[zi] + 1 + 2 * enc.d) for zi in mine)
             at = 0
             for a, b in cut + [(enc.tail, enc.tail)]:
@@ -119,7 +101,7 @@ class Live:
     this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
 
     __slots__ = ("enc", "make", "recall", "readonly", "plans", "pub", "slot", "bufs", "views",
-                 "wsnap", "tsnap", "vsnap", "zero_tail", "bits", "mine", "free")
+                 "snaps", "zero_tail", "bits", "mine", "free")
 
     def __init__(self, enc, make, recall: bool = False, readonly: bool = False):
         self.enc = enc
@@ -136,9 +118,9 @@ class Live:
         m = 2 * n + 1
         self.bufs: list = [None] * m         # a buffer, made at its first use
         self.views: list = [None] * m        # and what writes it (see _view)
-        self.wsnap: list = [None] * m        # per buffer: the cards of each zone seen whole
-        self.tsnap: list = [None] * m        # per buffer: the top of each pile seen the top of
-        self.vsnap: list = [None] * m        # per buffer: the variables at that time
+        # per buffer, what it was last written from (livegen.snapshots): the cards of each zone
+        # seen whole, the top of each pile seen the top of, the variables
+        self.snaps: list = [None] * m
         ends = enc.size - enc.tail           # (the places of the end, zeroed at each request)
         zero = _view(make(ends))
         self.zero_tail = zero if isinstance(zero, memoryview) else [0.0] * ends
@@ -157,15 +139,19 @@ class Live:
         t.bufs, t.views = [None] * len(self.bufs), [None] * len(self.bufs)
         for seat, b in enumerate(self.bufs):
             if b is not None:
-                t._own(seat, b.copy())
-        t.wsnap = [None if z is None else z[:] for z in self.wsnap]
-        t.tsnap = [None if z is None else z[:] for z in self.tsnap]
-        t.vsnap = self.vsnap[:]
+                t._own(seat, self._dup(b))
+        t.snaps = [None if z is None else z[:] for z in self.snaps]
         t.zero_tail = self.zero_tail
         t.bits = self.bits[:]
         t.mine = self.mine[:]
         t.free = self.free
         return t
+
+    def _dup(self, buf) -> Any:
+        """A new buffer (made as the others are) holding what ``buf`` holds."""
+        out = self.make(len(buf))
+        out[:] = buf
+        return out
 
     def _start(self, s: int, trail) -> Any:
         """Buffer ``s`` made, all 0, with the snapshots of a zeroed buffer: every zone empty,
@@ -173,17 +159,14 @@ class Live:
         public = s == len(self.bufs) - 1
         size = trail.size() if self.recall and not public else self.enc.size
         out = self._own(s, self.make(size))
-        plan = self.pub if public else self.plans[s >> 1]
-        self.wsnap[s] = [[]] * len(plan.whole_k)
-        self.tsnap[s] = [-1] * len(plan.tops)
-        self.vsnap[s] = None
+        self.snaps[s] = snapshots(self.pub if public else self.plans[s >> 1])
         self.bits[s] = self.mine[s] = 0
         self.free = getrefcount(self.bufs[s])
         return out
 
     def _unshare(self, s: int) -> Any:
         """Buffer ``s`` is held by a caller: from now on a copy of it is buffer ``s``."""
-        return self._own(s, self.bufs[s].copy())
+        return self._own(s, self._dup(self.bufs[s]))
 
     def _own(self, s: int, buf) -> Any:
         """``buf`` becomes buffer ``s``; with ``readonly`` the array handed out refuses writes
@@ -216,35 +199,13 @@ class Live:
             view = self.views[p]
             if view is None:
                 view = self._start(p, None)
-            self._update(view, st, pub, p)
+            pub.write(view, st, self.snaps[p], None)
             for a, b in pub.ranges:
                 out[a:b] = view[a:b]
-        plan = self.plans[seat]
-        self._update(out, st, plan, s)
-        enc = self.enc
-        out[enc.tail:enc.size] = self.zero_tail     # (the end: zeros, then its few places)
-        out[plan.me] = 1.0
-        if not st.terminal:
-            out[plan.turn + st.cur] = 1.0
-            d = st.awaiting
-            if d.__class__ is tuple:         # (one seat decides: its actions, twins and all)
-                q = d[0]
-                out[plan.deciding + q] = 1.0
-                legal = d[1] if q == seat else None
-            else:
-                deciding = st.current_players()
-                for q in deciding:
-                    out[plan.deciding + q] = 1.0
-                legal = st.legal_actions(seat) if seat in deciding else None
-            if st.stack:
-                out[plan.phase + st.stack[-1][0]] = 1.0
-            if legal:                        # (the alternatives of its actions, found in C)
-                base = plan.choices
-                for alt in set(map(_alt_of, legal)):
-                    out[base + alt] = 1.0
-        else:
-            out[enc.size - 1] = 1.0
+        # (the zones, the variables, the places of the end: the plan's own written function)
+        self.plans[seat].write(out, st, self.snaps[s], self.zero_tail)
         if self.recall:
+            enc = self.enc
             bits = trail.seen[seat]
             new = bits & ~self.bits[s]
             self.bits[s] = bits
@@ -259,96 +220,6 @@ class Live:
                 out[at + aid] += 1.0
             self.mine[s] = len(mine)
         return self.bufs[s]
-
-    def _update(self, out, st, plan: _Plan, s: int) -> None:
-        """Buffer ``s`` (written through ``out``) brought up to date with the zones of ``plan``
-        (and the variables, when the plan has them)."""
-        enc = self.enc
-        zones = st.zones
-        ci = enc.card_index
-        plan.sizes(out, zones)          # (sizes: written again)
-        if plan.tops:                   # (a pile's size; its top, when it changed)
-            tsnap = self.tsnap[s]
-            k = 0
-            for zi, at, base in plan.tops:
-                cards = zones[zi]
-                out[at] = len(cards)
-                c = cards[-1] if cards else -1
-                old = tsnap[k]
-                if c != old:
-                    if old >= 0:
-                        out[base + ci[old]] = 0.0
-                    if c >= 0:
-                        out[base + ci[c]] = 1.0
-                    tsnap[k] = c
-                k += 1
-        snap = self.wsnap[s]
-        one = enc.one_each
-        todo = (compress(plan.whole, map(ne, plan.get(zones), snap)) if plan.many else
-                plan.whole)
-        for k, zi, at in todo:          # (the zones seen whole that changed: cards, top)
-            cards = zones[zi]
-            old = snap[k]
-            if cards == old:
-                continue
-            snap[k] = cards[:]
-            out[at] = len(cards)
-            lo = len(old)
-            lc = len(cards)
-            if not lo:
-                gone, came = (), cards
-            elif lc > lo and cards[:lo] == old:     # (cards put on top)
-                gone, came = (), cards[lo:]
-            elif lc < lo and old[:lc] == cards:     # (cards taken from the top)
-                gone, came = old[lc:], ()
-            elif lo + lc <= 8:                      # (a few cards: each written)
-                gone, came = old, cards
-            else:                                   # (the cards that left, that came)
-                so = set(old)
-                gone, came = so.difference(cards), set(cards).difference(so)
-            base = at + 1
-            if one:                                 # (a card's place is 0 or 1)
-                for c in gone:
-                    out[base + ci[c]] = 0.0
-                for c in came:
-                    out[base + ci[c]] = 1.0
-            else:                                   # (copies of a card: counted)
-                for c in gone:
-                    out[base + ci[c]] -= 1.0
-                for c in came:
-                    out[base + ci[c]] += 1.0
-            base += enc.d
-            if lo:
-                out[base + ci[old[-1]]] = 0.0
-            if lc:
-                out[base + ci[cards[-1]]] = 1.0
-        if not plan.vars:
-            return
-        vs = st.vars
-        olds = self.vsnap[s]
-        if olds != vs:
-            self.vsnap[s] = vs[:]
-            nc = len(ci)
-            var_plan = enc.var_plan
-            every = range(len(var_plan))
-            for i in every if olds is None else compress(every, map(ne, vs, olds)):
-                _i, at, w, card, bits = var_plan[i]
-                v = vs[i]
-                if bits:                # a set of values: its places written again
-                    for k in range(w):
-                        out[at + k] = (v >> k) & 1
-                    continue
-                if w == 1:
-                    out[at] = float(v)
-                    continue
-                if olds is not None:
-                    o = olds[i]
-                    if card and 0 <= o < nc:
-                        o = ci[o]
-                    out[at + (o if 0 <= o < w - 1 else w - 1)] = 0.0
-                if card and 0 <= v < nc:
-                    v = ci[v]
-                out[at + (v if 0 <= v < w - 1 else w - 1)] = 1.0
 
 
 def _view(buf):

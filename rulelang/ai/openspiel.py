@@ -119,7 +119,11 @@ class RulelangGame(pyspiel.Game):
 
     def deal(self, k: int) -> State:
         """The rulelang game of chance outcome ``k``."""
-        return self.cg.new_game(seed=self.seed * 1_000_003 + k)
+        return self.cg.new_game(seed=self.deal_seed(k))
+
+    def deal_seed(self, k: int) -> int:
+        """The seed of the rulelang game of chance outcome ``k``."""
+        return self.seed * 1_000_003 + k
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -136,21 +140,53 @@ class _Box:
     copies with :meth:`State.clone` and pickles as :meth:`State.to_json` (not the compiled game).
     It also keeps the encoding and the seats' tensors as they were last asked for
     (:class:`rulelang.ai.tensors.Live`: the observation and the information state), brought up
-    to date from what changed at the next request, and copied with the state."""
+    to date from what changed at the next request, and copied with the state.
 
-    __slots__ = ("short", "st", "trail", "enc", "obs", "info")
+    The seats' :class:`Trail` (what each has seen and done, for the information state) is
+    made when it is first asked for: until then the box keeps the seed of the deal and the
+    moves since (``moves``, each a tuple of (seat, action id)), and the trail is made by
+    playing them again from the deal (the same seed and actions play the same game), then kept
+    up to date at every move.  A game played without information states so costs a list's
+    append a move, not a look at the zones that changed.  A box whose state was not dealt here
+    (a re-dealt world, a state read back) has its trail from the start."""
 
-    def __init__(self, short, st, trail, obs=None, info=None):
-        self.short, self.st, self.trail = short, st, trail
+    __slots__ = ("short", "st", "kept", "enc", "obs", "info", "seed", "moves")
+
+    def __init__(self, short, st, trail, obs=None, info=None, seed=None, moves=None):
+        self.short, self.st, self.kept = short, st, trail
         self.enc = encoding(_GAMES[short])
         self.obs, self.info = obs, info
+        self.seed, self.moves = seed, moves
+
+    @property
+    def trail(self) -> Optional[Trail]:
+        """The seats' trail (None before the deal), made now if nobody asked for it yet."""
+        t = self.kept
+        if t is None and self.st is not None:
+            t = self.kept = self._replay()
+        return t
+
+    def _replay(self) -> Trail:
+        """The trail of the moves since the deal, looked at as they are played again."""
+        st = _GAMES[self.short].new_game(seed=self.seed)
+        t = Trail(self.enc, st)
+        action_of = self.enc.actions.action_of
+        for move in self.moves or ():
+            for p, aid in move:
+                st.apply_action(action_of[aid], p)
+                t.acted(p, aid)
+            t.after(st)
+        self.moves = None
+        return t
 
     def __deepcopy__(self, memo):
         if self.st is None:
             return _Box(self.short, None, None)
-        return _Box(self.short, self.st.clone(), self.trail.copy(),
+        return _Box(self.short, self.st.clone(),
+                    None if self.kept is None else self.kept.copy(),
                     None if self.obs is None else self.obs.copy(),
-                    None if self.info is None else self.info.copy())
+                    None if self.info is None else self.info.copy(),
+                    self.seed, None if self.moves is None else self.moves[:])
 
     def tensor(self, seat: int, recall: bool):
         """``seat``'s observation (or, with ``recall``, information state) now: an array kept
@@ -162,6 +198,16 @@ class _Box:
         if self.obs is None:
             self.obs = Live(self.enc, _zeros)
         return self.obs.observation(self.st, seat)
+
+    def view(self, seat: int, recall: bool):
+        """:meth:`tensor`, as the memoryview that writes it."""
+        live = self.info if recall else self.obs
+        if live is None:                # (made at the first request)
+            self.tensor(seat, recall)
+            live = self.info if recall else self.obs
+        else:
+            live.observation(self.st, seat, self.trail if recall else None)
+        return live.views[live.slot[seat]]
 
     def __reduce__(self):
         saved = None if self.st is None else [self.st.to_json(), self.trail.to_json()]
@@ -224,8 +270,10 @@ class RulelangState(pyspiel.State):
             return self.get_game().outcome_ids[:]
         d = st.awaiting
         if d.__class__ is tuple and not st.terminal:        # (one seat decides: most often)
-            if player is None or player == d[0]:
-                return box.enc.legal_ids(st, d[0])
+            if player is None or player == d[0]:        # (read from the decision)
+                ids = box.enc.decision_ids(d[1])
+                ids.sort()
+                return ids
             if player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
@@ -263,29 +311,46 @@ class RulelangState(pyspiel.State):
     def _apply_action(self, action):
         box = self.box
         st = box.st
-        if st is None:
-            st = self.get_game().deal(action)
-            box.st = st
-            box.trail = Trail(box.enc, st)
+        if st is None:                  # (the deal: its seed kept, the trail made when asked)
+            game = self.get_game()
+            box.seed = game.deal_seed(action)
+            box.st = game.cg.new_game(seed=box.seed)
+            box.moves = []
             return
-        p = st.current_player()
+        d = st.awaiting                 # (the seat to decide, read from the decision)
+        p = d[0] if d.__class__ is tuple else st.current_player()
         acts = box.enc.actions
         if not 0 <= action < acts.wait:
             raise ValueError(f"action id {action} is not an action of the rules")
-        trail = box.trail
-        trail.acted(p, action)
         st.apply_action(acts.action_of[action], p)
-        trail.after(st)
+        trail = box.kept
+        if trail is None:               # (nobody asked for the trail: the move kept)
+            box.moves.append(((p, action),))
+        else:
+            trail.acted(p, action)
+            trail.after(st)
 
     def _apply_actions(self, actions):
-        st = self.st
+        box = self.box
+        st = box.st
         to_action = self.enc.actions.to_action
-        for q in st.current_players():
-            self.trail.acted(q, actions[q])
-            st.apply_action(to_action(actions[q]), q)
-            if st.terminal or not st.is_simultaneous():
-                break
-        self.trail.after(st)
+        move = []
+        try:
+            for q in st.current_players():
+                st.apply_action(to_action(actions[q]), q)
+                move.append((q, actions[q]))
+                if st.terminal or not st.is_simultaneous():
+                    break
+        finally:                        # (the actions applied, even when a later one is refused)
+            trail = box.kept
+            if not move:
+                pass
+            elif trail is None:
+                box.moves.append(tuple(move))
+            else:
+                for q, aid in move:
+                    trail.acted(q, aid)
+                trail.after(st)
 
     def resample_from_infostate(self, player, sampler=None):
         """A state ``player`` cannot tell from this one (:meth:`State.determinize` from their
@@ -355,6 +420,7 @@ class RulelangObserver:
         if recall:
             pieces += [("seen", enc.d), ("my_actions", enc.actions.size)]
         self.tensor = np.zeros(sum(s for _n, s in pieces), np.float32)
+        self._put = memoryview(self.tensor)         # (a copy into it through this, in C)
         self.dict = {}
         at = 0
         for name, size in pieces:
@@ -366,8 +432,14 @@ class RulelangObserver:
         if box.st is None:
             self.tensor.fill(0)
             return
-        # (the state's own tensor of the seat, brought up to date from what changed)
-        self.tensor[:] = box.tensor(player, self.recall)
+        # (the state's own tensor of the seat, brought up to date from what changed, copied
+        # from memoryview to memoryview: a third of numpy's assignment)
+        live = box.obs
+        if live is None or self.recall:
+            self._put[:] = box.view(player, self.recall)
+        else:
+            live.observation(box.st, player)
+            self._put[:] = live.views[live.slot[player]]
 
     def string_from(self, state, player):
         if state.st is None:

@@ -45,6 +45,7 @@ from typing import Optional
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.env import AECIterable
 
 from rulelang.ai.tensors import Live, encoding, load_compiled
 
@@ -91,7 +92,7 @@ class _Common:
         self._id_of = self.enc.actions.id_of.__getitem__
         self._action_of = self.enc.actions.action_of
         # two action masks a seat (2 * seat, 2 * seat + 1), kept and handed out read-only (see
-        # _mask), the memoryview that writes each and the ids it has at 1
+        # _mask), the bytearray under each (what writes it) and the ids it has at 1
         self._mslot = [2 * seat for seat in range(n)]
         self._masks: list = [None] * 2 * n
         self._puts: list = [None] * 2 * n
@@ -113,8 +114,8 @@ class _Common:
         if self._masks[m] is not None and getrefcount(self._masks[m]) > self._mfree:
             m = self._mslot[seat] = m ^ 1           # (the last one is held: the other one)
         if self._masks[m] is None or getrefcount(self._masks[m]) > self._mfree:
-            self._masks[m] = np.zeros(self._n_actions, dtype=np.int8)
-            put = self._puts[m] = memoryview(self._masks[m])
+            put = self._puts[m] = bytearray(self._n_actions)
+            self._masks[m] = np.frombuffer(put, dtype=np.int8)
             self._masks[m].flags.writeable = False          # (written through put only)
             self._mfree = getrefcount(self._masks[m])
         else:
@@ -124,10 +125,13 @@ class _Common:
         ids = ()
         if not st.terminal:
             d = st.awaiting
-            if d[0] == seat if d.__class__ is tuple else seat in st.current_players():
+            if d.__class__ is tuple:            # (one seat decides: its actions, read here)
+                if d[0] == seat:
+                    ids = self.enc.decision_ids(d[1])
+            elif seat in st.current_players():
                 ids = list(map(self._id_of, st.legal_actions(seat)))
-                for i in ids:                   # (a few: one by one, through a memoryview)
-                    put[i] = 1
+            for i in ids:                       # (a few: one by one, into the bytearray)
+                put[i] = 1
         self._marked[m] = ids
         return self._masks[m]
 
@@ -163,6 +167,20 @@ class _Common:
         self.state_ = None
 
 
+class _AgentIterable(AECIterable):
+    """What :meth:`RulelangEnv.agent_iter` returns: an ``AECIterable`` whose iterator is a
+    generator that ends as ``AECIterator`` does (no agents left, or ``max_iter`` reached)."""
+
+    def __iter__(self):
+        return _agents(self.env, self.max_iter)
+
+
+def _agents(env, left: int):
+    while env.agents and left > 0:
+        left -= 1
+        yield env.agent_selection
+
+
 class RulelangEnv(_Common, AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "rulelang_v0",
                 "is_parallelizable": False}
@@ -196,6 +214,26 @@ class RulelangEnv(_Common, AECEnv):
         else:
             self.agent_selection = self.possible_agents[st.current_player()]
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """As :meth:`AECEnv.agent_iter` (the agent to act, while there are agents, at most
+        ``max_iter`` times), its iterator a generator: resuming one costs less than calling
+        ``AECIterator.__next__``."""
+        return _AgentIterable(self, max_iter)
+
+    def last(self, observe: bool = True):
+        """As :meth:`AECEnv.last`: the observation, cumulative reward, termination, truncation
+        and info of ``agent_selection`` (the observation made here, without a call to
+        :meth:`observe`)."""
+        agent = self.agent_selection
+        if observe:
+            seat = self.seat[agent]
+            obs = {"observation": self._live.observation(self.state_, seat),
+                   "action_mask": self._mask(seat)}
+        else:
+            obs = None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -210,8 +248,10 @@ class RulelangEnv(_Common, AECEnv):
         if st.terminal:             # (the rewards are 0 before the end: nothing to add up)
             self._after_move()
             self._accumulate_rewards()
-        else:
-            self.agent_selection = self.possible_agents[st.current_player()]
+        else:                       # (the seat to decide, read from the decision)
+            d = st.awaiting
+            self.agent_selection = self.possible_agents[d[0] if d.__class__ is tuple
+                                                        else d.seat]
         if self.render_mode == "human":
             self.render()
 

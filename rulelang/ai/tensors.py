@@ -46,12 +46,14 @@ from __future__ import annotations
 
 import json
 from functools import reduce
-from operator import or_
+from itertools import compress
+from operator import itemgetter, ne, or_
 from typing import Optional
 from weakref import WeakKeyDictionary
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYED_BY, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind
+from rulelang.engine.playout import _merge_twins_fast, twin_keys
 from rulelang.engine.runtime import ACTION_SHIFT, VALUE_MASK
 from rulelang.limits import MAX_SET_OFFERED
 from rulelang.ai.live import Live  # noqa: F401  (kept tensors: rulelang.ai.live)
@@ -184,6 +186,9 @@ class Encoding:
         self.cg = cg
         self.actions = ActionSpace(cg)
         self.id_of = self.actions.id_of.__getitem__     # (an action's id, looked up in C)
+        # (a seat's legal actions as State.legal_actions gives them, read from its decision:
+        # identical copies of a card merged with the game's keys, made once)
+        self.twin_keys = None if cg.card_twin is None else twin_keys(cg)
         distinct: dict = {}
         for nm in cg.card_names:
             distinct.setdefault(nm, len(distinct))
@@ -238,6 +243,11 @@ class Encoding:
         # those that see its top only)
         self.watched = [(zi, [p for p, w in ws if w], [p for p, w in ws if not w])
                         for zi, ws in enumerate(self.watchers) if ws]
+        # (Trail.look) those zones taken out of the state's list together (a tuple however
+        # few: each twice), to be compared with the trail's copies in C
+        ids = [zi for zi, _w, _t in self.watched]
+        self.watched_k = range(len(ids))
+        self.watched_get = itemgetter(*ids, *ids) if ids else None
 
     def _zone_plan(self, seat: int) -> list:
         plan = []
@@ -335,6 +345,15 @@ class Encoding:
         """The global ids of ``seat``'s legal actions now, ascending."""
         return sorted(map(self.id_of, st.legal_actions(seat)))
 
+    def decision_ids(self, legal: list) -> list:
+        """The global ids of the actions a one-seat decision offers (``legal``, as the state
+        keeps them), copies of a card merged as :meth:`State.legal_actions` merges them: what
+        :meth:`legal_ids` gives for the seat that decides, without asking the state."""
+        keys = self.twin_keys
+        if keys is not None:
+            legal = _merge_twins_fast(legal, keys)
+        return list(map(self.id_of, legal))
+
     def seen_cards(self, st, seat: int) -> int:
         """The distinct cards ``seat`` sees now, as a bit set over the distinct card names."""
         bits = 0
@@ -363,7 +382,7 @@ class Trail:
         self.seen = [0] * n
         self.mine: list = [[] for _ in range(n)]    # (move number, action id) per seat
         self.moves = 0
-        self.snap: list = [None] * len(enc.cg.zone_info)   # the zones at the last look
+        self.snap: list = [None] * len(enc.watched)   # the zones watched, at the last look
         if st is not None:
             self.look(st)
 
@@ -379,15 +398,18 @@ class Trail:
     def look(self, st) -> None:
         """Add what each seat sees now to what it has seen.  Only the zones that changed since
         the last look are read (the others' cards were added then): a step moves a few cards."""
+        enc = self.enc
+        if enc.watched_get is None:     # (no seat sees any card)
+            return
         snap = self.snap
         seen = self.seen
-        bit = self.enc.card_bit
+        bit = enc.card_bit
         zones = st.zones
-        for zi, wholes, tops in self.enc.watched:       # (the zones some seat sees)
+        watched = enc.watched                            # (the zones some seat sees)
+        for k in compress(enc.watched_k, map(ne, enc.watched_get(zones), snap)):
+            zi, wholes, tops = watched[k]               # (one that changed, found in C)
             cards = zones[zi]
-            if cards == snap[zi]:
-                continue
-            snap[zi] = cards[:]
+            snap[k] = cards[:]
             if not cards:
                 continue
             if wholes:                  # (every card of the zone, or-ed in C)
