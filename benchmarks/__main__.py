@@ -293,13 +293,31 @@ def adapter_steps(seconds):
     return out
 
 
-def check_times(runs=5):
+# The files of a --quick run's figures per file (check, compile, the `check` command): the largest
+# file of rules/ (a target is judged on it) and two examples.  The code measuring a file is the
+# same for every file, and a subprocess per file and a compile of each for every number of
+# players cost most of the run: a quick run checks that the command runs, not every file (the
+# test suite checks and compiles every file elsewhere).
+QUICK_EXAMPLES = ("examples/crazy_eights.cardrules", "examples/whist.cardrules")
+
+
+def per_file_paths(quick=False):
+    """The files of the figures per file: every file of rules/ and examples/; ``quick``: the
+    largest of rules/ and QUICK_EXAMPLES."""
+    every = sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
+                   glob.glob(os.path.join(ROOT, "examples", "*.cardrules")))
+    if not quick:
+        return every
+    largest = max(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")), key=os.path.getsize)
+    return sorted({largest} | {os.path.join(ROOT, f) for f in QUICK_EXAMPLES})
+
+
+def check_times(runs=5, files=None):
     """Per file: (median wall time, median CPU time of this process), in ms.  On a machine that
     other work shares, the wall time also counts the time others held the CPU; the CPU time is
     what checking costs, and what the target is judged on."""
     wall, cpu = {}, {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
-                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+    for path in files or per_file_paths():
         check_file(path)                      # warm: the grammar is built once per process
         times, cpus = [], []
         for _ in range(runs):
@@ -346,7 +364,7 @@ def check_command(path, text=None):
         raise RuntimeError(f"{path} does not check: {diags[0]}")
 
 
-def compile_times(runs=3):
+def compile_times(runs=3, files=None):
     """Per file, the median CPU time (ms) of :func:`check_and_compile`: ``files``, every file
     of rules/ and examples/ (``every``: as `rulelang check` and a first playout); ``stress``,
     every stress file of benchmarks/stress.py (each as `rulelang check` and a first playout)."""
@@ -370,22 +388,21 @@ def compile_times(runs=3):
             cpus.append(time.process_time() - c0)
         return statistics.median(cpus) * 1000
 
-    files, every, check = {}, {}, {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
-                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+    compiled, every, check = {}, {}, {}
+    for path in files or per_file_paths():
         key = os.path.relpath(path, ROOT)
-        files[key] = median_ms(path)
+        compiled[key] = median_ms(path)
         every[key] = median_ms(path, every=True)
         check[key] = command_ms(path)
     stress, stress_check = {}, {}
     for name, text in STRESS.items():
         stress[name] = median_ms(os.path.join(ROOT, "benchmarks", name + ".cardrules"), text, True)
         stress_check[name] = command_ms(None, text)
-    return {"files": files, "every": every, "check": check, "stress": stress,
+    return {"files": compiled, "every": every, "check": check, "stress": stress,
             "stress_check": stress_check}
 
 
-def check_cli_times(runs=3):
+def check_cli_times(runs=3, files=None):
     """Per file of rules/ and examples/, the median CPU time (ms) of `rulelang check FILE` run
     as a command, less that of `python -c "import rulelang.cli.commands"` (the interpreter's
     start and the command's parser, which no file changes): what the command costs for the
@@ -400,8 +417,7 @@ def check_cli_times(runs=3):
 
     base = statistics.median(cpu(["-c", "import rulelang.cli.commands"]) for _ in range(runs))
     out = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.cardrules")) +
-                       glob.glob(os.path.join(ROOT, "examples", "*.cardrules"))):
+    for path in files or per_file_paths():
         key = os.path.relpath(path, ROOT)
         out[key] = statistics.median(cpu(["-m", "rulelang", "check", key])
                                      for _ in range(runs)) - base
@@ -465,7 +481,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=20.0, help="time for the Crazy Eights duel")
     ap.add_argument("--rules-seconds", type=float, default=30.0, help="time shared by rules/ files")
-    ap.add_argument("--quick", action="store_true", help="a tiny budget, to check the command runs")
+    ap.add_argument("--quick", action="store_true", help="a tiny budget and the figures per file of three "
+                    "files, to check the command runs")
     ap.add_argument("--json", default=os.path.join(ROOT, "benchmarks", "results", "latest.json"))
     a = ap.parse_args(argv)
     if a.quick:
@@ -477,9 +494,10 @@ def main(argv=None):
            "clone_us": clone_time(2000 if a.quick else 20000),
            "check_ms": None, "check_cpu_ms": None, "cli_help_ms": cli_startup(1 if a.quick else 5),
            "python_startup_ms": cli_startup(1 if a.quick else 5, ("-c", "pass"))}
-    res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5)
-    res["compile_ms"] = compile_times(1 if a.quick else 3)
-    res["check_cli_ms"] = check_cli_times(1 if a.quick else 3)
+    files = per_file_paths(a.quick)
+    res["check_ms"], res["check_cpu_ms"] = check_times(1 if a.quick else 5, files)
+    res["compile_ms"] = compile_times(1 if a.quick else 3, files)
+    res["check_cli_ms"] = check_cli_times(1 if a.quick else 3, files)
     res["bytecodes"] = bytecode_counts(2 if a.quick else 20)
     res["adapters"] = adapter_steps(0.4 if a.quick else 8.0)
     res["set_choice_us"] = set_choice_us(100 if a.quick else 2000)

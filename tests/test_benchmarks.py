@@ -42,9 +42,12 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
         assert "pettingzoo" not in res["adapters"]
     assert set(res["check_ms"]) >= {"examples/crazy_eights.cardrules"}
     assert set(res["check_cpu_ms"]) == set(res["check_ms"])
-    # check and compile: every file of rules/ and examples/ (as a game starts, and as `rulelang
-    # check` does), every stress file (benchmarks/stress.py)
+    # check and compile (as a game starts, and as `rulelang check` does): with --quick, the
+    # largest file of rules/ and two examples (without it, every file of rules/ and examples/:
+    # test below), every stress file (benchmarks/stress.py)
+    from benchmarks.__main__ import per_file_paths
     from benchmarks.stress import STRESS
+    assert set(res["check_ms"]) == {os.path.relpath(p, ROOT) for p in per_file_paths(quick=True)}
     assert set(res["compile_ms"]["files"]) == set(res["check_ms"])
     assert set(res["compile_ms"]["every"]) == set(res["check_ms"])
     assert set(res["compile_ms"]["stress"]) == set(STRESS)
@@ -64,6 +67,17 @@ def test_benchmark_command_runs_on_a_tiny_budget(tmp_path):
     assert res["targets"]["slowest_stress_compile_ms"]["file"] in STRESS
     for t in res["targets"].values():
         assert t["value"] is not None and t["met"] in (True, False)
+
+
+def test_the_figures_per_file_are_of_every_file_unless_quick():
+    from benchmarks.__main__ import per_file_paths
+    every = {os.path.relpath(p, ROOT) for p in per_file_paths()}
+    assert every == {f"{d}/{f}" for d in ("rules", "examples")
+                     for f in os.listdir(os.path.join(ROOT, d)) if f.endswith(".cardrules")}
+    quick = {os.path.relpath(p, ROOT) for p in per_file_paths(quick=True)}
+    largest = max((f for f in every if f.startswith("rules/")),
+                  key=lambda f: os.path.getsize(os.path.join(ROOT, f)))
+    assert quick == {largest, "examples/crazy_eights.cardrules", "examples/whist.cardrules"}
 
 
 def _result(ce_fast, ce_api, rules, bytecodes=None):

@@ -66,7 +66,10 @@ def test_the_same_view_and_seed_give_the_same_world(path):
     assert differs or not hidden, "no position had a hidden card to deal again"
 
 
-@pytest.mark.parametrize("agent", ["mc:24", "ismcts:40"])
+# Small budgets: the move depends on the budget only through the worlds the agent samples, and
+# fewer playouts make it follow each world more closely, not less (with the pool as the
+# cards lay, every case below fails at these budgets as it did at mc:24 and ismcts:40).
+@pytest.mark.parametrize("agent", ["mc:8", "ismcts:12"])
 @pytest.mark.parametrize("path", [os.path.join(ROOT, "examples", "crazy_eights.cardrules"),
                                   os.path.join(ROOT, "rules", "ciq.cardrules"),
                                   os.path.join(ROOT, "examples", "old_maid.cardrules")],

@@ -4,15 +4,19 @@ the number of games and the step budget of the command line are bounded (a usage
 and the seeds are never listed whole), an agent's budget (`mc:N`, `ismcts:N`) is bounded on the
 command line and in a save, and a number is plain decimal digits: `1_0`, `+5`, ` 5` and other
 scripts' digits, which Python's int() reads, are refused."""
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 import time
+from unittest import mock
 
 import pytest
 
 from rulelang import limits
+from rulelang.cli.commands import main
 from rulelang.play.parallel import chunks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,7 +24,8 @@ CRAZY = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
 CIQ = os.path.join(ROOT, "rules", "ciq.cardrules")
 
 
-def cli(*args, stdin="", timeout=60):
+def command(*args, stdin="", timeout=60):
+    """`rulelang ARGS` as a process: (exit status, what it printed)."""
     env = dict(os.environ, PYTHONPATH=ROOT, NO_COLOR="1")
     proc = subprocess.run([sys.executable, "-m", "rulelang", *args], cwd=ROOT, env=env,
                           input=stdin, capture_output=True, text=True, timeout=timeout)
@@ -28,12 +33,27 @@ def cli(*args, stdin="", timeout=60):
     return proc.returncode, proc.stdout + proc.stderr
 
 
+def cli(*args, stdin=""):
+    """`rulelang ARGS` in this process, as the console script runs it (``main``: its exit status,
+    a usage error's 2 included): (exit status, what it printed).  What is checked is how the
+    command reads numbers, not how it starts, and a process for each of the many cases below
+    cost a second of start-up each; the log and the save they change, and the test of the files
+    as written, come from the command run as a process."""
+    out = io.StringIO()
+    with mock.patch.dict(os.environ, {"NO_COLOR": "1"}), \
+            mock.patch.object(sys, "stdin", io.StringIO(stdin)), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        status = main(list(args))
+    assert status != 3, out.getvalue()
+    return status, out.getvalue()
+
+
 # ---- logs and saves: every field ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
     path = tmp_path_factory.mktemp("log") / "game.json"
-    status, out = cli("run", CRAZY, "--seed", "3", "--log", str(path))
+    status, out = command("run", CRAZY, "--seed", "3", "--log", str(path))
     assert status == 0, out
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -41,7 +61,7 @@ def log(tmp_path_factory):
 @pytest.fixture(scope="module")
 def save(tmp_path_factory):
     path = tmp_path_factory.mktemp("save") / "game.json"
-    status, out = cli("play", CRAZY, "--seed", "3", "--save", str(path), stdin="1\nq\n")
+    status, out = command("play", CRAZY, "--seed", "3", "--save", str(path), stdin="1\nq\n")
     assert status == 0 and path.exists(), out
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -64,7 +84,7 @@ def test_every_field_of_a_log_is_checked(tmp_path, log, field, value):
     bad = dict(log, **{field: value})
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
-    status, out = cli("replay", str(path), timeout=60)
+    status, out = cli("replay", str(path))
     assert status == 1 and "error[RL520]" in out and f"`{field}`" in out, out
 
 
@@ -89,7 +109,7 @@ def test_every_field_of_a_save_is_checked(tmp_path, save, field, value):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     t0 = time.monotonic()
-    status, out = cli("play", "--resume", str(path), stdin="q\n", timeout=60)
+    status, out = cli("play", "--resume", str(path), stdin="q\n")
     assert status == 1 and "error[RL520]" in out, out
     assert field.split(".")[-1] + "`" in out, out
     assert time.monotonic() - t0 < 60
@@ -98,11 +118,11 @@ def test_every_field_of_a_save_is_checked(tmp_path, save, field, value):
 def test_a_log_and_a_save_as_written_are_still_read(tmp_path, log, save):
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log), encoding="utf-8")
-    status, out = cli("replay", str(path))
+    status, out = command("replay", str(path))
     assert status == 0, out
     path = tmp_path / "save.json"
     path.write_text(json.dumps(save), encoding="utf-8")
-    status, out = cli("play", "--resume", str(path), stdin="q\n")
+    status, out = command("play", "--resume", str(path), stdin="q\n")
     assert status == 0, out
 
 
