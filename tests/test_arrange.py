@@ -2,6 +2,8 @@
 directly under or above another card of a zone, a decision of the holder among their own
 cards, as many choices as cards (never one per order of the hand); a draw by position from an
 arranged hand then takes the card the holder put there."""
+import pytest
+
 from rulelang.compile.loader import check_file, load
 
 ARRANGE = """game "Arrange"
@@ -105,3 +107,48 @@ def test_the_reference_the_generated_code_and_the_fast_path_agree(tmp_path, monk
     for seed in range(8):
         st = three_ways(str(path), 2, seed, monkeypatch, ("winners", "vars", "decisions"))
         assert st.is_terminal()
+
+
+RANDOM_PILE = '''game "Beside a random pile"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone pile: per player, face up
+var moves = 0
+setup:
+    shuffle stock
+    move top of stock from stock to pile of player 1
+    move top of stock from stock to pile of player 2
+turn:
+    choose:
+        go:
+            move top of stock from stock to pile of (random player) under PLACE
+            add 1 to moves
+    if size of stock < 40:
+        end game with no winner
+'''
+
+
+@pytest.mark.parametrize("place", ["bottom of pile of player 1", "top of pile of player 2"])
+def test_a_zone_drawn_at_random_is_worked_out_once_for_the_move_and_the_card_put_beside(
+        tmp_path, monkeypatch, place):
+    """The card goes to the pile drawn, and is put beside d in that pile: where d is not there,
+    RL307 (the pile was worked out again and the card looked for in another: an internal
+    error, or RL307 where the card was put)."""
+    from closures import three_ways
+    path = tmp_path / "beside.cardrules"
+    path.write_text(RANDOM_PILE.replace("PLACE", place))
+    assert [d.code for d in check_file(str(path))[0]] == []
+    codes = set()
+    for seed in range(8):
+        st = three_ways(str(path), 2, seed, monkeypatch, ("winners", "vars", "decisions"))
+        if st.outcome == "error":
+            codes.add(st.problem["code"])
+        cg = st.game
+        piles = [st.zones[cg.zone_base["pile"] + p] for p in range(2)]
+        # every card moved is in a pile (the one whose move stopped the game too)
+        assert sum(map(len, piles)) == 2 + st.vars[0] + (st.outcome == "error")
+        # the pile without d gains a card only by the move that stopped the game
+        other = piles[1] if "player 1" in place else piles[0]
+        assert len(other) == 1 + (st.outcome == "error"), (seed, piles, st.problem)
+    assert codes == {"RL307"}

@@ -209,6 +209,9 @@ FOUND = {
     # compiled game)
     "random_set_asked_about_by_in": ([(2, 1031190), (2, 1031191)], None),
     "random_players_set_in_a_condition": ([(2, 1044000), (2, 1044001)], None),
+    # found by the run with every optimisation on (4,100 files): fixed in both, the zone a move
+    # beside a card goes to worked out once (a zone drawn at random was drawn again)
+    "move_beside_a_zone_drawn_at_random": ([(2, 7000471), (2, 7000472)], None),
 }
 
 

@@ -79,6 +79,10 @@ class Context:
     # writing a move whose cards seen_go records (StatementGen.t_Move): what it forgets or
     # carries is its own, no move inside it notes it again (StatementGen.noting, drawn_once)
     recording: bool = False
+    # the code of the zone a move goes to, worked out before it (a move beside a card,
+    # StatementGen.t_Move: the zone is worked out once, for the move and for the card put
+    # beside), or None: the move works it out
+    dest_code: Optional[object] = None
     # ---- the value's ------------------------------------------------------------------------
     # the state's most read parts read from the locals a rule's function binds (``held``;
     # never in a function of its own: a define's, a card search's)

@@ -380,13 +380,21 @@ class StatementGen(ValueStatements):
             return self._t_move(cx, st, w)
         # `move c from A to B under d`: d worked out first, the move, then c (B's top card
         # now) put directly under (above) d; a d not in B stops the game (RL307)
+        # (the zone moved to worked out once, after d and before the move: a zone drawn at
+        # random is the same for the move and for the card put beside)
         d = self.x.fresh()
         w.writeline(f"{d} = {self.e(cx, st.beside)}")
-        self._t_move(cx, st, w)
+        dst = self.once(self.dest(cx, st), w)
+        self._t_move(cx.evolve(dest_code=dst), st, w)
         self.x.ns["_putby"] = put_beside
-        w.writeline(f"_putby({self.x.zone(cx, self.e(cx, st.dest))}, {d}, {int(st.place == 'above')}, "
+        w.writeline(f"_putby({self.x.zone(cx, dst)}, {d}, {int(st.place == 'above')}, "
                     f"{self.x.const(self._not_beside(st))})")
         return True
+
+    def dest(self, cx, st):
+        """The code of the zone the move ``st`` goes to: worked out before it where the context
+        says so (``dest_code``), else here."""
+        return cx.dest_code if cx.dest_code is not None else self.e(cx, st.dest)
 
     def _not_beside(self, st):
         cg = self.cg
@@ -403,7 +411,7 @@ class StatementGen(ValueStatements):
         if not remembers(self.cg.model, st):
             # (the zone moved from is worked out first, once: _move reads it again)
             return self._move(cx, st, self.drawn_once(cx, st.source, self.e(cx, st.source), w),
-                              self.e(cx, st.dest), w)
+                              self.dest(cx, st), w)
         if st.selection.kind == "all":
             return self._move_all_seen(cx, st, w)
         if st.selection.kind in ("top", "bottom", "random", "card"):
@@ -413,7 +421,7 @@ class StatementGen(ValueStatements):
         si, di, s, d, b, top = (self.x.fresh() for _ in range(6))
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(cx, st.source)}")
-        w.writeline(f"{di} = {self.e(cx, st.dest)}")
+        w.writeline(f"{di} = {self.dest(cx, st)}")
         w.writeline(f"{b} = len({self.x.zone(cx, di)})")
         w.writeline(f"{s} = {self.x.zone(cx, si)}")
         w.writeline(f"{top} = {s}[-1] if {s} else -1")
@@ -433,7 +441,7 @@ class StatementGen(ValueStatements):
         si, di, s, d, m = (self.x.fresh() for _ in range(5))
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(cx, st.source)}")
-        w.writeline(f"{di} = {self.e(cx, st.dest)}")
+        w.writeline(f"{di} = {self.dest(cx, st)}")
         w.writeline(f"{s} = {self.x.zone(cx, si)}")
         w.writeline(f"{d} = {self.x.zone(cx, di)}")
         w.writeline(f"if {s} and {s} is not {d}:" if self.same_zone_maybe(st) else f"if {s}:")
@@ -464,7 +472,7 @@ class StatementGen(ValueStatements):
         si, di, s, c, top = (self.x.fresh() for _ in range(5))
         self.x.ns["_seengo"] = seen_go
         w.writeline(f"{si} = {self.e(cx, st.source)}")
-        w.writeline(f"{di} = {self.e(cx, st.dest)}")
+        w.writeline(f"{di} = {self.dest(cx, st)}")
         w.writeline(f"{s} = {self.x.zone(cx, si)}")
         if kind == "card":
             missing = self.x.const(self._missing(st))

@@ -148,7 +148,7 @@ class ClosureStatements:
         if remembers(self.model, st):
             # the zones are worked out once, before the move, and the cards that went are
             # remembered by those who saw them go
-            real_src, real_dst, at = self.cx(st.source), self.cx(st.dest), [0, 0]
+            real_src, real_dst, at = self.cx(st.source), self.dest_of(st), [0, 0]
             whole = st.selection.kind == "all"
             inner = type(b)()
             self.s_Move_cards(st, inner, lambda g, fr: at[0], lambda g, fr: at[1])
@@ -176,7 +176,7 @@ class ClosureStatements:
         # (the zone moved from is worked out once, first, as by the remembering move)
         src, at = self.cx(st.source), [0]
         inner = type(b)()
-        self.s_Move_cards(st, inner, lambda g, fr: at[0], self.cx(st.dest))
+        self.s_Move_cards(st, inner, lambda g, fr: at[0], self.dest_of(st))
         (step_make, _labels), = inner.items
 
         def make(nxt):
@@ -191,12 +191,22 @@ class ClosureStatements:
             return unseen
         b.emit(make)
 
+    def dest_of(self, st):
+        """The zone the move ``st`` goes to: worked out by the move, or given to it (a move
+        beside a card works it out before)."""
+        given = self.__dict__.get("given_dest", {}).get(id(st))
+        return given[1] if given is not None else self.cx(st.dest)
+
     def s_move_beside(self, st, b):
         """``move c from A to B under d`` / ``above d``: d worked out first, then the move, then
         c put directly under (above) d in B (RL307 when d is not there)."""
         import attrs
         inner = type(b)()
-        self.s_Move(attrs.evolve(st, place="", beside=None), inner)
+        # the zone moved to is worked out once, after d and before the move, for the move and
+        # for the card put beside (a zone drawn at random is the same for both)
+        moved, at = attrs.evolve(st, place="", beside=None), [0]
+        self.__dict__.setdefault("given_dest", {})[id(moved)] = (moved, lambda g, fr: at[0])
+        self.s_Move(moved, inner)
         (step_make, _labels), = inner.items
         df, zf = self.cx(st.beside), self.cx(st.dest)
         above, names, span, place = st.place == "above", self.card_names, st.span, st.place
@@ -206,8 +216,9 @@ class ClosureStatements:
 
             def beside(g, fr):
                 d = df(g, fr)
+                at[0] = zf(g, fr)
                 out = step(g, fr)
-                z = g.zones[zf(g, fr)]
+                z = g.zones[at[0]]
                 c = z[-1]                  # the card moved: it went on top of B
                 del z[-1]
                 if d not in z:
