@@ -48,7 +48,11 @@ class Witness:
 
     def update(self):
         cg = self.st.game
-        for e in self.st.log[self.read:]:
+        # (the server's thread may add events meanwhile: those read are counted, not the log's
+        # length afterwards, which would skip the ones added after the slice)
+        new = self.st.log[self.read:]
+        self.read += len(new)
+        for e in new:
             if e[0] == "move":
                 moved = seen_event(cg, self.zones, e, self.viewer)
                 self.names |= {cg.card_names[c] for c in moved[3] if c >= 0}
@@ -57,7 +61,6 @@ class Witness:
             elif e[0] == "say":
                 self.names |= {m.group(0) for m in self.pattern.finditer(e[2])}
             apply_event(self.zones, e)
-        self.read = len(self.st.log)
         self.names |= visible_names(self.st, self.viewer)
         return self.names
 
