@@ -124,3 +124,43 @@ def test_a_tensor_handed_out_never_changes_under_its_holder():
         held[0] = 5.0
     _step(st, rng, trail)
     assert np.array_equal(ro.observation(st, 1), np.asarray(enc.observation(st, 1), np.float32))
+
+
+@pytest.mark.parametrize("path", ["rules/ciq.cardrules", "examples/crazy_eights.cardrules"])
+def test_an_env_reset_zeroes_its_tensors_in_place_and_lets_a_held_one_go(path):
+    """A new game of the AEC env writes into the arrays of the last game (zeroed in place, no
+    new array) when nobody holds them, and never into one a caller still holds: through three
+    games, every observation is the tensor made anew and every mask the seat's legal ids
+    (CIQ: two decks, so copies of a card merged; what all seats see kept once)."""
+    import weakref
+    pytest.importorskip("pettingzoo")
+    from rulelang.ai.pettingzoo import env
+    e = env(path, players=4)
+    rng = random.Random(3)
+    held = held_copy = None
+    handed: list = []                   # (game 0: the arrays handed to player_1)
+    for game in range(3):
+        e.reset(seed=game)
+        first = e.observe("player_1")["observation"]
+        if game == 1:       # (game 0's arrays were dropped: one of them, zeroed, written again)
+            assert any(r() is first for r in handed)
+        if game == 2:       # (one held since game 1: let go, so not written again; unchanged)
+            assert first is not held
+        del first
+        for agent in e.agent_iter():
+            obs, _r, term, trunc, _i = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            st, seat = e.state_, e.seat[agent]
+            assert np.array_equal(obs["observation"],
+                                  np.asarray(e.enc.observation(st, seat), np.float32))
+            ids = np.flatnonzero(obs["action_mask"])
+            assert list(ids) == sorted(e.enc.legal_ids(st, seat))
+            if seat == 0 and game == 0:
+                handed.append(weakref.ref(obs["observation"]))
+            if seat == 0 and game == 1 and held is None:
+                held, held_copy = obs["observation"], obs["observation"].copy()
+            e.step(int(ids[rng.randrange(len(ids))]))
+        del obs
+    assert held is not None and np.array_equal(held, held_copy)

@@ -101,7 +101,7 @@ class Live:
     this comparison: a logged decision of the largest rule file takes about 1.6 times as long.)"""
 
     __slots__ = ("enc", "make", "recall", "readonly", "plans", "pub", "slot", "bufs", "views",
-                 "snaps", "zero_tail", "bits", "mine", "free")
+                 "snaps", "zero_tail", "bits", "mine", "free", "pubcopy")
 
     def __init__(self, enc, make, recall: bool = False, readonly: bool = False):
         self.enc = enc
@@ -127,6 +127,7 @@ class Live:
         self.bits = [0] * m                  # (recall) the seen cards already written
         self.mine = [0] * m                  # (recall) how many of its actions are written
         self.free = 0                        # a buffer's reference count when nobody holds it
+        self.pubcopy: list = []              # (slice, the public buffer's part) to copy
 
     def copy(self) -> "Live":
         """An independent copy (for a cloned state): the buffers copied, the rest shared
@@ -145,7 +146,44 @@ class Live:
         t.bits = self.bits[:]
         t.mine = self.mine[:]
         t.free = self.free
+        t.pubcopy = t._pubcopy()
         return t
+
+    def _pubcopy(self) -> list:
+        """What a request copies of the public buffer: (the places, that part of its view) per
+        range, made once per public buffer (no slice made at each request)."""
+        view = self.views[-1]
+        if self.pub is None or view is None:
+            return []
+        return [(slice(a, b), view[a:b]) for a, b in self.pub.ranges]
+
+    def reset(self) -> None:
+        """Ready for a new game of the same encoding: every buffer nobody else holds set back
+        to 0 in place (no new array), its copies those of a zeroed buffer; a buffer still held
+        is let go (a new one is made at its next use), as is every buffer of information
+        states (their size is the new game's)."""
+        bufs = self.bufs
+        for s in range(len(bufs)):      # (not enumerate: its kept tuple would hold the buffer)
+            if bufs[s] is None:
+                continue
+            if self.recall or getrefcount(bufs[s]) > self.free:     # (held)
+                self.bufs[s] = self.views[s] = self.snaps[s] = None
+                if s == len(self.bufs) - 1:
+                    self.pubcopy = []
+                continue
+            view = self.views[s]
+            view[:] = self._zeros(len(view))
+            self.snaps[s] = snapshots(self.pub if s == len(self.bufs) - 1
+                                      else self.plans[s >> 1])
+            self.bits[s] = self.mine[s] = 0
+        self.slot = [2 * seat for seat in range(len(self.slot))]
+
+    def _zeros(self, size: int):
+        """As many zeros as a buffer of ``size`` places holds, in its view's format."""
+        z = self.zero_tail
+        if isinstance(z, memoryview):
+            return memoryview(bytes(size * z.itemsize)).cast(z.format)
+        return [0.0] * size
 
     def _dup(self, buf) -> Any:
         """A new buffer (made as the others are) holding what ``buf`` holds."""
@@ -199,9 +237,10 @@ class Live:
             view = self.views[p]
             if view is None:
                 view = self._start(p, None)
+                self.pubcopy = self._pubcopy()
             pub.write(view, st, self.snaps[p], None)
-            for a, b in pub.ranges:
-                out[a:b] = view[a:b]
+            for places, part in self.pubcopy:
+                out[places] = part
         # (the zones, the variables, the places of the end: the plan's own written function)
         self.plans[seat].write(out, st, self.snaps[s], self.zero_tail)
         if self.recall:

@@ -96,7 +96,8 @@ class _Common:
         self._mslot = [2 * seat for seat in range(n)]
         self._masks: list = [None] * 2 * n
         self._puts: list = [None] * 2 * n
-        self._marked: list = [()] * 2 * n
+        self._no_ids = bytes(actions)
+        self._twin_keys = self.enc.twin_keys
         self._mfree = 0
 
     def observation_space(self, agent):
@@ -108,7 +109,7 @@ class _Common:
     def _mask(self, seat: int):
         """The legal action ids of ``seat`` now, as a mask (all 0 when it has nothing to decide):
         one of the seat's two kept arrays that nobody else holds (their reference counts say
-        so), its last ids set back to 0 and the new ones to 1; a new array when both are held."""
+        so), set back to 0 (in C) and its new ids to 1; a new array when both are held."""
         st = self.state_
         m = self._mslot[seat]
         if self._masks[m] is not None and getrefcount(self._masks[m]) > self._mfree:
@@ -120,19 +121,22 @@ class _Common:
             self._mfree = getrefcount(self._masks[m])
         else:
             put = self._puts[m]
-            for i in self._marked[m]:
-                put[i] = 0
-        ids = ()
+            put[:] = self._no_ids               # (all 0 again: one copy in C)
         if not st.terminal:
             d = st.awaiting
             if d.__class__ is tuple:            # (one seat decides: its actions, read here)
                 if d[0] == seat:
-                    ids = self.enc.decision_ids(d[1])
+                    legal = d[1]
+                    keys = self._twin_keys
+                    if keys is not None and len({*map(keys, legal)}) != len(legal):
+                        legal = self.enc.decision_ids(legal)    # (copies of a card merged)
+                    else:
+                        legal = map(self._id_of, legal)
+                    for i in legal:             # (a few: one by one, into the bytearray)
+                        put[i] = 1
             elif seat in st.current_players():
-                ids = list(map(self._id_of, st.legal_actions(seat)))
-            for i in ids:                       # (a few: one by one, into the bytearray)
-                put[i] = 1
-        self._marked[m] = ids
+                for i in map(self._id_of, st.legal_actions(seat)):
+                    put[i] = 1
         return self._masks[m]
 
     def observe(self, agent):
@@ -146,7 +150,10 @@ class _Common:
         if seed is not None:
             self._deals = random.Random(seed)
         self.state_ = self.cg.new_game(seed=self._deals.randrange(1 << 31))
-        self._live = Live(self.enc, _zeros, readonly=True)
+        if self._live is None:
+            self._live = Live(self.enc, _zeros, readonly=True)
+        else:                       # (its buffers zeroed in place, those still held let go)
+            self._live.reset()
 
     def _problem(self) -> dict:
         st = self.state_
