@@ -26,7 +26,7 @@ import attrs
 
 from rulelang.syntax import ast as A
 from rulelang.kinds import CARD, PLAYER, SUIT, SYMBOL, Frame
-from rulelang.check.ir import DefineUse, Local, Var, You, Zone
+from rulelang.check.ir import DefineUse, Local, Var, You, Zone, ZoneFamily
 from rulelang.check.model import Arg, Expanded
 from rulelang.engine.players import show_card
 from rulelang.engine.values import best_of, highest, lowest
@@ -616,6 +616,10 @@ class ExprGen(Hoisting, CardSets, ExprNodes, SetExprs):
         if isinstance(ref, (Local, You)):
             out.add(ref.index)
         elif isinstance(ref, (Var, Zone)):
+            out.add(Frame.slot(ref.you))
+        elif isinstance(ref, ZoneFamily) and ref.you is not None:
+            out.add(Frame.slot(ref.you))
+        elif isinstance(e, A.PlayerQuery):      # (its players counted from `you`)
             out.add(Frame.slot(ref.you))
         elif ref is None and isinstance(e, A.Keyword):
             out.add(Frame.YOU)
