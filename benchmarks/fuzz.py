@@ -78,8 +78,9 @@ _parser = None      # the command line's parser, built once (in the parent: warm
 def _run_cli(argv: list) -> tuple:
     """``rulelang ARGV`` in process: (exit status, output, traceback of an internal error).
     The command line's parser is built once and given to every call (``main`` would build it
-    again each time, a quarter of the CPU time of an input that does not check): the inputs
-    are rule files, and the command lines are always the same two."""
+    again each time, a quarter of the CPU time of an input that does not check): argparse
+    keeps nothing of one command line for the next, and what is fuzzed is the files that the
+    commands read (here and in benchmarks/fuzzfiles.py), not their command lines."""
     import rulelang.cli.commands as C
     import rulelang.cli.render as R
     global _parser
