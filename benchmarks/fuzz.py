@@ -72,29 +72,40 @@ def _describe(exc: BaseException) -> dict:
     return {"tb": tb, "exc": type(inner).__name__, "msg": str(inner)[:300], "where": list(where)}
 
 
+_parser = None      # the command line's parser, built once (in the parent: warm_up) for all
+
+
 def _run_cli(argv: list) -> tuple:
-    """``rulelang ARGV`` in process: (exit status, output, traceback of an internal error)."""
+    """``rulelang ARGV`` in process: (exit status, output, traceback of an internal error).
+    The command line's parser is built once and given to every call (``main`` would build it
+    again each time, a quarter of the CPU time of an input that does not check): argparse
+    keeps nothing of one command line for the next, and what is fuzzed is the files that the
+    commands read (here and in benchmarks/fuzzfiles.py), not their command lines."""
+    import rulelang.cli.commands as C
     import rulelang.cli.render as R
-    from rulelang.cli.commands import main
+    global _parser
+    if _parser is None:
+        _parser = C.build_parser()
     caught: list = []
-    original = R.internal_error
+    original, build = R.internal_error, C.build_parser
 
     def spy(exc, context=""):
         caught.append(_describe(exc))
         return original(exc, context)
 
     R.internal_error = spy
+    C.build_parser = lambda: _parser
     out = io.StringIO()
     old = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
     try:
-        rc = main(argv)
+        rc = C.main(argv)
     except BaseException as e:      # main lets nothing out but SystemExit and the like
         caught.append(_describe(e))
         rc = "uncaught"
     finally:
         sys.stdout, sys.stderr = old
-        R.internal_error = original
+        R.internal_error, C.build_parser = original, build
     return rc, out.getvalue(), (caught[0] if caught else None)
 
 

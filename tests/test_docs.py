@@ -294,7 +294,9 @@ def test_commands_are_found():
 
 
 def runnable(command, cwd):
-    """argv for a shown command: globs expanded, fewer games and simulations; and the input."""
+    """argv for a shown command: globs expanded, fewer games and simulations, played in this
+    process (a pool of worker processes for a handful of games costs more than the games: that
+    any number of workers plays the same games is tests/test_stats.py's); and the input."""
     words = shlex.split(command)[1:]
     argv = []
     for i, w in enumerate(words):
@@ -306,6 +308,8 @@ def runnable(command, cwd):
             argv += [os.path.relpath(f, cwd) for f in found]
         else:
             argv.append(w)
+    if {"--games", "--simulate"} & set(words) and not {"--workers", "-w", "--ray"} & set(words):
+        argv += ["--workers", "1"]
     return argv, ("q\n" if words[0] == "play" else "")
 
 
