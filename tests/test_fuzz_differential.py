@@ -56,7 +56,7 @@ REQUIRED = {
     "choose named value", "compare named values", "set named value", "named value per player",
     "combinations totalling", "count of combinations",
     "set written whole", "set added or taken whole", "sets together with", "sets without",
-    "sets shared with", "compare sets",
+    "sets shared with", "compare sets", "returns", "progress",
 }
 
 
@@ -212,6 +212,9 @@ FOUND = {
     # found by the run with every optimisation on (4,100 files): fixed in both, the zone a move
     # beside a card goes to worked out once (a zone drawn at random was drawn again)
     "move_beside_a_zone_drawn_at_random": ([(2, 7000471), (2, 7000472)], None),
+    # found by a hand-written game: fixed in the reference, which worked out neither `returns:`
+    # nor `progress:` (State.returns gave +1 and -1 there); the generator now writes both
+    "returns_and_progress_declared": ([(2, 0), (2, 1)], None),
 }
 
 
