@@ -215,6 +215,8 @@ FOUND = {
     # found by a hand-written game: fixed in the reference, which worked out neither `returns:`
     # nor `progress:` (State.returns gave +1 and -1 there); the generator now writes both
     "returns_and_progress_declared": ([(2, 0), (2, 1)], None),
+    # found by a hand-written game: fixed in the reference, RL286 told in the compiled game's words
+    "set_of_no_cards_worked_out": ([(2, 0)], None),
 }
 
 
