@@ -62,6 +62,12 @@ def _written_set(v):
     return v
 
 
+def written_set(v):
+    """The value given to a set (``set S to ...``, a rule test's ``set S to ...``): values
+    joined by ``and`` are the set of them."""
+    return _written_set(v)
+
+
 def rewrite_sets(decls, names):
     """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
     S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a

@@ -157,7 +157,7 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     Returns (function, type) or None after a diagnostic.  The expression is parsed as the body
     of a ``define`` so that every position in it is its place in the test file."""
     from rulelang.check.model import Context, Scope
-    from rulelang.check.sets import rewrite_expr
+    from rulelang.check.sets import rewrite_expr, written_set
     from rulelang.kinds import SET_KINDS
     from rulelang.syntax.parser import parse
     col = ln.indent + start
@@ -171,7 +171,10 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
         test.broken = True
         return None
     checker = env.checker
-    expr = rewrite_expr(prog.decls[0].body, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
+    expr = prog.decls[0].body
+    if want in SET_KINDS:           # `set named to hearts and spades`: the set of them, as in a rule
+        expr = written_set(expr)
+    expr = rewrite_expr(expr, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
     before = len(checker.diags)
     ctx = Context()
     t = checker.expect(expr, want, Scope(ctx), what) if want else checker.expr(expr, Scope(ctx))
