@@ -241,3 +241,39 @@ def test_a_position_gives_a_set_as_a_rule_does(tmp_path, capsys, monkeypatch):
         '        the game says "both"\n', encoding="utf-8")
     status, out = run(capsys, monkeypatch, str(tmp_path / "sets.cardtest"))
     assert status == 0 and "PASS  sets in a position" in out, out
+
+
+UNSEEN_AND_FAMILIES = '''game "places"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone shelf 1 to 2: per player, face up
+zone spot per suit: shared, face up
+var word: text = "none"
+turn:
+    say word
+    choose:
+        take "take" unseen card c from hand of next player:
+            move c from hand of next player to shelf(2)
+        done:
+            end game with winner you
+'''
+
+
+def test_a_card_taken_unseen_a_zone_of_a_family_and_a_new_text(tmp_path, capsys, monkeypatch):
+    """A choice of a card unseen is named by its place (`take #2`: `#` and a number is no
+    comment), a zone of a family as the rules name it (`shelf(2) of player 1`, `spot(hearts)`),
+    and a text the rules never say is shown as written."""
+    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
+    (tmp_path / "places.cardtest").write_text(
+        'rules "places.cardrules"\n\ntest "places":\n    given:\n'
+        "        hand of player 2: 3♠, 4♠   # a comment\n        spot(hearts): 5♥\n"
+        '        shelf(1) of player 2: 6♥\n        set word to "odd"\n'
+        "    expect:\n        choices: take #1, take #2, done\n"
+        '        the game says "odd"\n        word is "odd"\n'
+        "    play:\n        take #2     # the top card\n"
+        "    expect:\n        shelf(2) of player 1 holds: 4♠\n        spot(hearts) holds: 5♥\n"
+        "        shelf_1 of player 2 has 1 card\n", encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "places.cardtest"))
+    assert status == 0 and "PASS  places" in out, out

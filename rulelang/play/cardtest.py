@@ -58,8 +58,14 @@ class Line:
         return A.Span(self.file, self.no, self.indent + start + 1, self.no, self.indent + end + 1)
 
 
+# A place in a pile, as a choice of a card unseen names it (`take #3`): `#` and a digit after a
+# space, then the end of the line, a comma or a space; not a comment.
+_PLACE = re.compile(r"(?<= )#(\d+)(?=$|[ ,])")
+
+
 def _strip_comment(line: str) -> str:
-    return without_comment(line).rstrip()
+    # (a place's `#` stands as `\x00` while the comment is cut off)
+    return without_comment(_PLACE.sub("\x00\\1", line)).replace("\x00", "#").rstrip()
 
 
 def read_lines(path: str, text: str) -> list:
