@@ -277,3 +277,23 @@ def test_a_card_taken_unseen_a_zone_of_a_family_and_a_new_text(tmp_path, capsys,
         "        shelf_1 of player 2 has 1 card\n", encoding="utf-8")
     status, out = run(capsys, monkeypatch, str(tmp_path / "places.cardtest"))
     assert status == 0 and "PASS  places" in out, out
+
+
+def test_a_number_too_long_and_a_mistake_of_the_file_fail_the_run(tmp_path, capsys, monkeypatch):
+    """A number longer than any a test needs is RL203 (it was an internal error: Python reads
+    no number of more than 4,300 digits), and a mistake of the file itself, outside its tests,
+    fails the run even when every test passes."""
+    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
+    test = '\ntest "x":\n    given:\n        turn of player 1\n    expect:\n        player 1 to play\n'
+    for header, code in (("seed " + "9" * 5000, "RL203"), ("players " + "7" * 30, "RL203"),
+                         ("hello there", "RL501")):
+        (tmp_path / "t.cardtest").write_text(f'rules "places.cardrules"\n{header}\n{test}',
+                                             encoding="utf-8")
+        status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
+        assert status == 1 and "t.cardtest:2:" in out and f"error[{code}]" in out, out
+        assert "1 error" in out and "RL999" not in out
+    (tmp_path / "t.cardtest").write_text(
+        'rules "places.cardrules"\nseed 18446744073709551615\n' + test.replace(
+            "player 1 to play", "size of hand of player 2 < " + "1" * 40), encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
+    assert status == 1 and "t.cardtest:8:" in out and "error[RL203]" in out, out
