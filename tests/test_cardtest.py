@@ -223,19 +223,22 @@ def test_ctrl_c_gives_the_report_so_far(capsys, monkeypatch):
 
 
 def test_a_position_gives_a_set_as_a_rule_does(tmp_path, capsys, monkeypatch):
-    """`set S to hearts and spades` in a position is the set of them, as in a rule's `set`
-    statement, for a set of the game, of each team, and of players."""
+    """`set S to hearts and spades` in a position is the set of them, and `set S to spades`
+    the set of it alone, as in a rule's `set` statement, for a set of the game, of each team,
+    and of players."""
     (tmp_path / "sets.cardrules").write_text(
         'game "sets"\nplayers 2\nteams: formed in play\ndeck standard, into stock\n'
         "zone stock: shared, face down\nzone hand: per player, seen by owner\n"
         "var named: set of suits per team\nvar mine: set of suits\nvar who: set of players\n"
+        "var one: set of suits\n"
         "turn:\n    if size of mine is 2 and named of the team of you is (clubs and hearts):\n"
         '        say "both"\n    choose:\n        go:\n            end game with winner you\n',
         encoding="utf-8")
     (tmp_path / "sets.cardtest").write_text(
         'rules "sets.cardrules"\n\ntest "sets in a position":\n    given:\n'
         "        set named of team 1 to clubs and hearts\n        set mine to hearts and spades\n"
-        "        set who to player 1 and player 2\n    expect:\n"
+        "        set who to player 1 and player 2\n        set one to spades\n    expect:\n"
+        "        size of one is 1 and spades in one\n"
         "        mine is (hearts and spades) and spades in mine and diamonds not in mine\n"
         "        who is (player 1 and player 2)\n"
         '        the game says "both"\n', encoding="utf-8")

@@ -173,7 +173,7 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     Returns (function, type) or None after a diagnostic.  The expression is parsed as the body
     of a ``define`` so that every position in it is its place in the test file."""
     from rulelang.check.model import Context, Scope
-    from rulelang.check.sets import rewrite_expr, written_set
+    from rulelang.check.sets import SetValues, rewrite_expr, written_set
     from rulelang.kinds import SET_KINDS
     from rulelang.syntax.parser import parse
     col = ln.indent + start
@@ -190,6 +190,8 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     expr = prog.decls[0].body
     if want in SET_KINDS:           # `set named to hearts and spades`: the set of them, as in a rule
         expr = written_set(expr)
+        if not isinstance(expr, SetValues):      # `set passed to player 2`: the set of it alone
+            expr = SetValues((expr,), expr.span)
     expr = rewrite_expr(expr, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
     before = len(checker.diags)
     ctx = Context()
