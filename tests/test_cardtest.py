@@ -220,3 +220,83 @@ def test_ctrl_c_gives_the_report_so_far(capsys, monkeypatch):
     assert status == 130
     assert out.count("  PASS  ") == 1 and "  interrupted" in out
     assert re.search(r"=+ 1 passed in [\d.]+s =+", out)
+
+
+def test_a_position_gives_a_set_as_a_rule_does(tmp_path, capsys, monkeypatch):
+    """`set S to hearts and spades` in a position is the set of them, and `set S to spades`
+    the set of it alone, as in a rule's `set` statement, for a set of the game, of each team,
+    and of players."""
+    (tmp_path / "sets.cardrules").write_text(
+        'game "sets"\nplayers 2\nteams: formed in play\ndeck standard, into stock\n'
+        "zone stock: shared, face down\nzone hand: per player, seen by owner\n"
+        "var named: set of suits per team\nvar mine: set of suits\nvar who: set of players\n"
+        "var one: set of suits\n"
+        "turn:\n    if size of mine is 2 and named of the team of you is (clubs and hearts):\n"
+        '        say "both"\n    choose:\n        go:\n            end game with winner you\n',
+        encoding="utf-8")
+    (tmp_path / "sets.cardtest").write_text(
+        'rules "sets.cardrules"\n\ntest "sets in a position":\n    given:\n'
+        "        set named of team 1 to clubs and hearts\n        set mine to hearts and spades\n"
+        "        set who to player 1 and player 2\n        set one to spades\n    expect:\n"
+        "        size of one is 1 and spades in one\n"
+        "        mine is (hearts and spades) and spades in mine and diamonds not in mine\n"
+        "        who is (player 1 and player 2)\n"
+        '        the game says "both"\n', encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "sets.cardtest"))
+    assert status == 0 and "PASS  sets in a position" in out, out
+
+
+UNSEEN_AND_FAMILIES = '''game "places"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone shelf 1 to 2: per player, face up
+zone spot per suit: shared, face up
+var word: text = "none"
+turn:
+    say word
+    choose:
+        take "take" unseen card c from hand of next player:
+            move c from hand of next player to shelf(2)
+        done:
+            end game with winner you
+'''
+
+
+def test_a_card_taken_unseen_a_zone_of_a_family_and_a_new_text(tmp_path, capsys, monkeypatch):
+    """A choice of a card unseen is named by its place (`take #2`: `#` and a number is no
+    comment), a zone of a family as the rules name it (`shelf(2) of player 1`, `spot(hearts)`),
+    and a text the rules never say is shown as written."""
+    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
+    (tmp_path / "places.cardtest").write_text(
+        'rules "places.cardrules"\n\ntest "places":\n    given:\n'
+        "        hand of player 2: 3♠, 4♠   # a comment\n        spot(hearts): 5♥\n"
+        '        shelf(1) of player 2: 6♥\n        set word to "odd"\n'
+        "    expect:\n        choices: take #1, take #2, done\n"
+        '        the game says "odd"\n        word is "odd"\n'
+        "    play:\n        take #2     # the top card\n"
+        "    expect:\n        shelf(2) of player 1 holds: 4♠\n        spot(hearts) holds: 5♥\n"
+        "        shelf_1 of player 2 has 1 card\n", encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "places.cardtest"))
+    assert status == 0 and "PASS  places" in out, out
+
+
+def test_a_number_too_long_and_a_mistake_of_the_file_fail_the_run(tmp_path, capsys, monkeypatch):
+    """A number longer than any a test needs is RL203 (it was an internal error: Python reads
+    no number of more than 4,300 digits), and a mistake of the file itself, outside its tests,
+    fails the run even when every test passes."""
+    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
+    test = '\ntest "x":\n    given:\n        turn of player 1\n    expect:\n        player 1 to play\n'
+    for header, code in (("seed " + "9" * 5000, "RL203"), ("players " + "7" * 30, "RL203"),
+                         ("hello there", "RL501")):
+        (tmp_path / "t.cardtest").write_text(f'rules "places.cardrules"\n{header}\n{test}',
+                                             encoding="utf-8")
+        status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
+        assert status == 1 and "t.cardtest:2:" in out and f"error[{code}]" in out, out
+        assert "1 error" in out and "RL999" not in out
+    (tmp_path / "t.cardtest").write_text(
+        'rules "places.cardrules"\nseed 18446744073709551615\n' + test.replace(
+            "player 1 to play", "size of hand of player 2 < " + "1" * 40), encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
+    assert status == 1 and "t.cardtest:8:" in out and "error[RL203]" in out, out

@@ -306,3 +306,43 @@ def test_the_rulebook_says_the_size_of_a_local_set_in_words(tmp_path, capsys):
     assert main(["rulebook", _path(tmp_path, LOCAL_SIZES)]) == 0
     book = capsys.readouterr().out.replace("\\", "")
     assert "the number of suits in held, the number of suits in gone, the number of cards in your Hand" in book
+
+
+WRITTEN_AGAINST_A_LOCAL = '''game "Sets written against a local set"
+players 2
+deck standard, into stock
+zone stock: shared, face down
+zone hand: per player, seen by owner
+zone table: shared, face up
+var ok = yes
+define mine(p) = the suits of the cards in hand of p
+define both = mine(you) together with mine(player after you)
+setup:
+    shuffle stock
+    deal 3 from stock to hand of each player
+turn:
+    let held = the suits of the cards in hand
+    let other = held without hearts
+    let flag = ok
+    if held is (hearts and spades) or other is not (clubs and diamonds):
+        say "pair", held
+    if both is (clubs and diamonds and hearts and spades) and flag is (ok or no):
+        say "all four"
+    if mine(you) is not (hearts and spades) and size of (held together with (clubs and hearts)) > 2:
+        say "more"
+    choose:
+        play card c from hand:
+            move c from hand to table
+    if hand of player 2 is empty:
+        end game with no winner
+'''
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_set_written_against_a_local_or_a_define_holding_a_set(tmp_path, monkeypatch, seed):
+    """`held is (hearts and spades)` for a name `let` gives a set, or a define whose formula is
+    a set, as for a set variable (it was RL102: the values joined by `and` were read as yes/no),
+    and a yes/no local still compares with a yes/no `and`/`or`; alike in the three backends."""
+    assert _codes(tmp_path, WRITTEN_AGAINST_A_LOCAL) == []
+    st = three_ways(_path(tmp_path, WRITTEN_AGAINST_A_LOCAL), 2, seed, monkeypatch, ("winners",))
+    assert any(w.startswith(("pair", "all four", "more")) for w in said(st))

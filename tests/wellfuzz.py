@@ -1210,7 +1210,18 @@ class GameGen:
                   ] + (["var tally per team", "var tsuits: set of suits per team"] if self.teams
                        else []) + [
                   "attribute value:", "    ace: 11", "    jack, queen, king: 10",
-                  "    otherwise: rank of card", "score: points + size of shelf", ""]
+                  "    otherwise: rank of card", "score: points + size of shelf"]
+        # what a computer player plays for, and how far each has got (read at the end, and by
+        # the measures: State.returns, progress_of): a stream of their own
+        ret = random.Random(f"returns {self.seed}")
+        if ret.random() < 0.3:
+            self.note("returns")
+            lines.append("returns: " + ret.choice(("score of you - size of hand", "points - rounds",
+                                                   "size of pile of (player after you) * 2")))
+        if ret.random() < 0.3:
+            self.note("progress")
+            lines.append("progress: " + ret.choice(("0 - size of hand", "points + rounds")))
+        lines.append("")
         lines += self.make_defines()
         lines.append(f"game ends after {r.randrange(6, 24)} turns:")
         lines.append("    end game by " + self.pick("highest", "lowest") + " score")
@@ -1242,7 +1253,15 @@ def _lines_of(x, indent):
 
 def _outcome(st):
     return (st.terminal, st.outcome, list(st.winners or []), list(st.ranking or []),
-            st.results(), st.returns(), st.problem)
+            st.results(), st.returns(), st.problem, _progress(st))
+
+
+def _progress(st):
+    """Each seat's ``progress:`` now (the measures of ``stats`` read it), or what stopped it."""
+    g = st.game
+    if getattr(g, "progress_fn", None) is None:
+        return None
+    return _guarded(lambda: [g.progress_of(st, p) for p in range(st.n)])
 
 
 def _guarded(fn):

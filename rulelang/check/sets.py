@@ -14,7 +14,7 @@ from __future__ import annotations
 import attrs
 
 from rulelang.check.ir import Const
-from rulelang.check.tree import rebuilt
+from rulelang.check.tree import _walk, rebuilt
 from rulelang.kinds import (ANY, NONE, NUMBER, PLAYER, SET_KINDS, SUIT, SYMBOL, ZONE, Kind)
 from rulelang.limits import MAX_SET_RANK
 from rulelang.syntax import ast as A
@@ -31,11 +31,31 @@ MAX_KEYED_ZONES = 100       # as a numbered family (RL253): a family by rank hol
 
 
 def set_names(decls) -> set:
-    return {d.name for d in decls if isinstance(d, A.Var) and d.type and d.type.startswith("set of ")}
+    """The names that hold a set: the variables declared as sets, and the defines whose formula
+    is a set by its form (`define mine = the suits of the cards in hand`, or a define of such)."""
+    names = {d.name for d in decls if isinstance(d, A.Var) and d.type and d.type.startswith("set of ")}
+    defines = [d for d in decls if isinstance(d, A.Define)]
+    while True:
+        more = {d.name for d in defines if d.name not in names and _names_set(d.body, names)}
+        if not more:
+            return names
+        names |= more
+
+
+def _local_sets(decl, names) -> set:
+    """The names `let` gives a set in a declaration (`let held = the suits of the cards in
+    hand`), by the form of their values, as :func:`set_names` finds the defines'."""
+    lets = [n for n in _walk(decl) if isinstance(n, A.Let)]
+    found: set = set()
+    while True:
+        more = {n.name for n in lets if n.name not in found and _names_set(n.value, names | found)}
+        if not more:
+            return found
+        found |= more
 
 
 def _names_set(e, names):
-    return (isinstance(e, (A.Name, A.Of)) and e.name in names) or isinstance(e, _SET_NODES)
+    return (isinstance(e, (A.Name, A.Of, A.Call)) and e.name in names) or isinstance(e, _SET_NODES)
 
 
 @node
@@ -62,17 +82,28 @@ def _written_set(v):
     return v
 
 
+def written_set(v):
+    """The value given to a set (``set S to ...``, a rule test's ``set S to ...``): values
+    joined by ``and`` are the set of them."""
+    return _written_set(v)
+
+
 def rewrite_sets(decls, names):
     """The declarations with ``add X to S``, ``set S to ...``, ``subtract X from S``, ``size of
     S`` and ``S is empty`` written as the nodes of sets, for every variable ``S`` declared as a
     set (``names``), and values joined by ``and`` where a set is written (the value of those
     statements, a side of ``together with``, ``shared with``, ``without``, what ``in`` asks, a
-    side of ``is`` whose other side is a set) as the set of them.  Nothing is copied when no
-    variable is a set."""
-    if not names:
-        return decls
+    side of ``is`` whose other side is a set) as the set of them; the same for a define or a
+    `let` whose value is a set by its form.  Nothing is copied where no name holds a set."""
+    out = []
     fix = _fixer(names)
-    return [d if isinstance(d, A.Var) else fix(d) for d in decls]
+    for d in decls:
+        local = set() if isinstance(d, (A.Var, A.Define)) else _local_sets(d, names)
+        if not names and not local:
+            out.append(d)
+        else:
+            out.append(d if isinstance(d, A.Var) else (_fixer(names | local) if local else fix)(d))
+    return out
 
 
 def rewrite_expr(e, names):

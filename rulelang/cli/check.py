@@ -253,7 +253,11 @@ def cmd_test(args) -> int:
                 style="dim"))
             for d in tf.diagnostics:
                 _diag_out(out, d, path)
-            if tf.diagnostics and not tf.tests:
+            # a mistake of the file itself (a header line, the rule file), not of one test:
+            # an error of the run, though its tests may pass
+            if (tf.diagnostics and not tf.tests) or (
+                    any(d.is_error for d in tf.diagnostics)
+                    and all(test.plan is not None for test in tf.tests)):
                 counts["error"] += 1
             for test in tf.tests:
                 if args.k and args.k.lower() not in test.name.lower():

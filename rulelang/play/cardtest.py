@@ -58,8 +58,14 @@ class Line:
         return A.Span(self.file, self.no, self.indent + start + 1, self.no, self.indent + end + 1)
 
 
+# A place in a pile, as a choice of a card unseen names it (`take #3`): `#` and a digit after a
+# space, then the end of the line, a comma or a space; not a comment.
+_PLACE = re.compile(r"(?<= )#(\d+)(?=$|[ ,])")
+
+
 def _strip_comment(line: str) -> str:
-    return without_comment(line).rstrip()
+    # (a place's `#` stands as `\x00` while the comment is cut off)
+    return without_comment(_PLACE.sub("\x00\\1", line)).replace("\x00", "#").rstrip()
 
 
 def read_lines(path: str, text: str) -> list:
@@ -114,7 +120,7 @@ _RULES = re.compile(r'rules\s+"([^"]+)"$')
 def parse_test_file(path: str, text: str) -> RuleTestFile:
     """The shape of the file: header lines, tests, sections (no game needed yet)."""
     tf = RuleTestFile(path)
-    lines = read_lines(path, text)
+    lines = [ln for ln in read_lines(path, text) if not _too_long_number(tf, ln)]
     i = 0
     while i < len(lines):
         ln = lines[i]
@@ -154,6 +160,24 @@ def parse_test_file(path: str, text: str) -> RuleTestFile:
         tf.error("RL502", "the test file has no test", A.Span(path, 1, 1, 1, 1),
                  'add a block `test "NAME":` with `given:`, `play:` and `expect:` sections')
     return tf
+
+
+# The most digits a number of a test file has (a seed is at most 2**64 - 1): a longer number
+# is refused before anything reads it (RL203).
+MAX_TEST_NUMBER_DIGITS = len(str(2 ** 64 - 1))
+_LONG_NUMBER = re.compile(r'"[^"]*"|(\d{%d,})' % (MAX_TEST_NUMBER_DIGITS + 1))
+
+
+def _too_long_number(tf, ln) -> bool:
+    """RL203 for a number longer than any a test needs (outside a text in double quotes); the
+    line is then left out (nothing reads the number), and the run fails."""
+    for m in _LONG_NUMBER.finditer(ln.text):
+        if m.group(1):
+            tf.error("RL203", f"the number {m.group(1)[:12]}...({len(m.group(1))} digits) is too "
+                     f"large: a number of a test file has at most {MAX_TEST_NUMBER_DIGITS} digits",
+                     ln.span(m.start(1), m.end(1)), "a test needs no such number; write a smaller one")
+            return True
+    return False
 
 
 def _header_word(text):

@@ -89,11 +89,24 @@ def _header_setting(tf, ln, plan, test=None):
 _ZONE_REF = re.compile(r"([A-Za-z_]\w*)(?:\s+of\s+player\s+(\d+))?$")
 # A zone of a family by suit or rank named as the rules name it: `[the] foundation of hearts`.
 _KEYED_REF = re.compile(r"(?:the\s+)?([A-Za-z_]\w*)\s+of\s+([A-Za-z_]\w*)")
+# A zone of a family named by its number or key as the rules name it: `column(3)`,
+# `foundation(hearts)`, `pile(2) of player 1`.
+_FAMILY_REF = re.compile(r"([A-Za-z_]\w*)\s*\(\s*(\w+)\s*\)")
+
+
+def _family_named(cg, text):
+    """``text`` with a family's zone named as the rules name it, ``column(3)``, written as its
+    own name, ``column_3`` (when the family has that zone)."""
+    m = _FAMILY_REF.match(text.strip())
+    if m and f"{m.group(1)}_{m.group(2)}" in cg.zone_base:
+        return text.replace(m.group(0), f"{m.group(1)}_{m.group(2)}", 1)
+    return text
 
 
 def _zone_named(cg, text):
     """Does ``text`` name a zone as an expectation may (`hand of player 2`, `foundation of
-    hearts`)?"""
+    hearts`, `column(3)`)?"""
+    text = _family_named(cg, text)
     keyed = _KEYED_REF.fullmatch(text.strip())
     return bool(_ZONE_REF.match(text) or (keyed and f"{keyed.group(1)}_{keyed.group(2)}"
                                            in cg.zone_base))
@@ -101,6 +114,9 @@ def _zone_named(cg, text):
 
 def _zone_key(tf, cg, ln, text, start, test):
     """``hand of player 2`` -> ``"hand/2"``; a diagnostic (and None) for a zone that is not one."""
+    named = _family_named(cg, text)                # `column(3)`: the family's zone column_3
+    if named != text:                              # (its place: the text as written)
+        text = named + " " * max(0, len(text) - len(named))
     keyed = _KEYED_REF.fullmatch(text.strip())     # `foundation of hearts`: a family by suit
     if keyed and f"{keyed.group(1)}_{keyed.group(2)}" in cg.zone_base:
         text = text.replace(keyed.group(0), f"{keyed.group(1)}_{keyed.group(2)}")
@@ -157,7 +173,7 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
     Returns (function, type) or None after a diagnostic.  The expression is parsed as the body
     of a ``define`` so that every position in it is its place in the test file."""
     from rulelang.check.model import Context, Scope
-    from rulelang.check.sets import rewrite_expr
+    from rulelang.check.sets import SetValues, rewrite_expr, written_set
     from rulelang.kinds import SET_KINDS
     from rulelang.syntax.parser import parse
     col = ln.indent + start
@@ -171,7 +187,12 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
         test.broken = True
         return None
     checker = env.checker
-    expr = rewrite_expr(prog.decls[0].body, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
+    expr = prog.decls[0].body
+    if want in SET_KINDS:           # `set named to hearts and spades`: the set of them, as in a rule
+        expr = written_set(expr)
+        if not isinstance(expr, SetValues):      # `set passed to player 2`: the set of it alone
+            expr = SetValues((expr,), expr.span)
+    expr = rewrite_expr(expr, {n for n, v in checker.vars.items() if v.type in SET_KINDS})
     before = len(checker.diags)
     ctx = Context()
     t = checker.expect(expr, want, Scope(ctx), what) if want else checker.expr(expr, Scope(ctx))
@@ -181,6 +202,11 @@ def _parse_expr(tf, env, cg, ln, start, text, want, what, test):
         tf.diagnostics.extend(d for d in new if d.is_error)
         test.broken = True
         return None
+    # a text the rules never say (`set word to "odd"`) is a new value of the game: shown as
+    # written, as the rules' own texts are
+    texts = env.game.model.texts
+    for text in sorted(checker.texts, key=checker.texts.get)[len(texts):]:
+        texts.append(text)
     fn = cg.gen.function(expr)
     return (fn, t, ctx.nslots, expr)
 

@@ -98,6 +98,10 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
             self.procs[pid] = _rule(code)
             self.proc_blocks[pid] = len(code)        # its positions (checked in a save)
         self.score_fn = self.cx(model.score.expr) if model.score is not None else None
+        # `returns:` and `progress:` change nothing in play: State.returns and the measures
+        # read them (through returns_of, progress_of)
+        self.returns_fn = self.cx(model.returns.expr) if model.returns is not None else None
+        self.progress_fn = self.cx(model.progress.expr) if model.progress is not None else None
         self.show_fns = {z: (d.label, self.cx(d.expr), ctx.nslots, t)
                          for z, (d, ctx, t) in model.shows.items()}
         self._root()
@@ -261,6 +265,12 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
 
     def score_of(self, g, p):
         return self.score_fn(g, [-1, 0, p] + [0] * self.model.score_ctx.nslots)
+
+    def returns_of(self, g, p):
+        return self.returns_fn(g, [-1, 0, p] + [0] * self.model.returns_ctx.nslots)
+
+    def progress_of(self, g, p):
+        return self.progress_fn(g, [-1, 0, p] + [0] * self.model.progress_ctx.nslots)
 
     def meld_solver(self, attribute, span, lay_off=False):
         points = self.rank_of if attribute == "rank" else self.attr_tables.get(attribute, self.rank_of)

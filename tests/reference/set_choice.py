@@ -121,7 +121,8 @@ class SetChoice:
             most = hi(g, fr) if hi is not None else 1 << 30
             target = tf(g, fr) if tf is not None else 0
             if fewest < 1 or most < fewest:
-                raise GameProblem("RL286", f"a set of {fewest} to {most} cards", p.span)
+                raise GameProblem("RL286", f"a set of {fewest} to {most} cards: a set holds "
+                                  "at least one card, and no fewer than its least", p.span)
             if len(cards) > MAX_SET_POOL:
                 raise GameProblem("RL285", f"a set is chosen among at most {MAX_SET_POOL} "
                                   f"cards, not {len(cards)}", p.span)
