@@ -8,7 +8,8 @@ the websocket every seat plays through (docs/web.md).
   token in its JSON body (at most :data:`MAX_BODY` bytes).
 - ``/ws``: a websocket; its first message is ``{"type": "hello", "token": ...}`` and the token
   says which seat (or the spectator, or the hot-seat screen) it is.  Every message is checked
-  by :mod:`rulelang.web.protocol`.
+  by :mod:`rulelang.web.protocol`.  What it is sent goes through its :class:`Outbox`, written
+  by a task of its own: a table never waits for a browser's network.
 
 Tokens travel in message bodies, never in URLs (the page keeps its own in the address's
 ``#fragment``, which browsers do not send), so no log of requests holds one.
@@ -16,6 +17,7 @@ Tokens travel in message bodies, never in URLs (the page keeps its own in the ad
 from __future__ import annotations
 
 import asyncio
+import collections
 import hmac
 import json
 import os
@@ -37,6 +39,7 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 16 * 1024            # bytes of a lobby request
 MAX_CONNECTIONS = 2000          # websockets open at once on one server
 HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
+MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; frame-src 'self' data:; "
@@ -56,6 +59,50 @@ def same_origin(headers) -> bool:
         return True
     host = headers.get("host", "")
     return urlsplit(origin).netloc == host
+
+
+class Outbox:
+    """The frames on their way to one websocket, written by a task of its own: a table never
+    waits for the network while it holds its lock, so a browser that stops reading (its
+    connection's buffers full) holds up nobody else.  One that falls :data:`MAX_QUEUED` frames
+    behind is dropped (a browser reconnects by itself and is sent the whole view again)."""
+
+    def __init__(self, ws: WebSocket, limit: int = MAX_QUEUED):
+        self.ws = ws
+        self.limit = limit
+        self.frames: collections.deque = collections.deque()
+        self.ready = asyncio.Event()
+        self.gone = False
+        self.task: Optional[asyncio.Task] = None
+
+    async def send(self, frame: dict) -> None:
+        """Queue ``frame`` (never waits); ConnectionError when the browser is gone or too far
+        behind (then the connection is ended)."""
+        if self.gone:
+            raise ConnectionError("the browser has gone")
+        if len(self.frames) >= self.limit:
+            self.gone = True
+            if self.task is not None:
+                self.task.cancel()
+            raise ConnectionError("the browser does not read what it is sent")
+        self.frames.append(frame)
+        self.ready.set()
+
+    def close(self, code: int) -> None:
+        """Close the websocket once the frames queued before are written."""
+        self.frames.append(code)
+        self.ready.set()
+
+    async def run(self) -> None:
+        while True:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.frames:
+                frame = self.frames.popleft()
+                if isinstance(frame, int):
+                    await self.ws.close(code=frame)
+                    return
+                await self.ws.send_json(frame)
 
 
 class _Server:
@@ -214,28 +261,45 @@ class _Server:
             await ws.close(code=1008)
             return
         table, role, seat = found
-        conn = Conn(ws.send_json, role, seat)
-        await table.join(conn)
-        bad = 0
+        outbox = Outbox(ws)
+        conn = Conn(outbox.send, role, seat)
+        writer = asyncio.get_running_loop().create_task(outbox.run())
+        outbox.task = writer
+        reader = asyncio.get_running_loop().create_task(self._read(ws, table, conn, outbox, bucket))
         try:
-            while True:
-                raw = await self._receive(ws)
-                try:
-                    if not bucket.take():
-                        raise BadMessage("too many messages; slow down")
-                    msg = parse(raw)
-                    await self._handle(table, conn, msg, ws)
-                except (BadMessage, TableError) as e:
-                    bad += 1
-                    await ws.send_json({"type": "error", "message": str(e),
-                                        "version": table.version})
-                    if bad >= MAX_BAD:
-                        await ws.close(code=1008)
-                        return
+            await table.join(conn)
+            done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done and not reader.cancelled() and reader.exception() is None:
+                # closed for its messages: the refusals and the close are written first
+                await asyncio.wait({writer}, timeout=HELLO_TIMEOUT)
         finally:
             table.leave(conn)
+            reader.cancel()
+            writer.cancel()
+        for task in done:
+            e = None if task.cancelled() else task.exception()
+            if e is not None and not isinstance(e, (WebSocketDisconnect, ConnectionError)):
+                raise e
 
-    async def _handle(self, table, conn: Conn, msg: dict, ws: WebSocket) -> None:
+    async def _read(self, ws: WebSocket, table, conn: Conn, outbox: Outbox, bucket) -> None:
+        """The messages of a connection that has said hello, until it goes away or is closed;
+        what it is answered goes through its outbox, after the frames queued before."""
+        bad = 0
+        while True:
+            raw = await self._receive(ws)
+            try:
+                if not bucket.take():
+                    raise BadMessage("too many messages; slow down")
+                msg = parse(raw)
+                await self._handle(table, conn, msg, outbox)
+            except (BadMessage, TableError) as e:
+                bad += 1
+                await outbox.send({"type": "error", "message": str(e), "version": table.version})
+                if bad >= MAX_BAD:
+                    outbox.close(1008)
+                    return
+
+    async def _handle(self, table, conn: Conn, msg: dict, outbox: Outbox) -> None:
         kind = msg["type"]
         if kind == "act":
             await table.act(conn, msg["version"], msg["choice"])
@@ -244,7 +308,7 @@ class _Server:
         elif kind == "step":
             await table.step(conn, msg["to"], msg["seat"])
         elif kind == "ping":
-            await ws.send_json({"type": "pong", "version": table.version})
+            await outbox.send({"type": "pong", "version": table.version})
         else:               # hello again
             raise BadMessage("this connection has said hello already")
 

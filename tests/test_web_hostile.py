@@ -1,0 +1,92 @@
+"""`rulelang serve` against hostile clients on a real server (uvicorn on a free port, raw
+sockets and a real websocket client): a browser that stops reading, one link opened in many
+tabs, and the like.  Whatever one connection does, the others' games go on."""
+import asyncio
+import base64
+import json
+import os
+import socket
+import struct
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+from websockets.sync.client import connect  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from webserver import Server  # noqa: E402
+
+from rulelang.web.server import MAX_QUEUED  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EIGHTS = os.path.join(ROOT, "examples", "crazy_eights.cardrules")
+
+
+def tokens(links):
+    return {name: url.split("=", 1)[1] for name, url in links.items()}
+
+
+def raw_socket(url, rcvbuf=4096):
+    """A websocket opened by hand that reads nothing after its handshake (its receive buffer
+    small, as a stalled browser's fills)."""
+    host, port = url.split("//")[1].split(":")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(5)
+    sock.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def send_text(sock, text):
+    data, mask = text.encode(), os.urandom(4)
+    size = bytes([0x80 | len(data)]) if len(data) < 126 else \
+        bytes([0x80 | 126]) + struct.pack("!H", len(data))
+    sock.sendall(bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+
+def on_server(s, coro, timeout):
+    """Run ``coro`` on the server's loop; False when it has not finished within ``timeout``."""
+    fut = asyncio.run_coroutine_threadsafe(coro, s.loop)
+    try:
+        fut.result(timeout)
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_browser_that_stops_reading_holds_up_nobody():
+    with Server(EIGHTS) as s:
+        table, links = s.start(["human", "human"], seed=2)
+        tok = tokens(links)
+        stalled = raw_socket(s.url)
+        send_text(stalled, json.dumps({"type": "hello", "token": tok["spectator"]}))
+        with connect(s.url.replace("http", "ws") + "/ws") as one:
+            one.send(json.dumps({"type": "hello", "token": tok["seat 1"]}))
+            f = json.loads(one.recv(5))
+            deadline = time.time() + 5
+            while len(table.conns) < 2 and time.time() < deadline:
+                time.sleep(0.01)
+            spy = next(c for c in table.conns if c.role == "spectator")
+            # what a long game sends a spectator: megabytes of frames it never reads
+            big = {"type": "view", "story": ["x" * 1000] * 1000}
+            for _ in range(MAX_QUEUED + 16):
+                if not on_server(s, table._send(spy, big), 1.0):
+                    break
+            t0 = time.time()
+            one.send(json.dumps({"type": "act", "version": f["version"], "choice": 0}))
+            g = json.loads(one.recv(3))
+            assert g["type"] == "view" and g["version"] == f["version"] + 1
+            assert time.time() - t0 < 2
+            assert spy not in table.conns         # dropped: it reconnects by itself
+        stalled.close()
