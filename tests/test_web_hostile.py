@@ -90,3 +90,43 @@ def test_a_browser_that_stops_reading_holds_up_nobody():
             assert time.time() - t0 < 2
             assert spy not in table.conns         # dropped: it reconnects by itself
         stalled.close()
+
+
+def test_one_link_opens_a_bounded_number_of_tabs():
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from rulelang.web.hub import Hub
+    from rulelang.web.server import MAX_TABS, make_app
+    hub = Hub(EIGHTS)
+    with TestClient(make_app(hub)) as c:
+        r = c.post("/api/start", json={"token": hub.host_token, "players": 2,
+                                       "seats": ["human", "human"], "seed": 1})
+        links = r.json()["links"]
+        table = hub.tables[r.json()["table"]]
+        tabs = []
+        try:
+            for _ in range(MAX_TABS):
+                ws = c.websocket_connect("/ws").__enter__()
+                tabs.append(ws)
+                ws.send_json({"type": "hello", "token": links["spectator"]})
+                assert ws.receive_json()["type"] == "view"
+            with c.websocket_connect("/ws") as ws:      # one more: refused, and closed
+                ws.send_json({"type": "hello", "token": links["spectator"]})
+                e = ws.receive_json()
+                assert e["type"] == "error" and "tabs" in e["message"]
+                with pytest.raises(WebSocketDisconnect):
+                    ws.receive_json()
+            with c.websocket_connect("/ws") as ws:      # another link is not held up
+                ws.send_json({"type": "hello", "token": links["seat 1"]})
+                assert ws.receive_json()["type"] == "view"
+            tabs.pop().__exit__(None, None, None)       # a tab closed makes room for another
+            deadline = time.time() + 5
+            while len(table.conns) >= MAX_TABS and time.time() < deadline:
+                time.sleep(0.01)
+            with c.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "token": links["spectator"]})
+                assert ws.receive_json()["type"] == "view"
+        finally:
+            for ws in tabs:
+                ws.__exit__(None, None, None)

@@ -40,6 +40,7 @@ MAX_BODY = 16 * 1024            # bytes of a lobby request
 MAX_CONNECTIONS = 2000          # websockets open at once on one server
 HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
 MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
+MAX_TABS = 16                   # websockets one link (one token) may have open at once
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; frame-src 'self' data:; "
@@ -110,6 +111,7 @@ class _Server:
         self.hub = hub
         self.rate, self.burst = rate, burst
         self.connections = 0
+        self.open: dict[str, int] = {}          # token -> its websockets that said hello
 
     # ---- HTTP --------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -260,6 +262,21 @@ class _Server:
             await ws.send_json({"type": "error", "message": "this link opens no seat"})
             await ws.close(code=1008)
             return
+        token = msg["token"]
+        if self.open.get(token, 0) >= MAX_TABS:
+            await ws.send_json({"type": "error", "message": f"this link is open in {MAX_TABS} "
+                                "tabs already: close one"})
+            await ws.close(code=1008)
+            return
+        self.open[token] = self.open.get(token, 0) + 1
+        try:
+            await self._play(ws, found, bucket)
+        finally:
+            self.open[token] -= 1
+            if not self.open[token]:
+                del self.open[token]
+
+    async def _play(self, ws: WebSocket, found: tuple, bucket: Bucket) -> None:
         table, role, seat = found
         outbox = Outbox(ws)
         conn = Conn(outbox.send, role, seat)
