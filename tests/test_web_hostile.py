@@ -130,3 +130,42 @@ def test_one_link_opens_a_bounded_number_of_tabs():
         finally:
             for ws in tabs:
                 ws.__exit__(None, None, None)
+
+
+def closed_within(sock, seconds):
+    """Whether the server closes ``sock`` within ``seconds`` (what it sent before is skipped)."""
+    sock.settimeout(0.1)
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return True
+        if not data:
+            return True
+    return False
+
+
+def test_a_connection_that_never_finishes_its_request_is_closed():
+    with Server(EIGHTS, request_timeout=0.5) as s:
+        host, port = s.url.split("//")[1].split(":")
+        silent = socket.create_connection((host, int(port)))          # sends nothing
+        half = socket.create_connection((host, int(port)))
+        half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")                # never ends its headers
+        body = socket.create_connection((host, int(port)))
+        body.sendall(b"POST /api/lobby HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        again = socket.create_connection((host, int(port)))          # a request, then half one
+        again.sendall(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\n")
+        for sock in (silent, half, body, again):
+            assert closed_within(sock, 3)
+            sock.close()
+        # a websocket that has said hello is not a request in waiting
+        table, links = s.start(["human", "human"])
+        with connect(s.url.replace("http", "ws") + "/ws") as ws:
+            ws.send(json.dumps({"type": "hello", "token": tokens(links)["seat 1"]}))
+            json.loads(ws.recv(3))
+            time.sleep(1.0)
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(3))["type"] == "pong"

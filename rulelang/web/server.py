@@ -39,6 +39,7 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 16 * 1024            # bytes of a lobby request
 MAX_CONNECTIONS = 2000          # websockets open at once on one server
 HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
+REQUEST_TIMEOUT = 10.0          # seconds a request's headers, then its body, have to arrive
 MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
 MAX_TABS = 16                   # websockets one link (one token) may have open at once
 HEADERS = {
@@ -49,6 +50,15 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+async def _read_body(request: Request) -> bytes:
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+    return data
 
 
 def same_origin(headers) -> bool:
@@ -107,9 +117,11 @@ class Outbox:
 
 
 class _Server:
-    def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST):
+    def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST,
+                 request_timeout: float = REQUEST_TIMEOUT):
         self.hub = hub
         self.rate, self.burst = rate, burst
+        self.request_timeout = request_timeout
         self.connections = 0
         self.open: dict[str, int] = {}          # token -> its websockets that said hello
 
@@ -134,11 +146,11 @@ class _Server:
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             raise LobbyError(f"a request is at most {MAX_BODY} bytes")
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+        try:
+            data = await asyncio.wait_for(_read_body(request), self.request_timeout)
+        except asyncio.TimeoutError:
+            raise LobbyError(f"a request's body arrives within {self.request_timeout:g} "
+                             "seconds") from None
         try:
             body = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
@@ -330,10 +342,12 @@ class _Server:
             raise BadMessage("this connection has said hello already")
 
 
-def make_app(hub: Hub, rate: float = RATE, burst: int = BURST):
+def make_app(hub: Hub, rate: float = RATE, burst: int = BURST,
+             request_timeout: float = REQUEST_TIMEOUT):
     """The application serving ``hub``'s games; ``rate`` and ``burst``: the messages a second
-    each connection may send (:class:`~rulelang.web.protocol.Bucket`)."""
-    s = _Server(hub, rate, burst)
+    each connection may send (:class:`~rulelang.web.protocol.Bucket`); ``request_timeout``: the
+    seconds a lobby request's body has to arrive in."""
+    s = _Server(hub, rate, burst, request_timeout)
     routes = [
         Route("/", s.page),
         Route("/rules/{table}", s.rules),
