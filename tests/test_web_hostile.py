@@ -169,3 +169,25 @@ def test_a_connection_that_never_finishes_its_request_is_closed():
             time.sleep(1.0)
             ws.send(json.dumps({"type": "ping"}))
             assert json.loads(ws.recv(3))["type"] == "pong"
+
+
+def test_the_host_may_not_save_or_take_over_a_replay(tmp_path):
+    """A replay is listed among the games (its id in the lobby); saving it or giving one of its
+    seats to a computer player was an internal error (500), as was a start while it is listed."""
+    from starlette.testclient import TestClient
+
+    from rulelang.web.hub import Hub
+    from rulelang.web.server import make_app
+    from test_web_protocol import write_log
+    hub = Hub(EIGHTS, saves=str(tmp_path / "saves"))
+    replay = hub.replay(write_log(tmp_path))
+    with TestClient(make_app(hub), raise_server_exceptions=False) as c:
+        for call, body in (("save", {"table": replay.id}),
+                           ("takeover", {"table": replay.id, "seat": 1, "agent": "random"})):
+            r = c.post(f"/api/{call}", json={"token": hub.host_token, **body})
+            assert r.status_code == 400 and "replay" in r.json()["error"], (call, r.text)
+        r = c.post("/api/start", json={"token": hub.host_token, "players": 2,
+                                       "seats": ["human", "random"]})
+        assert r.status_code == 200, r.text
+        r = c.post("/api/lobby", json={"token": hub.host_token})
+        assert r.status_code == 200 and r.json()["tables"][0]["replay"]

@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rulelang.web.hub import Hub, LobbyError
 from rulelang.web.protocol import BURST, MAX_BAD, RATE, BadMessage, Bucket, parse
+from rulelang.web.replay import Replay
 from rulelang.web.tables import Conn, TableError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -194,6 +195,8 @@ class _Server:
             table = self.hub.tables.get(body["table"]) if isinstance(body["table"], str) else None
             if table is None:
                 raise LobbyError("no such table")
+            if isinstance(table, Replay):
+                raise LobbyError("a replay is not saved: its log is the record")
             async with table.lock:              # between two moves
                 return {"save": self.hub.save(body["table"])}
         return await self._call(request, fn)
@@ -217,6 +220,8 @@ class _Server:
             table = self.hub.tables.get(tid)
             if table is None:
                 raise LobbyError("no such table")
+            if isinstance(table, Replay):
+                raise LobbyError("a replay has no seats to take over")
             start_spec({"players": 1, "seats": [agent]}, (1, 1))
             if agent.strip().lower() == "human":
                 raise LobbyError("a seat is taken over by a computer agent")
