@@ -297,18 +297,21 @@ class _Server:
         table, role, seat = found
         outbox = Outbox(ws)
         conn = Conn(outbox.send, role, seat)
-        writer = asyncio.get_running_loop().create_task(outbox.run())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(outbox.run())
         outbox.task = writer
-        reader = asyncio.get_running_loop().create_task(self._read(ws, table, conn, outbox, bucket))
+        reader: Optional[asyncio.Task] = None
         try:
-            await table.join(conn)
+            await table.join(conn)          # the whole view first, before any answer
+            reader = loop.create_task(self._read(ws, table, conn, outbox, bucket))
             done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
             if reader in done and not reader.cancelled() and reader.exception() is None:
                 # closed for its messages: the refusals and the close are written first
                 await asyncio.wait({writer}, timeout=HELLO_TIMEOUT)
         finally:
             table.leave(conn)
-            reader.cancel()
+            if reader is not None:
+                reader.cancel()
             writer.cancel()
         for task in done:
             e = None if task.cancelled() else task.exception()
