@@ -294,3 +294,38 @@ async def test_hover_on_a_card_and_a_rank(client, tmp_path):
         assert loc.uri.endswith("standard.cardrules")
     finally:
         close(client, uri)
+
+
+async def test_a_document_the_editor_has_not_opened_is_not_read(client, tmp_path):
+    """A request may name any URI; the server answers from the documents the editor opened only,
+    never reading the file: a fifo would block the server for good, /dev/zero never end, and a
+    file outside the workspace is none of its business."""
+    fifo = tmp_path / "fifo.cardrules"
+    os.mkfifo(fifo)
+    on_disk = tmp_path / "on_disk.cardrules"
+    on_disk.write_text("zone secret: shared\n")
+    shown = len(client.messages)
+    for path in (str(fifo), "/dev/zero", str(on_disk)):
+        doc = T.TextDocumentIdentifier(uri=from_fs_path(path))
+        at = T.Position(line=0, character=6)
+        symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
+            T.DocumentSymbolParams(text_document=doc)), 5)
+        assert not symbols
+        assert await asyncio.wait_for(client.text_document_hover_async(
+            T.HoverParams(text_document=doc, position=at)), 5) is None
+        found = await asyncio.wait_for(client.text_document_completion_async(
+            T.CompletionParams(text_document=doc, position=at)), 5)
+        assert "secret" not in {item.label for item in found.items}    # keywords only
+        assert not await asyncio.wait_for(client.text_document_references_async(T.ReferenceParams(
+            text_document=doc, position=at,
+            context=T.ReferenceContext(include_declaration=True))), 5)
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            text_document=T.VersionedTextDocumentIdentifier(uri=doc.uri, version=2),
+            content_changes=[T.TextDocumentContentChangeWholeDocument(text="zone z: shared\n")]))
+    uri = await opened(client, os.path.join(ROOT, "examples", "crazy_eights.cardrules"))
+    try:                                        # and the server goes on answering
+        assert await asyncio.wait_for(client.text_document_document_symbol_async(
+            T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=uri))), 5)
+        assert client.messages[shown:] == []    # no "Error in server" shown to the editor
+    finally:
+        close(client, uri)

@@ -11,7 +11,6 @@ the deck's suits, ranks and cards (the standard deck's from the prelude).
 from __future__ import annotations
 
 import functools
-import re
 from typing import Optional
 
 import attrs
@@ -85,13 +84,27 @@ def _chunk_start(lines: list, line: int) -> int:
     return line
 
 
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _word_before(text: str) -> str:
+    """The name that ends ``text`` (``[A-Za-z_][A-Za-z0-9_]*``), or "".  Found from the end
+    back: a regular expression anchored at the end would try every start inside a long word,
+    in time quadratic in its length."""
+    start = len(text)
+    while start > 0 and text[start - 1] in _WORD_CHARS:
+        start -= 1
+    while start < len(text) and text[start].isdigit():
+        start += 1                      # a name does not begin with a digit
+    return text[start:]
+
+
 def candidates(lines: list, line: int, col: int, binders: list, layers: list,
                model=None) -> tuple:
     """(prefix typed, [Item]) for the cursor at (line, col)."""
     text_line = lines[line] if line < len(lines) else ""
     before_cursor = text_line[:col]
-    m = re.search(r"[A-Za-z_][A-Za-z0-9_]*$", before_cursor)
-    prefix = m.group() if m else ""
+    prefix = _word_before(before_cursor)
     start_col = col - len(prefix)
     if "#" in before_cursor and before_cursor.count('"') % 2 == 0 \
             and before_cursor.index("#") < start_col:

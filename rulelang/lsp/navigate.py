@@ -131,9 +131,13 @@ def _use_kind(name: str, lines: list, tok: scan.Token, layers: list) -> Optional
     return "attribute" if _attribute_use(lines, tok) else "value"
 
 
-def _attribute_use(lines: list, tok: scan.Token) -> bool:
-    toks = scan.tokens_of_line(tok.line, lines[tok.line])
-    i = next((k for k, t in enumerate(toks) if t.col == tok.col), None)
+def _attribute_use(lines: list, tok: scan.Token, toks: Optional[list] = None,
+                   i: Optional[int] = None) -> bool:
+    """Whether ``tok`` is an attribute's name (``toks``: the tokens of its line, ``i``: its
+    index there, when the caller has them: reading the line once for all its words)."""
+    if toks is None or i is None:
+        toks = scan.tokens_of_line(tok.line, lines[tok.line])
+        i = next((k for k, t in enumerate(toks) if t.col == tok.col), None)
     if i is None:
         return False
     after = toks[i + 1].text if i + 1 < len(toks) else ""
@@ -161,18 +165,24 @@ def _names_lexed(text: str) -> tuple:
     return frozenset(names), last
 
 
-def _named_use(text: str, lines: list, tok: scan.Token) -> bool:
+def _named_use(text: str, lines: list, tok: scan.Token, before: Optional[str] = None) -> bool:
     """For a name that is also a word of the language (a variable `winner`, an option's value
     `cards`): whether this word is the name.  Where the file parses the parser says it; past
-    its first mistake, a word on an `option` line or after `is`, `not`, `to`, `=` is."""
+    its first mistake, a word on an `option` line or after `is`, `not`, `to`, `=` is.
+    ``before``: the word before it on its line ("" for none), when the caller has it."""
     names, last = _names_lexed(text)
     if tok.line < last:
         return (tok.line, tok.col) in names
-    if re.match(r"^(replace\s+)?option\b", lines[tok.line]):
+    line = lines[tok.line]
+    if re.match(r"^(replace\s+)?option\b", line):
         return True
-    before = [t.text for t in scan.tokens_of_line(tok.line, lines[tok.line][:tok.col])]
-    prev = lines[tok.line][:tok.col].rstrip()
-    return bool(before) and before[-1] in ("is", "not", "to") or prev.endswith("=")
+    if before is None:
+        words = scan.tokens_of_line(tok.line, line[:tok.col])
+        before = words[-1].text if words else ""
+    k = tok.col
+    while k > 0 and line[k - 1] in " \t":      # (not line[:col].rstrip(): once for each use)
+        k -= 1
+    return before in ("is", "not", "to") or (k > 0 and line[k - 1] == "=")
 
 
 # ---- definition ------------------------------------------------------------------------------
@@ -207,15 +217,17 @@ def uses_in(layer: Layer, name: str, kind: str, family: bool = False, both: bool
     for i, line in enumerate(lines):
         if name not in line:
             continue
-        for tok in scan.tokens_of_line(i, line):
+        toks = scan.tokens_of_line(i, line)
+        for k, tok in enumerate(toks):
             if tok.kind != "word" or tok.text != name and not (family and tok.text.startswith(name + "_")
                                                                  and tok.text[len(name) + 1:].isdigit()):
                 continue
             if (i, tok.col) in labels or scan.binder_at(binds, tok.text, i, tok.col) is not None:
                 continue
-            if both and _attribute_use(lines, tok) != (kind == "attribute"):
+            if both and _attribute_use(lines, tok, toks, k) != (kind == "attribute"):
                 continue
-            if name in KEYWORDS and not _named_use(layer.text, lines, tok):
+            if name in KEYWORDS and not _named_use(layer.text, lines, tok,
+                                                   toks[k - 1].text if k else ""):
                 continue
             out.append(Place(layer.path, i, tok.col, tok.col + len(name)))
     return out

@@ -14,10 +14,12 @@ import asyncio
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
+from urllib.parse import unquote
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path
 
 from rulelang.lsp import complete, describe, navigate, scan
@@ -48,13 +50,24 @@ _ITEM_KIND = {"keyword": T.CompletionItemKind.Keyword, "local": T.CompletionItem
               "value": T.CompletionItemKind.EnumMember}
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, but a change to a document the editor has not opened is ignored
+    (pygls's own handler fails with a KeyError and shows the editor "Error in server")."""
+
+    @lsp_method(T.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: T.DidChangeTextDocumentParams):
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
 class RulelangServer(LanguageServer):
     """The server's state: the last analysis of each open file, and its last model (kept while
     the file does not check, for hover and completion)."""
 
     def __init__(self, explanations: Optional[dict] = None, errors_uri: Optional[str] = None,
                  version: str = ""):
-        super().__init__("rulelang", version)
+        super().__init__("rulelang", version, protocol_cls=_Protocol)
         self.explanations = explanations or {}
         self.errors_uri = errors_uri
         self.analyses: dict = {}
@@ -71,10 +84,23 @@ class RulelangServer(LanguageServer):
                 return doc.source
         return None
 
+    def document(self, uri: str):
+        """The editor's document ``uri`` if it is open, else None.  A request may name any URI:
+        the server never reads one the editor has not opened (pygls's ``get_text_document``
+        would read it from disk: a fifo would block the server, ``/dev/zero`` never end)."""
+        return self.workspace.text_documents.get(unquote(uri))
+
+    def doc_version(self, uri: str):
+        doc = self.document(uri)
+        return None if doc is None else doc.version
+
     def current(self, uri: str) -> Analysis:
         """The analysis of the document's text as it is now: the last one if the text has not
-        changed since, else the declarations and bound names only (read at once)."""
-        doc = self.workspace.get_text_document(uri)
+        changed since, else the declarations and bound names only (read at once).  A document
+        that is not open has no text."""
+        doc = self.document(uri)
+        if doc is None:
+            return read_names("", "untitled.cardrules")
         a = self.analyses.get(uri)
         if a is not None and a.text == doc.source:
             return a
@@ -87,18 +113,20 @@ class RulelangServer(LanguageServer):
     async def refresh(self, uri: str) -> None:
         """Analyse the document (in the worker thread) and publish its diagnostics, unless it
         changed meanwhile; then compile it and publish what compiling adds."""
-        doc = self.workspace.get_text_document(uri)
+        doc = self.document(uri)
+        if doc is None:
+            return
         version, text, path = doc.version, doc.source, doc.path or "untitled.cardrules"
         loop = asyncio.get_running_loop()
 
         def work():
             # an analysis waiting behind others is dropped when the text changed meanwhile
-            if self.workspace.get_text_document(uri).version != version:
+            if self.doc_version(uri) != version:
                 return None
             return analyse(text, path, (), self.cache)
 
         a = await loop.run_in_executor(self.executor, work)
-        if a is None or self.workspace.get_text_document(uri).version != version:
+        if a is None or self.doc_version(uri) != version:
             return
         self.analyses[uri] = a
         if a.model is not None:
@@ -107,17 +135,17 @@ class RulelangServer(LanguageServer):
         if a.model is None:
             return
         await asyncio.sleep(COMPILE_AFTER)
-        if self.workspace.get_text_document(uri).version != version:
+        if self.doc_version(uri) != version:
             return
         more = await loop.run_in_executor(self.executor, compile_diagnostics, a)
-        if more and self.workspace.get_text_document(uri).version == version:
+        if more and self.doc_version(uri) == version:
             a.diagnostics = a.diagnostics + more
             self.publish(uri, a, a.diagnostics)
 
     def publish(self, uri: str, a: Analysis, diags: list) -> None:
         self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
             uri=uri, diagnostics=[self.lsp_diagnostic(a, d) for d in diags],
-            version=self.workspace.get_text_document(uri).version))
+            version=self.doc_version(uri)))
 
     def lsp_diagnostic(self, a: Analysis, d) -> T.Diagnostic:
         message = d.message + (f"\nhint: {d.hint}" if d.hint else "")

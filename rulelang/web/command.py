@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
+from typing import Optional
 
 from rulelang.cli.common import (EXIT_ERRORS, EXIT_OK, Out, UsageError, _folder, _include,
                                  _load_game, _overrides, _players_usage, _positive, _set_value)
@@ -124,6 +125,7 @@ def cmd_serve(args) -> int:
             _diag_out(err, e.diagnostic, args.replay)
             return EXIT_ERRORS
     config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws=ws_protocol(),
+                            http=http_protocol(),
                             ws_max_size=16 * 1024, log_level="warning", access_log=False,
                             lifespan="off")
     server = uvicorn.Server(config)
@@ -169,6 +171,45 @@ def ws_protocol() -> str:
     this uvicorn has it (the older one is deprecated)."""
     from uvicorn.config import WS_PROTOCOLS
     return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+
+
+def http_protocol(timeout: Optional[float] = None) -> type:
+    """uvicorn's HTTP protocol (httptools where installed, else h11) with a bound uvicorn lacks:
+    a connection must send a whole request's headers within ``timeout`` seconds of being opened
+    or of its last response (default: :data:`rulelang.web.server.REQUEST_TIMEOUT`), else it is
+    closed.  Without it, a connection that sends nothing, or half a request line, is held open
+    for ever (uvicorn's keep-alive timer stops at the first byte of a request)."""
+    from uvicorn.config import HTTP_PROTOCOLS
+    from uvicorn.importer import import_from_string
+
+    from rulelang.web.server import REQUEST_TIMEOUT
+    try:
+        import httptools  # noqa: F401
+        base = import_from_string(HTTP_PROTOCOLS["httptools"])
+    except ImportError:
+        base = import_from_string(HTTP_PROTOCOLS["h11"])
+    wait = REQUEST_TIMEOUT if timeout is None else timeout
+
+    class Guarded(base):  # type: ignore[misc, valid-type]  # a class chosen at run time
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._watch()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._watch()
+
+        def _watch(self) -> None:
+            cycle = self.cycle
+            self.loop.call_later(wait, self._no_request, cycle)
+
+        def _no_request(self, cycle) -> None:
+            # no new request began since (a websocket has a protocol of its own by now)
+            t = self.transport
+            if self.cycle is cycle and not t.is_closing() and t.get_protocol() is self:
+                t.close()
+
+    return Guarded
 
 
 def _fragment(name: str) -> str:

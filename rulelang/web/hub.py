@@ -125,7 +125,7 @@ class Hub:
     def _drop_idle(self) -> None:
         now = time.monotonic()
         for tid, t in list(self.tables.items()):
-            if not t.conns and now - t.touched > IDLE:
+            if not t.conns and now - getattr(t, "touched", now) > IDLE:    # (a replay stays)
                 self.remove(tid)
 
     def remove(self, tid: str) -> None:

@@ -8,7 +8,8 @@ the websocket every seat plays through (docs/web.md).
   token in its JSON body (at most :data:`MAX_BODY` bytes).
 - ``/ws``: a websocket; its first message is ``{"type": "hello", "token": ...}`` and the token
   says which seat (or the spectator, or the hot-seat screen) it is.  Every message is checked
-  by :mod:`rulelang.web.protocol`.
+  by :mod:`rulelang.web.protocol`.  What it is sent goes through its :class:`Outbox`, written
+  by a task of its own: a table never waits for a browser's network.
 
 Tokens travel in message bodies, never in URLs (the page keeps its own in the address's
 ``#fragment``, which browsers do not send), so no log of requests holds one.
@@ -16,6 +17,7 @@ Tokens travel in message bodies, never in URLs (the page keeps its own in the ad
 from __future__ import annotations
 
 import asyncio
+import collections
 import hmac
 import json
 import os
@@ -31,12 +33,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rulelang.web.hub import Hub, LobbyError
 from rulelang.web.protocol import BURST, MAX_BAD, RATE, BadMessage, Bucket, parse
+from rulelang.web.replay import Replay
 from rulelang.web.tables import Conn, TableError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 16 * 1024            # bytes of a lobby request
 MAX_CONNECTIONS = 2000          # websockets open at once on one server
 HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
+REQUEST_TIMEOUT = 10.0          # seconds a request's headers, then its body, have to arrive
+MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
+MAX_TABS = 16                   # websockets one link (one token) may have open at once
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; frame-src 'self' data:; "
@@ -45,6 +51,15 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+async def _read_body(request: Request) -> bytes:
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+    return data
 
 
 def same_origin(headers) -> bool:
@@ -58,11 +73,58 @@ def same_origin(headers) -> bool:
     return urlsplit(origin).netloc == host
 
 
+class Outbox:
+    """The frames on their way to one websocket, written by a task of its own: a table never
+    waits for the network while it holds its lock, so a browser that stops reading (its
+    connection's buffers full) holds up nobody else.  One that falls :data:`MAX_QUEUED` frames
+    behind is dropped (a browser reconnects by itself and is sent the whole view again)."""
+
+    def __init__(self, ws: WebSocket, limit: int = MAX_QUEUED):
+        self.ws = ws
+        self.limit = limit
+        self.frames: collections.deque = collections.deque()
+        self.ready = asyncio.Event()
+        self.gone = False
+        self.task: Optional[asyncio.Task] = None
+
+    async def send(self, frame: dict) -> None:
+        """Queue ``frame`` (never waits); ConnectionError when the browser is gone or too far
+        behind (then the connection is ended)."""
+        if self.gone:
+            raise ConnectionError("the browser has gone")
+        if len(self.frames) >= self.limit:
+            self.gone = True
+            if self.task is not None:
+                self.task.cancel()
+            raise ConnectionError("the browser does not read what it is sent")
+        self.frames.append(frame)
+        self.ready.set()
+
+    def close(self, code: int) -> None:
+        """Close the websocket once the frames queued before are written."""
+        self.frames.append(code)
+        self.ready.set()
+
+    async def run(self) -> None:
+        while True:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.frames:
+                frame = self.frames.popleft()
+                if isinstance(frame, int):
+                    await self.ws.close(code=frame)
+                    return
+                await self.ws.send_json(frame)
+
+
 class _Server:
-    def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST):
+    def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST,
+                 request_timeout: float = REQUEST_TIMEOUT):
         self.hub = hub
         self.rate, self.burst = rate, burst
+        self.request_timeout = request_timeout
         self.connections = 0
+        self.open: dict[str, int] = {}          # token -> its websockets that said hello
 
     # ---- HTTP --------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -85,11 +147,11 @@ class _Server:
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             raise LobbyError(f"a request is at most {MAX_BODY} bytes")
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise LobbyError(f"a request is at most {MAX_BODY} bytes")
+        try:
+            data = await asyncio.wait_for(_read_body(request), self.request_timeout)
+        except asyncio.TimeoutError:
+            raise LobbyError(f"a request's body arrives within {self.request_timeout:g} "
+                             "seconds") from None
         try:
             body = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
@@ -133,6 +195,8 @@ class _Server:
             table = self.hub.tables.get(body["table"]) if isinstance(body["table"], str) else None
             if table is None:
                 raise LobbyError("no such table")
+            if isinstance(table, Replay):
+                raise LobbyError("a replay is not saved: its log is the record")
             async with table.lock:              # between two moves
                 return {"save": self.hub.save(body["table"])}
         return await self._call(request, fn)
@@ -156,6 +220,8 @@ class _Server:
             table = self.hub.tables.get(tid)
             if table is None:
                 raise LobbyError("no such table")
+            if isinstance(table, Replay):
+                raise LobbyError("a replay has no seats to take over")
             start_spec({"players": 1, "seats": [agent]}, (1, 1))
             if agent.strip().lower() == "human":
                 raise LobbyError("a seat is taken over by a computer agent")
@@ -213,29 +279,64 @@ class _Server:
             await ws.send_json({"type": "error", "message": "this link opens no seat"})
             await ws.close(code=1008)
             return
-        table, role, seat = found
-        conn = Conn(ws.send_json, role, seat)
-        await table.join(conn)
-        bad = 0
+        token = msg["token"]
+        if self.open.get(token, 0) >= MAX_TABS:
+            await ws.send_json({"type": "error", "message": f"this link is open in {MAX_TABS} "
+                                "tabs already: close one"})
+            await ws.close(code=1008)
+            return
+        self.open[token] = self.open.get(token, 0) + 1
         try:
-            while True:
-                raw = await self._receive(ws)
-                try:
-                    if not bucket.take():
-                        raise BadMessage("too many messages; slow down")
-                    msg = parse(raw)
-                    await self._handle(table, conn, msg, ws)
-                except (BadMessage, TableError) as e:
-                    bad += 1
-                    await ws.send_json({"type": "error", "message": str(e),
-                                        "version": table.version})
-                    if bad >= MAX_BAD:
-                        await ws.close(code=1008)
-                        return
+            await self._play(ws, found, bucket)
+        finally:
+            self.open[token] -= 1
+            if not self.open[token]:
+                del self.open[token]
+
+    async def _play(self, ws: WebSocket, found: tuple, bucket: Bucket) -> None:
+        table, role, seat = found
+        outbox = Outbox(ws)
+        conn = Conn(outbox.send, role, seat)
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(outbox.run())
+        outbox.task = writer
+        reader: Optional[asyncio.Task] = None
+        try:
+            await table.join(conn)          # the whole view first, before any answer
+            reader = loop.create_task(self._read(ws, table, conn, outbox, bucket))
+            done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done and not reader.cancelled() and reader.exception() is None:
+                # closed for its messages: the refusals and the close are written first
+                await asyncio.wait({writer}, timeout=HELLO_TIMEOUT)
         finally:
             table.leave(conn)
+            if reader is not None:
+                reader.cancel()
+            writer.cancel()
+        for task in done:
+            e = None if task.cancelled() else task.exception()
+            if e is not None and not isinstance(e, (WebSocketDisconnect, ConnectionError)):
+                raise e
 
-    async def _handle(self, table, conn: Conn, msg: dict, ws: WebSocket) -> None:
+    async def _read(self, ws: WebSocket, table, conn: Conn, outbox: Outbox, bucket) -> None:
+        """The messages of a connection that has said hello, until it goes away or is closed;
+        what it is answered goes through its outbox, after the frames queued before."""
+        bad = 0
+        while True:
+            raw = await self._receive(ws)
+            try:
+                if not bucket.take():
+                    raise BadMessage("too many messages; slow down")
+                msg = parse(raw)
+                await self._handle(table, conn, msg, outbox)
+            except (BadMessage, TableError) as e:
+                bad += 1
+                await outbox.send({"type": "error", "message": str(e), "version": table.version})
+                if bad >= MAX_BAD:
+                    outbox.close(1008)
+                    return
+
+    async def _handle(self, table, conn: Conn, msg: dict, outbox: Outbox) -> None:
         kind = msg["type"]
         if kind == "act":
             await table.act(conn, msg["version"], msg["choice"])
@@ -244,15 +345,17 @@ class _Server:
         elif kind == "step":
             await table.step(conn, msg["to"], msg["seat"])
         elif kind == "ping":
-            await ws.send_json({"type": "pong", "version": table.version})
+            await outbox.send({"type": "pong", "version": table.version})
         else:               # hello again
             raise BadMessage("this connection has said hello already")
 
 
-def make_app(hub: Hub, rate: float = RATE, burst: int = BURST):
+def make_app(hub: Hub, rate: float = RATE, burst: int = BURST,
+             request_timeout: float = REQUEST_TIMEOUT):
     """The application serving ``hub``'s games; ``rate`` and ``burst``: the messages a second
-    each connection may send (:class:`~rulelang.web.protocol.Bucket`)."""
-    s = _Server(hub, rate, burst)
+    each connection may send (:class:`~rulelang.web.protocol.Bucket`); ``request_timeout``: the
+    seconds a lobby request's body has to arrive in."""
+    s = _Server(hub, rate, burst, request_timeout)
     routes = [
         Route("/", s.page),
         Route("/rules/{table}", s.rules),

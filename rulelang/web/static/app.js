@@ -189,7 +189,7 @@ async function lobby(token) {
 
 // ---- a seat at the table -------------------------------------------------------------------
 
-const state = { ws: null, version: -1, link: null, table: null, sent: false, retry: 500 };
+const state = { ws: null, version: -1, link: null, table: null, sent: false, retry: 500, refused: null };
 
 function cardEl(c, extra) {
   const d = el("div", "card" + (extra ? " " + extra : ""));
@@ -403,13 +403,13 @@ function connect() {
   ws.onopen = () => { state.retry = 500; ws.send(JSON.stringify({ type: "hello", token: state.link.token })); };
   ws.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
-    if (f.type === "view") { $("handover").hidden = true; draw(f); }
+    if (f.type === "view") { $("handover").hidden = true; state.refused = null; draw(f); }
     else if (f.type === "handover") handover(f);
-    else if (f.type === "error") { say(f.message); state.sent = false; }
+    else if (f.type === "error") { say(f.message); state.refused = f.message; state.sent = false; }
   };
   ws.onclose = (ev) => {
     state.ws = null;
-    if (ev.code === 1008) { say("This link opens no seat on this server."); return; }
+    if (ev.code === 1008) { say(state.refused || "This link opens no seat on this server."); return; }
     $("status").textContent = "Connection lost; reconnecting...";
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
