@@ -346,3 +346,24 @@ def test_a_set_written_against_a_local_or_a_define_holding_a_set(tmp_path, monke
     assert _codes(tmp_path, WRITTEN_AGAINST_A_LOCAL) == []
     st = three_ways(_path(tmp_path, WRITTEN_AGAINST_A_LOCAL), 2, seed, monkeypatch, ("winners",))
     assert any(w.startswith(("pair", "all four", "more")) for w in said(st))
+
+
+def test_a_chain_of_defines_ending_in_a_set_is_followed_once_per_define(tmp_path, monkeypatch):
+    """A define naming a define ... naming a set holds a set, however long the chain and in
+    whatever order its defines are written; each define's formula is looked at a bounded number
+    of times (a pass over all the defines for each one found took the square of the chain's
+    length: 8,000 defines, 8 s to check)."""
+    from rulelang.check import sets
+    n = 50
+    chain = "".join(f"define a{i} = a{i + 1}\n" for i in range(1, n))
+    text = GAME.replace("setup:\n", chain + f"define a{n} = the suits of the cards in hand\n"
+                        "setup:\n", 1).replace(
+        "            remove you from waiting\n",
+        "            remove you from waiting\n"
+        "            if a1 is (hearts and spades):\n"
+        "                say \"a pair\"\n", 1)
+    looked = []
+    real = sets._names_set
+    monkeypatch.setattr(sets, "_names_set", lambda e, names: looked.append(e) or real(e, names))
+    assert _codes(tmp_path, text) == []
+    assert 0 < len(looked) <= 4 * n

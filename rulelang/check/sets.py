@@ -34,24 +34,36 @@ def set_names(decls) -> set:
     """The names that hold a set: the variables declared as sets, and the defines whose formula
     is a set by its form (`define mine = the suits of the cards in hand`, or a define of such)."""
     names = {d.name for d in decls if isinstance(d, A.Var) and d.type and d.type.startswith("set of ")}
-    defines = [d for d in decls if isinstance(d, A.Define)]
-    while True:
-        more = {d.name for d in defines if d.name not in names and _names_set(d.body, names)}
-        if not more:
-            return names
-        names |= more
+    return names | _holding_sets([(d.name, d.body) for d in decls if isinstance(d, A.Define)],
+                                 names)
 
 
 def _local_sets(decl, names) -> set:
     """The names `let` gives a set in a declaration (`let held = the suits of the cards in
     hand`), by the form of their values, as :func:`set_names` finds the defines'."""
-    lets = [n for n in _walk(decl) if isinstance(n, A.Let)]
+    return _holding_sets([(n.name, n.value) for n in _walk(decl) if isinstance(n, A.Let)], names)
+
+
+def _holding_sets(items, known) -> set:
+    """The names of ``items`` (name, formula) that hold a set: a formula that is a set by its
+    form or names a set (of ``known``, or another of ``items`` found so), each name followed
+    once from what it names (a chain of defines costs its length, not its square)."""
     found: set = set()
-    while True:
-        more = {n.name for n in lets if n.name not in found and _names_set(n.value, names | found)}
-        if not more:
-            return found
-        found |= more
+    todo: list = []
+    waiting: dict = {}                  # a name -> the items whose formula is that name
+    for name, e in items:
+        if _names_set(e, known):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+        elif isinstance(e, (A.Name, A.Of, A.Call)):
+            waiting.setdefault(e.name, []).append(name)
+    while todo:
+        for name in waiting.get(todo.pop(), ()):
+            if name not in found:
+                found.add(name)
+                todo.append(name)
+    return found
 
 
 def _names_set(e, names):
