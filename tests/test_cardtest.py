@@ -30,6 +30,16 @@ def run(capsys, monkeypatch, *argv):
     return status, out + err
 
 
+def passes(tmp_path, capsys, monkeypatch, name, rules, tests, test_name):
+    """``rules`` written as NAME.cardrules and ``tests`` (without their `rules` line) as
+    NAME.cardtest; `rulelang test` passes ``test_name``."""
+    (tmp_path / f"{name}.cardrules").write_text(rules, encoding="utf-8")
+    (tmp_path / f"{name}.cardtest").write_text(f'rules "{name}.cardrules"\n\n' + tests,
+                                                encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / f"{name}.cardtest"))
+    assert status == 0 and f"PASS  {test_name}" in out, out
+
+
 def test_the_worked_examples_are_rule_tests():
     names = {os.path.basename(p) for p in RULE_TESTS}
     assert {"ciq.cardtest", "internecine.cardtest", "follow_the_leader.cardtest"} <= names
@@ -226,24 +236,21 @@ def test_a_position_gives_a_set_as_a_rule_does(tmp_path, capsys, monkeypatch):
     """`set S to hearts and spades` in a position is the set of them, and `set S to spades`
     the set of it alone, as in a rule's `set` statement, for a set of the game, of each team,
     and of players."""
-    (tmp_path / "sets.cardrules").write_text(
+    passes(tmp_path, capsys, monkeypatch, "sets",
         'game "sets"\nplayers 2\nteams: formed in play\ndeck standard, into stock\n'
         "zone stock: shared, face down\nzone hand: per player, seen by owner\n"
         "var named: set of suits per team\nvar mine: set of suits\nvar who: set of players\n"
         "var one: set of suits\n"
         "turn:\n    if size of mine is 2 and named of the team of you is (clubs and hearts):\n"
         '        say "both"\n    choose:\n        go:\n            end game with winner you\n',
-        encoding="utf-8")
-    (tmp_path / "sets.cardtest").write_text(
-        'rules "sets.cardrules"\n\ntest "sets in a position":\n    given:\n'
+        'test "sets in a position":\n    given:\n'
         "        set named of team 1 to clubs and hearts\n        set mine to hearts and spades\n"
         "        set who to player 1 and player 2\n        set one to spades\n    expect:\n"
         "        size of one is 1 and spades in one\n"
         "        mine is (hearts and spades) and spades in mine and diamonds not in mine\n"
         "        who is (player 1 and player 2)\n"
-        '        the game says "both"\n', encoding="utf-8")
-    status, out = run(capsys, monkeypatch, str(tmp_path / "sets.cardtest"))
-    assert status == 0 and "PASS  sets in a position" in out, out
+        '        the game says "both"\n',
+        "sets in a position")
 
 
 UNSEEN_AND_FAMILIES = '''game "places"
@@ -268,18 +275,15 @@ def test_a_card_taken_unseen_a_zone_of_a_family_and_a_new_text(tmp_path, capsys,
     """A choice of a card unseen is named by its place (`take #2`: `#` and a number is no
     comment), a zone of a family as the rules name it (`shelf(2) of player 1`, `spot(hearts)`),
     and a text the rules never say is shown as written."""
-    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
-    (tmp_path / "places.cardtest").write_text(
-        'rules "places.cardrules"\n\ntest "places":\n    given:\n'
+    passes(tmp_path, capsys, monkeypatch, "places", UNSEEN_AND_FAMILIES,
+        'test "places":\n    given:\n'
         "        hand of player 2: 3♠, 4♠   # a comment\n        spot(hearts): 5♥\n"
         '        shelf(1) of player 2: 6♥\n        set word to "odd"\n'
         "    expect:\n        choices: take #1, take #2, done\n"
         '        the game says "odd"\n        word is "odd"\n'
         "    play:\n        take #2     # the top card\n"
         "    expect:\n        shelf(2) of player 1 holds: 4♠\n        spot(hearts) holds: 5♥\n"
-        "        shelf_1 of player 2 has 1 card\n", encoding="utf-8")
-    status, out = run(capsys, monkeypatch, str(tmp_path / "places.cardtest"))
-    assert status == 0 and "PASS  places" in out, out
+        "        shelf_1 of player 2 has 1 card\n", "places")
 
 
 def test_a_number_too_long_and_a_mistake_of_the_file_fail_the_run(tmp_path, capsys, monkeypatch):
