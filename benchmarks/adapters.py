@@ -1,6 +1,6 @@
 """What a step through the game-AI adapters costs beside a decision through the API.
 
-    python -m benchmarks.adapters [--seconds S] [--rounds R] [--sim N] [--json PATH]
+    python -m benchmarks.adapters [--seconds S] [--rounds R] [--sim N] [--floor] [--json PATH]
 
 Random play of Crazy Eights (examples/crazy_eights.cardrules) and CIQ (rules/ciq.cardrules), 4
 players, three ways, interleaved in each of R rounds (S seconds each way and game) so that a
@@ -18,7 +18,10 @@ an adapter's over the API's in the same round, and the median over the rounds is
 judged against the targets (PettingZoo within 2 times the API, OpenSpiel within 4).  ``--sim N``
 also times ``pyspiel.random_sim_test`` (OpenSpiel's own conformance check, which asks every
 seat's strings and tensors at every step and serialises the state) over N games of CIQ.
-``--bytecodes N`` counts instead the bytecodes each way runs per decision over N games
+``--floor`` adds a fourth way, ``pettingzoo-floor``: the same env and loop with an observation
+that costs nothing (the seat's array handed out as it is, never brought up to date): what the
+protocol and the mask cost alone, the least a step of the env could cost whatever its
+observation.  ``--bytecodes N`` counts instead the bytecodes each way runs per decision over N games
 (``benchmarks.bytecodes``' counter; the env or game made once before counting): a figure that
 does not depend on the machine's load.
 """
@@ -113,8 +116,37 @@ def openspiel_steps(path, n, budget, clock=time.process_time, made=None):
     return steps, clock() - c0
 
 
-WAYS = {"api": api_steps, "pettingzoo": pettingzoo_steps, "openspiel": openspiel_steps}
-MAKE = {"api": api_make, "pettingzoo": pettingzoo_make, "openspiel": openspiel_make}
+class _FreeObservation:
+    """A stand-in for the env's kept tensors (:class:`rulelang.ai.live.Live`) that hands out
+    one array per seat as it is: an observation that costs nothing (``--floor``)."""
+
+    def __init__(self, size, n):
+        import numpy as np
+        self.arrays = [np.zeros(size, np.float32) for _ in range(n)]
+
+    def observation(self, st, seat):
+        return self.arrays[seat]
+
+    def reset(self):
+        pass
+
+
+def floor_make(path, n):
+    e = pettingzoo_make(path, n)
+    e.reset(seed=0)
+    e._live = _FreeObservation(e.enc.size, e.cg.n)
+    return e
+
+
+def floor_steps(path, n, budget, clock=time.process_time, made=None):
+    """The PettingZoo loop with an observation that costs nothing (see ``--floor``)."""
+    return pettingzoo_steps(path, n, budget, clock, made or floor_make(path, n))
+
+
+WAYS = {"api": api_steps, "pettingzoo": pettingzoo_steps, "openspiel": openspiel_steps,
+        "pettingzoo-floor": floor_steps}
+MAKE = {"api": api_make, "pettingzoo": pettingzoo_make, "openspiel": openspiel_make,
+        "pettingzoo-floor": floor_make}
 
 
 def installed() -> list:
@@ -129,10 +161,12 @@ def installed() -> list:
     return ways
 
 
-def measure(seconds: float, rounds: int) -> dict:
+def measure(seconds: float, rounds: int, floor: bool = False) -> dict:
     """Per game: each way's µs per decision in each round, each adapter's ratios to the API in
-    the same round, and their medians."""
+    the same round, and their medians (with ``floor``, the ``pettingzoo-floor`` way too)."""
     ways = installed()
+    if floor and "pettingzoo" in ways:
+        ways.append("pettingzoo-floor")
     out = {}
     for path, n in GAMES:
         full = os.path.join(ROOT, path)
@@ -141,7 +175,8 @@ def measure(seconds: float, rounds: int) -> dict:
         us = {w: [] for w in ways}
         for _ in range(rounds):
             for w in ways:
-                steps, cpu = WAYS[w](full, n, seconds)
+                made = MAKE[w](full, n) if w == "pettingzoo-floor" else None
+                steps, cpu = WAYS[w](full, n, seconds, made=made)
                 us[w].append(cpu / steps * 1e6)
         row = {"us": us, "ratio": {}, "median_ratio": {}}
         for w in ways[1:]:
@@ -151,16 +186,19 @@ def measure(seconds: float, rounds: int) -> dict:
     return out
 
 
-def bytecodes(games: int) -> dict:
+def bytecodes(games: int, floor: bool = False) -> dict:
     """Per game and way: bytecodes per decision over ``games`` random games (the same games as
-    the timed loops play)."""
+    the timed loops play; with ``floor``, the ``pettingzoo-floor`` way too)."""
     import itertools
     from benchmarks.bytecodes import Counter
     out = {}
     for path, n in GAMES:
         full = os.path.join(ROOT, path)
         row = {}
-        for w in installed():
+        ways = installed()
+        if floor and "pettingzoo" in ways:
+            ways.append("pettingzoo-floor")
+        for w in ways:
             made = MAKE[w](full, n)
             WAYS[w](full, n, 0.01, made=made)           # (warm: the game compiled, registered)
             c = Counter()
@@ -189,10 +227,12 @@ def main(argv=None) -> int:
     ap.add_argument("--sim", type=int, default=0, help="games of random_sim_test to time")
     ap.add_argument("--bytecodes", type=int, default=0, metavar="N",
                     help="count bytecodes per decision over N games instead of timing")
+    ap.add_argument("--floor", action="store_true",
+                    help="also time the PettingZoo env with an observation that costs nothing")
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
     if a.bytecodes:
-        res = bytecodes(a.bytecodes)
+        res = bytecodes(a.bytecodes, a.floor)
         print(f"game-AI adapters, random play, 4 players: bytecodes per decision "
               f"({a.bytecodes} games)")
         for game, row in res.items():
@@ -201,18 +241,20 @@ def main(argv=None) -> int:
             with open(a.json, "w") as f:
                 json.dump(res, f, indent=1)
         return 0
-    res = {"games": measure(a.seconds, a.rounds)}
+    res = {"games": measure(a.seconds, a.rounds, a.floor)}
     print("game-AI adapters, random play, 4 players: CPU µs per decision in each round, and the "
           "adapter's ratio to the API in that round")
     for game, row in res["games"].items():
         print(f"  {game}")
         for w, us in row["us"].items():
-            line = f"    {w:<11} " + " ".join(f"{u:7.2f}" for u in us)
+            line = f"    {w:<17} " + " ".join(f"{u:7.2f}" for u in us)
             if w in row["ratio"]:
                 med = row["median_ratio"][w]
                 line += ("   ratio " + " ".join(f"{r:5.2f}" for r in row["ratio"][w]) +
-                         f"   median {med:.2f} (target <= {TARGETS[w]:g}: "
-                         f"{'met' if med <= TARGETS[w] else 'NOT MET'})")
+                         f"   median {med:.2f}")
+                if w in TARGETS:
+                    line += (f" (target <= {TARGETS[w]:g}: "
+                             f"{'met' if med <= TARGETS[w] else 'NOT MET'})")
             print(line)
     if a.sim:
         res["random_sim_test_s"] = sim_seconds(a.sim)

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -138,3 +140,19 @@ def test_docs_benchmarks_names_every_benchmark_module():
                 if f"`{rel}`" not in table:
                     missing.append(rel)
     assert not missing, f"docs/benchmarks.md does not list {missing}"
+
+
+def test_the_adapters_floor_is_the_env_with_an_observation_that_costs_nothing(tmp_path,
+                                                                             monkeypatch):
+    """`python -m benchmarks.adapters --floor`: the PettingZoo loop with the observation left
+    out runs the same games, the same mask and protocol, in fewer bytecodes than the env."""
+    pytest.importorskip("pettingzoo")
+    from benchmarks import adapters
+    e = adapters.floor_make(os.path.join(ROOT, "examples/crazy_eights.cardrules"), 4)
+    steps, _t = adapters.floor_steps("", 4, 0.0, made=e)
+    assert steps > 0 and not any(a.any() for a in e._live.arrays)    # (never written)
+    out = tmp_path / "b.json"
+    monkeypatch.setattr(adapters, "GAMES", (("examples/crazy_eights.cardrules", 4),))
+    assert adapters.main(["--bytecodes", "1", "--floor", "--json", str(out)]) == 0
+    for row in json.loads(out.read_text()).values():
+        assert row["api"] < row["pettingzoo-floor"] < row["pettingzoo"]
