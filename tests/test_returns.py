@@ -133,3 +133,32 @@ def test_returns_stays_a_name_where_it_declares_nothing(tmp_path):
     diags, model, _decls = check_file(str(path))
     assert model is not None and not [d for d in diags if d.severity == "error"], diags
     assert load(str(path)).compiled(2).new_game(seed=1).variables() == {"returns": 0}
+
+
+@pytest.mark.parametrize("returns", ["score of the team of you", "number of cards in won of you",
+                                     None])
+def test_partners_get_one_number_when_returns_is_written_from_their_team(tmp_path, returns):
+    """In a game of teams `returns:` is worked out for each player: written from the team,
+    partners get the same number; from the player, each their own; without it, each seat its
+    team's result (+1 or -1, as the team wins or loses together)."""
+    import shutil
+    shutil.copy("examples/whist.cardrules", tmp_path / "whist.cardrules")
+    path = tmp_path / "variant.cardrules"
+    path.write_text('extends "whist.cardrules"\n' +
+                    (f"returns: {returns}\n" if returns else ""))
+    cg = load(str(path)).compiled(4)
+    partners_differ = False
+    for seed in range(3):
+        st, _ = _play(cg, seed)
+        ret, scores = st.returns(), st.scores()
+        for p in range(2):                  # (partners sit opposite: seats p and p + 2)
+            if returns == "score of the team of you":
+                assert ret[p] == ret[p + 2] == scores[p] + scores[p + 2]
+            elif returns:                   # (the cards of the tricks each partner took)
+                won = [len(st.zones[z]) for z, (name, owner, _v, _h)
+                       in enumerate(cg.zone_info) if name == "won"]
+                assert ret[p] == won[p] and ret[p + 2] == won[p + 2]
+                partners_differ |= ret[p] != ret[p + 2]
+            else:
+                assert ret[p] == ret[p + 2] == (1.0 if p in st.winners else -1.0)
+    assert partners_differ or returns != "number of cards in won of you"
