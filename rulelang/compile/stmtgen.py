@@ -531,12 +531,7 @@ class StatementGen(ValueStatements):
             w.writeline(f"if {s}:")
             with w.indent():
                 w.writeline(f"{c} = {s}.{take}")
-                dst = self.drawn_once(cx, st.dest, dst, w)
-                w.writeline(f"{self.x.zone(cx, dst)}.{put.format(c)}")
-                if log:
-                    w.writeline(log.format(s, c))
-                self.note_left(cx, st, f"({c},)", src, w, dst)
-                self.note_played(cx, st, f"({c},)", src, dst, w, card=c)
+                self._land(cx, st, s, c, src, dst, put, log, w)
             return True
         if kind == "top":
             w.writeline(f"if {s}:")
@@ -546,12 +541,7 @@ class StatementGen(ValueStatements):
                     return True
                 c = self.x.fresh()
                 w.writeline(f"{c} = {s}.pop()")
-                dst = self.drawn_once(cx, st.dest, dst, w)
-                w.writeline(f"{self.x.zone(cx, dst)}.{put.format(c)}")
-                if log:
-                    w.writeline(log.format(s, c))
-                self.note_left(cx, st, f"({c},)", src, w, dst)
-                self.note_played(cx, st, f"({c},)", src, dst, w, card=c)
+                self._land(cx, st, s, c, src, dst, put, log, w)
             return True
         missing = self.x.const(self._missing(st))
         read = self.x.fold.plain_read(st.selection.expr, self.x.seat_uses)
@@ -568,13 +558,19 @@ class StatementGen(ValueStatements):
         w.writeline("except _notthere:")
         with w.indent():
             w.writeline(f"{missing}(g, {c}, {src})")
+        self._land(cx, st, s, c, src, dst, put, log, w)
+        return True
+
+    def _land(self, cx, st, s, c, src, dst, put, log, w):
+        """The card ``c`` (a local), taken from the zone held in ``s`` (whose code is ``src``),
+        put into ``dst`` as ``put`` says (on top or at the bottom), logged when ``log`` is a
+        line to write, and noted where the game keeps what left a zone and what was played."""
         dst = self.drawn_once(cx, st.dest, dst, w)
         w.writeline(f"{self.x.zone(cx, dst)}.{put.format(c)}")
         if log:
             w.writeline(log.format(s, c))
         self.note_left(cx, st, f"({c},)", src, w, dst)
         self.note_played(cx, st, f"({c},)", src, dst, w, card=c)
-        return True
 
     def _move_all(self, cx, st, kind, src, dst, w):
         """``move all cards`` / ``all but top card``: one slice, kept in order (reversed when
