@@ -405,7 +405,7 @@ def _play_out(st, agents, after=None, interrupts=None):
     called after every action with the zones as they were before it.  ``interrupts``: an
     :class:`Interrupts` that holds Ctrl-C back while each action is applied and observed."""
     import contextlib
-    from rulelang.play.agents import View
+    from rulelang.play.agents import View, each_decision
     watching = [ag for ag in agents if hasattr(ag, "observe")]   # agents that remember
     held = interrupts.held if interrupts is not None else contextlib.nullcontext
 
@@ -419,14 +419,7 @@ def _play_out(st, agents, after=None, interrupts=None):
         if after is not None:
             after(before)
 
-    while not st.terminal:
-        if not st.is_simultaneous():
-            step(st.current_player())
-        else:
-            for p in list(st.current_players()):
-                step(p)
-                if st.terminal or not st.is_simultaneous():
-                    break
+    each_decision(st, step)
     return st
 
 # ---------------------------------------------------------------------------------------------

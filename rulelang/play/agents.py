@@ -54,6 +54,20 @@ class View:
         return self._words(action)
 
 
+def each_decision(st, step) -> None:
+    """Play ``st`` to its end: ``step(p)`` is called for the seat ``p`` that must decide (it
+    applies that seat's action); at a simultaneous decision, for each deciding seat in seat
+    order until the decision is complete (an action may end the game or the decision)."""
+    while not st.terminal:
+        if not st.is_simultaneous():
+            step(st.current_player())
+        else:
+            for p in list(st.current_players()):
+                step(p)
+                if st.terminal or not st.is_simultaneous():
+                    break
+
+
 class Agent:
     """Base class: decides for one seat of one game."""
 

@@ -69,7 +69,7 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None, watch=None)
     ``watch`` (a function of the state, called before each decision), the agents' own way is
     taken even for ``random`` and ``first`` (the same game), and the record ends with the final
     state (:func:`rulelang.play.measures.traced_game`)."""
-    from rulelang.play.agents import View, fast_policy_of, make_agent
+    from rulelang.play.agents import View, each_decision, fast_policy_of, make_agent
     policy = fast_policy_of(names, seed) if watch is None else None
     if policy is not None:           # the fast path: the same game, without the API per decision
         st, (asked, choices, forced) = cg.playout_counted(seed, policy, max_steps)
@@ -106,14 +106,7 @@ def play_game(cg, names, seed, max_steps=None, cov=None, index=None, watch=None)
                     for ag in watching:
                         ag.observe(View(st, ag.seat))
 
-    while not st.terminal:
-        if not st.is_simultaneous():
-            step(st.current_player())
-        else:
-            for p in list(st.current_players()):
-                step(p)
-                if st.terminal or not st.is_simultaneous():
-                    break
+    each_decision(st, step)
     problem = (st.problem or {}).get("code", "") if st.outcome == "error" else ""
     rec = (seed if index is None else index, st.outcome, tuple(st.winners), st.decisions,
            st.turns, problem, choices, asked, forced)
