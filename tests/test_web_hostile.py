@@ -279,3 +279,27 @@ def test_a_forwarded_address_is_believed_from_a_named_proxy_only():
                     with open_ws(s, source="127.0.0.2",
                                  headers={"X-Forwarded-For": "10.0.0.4"}) as b:
                         assert refusal(b)[0] == TRY_LATER
+
+
+def test_the_addresses_remembered_are_bounded(monkeypatch):
+    """Every new address is remembered (its allowance of new websockets) until the table is
+    full; then those with nothing open are forgotten, the oldest first, and the ones with
+    websockets open are kept (their count is what the limit reads)."""
+    from rulelang.web import server
+    monkeypatch.setattr(server, "MAX_ADDRESSES", 100)
+    now = [0.0]
+    doors = server.Doors(limit=2, rate=1.0, burst=2, clock=lambda: now[0])
+    assert doors.enter("10.0.0.1") is None and doors.enter("10.0.0.1") is None
+    assert "open already" in doors.enter("10.0.0.1")
+    for i in range(1000):
+        assert doors.enter(f"10.1.{i // 250}.{i % 250}") is None
+        doors.leave(f"10.1.{i // 250}.{i % 250}")
+        assert len(doors.buckets) <= 100
+    assert "open already" in doors.enter("10.0.0.1")     # still counted
+    doors.leave("10.0.0.1")
+    assert "new connections" in doors.enter("10.0.0.1")   # its allowance remembered too
+    now[0] += 1.0
+    assert doors.enter("10.0.0.1") is None
+    assert server.address_key("2001:db8::1") == server.address_key("2001:db8::ffff") == \
+        "2001:db8::/64"
+    assert server.address_key("::ffff:10.0.0.1") == "10.0.0.1"

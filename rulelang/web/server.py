@@ -172,9 +172,18 @@ class Doors:
             del self.open[key]
 
     def _forget(self) -> None:
+        """Forget the addresses with nothing open whose allowance is whole again; if that
+        leaves more than half, the longest remembered of those with nothing open too (so this
+        runs at most once every MAX_ADDRESSES // 2 new addresses: at most MAX_CONNECTIONS of
+        them have something open)."""
         now = self.clock()
         for key, b in list(self.buckets.items()):
             if key not in self.open and b.level + (now - b.last) * b.rate >= b.burst:
+                del self.buckets[key]
+        for key in list(self.buckets):
+            if len(self.buckets) <= MAX_ADDRESSES // 2:
+                break
+            if key not in self.open:
                 del self.buckets[key]
 
 
