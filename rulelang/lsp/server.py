@@ -72,6 +72,7 @@ class RulelangServer(LanguageServer):
         self.errors_uri = errors_uri
         self.analyses: dict = {}
         self.models: dict = {}
+        self.names: dict = {}                 # the names read of a text not analysed yet
         self.worker = Worker()                # analyses, one at a time; a stale one is stopped
         self.cache = DeclarationCache()       # used in the worker thread only
 
@@ -104,7 +105,10 @@ class RulelangServer(LanguageServer):
         a = self.analyses.get(uri)
         if a is not None and a.text == doc.source:
             return a
-        return read_names(doc.source, doc.path or "untitled.cardrules")
+        a = self.names.get(uri)                 # read once for every request on this text
+        if a is None or a.text != doc.source:
+            a = self.names[uri] = read_names(doc.source, doc.path or "untitled.cardrules")
+        return a
 
     def model(self, uri: str):
         a = self.analyses.get(uri)
@@ -126,6 +130,7 @@ class RulelangServer(LanguageServer):
         if a is None or stale():
             return
         self.analyses[uri] = a
+        self.names.pop(uri, None)
         if a.model is not None:
             self.models[uri] = a.model
         self.publish(uri, a, a.diagnostics)
@@ -230,6 +235,7 @@ def make_server(explanations: Optional[dict] = None, errors_uri: Optional[str] =
         ls.worker.stop_stale()
         ls.analyses.pop(uri, None)
         ls.models.pop(uri, None)
+        ls.names.pop(uri, None)
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @ls.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
