@@ -92,6 +92,19 @@ MAX_RANGE = 10_000
 # on the command line (`--games`, `--max-steps`, `--seed`, `--set decks=2`, `--agents mc:200`)
 # is plain decimal digits (0-9): `1_0`, `+5`, ` 5` and other scripts' digits, which Python's
 # int() reads, are refused.
+# `--seed S`, and `seed N` in a rule test: a whole number from 0 to MAX_SEED (the game's
+# generator keeps 64 bits; a negative seed is refused, not taken modulo 2**64).
+MAX_SEED = 2 ** 64 - 1
+
+
+def seed_refused(v: int) -> "str | None":
+    """Why ``v`` is no seed, in the words `--seed` and a rule test's `seed N` both say, or
+    None."""
+    if 0 <= v <= MAX_SEED:
+        return None
+    return f"a seed is a whole number from 0 to {MAX_SEED}, not {v}"
+
+
 # `run --games K`, `check --simulate K`, `stats --games K`, `compare --games K`: at most this
 # many games (seeds are never listed whole: a chunk of seeds at a time).
 MAX_GAMES = 1_000_000

@@ -304,3 +304,29 @@ def test_a_number_too_long_and_a_mistake_of_the_file_fail_the_run(tmp_path, caps
             "player 1 to play", "size of hand of player 2 < " + "1" * 40), encoding="utf-8")
     status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
     assert status == 1 and "t.cardtest:8:" in out and "error[RL203]" in out, out
+
+
+def test_a_seed_outside_the_engine_s_is_refused_as_on_the_command_line(tmp_path, capsys,
+                                                                        monkeypatch):
+    """`seed -5` was taken modulo 2**64 (the engine's generator keeps 64 bits) where `--seed -5`
+    is refused: a rule test now refuses it too, at its column, in the command line's words."""
+    (tmp_path / "places.cardrules").write_text(UNSEEN_AND_FAMILIES, encoding="utf-8")
+    test = ('\ntest "x":\n    given:\n        seed {inner}\n        turn of player 1\n'
+            '    expect:\n        player 1 to play\n')
+    words = "a seed is a whole number from 0 to 18446744073709551615, not "
+    for k, (top, inner, where, value) in enumerate((
+            ("-5", "3", "2:6:", "-5"),
+            ("3", "-18446744073709551616", "6:14:", "-18446744073709551616"),
+            ("18446744073709551616", "3", "2:6:", "18446744073709551616"))):
+        (tmp_path / f"t{k}.cardtest").write_text(
+            f'rules "places.cardrules"\nseed {top}\n' + test.format(inner=inner), encoding="utf-8")
+        status, out = run(capsys, monkeypatch, str(tmp_path / f"t{k}.cardtest"))
+        assert status == 1 and f"t{k}.cardtest:{where} error[RL501]: {words}{value}" in out, out
+        assert "1 error" in out                   # (at the top: the run fails, tests or not)
+    assert main(["run", str(tmp_path / "places.cardrules"), "--seed", "-5"]) == 2
+    assert f"{words}-5" in capsys.readouterr().err
+    (tmp_path / "t.cardtest").write_text(
+        'rules "places.cardrules"\nseed 18446744073709551615\n' + test.format(inner="0"),
+        encoding="utf-8")
+    status, out = run(capsys, monkeypatch, str(tmp_path / "t.cardtest"))
+    assert status == 0 and "PASS  x" in out, out

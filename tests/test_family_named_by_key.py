@@ -95,3 +95,27 @@ def test_the_article_is_read_as_without_it(tmp_path):
     st.apply_action(st.legal_actions()[0])
     said = [e[2] for e in st.log if e[0] == "say"]
     assert said[-1] == "4"          # the mover's hand after one card is played
+
+
+def test_a_family_by_suit_given_none_says_so_in_words(tmp_path):
+    """`foundation(S)` with S `none` while the game is played stops the game (RL256), saying
+    that there is no foundation of the suit `none`, not "no foundation -1, numbered 0 to 3" (the
+    suit's index); a rank outside the deck's is said as a rank.  The generated code, its fast
+    path and the reference say the same."""
+    text = GAME.replace("zone pile per rank", "var named: suit = none\nvar r = 20\n"
+                        "zone pile per rank").replace(
+        "    if hand is empty:", "    move top card from stock to {stop}\n    if hand is empty:")
+    for stop, words in (("foundation(named)", "there is no foundation of the suit `none`: the "
+                         "family has one zone for each suit of the deck"),
+                        ("the foundation of named", "there is no foundation of the suit `none`"),
+                        ("pile(r) of you", "there is no pile of rank 20: the deck's ranks are "
+                         "1 to 13")):
+        game = load(write(tmp_path, text.format(where="foundation(suit of c)", stop=stop)))
+        cg = game.compiled(2)
+        st = played(cg, 1)
+        assert st.problem["code"] == "RL256" and words in st.problem["message"], st.problem
+        assert "-1" not in st.problem["message"]
+        fast = cg.playout(1, lambda seat, k: 0)
+        assert fast.problem["code"] == "RL256" and words in fast.problem["message"]
+        ref = played(ReferenceGame(game.model, 2), 1)
+        assert ref.problem["code"] == "RL256" and words in ref.problem["message"], ref.problem

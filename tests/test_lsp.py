@@ -329,3 +329,48 @@ async def test_a_document_the_editor_has_not_opened_is_not_read(client, tmp_path
         assert client.messages[shown:] == []    # no "Error in server" shown to the editor
     finally:
         close(client, uri)
+
+
+def many_defines(n):
+    """A long rule file: ``n`` defines, each read by the next (about 30 bytes a line)."""
+    return ('game "g"\nplayers 2\ndeck standard, into stock\nzone stock: shared, face down\n'
+            'zone hand: per player, seen by owner\nvar n per player = 0\ndefine d0(p) = n of p\n'
+            + "".join(f"define d{i}(p) = d{i - 1}(p) + 1\n" for i in range(1, n))
+            + 'setup:\n    deal 5 from stock to hand of each player\n'
+              'game ends when stock is empty:\n    end game with winner you\n'
+              'turn:\n    move top card from stock to hand\n')
+
+
+async def test_a_new_version_stops_the_analysis_of_the_old_one(client, tmp_path):
+    """A change to a document whose analysis is running stops that analysis where it is: the
+    new text's diagnostics come at once, not after the old text's analysis would have ended
+    (it was left to finish, then the new one waited its turn)."""
+    import time
+    slow = many_defines(8000)
+    t0 = time.monotonic()
+    uri = await opened(client, str(tmp_path / "alone.cardrules"), slow)
+    alone = time.monotonic() - t0               # its analysis, start to end (nothing cached)
+    close(client, uri)
+    assert alone > 1.0, alone                   # (or the test shows nothing)
+
+    path = str(tmp_path / "edited.cardrules")
+    uri = await opened(client, path, 'game "g"\n')
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text=slow)]))
+    await asyncio.sleep(0.3)                    # its analysis has begun
+    client.diagnostics.pop(uri, None)
+    t0 = time.monotonic()
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text='game "g"\nturn:\n    x(\n')]))
+    while uri not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+    took = time.monotonic() - t0
+    try:
+        diags = client.diagnostics[uri]           # the new text's
+        assert diags and all(d.range.start.line < 3 for d in diags), diags
+        assert took < alone / 3, (took, alone)
+        print(f"alone {alone:.2f} s, the new version's diagnostics after {took:.2f} s")
+    finally:
+        close(client, uri)

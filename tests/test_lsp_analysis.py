@@ -169,12 +169,14 @@ def test_the_declaration_cache_parses_as_the_whole_file():
     from rulelang.lsp.analysis import DeclarationCache
     from rulelang.syntax.diagnostics import RuleFileError
     from rulelang.syntax.parser import parse
-    cache = DeclarationCache()
-    for path in RULE_FILES:
-        text = read(path)
-        edited = text.replace("\nturn:\n", "\nturn:\n    # a note\n", 1)
-        for t in (text, edited, text, "# a note\n\n" + text, text):
-            assert repr(cache.parse(t, path).decls) == repr(parse(t, path).decls), path
+    for whole_after in (DeclarationCache.WHOLE_AFTER, 10 ** 9):   # (10**9: each piece alone)
+        cache = DeclarationCache()
+        cache.WHOLE_AFTER = whole_after
+        for path in RULE_FILES:
+            text = read(path)
+            edited = text.replace("\nturn:\n", "\nturn:\n    # a note\n", 1)
+            for t in (text, edited, text, "# a note\n\n" + text, text):
+                assert repr(cache.parse(t, path).decls) == repr(parse(t, path).decls), path
     text = read(RULE_FILES[0]) + "\nzone broken: shared,\n(\n"
     with pytest.raises(RuleFileError) as mine:
         cache.parse(text, "x.cardrules")
@@ -248,3 +250,39 @@ def test_references_on_a_long_line_are_found_in_linear_time(tmp_path):
     # past the line's mistake (`;`) a word of the language is the name after `to`, not `from`
     assert len(found) == n + 2 and all(a.lines[p.line][:p.col].endswith("to ") for p in found[2:])
     assert time.process_time() - t0 < 1.0
+
+
+def test_the_worker_stops_a_stale_job_where_it_is():
+    """A job that would never end is stopped once it is stale, a stale job waiting in line is
+    never started, and the worker goes on with the next (a new version never waits behind
+    the analysis of an old one)."""
+    import asyncio
+    import threading
+
+    from rulelang.lsp.worker import Worker
+
+    async def main():
+        w = Worker()
+        version = [1]
+        started = threading.Event()
+
+        def endless():
+            started.set()
+            n = 0
+            while True:
+                n += 1
+        ran = []
+        first = asyncio.ensure_future(w.run(endless, lambda: version[0] != 1))
+        queued = asyncio.ensure_future(w.run(lambda: ran.append(1), lambda: version[0] != 1))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        version[0] = 2
+        t0 = time.monotonic()
+        w.stop_stale()
+        assert await asyncio.wait_for(first, 5) is None
+        assert await asyncio.wait_for(queued, 5) is None and ran == []
+        assert await asyncio.wait_for(w.run(lambda: 42, lambda: False), 5) == 42
+        assert time.monotonic() - t0 < 1.0 and w.stopped == 1
+        w.stop_stale()                          # nothing running: nothing raised later
+        assert await asyncio.wait_for(w.run(lambda: sum(range(10 ** 6)), lambda: False), 5) \
+            == sum(range(10 ** 6))
+    asyncio.run(main())

@@ -280,3 +280,82 @@ def test_the_words_of_a_set_are_still_names_elsewhere():
     while not st.is_terminal():
         st.apply_action(st.legal_actions()[-1])
     assert st.problem is None
+
+
+def engine_looked_through(monkeypatch, cg, cards, most, shape, mode, target, values):
+    """How many sets the engine's search looks through: the least budget it needs."""
+    from types import SimpleNamespace
+
+    from rulelang.engine import subsets
+    from rulelang.engine.control import GameProblem
+    g = SimpleNamespace(game=cg)
+    cards = tuple(sorted(cards, key=lambda c: (cg.card_twin[c], c)))   # (as set_start has them)
+
+    def fits(budget):
+        monkeypatch.setattr(subsets, "MAX_SET_SEARCH", budget)
+        subsets.sets_of.cache_clear()
+        try:
+            subsets._make(g, cards, 1, most, shape, mode, target, values, None)
+        except GameProblem as e:
+            return e.code != "RL285"
+        return True
+    lo, hi = 0, 1 << 20
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    subsets.sets_of.cache_clear()
+    return lo
+
+
+@pytest.mark.parametrize("low,shape,total", FORMS)
+def test_the_reference_counts_the_sets_looked_through_as_the_engine(low, shape, total,
+                                                                    monkeypatch):
+    """The bound of RL285 is on the sets the search looks through (docs/language.md, "A set of
+    cards in one choice"): the reference counts them from that definition, the engine as it
+    searches; both count the same on tables of every kind, copies of cards included."""
+    import random
+    from reference.set_choice import sets_looked_through
+    text = GAME.replace("LOW", low).replace("SHAPE", shape).replace("TOTAL", total) \
+        .replace("TABLE", "1").replace("deck standard, into", "deck standard, copies 2, into")
+    cg = load("sets.cardrules", text=text).compiled(2)
+    shape_word = {"of one rank": "rank", "of one suit": "suit", "in a run": "run"}.get(shape)
+    mode, target, values = None, 0, None
+    if total:
+        words = total.split()
+        mode = "groups" if words[0] == "in" else "most" if "most" in words else \
+            "least" if "least" in words else "is"
+        target = int(words[-1])
+        values = cg.attr_tables["value"] if "value" in words else cg.rank_of
+    rng = random.Random(hash((low, shape, total)) & 0xffff)
+    deck = range(len(cg.card_twin))                # (the cards of the two decks)
+    for size in (4, 8, 12):
+        for _ in range(3):
+            cards = rng.sample(deck, size)
+            most = rng.choice((2, 3, size))
+            want = engine_looked_through(monkeypatch, cg, cards, most, shape_word, mode, target,
+                                         values)
+            got = sets_looked_through(cg, cards, most, shape_word, mode, target, values,
+                                      limit=1 << 20)
+            assert got == want, (cards, most)
+
+
+def test_the_reference_stops_a_search_past_the_bound_as_the_engine():
+    """20 cards to choose any set of: 2^20 - 1 sets to look through, past the 200,000 of RL285.
+    The engine stopped the game there; the reference went through a million combinations and
+    stopped it with RL284 (too many sets offered)."""
+    import time
+
+    from reference import ReferenceGame
+    from gametest import played
+    text = GAME.replace("LOW", "1 or more").replace("SHAPE", "").replace("TOTAL", "") \
+        .replace("TABLE", "20")
+    game = load("sets.cardrules", text=text)
+    assert game.compiled(2).new_game(seed=1).problem["code"] == "RL285"
+    t0 = time.process_time()
+    ref = played(ReferenceGame(game.model, 2), 1)
+    assert ref.problem["code"] == "RL285", ref.problem
+    assert "more than 200000 sets to look through" in ref.problem["message"]
+    assert time.process_time() - t0 < 5

@@ -191,3 +191,115 @@ def test_the_host_may_not_save_or_take_over_a_replay(tmp_path):
         assert r.status_code == 200, r.text
         r = c.post("/api/lobby", json={"token": hub.host_token})
         assert r.status_code == 200 and r.json()["tables"][0]["replay"]
+
+
+def open_ws(s, source="127.0.0.1", headers=None):
+    """A websocket to the server from ``source`` (any address of 127.0.0.0/8 is this
+    computer), without its hello."""
+    return connect(s.url.replace("http", "ws") + "/ws", proxy=None, open_timeout=5,
+                   source_address=(source, 0), additional_headers=headers, legacy=True)
+
+
+def refusal(ws):
+    """``(code, reason)`` of a websocket the server closes at once, or None if it stays open."""
+    from websockets.exceptions import ConnectionClosed
+    try:
+        ws.recv(0.5)
+    except ConnectionClosed as e:
+        return (e.rcvd.code, e.rcvd.reason) if e.rcvd else (None, "")
+    except TimeoutError:
+        return None
+    return None
+
+
+def test_one_address_holds_a_bounded_number_of_websockets():
+    """Websockets that never say hello still hold the server's slots: one address may have
+    MAX_PER_ADDRESS open at once, and the next is refused with a reason the page shows;
+    another address is not held up, nor the same one once it has closed one.  A forwarded
+    header from a peer that is not a proxy the server was told of changes nothing."""
+    from rulelang.web.server import MAX_PER_ADDRESS, TRY_LATER
+    with Server(EIGHTS) as s:
+        table, links = s.start(["human", "human"], seed=2)
+        tok = tokens(links)
+        held = [open_ws(s) for _ in range(MAX_PER_ADDRESS)]
+        try:
+            for headers in (None, {"X-Forwarded-For": "10.9.8.7"}):
+                with open_ws(s, headers=headers) as extra:
+                    code, reason = refusal(extra)
+                    assert code == TRY_LATER and "your address" in reason, (code, reason)
+            with open_ws(s, source="127.0.0.2") as other:     # another address gets in
+                other.send(json.dumps({"type": "hello", "token": tok["seat 1"]}))
+                assert json.loads(other.recv(5))["type"] == "view"
+            held.pop().close()                              # one closed: room for one more
+            deadline = time.time() + 5
+            while True:
+                ws = open_ws(s)
+                why = refusal(ws)
+                if why is None:
+                    break
+                ws.close()
+                assert time.time() < deadline, why
+            held.append(ws)
+            ws.send(json.dumps({"type": "hello", "token": tok["seat 2"]}))
+            assert json.loads(ws.recv(5))["type"] == "view"
+        finally:
+            for ws in held:
+                ws.close()
+
+
+def test_one_address_opens_new_websockets_at_a_bounded_rate():
+    from rulelang.web.server import TRY_LATER, Doors
+    now = [0.0]                                             # the server's clock, by hand
+    with Server(EIGHTS, doors=Doors(limit=100, rate=2.0, burst=3, clock=lambda: now[0])) as s:
+        for _ in range(3):                                  # open and closed at once
+            with open_ws(s) as ws:
+                assert refusal(ws) is None
+        with open_ws(s) as ws:
+            code, reason = refusal(ws)
+            assert code == TRY_LATER and "new connections" in reason, (code, reason)
+        with open_ws(s, source="127.0.0.3") as ws:        # another address is not held up
+            assert refusal(ws) is None
+        now[0] += 0.5                                       # half a second: one more
+        with open_ws(s) as ws:
+            assert refusal(ws) is None
+
+
+def test_a_forwarded_address_is_believed_from_a_named_proxy_only():
+    from rulelang.web.server import TRY_LATER, Doors
+    with Server(EIGHTS, doors=Doors(limit=1), proxies=("127.0.0.1",)) as s:
+        with open_ws(s, headers={"X-Forwarded-For": "10.0.0.1"}) as one:
+            assert refusal(one) is None
+            with open_ws(s, headers={"X-Forwarded-For": "10.0.0.2"}) as two:
+                assert refusal(two) is None                 # two people behind the proxy
+                with open_ws(s, headers={"X-Forwarded-For": "10.0.0.1"}) as three:
+                    assert refusal(three)[0] == TRY_LATER
+                # a client that is not the proxy cannot pass for someone else
+                with open_ws(s, source="127.0.0.2", headers={"X-Forwarded-For": "10.0.0.3"}) as a:
+                    assert refusal(a) is None
+                    with open_ws(s, source="127.0.0.2",
+                                 headers={"X-Forwarded-For": "10.0.0.4"}) as b:
+                        assert refusal(b)[0] == TRY_LATER
+
+
+def test_the_addresses_remembered_are_bounded(monkeypatch):
+    """Every new address is remembered (its allowance of new websockets) until the table is
+    full; then those with nothing open are forgotten, the oldest first, and the ones with
+    websockets open are kept (their count is what the limit reads)."""
+    from rulelang.web import server
+    monkeypatch.setattr(server, "MAX_ADDRESSES", 100)
+    now = [0.0]
+    doors = server.Doors(limit=2, rate=1.0, burst=2, clock=lambda: now[0])
+    assert doors.enter("10.0.0.1") is None and doors.enter("10.0.0.1") is None
+    assert "open already" in doors.enter("10.0.0.1")
+    for i in range(1000):
+        assert doors.enter(f"10.1.{i // 250}.{i % 250}") is None
+        doors.leave(f"10.1.{i // 250}.{i % 250}")
+        assert len(doors.buckets) <= 100
+    assert "open already" in doors.enter("10.0.0.1")     # still counted
+    doors.leave("10.0.0.1")
+    assert "new connections" in doors.enter("10.0.0.1")   # its allowance remembered too
+    now[0] += 1.0
+    assert doors.enter("10.0.0.1") is None
+    assert server.address_key("2001:db8::1") == server.address_key("2001:db8::ffff") == \
+        "2001:db8::/64"
+    assert server.address_key("::ffff:10.0.0.1") == "10.0.0.1"

@@ -319,7 +319,8 @@ def test_hot_seat_hands_the_screen_over_before_showing_a_hand():
 # ---- many games ------------------------------------------------------------------------------
 
 def test_a_hundred_games_at_once_all_finish_with_nothing_lost():
-    hub, c = server(**FAST)
+    from rulelang.web.server import Doors
+    hub, c = server(**FAST, doors=Doors(limit=1000, burst=1000))    # (one test client's address)
     with c:
         games = [start(c, hub, ["human", "random"], seed=k) for k in range(100)]
         socks = []

@@ -23,19 +23,23 @@ def chromium_missing():
 class Server:
     """``with Server(path) as s:`` ``s.url``, ``s.hub``; stopped at the end."""
 
-    def __init__(self, path, pace=0.0, request_timeout=None, **hub_args):
+    def __init__(self, path, pace=0.0, request_timeout=None, doors=None, proxies=(),
+                 **hub_args):
         from rulelang.web.hub import Hub
         self.hub = Hub(path, pace=pace, **hub_args)
+        self.doors = doors                          # None: the server's own limits
+        self.proxies = proxies                      # as --proxy
         self.url = None
         self.request_timeout = request_timeout      # None: the server's own
 
     def __enter__(self):
         import uvicorn
-        from rulelang.web.command import http_protocol, ws_protocol
+        from rulelang.web.command import http_protocol, proxy_options, ws_protocol
         from rulelang.web.server import REQUEST_TIMEOUT, make_app
         wait = self.request_timeout or REQUEST_TIMEOUT
-        config = uvicorn.Config(make_app(self.hub, request_timeout=wait), host="127.0.0.1",
-                                port=0, ws=ws_protocol(), http=http_protocol(wait),
+        config = uvicorn.Config(make_app(self.hub, request_timeout=wait, doors=self.doors),
+                                host="127.0.0.1", port=0, ws=ws_protocol(),
+                                http=http_protocol(wait), **proxy_options(self.proxies),
                                 log_level="warning", access_log=False, lifespan="off")
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()

@@ -282,13 +282,14 @@ class ExpressionChecks:
         if not self.family_per_player.get(e.name):
             if e.owner is not None:
                 self.owner_of_shared(e, s)
-            self.refs.set(e, ZoneFamily(tuple(names), lo))
+            self.refs.set(e, ZoneFamily(tuple(names), lo, keyed=self.keyed_families.get(e.name)))
             return ZONE
         # Each player's family: `pile(k)` is your pile k, `pile(k) of p` is p's.
         if e.owner is not None:
             self.expect_seat(e.owner, s, f"the player whose {e.name} it is")
         self.refs.set(e, ZoneFamily(tuple(names), lo, per_player=True,
-                                    you=s.you_slot if e.owner is None else None))
+                                    you=s.you_slot if e.owner is None else None,
+                                    keyed=self.keyed_families.get(e.name)))
         return ZONE
 
     def owner_of_shared(self, e, s):

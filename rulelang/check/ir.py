@@ -169,11 +169,13 @@ class ZoneOf(Ref):
 class ZoneFamily(Ref):
     """``column(k)``: the zone numbered ``k`` of a family, ``names[k - first]``.  Of a family
     declared ``per player`` (``per_player``), each name is the first of its players' zones:
-    ``pile(k)`` is yours (``you``: the slot of ``you``), ``pile(k) of p`` is p's (``you`` None)."""
+    ``pile(k)`` is yours (``you``: the slot of ``you``), ``pile(k) of p`` is p's (``you`` None).
+    A family by suit (rank) is numbered by the suit's index (the rank's number): ``keyed``."""
     names: tuple[str, ...]
     first: int
     per_player: bool = False
     you: "int | None" = None
+    keyed: "str | None" = None      # "suit" or "rank": a family by suit or rank (its words)
 
 
 # -- values known before the game -----------------------------------------------------------

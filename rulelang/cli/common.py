@@ -13,7 +13,8 @@ import os
 import sys
 from typing import Optional
 
-from rulelang.limits import MAX_GAMES, MAX_NUMBER, MAX_SKILL_GAMES, MAX_STEPS_OPTION
+from rulelang.limits import (MAX_GAMES, MAX_NUMBER, MAX_SEED, MAX_SKILL_GAMES, MAX_STEPS_OPTION,
+                             seed_refused)
 from rulelang.termsafe import safe
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -219,17 +220,18 @@ def _max_steps(text: str) -> int:
     return _whole(text, 1, MAX_STEPS_OPTION, "the step budget")
 
 
-SEED_LIMIT = 1 << 64     # a seed is a 64-bit number: the game's generator keeps 64 bits
+SEED_LIMIT = MAX_SEED + 1    # a seed is a 64-bit number: the game's generator keeps 64 bits
 
 
 def _seed(text: str) -> int:
-    v = decimal(text)
+    minus = text.startswith("-")            # (refused below, as a rule test's `seed -5` is)
+    v = decimal(text[1:] if minus else text)
     if v is None:
         raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, "
                                          f"not '{safe(text[:40])}'")
-    if not 0 <= v < SEED_LIMIT:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
-                                         f"not {v}")
+    why = seed_refused(-v if minus else v)
+    if why is not None:
+        raise argparse.ArgumentTypeError(why)
     return v
 
 

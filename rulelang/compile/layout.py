@@ -308,7 +308,7 @@ class Layout:
     def zone_family_table(self, e):
         """The zone numbers of a family, and what stops the game for a number outside it."""
         family = self.refs.of(e)
-        names, lo = family.names, family.first
+        names, lo, keyed = family.names, family.first, family.keyed
         bases = [self.zone_base[n] for n in names]
         span = e.span
         family = e.name
@@ -316,7 +316,14 @@ class Layout:
         def zone_of(k):
             if lo <= k < lo + len(bases):
                 return bases[k - lo]
-            raise GameProblem("RL256", f"there is no {family} {k}: the family is numbered "
-                              f"{lo} to {lo + len(bases) - 1}", span)
+            hi = lo + len(bases) - 1
+            if keyed == "suit":         # (only `none`, the suit of no card, is no suit's index)
+                why = (f"there is no {family} of the suit `none`: the family has one zone for "
+                       "each suit of the deck")
+            elif keyed == "rank":
+                why = f"there is no {family} of rank {k}: the deck's ranks are {lo} to {hi}"
+            else:
+                why = f"there is no {family} {k}: the family is numbered {lo} to {hi}"
+            raise GameProblem("RL256", why, span)
         return zone_of
 

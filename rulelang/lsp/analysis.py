@@ -24,6 +24,7 @@ them).  Nothing here imports the language server's packages.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
@@ -77,6 +78,7 @@ class DeclarationCache:
     file is parsed, so that a syntax error is the parser's own first one."""
 
     MAX_FILES = 32
+    WHOLE_AFTER = 8       # pieces not in the cache past which the whole file is parsed at once
 
     def __init__(self):
         self.files: dict = {}            # file -> {piece's text: (its first line, declarations)}
@@ -88,6 +90,14 @@ class DeclarationCache:
         if len(pieces) == 1:
             return parse(text, file)
         old = self.files.pop(file, {})
+        missing = sum(1 for _, piece in pieces if piece not in old)
+        if missing > self.WHOLE_AFTER and 2 * missing > len(pieces):
+            # mostly new text (a file just opened, a text pasted over): one parse of the whole
+            # takes a fraction of one parse of each piece (thousands of them), and its
+            # declarations are kept piece by piece for the edits to come
+            program = parse(text, file)
+            self._keep(file, pieces, program.decls)
+            return program
         new: dict = {}
         decls: list = []
         for first, piece in pieces:
@@ -104,10 +114,24 @@ class DeclarationCache:
                     return parse(text, file)
             new[piece] = got
             decls.extend(got[1])
-        self.files[file] = new
+        self._store(file, new)
+        return A.Program(file, tuple(decls), text if text.endswith("\n") else text + "\n")
+
+    def _keep(self, file: str, pieces: list, decls) -> None:
+        """Keep the declarations of the whole file's parse under the pieces they are in."""
+        starts = [first for first, _ in pieces]
+        groups: list = [[] for _ in pieces]
+        for d in decls:
+            span = getattr(d, "span", None)
+            if span is None:
+                return                      # (kept nothing: the pieces are parsed next time)
+            groups[bisect.bisect_right(starts, span.line - 1) - 1].append(d)
+        self._store(file, {piece: (first, tuple(g)) for (first, piece), g in zip(pieces, groups)})
+
+    def _store(self, file: str, pieces: dict) -> None:
+        self.files[file] = pieces
         while len(self.files) > self.MAX_FILES:
             self.files.pop(next(iter(self.files)))
-        return A.Program(file, tuple(decls), text if text.endswith("\n") else text + "\n")
 
 
 def _moved(node, lines: int):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 from urllib.parse import unquote
 
@@ -25,6 +24,7 @@ from pygls.uris import from_fs_path
 from rulelang.lsp import complete, describe, navigate, scan
 from rulelang.lsp.analysis import (Analysis, DeclarationCache, analyse, compile_diagnostics,
                                    read_names)
+from rulelang.lsp.worker import Worker
 
 # The compiler's pass waits until the text has not changed for this long: it takes longer than
 # the checker's, and typing should not wait for it.
@@ -72,7 +72,8 @@ class RulelangServer(LanguageServer):
         self.errors_uri = errors_uri
         self.analyses: dict = {}
         self.models: dict = {}
-        self.executor = ThreadPoolExecutor(max_workers=1)
+        self.names: dict = {}                 # the names read of a text not analysed yet
+        self.worker = Worker()                # analyses, one at a time; a stale one is stopped
         self.cache = DeclarationCache()       # used in the worker thread only
 
     # ---- documents -------------------------------------------------------------------------
@@ -104,7 +105,10 @@ class RulelangServer(LanguageServer):
         a = self.analyses.get(uri)
         if a is not None and a.text == doc.source:
             return a
-        return read_names(doc.source, doc.path or "untitled.cardrules")
+        a = self.names.get(uri)                 # read once for every request on this text
+        if a is None or a.text != doc.source:
+            a = self.names[uri] = read_names(doc.source, doc.path or "untitled.cardrules")
+        return a
 
     def model(self, uri: str):
         a = self.analyses.get(uri)
@@ -117,18 +121,16 @@ class RulelangServer(LanguageServer):
         if doc is None:
             return
         version, text, path = doc.version, doc.source, doc.path or "untitled.cardrules"
-        loop = asyncio.get_running_loop()
 
-        def work():
-            # an analysis waiting behind others is dropped when the text changed meanwhile
-            if self.doc_version(uri) != version:
-                return None
-            return analyse(text, path, (), self.cache)
+        def stale() -> bool:
+            # the text changed or was closed since: a newer analysis is on its way, or none
+            return self.doc_version(uri) != version
 
-        a = await loop.run_in_executor(self.executor, work)
-        if a is None or self.doc_version(uri) != version:
+        a = await self.worker.run(lambda: analyse(text, path, (), self.cache), stale)
+        if a is None or stale():
             return
         self.analyses[uri] = a
+        self.names.pop(uri, None)
         if a.model is not None:
             self.models[uri] = a.model
         self.publish(uri, a, a.diagnostics)
@@ -137,8 +139,8 @@ class RulelangServer(LanguageServer):
         await asyncio.sleep(COMPILE_AFTER)
         if self.doc_version(uri) != version:
             return
-        more = await loop.run_in_executor(self.executor, compile_diagnostics, a)
-        if more and self.doc_version(uri) == version:
+        more = await self.worker.run(lambda: compile_diagnostics(a), stale)
+        if more and not stale():
             a.diagnostics = a.diagnostics + more
             self.publish(uri, a, a.diagnostics)
 
@@ -213,10 +215,12 @@ def make_server(explanations: Optional[dict] = None, errors_uri: Optional[str] =
 
     @ls.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulelangServer, params: T.DidOpenTextDocumentParams):
+        ls.worker.stop_stale()
         await ls.refresh(params.text_document.uri)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulelangServer, params: T.DidChangeTextDocumentParams):
+        ls.worker.stop_stale()              # the analysis of the text before, if it still runs
         await ls.refresh(params.text_document.uri)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_SAVE)
@@ -228,8 +232,10 @@ def make_server(explanations: Optional[dict] = None, errors_uri: Optional[str] =
     @ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulelangServer, params: T.DidCloseTextDocumentParams):
         uri = params.text_document.uri
+        ls.worker.stop_stale()
         ls.analyses.pop(uri, None)
         ls.models.pop(uri, None)
+        ls.names.pop(uri, None)
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @ls.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

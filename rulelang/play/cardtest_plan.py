@@ -10,6 +10,7 @@ import os
 import re
 from typing import Optional
 
+from rulelang.limits import seed_refused
 from rulelang.syntax import ast as A
 from rulelang.syntax.diagnostics import RuleFileError, did_you_mean
 from rulelang.play.cardtest import RuleTestFile, _first_words, _header_word, parse_test_file
@@ -71,7 +72,11 @@ def _header_setting(tf, ln, plan, test=None):
         return True
     m = re.fullmatch(r"seed\s+(-?\d+)", ln.text)
     if m:
-        plan.seed = int(m.group(1))
+        why = seed_refused(int(m.group(1)))
+        if why is not None:                 # (as `--seed` refuses it)
+            tf.error("RL501", why, ln.span(m.start(1), m.end(1)), "write it like `seed 7`", test)
+        else:
+            plan.seed = int(m.group(1))
         return True
     m = re.fullmatch(r"option\s+([A-Za-z_]\w*)\s*=\s*(\S+)", ln.text)
     if m:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
+from typing import Optional
 
 from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedInput
@@ -70,8 +71,17 @@ class ToAst(DeclarationsToAst, StatementsToAst, ExpressionsToAst):
     def __init__(self, file: str, text: str = ""):
         super().__init__()
         self.file = file
-        self._lines = source_lines_of(text)
+        self._text = text
+        self._lines_read: Optional[list] = None
         self.problems: list = []       # a mistake the grammar lets through (RL010)
+
+    @property
+    def _lines(self) -> list:
+        """The text's lines, split when first needed (rarely: the language server's parser
+        gives a declaration its lines in a text of as many blank lines before it)."""
+        if self._lines_read is None:
+            self._lines_read = source_lines_of(self._text)
+        return self._lines_read
 
     def sp(self, meta):
         return _span(self.file, meta)

@@ -48,6 +48,23 @@ def _pace(text: str) -> float:
     return v
 
 
+def _proxy(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an IP address such as 127.0.0.1, not "
+                                         f"{text!r}") from None
+
+
+def proxy_options(proxies=()) -> dict:
+    """uvicorn's settings for the address of a connection: the socket's peer, unless the peer
+    is one of ``proxies`` (reverse proxies the host named with ``--proxy``); then the last
+    address of ``X-Forwarded-For`` that is not one of them.  (uvicorn's own default believes
+    the header from 127.0.0.1, or from whatever ``FORWARDED_ALLOW_IPS`` says.)"""
+    proxies = list(proxies)
+    return {"proxy_headers": bool(proxies), "forwarded_allow_ips": proxies or None}
+
+
 def add_command(sub) -> None:
     """Register ``serve`` on the subparsers of :mod:`rulelang.cli.commands`."""
     p = sub.add_parser("serve", help="play a rule file in web browsers, with friends",
@@ -74,6 +91,10 @@ def add_command(sub) -> None:
     p.add_argument("--saves", metavar="DIR", default="rulelang-saves",
                    help="the folder the host's saved games go to and are resumed from "
                         "(default: rulelang-saves, made on the first save)")
+    p.add_argument("--proxy", action="append", type=_proxy, metavar="ADDRESS",
+                   help="the address of a reverse proxy in front of the server (repeatable): "
+                        "the X-Forwarded-For header of its requests says whose they are "
+                        "(otherwise no such header is believed)")
     p.add_argument("--pace", type=_pace, default=0.6, metavar="SECONDS",
                    help="seconds between two moves of computer players (default: 0.6)")
     p.set_defaults(func=cmd_serve)
@@ -125,7 +146,7 @@ def cmd_serve(args) -> int:
             _diag_out(err, e.diagnostic, args.replay)
             return EXIT_ERRORS
     config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws=ws_protocol(),
-                            http=http_protocol(),
+                            http=http_protocol(), **proxy_options(args.proxy or ()),
                             ws_max_size=16 * 1024, log_level="warning", access_log=False,
                             lifespan="off")
     server = uvicorn.Server(config)

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import hmac
+import ipaddress
 import json
 import os
+import time
 from typing import Optional
 from urllib.parse import urlsplit
 
@@ -43,6 +45,11 @@ HELLO_TIMEOUT = 10.0            # seconds a new websocket has to say who it is
 REQUEST_TIMEOUT = 10.0          # seconds a request's headers, then its body, have to arrive
 MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
 MAX_TABS = 16                   # websockets one link (one token) may have open at once
+MAX_PER_ADDRESS = 32            # websockets one address may have open at once
+NEW_RATE = 2.0                  # new websockets a second one address may open, on average
+NEW_BURST = 32                  # ... and at once (every tab of a household reconnecting)
+MAX_ADDRESSES = 10_000          # addresses remembered before the idle ones are forgotten
+TRY_LATER = 1013                # the close code of a refusal that passes ("Try Again Later")
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; frame-src 'self' data:; "
@@ -117,14 +124,78 @@ class Outbox:
                 await self.ws.send_json(frame)
 
 
+def address_key(host: Optional[str]) -> str:
+    """What the per-address limits count by: an IPv4 address, or the /64 network of an IPv6
+    one (the block one household or one machine is given: its addresses cost it nothing)."""
+    if not host:
+        return ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Doors:
+    """The websockets each address has open and how fast it opens new ones: one address may
+    have ``limit`` open at once and open ``rate`` a second on average (``burst`` at once).
+    :meth:`enter` says why a new one is refused (None: it may come in); every entry is
+    followed by one :meth:`leave`.  At most :data:`MAX_ADDRESSES` addresses are remembered:
+    past that, those with nothing open and their allowance whole again are forgotten."""
+
+    def __init__(self, limit: int = MAX_PER_ADDRESS, rate: float = NEW_RATE,
+                 burst: int = NEW_BURST, clock=time.monotonic):
+        self.limit, self.rate, self.burst, self.clock = limit, rate, burst, clock
+        self.open: dict[str, int] = {}
+        self.buckets: dict[str, Bucket] = {}
+
+    def enter(self, key: str) -> Optional[str]:
+        if self.open.get(key, 0) >= self.limit:
+            return f"{self.limit} connections from your address are open already: close one"
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= MAX_ADDRESSES:
+                self._forget()
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst, self.clock)
+        if not bucket.take():
+            return "too many new connections from your address: try again in a moment"
+        self.open[key] = self.open.get(key, 0) + 1
+        return None
+
+    def leave(self, key: str) -> None:
+        self.open[key] -= 1
+        if not self.open[key]:
+            del self.open[key]
+
+    def _forget(self) -> None:
+        """Forget the addresses with nothing open whose allowance is whole again; if that
+        leaves more than half, the longest remembered of those with nothing open too (so this
+        runs at most once every MAX_ADDRESSES // 2 new addresses: at most MAX_CONNECTIONS of
+        them have something open)."""
+        now = self.clock()
+        for key, b in list(self.buckets.items()):
+            if key not in self.open and b.level + (now - b.last) * b.rate >= b.burst:
+                del self.buckets[key]
+        for key in list(self.buckets):
+            if len(self.buckets) <= MAX_ADDRESSES // 2:
+                break
+            if key not in self.open:
+                del self.buckets[key]
+
+
 class _Server:
     def __init__(self, hub: Hub, rate: float = RATE, burst: int = BURST,
-                 request_timeout: float = REQUEST_TIMEOUT):
+                 request_timeout: float = REQUEST_TIMEOUT, doors: Optional[Doors] = None):
         self.hub = hub
         self.rate, self.burst = rate, burst
         self.request_timeout = request_timeout
         self.connections = 0
         self.open: dict[str, int] = {}          # token -> its websockets that said hello
+        self.doors = doors if doors is not None else Doors()
 
     # ---- HTTP --------------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -236,8 +307,16 @@ class _Server:
 
     # ---- the websocket -----------------------------------------------------------------------
     async def socket(self, ws: WebSocket) -> None:
-        if not same_origin(ws.headers) or self.connections >= MAX_CONNECTIONS:
+        if not same_origin(ws.headers):
             await ws.close(code=1008)
+            return
+        if self.connections >= MAX_CONNECTIONS:
+            await self._refuse(ws, "this server has as many connections as it takes: try later")
+            return
+        key = address_key(ws.client.host if ws.client else None)
+        why = self.doors.enter(key)
+        if why is not None:
+            await self._refuse(ws, why)
             return
         self.connections += 1
         try:
@@ -247,6 +326,17 @@ class _Server:
             pass
         finally:
             self.connections -= 1
+            self.doors.leave(key)
+
+    async def _refuse(self, ws: WebSocket, why: str) -> None:
+        """Refuse a websocket with a reason the page can show: accepted, then closed at once
+        with :data:`TRY_LATER` and ``why`` (a websocket refused before it is accepted is an
+        HTTP error, whose reason a page never sees)."""
+        try:
+            await ws.accept()
+            await ws.close(code=TRY_LATER, reason=why)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
 
     async def _receive(self, ws: WebSocket, timeout: Optional[float] = None):
         """The text of the next message (None: the browser went away).  A binary message is
@@ -351,11 +441,12 @@ class _Server:
 
 
 def make_app(hub: Hub, rate: float = RATE, burst: int = BURST,
-             request_timeout: float = REQUEST_TIMEOUT):
+             request_timeout: float = REQUEST_TIMEOUT, doors: Optional[Doors] = None):
     """The application serving ``hub``'s games; ``rate`` and ``burst``: the messages a second
     each connection may send (:class:`~rulelang.web.protocol.Bucket`); ``request_timeout``: the
-    seconds a lobby request's body has to arrive in."""
-    s = _Server(hub, rate, burst, request_timeout)
+    seconds a lobby request's body has to arrive in; ``doors``: the websockets one address may
+    open (:class:`Doors`, by default :data:`MAX_PER_ADDRESS` at once)."""
+    s = _Server(hub, rate, burst, request_timeout, doors)
     routes = [
         Route("/", s.page),
         Route("/rules/{table}", s.rules),

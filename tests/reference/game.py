@@ -296,12 +296,17 @@ class ReferenceGame(ClosureValues, ClosureStatements, ClosureControl, ReferenceT
     def zone_family_table(self, e):
         family = self.refs.of(e)
         bases, lo, word, span = [self.zone_base[n] for n in family.names], family.first, e.name, e.span
+        hi = lo + len(bases) - 1
+        words = {"suit": lambda k: (f"there is no {word} of the suit `none`: the family has one "
+                                    "zone for each suit of the deck"),
+                 "rank": lambda k: f"there is no {word} of rank {k}: the deck's ranks are {lo} to {hi}",
+                 None: lambda k: f"there is no {word} {k}: the family is numbered {lo} to {hi}"}
+        say = words[family.keyed]
 
         def zone_of(k):
             if lo <= k < lo + len(bases):
                 return bases[k - lo]
-            raise GameProblem("RL256", f"there is no {word} {k}: the family is numbered "
-                              f"{lo} to {lo + len(bases) - 1}", span)
+            raise GameProblem("RL256", say(k), span)
         return zone_of
 
     # ---- the budget ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from rulelang.engine.control import GameProblem
 from rulelang.engine.events import log_move
 from rulelang.engine.players import seen_go
 from rulelang.engine.runtime import ACTION_SHIFT
-from rulelang.limits import MAX_SET_OFFERED, MAX_SET_POOL
+from rulelang.limits import MAX_SET_OFFERED, MAX_SET_POOL, MAX_SET_SEARCH
 
 
 def _splits(values, target):
@@ -30,6 +30,82 @@ def _splits(values, target):
                 if _splits(left, target):
                     return True
     return False
+
+
+def sets_looked_through(game, cards, most, shape, mode, target, table, limit=MAX_SET_SEARCH):
+    """How many sets the search of a choice looks through (docs/language.md, "A set of cards in
+    one choice", "Bounds"), counted from that definition up to ``limit`` + 1 (past the limit
+    the game stops with RL285):
+
+    - in a run: every run of the cards, one card of each rank of one suit, ranks that follow
+      each other (the one-card runs too);
+    - in groups whose total is T: every set of at most ``most`` cards whose total is at most T
+      (any total when a value is negative), each copy of a card on its own; then every choice
+      of sets of total T (one or more) that share no card and hold at most ``most`` cards
+      together;
+    - otherwise: every set of at most ``most`` cards (identical copies make one set), of one
+      rank (suit) with `of one rank` (`of one suit`), whose total is at most T with `whose
+      total ... is T` or `is at most T` when no value is negative."""
+    twin = game.card_twin
+    name = (lambda c: twin[c]) if twin is not None else (lambda c: c)
+    cards = sorted(cards, key=lambda c: (name(c), c))
+    most = min(most, len(cards))
+    value = (lambda c: table[c]) if table is not None else (lambda c: 0)
+    nonneg = all(value(c) >= 0 for c in cards)
+    count = 0
+    if shape == "run":
+        place = {r: i for i, r in enumerate(game.rank_cycle)}
+        for suit in {game.suit_of[c] for c in cards if game.suit_of[c] >= 0}:
+            have = {place[game.rank_of[c]] for c in cards
+                    if game.suit_of[c] == suit and game.rank_of[c] in place}
+            for a in have:
+                b = a
+                while b in have:
+                    count += 1
+                    b += 1
+        return min(count, limit + 1)
+    if mode == "groups":
+        totals = []
+        for k in range(1, most + 1):
+            for s in combinations(cards, k):
+                t = sum(value(c) for c in s)
+                if nonneg and t > target:
+                    continue
+                count += 1
+                if count > limit:
+                    return count
+                if t == target:
+                    totals.append(frozenset(s))
+
+        def unions(start, used):
+            nonlocal count
+            for i in range(start, len(totals)):
+                g = totals[i]
+                if g & used or len(g | used) > most:
+                    continue
+                count += 1
+                if count > limit:
+                    return
+                unions(i + 1, g | used)
+        unions(0, frozenset())
+        return count
+    cap = target if mode in ("is", "most") and nonneg else None
+    seen = set()
+    for k in range(1, most + 1):
+        for s in combinations(cards, k):
+            if shape == "rank" and len({game.rank_of[c] for c in s}) > 1:
+                continue
+            if shape == "suit" and len({game.suit_of[c] for c in s}) > 1:
+                continue
+            if cap is not None and sum(value(c) for c in s) > cap:
+                continue
+            key = tuple(name(c) for c in s)
+            if key not in seen:
+                seen.add(key)
+                count += 1
+                if count > limit:
+                    return count
+    return count
 
 
 def reference_sets(game, cards, fewest, most, shape, mode, target, table):
@@ -86,6 +162,9 @@ class SetChoice:
 
     def _set_list(self, g, fr, ks, p, table):
         ei, _zi, _di, fi, mi, ti = ks
+        if sets_looked_through(self, fr[ei], fr[mi], p.shape, p.total_mode, fr[ti],
+                               table) > MAX_SET_SEARCH:
+            raise GameProblem("RL285", f"more than {MAX_SET_SEARCH} sets to look through", p.span)
         try:
             sets = reference_sets(self, fr[ei], fr[fi], fr[mi], p.shape, p.total_mode, fr[ti],
                                   table)

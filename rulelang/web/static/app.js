@@ -400,17 +400,19 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws`);
   state.ws = ws;
-  ws.onopen = () => { state.retry = 500; ws.send(JSON.stringify({ type: "hello", token: state.link.token })); };
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: state.link.token })); };
   ws.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
-    if (f.type === "view") { $("handover").hidden = true; state.refused = null; draw(f); }
-    else if (f.type === "handover") handover(f);
+    if (f.type === "view") { $("handover").hidden = true; state.refused = null; state.retry = 500; draw(f); }
+    else if (f.type === "handover") { state.retry = 500; handover(f); }
     else if (f.type === "error") { say(f.message); state.refused = f.message; state.sent = false; }
   };
   ws.onclose = (ev) => {
     state.ws = null;
     if (ev.code === 1008) { say(state.refused || "This link opens no seat on this server."); return; }
-    $("status").textContent = "Connection lost; reconnecting...";
+    // 1013: refused for now (too many connections from this address): said, then tried again later
+    $("status").textContent = ev.code === 1013 && ev.reason ? `${ev.reason}; trying again...`
+      : "Connection lost; reconnecting...";
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 8000);
   };
