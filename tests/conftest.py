@@ -55,8 +55,9 @@ def pytest_collection_modifyitems(session, config, items):
 # docs, the AI wrappers), and the same few files were checked and compiled again in test after
 # test: about a fifth of the suite's CPU time.  The loader and the compiler are deterministic, so
 # within a worker ``load`` gives each call a new ``Game`` made from one checked model per rule
-# text, and the games compiled from it are shared (a compiled game keeps nothing of a game
-# played: each ``new_game`` is a fresh state).  The key is everything that makes the game: the
+# text, and the games compiled from it are shared (each ``new_game`` is a fresh state; of the
+# games played, a compiled game keeps only tables it makes on first use, the same whichever game
+# made them: a test of that first use compiles a game of its own).  The key is everything that makes the game: the
 # bytes of the file and of each file it extends, the options set, the optimisations asked for
 # (the compiled games are kept by number of players and the optimisations in force, the
 # environment's RULELANG_OPT included, as ``Game.compiled`` keeps them).  Only the files of
@@ -64,6 +65,7 @@ def pytest_collection_modifyitems(session, config, items):
 # other load is the loader's own.  A test that patches rulelang (anything but sys, the
 # terminal's environment variables or the folder it runs in) loads and compiles its own games,
 # from the patch to its end, so that what it patched is what it tests.
+# A test that leaves a shared compiled game changed (a rule's function replaced) fails.
 # tests/test_load_cache.py checks the key and that a shared game plays as a fresh one does.
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -72,6 +74,7 @@ _EXTENDS = re.compile(rb'^extends\s+"([^"]+)"', re.M)
 _fresh_load = _loader.load
 _LOADED: dict = {}  # key -> (the first Game, the compiled games shared)
 _patched = [False]  # the running test has patched rulelang (until it ends)
+_SHARED_PROCS: list = []  # (compiled games, key, a shared compiled game, its rules' functions)
 _SAFE_TARGETS = (sys,)
 _SAFE_ENV = {"NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM"}
 
@@ -121,6 +124,8 @@ class SharedCompiled(dict):
         return dict.get(self._now(), key, default)
 
     def __setitem__(self, key, value):
+        if not _patched[0]:
+            _SHARED_PROCS.append((self.shared, key, value, tuple(value.procs)))
         dict.__setitem__(self._now(), key, value)
 
     def __iter__(self):
@@ -202,3 +207,21 @@ def pytest_runtest_protocol(item, nextitem):
     _patched[0] = False
     yield
     _patched[0] = False
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A test that leaves a shared compiled game changed (a rule's function replaced) fails, and
+    the game is dropped, so that no later test plays it."""
+    result = yield
+    changed = [e for e in _SHARED_PROCS if tuple(e[2].procs) != e[3]]
+    if changed:
+        for games, key, cg, _procs in changed:
+            if games.get(key) is cg:
+                del games[key]
+        _SHARED_PROCS[:] = [e for e in _SHARED_PROCS if not any(e is c for c in changed)]
+        raise AssertionError(
+            f"{item.nodeid} left {len(changed)} shared compiled game(s) changed: put back what it "
+            "replaced, or compile a game of its own"
+        )
+    return result

@@ -4,6 +4,7 @@ shared.  What it keeps apart is kept apart, a shared game plays as a fresh one, 
 patches rulelang gets games of its own."""
 import os
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -109,3 +110,18 @@ def test_the_terminal_s_settings_are_not_a_patch(monkeypatch):
     assert load(os.path.join("examples", "crazy_eights.cardrules")).compiled(2) is cg
     monkeypatch.setenv("RULELANG_OPT", "none")
     assert load(EIGHTS).compiled(2) is not cg
+
+
+def test_a_test_that_leaves_a_shared_game_changed_fails_and_the_game_is_dropped():
+    cg = load(EIGHTS).compiled(2)
+    root = cg.procs[cg.root]
+    cg.procs[cg.root] = lambda g, fr, pc: root(g, fr, pc)
+    try:
+        teardown = conftest.pytest_runtest_teardown(SimpleNamespace(nodeid="a test"), None)
+        next(teardown)
+        with pytest.raises(AssertionError, match="left 1 shared compiled game"):
+            teardown.send(None)
+    finally:
+        cg.procs[cg.root] = root
+    again = load(EIGHTS).compiled(2)
+    assert again is not cg and again.procs[again.root] is not cg.procs[cg.root]
