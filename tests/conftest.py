@@ -53,7 +53,7 @@ def pytest_collection_modifyitems(session, config, items):
 # ---- One load of each rule file of rules/ and examples/ per worker ----------------------------
 # Most tests load a seed game or an example (``load(path)``, the in-process commands of the
 # docs, the AI wrappers), and the same few files were checked and compiled again in test after
-# test: about a tenth of the suite's CPU time.  The loader and the compiler are deterministic, so
+# test: about an eighth of the suite's CPU time.  The loader and the compiler are deterministic, so
 # within a worker ``load`` gives each call a new ``Game`` made from one checked model per rule
 # text, and the games compiled from it are shared (each ``new_game`` is a fresh state; of the
 # games played, a compiled game keeps only tables it makes on first use, the same whichever game
