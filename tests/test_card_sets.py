@@ -66,7 +66,7 @@ def test_the_classic_conditions_are_looked_up():
 
 
 def test_sets_are_made_once_and_shared_between_the_api_and_the_playout():
-    cg = load("examples/crazy_eights.cardrules").compiled(2)
+    cg = CompiledGame(load("examples/crazy_eights.cardrules").model, 2)   # (its tables unmade)
     cg.playout_procs()
     tables = {m.group(1) for src in turn_sources(cg) for m in re.finditer(r"_cs\d+ = (_t\d+)\[", src)}
     assert len(tables) == 1
