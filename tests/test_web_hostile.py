@@ -303,3 +303,68 @@ def test_the_addresses_remembered_are_bounded(monkeypatch):
     assert server.address_key("2001:db8::1") == server.address_key("2001:db8::ffff") == \
         "2001:db8::/64"
     assert server.address_key("::ffff:10.0.0.1") == "10.0.0.1"
+
+
+def _get(url, source="127.0.0.1"):
+    """A plain HTTP request for the page from ``source``: its status line, or None when the
+    server closed the connection without an answer."""
+    host, port = url.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=5,
+                                  source_address=(source, 0)) as sock:
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
+                     .encode())
+        try:
+            head = sock.recv(64)
+        except ConnectionResetError:
+            return None
+        return head.split(b"\r\n")[0].decode() if head else None
+
+
+def test_one_address_holds_a_bounded_number_of_connections():
+    """Connections that send nothing are held until their request's time is up: one address
+    may have a bounded number open at once before they become websockets, and one more is
+    closed as it opens; another address is answered, and so is the first once one is closed.
+    A connection that became a websocket is counted by the websockets' limits, not this one.
+    (The limit is 4 here, MAX_HTTP_PER_ADDRESS in a real server.)"""
+    from rulelang.web.server import MAX_HTTP_PER_ADDRESS
+    assert MAX_HTTP_PER_ADDRESS > 16            # (a browser opens about 6 to one server)
+    with Server(EIGHTS, per_address=4) as s:
+        host, port = s.url.split("//")[1].split(":")
+        silent = [socket.create_connection((host, int(port))) for _ in range(4)]
+        try:
+            one_more = socket.create_connection((host, int(port)))
+            assert closed_within(one_more, 3)
+            one_more.close()
+            assert _get(s.url, "127.0.0.2") == "HTTP/1.1 200 OK"
+            assert all(not closed_within(sock, 0.2) for sock in silent)
+            silent.pop().close()
+            deadline = time.time() + 5
+            while _get(s.url) != "HTTP/1.1 200 OK":   # (once the server has seen it closed)
+                assert time.time() < deadline
+            for sock in silent:
+                sock.close()
+            silent = []
+            sockets = [open_ws(s) for _ in range(4)]    # (websockets: no longer connections
+            try:                                        # in waiting)
+                assert all(refusal(ws) is None for ws in sockets)
+                assert _get(s.url) == "HTTP/1.1 200 OK"
+            finally:
+                for ws in sockets:
+                    ws.close()
+        finally:
+            for sock in silent:
+                sock.close()
+
+
+def test_a_named_proxy_is_not_held_to_one_address_s_connections():
+    """Behind a reverse proxy named with --proxy every browser comes from the proxy's address:
+    its connections are not counted as one client's."""
+    with Server(EIGHTS, per_address=4, proxies=("127.0.0.1",)) as s:
+        host, port = s.url.split("//")[1].split(":")
+        silent = [socket.create_connection((host, int(port))) for _ in range(6)]
+        try:
+            assert _get(s.url) == "HTTP/1.1 200 OK"
+            assert all(not closed_within(sock, 0.2) for sock in silent)
+        finally:
+            for sock in silent:
+                sock.close()

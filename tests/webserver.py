@@ -24,11 +24,12 @@ class Server:
     """``with Server(path) as s:`` ``s.url``, ``s.hub``; stopped at the end."""
 
     def __init__(self, path, pace=0.0, request_timeout=None, doors=None, proxies=(),
-                 **hub_args):
+                 per_address=None, **hub_args):
         from rulelang.web.hub import Hub
         self.hub = Hub(path, pace=pace, **hub_args)
         self.doors = doors                          # None: the server's own limits
         self.proxies = proxies                      # as --proxy
+        self.per_address = per_address              # None: the server's own HTTP limit
         self.url = None
         self.request_timeout = request_timeout      # None: the server's own
 
@@ -39,7 +40,8 @@ class Server:
         wait = self.request_timeout or REQUEST_TIMEOUT
         config = uvicorn.Config(make_app(self.hub, request_timeout=wait, doors=self.doors),
                                 host="127.0.0.1", port=0, ws=ws_protocol(),
-                                http=http_protocol(wait), **proxy_options(self.proxies),
+                                http=http_protocol(wait, self.proxies, self.per_address),
+                                **proxy_options(self.proxies),
                                 log_level="warning", access_log=False, lifespan="off")
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()

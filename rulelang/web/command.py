@@ -146,7 +146,8 @@ def cmd_serve(args) -> int:
             _diag_out(err, e.diagnostic, args.replay)
             return EXIT_ERRORS
     config = uvicorn.Config(make_app(hub), host=args.host, port=args.port, ws=ws_protocol(),
-                            http=http_protocol(), **proxy_options(args.proxy or ()),
+                            http=http_protocol(proxies=args.proxy or ()),
+                            **proxy_options(args.proxy or ()),
                             ws_max_size=16 * 1024, log_level="warning", access_log=False,
                             lifespan="off")
     server = uvicorn.Server(config)
@@ -194,27 +195,61 @@ def ws_protocol() -> str:
     return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
 
 
-def http_protocol(timeout: Optional[float] = None) -> type:
-    """uvicorn's HTTP protocol (httptools where installed, else h11) with a bound uvicorn lacks:
-    a connection must send a whole request's headers within ``timeout`` seconds of being opened
-    or of its last response (default: :data:`rulelang.web.server.REQUEST_TIMEOUT`), else it is
-    closed.  Without it, a connection that sends nothing, or half a request line, is held open
-    for ever (uvicorn's keep-alive timer stops at the first byte of a request)."""
+def http_protocol(timeout: Optional[float] = None, proxies=(),
+                  per_address: Optional[int] = None) -> type:
+    """uvicorn's HTTP protocol (httptools where installed, else h11) with two bounds uvicorn
+    lacks.  A connection must send a whole request's headers within ``timeout`` seconds of
+    being opened or of its last response (default: :data:`rulelang.web.server.REQUEST_TIMEOUT`),
+    else it is closed: without it, a connection that sends nothing, or half a request line, is
+    held open for ever (uvicorn's keep-alive timer stops at the first byte of a request).  And
+    one address (:func:`rulelang.web.server.address_key`) may have ``per_address`` connections
+    open at once (default: :data:`rulelang.web.server.MAX_HTTP_PER_ADDRESS`) until they become
+    websockets, which the server counts by address itself; one past that is closed as it opens,
+    so that one client cannot take the process's connections.  The reverse proxies named in
+    ``proxies`` (``--proxy``) carry every browser's connections and are not counted."""
     from uvicorn.config import HTTP_PROTOCOLS
     from uvicorn.importer import import_from_string
 
-    from rulelang.web.server import REQUEST_TIMEOUT
+    from rulelang.web.server import MAX_HTTP_PER_ADDRESS, REQUEST_TIMEOUT, address_key
     try:
         import httptools  # noqa: F401
         base = import_from_string(HTTP_PROTOCOLS["httptools"])
     except ImportError:
         base = import_from_string(HTTP_PROTOCOLS["h11"])
     wait = REQUEST_TIMEOUT if timeout is None else timeout
+    limit = MAX_HTTP_PER_ADDRESS if per_address is None else per_address
+    trusted = {_plain(str(p)) for p in proxies}
+    opened: dict = {}                   # address -> its connections open (this server's)
 
     class Guarded(base):  # type: ignore[misc, valid-type]  # a class chosen at run time
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            host = peer[0] if isinstance(peer, (tuple, list)) and peer else None
+            self._counted = None
+            if host is not None and _plain(host) not in trusted:
+                key = address_key(host)
+                if opened.get(key, 0) >= limit:
+                    transport.close()       # (one too many from that address)
+                    return
+                opened[key] = opened.get(key, 0) + 1
+                self._counted = key
             self._watch()
+
+        def _release(self) -> None:
+            key, self._counted = self._counted, None
+            if key is not None:
+                opened[key] -= 1
+                if not opened[key]:
+                    del opened[key]
+
+        def connection_lost(self, exc) -> None:
+            self._release()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, *args) -> None:
+            self._release()                 # (a websocket now: the server's Doors count it)
+            super().handle_websocket_upgrade(*args)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -231,6 +266,17 @@ def http_protocol(timeout: Optional[float] = None) -> type:
                 t.close()
 
     return Guarded
+
+
+def _plain(host: str) -> str:
+    """An address as :func:`ipaddress.ip_address` writes it, an IPv4 address mapped into IPv6
+    (a dual-stack socket's ``::ffff:127.0.0.1``) written as IPv4; a name as it is."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return str(mapped if mapped is not None else ip)
 
 
 def _fragment(name: str) -> str:

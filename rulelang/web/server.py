@@ -46,6 +46,7 @@ REQUEST_TIMEOUT = 10.0          # seconds a request's headers, then its body, ha
 MAX_QUEUED = 64                 # frames waiting for one browser before it is dropped
 MAX_TABS = 16                   # websockets one link (one token) may have open at once
 MAX_PER_ADDRESS = 32            # websockets one address may have open at once
+MAX_HTTP_PER_ADDRESS = 64       # connections one address may have open before they are websockets
 NEW_RATE = 2.0                  # new websockets a second one address may open, on average
 NEW_BURST = 32                  # ... and at once (every tab of a household reconnecting)
 MAX_ADDRESSES = 10_000          # addresses remembered before the idle ones are forgotten
