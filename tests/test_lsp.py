@@ -374,3 +374,36 @@ async def test_a_new_version_stops_the_analysis_of_the_old_one(client, tmp_path)
         print(f"alone {alone:.2f} s, the new version's diagnostics after {took:.2f} s")
     finally:
         close(client, uri)
+
+
+async def test_a_long_analysis_of_one_document_holds_up_no_other(client, tmp_path):
+    """The open documents are given the server's analysis threads in turn: a small file opened
+    while a long one is analysed has its diagnostics at once, before the long one's (with one
+    thread for all, it waited for the long analysis to end)."""
+    import time
+    slow = many_defines(8000)
+    t0 = time.monotonic()
+    uri = await opened(client, str(tmp_path / "alone.cardrules"), slow)
+    alone = time.monotonic() - t0               # its analysis, start to end (nothing cached)
+    close(client, uri)
+    assert alone > 1.0, alone                   # (or the test shows nothing)
+
+    long_uri = from_fs_path(str(tmp_path / "long.cardrules"))
+    client.diagnostics.pop(long_uri, None)
+    client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
+        uri=long_uri, language_id="cardrules", version=1, text=slow)))
+    await asyncio.sleep(0.3)                    # its analysis has begun
+    t0 = time.monotonic()
+    small = await opened(client, str(tmp_path / "small.cardrules"), 'game "g"\nturn:\n    x(\n')
+    took = time.monotonic() - t0
+    try:
+        assert client.diagnostics[small], "the small file's mistake"
+        assert long_uri not in client.diagnostics, "the long file's analysis had ended first"
+        assert took < alone / 3, (took, alone)
+        while long_uri not in client.diagnostics:       # and the long one's come in their time
+            await asyncio.wait_for(
+                client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        print(f"alone {alone:.2f} s; the small file's diagnostics after {took:.2f} s")
+    finally:
+        close(client, small)
+        close(client, long_uri)

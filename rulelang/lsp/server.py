@@ -26,6 +26,8 @@ from rulelang.lsp.analysis import (Analysis, DeclarationCache, analyse, compile_
                                    read_names)
 from rulelang.lsp.worker import Worker
 
+WORKERS = 4     # threads that analyse the open documents (each document has one of them)
+
 # The compiler's pass waits until the text has not changed for this long: it takes longer than
 # the checker's, and typing should not wait for it.
 COMPILE_AFTER = 0.4
@@ -73,8 +75,13 @@ class RulelangServer(LanguageServer):
         self.analyses: dict = {}
         self.models: dict = {}
         self.names: dict = {}                 # the names read of a text not analysed yet
-        self.worker = Worker()                # analyses, one at a time; a stale one is stopped
-        self.cache = DeclarationCache()       # used in the worker thread only
+        # the worker threads (each its analyses one at a time, a stale one stopped) and their
+        # declaration caches (each used in its thread only); the open documents are given
+        # them in turn, so that a long analysis of one holds up no document opened after it
+        # but every WORKERS-th, and no number of documents makes more threads
+        self.workers: list = [None] * WORKERS
+        self.assigned: dict = {}              # an open document -> the index of its worker
+        self.opened = 0                       # documents given a worker so far
 
     # ---- documents -------------------------------------------------------------------------
     def open_text(self, path: str) -> Optional[str]:
@@ -114,6 +121,34 @@ class RulelangServer(LanguageServer):
         a = self.analyses.get(uri)
         return a.model if a is not None and a.model is not None else self.models.get(uri)
 
+    def worker(self, uri: str):
+        """The worker and declaration cache of the open document ``uri`` (given at its first
+        analysis: the next of the :data:`WORKERS`, made at its first use), or None when it is
+        not open."""
+        i = self.assigned.get(uri)
+        if i is None:
+            if self.document(uri) is None:
+                return None
+            i = self.assigned[uri] = self.opened % WORKERS
+            self.opened += 1
+        if self.workers[i] is None:
+            self.workers[i] = (Worker(), DeclarationCache())
+        return self.workers[i]
+
+    def stop_stale(self, uri: str) -> None:
+        """Stop the analysis running in the worker of ``uri`` if its text has changed since."""
+        i = self.assigned.get(uri)
+        if i is not None and self.workers[i] is not None:
+            self.workers[i][0].stop_stale()
+
+    def forget(self, uri: str) -> None:
+        """A closed document: its analysis stopped, what was known of it dropped."""
+        self.stop_stale(uri)
+        self.assigned.pop(uri, None)
+        self.analyses.pop(uri, None)
+        self.models.pop(uri, None)
+        self.names.pop(uri, None)
+
     async def refresh(self, uri: str) -> None:
         """Analyse the document (in the worker thread) and publish its diagnostics, unless it
         changed meanwhile; then compile it and publish what compiling adds."""
@@ -126,7 +161,11 @@ class RulelangServer(LanguageServer):
             # the text changed or was closed since: a newer analysis is on its way, or none
             return self.doc_version(uri) != version
 
-        a = await self.worker.run(lambda: analyse(text, path, (), self.cache), stale)
+        got = self.worker(uri)
+        if got is None:
+            return
+        worker, cache = got
+        a = await worker.run(lambda: analyse(text, path, (), cache), stale)
         if a is None or stale():
             return
         self.analyses[uri] = a
@@ -139,7 +178,7 @@ class RulelangServer(LanguageServer):
         await asyncio.sleep(COMPILE_AFTER)
         if self.doc_version(uri) != version:
             return
-        more = await self.worker.run(lambda: compile_diagnostics(a), stale)
+        more = await worker.run(lambda: compile_diagnostics(a), stale)
         if more and not stale():
             a.diagnostics = a.diagnostics + more
             self.publish(uri, a, a.diagnostics)
@@ -215,12 +254,12 @@ def make_server(explanations: Optional[dict] = None, errors_uri: Optional[str] =
 
     @ls.feature(T.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulelangServer, params: T.DidOpenTextDocumentParams):
-        ls.worker.stop_stale()
+        ls.stop_stale(params.text_document.uri)
         await ls.refresh(params.text_document.uri)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulelangServer, params: T.DidChangeTextDocumentParams):
-        ls.worker.stop_stale()              # the analysis of the text before, if it still runs
+        ls.stop_stale(params.text_document.uri)     # the analysis of the text before, if running
         await ls.refresh(params.text_document.uri)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_SAVE)
@@ -232,10 +271,7 @@ def make_server(explanations: Optional[dict] = None, errors_uri: Optional[str] =
     @ls.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulelangServer, params: T.DidCloseTextDocumentParams):
         uri = params.text_document.uri
-        ls.worker.stop_stale()
-        ls.analyses.pop(uri, None)
-        ls.models.pop(uri, None)
-        ls.names.pop(uri, None)
+        ls.forget(uri)
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @ls.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

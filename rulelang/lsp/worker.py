@@ -1,5 +1,6 @@
-"""The language server's one worker thread: it analyses and compiles the open documents, one
-job at a time, while the server's own thread answers the editor's requests.
+"""A worker thread of the language server: it analyses and compiles the open documents given
+to it (the server has a few, and gives them the documents in turn), one job at a time, while
+the server's own thread answers the editor's requests.
 
 A job is given a test of whether it is stale (its document changed, or was closed, since it
 was asked for).  A stale job waiting in line is dropped before it starts; a stale job already
