@@ -341,17 +341,25 @@ def many_defines(n):
               'turn:\n    move top card from stock to hand\n')
 
 
+async def analysed_alone(client, tmp_path, text):
+    """Seconds from opening ``text`` to its diagnostics, with nothing else to analyse and
+    nothing cached (more than a second, or a test that compares with it shows nothing)."""
+    import time
+    t0 = time.monotonic()
+    uri = await opened(client, str(tmp_path / "alone.cardrules"), text)
+    alone = time.monotonic() - t0
+    close(client, uri)
+    assert alone > 1.0, alone
+    return alone
+
+
 async def test_a_new_version_stops_the_analysis_of_the_old_one(client, tmp_path):
     """A change to a document whose analysis is running stops that analysis where it is: the
     new text's diagnostics come at once, not after the old text's analysis would have ended
     (it was left to finish, then the new one waited its turn)."""
     import time
     slow = many_defines(8000)
-    t0 = time.monotonic()
-    uri = await opened(client, str(tmp_path / "alone.cardrules"), slow)
-    alone = time.monotonic() - t0               # its analysis, start to end (nothing cached)
-    close(client, uri)
-    assert alone > 1.0, alone                   # (or the test shows nothing)
+    alone = await analysed_alone(client, tmp_path, slow)
 
     path = str(tmp_path / "edited.cardrules")
     uri = await opened(client, path, 'game "g"\n')
@@ -382,11 +390,7 @@ async def test_a_long_analysis_of_one_document_holds_up_no_other(client, tmp_pat
     thread for all, it waited for the long analysis to end)."""
     import time
     slow = many_defines(8000)
-    t0 = time.monotonic()
-    uri = await opened(client, str(tmp_path / "alone.cardrules"), slow)
-    alone = time.monotonic() - t0               # its analysis, start to end (nothing cached)
-    close(client, uri)
-    assert alone > 1.0, alone                   # (or the test shows nothing)
+    alone = await analysed_alone(client, tmp_path, slow)
 
     long_uri = from_fs_path(str(tmp_path / "long.cardrules"))
     client.diagnostics.pop(long_uri, None)
